@@ -1,0 +1,10 @@
+import { login } from '../../lib/auth/login';
+import { loginBody } from '../../lib/auth/schemas';
+import { sessionCookies } from '../../lib/http/cookies';
+import { httpHandler, ok } from '../../lib/http/handler';
+import { routes } from '../../lib/routes';
+
+export const handler = httpHandler(routes.login, { body: loginBody }, async ({ body, request }) => {
+  const { user, tokens } = await login(body, request, Date.now());
+  return ok({ user }, { cookies: sessionCookies(tokens) });
+});

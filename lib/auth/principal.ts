@@ -1,0 +1,60 @@
+import { Unauthorized } from '../errors';
+
+export type Role = 'ADMIN' | 'MEMBER';
+
+/**
+ * Who is calling, as established by the authorizer from the session record (never from a
+ * claim the client could forge). API Gateway hands it to the function as string values.
+ */
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  sessionId: string;
+  jti: string;
+  role: Role;
+  platformAdmin: boolean;
+  name: string;
+  email: string;
+  /** Access token expiry, epoch seconds (how long a jti must stay blacklisted). */
+  tokenExpiresAt: number;
+}
+
+/** The authorizer context: API Gateway turns every value into a string. */
+export type PrincipalContext = Record<keyof Principal, string>;
+
+export function toAuthorizerContext(principal: Principal): PrincipalContext {
+  return {
+    tenantId: principal.tenantId,
+    userId: principal.userId,
+    sessionId: principal.sessionId,
+    jti: principal.jti,
+    role: principal.role,
+    platformAdmin: String(principal.platformAdmin),
+    name: principal.name,
+    email: principal.email,
+    tokenExpiresAt: String(principal.tokenExpiresAt),
+  };
+}
+
+/** Read the principal back from `requestContext.authorizer`; 401 when it is not there. */
+export function fromAuthorizerContext(context: Record<string, unknown> | null | undefined): Principal {
+  const value = (key: keyof Principal): string => {
+    const raw = context?.[key];
+    if (typeof raw === 'string' && raw !== '') return raw;
+    if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+    throw new Unauthorized();
+  };
+  const role = value('role');
+  if (role !== 'ADMIN' && role !== 'MEMBER') throw new Unauthorized();
+  return {
+    tenantId: value('tenantId'),
+    userId: value('userId'),
+    sessionId: value('sessionId'),
+    jti: value('jti'),
+    role,
+    platformAdmin: value('platformAdmin') === 'true',
+    name: value('name'),
+    email: value('email'),
+    tokenExpiresAt: Number(value('tokenExpiresAt')),
+  };
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { getTenant } from '../db/repositories/tenants';
+import { insertUserWithSession, type Admission, type User } from '../db/repositories/users';
+import { Forbidden, NotFound } from '../errors';
+import type { IssuedTokens } from '../http/cookies';
+import { hashPassword } from './passwords';
+import type { UserView } from './schemas';
+import { openSession, toUserView, type ClientInfo } from './sessions';
+
+/**
+ * Registration policy (contract section 3): a tenant's first account is its base account
+ * and its administrator; when the tenant was created with an administrative e-mail, only
+ * that e-mail may take it. Later accounts need a pending invitation for their e-mail. The
+ * transaction re-checks both, so concurrent registrations cannot take the base account twice.
+ */
+export async function register(
+  input: { name: string; email: string; password: string; tenantId: string },
+  client: ClientInfo,
+  nowMs: number,
+): Promise<{ user: UserView; tokens: IssuedTokens }> {
+  const tenant = await getTenant(input.tenantId);
+  if (!tenant || tenant.status !== 'ACTIVE') throw new NotFound('No such tenant');
+
+  let admission: Admission;
+  let role: User['role'];
+  if (tenant.baseAccountUserId === null) {
+    if (tenant.adminEmail !== null && tenant.adminEmail !== input.email) {
+      throw new Forbidden('Only the administrative e-mail of this tenant may register its first account');
+    }
+    admission = { kind: 'base-account' };
+    role = 'ADMIN';
+  } else {
+    admission = { kind: 'invitation', nowEpoch: Math.floor(nowMs / 1000) };
+    role = 'MEMBER';
+  }
+
+  const now = new Date(nowMs).toISOString();
+  const user: User = {
+    id: randomUUID(),
+    tenantId: tenant.id,
+    name: input.name,
+    email: input.email,
+    passwordHash: await hashPassword(input.password),
+    role,
+    platformAdmin: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const { session, tokens } = await openSession(user, false, client, nowMs);
+  await insertUserWithSession(user, admission, session);
+  return { user: toUserView(user), tokens };
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { config } from '../config';
+import { readAuthorizationState } from '../db/repositories/authorization';
+import { revokeSession, revokeSessionAndJti, rotateRefreshJti, type Session } from '../db/repositories/sessions';
+import type { User } from '../db/repositories/users';
+import { Unauthorized } from '../errors';
+import type { IssuedTokens } from '../http/cookies';
+import type { Principal } from './principal';
+import type { UserView } from './schemas';
+import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
+
+/** How long an already-rotated refresh token is a lost race rather than a replay (parallel tabs). */
+export const REFRESH_GRACE_SECONDS = 10;
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+export const toUserView = (user: Pick<User, 'id' | 'name' | 'email' | 'tenantId'>): UserView => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  tenantId: user.tenantId,
+});
+
+const epoch = (ms: number) => Math.floor(ms / 1000);
+
+async function issueTokens(session: Session, nowMs: number): Promise<{ tokens: IssuedTokens; refreshJti: string }> {
+  const subject = { userId: session.userId, tenantId: session.tenantId, sessionId: session.id };
+  const expiresAt = epoch(Date.parse(session.expiresAt));
+  const access = await signAccessToken(subject, epoch(nowMs));
+  const refresh = await signRefreshToken(subject, epoch(nowMs), expiresAt);
+  return {
+    refreshJti: refresh.jti,
+    tokens: {
+      accessToken: access.token,
+      refreshToken: refresh.token,
+      accessMaxAge: config().ACCESS_TOKEN_TTL_SECONDS,
+      // Remember me: a persistent cookie until the session's absolute expiry; otherwise a
+      // browser-session cookie that dies with the browser.
+      refreshMaxAge: session.rememberMe ? Math.max(0, expiresAt - epoch(nowMs)) : undefined,
+    },
+  };
+}
+
+/**
+ * A new session for a user who just proved who they are, with its first token pair. The
+ * caller persists the session (alone at login, inside the registration transaction).
+ */
+export async function openSession(user: User, rememberMe: boolean, client: ClientInfo, nowMs: number): Promise<{ session: Session; tokens: IssuedTokens }> {
+  const { REFRESH_TOKEN_TTL_SECONDS, REMEMBER_ME_TTL_SECONDS } = config();
+  const now = new Date(nowMs).toISOString();
+  const lifetime = rememberMe ? REMEMBER_ME_TTL_SECONDS : REFRESH_TOKEN_TTL_SECONDS;
+  const draft: Session = {
+    id: randomUUID(),
+    tenantId: user.tenantId,
+    userId: user.id,
+    status: 'ACTIVE',
+    rememberMe,
+    createdAt: now,
+    lastActiveAt: now,
+    expiresAt: new Date(nowMs + lifetime * 1000).toISOString(),
+    ipAddress: client.ip,
+    userAgent: client.userAgent.slice(0, 512),
+    refreshJti: '',
+    previousRefreshJti: null,
+    rotatedAt: null,
+    revokedAt: null,
+  };
+  const { tokens, refreshJti } = await issueTokens(draft, nowMs);
+  return { session: { ...draft, refreshJti }, tokens };
+}
+
+/**
+ * Refresh with rotation and reuse detection (RFC 9700 section 4.14.2):
+ * 1. verify the refresh token (signature, type, iss, aud, exp);
+ * 2. read session, user and tenant in one round trip; all must still be active;
+ * 3. the presented jti must be the session's current one. The one it replaced, within
+ *    REFRESH_GRACE_SECONDS of the rotation, is a parallel tab that lost the race: 401 but the
+ *    session lives. Any other jti is a replayed token: the whole session is revoked;
+ * 4. a conditional write swaps in the new jti, so of parallel refreshes one wins.
+ */
+export async function refreshSession(refreshToken: string | undefined, nowMs: number): Promise<{ user: UserView; tokens: IssuedTokens }> {
+  if (!refreshToken) throw new Unauthorized('No refresh token');
+  const claims = await verifyRefreshToken(refreshToken);
+  const { tenant, user, session } = await readAuthorizationState({ tenantId: claims.tenantId, userId: claims.sub, sessionId: claims.sessionId });
+  const now = new Date(nowMs).toISOString();
+
+  if (!session || session.status !== 'ACTIVE' || Date.parse(session.expiresAt) <= nowMs) throw new Unauthorized('The session has ended');
+  if (!user || !tenant || tenant.status !== 'ACTIVE') throw new Unauthorized('The session has ended');
+
+  if (claims.jti !== session.refreshJti) {
+    const lostRace =
+      claims.jti === session.previousRefreshJti && session.rotatedAt !== null && nowMs - Date.parse(session.rotatedAt) <= REFRESH_GRACE_SECONDS * 1000;
+    if (!lostRace) await revokeSession(session, now);
+    throw new Unauthorized(lostRace ? 'The refresh token was already used' : 'The refresh token was reused; the session is revoked');
+  }
+
+  const { tokens, refreshJti } = await issueTokens(session, nowMs);
+  if (!(await rotateRefreshJti(session, claims.jti, refreshJti, now))) throw new Unauthorized('The refresh token was already used');
+  return { user: toUserView(user), tokens };
+}
+
+/** Logout: the session is revoked and the access token's jti blacklisted until it expires. */
+export async function endSession(principal: Principal, nowMs: number): Promise<void> {
+  await revokeSessionAndJti(
+    { tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId, jti: principal.jti, jtiExpiresAt: principal.tokenExpiresAt },
+    new Date(nowMs).toISOString(),
+  );
+}

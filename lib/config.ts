@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * The service configuration, parsed once per process from the environment.
+ *
+ * Required values have no defaults here: on AWS the stack sets every one of them, and
+ * locally the runner (`local/environment.ts`) does. A missing or malformed value fails
+ * loudly at the first use instead of turning into a silent empty string.
+ */
+const seconds = z.coerce.number().int().positive();
+
+const csv = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+
+const configSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  /** Set locally (DynamoDB Local); absent on AWS. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+
+  JWT_ISSUER: z.string().min(1),
+  JWT_AUDIENCE: z.string().min(1),
+  /** Public JWKS (JSON `{ "keys": [...] }`), every key that may still verify a token. */
+  JWT_PUBLIC_KEYS: z.string().min(1),
+  /** The private signing JWK itself (local runs) ... */
+  JWT_SIGNING_KEY: z.string().min(1).optional(),
+  /** ... or the Secrets Manager id that holds it (AWS). */
+  JWT_SIGNING_KEY_SECRET_ID: z.string().min(1).optional(),
+
+  ACCESS_TOKEN_TTL_SECONDS: seconds,
+  REFRESH_TOKEN_TTL_SECONDS: seconds,
+  REMEMBER_ME_TTL_SECONDS: seconds,
+
+  ALLOWED_ORIGINS: csv.pipe(z.array(z.url()).min(1)),
+  COOKIE_SAME_SITE: z.enum(['Strict', 'Lax', 'None']),
+  COOKIE_DOMAIN: z.string().min(1).optional(),
+  /** Stage prefix in front of every path, e.g. `/prod`; empty behind a custom domain. */
+  PATH_PREFIX: z.string().regex(/^(\/[A-Za-z0-9_-]+)*$/).default(''),
+
+  BCRYPT_COST: z.coerce.number().int().min(10).max(15),
+  BUSINESS_TIME_ZONE: z.string().min(1),
+  APP_URL: z.url(),
+
+  MAIL_FROM: z.email(),
+  /** `ses` on AWS; `outbox` locally (files under OUTBOX_DIR). */
+  MAIL_TRANSPORT: z.enum(['ses', 'outbox']),
+  OUTBOX_DIR: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+let cached: Config | undefined;
+
+/** The parsed configuration; throws naming every bad variable on the first call. */
+export function config(): Config {
+  if (cached) return cached;
+  const parsed = configSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  if (parsed.data.MAIL_TRANSPORT === 'outbox' && !parsed.data.OUTBOX_DIR) {
+    throw new Error('Invalid configuration: OUTBOX_DIR is required when MAIL_TRANSPORT=outbox');
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Forget the parsed configuration (tests that change the environment). */
+export function resetConfig(): void {
+  cached = undefined;
+}

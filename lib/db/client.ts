@@ -1,0 +1,21 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+
+let client: DynamoDBDocumentClient | undefined;
+
+/** The one document client of the process, created on first use and reused by every invocation. */
+export function db(): DynamoDBDocumentClient {
+  if (client) return client;
+  const { AWS_REGION, DYNAMODB_ENDPOINT } = config();
+  client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: AWS_REGION, ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT } : {}) }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
+  return client;
+}
+
+/** The table every repository reads and writes. */
+export function tableName(): string {
+  return config().TABLE_NAME;
+}

@@ -1,0 +1,24 @@
+/**
+ * Item <-> entity helpers shared by the repositories. Absent optional values are not
+ * stored at all (so `attribute_not_exists` conditions mean what they say) and come back
+ * as `null`, the way the API shows them.
+ */
+
+/** Drop null and undefined values before writing an item. */
+export function withoutNulls<T extends object>(entity: T): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entity)) if (value !== null && value !== undefined) item[key] = value;
+  return item;
+}
+
+/** Read the named fields of an item, missing ones as null. */
+export function pick<T>(item: Record<string, unknown>, fields: readonly (keyof T & string)[]): T {
+  const entity: Record<string, unknown> = {};
+  for (const field of fields) entity[field] = item[field] ?? null;
+  return entity as T;
+}
+
+/** Epoch seconds of an ISO timestamp (DynamoDB TTL unit). */
+export function epochSeconds(iso: string): number {
+  return Math.floor(Date.parse(iso) / 1000);
+}

@@ -1,0 +1,41 @@
+/**
+ * Pure key builders: one function per item kind or access pattern, nothing else. Every
+ * tenant-owned key starts with `TENANT#<tenantId>`, so no read can cross tenants by
+ * accident. Global sentinels (`EMAIL#`, `TENANT_NAME#`) exist only to make a value unique
+ * across the whole service through a conditional put.
+ */
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
+const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
+
+export const keys = {
+  tenant: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'PROFILE' }),
+  /** Sentinel that makes a tenant name (slug) unique. */
+  tenantName: (name: string): Key => ({ pk: `TENANT_NAME#${name}`, sk: 'UNIQUE' }),
+
+  user: (tenantId: string, userId: string): Key => ({ pk: tenantPk(tenantId), sk: `USER#${userId}` }),
+  /** Sentinel that makes an e-mail unique service-wide and finds its user at login. */
+  email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'UNIQUE' }),
+
+  session: (tenantId: string, userId: string, sessionId: string): Key => ({
+    pk: userPk(tenantId, userId),
+    sk: `SESSION#${sessionId}`,
+  }),
+  /** Query prefix for every session of one user. */
+  sessionsOfUser: (tenantId: string, userId: string) => ({ pk: userPk(tenantId, userId), skPrefix: 'SESSION#' }),
+  /** Blacklist entry of a logged-out access token, kept until the token expires. */
+  revokedJti: (tenantId: string, userId: string, jti: string): Key => ({ pk: userPk(tenantId, userId), sk: `REVOKED_JTI#${jti}` }),
+
+  invitation: (tenantId: string, email: string): Key => ({ pk: tenantPk(tenantId), sk: `INVITATION#${email}` }),
+};
+
+/** GSI1 entries (platform-wide listings). */
+export const gsi1 = {
+  tenantsByName: (name: string) => ({ gsi1pk: 'TENANTS', gsi1sk: name }),
+  allTenants: () => ({ gsi1pk: 'TENANTS' }),
+};

@@ -1,0 +1,122 @@
+import {
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client';
+import { isConditionFailure } from '../conditions';
+import { epochSeconds, pick, withoutNulls } from '../items';
+import { keys } from '../keys';
+
+export interface Session {
+  id: string;
+  tenantId: string;
+  userId: string;
+  status: 'ACTIVE' | 'REVOKED';
+  rememberMe: boolean;
+  createdAt: string;
+  lastActiveAt: string;
+  /** Absolute expiry: refreshes never extend it. */
+  expiresAt: string;
+  ipAddress: string;
+  userAgent: string;
+  /** jti of the one refresh token that may rotate this session now. */
+  refreshJti: string;
+  /** jti it replaced, and when: a late parallel refresh within the grace period is not reuse. */
+  previousRefreshJti: string | null;
+  rotatedAt: string | null;
+  revokedAt: string | null;
+}
+
+const FIELDS = [
+  'id', 'tenantId', 'userId', 'status', 'rememberMe', 'createdAt', 'lastActiveAt', 'expiresAt', 'ipAddress', 'userAgent',
+  'refreshJti', 'previousRefreshJti', 'rotatedAt', 'revokedAt',
+] as const;
+
+export const toSession = (item: Record<string, unknown>): Session => pick<Session>(item, FIELDS);
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The Put of a new session, for a transaction (registration) or alone (login). */
+export function sessionPut(session: Session): TransactItem & { Put: object } {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.session(session.tenantId, session.userId, session.id), type: 'Session', ...withoutNulls(session), ttl: epochSeconds(session.expiresAt) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export async function insertSession(session: Session): Promise<void> {
+  await db().send(new PutCommand(sessionPut(session).Put as ConstructorParameters<typeof PutCommand>[0]));
+}
+
+/**
+ * Rotate the refresh token: succeeds for exactly one caller presenting the current jti of
+ * an active session (conditional write), so parallel refreshes have a single winner.
+ */
+export async function rotateRefreshJti(session: Session, presentedJti: string, nextJti: string, now: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.session(session.tenantId, session.userId, session.id),
+        UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
+        ConditionExpression: 'refreshJti = :presented AND #status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+function revokeUpdate(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): TransactItem & { Update: object } {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.session(session.tenantId, session.userId, session.id),
+      UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':revoked': 'REVOKED', ':now': now },
+    },
+  };
+}
+
+/** Revoke a session (reuse detection, session revocation). Missing sessions are ignored. */
+export async function revokeSession(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): Promise<void> {
+  try {
+    await db().send(new UpdateCommand(revokeUpdate(session, now).Update as ConstructorParameters<typeof UpdateCommand>[0]));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Logout: revoke the session and blacklist the access token's jti until it expires, in one
+ * transaction, so both old tokens get 401 on the next request.
+ */
+export async function revokeSessionAndJti(
+  ids: { tenantId: string; userId: string; sessionId: string; jti: string; jtiExpiresAt: number },
+  now: string,
+): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        revokeUpdate({ tenantId: ids.tenantId, userId: ids.userId, id: ids.sessionId }, now),
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.revokedJti(ids.tenantId, ids.userId, ids.jti), type: 'RevokedJti', revokedAt: now, ttl: ids.jtiExpiresAt },
+          },
+        },
+      ],
+    }),
+  );
+}

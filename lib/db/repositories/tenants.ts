@@ -1,0 +1,122 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '../../errors';
+import { db, tableName } from '../client';
+import { failedConditions, isConditionFailure } from '../conditions';
+import { withoutNulls, pick } from '../items';
+import { gsi1, keys } from '../keys';
+
+export type Plan = 'STARTER' | 'PROFESSIONAL' | 'ENTERPRISE';
+
+export interface Tenant {
+  id: string;
+  name: string;
+  brandName: string | null;
+  document: string | null;
+  address: string | null;
+  phone: string | null;
+  logoUrl: string | null;
+  plan: Plan;
+  /** Only this e-mail may register the base account, when set. */
+  adminEmail: string | null;
+  status: 'ACTIVE' | 'SUSPENDED';
+  /** Set once the base (administrator) account registered. */
+  baseAccountUserId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl'>;
+
+const FIELDS = ['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt'] as const;
+
+/** Item -> Tenant, dropping the key attributes. */
+export const toTenant = (item: Record<string, unknown>): Tenant => pick<Tenant>(item, FIELDS);
+
+/** Create the tenant and claim its name in one transaction; 409 when the name is taken. */
+export async function insertTenant(tenant: Tenant): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.tenant(tenant.id), ...gsi1.tenantsByName(tenant.name), type: 'Tenant', ...withoutNulls(tenant) },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.tenantName(tenant.name), type: 'TenantName', tenantId: tenant.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)) throw new Conflict(`A tenant named '${tenant.name}' already exists`);
+    throw error;
+  }
+}
+
+export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true }));
+  return Item ? toTenant(Item) : undefined;
+}
+
+/** Every tenant, by name, following the pagination to the end. */
+export async function listTenants(): Promise<Tenant[]> {
+  const tenants: Tenant[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1.allTenants().gsi1pk },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) tenants.push(toTenant(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return tenants;
+}
+
+/** Set profile fields (null clears one); 404 when the tenant does not exist. */
+export async function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string): Promise<Tenant> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  Object.entries({ ...changes, updatedAt: now }).forEach(([field, value], index) => {
+    if (value === undefined) return;
+    names[`#f${index}`] = field;
+    if (value === null) {
+      removes.push(`#f${index}`);
+    } else {
+      values[`:v${index}`] = value;
+      sets.push(`#f${index} = :v${index}`);
+    }
+  });
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.tenant(tenantId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toTenant(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) throw new NotFound('No such tenant');
+    throw error;
+  }
+}

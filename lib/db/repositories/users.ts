@@ -1,0 +1,123 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Role } from '../../auth/principal';
+import { Conflict, Forbidden } from '../../errors';
+import { db, tableName } from '../client';
+import { failedConditions } from '../conditions';
+import { pick, withoutNulls } from '../items';
+import { keys } from '../keys';
+import { sessionPut, type Session } from './sessions';
+
+export interface User {
+  id: string;
+  tenantId: string;
+  name: string;
+  /** Lower-cased; unique across the service. */
+  email: string;
+  passwordHash: string;
+  role: Role;
+  /** Platform administrator (GET /tenants); granted only by `npm run create-admin`. */
+  platformAdmin: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const FIELDS = ['id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'createdAt', 'updatedAt'] as const;
+
+export function toUser(item: Record<string, unknown>): User {
+  const user = pick<User>(item, FIELDS);
+  return { ...user, platformAdmin: user.platformAdmin === true };
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+function userPuts(user: User): TransactItem[] {
+  return [
+    { Put: { TableName: tableName(), Item: { ...keys.user(user.tenantId, user.id), type: 'User', ...withoutNulls(user) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.email(user.email), type: 'Email', email: user.email, tenantId: user.tenantId, userId: user.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+/** How a registration is allowed into its tenant; re-checked inside the transaction. */
+export type Admission =
+  | { kind: 'base-account' }
+  | { kind: 'invitation'; nowEpoch: number };
+
+function admissionCheck(user: User, admission: Admission): TransactItem {
+  if (admission.kind === 'base-account') {
+    return {
+      Update: {
+        TableName: tableName(),
+        Key: keys.tenant(user.tenantId),
+        UpdateExpression: 'SET baseAccountUserId = :user',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND attribute_not_exists(baseAccountUserId)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':user': user.id, ':active': 'ACTIVE' },
+      },
+    };
+  }
+  // Single use: the invitation is consumed by the registration that uses it.
+  return {
+    Delete: {
+      TableName: tableName(),
+      Key: keys.invitation(user.tenantId, user.email),
+      ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
+      ExpressionAttributeValues: { ':now': admission.nowEpoch },
+    },
+  };
+}
+
+/**
+ * Registration in one transaction: the user, its e-mail sentinel (409 when taken), the
+ * admission (base-account claim or invitation; 403 when lost to a concurrent request) and
+ * the first session.
+ */
+export async function insertUserWithSession(user: User, admission: Admission, session: Session): Promise<void> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [...userPuts(user), admissionCheck(user, admission), sessionPut(session)] }));
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
+    if (failed?.includes(2)) throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
+    throw error;
+  }
+}
+
+/** A user with no tenant admission step (the create-admin command). */
+export async function insertUser(user: User): Promise<void> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: userPuts(user) }));
+  } catch (error) {
+    if (failedConditions(error)?.includes(1)) throw new Conflict('An account with this e-mail already exists');
+    throw error;
+  }
+}
+
+export async function getUser(tenantId: string, userId: string): Promise<User | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(tenantId, userId), ConsistentRead: true }));
+  return Item ? toUser(Item) : undefined;
+}
+
+/** The user owning an e-mail, through its sentinel (consistent: a new account is found at once). */
+export async function findUserByEmail(email: string): Promise<User | undefined> {
+  const { Item: sentinel } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }));
+  if (!sentinel) return undefined;
+  return getUser(String(sentinel.tenantId), String(sentinel.userId));
+}
+
+export async function setPlatformAdmin(user: Pick<User, 'tenantId' | 'id'>, now: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.user(user.tenantId, user.id),
+      UpdateExpression: 'SET platformAdmin = :yes, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':yes': true, ':now': now },
+    }),
+  );
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/**
+ * Field schemas shared by every resource (contract section 1): strings are trimmed and
+ * required ones non-empty after trimming; names up to 200 characters, e-mails up to 254 and
+ * compared lower-cased; ids are UUIDs.
+ */
+export const requiredText = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+export const nameField = requiredText(200);
+
+export const emailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email('must be a valid e-mail address'));
+
+export const uuidField = z.uuid('must be a UUID');
+
+/** Path parameters of `/{id}` routes: a non-UUID id is a 400. */
+export const idPath = z.object({ id: uuidField });
+
+export const httpsUrlField = z
+  .url({ protocol: /^https$/, message: 'must be an https URL' })
+  .max(2048, 'must be at most 2048 characters');

@@ -1,0 +1,55 @@
+import { stringifySetCookie, type SetCookie } from 'cookie';
+import { config } from '../config';
+
+export const ACCESS_COOKIE = 'accessToken';
+export const REFRESH_COOKIE = 'refreshToken';
+
+function base(): Omit<SetCookie, 'name' | 'value'> {
+  const { COOKIE_SAME_SITE, COOKIE_DOMAIN } = config();
+  return {
+    httpOnly: true,
+    secure: true,
+    sameSite: COOKIE_SAME_SITE.toLowerCase() as 'strict' | 'lax' | 'none',
+    ...(COOKIE_DOMAIN ? { domain: COOKIE_DOMAIN } : {}),
+  };
+}
+
+/** The refresh cookie only travels to the auth routes. */
+function refreshPath(): string {
+  return `${config().PATH_PREFIX}/auth`;
+}
+
+function accessPath(): string {
+  return config().PATH_PREFIX || '/';
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds; the access cookie lives as long as its token. */
+  accessMaxAge: number;
+  /** Seconds for a persistent refresh cookie; undefined for a browser-session cookie. */
+  refreshMaxAge: number | undefined;
+}
+
+/** Set-Cookie values for a freshly issued pair (login, registration, refresh). */
+export function sessionCookies(tokens: IssuedTokens): string[] {
+  return [
+    stringifySetCookie({ name: ACCESS_COOKIE, value: tokens.accessToken, ...base(), path: accessPath(), maxAge: tokens.accessMaxAge }),
+    stringifySetCookie({
+      name: REFRESH_COOKIE,
+      value: tokens.refreshToken,
+      ...base(),
+      path: refreshPath(),
+      ...(tokens.refreshMaxAge !== undefined ? { maxAge: tokens.refreshMaxAge } : {}),
+    }),
+  ];
+}
+
+/** Set-Cookie values that clear both cookies: empty, Max-Age=0, the same attributes. */
+export function clearedSessionCookies(): string[] {
+  return [
+    stringifySetCookie({ name: ACCESS_COOKIE, value: '', ...base(), path: accessPath(), maxAge: 0 }),
+    stringifySetCookie({ name: REFRESH_COOKIE, value: '', ...base(), path: refreshPath(), maxAge: 0 }),
+  ];
+}

@@ -1,0 +1,125 @@
+/**
+ * The route manifest: every endpoint of the API, once. The CDK stack (one function per
+ * route, the authorizer on the protected ones, least-privilege table grants), the local
+ * API Gateway emulator, the OpenAPI document and the infra tests all read this list.
+ *
+ * Adding an endpoint = one entry here + one file under `functions/`.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a route's function may do to the table; the stack grants exactly this. */
+export type TableAccess = 'read' | 'read-write';
+
+/** A fixed-window limit, counted in the table (see `lib/rate-limit`). */
+export interface RateLimit {
+  /** What one counter is keyed by. */
+  per: 'ip' | 'user' | 'email-and-ip';
+  limit: number;
+  windowSeconds: number;
+  /** `failures`: only failed attempts count (login). Default: every request counts. */
+  counts?: 'requests' | 'failures';
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway resource path, `{name}` for path parameters. */
+  path: string;
+  /** Source file of the Lambda handler, relative to the repository root. */
+  handler: string;
+  /** `protected` routes sit behind the REQUEST authorizer. */
+  auth: 'public' | 'protected';
+  table: TableAccess;
+  /** Functions that run bcrypt get about one vCPU (see README, "Memory"). */
+  cpu?: 'bcrypt';
+  /** Functions that send e-mail get `ses:SendEmail`. */
+  sendsMail?: boolean;
+  rateLimit?: RateLimit;
+  summary: string;
+}
+
+export const routes = {
+  createTenant: {
+    method: 'POST',
+    path: '/tenants',
+    handler: 'functions/tenants/create-tenant.ts',
+    auth: 'public',
+    table: 'read-write',
+    rateLimit: { per: 'ip', limit: 10, windowSeconds: 3600 },
+    summary: 'Create a tenant (sign-up)',
+  },
+  listTenants: {
+    method: 'GET',
+    path: '/tenants',
+    handler: 'functions/tenants/list-tenants.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'List every tenant (platform administrator)',
+  },
+  updateTenant: {
+    method: 'PATCH',
+    path: '/tenants/{id}',
+    handler: 'functions/tenants/update-tenant.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Update a tenant profile',
+  },
+  register: {
+    method: 'POST',
+    path: '/auth/register',
+    handler: 'functions/auth/register.ts',
+    auth: 'public',
+    table: 'read-write',
+    cpu: 'bcrypt',
+    summary: 'Register a user into a tenant',
+  },
+  login: {
+    method: 'POST',
+    path: '/auth/login',
+    handler: 'functions/auth/login.ts',
+    auth: 'public',
+    table: 'read-write',
+    cpu: 'bcrypt',
+    rateLimit: { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'failures' },
+    summary: 'Log in and receive the session cookies',
+  },
+  me: {
+    method: 'GET',
+    path: '/auth/me',
+    handler: 'functions/auth/me.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'The current user',
+  },
+  refresh: {
+    method: 'POST',
+    path: '/auth/refresh',
+    handler: 'functions/auth/refresh.ts',
+    auth: 'public',
+    table: 'read-write',
+    summary: 'Rotate the refresh token and issue a new access token',
+  },
+  logout: {
+    method: 'POST',
+    path: '/auth/logout',
+    handler: 'functions/auth/logout.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'End the current session',
+  },
+} as const satisfies Record<string, Route>;
+
+export type RouteId = keyof typeof routes;
+
+/** The REQUEST authorizer in front of every protected route. */
+export const authorizer = {
+  handler: 'functions/auth/authorizer.ts',
+  table: 'read',
+  /** API Gateway identity source: no Cookie header means 401 without invoking it. */
+  identitySource: 'Cookie',
+} as const;
+
+/** Every route with its id, in manifest order. */
+export function routeList(): (Route & { id: RouteId })[] {
+  return (Object.entries(routes) as [RouteId, Route][]).map(([id, route]) => ({ id, ...route }));
+}

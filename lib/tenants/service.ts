@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import { insertTenant, listTenants as readAllTenants, updateTenantProfile, type Tenant, type TenantProfile } from '../db/repositories/tenants';
+import { formatDocument } from '../domain/documents';
+import { Forbidden, NotFound } from '../errors';
+import type { createTenantBody, tenantCreatedView, tenantView } from './schemas';
+
+type TenantView = z.infer<typeof tenantView>;
+
+/** The list shape of interface.md: document formatted with punctuation. */
+export const toTenantView = (tenant: Tenant): TenantView => ({
+  id: tenant.id,
+  name: tenant.name,
+  brandName: tenant.brandName,
+  document: tenant.document === null ? null : formatDocument(tenant.document),
+  address: tenant.address,
+  phone: tenant.phone,
+  logoUrl: tenant.logoUrl,
+  plan: tenant.plan,
+});
+
+/** Sign-up: a new active tenant; 409 when the name is taken. */
+export async function createTenant(input: z.output<typeof createTenantBody>, nowMs: number): Promise<z.infer<typeof tenantCreatedView>> {
+  const now = new Date(nowMs).toISOString();
+  const tenant: Tenant = {
+    id: randomUUID(),
+    name: input.name,
+    brandName: input.brandName ?? null,
+    document: input.document ?? null,
+    address: null,
+    phone: null,
+    logoUrl: null,
+    plan: input.plan,
+    adminEmail: input.adminEmail ?? null,
+    status: 'ACTIVE',
+    baseAccountUserId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertTenant(tenant);
+  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, plan: tenant.plan };
+}
+
+/** Every tenant, by name: platform administrators only. */
+export async function listTenants(principal: Principal): Promise<TenantView[]> {
+  if (!principal.platformAdmin) throw new Forbidden('The administrator profile is required');
+  return (await readAllTenants()).map(toTenantView);
+}
+
+/**
+ * Update a tenant's profile: a platform administrator, or an administrator of that tenant.
+ * Another tenant is a 404 (its existence is not disclosed); a member of the tenant gets 403.
+ */
+export async function updateTenant(principal: Principal, tenantId: string, changes: Partial<TenantProfile>, nowMs: number): Promise<TenantView> {
+  if (!principal.platformAdmin) {
+    if (principal.tenantId !== tenantId) throw new NotFound('No such tenant');
+    if (principal.role !== 'ADMIN') throw new Forbidden('Only an administrator of the tenant may change it');
+  }
+  return toTenantView(await updateTenantProfile(tenantId, changes, new Date(nowMs).toISOString()));
+}

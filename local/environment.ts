@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { JWT_ALGORITHM } from '../lib/auth/keys';
+
+/**
+ * Local defaults for every configuration value (the handlers themselves have none), and
+ * the ES256 key pair generated once into `$DATA_DIR/keys.json`. Anything already set in the
+ * environment wins, so every value can be overridden: `PORT=4000 npm start`.
+ */
+export interface LocalSettings {
+  dataDir: string;
+  port: number;
+  dynamoPort: number;
+}
+
+export function localSettings(): LocalSettings {
+  return {
+    dataDir: resolve(process.env.DATA_DIR ?? '.data'),
+    port: Number(process.env.PORT ?? 3000),
+    dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+  };
+}
+
+interface KeyFile {
+  signing: Record<string, unknown>;
+  public: { keys: Record<string, unknown>[] };
+}
+
+async function ensureKeys(dataDir: string): Promise<KeyFile> {
+  const file = join(dataDir, 'keys.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+  const { privateKey, publicKey } = await generateKeyPair(JWT_ALGORITHM, { extractable: true });
+  const kid = `local-${new Date().toISOString().slice(0, 10)}`;
+  const keys: KeyFile = {
+    signing: { ...(await exportJWK(privateKey)), kid, alg: JWT_ALGORITHM, use: 'sig' },
+    public: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: JWT_ALGORITHM, use: 'sig' }] },
+  };
+  writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
+  return keys;
+}
+
+/** Fill `process.env` with the local configuration; call before any handler runs. */
+export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpoint: string): Promise<void> {
+  mkdirSync(settings.dataDir, { recursive: true });
+  const keys = await ensureKeys(settings.dataDir);
+  const defaults: Record<string, string> = {
+    TABLE_NAME: 'backoffice',
+    DYNAMODB_ENDPOINT: dynamoEndpoint,
+    AWS_REGION: 'us-east-1',
+    // DynamoDB Local accepts any credentials; the SDK only needs some.
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    JWT_ISSUER: 'http://localhost/backoffice',
+    JWT_AUDIENCE: 'backoffice-api',
+    JWT_PUBLIC_KEYS: JSON.stringify(keys.public),
+    JWT_SIGNING_KEY: JSON.stringify(keys.signing),
+    ACCESS_TOKEN_TTL_SECONDS: '900',
+    REFRESH_TOKEN_TTL_SECONDS: '43200',
+    REMEMBER_ME_TTL_SECONDS: '2592000',
+    ALLOWED_ORIGINS: `http://localhost:5173,http://127.0.0.1:5173,http://localhost:${settings.port},http://127.0.0.1:${settings.port}`,
+    COOKIE_SAME_SITE: 'Strict',
+    PATH_PREFIX: '',
+    BCRYPT_COST: '10',
+    BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
+    APP_URL: 'http://localhost:5173',
+    MAIL_FROM: 'no-reply@backoffice.localhost',
+    MAIL_TRANSPORT: 'outbox',
+    OUTBOX_DIR: join(settings.dataDir, 'outbox'),
+    // The emulator prints one line per request; the functions' own JSON logs show warnings up.
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+  };
+  for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
+}
