@@ -13,11 +13,17 @@ const csv = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
-const configSchema = z.object({
+/** What the repositories need: enough for the command-line tools against any table. */
+const storeSchema = z.object({
   TABLE_NAME: z.string().min(1),
   /** Set locally (DynamoDB Local); absent on AWS. */
   DYNAMODB_ENDPOINT: z.url().optional(),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Always set on Lambda; elsewhere the SDK's own resolution (profile) applies. */
+  AWS_REGION: z.string().min(1).optional(),
+  BCRYPT_COST: z.coerce.number().int().min(10).max(15),
+});
+
+const configSchema = storeSchema.extend({
 
   JWT_ISSUER: z.string().min(1),
   JWT_AUDIENCE: z.string().min(1),
@@ -38,7 +44,6 @@ const configSchema = z.object({
   /** Stage prefix in front of every path, e.g. `/prod`; empty behind a custom domain. */
   PATH_PREFIX: z.string().regex(/^(\/[A-Za-z0-9_-]+)*$/).default(''),
 
-  BCRYPT_COST: z.coerce.number().int().min(10).max(15),
   BUSINESS_TIME_ZONE: z.string().min(1),
   APP_URL: z.url(),
 
@@ -49,25 +54,39 @@ const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+export type StoreConfig = z.infer<typeof storeSchema>;
 
 let cached: Config | undefined;
+let cachedStore: StoreConfig | undefined;
 
-/** The parsed configuration; throws naming every bad variable on the first call. */
-export function config(): Config {
-  if (cached) return cached;
-  const parsed = configSchema.safeParse(process.env);
+function parse<S extends z.ZodType>(schema: S): z.output<S> {
+  const parsed = schema.safeParse(process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
-  if (parsed.data.MAIL_TRANSPORT === 'outbox' && !parsed.data.OUTBOX_DIR) {
+  return parsed.data;
+}
+
+/** The parsed configuration; throws naming every bad variable on the first call. */
+export function config(): Config {
+  if (cached) return cached;
+  const parsed = parse(configSchema);
+  if (parsed.MAIL_TRANSPORT === 'outbox' && !parsed.OUTBOX_DIR) {
     throw new Error('Invalid configuration: OUTBOX_DIR is required when MAIL_TRANSPORT=outbox');
   }
-  cached = parsed.data;
+  cached = parsed;
   return cached;
+}
+
+/** The store's part of the configuration (repositories, password hashing). */
+export function storeConfig(): StoreConfig {
+  cachedStore ??= parse(storeSchema);
+  return cachedStore;
 }
 
 /** Forget the parsed configuration (tests that change the environment). */
 export function resetConfig(): void {
   cached = undefined;
+  cachedStore = undefined;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { compare, hash } from 'bcryptjs';
 import { z } from 'zod';
-import { config } from '../config';
+import { storeConfig } from '../config';
 
 /** The password policy of registration and reset: 8 to 128 characters, not blank. */
 export const passwordSchema = z
@@ -20,7 +20,7 @@ function prehash(password: string): string {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(prehash(password), config().BCRYPT_COST);
+  return hash(prehash(password), storeConfig().BCRYPT_COST);
 }
 
 export function verifyPassword(password: string, passwordHash: string): Promise<boolean> {
@@ -32,6 +32,6 @@ export function verifyPassword(password: string, passwordHash: string): Promise<
  * against it when the e-mail is unknown, so both answers take the same time.
  */
 export function decoyHash(): string {
-  const cost = String(config().BCRYPT_COST).padStart(2, '0');
+  const cost = String(storeConfig().BCRYPT_COST).padStart(2, '0');
   return `$2b$${cost}$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW`;
 }

@@ -1,15 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { storeConfig } from '../config';
 
 let client: DynamoDBDocumentClient | undefined;
 
 /** The one document client of the process, created on first use and reused by every invocation. */
 export function db(): DynamoDBDocumentClient {
   if (client) return client;
-  const { AWS_REGION, DYNAMODB_ENDPOINT } = config();
+  const { AWS_REGION, DYNAMODB_ENDPOINT } = storeConfig();
   client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: AWS_REGION, ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT } : {}) }),
+    new DynamoDBClient({ ...(AWS_REGION ? { region: AWS_REGION } : {}), ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT } : {}) }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
   return client;
@@ -17,5 +17,5 @@ export function db(): DynamoDBDocumentClient {
 
 /** The table every repository reads and writes. */
 export function tableName(): string {
-  return config().TABLE_NAME;
+  return storeConfig().TABLE_NAME;
 }

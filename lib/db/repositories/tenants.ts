@@ -66,6 +66,12 @@ export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
   return Item ? toTenant(Item) : undefined;
 }
 
+/** The id of the tenant with this name (slug), through its uniqueness sentinel. */
+export async function findTenantIdByName(name: string): Promise<string | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenantName(name), ConsistentRead: true }));
+  return Item ? String(Item.tenantId) : undefined;
+}
+
 /** Every tenant, by name, following the pagination to the end. */
 export async function listTenants(): Promise<Tenant[]> {
   const tenants: Tenant[] = [];

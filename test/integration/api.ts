@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, inject } from 'vitest';
+
+/** A response as the tests assert it: status, headers, the Set-Cookie lines and the parsed body. */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  setCookies: string[];
+  body: T;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw body text (sent as is). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  cookies?: Record<string, string>;
+}
+
+export const apiUrl = () => inject('apiUrl');
+export const allowedOrigin = () => inject('allowedOrigin');
+
+/** One HTTP call to the local API. */
+export async function call<T = Record<string, unknown>>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([name, value]) => `${name}=${value}`).join('; ');
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    setCookies: response.headers.getSetCookie(),
+    body: (text ? JSON.parse(text) : undefined) as T,
+  };
+}
+
+/** The cookies a response set, by name (value only). */
+export function cookiesFrom(response: ApiResponse): Record<string, string> {
+  const jar: Record<string, string> = {};
+  for (const line of response.setCookies) {
+    const [pair] = line.split(';');
+    const index = pair?.indexOf('=') ?? -1;
+    if (pair && index > 0) jar[pair.slice(0, index)] = pair.slice(index + 1);
+  }
+  return jar;
+}
+
+/** A unique slug / e-mail per test, so test files can share one store. */
+export const uniqueName = (prefix = 't') => `${prefix}-${randomUUID().slice(0, 8)}`;
+export const uniqueEmail = (prefix = 'user') => `${prefix}.${randomUUID().slice(0, 8)}@example.com`;
+
+/** The problem body every error carries, with the request id of that response. */
+export function problem(status: number, type: string, extra: Record<string, unknown> = {}) {
+  return expect.objectContaining({
+    type: `https://problems.backoffice.dev/${type}`,
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    requestId: expect.any(String),
+    ...extra,
+  });
+}
+
+/** The signing key the local API generated into its data folder (to mint test tokens). */
+export function localSigningJwk(): Record<string, unknown> & { kid: string } {
+  const keys = JSON.parse(readFileSync(join(inject('dataDir'), 'keys.json'), 'utf8')) as { signing: Record<string, unknown> & { kid: string } };
+  return keys.signing;
+}
+
+export interface Account {
+  tenantId: string;
+  userId: string;
+  email: string;
+  password: string;
+  cookies: Record<string, string>;
+}
+
+/** A fresh tenant with its administrator registered (and logged in through registration). */
+export async function newTenantWithAdmin(): Promise<Account> {
+  const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('tenant'), plan: 'STARTER' } });
+  if (tenant.status !== 201) throw new Error(`tenant creation failed: ${JSON.stringify(tenant.body)}`);
+  const email = uniqueEmail('admin');
+  const password = 'correct horse battery';
+  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', {
+    body: { name: 'Admin', email, password, tenantId: tenant.body.id },
+  });
+  if (registered.status !== 200) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
+  return { tenantId: tenant.body.id, userId: registered.body.user.id, email, password, cookies: cookiesFrom(registered) };
+}

@@ -1,0 +1,38 @@
+import { exportJWK, generateKeyPair } from 'jose';
+import { resetKeys } from '../../lib/auth/keys';
+import { resetConfig } from '../../lib/config';
+
+/**
+ * A complete configuration for unit and handler tests (no store is reached: handler tests
+ * fake the AWS clients). Keys are generated per test file.
+ */
+const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+export const TEST_KID = 'test-key-1';
+export const testSigningJwk = { ...(await exportJWK(privateKey)), kid: TEST_KID, alg: 'ES256' };
+export const testPublicJwk = { ...(await exportJWK(publicKey)), kid: TEST_KID, alg: 'ES256' };
+
+Object.assign(process.env, {
+  TABLE_NAME: 'test-table',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  JWT_ISSUER: 'https://test.backoffice.dev',
+  JWT_AUDIENCE: 'backoffice-test',
+  JWT_PUBLIC_KEYS: JSON.stringify({ keys: [testPublicJwk] }),
+  JWT_SIGNING_KEY: JSON.stringify(testSigningJwk),
+  ACCESS_TOKEN_TTL_SECONDS: '900',
+  REFRESH_TOKEN_TTL_SECONDS: '43200',
+  REMEMBER_ME_TTL_SECONDS: '2592000',
+  ALLOWED_ORIGINS: 'https://app.example.com',
+  COOKIE_SAME_SITE: 'Strict',
+  PATH_PREFIX: '',
+  BCRYPT_COST: '10',
+  BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
+  APP_URL: 'https://app.example.com',
+  MAIL_FROM: 'no-reply@example.com',
+  MAIL_TRANSPORT: 'ses',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+});
+delete process.env.DYNAMODB_ENDPOINT;
+resetConfig();
+resetKeys();
