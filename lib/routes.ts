@@ -34,6 +34,8 @@ export interface Route {
   cpu?: 'bcrypt';
   /** Functions that send e-mail get `ses:SendEmail`. */
   sendsMail?: boolean;
+  /** Functions that issue tokens may read the private signing key; no other may. */
+  signsTokens?: boolean;
   rateLimit?: RateLimit;
   summary: string;
 }
@@ -70,6 +72,7 @@ export const routes = {
     handler: 'functions/auth/register.ts',
     auth: 'public',
     table: 'read-write',
+    signsTokens: true,
     cpu: 'bcrypt',
     summary: 'Register a user into a tenant',
   },
@@ -79,6 +82,7 @@ export const routes = {
     handler: 'functions/auth/login.ts',
     auth: 'public',
     table: 'read-write',
+    signsTokens: true,
     cpu: 'bcrypt',
     rateLimit: { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'failures' },
     summary: 'Log in and receive the session cookies',
@@ -97,6 +101,7 @@ export const routes = {
     handler: 'functions/auth/refresh.ts',
     auth: 'public',
     table: 'read-write',
+    signsTokens: true,
     summary: 'Rotate the refresh token and issue a new access token',
   },
   logout: {

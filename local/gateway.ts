@@ -8,7 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { gatewayProblemBody, gatewayResponse, GATEWAY_PROBLEM_CONTENT_TYPE, type GatewayResponse } from '../lib/http/gateway-responses';
+import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayProblem, type GatewayResponseType } from '../lib/http/gateway-responses';
 import type { Route } from '../lib/routes';
 
 /**
@@ -172,15 +172,15 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
   };
 
   /** Gateway responses echo the caller's Origin, as the stack maps `method.request.header.origin`. */
-  const sendGatewayError = (response: ServerResponse, type: GatewayResponse['type'], requestId: string, origin: string | undefined) => {
-    const gateway = gatewayResponse(type);
+  const sendGatewayError = (response: ServerResponse, type: GatewayResponseType, requestId: string, origin: string | undefined) => {
+    const { problem, headers } = gatewayProblem(type, requestId);
     send(
       response,
-      gateway.status,
-      { 'Content-Type': GATEWAY_PROBLEM_CONTENT_TYPE, ...gateway.headers, ...corsHeaders(origin, true), 'x-amzn-RequestId': requestId },
-      gatewayProblemBody(gateway, requestId),
+      problem.status,
+      { 'Content-Type': GATEWAY_PROBLEM_CONTENT_TYPE, ...GATEWAY_STATIC_HEADERS, ...headers, ...corsHeaders(origin, true), 'x-amzn-RequestId': requestId },
+      JSON.stringify(problem),
     );
-    return gateway.status;
+    return problem.status;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
@@ -299,7 +299,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
       multiValueQueryStringParameters: query.multi,
       pathParameters: params.length ? pathParameters : null,
       stageVariables: null,
-      requestContext: requestContext as APIGatewayProxyEvent['requestContext'],
+      requestContext,
       body: raw.length > 0 ? raw.toString('utf8') : null,
       isBase64Encoded: false,
     };
@@ -311,9 +311,9 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
       result = JSON.parse(JSON.stringify(returned ?? null)) as APIGatewayProxyResult;
     } catch (error) {
       console.error(`[gateway] ${route.id} failed:`, error);
-      return sendGatewayError(response, 'DEFAULT_5XX', requestId, origin);
+      return sendGatewayError(response, 'INTEGRATION_FAILURE', requestId, origin);
     }
-    if (!result || typeof result.statusCode !== 'number') return sendGatewayError(response, 'DEFAULT_5XX', requestId, origin);
+    if (!result || typeof result.statusCode !== 'number') return sendGatewayError(response, 'INTEGRATION_FAILURE', requestId, origin);
 
     // multiValueHeaders and headers are merged, as API Gateway does for a proxy result.
     const out: Record<string, string | string[]> = { 'x-amzn-RequestId': requestId };

@@ -24,7 +24,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   } catch (error) {
     if (error instanceof Unauthorized) {
       logger.info('access denied', { reason: error.message });
-      throw new Error('Unauthorized');
+      throw new Error('Unauthorized', { cause: error });
     }
     logger.error('authorizer failed', { error: error as Error });
     throw error;

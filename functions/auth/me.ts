@@ -3,6 +3,6 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { routes } from '../../lib/routes';
 
 /** The authorizer already read the user; its context answers without another round trip. */
-export const handler = httpHandler(routes.me, {}, async ({ principal }) =>
-  ok(toUserView({ id: principal.userId, name: principal.name, email: principal.email, tenantId: principal.tenantId })),
+export const handler = httpHandler(routes.me, {}, ({ principal }) =>
+  Promise.resolve(ok(toUserView({ id: principal.userId, name: principal.name, email: principal.email, tenantId: principal.tenantId }))),
 );

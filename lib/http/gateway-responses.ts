@@ -1,51 +1,61 @@
-import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem';
+import {
+  BadRequest,
+  Forbidden,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized,
+  UnsupportedMediaType,
+} from '../errors';
+import { PROBLEM_CONTENT_TYPE, problemFor, type Problem } from './problem';
 
 /**
- * The errors API Gateway answers itself, before or instead of a function: the same problem
- * documents as the functions write, with CORS headers so a browser client can read them.
- * The CDK stack configures these as gateway responses; the local emulator answers with them.
+ * Every response API Gateway produces on its own, before or instead of a route's function,
+ * as the same problem documents the functions return (contract section 2), built from the
+ * same error classes. The CDK stack configures these as gateway responses; the local
+ * emulator answers with them. Each has a fixed status: a gateway template cannot read the
+ * status, so the body's `status` must be fixed per response type.
+ *
+ * DEFAULT_4XX / DEFAULT_5XX catch the types not listed (API keys, IAM signatures, usage
+ * plans, WAF: none of which this API uses).
  */
-export interface GatewayResponse {
-  /** API Gateway ResponseType. */
-  type: 'UNAUTHORIZED' | 'ACCESS_DENIED' | 'MISSING_AUTHENTICATION_TOKEN' | 'AUTHORIZER_FAILURE' | 'THROTTLED' | 'REQUEST_TOO_LARGE' | 'DEFAULT_4XX' | 'DEFAULT_5XX';
-  status: number;
-  problemType: string;
-  title: string;
-  detail: string;
-  headers?: Record<string, string>;
-}
+export const gatewayResponses = [
+  // The authorizer threw "Unauthorized", or the Cookie header (identity source) is missing.
+  { type: 'UNAUTHORIZED', error: new Unauthorized() },
+  { type: 'ACCESS_DENIED', error: new Forbidden() },
+  // A REST API's answer to a path or method that no resource defines: 404 for clients.
+  { type: 'MISSING_AUTHENTICATION_TOKEN', error: new NotFound('No route matches this method and path') },
+  { type: 'RESOURCE_NOT_FOUND', error: new NotFound('No route matches this method and path') },
+  // The authorizer failed for another reason (the store is throttling): retryable.
+  { type: 'AUTHORIZER_FAILURE', error: new ServiceUnavailable(1, 'Authentication is temporarily unavailable, try again shortly') },
+  { type: 'THROTTLED', error: new TooManyRequests(1, 'Too many requests, slow down') },
+  { type: 'REQUEST_TOO_LARGE', error: new PayloadTooLarge('The request is too large') },
+  { type: 'UNSUPPORTED_MEDIA_TYPE', error: new UnsupportedMediaType('The request body must be application/json') },
+  { type: 'BAD_REQUEST_BODY', error: new BadRequest('The request body is invalid') },
+  { type: 'BAD_REQUEST_PARAMETERS', error: new BadRequest('The request parameters are invalid') },
+  // A function that crashed, timed out or returned garbage: the outcome is unknown, so 500.
+  { type: 'INTEGRATION_FAILURE', error: new Error('integration failure') },
+  { type: 'INTEGRATION_TIMEOUT', error: new Error('integration timeout') },
+  { type: 'AUTHORIZER_CONFIGURATION_ERROR', error: new Error('authorizer configuration error') },
+  { type: 'API_CONFIGURATION_ERROR', error: new Error('API configuration error') },
+  { type: 'DEFAULT_4XX', error: new BadRequest('The request could not be processed') },
+  { type: 'DEFAULT_5XX', error: new Error('gateway error') },
+] as const satisfies readonly { type: string; error: Error }[];
 
-export const gatewayResponses: readonly GatewayResponse[] = [
-  { type: 'UNAUTHORIZED', status: 401, problemType: 'unauthorized', title: 'Unauthorized', detail: 'Authentication is required or has failed' },
-  { type: 'ACCESS_DENIED', status: 403, problemType: 'forbidden', title: 'Forbidden', detail: 'You are not allowed to do this' },
-  // REST APIs answer an unknown path or method with this type; it is a 404 for clients.
-  { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, problemType: 'not-found', title: 'Not found', detail: 'No such route' },
-  // The authorizer could not reach the store: retryable, like the functions' 503.
-  { type: 'AUTHORIZER_FAILURE', status: 503, problemType: 'unavailable', title: 'Service unavailable', detail: 'The service is busy, try again shortly', headers: { 'Retry-After': '1' } },
-  { type: 'THROTTLED', status: 429, problemType: 'rate-limited', title: 'Too many requests', detail: 'Rate limit reached, try again later', headers: { 'Retry-After': '1' } },
-  { type: 'REQUEST_TOO_LARGE', status: 413, problemType: 'payload-too-large', title: 'Payload too large', detail: 'The request is too large' },
-  { type: 'DEFAULT_4XX', status: 400, problemType: 'bad-request', title: 'Bad request', detail: 'The request was refused by the gateway' },
-  { type: 'DEFAULT_5XX', status: 502, problemType: 'internal', title: 'Internal server error', detail: 'An unexpected error occurred' },
-];
-
-export function gatewayResponse(type: GatewayResponse['type']): GatewayResponse {
-  const response = gatewayResponses.find((candidate) => candidate.type === type);
-  if (!response) throw new Error(`Unknown gateway response ${type}`);
-  return response;
-}
-
-/**
- * The problem body; `requestId` is `$context.requestId` in the API Gateway template and the
- * emulator's request id locally.
- */
-export function gatewayProblemBody(response: GatewayResponse, requestId: string): string {
-  return JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}${response.problemType}`,
-    title: response.title,
-    status: response.status,
-    detail: response.detail,
-    requestId,
-  });
-}
+export type GatewayResponseType = (typeof gatewayResponses)[number]['type'];
 
 export const GATEWAY_PROBLEM_CONTENT_TYPE = PROBLEM_CONTENT_TYPE;
+
+/** Static headers every gateway response carries, besides CORS. */
+export const GATEWAY_STATIC_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+
+/**
+ * The problem and extra headers of one gateway response type. `requestId` is
+ * `$context.requestId` in the API Gateway template, the emulator's request id locally.
+ */
+export function gatewayProblem(type: GatewayResponseType, requestId: string): { problem: Problem; headers: Record<string, string> } {
+  const entry = gatewayResponses.find((candidate) => candidate.type === type);
+  if (!entry) throw new Error(`Unknown gateway response ${type}`);
+  return problemFor(entry.error, requestId);
+}

@@ -212,7 +212,7 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
       // exists at run time but is missing from the package's type declarations.
       chain.use(bodyGuard()).use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
     }
-    return chain as unknown as Handler;
+    return chain;
   };
 
   return (event, context) => (built ??= build())(event, context);
