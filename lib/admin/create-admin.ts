@@ -53,6 +53,8 @@ export async function promoteOrCreateAdmin(
     passwordHash: await hashPassword(input.password),
     role: 'ADMIN',
     platformAdmin: true,
+    sessionsValidFrom: null,
+    resetTokenHash: null,
     createdAt: now,
     updatedAt: now,
   });

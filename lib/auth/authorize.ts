@@ -1,6 +1,8 @@
 import { readAuthorizationState } from '../db/repositories/authorization';
+import { touchSession } from '../db/repositories/sessions';
 import { Unauthorized } from '../errors';
 import type { Principal } from './principal';
+import { isSessionLive, LAST_ACTIVE_RESOLUTION_MS } from './session-state';
 import { verifyAccessToken } from './tokens';
 
 /**
@@ -8,6 +10,9 @@ import { verifyAccessToken } from './tokens';
  * aud, exp, claims), then in one round trip the session is active and belongs to the token's
  * user and tenant, the jti is not blacklisted, the user still exists and the tenant is
  * active. The principal carries the tenant recorded on the session.
+ *
+ * `lastActiveAt` moves at most once a minute: a second, conditional write only when the
+ * recorded value is older than that.
  */
 export async function authorize(accessToken: string | undefined, nowMs: number): Promise<Principal> {
   if (!accessToken) throw new Unauthorized('No access token');
@@ -19,11 +24,16 @@ export async function authorize(accessToken: string | undefined, nowMs: number):
     jti: claims.jti,
   });
 
-  if (!session || session.status !== 'ACTIVE' || Date.parse(session.expiresAt) <= nowMs) throw new Unauthorized('The session has ended');
-  if (session.userId !== claims.sub || session.tenantId !== claims.tenantId) throw new Unauthorized('The session has ended');
+  if (!user || user.tenantId !== claims.tenantId) throw new Unauthorized('The user no longer exists');
+  if (!session || session.userId !== claims.sub || session.tenantId !== claims.tenantId || !isSessionLive(session, user, nowMs)) {
+    throw new Unauthorized('The session has ended');
+  }
   if (jtiRevoked) throw new Unauthorized('The token was revoked');
-  if (!user || user.tenantId !== session.tenantId) throw new Unauthorized('The user no longer exists');
   if (!tenant || tenant.status !== 'ACTIVE') throw new Unauthorized('The tenant is not active');
+
+  if (nowMs - Date.parse(session.lastActiveAt) >= LAST_ACTIVE_RESOLUTION_MS) {
+    await touchSession(session, new Date(nowMs).toISOString(), new Date(nowMs - LAST_ACTIVE_RESOLUTION_MS).toISOString());
+  }
 
   return {
     tenantId: session.tenantId,
@@ -35,5 +45,6 @@ export async function authorize(accessToken: string | undefined, nowMs: number):
     name: user.name,
     email: user.email,
     tokenExpiresAt: claims.exp,
+    sessionsValidFrom: user.sessionsValidFrom,
   };
 }

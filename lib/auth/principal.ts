@@ -17,6 +17,8 @@ export interface Principal {
   email: string;
   /** Access token expiry, epoch seconds (how long a jti must stay blacklisted). */
   tokenExpiresAt: number;
+  /** Sessions created before this instant are void (password reset); null when never. */
+  sessionsValidFrom: string | null;
 }
 
 /** The authorizer context: API Gateway turns every value into a string. */
@@ -33,6 +35,7 @@ export function toAuthorizerContext(principal: Principal): PrincipalContext {
     name: principal.name,
     email: principal.email,
     tokenExpiresAt: String(principal.tokenExpiresAt),
+    sessionsValidFrom: principal.sessionsValidFrom ?? '',
   };
 }
 
@@ -56,5 +59,6 @@ export function fromAuthorizerContext(context: Record<string, unknown> | null | 
     name: value('name'),
     email: value('email'),
     tokenExpiresAt: Number(value('tokenExpiresAt')),
+    sessionsValidFrom: typeof context?.sessionsValidFrom === 'string' && context.sessionsValidFrom !== '' ? context.sessionsValidFrom : null,
   };
 }

@@ -43,6 +43,8 @@ export async function register(
     passwordHash: await hashPassword(input.password),
     role,
     platformAdmin: false,
+    sessionsValidFrom: null,
+    resetTokenHash: null,
     createdAt: now,
     updatedAt: now,
   };

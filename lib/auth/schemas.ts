@@ -19,3 +19,24 @@ export const loginBody = z.strictObject({
 /** The user object of login, registration, refresh and /auth/me. */
 export const userView = z.object({ id: z.uuid(), name: z.string(), email: z.string(), tenantId: z.uuid() });
 export type UserView = z.infer<typeof userView>;
+
+export const forgotPasswordBody = z.strictObject({ email: emailField });
+
+export const resetPasswordBody = z.strictObject({
+  token: z.string().min(1, 'must not be empty').max(256, 'is invalid, expired or already used'),
+  newPassword: passwordSchema,
+});
+
+export const invitationBody = z.strictObject({ email: emailField });
+
+export const sessionView = z.object({
+  id: z.uuid(),
+  createdAt: z.iso.datetime(),
+  lastActiveAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  ipAddress: z.string(),
+  userAgent: z.string(),
+  current: z.boolean(),
+});
+
+export const messageView = z.object({ message: z.string() });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { readAuthorizationState } from '../db/repositories/authorization';
-import { revokeSession, revokeSessionAndJti, rotateRefreshJti, type Session } from '../db/repositories/sessions';
+import { listSessionsOfUser, revokeActiveSession, revokeSession, revokeSessionAndJti, rotateRefreshJti, type Session } from '../db/repositories/sessions';
 import type { User } from '../db/repositories/users';
-import { Unauthorized } from '../errors';
+import { NotFound, Unauthorized } from '../errors';
 import type { IssuedTokens } from '../http/cookies';
 import type { Principal } from './principal';
 import type { UserView } from './schemas';
+import { isSessionLive } from './session-state';
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
 
 /** How long an already-rotated refresh token is a lost race rather than a replay (parallel tabs). */
@@ -87,8 +88,9 @@ export async function refreshSession(refreshToken: string | undefined, nowMs: nu
   const { tenant, user, session } = await readAuthorizationState({ tenantId: claims.tenantId, userId: claims.sub, sessionId: claims.sessionId });
   const now = new Date(nowMs).toISOString();
 
-  if (!session || session.status !== 'ACTIVE' || Date.parse(session.expiresAt) <= nowMs) throw new Unauthorized('The session has ended');
-  if (!user || !tenant || tenant.status !== 'ACTIVE') throw new Unauthorized('The session has ended');
+  if (!session || !user || !tenant || tenant.status !== 'ACTIVE' || !isSessionLive(session, user, nowMs)) {
+    throw new Unauthorized('The session has ended');
+  }
 
   if (claims.jti !== session.refreshJti) {
     const lostRace =
@@ -108,4 +110,41 @@ export async function endSession(principal: Principal, nowMs: number): Promise<v
     { tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId, jti: principal.jti, jtiExpiresAt: principal.tokenExpiresAt },
     new Date(nowMs).toISOString(),
   );
+}
+
+/** An entry of GET /auth/sessions. */
+export interface SessionView {
+  id: string;
+  createdAt: string;
+  lastActiveAt: string;
+  expiresAt: string;
+  ipAddress: string;
+  userAgent: string;
+  current: boolean;
+}
+
+/** The caller's live sessions in the caller's tenant, newest first. */
+export async function listActiveSessions(principal: Principal, nowMs: number): Promise<SessionView[]> {
+  const sessions = await listSessionsOfUser(principal.tenantId, principal.userId);
+  return sessions
+    .filter((session) => isSessionLive(session, principal, nowMs))
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    .map((session) => ({
+      id: session.id,
+      createdAt: session.createdAt,
+      lastActiveAt: session.lastActiveAt,
+      expiresAt: session.expiresAt,
+      ipAddress: session.ipAddress,
+      userAgent: session.userAgent,
+      current: session.id === principal.sessionId,
+    }));
+}
+
+/**
+ * Revoke one of the caller's own live sessions; 404 for any other id (someone else's, an
+ * ended one, an unknown one). Takes effect on that session's very next request.
+ */
+export async function revokeOwnSession(principal: Principal, sessionId: string, nowMs: number): Promise<void> {
+  const revoked = await revokeActiveSession({ tenantId: principal.tenantId, userId: principal.userId, sessionId }, new Date(nowMs).toISOString());
+  if (!revoked) throw new NotFound('No such session');
 }

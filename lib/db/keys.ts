@@ -32,6 +32,15 @@ export const keys = {
   revokedJti: (tenantId: string, userId: string, jti: string): Key => ({ pk: userPk(tenantId, userId), sk: `REVOKED_JTI#${jti}` }),
 
   invitation: (tenantId: string, email: string): Key => ({ pk: tenantPk(tenantId), sk: `INVITATION#${email}` }),
+
+  /** A password-reset token, found by the SHA-256 of the token the user received. */
+  passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
+
+  /**
+   * A rate-limit window. Not tenant-owned: public routes are limited per IP before any
+   * tenant is known. `subject` is an IP, a user id or a hash, never a raw e-mail.
+   */
+  counter: (scope: string, subject: string, windowStart: number): Key => ({ pk: `RATE#${scope}#${subject}`, sk: `WINDOW#${windowStart}` }),
 };
 
 /** GSI1 entries (platform-wide listings). */

@@ -8,6 +8,7 @@ import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
 import { BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors';
 import { logger } from '../log';
+import { consume, limitScope } from '../rate-limit';
 import type { Route } from '../routes';
 import { classify, problemResponse } from './problem';
 import { cookies, header } from './request';
@@ -74,6 +75,30 @@ function csrfGuard(allowedOrigins: readonly string[]): MiddlewareObj<APIGatewayP
       if (header(request.event, 'sec-fetch-site')?.toLowerCase() === 'cross-site') {
         throw new Forbidden('Cross-site request refused');
       }
+    },
+  };
+}
+
+/**
+ * The route's rate limit from the manifest, counted before any other work (also for
+ * requests that will turn out invalid). Limits that count failures (login) are applied by
+ * the service itself, which alone knows what failed.
+ */
+function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent> {
+  return {
+    before: async (request) => {
+      const limit = route.rateLimit;
+      if (!limit || limit.counts === 'failures') return;
+      const authorizer = request.event.requestContext?.authorizer;
+      await consume(
+        limitScope(route),
+        limit,
+        {
+          ip: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
+          userId: typeof authorizer?.userId === 'string' ? authorizer.userId : undefined,
+        },
+        Date.now(),
+      );
     },
   };
 }
@@ -206,7 +231,8 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
       .use(httpSecurityHeaders(SECURITY_HEADERS))
       .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true }))
       .use(problemHandler())
-      .use(csrfGuard(ALLOWED_ORIGINS));
+      .use(csrfGuard(ALLOWED_ORIGINS))
+      .use(rateLimitGuard(route));
     if (spec.body) {
       // The body guard already checked the content type (case-insensitively); the option
       // exists at run time but is missing from the package's type declarations.

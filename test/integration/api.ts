@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 
@@ -17,7 +18,16 @@ export interface CallOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   cookies?: Record<string, string>;
+  /**
+   * The loopback address the request comes from: the emulator reads the source IP from the
+   * socket, as API Gateway does, so per-IP rate limits can be exercised honestly. A random
+   * one by default, so tests do not share IP limits by accident.
+   */
+  ip?: string;
 }
+
+/** A random address in 127.0.0.0/8 (all of it is loopback on Linux). */
+export const randomLoopback = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 export const apiUrl = () => inject('apiUrl');
 export const allowedOrigin = () => inject('allowedOrigin');
@@ -32,12 +42,23 @@ export async function call<T = Record<string, unknown>>(method: string, path: st
     headers['content-type'] ??= 'application/json';
   }
   if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([name, value]) => `${name}=${value}`).join('; ');
-  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
-  const text = await response.text();
+  const url = new URL(`${apiUrl()}${path}`);
+  const { status, rawHeaders, text } = await new Promise<{ status: number; rawHeaders: string[]; text: string }>((resolveCall, reject) => {
+    const outgoing = request(url, { method, headers, localAddress: options.ip ?? randomLoopback(), agent: false }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolveCall({ status: incoming.statusCode ?? 0, rawHeaders: incoming.rawHeaders, text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+  const responseHeaders = new Headers();
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) responseHeaders.append(rawHeaders[index] as string, rawHeaders[index + 1] as string);
   return {
-    status: response.status,
-    headers: response.headers,
-    setCookies: response.headers.getSetCookie(),
+    status,
+    headers: responseHeaders,
+    setCookies: responseHeaders.getSetCookie(),
     body: (text ? JSON.parse(text) : undefined) as T,
   };
 }

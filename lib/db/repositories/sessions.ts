@@ -1,5 +1,6 @@
 import {
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type TransactWriteCommandInput,
@@ -119,4 +120,69 @@ export async function revokeSessionAndJti(
       ],
     }),
   );
+}
+
+/** Every session item of a user (any status), following the pagination. */
+export async function listSessionsOfUser(tenantId: string, userId: string): Promise<Session[]> {
+  const { pk, skPrefix } = keys.sessionsOfUser(tenantId, userId);
+  const sessions: Session[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) sessions.push(toSession(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return sessions;
+}
+
+/**
+ * Revoke one of the user's own sessions, if it is still active; false when there is no
+ * such active session (the caller answers 404).
+ */
+export async function revokeActiveSession(ids: { tenantId: string; userId: string; sessionId: string }, now: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
+        UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Move `lastActiveAt` forward, at most once per `staleBefore` window: the condition makes
+ * concurrent requests write it once. Only this attribute is written (the authorizer's grant
+ * is limited to it).
+ */
+export async function touchSession(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string, staleBefore: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.session(session.tenantId, session.userId, session.id),
+        UpdateExpression: 'SET lastActiveAt = :now',
+        ConditionExpression: 'lastActiveAt < :stale',
+        ExpressionAttributeValues: { ':now': now, ':stale': staleBefore },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }

@@ -17,11 +17,17 @@ export interface User {
   role: Role;
   /** Platform administrator (GET /tenants); granted only by `npm run create-admin`. */
   platformAdmin: boolean;
+  /** Sessions created before this instant are void (set by a password reset). */
+  sessionsValidFrom: string | null;
+  /** SHA-256 of the one password-reset token that may still be used. */
+  resetTokenHash: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-const FIELDS = ['id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt',
+] as const;
 
 export function toUser(item: Record<string, unknown>): User {
   const user = pick<User>(item, FIELDS);

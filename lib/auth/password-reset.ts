@@ -1,0 +1,76 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { config } from '../config';
+import { consumePasswordReset, getPasswordReset, insertPasswordReset } from '../db/repositories/password-resets';
+import { findUserByEmail, getUser } from '../db/repositories/users';
+import { ValidationError } from '../errors';
+import { logger } from '../log';
+import { mailer } from '../mail/mailer';
+import { passwordChangedMail, passwordResetMail } from '../mail/templates';
+import { hashPassword } from './passwords';
+
+export const RESET_TOKEN_MINUTES = 30;
+/**
+ * forgot-password answers no sooner than this, whether the address exists or not, so its
+ * timing does not tell (the known path also writes the token and calls SES).
+ */
+export const FORGOT_PASSWORD_MIN_MS = 600;
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+async function sendQuietly(send: () => Promise<void>, what: string): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    // The answer must not depend on it (existence would leak); the operator sees it.
+    logger.error(`${what} failed`, { error: error as Error });
+  }
+}
+
+/**
+ * Start a password reset. Known address: a new token (32 random bytes, stored only as its
+ * SHA-256, 30 minutes, replacing any older one) and an e-mail with the link. Unknown address:
+ * nothing. Both take at least FORGOT_PASSWORD_MIN_MS and answer the same.
+ */
+export async function requestPasswordReset(email: string, nowMs: number): Promise<void> {
+  const started = Date.now();
+  try {
+    const user = await findUserByEmail(email);
+    if (!user) return;
+    await sendQuietly(async () => {
+      const token = randomBytes(32).toString('base64url');
+      await insertPasswordReset(hashToken(token), {
+        tenantId: user.tenantId,
+        userId: user.id,
+        expiresAtEpoch: Math.floor(nowMs / 1000) + RESET_TOKEN_MINUTES * 60,
+      });
+      const link = new URL('/reset-password', config().APP_URL);
+      link.searchParams.set('token', token);
+      await (await mailer()).send(passwordResetMail(user.email, link.toString(), RESET_TOKEN_MINUTES));
+    }, 'password reset request');
+  } finally {
+    const remaining = FORGOT_PASSWORD_MIN_MS - (Date.now() - started);
+    if (remaining > 0) await sleep(remaining);
+  }
+}
+
+const invalidToken = () => ValidationError.of('token', 'is invalid, expired or already used');
+
+/**
+ * Complete a reset: single use (of two concurrent uses, one wins), the newest token only,
+ * within 30 minutes. The password changes and every earlier session of the user is voided
+ * in the same transaction; a notification e-mail follows.
+ */
+export async function resetPassword(input: { token: string; newPassword: string }, nowMs: number): Promise<void> {
+  const tokenHash = hashToken(input.token);
+  const reset = await getPasswordReset(tokenHash);
+  const nowEpoch = Math.floor(nowMs / 1000);
+  if (!reset || reset.expiresAtEpoch <= nowEpoch) throw invalidToken();
+
+  const passwordHash = await hashPassword(input.newPassword);
+  const used = await consumePasswordReset(tokenHash, reset, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch });
+  if (!used) throw invalidToken();
+
+  const user = await getUser(reset.tenantId, reset.userId);
+  if (user) await sendQuietly(async () => (await mailer()).send(passwordChangedMail(user.email)), 'password change notification');
+}

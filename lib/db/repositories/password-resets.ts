@@ -1,0 +1,87 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client';
+import { failedConditions } from '../conditions';
+import { keys } from '../keys';
+
+export interface PasswordReset {
+  tenantId: string;
+  userId: string;
+  expiresAtEpoch: number;
+}
+
+/**
+ * Store a new reset token (only its hash) and make it the user's one valid token, in one
+ * transaction: any older token stops working at once.
+ */
+export async function insertPasswordReset(tokenHash: string, reset: PasswordReset): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.passwordReset(tokenHash), type: 'PasswordReset', ...reset, ttl: reset.expiresAtEpoch },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.user(reset.tenantId, reset.userId),
+            UpdateExpression: 'SET resetTokenHash = :hash',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':hash': tokenHash },
+          },
+        },
+      ],
+    }),
+  );
+}
+
+export async function getPasswordReset(tokenHash: string): Promise<PasswordReset | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passwordReset(tokenHash), ConsistentRead: true }));
+  if (!Item) return undefined;
+  return { tenantId: String(Item.tenantId), userId: String(Item.userId), expiresAtEpoch: Number(Item.expiresAtEpoch) };
+}
+
+/**
+ * Use a reset token, once: the token item is deleted (it must still exist and be unexpired),
+ * the user's password replaced, its token cleared (it must still be the user's current one)
+ * and every earlier session voided, all in one transaction. False when the token was used,
+ * replaced or expired meanwhile (of two concurrent uses, one wins).
+ */
+export async function consumePasswordReset(
+  tokenHash: string,
+  reset: PasswordReset,
+  change: { passwordHash: string; now: string; nowEpoch: number },
+): Promise<boolean> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.passwordReset(tokenHash),
+              ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
+              ExpressionAttributeValues: { ':now': change.nowEpoch },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(reset.tenantId, reset.userId),
+              UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+              ConditionExpression: 'resetTokenHash = :token',
+              ExpressionAttributeValues: { ':hash': change.passwordHash, ':now': change.now, ':token': tokenHash },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditions(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+import type { MailMessage } from './mailer';
+
+/**
+ * The service's e-mails. Plain text is the source; the HTML part is the same text with the
+ * link made clickable, escaped.
+ */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+}
+
+function message(to: string, subject: string, paragraphs: string[], link?: string): MailMessage {
+  const text = [...paragraphs, ...(link ? [link] : [])].join('\n\n');
+  const html = [
+    ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...(link ? [`<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`] : []),
+  ].join('\n');
+  return { to, subject, text, html };
+}
+
+export function passwordResetMail(to: string, link: string, minutes: number): MailMessage {
+  return message(
+    to,
+    'Reset your password',
+    [`Someone asked to reset the password of this account. The link below works once, for ${minutes} minutes.`, 'If it was not you, ignore this e-mail: your password stays as it is.'],
+    link,
+  );
+}
+
+export function passwordChangedMail(to: string): MailMessage {
+  return message(to, 'Your password was changed', [
+    'The password of your account was just changed, and every session was signed out.',
+    'If you did not do this, reset your password at once and contact your administrator.',
+  ]);
+}
+
+export function invitationMail(to: string, tenantId: string, link: string, days: number): MailMessage {
+  return message(
+    to,
+    'You are invited to the back-office',
+    [`You were invited to join a back-office account (tenant ${tenantId}). Register with this e-mail address within ${days} days:`],
+    link,
+  );
+}
