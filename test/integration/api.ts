@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
@@ -115,4 +115,39 @@ export async function newTenantWithAdmin(): Promise<Account> {
   });
   if (registered.status !== 200) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
   return { tenantId: tenant.body.id, userId: registered.body.user.id, email, password, cookies: cookiesFrom(registered) };
+}
+
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: string;
+}
+
+/** Messages the local outbox holds for one address, oldest first. */
+export function outboxFor(address: string): OutboxMessage[] {
+  const directory = join(inject('dataDir'), 'outbox');
+  let files: string[];
+  try {
+    files = readdirSync(directory).sort();
+  } catch {
+    return [];
+  }
+  return files
+    .map((file) => JSON.parse(readFileSync(join(directory, file), 'utf8')) as OutboxMessage)
+    .filter((message) => message.to === address)
+    .sort((a, b) => a.sentAt.localeCompare(b.sentAt));
+}
+
+/** The value of a query parameter in the first link of a message. */
+export function linkParameter(message: OutboxMessage, name: string): string | null {
+  const link = /https?:\/\/\S+/.exec(message.text)?.[0];
+  return link ? new URL(link).searchParams.get(name) : null;
+}
+
+/** Log in; the response and its cookies. */
+export async function login(email: string, password: string, options: { ip?: string; rememberMe?: boolean } = {}) {
+  const response = await call('POST', '/auth/login', { body: { email, password, ...(options.rememberMe ? { rememberMe: true } : {}) }, ip: options.ip });
+  return { response, cookies: cookiesFrom(response) };
 }
