@@ -4,7 +4,7 @@ import type { Config } from '../lib/config';
 import { authorizer as authorizerManifest, routeList } from '../lib/routes';
 import { Api } from './constructs/api';
 import { Data } from './constructs/data';
-import { bindTable, grantSendMail, ServiceFunction } from './constructs/functions';
+import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSendMail, ServiceFunction } from './constructs/functions';
 import { SigningKey } from './constructs/signing-key';
 import { PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
 
@@ -74,6 +74,7 @@ export class BackofficeStack extends Stack {
       description: 'REQUEST authorizer of the protected routes',
     }).function;
     bindTable(authorizerFunction, table, authorizerManifest.table);
+    grantAttributeUpdates(authorizerFunction, table, authorizerManifest.updatesAttributes);
 
     const api = new Api(this, 'Api', {
       stageName: stage.name,
@@ -93,6 +94,7 @@ export class BackofficeStack extends Stack {
         cpu: route.cpu,
       }).function;
       bindTable(fn, table, route.table);
+      if (route.rateLimit) grantRateLimitCounters(fn, table);
       if (route.sendsMail) grantSendMail(fn, stage.mailFrom);
       if (route.signsTokens) signingKey.bindSigner(fn);
       api.addRoute(route, fn);

@@ -167,6 +167,8 @@ export type RouteId = keyof typeof routes;
 export const authorizer = {
   handler: 'functions/auth/authorizer.ts',
   table: 'read',
+  /** Besides its reads, the one attribute it writes (at most once a minute per session). */
+  updatesAttributes: ['lastActiveAt'],
   /** API Gateway identity source: no Cookie header means 401 without invoking it. */
   identitySource: 'Cookie',
 } as const;

@@ -97,6 +97,39 @@ export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAcce
 }
 
 /**
+ * Lets a function count its rate limit (lib/rate-limit.ts): UpdateItem on the counter
+ * items only, whose partition keys all start with `RATE#`. A read-only route that is rate
+ * limited stays unable to write anything else.
+ */
+export function grantRateLimitCounters(fn: NodejsFunction, table: ITableV2): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+    }),
+  );
+}
+
+/**
+ * Lets a function update the named attributes of existing items and nothing else (the
+ * authorizer's once-a-minute `lastActiveAt`). The key attributes are named too, as
+ * DynamoDB counts them among the attributes of the request.
+ */
+export function grantAttributeUpdates(fn: NodejsFunction, table: ITableV2, attributes: readonly string[]): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...attributes] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    }),
+  );
+}
+
+/**
  * Lets a function send e-mail as `mailFrom`: `ses:SendEmail` on that domain's SES identity
  * only. (While the SES account is in the sandbox, SES also checks the verified recipient
  * identities; grant those separately for testing rather than widening this statement.)

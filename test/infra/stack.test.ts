@@ -117,6 +117,7 @@ interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
 }
 
 const asList = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
@@ -132,9 +133,18 @@ function statementsOfRole(roleId: string): Statement[] {
   return [...inline, ...attached];
 }
 
-function actionsOfFunction(functionId: string): string[] {
+function statementsOfFunction(functionId: string): Statement[] {
   const roleId = only([...referencedIds(resources[functionId]?.Properties.Role)], 'roles of the function');
-  return statementsOfRole(roleId).flatMap((statement) => asList(statement.Action));
+  return statementsOfRole(roleId);
+}
+
+function actionsOfFunction(functionId: string): string[] {
+  return statementsOfFunction(functionId).flatMap((statement) => asList(statement.Action));
+}
+
+/** The table-writing statements of a function, with their conditions. */
+function writeStatementsOf(functionId: string): Statement[] {
+  return statementsOfFunction(functionId).filter((statement) => asList(statement.Action).some((action) => DYNAMODB_WRITE_ACTIONS.includes(action)));
 }
 
 function environmentOf(functionId: string): Record<string, unknown> {
@@ -366,12 +376,41 @@ describe('IAM', () => {
     }
   });
 
-  it('gives read-only routes and the authorizer no table write action', () => {
-    const readers = [...routes.filter((route) => route.table === 'read').map(routeFunction), authorizerFunction()];
-    for (const functionId of readers) {
-      const actions = actionsOfFunction(functionId);
-      expect(actions, functionId).toContain('dynamodb:Query');
-      for (const write of DYNAMODB_WRITE_ACTIONS) expect(actions, functionId).not.toContain(write);
+  it('gives read-only routes no table write beyond their rate-limit counters', () => {
+    for (const route of routes.filter((candidate) => candidate.table === 'read')) {
+      const functionId = routeFunction(route);
+      expect(actionsOfFunction(functionId), route.id).toContain('dynamodb:Query');
+      const writes = writeStatementsOf(functionId);
+      if (!route.rateLimit) {
+        expect(writes, route.id).toEqual([]);
+        continue;
+      }
+      // Only UpdateItem, only on items whose partition key starts with RATE#.
+      expect(writes, route.id).toEqual([
+        expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } }),
+      ]);
+    }
+  });
+
+  it('lets the authorizer write nothing but lastActiveAt', () => {
+    const functionId = authorizerFunction();
+    expect(actionsOfFunction(functionId)).toContain('dynamodb:BatchGetItem');
+    expect(writeStatementsOf(functionId)).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateItem',
+        Condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+    ]);
+  });
+
+  it('lets every rate-limited route count, whatever its table access', () => {
+    for (const route of routes.filter((candidate) => candidate.rateLimit)) {
+      expect(writeStatementsOf(routeFunction(route)), route.id).toEqual(
+        expect.arrayContaining([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]),
+      );
     }
   });
 
