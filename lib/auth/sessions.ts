@@ -145,6 +145,10 @@ export async function listActiveSessions(principal: Principal, nowMs: number): P
  * ended one, an unknown one). Takes effect on that session's very next request.
  */
 export async function revokeOwnSession(principal: Principal, sessionId: string, nowMs: number): Promise<void> {
-  const revoked = await revokeActiveSession({ tenantId: principal.tenantId, userId: principal.userId, sessionId }, new Date(nowMs).toISOString());
+  const revoked = await revokeActiveSession(
+    { tenantId: principal.tenantId, userId: principal.userId, sessionId },
+    new Date(nowMs).toISOString(),
+    principal.sessionsValidFrom,
+  );
   if (!revoked) throw new NotFound('No such session');
 }

@@ -89,27 +89,24 @@ function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent> {
     before: async (request) => {
       const limit = route.rateLimit;
       if (!limit || limit.counts === 'failures') return;
-      const authorizer = request.event.requestContext?.authorizer;
-      await consume(
-        limitScope(route),
-        limit,
-        {
-          ip: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
-          userId: typeof authorizer?.userId === 'string' ? authorizer.userId : undefined,
-        },
-        Date.now(),
-      );
+      // A protected route without its principal is a 401 before anything is counted.
+      const userId = route.auth === 'protected' ? fromAuthorizerContext(request.event.requestContext?.authorizer).userId : undefined;
+      await consume(limitScope(route), limit, { ip: request.event.requestContext?.identity?.sourceIp ?? 'unknown', userId }, Date.now());
     },
   };
 }
 
-/** 413 / 415 / 400 for a body before it is parsed. */
-function bodyGuard(): MiddlewareObj<APIGatewayProxyEvent> {
+/**
+ * 413 / 415 / 400 for a body before it is parsed. Routes that take no body still refuse an
+ * oversized or non-JSON one (contract section 1); an empty or JSON body is ignored there.
+ */
+function bodyGuard(required: boolean): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: (request) => {
       const { body, isBase64Encoded } = request.event;
       if (body === null || body === undefined || body === '') {
-        throw new BadRequest('A JSON request body is required');
+        if (required) throw new BadRequest('A JSON request body is required');
+        return;
       }
       if (Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
         throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes`);
@@ -236,7 +233,9 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
     if (spec.body) {
       // The body guard already checked the content type (case-insensitively); the option
       // exists at run time but is missing from the package's type declarations.
-      chain.use(bodyGuard()).use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
+      chain.use(bodyGuard(true)).use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
+    } else {
+      chain.use(bodyGuard(false));
     }
     return chain;
   };

@@ -22,7 +22,12 @@ const UNAVAILABLE_ERRORS = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TimeoutError',
+  'TransactionConflictException',
+  'TransactionInProgressException',
 ]);
+
+/** Transaction cancellation reasons that mean "busy, try again", not "your request is wrong". */
+const RETRYABLE_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'TransactionConflict']);
 
 function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -31,7 +36,7 @@ function isStoreUnavailable(error: unknown): boolean {
   if (meta?.httpStatusCode !== undefined && meta.httpStatusCode >= 500) return true;
   if (error.name === 'TransactionCanceledException') {
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((reason) => reason.Code === 'ThrottlingError' || reason.Code === 'ProvisionedThroughputExceeded');
+    return reasons.some((reason) => reason.Code !== undefined && RETRYABLE_CANCELLATIONS.has(reason.Code));
   }
   return false;
 }

@@ -12,14 +12,18 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
       }
       continue;
     }
-    result.push({ field: path, message: issue.message });
+    // A missing field reads better than zod's "expected string, received undefined".
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    result.push({ field: path, message: missing ? 'is required' : issue.message });
   }
   return result;
 }
 
 /** Parse `value` with `schema` or throw a 400 ValidationError listing every problem. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
-  const parsed = schema.safeParse(value);
+  // reportInput: the issues carry the offending value, so a missing field can say so. The
+  // values never leave this function: only field names and messages do.
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, prefix));
   return parsed.data;
 }

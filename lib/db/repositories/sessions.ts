@@ -147,16 +147,21 @@ export async function listSessionsOfUser(tenantId: string, userId: string): Prom
  * Revoke one of the user's own sessions, if it is still active; false when there is no
  * such active session (the caller answers 404).
  */
-export async function revokeActiveSession(ids: { tenantId: string; userId: string; sessionId: string }, now: string): Promise<boolean> {
+export async function revokeActiveSession(
+  ids: { tenantId: string; userId: string; sessionId: string },
+  now: string,
+  sessionsValidFrom: string | null,
+): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
         UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now',
+        // The same rule as isSessionLive: active, unexpired, not voided by a password reset.
+        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
       }),
     );
     return true;

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/auth/authorizer';
+import { signAccessToken, signRefreshToken } from '../../lib/auth/tokens';
+import { keys } from '../../lib/db/keys';
+import { Unauthorized } from '../../lib/errors';
+import { authorizerEvent } from '../support/events';
+import { mintToken, nowSeconds } from '../support/tokens';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const TABLE = 'test-table';
+const METHOD_ARN = 'arn:aws:execute-api:us-east-1:123456789012:abc123defg/test/GET/auth/me';
+const NOW = new Date('2026-11-21T23:15:00.000Z');
+const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
+
+const tenantId = randomUUID();
+const userId = randomUUID();
+const sessionId = randomUUID();
+const subject = { userId, tenantId, sessionId };
+
+type Item = Record<string, unknown>;
+
+const tenantItem = (overrides: Item = {}): Item => ({ ...keys.tenant(tenantId), type: 'Tenant', id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE', ...overrides });
+const userItem = (overrides: Item = {}): Item => ({
+  ...keys.user(tenantId, userId),
+  type: 'User',
+  id: userId,
+  tenantId,
+  name: 'Ana Souza',
+  email: 'ana@acme.example',
+  passwordHash: '$2b$10$abcdefghijklmnopqrstuuVQ0w3Tb5JvCz2n6yHq2b2m8QvUqzE1e',
+  role: 'ADMIN',
+  platformAdmin: false,
+  ...overrides,
+});
+const sessionItem = (overrides: Item = {}): Item => ({
+  ...keys.session(tenantId, userId, sessionId),
+  type: 'Session',
+  id: sessionId,
+  tenantId,
+  userId,
+  status: 'ACTIVE',
+  rememberMe: false,
+  createdAt: ago(3_600_000),
+  // Recently active: no lastActiveAt write is due.
+  lastActiveAt: ago(10_000),
+  expiresAt: ago(-3_600_000),
+  ipAddress: '198.51.100.7',
+  userAgent: 'vitest',
+  refreshJti: randomUUID(),
+  ...overrides,
+});
+
+/** The BatchGet answer: whatever items exist of tenant, user, session and jti blacklist. */
+function storeHolds(...items: Item[]): void {
+  ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: items }, UnprocessedKeys: {} });
+}
+
+const accessToken = async () => signAccessToken(subject, nowSeconds());
+const authorizeWith = (cookie: string | undefined) => handler(authorizerEvent({ cookie }));
+
+/** The authorizer must deny with exactly Error('Unauthorized'): API Gateway's 401 signal. */
+async function expectDenied(decision: Promise<unknown>): Promise<void> {
+  const error: unknown = await decision.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(Error);
+  expect(error).not.toBeInstanceOf(Unauthorized);
+  expect((error as Error).message).toBe('Unauthorized');
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+  ddb.reset();
+  storeHolds(tenantItem(), userItem(), sessionItem());
+  ddb.on(UpdateCommand).resolves({});
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the REQUEST authorizer', () => {
+  it('allows a valid token on the method ARN, with the principal as string context', async () => {
+    const { token, jti, exp } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision).toEqual({
+      principalId: userId,
+      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: METHOD_ARN }] },
+      context: {
+        tenantId,
+        userId,
+        sessionId,
+        jti,
+        role: 'ADMIN',
+        platformAdmin: 'false',
+        name: 'Ana Souza',
+        email: 'ana@acme.example',
+        tokenExpiresAt: String(exp),
+        sessionsValidFrom: '',
+      },
+    });
+    for (const value of Object.values(decision.context ?? {})) expect(typeof value).toBe('string');
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('moves the session\'s lastActiveAt with one conditional write when it is a minute old', async () => {
+    storeHolds(tenantItem(), userItem(), sessionItem({ lastActiveAt: ago(60_000) }));
+    const { token } = await accessToken();
+
+    await authorizeWith(`accessToken=${token}`);
+
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: TABLE,
+        Key: keys.session(tenantId, userId, sessionId),
+        UpdateExpression: 'SET lastActiveAt = :now',
+        ConditionExpression: 'lastActiveAt < :stale',
+        ExpressionAttributeValues: { ':now': NOW.toISOString(), ':stale': ago(60_000) },
+      },
+    ]);
+  });
+
+  it('still allows when a parallel request already moved lastActiveAt', async () => {
+    storeHolds(tenantItem(), userItem(), sessionItem({ lastActiveAt: ago(120_000) }));
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.principalId).toBe(userId);
+  });
+
+  it('lets a store failure of the lastActiveAt write through as itself (a 503 at the gateway, not a 401)', async () => {
+    storeHolds(tenantItem(), userItem(), sessionItem({ lastActiveAt: ago(120_000) }));
+    const failure = Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+    ddb.on(UpdateCommand).rejects(failure);
+    const { token } = await accessToken();
+
+    await expect(authorizeWith(`accessToken=${token}`)).rejects.toBe(failure);
+  });
+
+  it('passes the user\'s sessionsValidFrom on to the functions', async () => {
+    storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(7_200_000) }), sessionItem());
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.context).toMatchObject({ sessionsValidFrom: ago(7_200_000) });
+  });
+
+  it('denies a session opened before the user\'s last password reset', async () => {
+    storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(60_000) }), sessionItem({ createdAt: ago(3_600_000) }));
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('reads tenant, user, session and the jti blacklist in one consistent BatchGet', async () => {
+    const { token, jti } = await accessToken();
+
+    await authorizeWith(`accessToken=${token}`);
+
+    const reads = ddb.commandCalls(BatchGetCommand);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.args[0].input).toEqual({
+      RequestItems: {
+        [TABLE]: {
+          Keys: [keys.tenant(tenantId), keys.user(tenantId, userId), keys.session(tenantId, userId, sessionId), keys.revokedJti(tenantId, userId, jti)],
+          ConsistentRead: true,
+        },
+      },
+    });
+  });
+
+  it('passes the platform administrator flag as the string "true"', async () => {
+    storeHolds(tenantItem(), userItem({ platformAdmin: true, role: 'MEMBER' }), sessionItem());
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.context).toMatchObject({ platformAdmin: 'true', role: 'MEMBER' });
+  });
+
+  it('finds the access token among other cookies', async () => {
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`theme=dark; accessToken=${token}; refreshToken=other`);
+
+    expect(decision.principalId).toBe(userId);
+  });
+
+  it('follows unprocessed keys until every item is read', async () => {
+    const { token } = await accessToken();
+    ddb
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { [TABLE]: [tenantItem()] }, UnprocessedKeys: { [TABLE]: { Keys: [keys.user(tenantId, userId), keys.session(tenantId, userId, sessionId)] } } })
+      .resolves({ Responses: { [TABLE]: [userItem(), sessionItem()] } });
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.principalId).toBe(userId);
+    expect(ddb.commandCalls(BatchGetCommand)[1]?.args[0].input.RequestItems?.[TABLE]?.Keys).toEqual([
+      keys.user(tenantId, userId),
+      keys.session(tenantId, userId, sessionId),
+    ]);
+  });
+
+  it('denies a request without the cookie, without reading the store', async () => {
+    await expectDenied(authorizeWith(undefined));
+    await expectDenied(authorizeWith('theme=dark'));
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it.each(['', 'garbage', 'a.b.c', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'])('denies the garbage token %j without reading the store', async (garbage) => {
+    await expectDenied(authorizeWith(`accessToken=${garbage}`));
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('denies an expired token', async () => {
+    const now = nowSeconds();
+    const token = await mintToken({ claims: { sub: userId, tenantId, sessionId, iat: now - 1000, exp: now - 1 } });
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('denies a refresh token presented as the access cookie', async () => {
+    const now = nowSeconds();
+    const { token } = await signRefreshToken(subject, now, now + 3600);
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies the token of a revoked session', async () => {
+    storeHolds(tenantItem(), userItem(), sessionItem({ status: 'REVOKED', revokedAt: ago(5_000) }));
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies the token of a session past its absolute expiry (TTL not yet applied)', async () => {
+    storeHolds(tenantItem(), userItem(), sessionItem({ expiresAt: ago(1000) }));
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies the token of a session that no longer exists', async () => {
+    storeHolds(tenantItem(), userItem());
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies a blacklisted jti (logged-out access token)', async () => {
+    const { token, jti } = await accessToken();
+    storeHolds(tenantItem(), userItem(), sessionItem(), { ...keys.revokedJti(tenantId, userId, jti), type: 'RevokedJti', revokedAt: ago(5_000) });
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies the token of a deleted user', async () => {
+    storeHolds(tenantItem(), sessionItem());
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies the token of a suspended tenant', async () => {
+    storeHolds(tenantItem({ status: 'SUSPENDED' }), userItem(), sessionItem());
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies when the session record belongs to another user', async () => {
+    storeHolds(tenantItem(), userItem(), sessionItem({ userId: randomUUID() }));
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('ignores items returned under other keys (they are not this token\'s session)', async () => {
+    const otherTenant = randomUUID();
+    storeHolds(tenantItem(), userItem(), { ...sessionItem(), ...keys.session(otherTenant, userId, sessionId), tenantId: otherTenant });
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('lets a store failure through as itself (a 503 at the gateway, not a 401)', async () => {
+    const failure = new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', $metadata: { httpStatusCode: 400 } });
+    ddb.on(BatchGetCommand).rejects(failure);
+    const { token } = await accessToken();
+
+    await expect(authorizeWith(`accessToken=${token}`)).rejects.toBe(failure);
+  });
+
+  it('fails with a throttling error, not a denial, when keys stay unprocessed after three attempts', async () => {
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] }, UnprocessedKeys: { [TABLE]: { Keys: [keys.tenant(tenantId)] } } });
+    const { token } = await accessToken();
+
+    await expect(authorizeWith(`accessToken=${token}`)).rejects.toMatchObject({ name: 'ThrottlingException', message: 'Unprocessed keys after retries' });
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,293 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type * as bcrypt from 'bcryptjs';
+import { compare } from 'bcryptjs';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/auth/login';
+import { decoyHash, hashPassword } from '../../lib/auth/passwords';
+import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
+import { keys } from '../../lib/db/keys';
+import { jsonPost, lambdaContext } from '../support/events';
+import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
+
+// bcrypt's compare, spied on but still real: an unknown e-mail must cost one comparison too.
+vi.mock('bcryptjs', async (importOriginal) => {
+  const original = await importOriginal<typeof bcrypt>();
+  return { ...original, compare: vi.fn(original.compare) };
+});
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const NOW = new Date('2026-11-21T23:15:00.000Z');
+const NOW_EPOCH = NOW.getTime() / 1000;
+
+const PASSWORD = 'correct horse battery staple';
+const tenantId = randomUUID();
+const userId = randomUUID();
+const email = 'ana@acme.example';
+let passwordHash: string;
+
+const tenantItem = (status = 'ACTIVE') => ({
+  ...keys.tenant(tenantId),
+  type: 'Tenant',
+  id: tenantId,
+  name: 'acme',
+  plan: 'STARTER',
+  status,
+  baseAccountUserId: userId,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+const userItem = () => ({
+  ...keys.user(tenantId, userId),
+  type: 'User',
+  id: userId,
+  tenantId,
+  name: 'Ana Souza',
+  email,
+  passwordHash,
+  role: 'ADMIN',
+  platformAdmin: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+/** The store as login sees it: the e-mail sentinel, the user and the tenant. */
+function storeHolds(tenant = tenantItem()) {
+  ddb.on(GetCommand).resolves({});
+  ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: { ...keys.email(email), type: 'Email', email, tenantId, userId } });
+  ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem() });
+  ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: tenant });
+  ddb.on(PutCommand).resolves({});
+  ddb.on(UpdateCommand).resolves({});
+}
+
+const login = (body: object, requestId = 'login-request-1') =>
+  handler(jsonPost('/auth/login', body, { requestId, sourceIp: '198.51.100.7', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }), lambdaContext());
+
+const COOKIE_ATTRIBUTES = 'HttpOnly; Secure; SameSite=Strict';
+const cookieValue = (setCookie: string | undefined, name: string): string => {
+  const match = new RegExp(`^${name}=([^;]+);`).exec(setCookie ?? '');
+  if (!match?.[1]) throw new Error(`no ${name} cookie in ${setCookie}`);
+  return match[1];
+};
+
+beforeAll(async () => {
+  passwordHash = await hashPassword(PASSWORD);
+});
+
+beforeEach(() => {
+  ddb.reset();
+  vi.mocked(compare).mockClear();
+  storeHolds();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('POST /auth/login', () => {
+  it('returns 200 with the user and sets both cookies, the refresh one for the browser session only', async () => {
+    const result = await login({ email, password: PASSWORD });
+
+    const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
+    const accessToken = cookieValue(accessCookie, 'accessToken');
+    const refreshToken = cookieValue(refreshCookie, 'refreshToken');
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      multiValueHeaders: {
+        'Set-Cookie': [
+          `accessToken=${accessToken}; Max-Age=900; Path=/; ${COOKIE_ATTRIBUTES}`,
+          `refreshToken=${refreshToken}; Path=/auth; ${COOKIE_ATTRIBUTES}`,
+        ],
+      },
+      body: { user: { id: userId, name: 'Ana Souza', email, tenantId } },
+    });
+  });
+
+  it('issues tokens bound to a new session and stores that session', async () => {
+    const result = await login({ email, password: PASSWORD });
+
+    const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
+    const access = await verifyAccessToken(cookieValue(accessCookie, 'accessToken'));
+    const refresh = await verifyRefreshToken(cookieValue(refreshCookie, 'refreshToken'));
+    const puts = ddb.commandCalls(PutCommand);
+    expect(puts).toHaveLength(1);
+    expect(access).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: access.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + 900 });
+    expect(refresh).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: refresh.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + 43_200 });
+    expect(puts[0]?.args[0].input).toEqual({
+      TableName: 'test-table',
+      Item: {
+        ...keys.session(tenantId, userId, access.sessionId),
+        type: 'Session',
+        id: access.sessionId,
+        tenantId,
+        userId,
+        status: 'ACTIVE',
+        rememberMe: false,
+        createdAt: '2026-11-21T23:15:00.000Z',
+        lastActiveAt: '2026-11-21T23:15:00.000Z',
+        expiresAt: '2026-11-22T11:15:00.000Z',
+        ipAddress: '198.51.100.7',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+        refreshJti: refresh.jti,
+        ttl: NOW_EPOCH + 43_200,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  it('sets a persistent refresh cookie of 30 days when rememberMe is true', async () => {
+    const result = await login({ email, password: PASSWORD, rememberMe: true });
+
+    const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
+    const accessToken = cookieValue(accessCookie, 'accessToken');
+    const refreshToken = cookieValue(refreshCookie, 'refreshToken');
+    expect(result.statusCode).toBe(200);
+    expect(result.multiValueHeaders).toEqual({
+      'Set-Cookie': [
+        `accessToken=${accessToken}; Max-Age=900; Path=/; ${COOKIE_ATTRIBUTES}`,
+        `refreshToken=${refreshToken}; Max-Age=2592000; Path=/auth; ${COOKIE_ATTRIBUTES}`,
+      ],
+    });
+    await expect(verifyRefreshToken(refreshToken)).resolves.toMatchObject({ exp: NOW_EPOCH + 2_592_000 });
+    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item).toMatchObject({ rememberMe: true, expiresAt: '2026-12-21T23:15:00.000Z' });
+  });
+
+  it('finds the account whatever the case of the e-mail', async () => {
+    const result = await login({ email: '  Ana@ACME.Example ', password: PASSWORD });
+
+    expect(result.statusCode).toBe(200);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toContainEqual({ TableName: 'test-table', Key: keys.email(email), ConsistentRead: true });
+  });
+
+  it('returns 401 with the same body for an unknown e-mail and a wrong password', async () => {
+    const unknown = await login({ email: 'nobody@acme.example', password: PASSWORD }, 'request-unknown');
+    const wrong = await login({ email, password: 'not the password' }, 'request-wrong');
+
+    const detail = 'Invalid e-mail or password';
+    expect(parsed(unknown)).toEqual({
+      statusCode: 401,
+      headers: problemHeaders(),
+      body: problem('unauthorized', 'Unauthorized', 401, detail, 'request-unknown'),
+    });
+    expect(parsed(wrong)).toEqual({
+      statusCode: 401,
+      headers: problemHeaders(),
+      body: problem('unauthorized', 'Unauthorized', 401, detail, 'request-wrong'),
+    });
+    expect(unknown.body.replace('request-unknown', 'ID')).toBe(wrong.body.replace('request-wrong', 'ID'));
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('spends one bcrypt comparison on an unknown e-mail, against a decoy at the configured cost', async () => {
+    const result = await login({ email: 'nobody@acme.example', password: PASSWORD });
+
+    expect(result.statusCode).toBe(401);
+    expect(vi.mocked(compare)).toHaveBeenCalledOnce();
+    expect(vi.mocked(compare).mock.calls[0]?.[1]).toBe(decoyHash());
+  });
+
+  it('returns the same 401 when the tenant of the account is suspended', async () => {
+    storeHolds(tenantItem('SUSPENDED'));
+
+    const result = await login({ email, password: PASSWORD });
+
+    expect(parsed(result)).toEqual({
+      statusCode: 401,
+      headers: problemHeaders(),
+      body: problem('unauthorized', 'Unauthorized', 401, 'Invalid e-mail or password', 'login-request-1'),
+    });
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('returns 400 when the password is missing and rememberMe is not a boolean', async () => {
+    const result = await login({ email, rememberMe: 'yes' });
+
+    expect(parsed(result)).toEqual({
+      statusCode: 400,
+      headers: problemHeaders(),
+      body: problem('validation', 'Invalid request', 400, 'password: is required; rememberMe: Invalid input: expected boolean, received string', 'login-request-1', [
+        { field: 'password', message: 'is required' },
+        { field: 'rememberMe', message: 'Invalid input: expected boolean, received string' },
+      ]),
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 403 for a cross-site login and does not look the account up', async () => {
+    const event = jsonPost('/auth/login', { email, password: PASSWORD }, { headers: { 'Sec-Fetch-Site': 'cross-site' } });
+
+    const result = await handler(event, lambdaContext());
+
+    expect(result.statusCode).toBe(403);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+});
+
+describe('the failure limit of POST /auth/login (5 per 15 minutes per e-mail and IP)', () => {
+  // The counter names the e-mail and IP pair by a hash: no address in a key.
+  const counterKey = {
+    pk: `RATE#POST /auth/login#${createHash('sha256').update(`${email}\n198.51.100.7`).digest('base64url')}`,
+    sk: `WINDOW#${NOW.getTime()}`,
+  };
+  const windowFull = () => ddb.on(GetCommand, { Key: counterKey }).resolves({ Item: { ...counterKey, count: 5 } });
+
+  it('counts a failed attempt in the window of that e-mail and IP', async () => {
+    await login({ email, password: 'wrong password' });
+
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: 'test-table',
+        Key: counterKey,
+        UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': 5, ':ttl': NOW_EPOCH + 900 },
+      },
+    ]);
+  });
+
+  it('does not count a successful login', async () => {
+    await login({ email, password: PASSWORD });
+
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('returns 429 with Retry-After, even for the right password, once 5 attempts failed', async () => {
+    windowFull();
+
+    const result = await login({ email, password: PASSWORD });
+
+    expect(parsed(result)).toEqual({
+      statusCode: 429,
+      headers: problemHeaders({ 'Retry-After': '900' }),
+      body: problem('rate-limited', 'Too many requests', 429, 'Rate limit reached, try again later', 'login-request-1'),
+    });
+    expect(vi.mocked(compare)).not.toHaveBeenCalled();
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('returns 429 to a failed attempt that finds the window filled by parallel ones', async () => {
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+
+    const result = await login({ email, password: 'wrong password' });
+
+    expect(result.statusCode).toBe(429);
+    expect(result.headers?.['Retry-After']).toBe('900');
+  });
+
+  it('still lets the same e-mail in from another IP', async () => {
+    windowFull();
+    const event = jsonPost('/auth/login', { email, password: PASSWORD }, { sourceIp: '192.0.2.44' });
+
+    const result = await handler(event, lambdaContext());
+
+    expect(result.statusCode).toBe(200);
+  });
+});

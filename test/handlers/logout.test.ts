@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/auth/logout';
+import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
+import { keys } from '../../lib/db/keys';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const REQUEST_ID = 'logout-request-1';
+const NOW = new Date('2026-11-21T23:15:00.000Z');
+
+const principal: Principal = {
+  tenantId: randomUUID(),
+  userId: randomUUID(),
+  sessionId: randomUUID(),
+  jti: randomUUID(),
+  role: 'MEMBER',
+  platformAdmin: false,
+  name: 'Ana Souza',
+  email: 'ana@acme.example',
+  tokenExpiresAt: NOW.getTime() / 1000 + 600,
+  sessionsValidFrom: null,
+};
+
+const logout = (authorizer: Record<string, string> | null, origin = ALLOWED_ORIGIN) =>
+  handler(proxyEvent({ method: 'POST', resource: '/auth/logout', requestId: REQUEST_ID, authorizer, headers: { Origin: origin } }), lambdaContext());
+
+beforeEach(() => {
+  ddb.reset();
+  ddb.on(TransactWriteCommand).resolves({});
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('POST /auth/logout', () => {
+  it('returns 200, clears both cookies, and revokes the session and the access token in one transaction', async () => {
+    const result = await logout(toAuthorizerContext(principal));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      multiValueHeaders: {
+        'Set-Cookie': [
+          'accessToken=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict',
+          'refreshToken=; Max-Age=0; Path=/auth; HttpOnly; Secure; SameSite=Strict',
+        ],
+      },
+      body: { message: 'Logged out' },
+    });
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TransactItems: [
+          {
+            Update: {
+              TableName: 'test-table',
+              Key: keys.session(principal.tenantId, principal.userId, principal.sessionId),
+              UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':revoked': 'REVOKED', ':now': NOW.toISOString() },
+            },
+          },
+          {
+            Put: {
+              TableName: 'test-table',
+              Item: { ...keys.revokedJti(principal.tenantId, principal.userId, principal.jti), type: 'RevokedJti', revokedAt: NOW.toISOString(), ttl: principal.tokenExpiresAt },
+            },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('returns 401 without an authorizer context and writes nothing', async () => {
+    const result = await logout(null);
+
+    expect(parsed(result)).toEqual({
+      statusCode: 401,
+      headers: problemHeaders(),
+      body: problem('unauthorized', 'Unauthorized', 401, 'Authentication is required or has failed', REQUEST_ID),
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 403 for a foreign origin and keeps the session', async () => {
+    const result = await logout(toAuthorizerContext(principal), 'https://evil.example.com');
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders({}, NO_ORIGIN_CORS_HEADERS),
+      body: problem('forbidden', 'Forbidden', 403, 'Cross-origin request refused', REQUEST_ID),
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 503 with Retry-After and clears no cookie when the store throttles', async () => {
+    ddb.on(TransactWriteCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
+
+    const result = await logout(toAuthorizerContext(principal));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 503,
+      headers: problemHeaders({ 'Retry-After': '1' }),
+      body: problem('unavailable', 'Service unavailable', 503, 'The service is busy, try again shortly', REQUEST_ID),
+    });
+  });
+});

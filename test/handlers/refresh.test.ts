@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/auth/refresh';
+import { signAccessToken, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
+import { keys } from '../../lib/db/keys';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const TABLE = 'test-table';
+const REQUEST_ID = 'refresh-request-1';
+const NOW = new Date('2026-11-21T23:15:00.000Z');
+const NOW_EPOCH = NOW.getTime() / 1000;
+const SESSION_EXPIRES = new Date('2026-11-22T11:00:00.000Z');
+const SESSION_EXPIRES_EPOCH = SESSION_EXPIRES.getTime() / 1000;
+
+const tenantId = randomUUID();
+const userId = randomUUID();
+const sessionId = randomUUID();
+const subject = { userId, tenantId, sessionId };
+
+type Item = Record<string, unknown>;
+const tenantItem: Item = { ...keys.tenant(tenantId), type: 'Tenant', id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE' };
+const userItem: Item = { ...keys.user(tenantId, userId), type: 'User', id: userId, tenantId, name: 'Ana Souza', email: 'ana@acme.example', role: 'MEMBER' };
+const sessionItem = (overrides: Item): Item => ({
+  ...keys.session(tenantId, userId, sessionId),
+  type: 'Session',
+  id: sessionId,
+  tenantId,
+  userId,
+  status: 'ACTIVE',
+  rememberMe: false,
+  createdAt: '2026-11-21T23:00:00.000Z',
+  lastActiveAt: '2026-11-21T23:00:00.000Z',
+  expiresAt: SESSION_EXPIRES.toISOString(),
+  ipAddress: '198.51.100.7',
+  userAgent: 'vitest',
+  ...overrides,
+});
+
+function storeHolds(session: Item): void {
+  ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [tenantItem, userItem, session] } });
+  ddb.on(UpdateCommand).resolves({});
+}
+
+/** A refresh token signed a minute ago, as the session's current one unless told otherwise. */
+const refreshToken = () => signRefreshToken(subject, NOW_EPOCH - 60, SESSION_EXPIRES_EPOCH);
+
+const refresh = (cookie: string | undefined, headers: Record<string, string> = {}) =>
+  handler(
+    proxyEvent({ method: 'POST', resource: '/auth/refresh', requestId: REQUEST_ID, headers: { Origin: ALLOWED_ORIGIN, ...(cookie ? { Cookie: cookie } : {}), ...headers } }),
+    lambdaContext(),
+  );
+
+const cookieValue = (setCookie: string | undefined, name: string): string => new RegExp(`^${name}=([^;]+);`).exec(setCookie ?? '')?.[1] ?? '';
+
+const unauthorized = (detail: string) => ({ statusCode: 401, headers: problemHeaders(), body: problem('unauthorized', 'Unauthorized', 401, detail, REQUEST_ID) });
+
+beforeEach(() => {
+  ddb.reset();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('POST /auth/refresh', () => {
+  it('returns 200 with the user, a new access token and a rotated refresh token', async () => {
+    const presented = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: presented.jti }));
+
+    const result = await refresh(`refreshToken=${presented.token}`);
+
+    const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
+    const access = await verifyAccessToken(cookieValue(accessCookie, 'accessToken'));
+    const rotated = await verifyRefreshToken(cookieValue(refreshCookie, 'refreshToken'));
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      multiValueHeaders: {
+        'Set-Cookie': [
+          `accessToken=${cookieValue(accessCookie, 'accessToken')}; Max-Age=900; Path=/; HttpOnly; Secure; SameSite=Strict`,
+          `refreshToken=${cookieValue(refreshCookie, 'refreshToken')}; Path=/auth; HttpOnly; Secure; SameSite=Strict`,
+        ],
+      },
+      body: { user: { id: userId, name: 'Ana Souza', email: 'ana@acme.example', tenantId } },
+    });
+    expect(access).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: NOW_EPOCH + 900 });
+    expect(rotated).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: SESSION_EXPIRES_EPOCH });
+    expect(rotated.jti).not.toBe(presented.jti);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: TABLE,
+        Key: keys.session(tenantId, userId, sessionId),
+        UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
+        ConditionExpression: 'refreshJti = :presented AND #status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':next': rotated.jti, ':presented': presented.jti, ':now': NOW.toISOString(), ':active': 'ACTIVE' },
+      },
+    ]);
+  });
+
+  it('keeps a remember-me refresh cookie persistent until the session\'s absolute expiry', async () => {
+    const presented = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: presented.jti, rememberMe: true }));
+
+    const result = await refresh(`refreshToken=${presented.token}`);
+
+    const refreshCookie = (result.multiValueHeaders?.['Set-Cookie'] as string[] | undefined)?.[1];
+    expect(refreshCookie).toBe(`refreshToken=${cookieValue(refreshCookie, 'refreshToken')}; Max-Age=${SESSION_EXPIRES_EPOCH - NOW_EPOCH}; Path=/auth; HttpOnly; Secure; SameSite=Strict`);
+  });
+
+  it('returns 401 without a refresh cookie and reads nothing', async () => {
+    const result = await refresh(undefined);
+
+    expect(parsed(result)).toEqual(unauthorized('No refresh token'));
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 401 for an access token in the refresh cookie', async () => {
+    const access = await signAccessToken(subject, NOW_EPOCH);
+
+    const result = await refresh(`refreshToken=${access.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The token is not valid'));
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 401 for a revoked session and rotates nothing', async () => {
+    const presented = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: presented.jti, status: 'REVOKED' }));
+
+    const result = await refresh(`refreshToken=${presented.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The session has ended'));
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('returns 401 and revokes the whole session when an old refresh token is replayed', async () => {
+    const replayed = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: randomUUID(), previousRefreshJti: randomUUID(), rotatedAt: '2026-11-21T23:14:58.000Z' }));
+
+    const result = await refresh(`refreshToken=${replayed.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The refresh token was reused; the session is revoked'));
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: TABLE,
+        Key: keys.session(tenantId, userId, sessionId),
+        UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':now': NOW.toISOString() },
+      },
+    ]);
+  });
+
+  it('returns 401 but keeps the session when the token was rotated by a parallel tab within the grace period', async () => {
+    const late = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: randomUUID(), previousRefreshJti: late.jti, rotatedAt: '2026-11-21T23:14:51.000Z' }));
+
+    const result = await refresh(`refreshToken=${late.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The refresh token was already used'));
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('revokes the session when the previous token comes back after the grace period', async () => {
+    const late = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: randomUUID(), previousRefreshJti: late.jti, rotatedAt: '2026-11-21T23:14:49.000Z' }));
+
+    const result = await refresh(`refreshToken=${late.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The refresh token was reused; the session is revoked'));
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.UpdateExpression).toBe('SET #status = :revoked, revokedAt = :now');
+  });
+
+  it('returns 401 to the loser of two parallel refreshes (the conditional rotation fails)', async () => {
+    const presented = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: presented.jti }));
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+
+    const result = await refresh(`refreshToken=${presented.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The refresh token was already used'));
+  });
+
+  it('returns 403 for a cross-site refresh and reads nothing', async () => {
+    const presented = await refreshToken();
+
+    const result = await refresh(`refreshToken=${presented.token}`, { 'Sec-Fetch-Site': 'cross-site' });
+
+    expect(parsed(result)).toEqual({ statusCode: 403, headers: problemHeaders(), body: problem('forbidden', 'Forbidden', 403, 'Cross-site request refused', REQUEST_ID) });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+});

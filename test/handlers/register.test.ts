@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/auth/register';
+import { verifyPassword } from '../../lib/auth/passwords';
+import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
+import { keys } from '../../lib/db/keys';
+import { jsonPost, lambdaContext } from '../support/events';
+import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const TABLE = 'test-table';
+const REQUEST_ID = 'register-request-1';
+const NOW = new Date('2026-11-21T23:15:00.000Z');
+const NOW_EPOCH = NOW.getTime() / 1000;
+const PASSWORD = 'a long enough password';
+
+const tenantId = randomUUID();
+const tenantItem = (overrides: Record<string, unknown> = {}) => ({
+  ...keys.tenant(tenantId),
+  type: 'Tenant',
+  id: tenantId,
+  name: 'acme',
+  plan: 'STARTER',
+  status: 'ACTIVE',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  ...overrides,
+});
+
+function storeHolds(tenant: Record<string, unknown> | undefined): void {
+  ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves(tenant ? { Item: tenant } : {});
+  ddb.on(TransactWriteCommand).resolves({});
+}
+
+const register = (body: object) => handler(jsonPost('/auth/register', body, { requestId: REQUEST_ID, sourceIp: '198.51.100.7' }), lambdaContext());
+const validBody = (overrides: object = {}) => ({ name: ' Ana Souza ', email: 'Ana@ACME.example', password: PASSWORD, tenantId, ...overrides });
+
+const cancelledAt = (index: number) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: [0, 1, 2, 3].map((position) => (position === index ? { Code: 'ConditionalCheckFailed' } : { Code: 'None' })),
+  });
+
+beforeEach(() => {
+  ddb.reset();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('POST /auth/register', () => {
+  it('registers the base account as tenant administrator, in one transaction, and sets both cookies', async () => {
+    storeHolds(tenantItem());
+
+    const result = await register(validBody());
+
+    const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
+    const accessToken = /^accessToken=([^;]+);/.exec(accessCookie ?? '')?.[1] ?? '';
+    const refreshToken = /^refreshToken=([^;]+);/.exec(refreshCookie ?? '')?.[1] ?? '';
+    const access = await verifyAccessToken(accessToken);
+    const refresh = await verifyRefreshToken(refreshToken);
+    const userId = access.sub;
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      multiValueHeaders: {
+        'Set-Cookie': [
+          `accessToken=${accessToken}; Max-Age=900; Path=/; HttpOnly; Secure; SameSite=Strict`,
+          `refreshToken=${refreshToken}; Path=/auth; HttpOnly; Secure; SameSite=Strict`,
+        ],
+      },
+      body: { user: { id: userId, name: 'Ana Souza', email: 'ana@acme.example', tenantId } },
+    });
+
+    const input = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input;
+    const userPut = input?.TransactItems?.[0]?.Put;
+    const passwordHash = String(userPut?.Item?.passwordHash);
+    await expect(verifyPassword(PASSWORD, passwordHash)).resolves.toBe(true);
+    expect(input).toEqual({
+      TransactItems: [
+        {
+          Put: {
+            TableName: TABLE,
+            Item: {
+              ...keys.user(tenantId, userId),
+              type: 'User',
+              id: userId,
+              tenantId,
+              name: 'Ana Souza',
+              email: 'ana@acme.example',
+              passwordHash,
+              role: 'ADMIN',
+              platformAdmin: false,
+              createdAt: NOW.toISOString(),
+              updatedAt: NOW.toISOString(),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: { ...keys.email('ana@acme.example'), type: 'Email', email: 'ana@acme.example', tenantId, userId },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE,
+            Key: keys.tenant(tenantId),
+            UpdateExpression: 'SET baseAccountUserId = :user',
+            ConditionExpression: 'attribute_exists(pk) AND #status = :active AND attribute_not_exists(baseAccountUserId)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':user': userId, ':active': 'ACTIVE' },
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: expect.objectContaining({
+              ...keys.session(tenantId, userId, access.sessionId),
+              status: 'ACTIVE',
+              rememberMe: false,
+              refreshJti: refresh.jti,
+              ipAddress: '198.51.100.7',
+              expiresAt: new Date(NOW.getTime() + 43_200_000).toISOString(),
+              ttl: NOW_EPOCH + 43_200,
+            }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    });
+  });
+
+  it('returns 409 when the e-mail is already taken (the e-mail sentinel condition fails)', async () => {
+    storeHolds(tenantItem());
+    ddb.on(TransactWriteCommand).rejects(cancelledAt(1));
+
+    const result = await register(validBody());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 409,
+      headers: problemHeaders(),
+      body: problem('conflict', 'Conflict', 409, 'An account with this e-mail already exists', REQUEST_ID),
+    });
+  });
+
+  it('returns 403 when a later account has no pending invitation (the invitation delete fails)', async () => {
+    storeHolds(tenantItem({ baseAccountUserId: randomUUID() }));
+    ddb.on(TransactWriteCommand).rejects(cancelledAt(2));
+
+    const result = await register(validBody());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'Registration into this tenant is not permitted for this e-mail', REQUEST_ID),
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[2]).toEqual({
+      Delete: {
+        TableName: TABLE,
+        Key: keys.invitation(tenantId, 'ana@acme.example'),
+        ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
+        ExpressionAttributeValues: { ':now': NOW_EPOCH },
+      },
+    });
+  });
+
+  it('returns 403 when the base account is claimed by another e-mail than the tenant\'s administrative one', async () => {
+    storeHolds(tenantItem({ adminEmail: 'owner@acme.example' }));
+
+    const result = await register(validBody());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'Only the administrative e-mail of this tenant may register its first account', REQUEST_ID),
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it.each([
+    ['does not exist', undefined],
+    ['is suspended', tenantItem({ status: 'SUSPENDED' })],
+  ])('returns 404 when the tenant %s', async (_label, tenant) => {
+    storeHolds(tenant);
+
+    const result = await register(validBody());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, 'No such tenant', REQUEST_ID),
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('returns 400 for a short password and a tenant id that is not a UUID, reading nothing', async () => {
+    const result = await register(validBody({ password: 'short', tenantId: 'acme' }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 400,
+      headers: problemHeaders(),
+      body: problem('validation', 'Invalid request', 400, 'password: must be at least 8 characters; tenantId: must be a UUID', REQUEST_ID, [
+        { field: 'password', message: 'must be at least 8 characters' },
+        { field: 'tenantId', message: 'must be a UUID' },
+      ]),
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+});

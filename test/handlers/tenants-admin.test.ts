@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler as listTenants } from '../../functions/tenants/list-tenants';
+import { handler as updateTenant } from '../../functions/tenants/update-tenant';
+import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
+import { keys } from '../../lib/db/keys';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const TABLE = 'test-table';
+const REQUEST_ID = 'tenants-request-1';
+const NOW = new Date('2026-11-21T23:15:00.000Z');
+
+const tenantId = randomUUID();
+const otherTenantId = randomUUID();
+
+const caller = (overrides: Partial<Principal> = {}): Record<string, string> =>
+  toAuthorizerContext({
+    tenantId,
+    userId: randomUUID(),
+    sessionId: randomUUID(),
+    jti: randomUUID(),
+    role: 'ADMIN',
+    platformAdmin: false,
+    name: 'Ana Souza',
+    email: 'ana@acme.example',
+    tokenExpiresAt: 1_795_000_000,
+    sessionsValidFrom: null,
+    ...overrides,
+  });
+
+const tenantItem = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  ...keys.tenant(id),
+  gsi1pk: 'TENANTS',
+  gsi1sk: name,
+  type: 'Tenant',
+  id,
+  name,
+  plan: 'STARTER',
+  status: 'ACTIVE',
+  adminEmail: 'owner@example.com',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  ...extra,
+});
+
+const list = (authorizer: Record<string, string> | null) =>
+  listTenants(proxyEvent({ method: 'GET', resource: '/tenants', requestId: REQUEST_ID, authorizer, headers: { Origin: ALLOWED_ORIGIN } }), lambdaContext());
+
+const update = (id: string, body: object, authorizer: Record<string, string>) =>
+  updateTenant(
+    proxyEvent({
+      method: 'PATCH',
+      resource: '/tenants/{id}',
+      path: `/tenants/${id}`,
+      pathParameters: { id },
+      body,
+      requestId: REQUEST_ID,
+      authorizer,
+      headers: { Origin: ALLOWED_ORIGIN, 'Content-Type': 'application/json' },
+    }),
+    lambdaContext(),
+  );
+
+beforeEach(() => {
+  ddb.reset();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('GET /tenants', () => {
+  it('returns every tenant across pages, with documents formatted, to a platform administrator', async () => {
+    const first = tenantItem(tenantId, 'acme', { document: '12ABC34501DE35', brandName: 'ACME', phone: '+5511987654321' });
+    const second = tenantItem(otherTenantId, 'globex', { document: '52998224725' });
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [first], LastEvaluatedKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS', gsi1sk: 'acme' } })
+      .resolves({ Items: [second] });
+
+    const result = await list(caller({ platformAdmin: true }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      body: [
+        { id: tenantId, name: 'acme', brandName: 'ACME', document: '12.ABC.345/01DE-35', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER' },
+        { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER' },
+      ],
+    });
+    expect(ddb.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'TENANTS' }, ExclusiveStartKey: undefined },
+      {
+        TableName: TABLE,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'TENANTS' },
+        ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS', gsi1sk: 'acme' },
+      },
+    ]);
+  });
+
+  it('returns 403 to a tenant administrator without the platform profile, reading nothing', async () => {
+    const result = await list(caller());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'The administrator profile is required', REQUEST_ID),
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 401 without an authorizer context', async () => {
+    const result = await list(null);
+
+    expect(result.statusCode).toBe(401);
+    expect(result.headers?.['Content-Type']).toBe('application/problem+json');
+  });
+});
+
+describe('PATCH /tenants/{id}', () => {
+  it('lets a tenant administrator set and clear profile fields', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: tenantItem(tenantId, 'acme', { phone: '+5511987654321', document: '11222333000181', updatedAt: NOW.toISOString() }) });
+
+    const result = await update(tenantId, { phone: '+55 (11) 98765-4321', document: '11222333000181', brandName: null }, caller());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER' },
+    });
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: keys.tenant(tenantId),
+      UpdateExpression: 'SET #f1 = :v1, #f2 = :v2, #f3 = :v3 REMOVE #f0',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#f0': 'brandName', '#f1': 'document', '#f2': 'phone', '#f3': 'updatedAt' },
+      ExpressionAttributeValues: { ':v1': '11222333000181', ':v2': '+5511987654321', ':v3': NOW.toISOString() },
+      ReturnValues: 'ALL_NEW',
+    });
+  });
+
+  it('returns 404, not 403, for another tenant, without touching it', async () => {
+    const result = await update(otherTenantId, { brandName: 'Mine now' }, caller());
+
+    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such tenant', REQUEST_ID) });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 403 to a member of the tenant', async () => {
+    const result = await update(tenantId, { brandName: 'Renamed' }, caller({ role: 'MEMBER' }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'Only an administrator of the tenant may change it', REQUEST_ID),
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('returns 404 to a platform administrator when the tenant does not exist', async () => {
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+
+    const result = await update(otherTenantId, { brandName: 'Globex' }, caller({ platformAdmin: true }));
+
+    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such tenant', REQUEST_ID) });
+  });
+
+  it('returns 400 when the path id is not a UUID', async () => {
+    const result = await update('acme', { brandName: 'ACME' }, caller());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 400,
+      headers: problemHeaders(),
+      body: problem('validation', 'Invalid request', 400, 'id: must be a UUID', REQUEST_ID, [{ field: 'id', message: 'must be a UUID' }]),
+    });
+  });
+
+  it('returns 400 for an empty change set and for a logo that is not https', async () => {
+    const empty = await update(tenantId, {}, caller());
+    const insecure = await update(tenantId, { logoUrl: 'http://cdn.example.com/logo.png' }, caller());
+
+    expect(JSON.parse(empty.body)).toMatchObject({ status: 400, errors: [{ field: '', message: 'at least one field is required' }] });
+    expect(JSON.parse(insecure.body)).toMatchObject({ status: 400, errors: [{ field: 'logoUrl', message: 'must be an https URL' }] });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+});
