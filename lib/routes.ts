@@ -159,6 +159,38 @@ export const routes = {
     sendsMail: true,
     summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
   },
+  createCompany: {
+    method: 'POST',
+    path: '/companies',
+    handler: 'functions/companies/create-company.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: "Create a company in the caller's tenant",
+  },
+  listCompanies: {
+    method: 'GET',
+    path: '/companies',
+    handler: 'functions/companies/list-companies.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: "The caller's tenant's companies, oldest first",
+  },
+  updateCompany: {
+    method: 'PATCH',
+    path: '/companies/{id}',
+    handler: 'functions/companies/update-company.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
+  },
+  updateCompanyStatus: {
+    method: 'PATCH',
+    path: '/companies/{id}/status',
+    handler: 'functions/companies/update-company-status.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Move a company through its status lifecycle (administrators)',
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;

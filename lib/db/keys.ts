@@ -33,6 +33,12 @@ export const keys = {
 
   invitation: (tenantId: string, email: string): Key => ({ pk: tenantPk(tenantId), sk: `INVITATION#${email}` }),
 
+  /** Companies live under their tenant; `begins_with(sk, 'COMPANY#')` lists them. */
+  company: (tenantId: string, companyId: string): Key => ({ pk: tenantPk(tenantId), sk: `COMPANY#${companyId}` }),
+  companiesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'COMPANY#' }),
+  /** Sentinel that makes a company's CPF/CNPJ unique across every tenant. */
+  companyDocument: (document: string): Key => ({ pk: `COMPANY_DOCUMENT#${document}`, sk: 'UNIQUE' }),
+
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 
@@ -47,4 +53,6 @@ export const keys = {
 export const gsi1 = {
   tenantsByName: (name: string) => ({ gsi1pk: 'TENANTS', gsi1sk: name }),
   allTenants: () => ({ gsi1pk: 'TENANTS' }),
+  /** A company found by id alone (platform administrators act across tenants). */
+  companyById: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}`, gsi1sk: 'COMPANY' }),
 };

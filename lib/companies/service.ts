@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import {
+  findCompanyTenant,
+  getCompany,
+  insertCompany,
+  listCompanies as readCompanies,
+  transitionCompanyStatus,
+  updateCompanyProfile,
+  type Company,
+  type CompanyChanges,
+} from '../db/repositories/companies';
+import { Conflict, Forbidden, NotFound } from '../errors';
+import type { CompanyStatus, createCompanyBody } from './schemas';
+
+/** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
+export async function createCompany(principal: Principal, input: z.output<typeof createCompanyBody>, nowMs: number): Promise<Company> {
+  const now = new Date(nowMs).toISOString();
+  const company: Company = {
+    id: randomUUID(),
+    tenantId: principal.tenantId,
+    name: input.name,
+    document: input.document,
+    status: 'ACTIVE',
+    email: input.email ?? null,
+    address: input.address ?? null,
+    settings: input.settings ?? {},
+    taxRegime: 'SIMPLES_NACIONAL',
+    costMethod: 'WEIGHTED_AVERAGE',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertCompany(company);
+  return company;
+}
+
+/** The caller's tenant's companies, oldest first. */
+export function listCompanies(principal: Principal): Promise<Company[]> {
+  return readCompanies(principal.tenantId);
+}
+
+export function updateCompany(principal: Principal, companyId: string, changes: CompanyChanges, nowMs: number): Promise<Company> {
+  return updateCompanyProfile(principal.tenantId, companyId, changes, new Date(nowMs).toISOString());
+}
+
+/**
+ * The status lifecycle (contract section 4). `platform` marks the transitions only a
+ * platform administrator may make.
+ */
+const TRANSITIONS: Record<CompanyStatus, Partial<Record<CompanyStatus, 'tenant-admin' | 'platform'>>> = {
+  ACTIVE: { DISABLED: 'tenant-admin', SUSPENDED: 'tenant-admin', BLOCKED: 'tenant-admin' },
+  DISABLED: { ACTIVE: 'tenant-admin' },
+  SUSPENDED: { ACTIVE: 'tenant-admin' },
+  BLOCKED: { ACTIVE: 'platform' },
+};
+
+/**
+ * Change a company's status: tenant administrators for their own companies, platform
+ * administrators for any. A transition outside the table, or one that needs the platform
+ * administrator, is a 409 / 403.
+ */
+export async function changeCompanyStatus(principal: Principal, companyId: string, to: CompanyStatus, nowMs: number): Promise<Company> {
+  if (!principal.platformAdmin && principal.role !== 'ADMIN') throw new Forbidden('Only an administrator may change a company status');
+
+  let company = await getCompany(principal.tenantId, companyId);
+  if (!company && principal.platformAdmin) {
+    const tenantId = await findCompanyTenant(companyId);
+    company = tenantId ? await getCompany(tenantId, companyId) : undefined;
+  }
+  if (!company) throw new NotFound('No such company');
+
+  const rule = TRANSITIONS[company.status][to];
+  if (!rule) throw new Conflict(`A company cannot go from ${company.status} to ${to}`);
+  if (rule === 'platform' && !principal.platformAdmin) throw new Conflict(`Only a platform administrator may move a company from ${company.status} to ${to}`);
+  return transitionCompanyStatus(company.tenantId, company.id, company.status, to, new Date(nowMs).toISOString());
+}

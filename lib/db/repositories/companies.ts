@@ -1,0 +1,159 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CompanyStatus, CompanyView } from '../../companies/schemas';
+import { Conflict, NotFound } from '../../errors';
+import { db, tableName } from '../client';
+import { failedConditions, isConditionFailure } from '../conditions';
+import { gsi1, keys } from '../keys';
+
+export type Company = CompanyView;
+
+/**
+ * `settings` is stored as JSON text: a free-form object may hold what DynamoDB maps cannot
+ * (nesting deeper than 32, numbers beyond its range, empty keys), and it is never queried.
+ */
+function toItem(company: Company): Record<string, unknown> {
+  const { settings, ...rest } = company;
+  const item: Record<string, unknown> = { ...keys.company(company.tenantId, company.id), ...gsi1.companyById(company.id), type: 'Company', settingsJson: JSON.stringify(settings) };
+  for (const [key, value] of Object.entries(rest)) if (value !== null) item[key] = value;
+  return item;
+}
+
+export function toCompany(item: Record<string, unknown>): Company {
+  return {
+    id: item.id as string,
+    tenantId: item.tenantId as string,
+    name: item.name as string,
+    document: item.document as string,
+    status: item.status as CompanyStatus,
+    email: (item.email as string | undefined) ?? null,
+    address: (item.address as Company['address'] | undefined) ?? null,
+    settings: typeof item.settingsJson === 'string' ? (JSON.parse(item.settingsJson) as Company['settings']) : {},
+    taxRegime: item.taxRegime as Company['taxRegime'],
+    costMethod: item.costMethod as Company['costMethod'],
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}
+
+/** The company and its document sentinel in one transaction: 409 when any tenant holds the document. */
+export async function insertCompany(company: Company): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: toItem(company), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.companyDocument(company.document), type: 'CompanyDocument', tenantId: company.tenantId, companyId: company.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.includes(1)) throw new Conflict('A company with this document already exists');
+    throw error;
+  }
+}
+
+export async function getCompany(tenantId: string, companyId: string): Promise<Company | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.company(tenantId, companyId), ConsistentRead: true }));
+  return Item ? toCompany(Item) : undefined;
+}
+
+/** The tenant owning a company id, through GSI1 (platform administrators). */
+export async function findCompanyTenant(companyId: string): Promise<string | undefined> {
+  const { Items } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1.companyById(companyId).gsi1pk },
+      ProjectionExpression: 'tenantId',
+    }),
+  );
+  const tenantId: unknown = Items?.[0]?.tenantId;
+  return typeof tenantId === 'string' ? tenantId : undefined;
+}
+
+/** Every company of a tenant (pagination followed to the end), oldest first. */
+export async function listCompanies(tenantId: string): Promise<Company[]> {
+  const { pk, skPrefix } = keys.companiesOfTenant(tenantId);
+  const companies: Company[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) companies.push(toCompany(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return companies.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' | 'settings' | 'taxRegime' | 'costMethod'>>;
+
+/** Apply profile changes (null clears email or address); 404 when the company is not there. */
+export async function updateCompanyProfile(tenantId: string, companyId: string, changes: CompanyChanges, now: string): Promise<Company> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const { settings, ...rest } = changes;
+  const fields: Record<string, unknown> = { ...rest, updatedAt: now };
+  if (settings !== undefined) fields.settingsJson = JSON.stringify(settings);
+  Object.entries(fields).forEach(([field, value], index) => {
+    if (value === undefined) return;
+    names[`#f${index}`] = field;
+    if (value === null) removes.push(`#f${index}`);
+    else {
+      values[`:v${index}`] = value;
+      sets.push(`#f${index} = :v${index}`);
+    }
+  });
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.company(tenantId, companyId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toCompany(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) throw new NotFound('No such company');
+    throw error;
+  }
+}
+
+/** Move the status only if it is still `from` (a concurrent change makes this a 409). */
+export async function transitionCompanyStatus(tenantId: string, companyId: string, from: CompanyStatus, to: CompanyStatus, now: string): Promise<Company> {
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.company(tenantId, companyId),
+        UpdateExpression: 'SET #status = :to, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :from',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':to': to, ':from': from, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toCompany(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) throw new Conflict(`The company is no longer ${from}`);
+    throw error;
+  }
+}
