@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler as login } from '../../functions/auth/login';
+import { handler as register } from '../../functions/auth/register';
+import { hashPassword } from '../../lib/auth/passwords';
+import { keys } from '../../lib/db/keys';
+import { logger } from '../../lib/log';
+import { jsonPost, lambdaContext } from '../support/events';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const PASSWORD = 'a password that must never be logged';
+const tenantId = randomUUID();
+
+/** Every JSON line the logger writes while `run` runs. */
+async function captureLogs(run: () => Promise<unknown>): Promise<{ lines: Record<string, unknown>[]; raw: string }> {
+  const chunks: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  try {
+    await run();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  const raw = chunks.join('');
+  const lines = raw
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { lines, raw };
+}
+
+beforeEach(() => {
+  ddb.reset();
+  logger.setLogLevel('INFO');
+});
+afterEach(() => logger.setLogLevel('SILENT'));
+
+describe('structured request logs', () => {
+  it('log one line per request with requestId, method, status and duration, and no password, token or cookie', async () => {
+    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({
+      Item: { ...keys.tenant(tenantId), id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE', createdAt: 'x', updatedAt: 'x' },
+    });
+    ddb.on(TransactWriteCommand).resolves({});
+    const event = jsonPost('/auth/register', { name: 'Ana', email: 'ana@acme.example', password: PASSWORD, tenantId }, { requestId: 'log-request-1' });
+
+    let setCookies: string[] = [];
+    const { lines, raw } = await captureLogs(async () => {
+      const result = await register(event, lambdaContext());
+      setCookies = (result.multiValueHeaders?.['Set-Cookie'] as string[] | undefined) ?? [];
+    });
+
+    expect(setCookies).toHaveLength(2);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'INFO', message: 'request', requestId: 'log-request-1', method: 'POST', resource: '/auth/register', status: 200, durationMs: expect.any(Number) }),
+    ]);
+    expect(raw).not.toContain(PASSWORD);
+    for (const cookie of setCookies) expect(raw).not.toContain(cookie.split(';')[0]?.split('=')[1] ?? 'missing');
+    expect(raw).not.toMatch(/accessToken|refreshToken|cookie/i);
+  });
+
+  it('log a failed login as one line, without the password that was tried', async () => {
+    const userId = randomUUID();
+    ddb.on(GetCommand).resolves({});
+    ddb.on(GetCommand, { Key: keys.email('ana@acme.example') }).resolves({ Item: { tenantId, userId } });
+    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({
+      Item: { id: userId, tenantId, name: 'Ana', email: 'ana@acme.example', passwordHash: await hashPassword('the right one'), role: 'ADMIN' },
+    });
+    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: { id: tenantId, status: 'ACTIVE' } });
+    ddb.on(PutCommand).resolves({});
+
+    const { lines, raw } = await captureLogs(() => login(jsonPost('/auth/login', { email: 'ana@acme.example', password: PASSWORD }, { requestId: 'log-request-2' }), lambdaContext()));
+
+    expect(lines).toEqual([expect.objectContaining({ message: 'request', requestId: 'log-request-2', status: 401 })]);
+    expect(raw).not.toContain(PASSWORD);
+  });
+});
+
+describe('error logs', () => {
+  it('log an unexpected failure with its stack for the operator, while the client gets a bare 500', async () => {
+    ddb.on(GetCommand).rejects(new Error('boom: internal detail'));
+    let body = '';
+    const { lines } = await captureLogs(async () => {
+      const result = await login(jsonPost('/auth/login', { email: 'ana@acme.example', password: PASSWORD }, { requestId: 'log-request-3' }), lambdaContext());
+      body = result.body;
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'ERROR', message: 'request failed', requestId: 'log-request-3', error: expect.objectContaining({ message: 'boom: internal detail' }) }),
+      expect.objectContaining({ message: 'request', status: 500 }),
+    ]);
+    expect(JSON.parse(body)).toEqual({ type: 'https://problems.backoffice.dev/internal', title: 'Internal server error', status: 500, detail: 'An unexpected error occurred', requestId: 'log-request-3' });
+    expect(JSON.stringify(lines)).not.toContain(PASSWORD);
+  });
+});
