@@ -191,6 +191,30 @@ export const routes = {
     table: 'read-write',
     summary: 'Move a company through its status lifecycle (administrators)',
   },
+  createSupplier: {
+    method: 'POST',
+    path: '/suppliers',
+    handler: 'functions/suppliers/create-supplier.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: "Create a supplier in the caller's tenant",
+  },
+  listSuppliers: {
+    method: 'GET',
+    path: '/suppliers',
+    handler: 'functions/suppliers/list-suppliers.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'A page of suppliers by name, optionally searched',
+  },
+  updateSupplier: {
+    method: 'PATCH',
+    path: '/suppliers/{id}',
+    handler: 'functions/suppliers/update-supplier.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Update a supplier',
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;

@@ -39,6 +39,23 @@ export const keys = {
   /** Sentinel that makes a company's CPF/CNPJ unique across every tenant. */
   companyDocument: (document: string): Key => ({ pk: `COMPANY_DOCUMENT#${document}`, sk: 'UNIQUE' }),
 
+  /** A supplier (full item). */
+  supplier: (tenantId: string, supplierId: string): Key => ({ pk: tenantPk(tenantId), sk: `SUPPLIER#${supplierId}` }),
+  /** Sentinel that makes a supplier document unique within its tenant. */
+  supplierDocument: (tenantId: string, document: string): Key => ({ pk: tenantPk(tenantId), sk: `SUPPLIER_DOCUMENT#${document}` }),
+  /** The tenant's supplier count (the `total` of an unfiltered page). */
+  supplierStats: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'STATS#SUPPLIERS' }),
+  /**
+   * The compact supplier index: one small item per supplier, ordered by its normalized name
+   * (`sortName`), holding only what search and paging need. A page reads index entries and
+   * then only its own full items; a search reads only index entries.
+   */
+  supplierIndexEntry: (tenantId: string, sortName: string, supplierId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#SUPPLIER_INDEX`,
+    sk: `${sortName}#${supplierId}`,
+  }),
+  supplierIndex: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_INDEX` }),
+
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 
