@@ -215,6 +215,62 @@ export const routes = {
     table: 'read-write',
     summary: 'Update a supplier',
   },
+  createWarehouse: {
+    method: 'POST',
+    path: '/inventory/warehouses',
+    handler: 'functions/inventory/create-warehouse.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Create a warehouse',
+  },
+  listWarehouses: {
+    method: 'GET',
+    path: '/inventory/warehouses',
+    handler: 'functions/inventory/list-warehouses.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: "The tenant's warehouses, by name",
+  },
+  createProduct: {
+    method: 'POST',
+    path: '/inventory/products',
+    handler: 'functions/inventory/create-product.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Create a product (SKU unique in the tenant)',
+  },
+  listProducts: {
+    method: 'GET',
+    path: '/inventory/products',
+    handler: 'functions/inventory/list-products.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: "The tenant's products, by SKU",
+  },
+  createMovement: {
+    method: 'POST',
+    path: '/inventory/movements',
+    handler: 'functions/inventory/create-movement.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
+  },
+  stockCoverage: {
+    method: 'GET',
+    path: '/inventory/dashboard/coverage',
+    handler: 'functions/inventory/stock-coverage.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'Days of stock per product at the average daily sales of the last `days` days',
+  },
+  stockByWarehouse: {
+    method: 'GET',
+    path: '/inventory/dashboard/by-warehouse',
+    handler: 'functions/inventory/stock-by-warehouse.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'Stock totals per warehouse',
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;
@@ -233,3 +289,15 @@ export const authorizer = {
 export function routeList(): (Route & { id: RouteId })[] {
   return (Object.entries(routes) as [RouteId, Route][]).map(([id, route]) => ({ id, ...route }));
 }
+
+/** Scheduled jobs: each its own function on an EventBridge schedule (UTC cron fields). */
+export const jobs = {
+  salesRollup: {
+    name: 'sales-rollup',
+    handler: 'functions/jobs/sales-rollup.ts',
+    table: 'read-write',
+    /** 03:15 UTC = 00:15 in America/Sao_Paulo (UTC-3, no daylight saving since 2019). */
+    schedule: { hour: 3, minute: 15 },
+    summary: "Roll each complete day's sales up for the coverage dashboard",
+  },
+} as const;

@@ -12,6 +12,7 @@ import { ensureTable, freePort, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway } from './gateway';
 import { clearRuntimeInfo, loadAuthorizer, loadHandler, writeRuntimeInfo } from './runtime';
+import { startSchedules } from './scheduler';
 
 async function main(): Promise<void> {
   const settings = localSettings();
@@ -45,11 +46,13 @@ async function main(): Promise<void> {
 
   console.log(`DynamoDB Local on ${dynamo.endpoint} (${inMemory ? 'in memory' : `data in ${settings.dataDir}`}), table ${TABLE_NAME} ${table}`);
   console.log(`API listening on ${apiUrl}`);
+  const stopSchedules = startSchedules((line) => console.log(line));
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    stopSchedules();
     server.closeAllConnections();
     server.close();
     clearRuntimeInfo(settings.dataDir);

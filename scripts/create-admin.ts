@@ -12,15 +12,12 @@
  * on the ENTERPRISE plan when missing.
  */
 import { parseArgs } from 'node:util';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from '../lib/auth/passwords';
 import { emailField, nameField } from '../lib/domain/fields';
 import { tenantNameField } from '../lib/tenants/schemas';
 import { promoteOrCreateAdmin } from '../lib/admin/create-admin';
-import { ensureTable, freePort, isReachable, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
-import { applyLocalEnvironment, localSettings } from '../local/environment';
-import { readRuntimeInfo } from '../local/runtime';
+import { connectLocalStore } from '../local/store';
 
 const argsSchema = z.object({
   email: emailField,
@@ -29,19 +26,6 @@ const argsSchema = z.object({
   tenant: tenantNameField.default('platform'),
   table: z.string().min(1).optional(),
 });
-
-async function connectLocal(): Promise<DynamoLocal | undefined> {
-  const settings = localSettings();
-  const running = readRuntimeInfo(settings.dataDir);
-  if (running && (await isReachable(running.dynamoEndpoint))) {
-    await applyLocalEnvironment(settings, running.dynamoEndpoint);
-    return undefined;
-  }
-  const dynamo = await startDynamoLocal({ port: await freePort(), dbPath: join(settings.dataDir, 'dynamodb') });
-  await applyLocalEnvironment(settings, dynamo.endpoint);
-  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? 'backoffice');
-  return dynamo;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -56,12 +40,12 @@ async function main(): Promise<void> {
   }
   const args = parsed.data;
 
-  let dynamo: DynamoLocal | undefined;
+  let store: { stop: () => Promise<void> } | undefined;
   if (args.table) {
     // A deployed table: only what the repositories need; credentials come from the AWS chain.
     Object.assign(process.env, { TABLE_NAME: args.table, BCRYPT_COST: process.env.BCRYPT_COST ?? '10' });
   } else {
-    dynamo = await connectLocal();
+    store = await connectLocalStore();
   }
   try {
     const outcome = await promoteOrCreateAdmin({ email: args.email, password: args.password, name: args.name, tenantName: args.tenant }, Date.now());
@@ -71,7 +55,7 @@ async function main(): Promise<void> {
         : `Promoted ${args.email} (tenant ${outcome.tenantId}) to platform administrator.`,
     );
   } finally {
-    await dynamo?.stop();
+    await store?.stop();
   }
 }
 

@@ -56,6 +56,30 @@ export const keys = {
   }),
   supplierIndex: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_INDEX` }),
 
+  warehouse: (tenantId: string, warehouseId: string): Key => ({ pk: tenantPk(tenantId), sk: `WAREHOUSE#${warehouseId}` }),
+  warehousesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WAREHOUSE#' }),
+
+  /**
+   * A product, and right after it (same prefix) its rolled-up daily sales: the coverage
+   * dashboard reads both kinds in one Query, a bounded two items per product.
+   */
+  product: (tenantId: string, productId: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT#${productId}` }),
+  productSales: (tenantId: string, productId: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT#${productId}#SALES` }),
+  productsOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT#' }),
+  /** Sentinel that makes a SKU unique within its tenant. */
+  productSku: (tenantId: string, sku: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_SKU#${sku}` }),
+
+  /** The balance of one product in one warehouse (quantity, total cost, version). */
+  stock: (tenantId: string, productId: string, warehouseId: string): Key => ({ pk: `${tenantPk(tenantId)}#STOCK`, sk: `${productId}#${warehouseId}` }),
+  /** Movement records, per product and warehouse, in time order. */
+  movement: (tenantId: string, productId: string, warehouseId: string, occurredAt: string, movementId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#MOVEMENTS#${productId}#${warehouseId}`,
+    sk: `${occurredAt}#${movementId}`,
+  }),
+  movementsOf: (tenantId: string, productId: string, warehouseId: string) => ({ pk: `${tenantPk(tenantId)}#MOVEMENTS#${productId}#${warehouseId}` }),
+  /** Units sold of one product on one business day, as the movements recorded them. */
+  salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
+
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 
@@ -72,4 +96,13 @@ export const gsi1 = {
   allTenants: () => ({ gsi1pk: 'TENANTS' }),
   /** A company found by id alone (platform administrators act across tenants). */
   companyById: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}`, gsi1sk: 'COMPANY' }),
+  /**
+   * A daily sales counter not yet rolled up (sparse: removed once rolled up). Spread over
+   * shards so that sales of every tenant do not write one index partition.
+   */
+  salesPending: (shard: number, day: string, tenantId: string, productId: string) => ({
+    gsi1pk: `SALES_PENDING#${shard}`,
+    gsi1sk: `${day}#${tenantId}#${productId}`,
+  }),
+  salesPendingShard: (shard: number) => ({ gsi1pk: `SALES_PENDING#${shard}` }),
 };

@@ -1,0 +1,253 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '../../errors';
+import type { MovementType } from '../../inventory/schemas';
+import { db, tableName } from '../client';
+import { failedConditions } from '../conditions';
+import { gsi1, keys } from '../keys';
+import { cancellationCodes, withOptimisticRetries } from '../retry';
+
+export interface Warehouse {
+  id: string;
+  name: string;
+  createdAt: string;
+  /** Maintained by every movement: units on hand, products with stock, stock value. */
+  totalItems: number;
+  totalProducts: number;
+  totalValue: number;
+}
+
+export interface Product {
+  id: string;
+  sku: string;
+  name: string;
+  createdAt: string;
+  /** Units on hand over every warehouse, maintained by every movement. */
+  onHand: number;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+async function queryAll(pk: string, skPrefix: string, consistent: boolean): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ConsistentRead: consistent,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
+  id: item.id as string,
+  name: item.name as string,
+  createdAt: item.createdAt as string,
+  totalItems: Number(item.totalItems ?? 0),
+  totalProducts: Number(item.totalProducts ?? 0),
+  totalValue: Number(item.totalValue ?? 0),
+});
+
+const toProduct = (item: Record<string, unknown>): Product => ({
+  id: item.id as string,
+  sku: item.sku as string,
+  name: item.name as string,
+  createdAt: item.createdAt as string,
+  onHand: Number(item.onHand ?? 0),
+});
+
+export async function insertWarehouse(tenantId: string, warehouse: Warehouse): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [{ Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: 'Warehouse', ...warehouse }, ConditionExpression: 'attribute_not_exists(pk)' } }],
+    }),
+  );
+}
+
+/** Every warehouse of a tenant, with its maintained totals (no stock item is read). */
+export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
+  const { pk, skPrefix } = keys.warehousesOfTenant(tenantId);
+  return (await queryAll(pk, skPrefix, false)).map(toWarehouse);
+}
+
+/** A product and its SKU sentinel in one transaction: 409 when the tenant already has the SKU. */
+export async function insertProduct(tenantId: string, product: Product): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: { ...keys.product(tenantId, product.id), type: 'Product', ...product }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.productSku(tenantId, product.sku), type: 'ProductSku', productId: product.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.includes(1)) throw new Conflict(`The SKU '${product.sku}' is already used in this tenant`);
+    throw error;
+  }
+}
+
+/** The product items and their rolled-up sales items, in one Query (the coverage read). */
+export async function readProductsWithSales(tenantId: string): Promise<Record<string, unknown>[]> {
+  const { pk, skPrefix } = keys.productsOfTenant(tenantId);
+  return queryAll(pk, skPrefix, false);
+}
+
+export async function listProducts(tenantId: string): Promise<Product[]> {
+  return (await readProductsWithSales(tenantId)).filter((item) => item.type === 'Product').map(toProduct);
+}
+
+export interface Balance {
+  quantity: number;
+  /** Sum of quantity x unit cost of what is on hand. */
+  totalCost: number;
+  /** The weighted average unit cost (kept when the quantity reaches 0). */
+  averageCost: number;
+  version: number;
+}
+
+export interface MovementRecord {
+  id: string;
+  tenantId: string;
+  productId: string;
+  warehouseId: string;
+  type: MovementType;
+  quantity: number;
+  unitCost: number | null;
+  occurredAt: string;
+  createdAt: string;
+  /** The business day of `occurredAt` (daily sales counter). */
+  day: string;
+}
+
+/** What a movement does to a balance; throws Conflict for stock that is not there. */
+export type BalanceRule = (current: Balance) => Balance;
+
+/** Which shard of the pending-sales index a counter goes to. */
+export const SALES_PENDING_SHARDS = 8;
+function shardOf(tenantId: string, productId: string): number {
+  let hash = 0;
+  for (const char of `${tenantId}${productId}`) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % SALES_PENDING_SHARDS;
+}
+
+/**
+ * Record a movement: in ONE transaction, the balance of the product in the warehouse
+ * (conditional on the version read, so concurrent movements never lose an update), the
+ * warehouse totals, the product's on-hand quantity, the movement record and, for a sale,
+ * the day's sales counter (marked pending for the roll-up job). A condition lost to a
+ * concurrent movement, or a transaction conflict, re-reads and recomputes; stock can never
+ * go below zero because the rule sees the balance it is conditioned on.
+ */
+export async function recordMovement(movement: MovementRecord, rule: BalanceRule): Promise<Balance> {
+  const { tenantId, productId, warehouseId } = movement;
+  const stockKey = keys.stock(tenantId, productId, warehouseId);
+  return withOptimisticRetries<Balance>(async () => {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: stockKey, ConsistentRead: true }));
+    const current: Balance = {
+      quantity: Number(Item?.quantity ?? 0),
+      totalCost: Number(Item?.totalCost ?? 0),
+      averageCost: Number(Item?.averageCost ?? 0),
+      version: Number(Item?.version ?? 0),
+    };
+    const next = { ...rule(current), version: current.version + 1 };
+    const productsDelta = current.quantity === 0 && next.quantity > 0 ? 1 : current.quantity > 0 && next.quantity === 0 ? -1 : 0;
+
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...stockKey, type: 'Stock', productId, warehouseId, ...next },
+          ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
+          ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.warehouse(tenantId, warehouseId),
+          UpdateExpression: 'ADD totalItems :items, totalValue :value, totalProducts :products',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':items': next.quantity - current.quantity, ':value': next.totalCost - current.totalCost, ':products': productsDelta },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.product(tenantId, productId),
+          UpdateExpression: 'ADD onHand :items',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':items': next.quantity - current.quantity },
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          // `type` names the item kind everywhere; the movement's own type is `movementType`.
+          Item: { ...keys.movement(tenantId, productId, warehouseId, movement.occurredAt, movement.id), ...movement, type: 'Movement', movementType: movement.type, balanceAfter: next.quantity },
+        },
+      },
+    ];
+    if (movement.type === 'SALE') {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.salesDay(tenantId, movement.day, productId),
+          UpdateExpression: 'ADD units :units SET tenantId = :tenant, productId = :product, #day = :day, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+          ExpressionAttributeNames: { '#day': 'day' },
+          ExpressionAttributeValues: {
+            ':units': movement.quantity,
+            ':tenant': tenantId,
+            ':product': productId,
+            ':day': movement.day,
+            ...Object.fromEntries(Object.entries(gsi1.salesPending(shardOf(tenantId, productId), movement.day, tenantId, productId)).map(([key, value]) => [`:${key}`, value])),
+          },
+        },
+      });
+    }
+
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return { retry: false, value: next };
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes[1] === 'ConditionalCheckFailed') throw new NotFound('No such warehouse');
+      if (codes[2] === 'ConditionalCheckFailed') throw new NotFound('No such product');
+      if (codes[0] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
+}
+
+/** Movements of a product in a warehouse, oldest first (the soak check sums them). */
+export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<Record<string, unknown>[]> {
+  return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, '', true);
+}
+
+/** Several items by key, consistent, in order; missing ones are undefined. */
+export async function getMany(keyList: { pk: string; sk: string }[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let start = 0; start < keyList.length; start += 100) {
+    let pending = keyList.slice(start, start + 100);
+    for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
+      const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of result.Responses?.[tableName()] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
+      pending = (result.UnprocessedKeys?.[tableName()]?.Keys as { pk: string; sk: string }[] | undefined) ?? [];
+    }
+    if (pending.length > 0) throw Object.assign(new Error('Unprocessed keys after retries'), { name: 'ThrottlingException' });
+  }
+  return keyList.map((key) => found.get(`${key.pk}|${key.sk}`));
+}

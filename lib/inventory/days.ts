@@ -1,0 +1,31 @@
+/**
+ * Business days: calendar days in the deployment's business time zone
+ * (America/Sao_Paulo by default), written `YYYY-MM-DD`. Pure functions.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The business day an instant falls on. */
+export function dayOf(ms: number, timeZone: string): string {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    // en-CA formats dates as YYYY-MM-DD.
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter.format(new Date(ms));
+}
+
+/** `day` moved by `count` calendar days (negative goes back). */
+export function addDays(day: string, count: number): string {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() + count);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (positive when `to` is later). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / 86_400_000);
+}
+
+export const isDay = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value) && addDays(value, 0) === value;

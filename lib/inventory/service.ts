@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import { config } from '../config';
+import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type Balance, type BalanceRule } from '../db/repositories/inventory';
+import { Conflict, ValidationError } from '../errors';
+import { dayOf } from './days';
+import { roundMoney, roundQuantity } from './rounding';
+import type { movementBody, MovementType } from './schemas';
+
+export interface WarehouseView {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ProductView {
+  id: string;
+  sku: string;
+  name: string;
+  createdAt: string;
+}
+
+export async function createWarehouse(principal: Principal, name: string, nowMs: number): Promise<WarehouseView> {
+  const warehouse = { id: randomUUID(), name, createdAt: new Date(nowMs).toISOString(), totalItems: 0, totalProducts: 0, totalValue: 0 };
+  await insertWarehouse(principal.tenantId, warehouse);
+  return { id: warehouse.id, name: warehouse.name, createdAt: warehouse.createdAt };
+}
+
+/** The tenant's warehouses by name. */
+export async function listWarehouses(principal: Principal): Promise<WarehouseView[]> {
+  return (await readWarehouses(principal.tenantId))
+    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id))
+    .map(({ id, name, createdAt }) => ({ id, name, createdAt }));
+}
+
+export async function createProduct(principal: Principal, input: { sku: string; name: string }, nowMs: number): Promise<ProductView> {
+  const product = { id: randomUUID(), sku: input.sku, name: input.name, createdAt: new Date(nowMs).toISOString(), onHand: 0 };
+  await insertProduct(principal.tenantId, product);
+  return { id: product.id, sku: product.sku, name: product.name, createdAt: product.createdAt };
+}
+
+/** The tenant's products by SKU. */
+export async function listProducts(principal: Principal): Promise<ProductView[]> {
+  return (await readProducts(principal.tenantId))
+    .sort((a, b) => a.sku.localeCompare(b.sku))
+    .map(({ id, sku, name, createdAt }) => ({ id, sku, name, createdAt }));
+}
+
+/**
+ * How each movement type changes a balance (weighted average costing):
+ * - IN adds units at `unitCost`; the average becomes total cost / quantity.
+ * - OUT and SALE take units out at the current average; never below zero (409).
+ * - ADJUSTMENT sets the counted quantity; added units are valued at `unitCost` when given,
+ *   else at the current average; removed units leave at the average.
+ */
+export function balanceRule(type: MovementType, quantity: number, unitCost: number | undefined): BalanceRule {
+  return (current: Balance): Balance => {
+    const settle = (nextQuantity: number, nextCost: number): Balance => ({
+      quantity: nextQuantity,
+      totalCost: nextQuantity === 0 ? 0 : nextCost,
+      averageCost: nextQuantity === 0 ? current.averageCost : nextCost / nextQuantity,
+      version: current.version,
+    });
+    switch (type) {
+      case 'IN':
+        return settle(current.quantity + quantity, current.totalCost + quantity * (unitCost ?? 0));
+      case 'OUT':
+      case 'SALE':
+        if (current.quantity < quantity) {
+          throw new Conflict(`Not enough stock: ${roundQuantity(current.quantity)} on hand, ${quantity} requested`);
+        }
+        return settle(current.quantity - quantity, current.totalCost - quantity * current.averageCost);
+      case 'ADJUSTMENT': {
+        const added = quantity - current.quantity;
+        const cost = added > 0 ? current.totalCost + added * (unitCost ?? current.averageCost) : quantity * current.averageCost;
+        return settle(quantity, cost);
+      }
+    }
+  };
+}
+
+export interface MovementView {
+  id: string;
+  productId: string;
+  warehouseId: string;
+  type: MovementType;
+  quantity: number;
+  unitCost: number | null;
+  occurredAt: string;
+  createdAt: string;
+  balance: { quantity: number; averageCost: number };
+}
+
+/** Record a stock movement (see `recordMovement` for the one transaction it is). */
+export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number): Promise<MovementView> {
+  const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
+  if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
+  const movement = {
+    id: randomUUID(),
+    tenantId: principal.tenantId,
+    productId: input.productId,
+    warehouseId: input.warehouseId,
+    type: input.type,
+    quantity: input.quantity,
+    unitCost: input.unitCost ?? null,
+    occurredAt: new Date(occurredMs).toISOString(),
+    createdAt: new Date(nowMs).toISOString(),
+    day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
+  };
+  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost));
+  const { tenantId: _tenant, day: _day, ...view } = movement;
+  return { ...view, balance: { quantity: roundQuantity(balance.quantity), averageCost: roundMoney(balance.averageCost) } };
+}
