@@ -151,3 +151,18 @@ export async function login(email: string, password: string, options: { ip?: str
   const response = await call('POST', '/auth/login', { body: { email, password, ...(options.rememberMe ? { rememberMe: true } : {}) }, ip: options.ip });
   return { response, cookies: cookiesFrom(response) };
 }
+
+/**
+ * Point this test process's repositories at the running local API's store (for the tests
+ * that drive a job or a clock in process), with the same configuration it runs with.
+ */
+export async function useLocalStoreInProcess(): Promise<void> {
+  const { applyLocalEnvironment } = await import('../../local/environment');
+  const { readRuntimeInfo } = await import('../../local/runtime');
+  const { resetConfig } = await import('../../lib/config');
+  const dataDir = inject('dataDir');
+  const runtime = readRuntimeInfo(dataDir);
+  if (!runtime) throw new Error('the local API is not running');
+  await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, runtime.dynamoEndpoint);
+  resetConfig();
+}

@@ -1,16 +1,13 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authorize } from '../../lib/auth/authorize';
 import { inviteUser } from '../../lib/auth/invitations';
 import { requestPasswordReset, resetPassword } from '../../lib/auth/password-reset';
 import { register } from '../../lib/auth/registration';
 import { refreshSession, REFRESH_GRACE_SECONDS } from '../../lib/auth/sessions';
-import { resetConfig } from '../../lib/config';
 import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
 import { Forbidden, Unauthorized, ValidationError } from '../../lib/errors';
 import { createTenant } from '../../lib/tenants/service';
-import { applyLocalEnvironment } from '../../local/environment';
-import { readRuntimeInfo } from '../../local/runtime';
-import { linkParameter, outboxFor, uniqueEmail, uniqueName } from './api';
+import { linkParameter, outboxFor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
 
 /**
  * Time-dependent rules, exercised in process against the same DynamoDB Local as the HTTP
@@ -19,13 +16,7 @@ import { linkParameter, outboxFor, uniqueEmail, uniqueName } from './api';
 const client = { ip: '127.0.0.1', userAgent: 'clock-test' };
 const SECOND = 1000;
 
-beforeAll(async () => {
-  const dataDir = inject('dataDir');
-  const runtime = readRuntimeInfo(dataDir);
-  if (!runtime) throw new Error('the local API is not running');
-  await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, runtime.dynamoEndpoint);
-  resetConfig();
-});
+beforeAll(useLocalStoreInProcess);
 
 async function newAccount(nowMs: number) {
   const tenant = await createTenant({ name: uniqueName('clock'), plan: 'STARTER' }, nowMs);

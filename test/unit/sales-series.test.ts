@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, dayOf, daysBetween, isDay } from '../../lib/inventory/days';
+import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, unitsBetween } from '../../lib/inventory/sales-series';
+import { balanceRule } from '../../lib/inventory/service';
+
+describe('business days', () => {
+  it('puts an instant on its São Paulo calendar day', () => {
+    expect(dayOf(Date.parse('2026-11-21T02:59:59.000Z'), 'America/Sao_Paulo')).toBe('2026-11-20');
+    expect(dayOf(Date.parse('2026-11-21T03:00:00.000Z'), 'America/Sao_Paulo')).toBe('2026-11-21');
+  });
+
+  it('adds and counts days across months and leap years', () => {
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+    expect(daysBetween('2026-01-01', '2026-12-31')).toBe(364);
+    expect(isDay('2026-02-30')).toBe(false);
+    expect(isDay('2026-02-28')).toBe(true);
+  });
+});
+
+describe('sales series', () => {
+  it('sums the units of a window of days', () => {
+    let series = emptySeries();
+    series = addUnits(series, '2026-11-10', 5);
+    series = addUnits(series, '2026-11-20', 7);
+    series = addUnits(series, '2026-11-20', 1);
+    expect(series.through).toBe('2026-11-20');
+    expect(unitsBetween(series, '2026-11-10', '2026-11-20')).toBe(13);
+    expect(unitsBetween(series, '2026-11-11', '2026-11-20')).toBe(8);
+    expect(unitsBetween(series, '2026-11-21', '2026-11-30')).toBe(0);
+  });
+
+  it('moves the window forward and drops days that fall out of it', () => {
+    let series = addUnits(emptySeries(), '2025-01-01', 9);
+    series = addUnits(series, addDays('2025-01-01', SERIES_DAYS), 1);
+    expect(unitsBetween(series, '2024-01-01', '2027-01-01')).toBe(1);
+  });
+
+  it('adds a back-dated day inside the window without moving it, and ignores one before it', () => {
+    let series = addUnits(emptySeries(), '2026-11-20', 1);
+    series = addUnits(series, '2026-06-01', 2);
+    series = addUnits(series, '2024-01-01', 100);
+    expect(series.through).toBe('2026-11-20');
+    expect(unitsBetween(series, '2020-01-01', '2026-11-20')).toBe(3);
+  });
+
+  it('encodes to a fixed size whatever the values', () => {
+    const small = addUnits(emptySeries(), '2026-11-20', 1);
+    const large = addUnits(small, '2026-11-19', 123456.789);
+    expect(encodeUnits(small.units)).toHaveLength(SERIES_DAYS * 8);
+    expect(encodeUnits(large.units)).toHaveLength(SERIES_DAYS * 8);
+    expect(Array.from(decodeUnits(encodeUnits(large.units)))).toEqual(Array.from(large.units));
+  });
+});
+
+describe('weighted average costing', () => {
+  const start = { quantity: 0, totalCost: 0, averageCost: 0, version: 3 };
+  it('averages INs and takes OUTs at the average', () => {
+    const afterIn = balanceRule('IN', 10, 5)(start);
+    const afterSecond = balanceRule('IN', 30, 7)(afterIn);
+    expect(afterSecond).toEqual({ quantity: 40, totalCost: 260, averageCost: 6.5, version: 3 });
+    expect(balanceRule('SALE', 40, undefined)(afterSecond)).toEqual({ quantity: 0, totalCost: 0, averageCost: 6.5, version: 3 });
+  });
+
+  it('refuses to go below zero', () => {
+    expect(() => balanceRule('OUT', 1, undefined)(start)).toThrow(/Not enough stock/);
+  });
+});
