@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeText, searchHaystack, sortName, supplierMatcher, SORT_NAME_MAX_CHARACTERS, type SearchableSupplier } from '../../lib/suppliers/search';
 
@@ -52,6 +53,21 @@ describe('sortName', () => {
   it('orders keys by name, case- and accent-insensitively, a name before its extensions', () => {
     const names = ['Zeta', 'éden', 'Acme Ltda', 'beta', 'Álvaro', 'acme', 'ALFA', 'Acme-Sul', 'Acme!', 'Acme  Ltda', '9 Irmãos'];
     expect(byKey(names)).toEqual(['9 Irmãos', 'acme', 'Acme Ltda', 'Acme  Ltda', 'Acme!', 'Acme-Sul', 'ALFA', 'Álvaro', 'beta', 'éden', 'Zeta']);
+  });
+
+  it('orders keys exactly as the normalized names (first 100 characters), then the ids', () => {
+    const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    const alphabet = fc.constantFrom(' ', '!', '"', '#', '$', '%', '&', '-', '.', '0', '9', 'a', 'A', 'z', 'á', 'Ã', 'ç', '\t', '~', 'ß');
+    const name = fc.array(alphabet, { maxLength: 110 }).map((characters) => characters.join(''));
+    const id = fc.uuid();
+    fc.assert(
+      fc.property(name, id, name, id, (nameA, idA, nameB, idB) => {
+        const cut = (value: string) => normalizeText(value).slice(0, SORT_NAME_MAX_CHARACTERS);
+        const expected = compare(cut(nameA), cut(nameB)) || compare(idA, idB);
+        expect(compare(sortKey(nameA, idA), sortKey(nameB, idB))).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('ties equal names, which the id then orders', () => {

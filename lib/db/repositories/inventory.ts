@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
 import type { MovementType } from '../../inventory/schemas';
 import { db, tableName } from '../client';
@@ -138,7 +138,7 @@ export type BalanceRule = (current: Balance) => Balance;
 
 /** Which shard of the pending-sales index a counter goes to. */
 export const SALES_PENDING_SHARDS = 8;
-function shardOf(tenantId: string, productId: string): number {
+export function shardOf(tenantId: string, productId: string): number {
   let hash = 0;
   for (const char of `${tenantId}${productId}`) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return hash % SALES_PENDING_SHARDS;
@@ -235,19 +235,4 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */
 export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<Record<string, unknown>[]> {
   return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, '', true);
-}
-
-/** Several items by key, consistent, in order; missing ones are undefined. */
-export async function getMany(keyList: { pk: string; sk: string }[]): Promise<(Record<string, unknown> | undefined)[]> {
-  const found = new Map<string, Record<string, unknown>>();
-  for (let start = 0; start < keyList.length; start += 100) {
-    let pending = keyList.slice(start, start + 100);
-    for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
-      const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of result.Responses?.[tableName()] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
-      pending = (result.UnprocessedKeys?.[tableName()]?.Keys as { pk: string; sk: string }[] | undefined) ?? [];
-    }
-    if (pending.length > 0) throw Object.assign(new Error('Unprocessed keys after retries'), { name: 'ThrottlingException' });
-  }
-  return keyList.map((key) => found.get(`${key.pk}|${key.sk}`));
 }

@@ -3,7 +3,9 @@ import { addUnits, decodeUnits, emptySeries, encodeUnits, type SalesSeries } fro
 import { db, tableName } from '../client';
 import { gsi1, keys } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
-import { getMany, SALES_PENDING_SHARDS } from './inventory';
+import { putAll } from './bulk';
+import { getMany } from '../batch';
+import { SALES_PENDING_SHARDS, shardOf } from './inventory';
 
 export interface PendingCounter {
   tenantId: string;
@@ -97,4 +99,27 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
     });
   }
   return rolled;
+}
+
+/**
+ * Daily sales totals written directly, marked pending for the roll-up: what a day's SALE
+ * movements leave behind, for the seed and the benchmarks (which need a year of sales in
+ * seconds). Overwrites any counter of the same day and product.
+ */
+export async function writeDailySalesTotals(
+  entries: { tenantId: string; productId: string; day: string; units: number }[],
+  onProgress?: (written: number) => void,
+): Promise<void> {
+  await putAll(
+    entries.map(({ tenantId, productId, day, units }) => ({
+      ...keys.salesDay(tenantId, day, productId),
+      type: 'SalesDay',
+      tenantId,
+      productId,
+      day,
+      units,
+      ...gsi1.salesPending(shardOf(tenantId, productId), day, tenantId, productId),
+    })),
+    onProgress,
+  );
 }

@@ -1,0 +1,278 @@
+/**
+ * Suppliers. Three kinds of items per tenant:
+ *
+ * - the full supplier (`keys.supplier`), read only for the suppliers a page shows;
+ * - a compact index entry (`keys.supplierIndexEntry`) in a partition of its own, sorted by
+ *   the normalized name, holding only `id` and the search haystack (`lib/suppliers/search`);
+ *   paging and searching read these, never the full items;
+ * - the document sentinel (uniqueness within the tenant) and the tenant's supplier count
+ *   (`keys.supplierStats`, the `total` of an unsearched page).
+ *
+ * Every write that touches more than the supplier itself is one transaction, so the index,
+ * the sentinel and the count never drift from the suppliers.
+ */
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '../../errors';
+import { searchHaystack, sortName } from '../../suppliers/search';
+import { getMany } from '../batch';
+import { db, tableName } from '../client';
+import { failedConditions, isConditionFailure } from '../conditions';
+import { pick, withoutNulls } from '../items';
+import { keys, type Key } from '../keys';
+import { cancellationCodes, withOptimisticRetries } from '../retry';
+
+export interface Supplier {
+  id: string;
+  name: string;
+  corporateName: string;
+  /** Normalized CPF or CNPJ (unpunctuated, upper-case). */
+  document: string;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What an update needs besides the supplier: where its index entry is, and the version it read. */
+interface StoredSupplier {
+  supplier: Supplier;
+  sortName: string;
+  version: number;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const FIELDS = ['id', 'name', 'corporateName', 'document', 'email', 'phone', 'active', 'createdAt', 'updatedAt'] as const;
+
+/** Optimistic writes (version check, transaction conflicts on the count) before giving up with a 503. */
+const WRITE_ATTEMPTS = 20;
+/**
+ * Upper bound of one index Query's `Limit` (DynamoDB's own 1 MB page, a few thousand index
+ * entries, ends a page first); only there so a deep page number cannot overflow it.
+ */
+const QUERY_LIMIT_CAP = 10_000;
+
+const RETRY = Symbol('retry');
+
+export const toSupplier = (item: Record<string, unknown>): Supplier => pick<Supplier>(item, FIELDS);
+
+function supplierItem(tenantId: string, supplier: Supplier, version: number): Record<string, unknown> {
+  return { ...keys.supplier(tenantId, supplier.id), type: 'Supplier', ...withoutNulls(supplier), sortName: sortName(supplier.name), version };
+}
+
+/** The compact index entry: its key orders it by name; `id` and `search` are all a page or a search reads. */
+function indexEntry(tenantId: string, supplier: Supplier): Key & { id: string; search: string } {
+  return { ...keys.supplierIndexEntry(tenantId, sortName(supplier.name), supplier.id), id: supplier.id, search: searchHaystack(supplier) };
+}
+
+function documentSentinel(tenantId: string, supplier: Supplier): Record<string, unknown> {
+  return { ...keys.supplierDocument(tenantId, supplier.document), type: 'SupplierDocument', supplierId: supplier.id };
+}
+
+/** A transaction cancelled because another one held an item (not a failed condition): try again. */
+function isTransactionConflict(error: unknown): boolean {
+  return (error instanceof Error && error.name === 'TransactionConflictException') || cancellationCodes(error).includes('TransactionConflict');
+}
+
+/** Run `step` until it stops asking for a retry (lib/db/retry.ts); after WRITE_ATTEMPTS, a 503. */
+function withRetries<T>(step: () => Promise<T | typeof RETRY>): Promise<T> {
+  return withOptimisticRetries<T>(async () => {
+    const outcome = await step();
+    return outcome === RETRY ? { retry: true } : { retry: false, value: outcome };
+  }, WRITE_ATTEMPTS);
+}
+
+/**
+ * One transaction: the supplier, its document sentinel (409 when the tenant already has a
+ * supplier with that document), its index entry and the tenant's count + 1. Concurrent
+ * creates in one tenant contend for the count, so a conflict is retried.
+ */
+export async function insertSupplier(tenantId: string, supplier: Supplier): Promise<void> {
+  const table = tableName();
+  await withRetries(async () => {
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: table, Item: supplierItem(tenantId, supplier, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: table, Item: documentSentinel(tenantId, supplier), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: table, Item: indexEntry(tenantId, supplier) } },
+            {
+              Update: {
+                TableName: table,
+                Key: keys.supplierStats(tenantId),
+                UpdateExpression: 'ADD #count :one',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (failedConditions(error)?.includes(1)) throw new Conflict('A supplier with this document already exists');
+      if (isTransactionConflict(error)) return RETRY;
+      throw error;
+    }
+  });
+}
+
+async function readStoredSupplier(tenantId: string, supplierId: string): Promise<StoredSupplier | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.supplier(tenantId, supplierId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  return { supplier: toSupplier(Item), sortName: String(Item.sortName), version: Number(Item.version) };
+}
+
+/**
+ * Write `next` over `stored` if nobody changed the supplier since it was read (version
+ * check); false when someone did, so the caller reads again. A new document claims its
+ * sentinel (409 when taken) and frees the old one; a change to what search or ordering
+ * sees rewrites the index entry, moving it (delete + put) when the sort name changed. All
+ * in one transaction; a change to `active` alone is a single conditional put.
+ */
+async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, next: Supplier): Promise<boolean> {
+  const table = tableName();
+  const before = stored.supplier;
+  const supplierPut = {
+    TableName: table,
+    Item: supplierItem(tenantId, next, stored.version + 1),
+    ConditionExpression: '#version = :version',
+    ExpressionAttributeNames: { '#version': 'version' },
+    ExpressionAttributeValues: { ':version': stored.version },
+  };
+  const items: TransactItem[] = [{ Put: supplierPut }];
+
+  let sentinelIndex: number | undefined;
+  if (next.document !== before.document) {
+    sentinelIndex = items.push({ Put: { TableName: table, Item: documentSentinel(tenantId, next), ConditionExpression: 'attribute_not_exists(pk)' } }) - 1;
+    items.push({ Delete: { TableName: table, Key: keys.supplierDocument(tenantId, before.document) } });
+  }
+
+  const entry = indexEntry(tenantId, next);
+  const previousKey = keys.supplierIndexEntry(tenantId, stored.sortName, before.id);
+  if (entry.sk !== previousKey.sk) {
+    items.push({ Delete: { TableName: table, Key: previousKey } }, { Put: { TableName: table, Item: entry } });
+  } else if (entry.search !== searchHaystack(before)) {
+    items.push({ Put: { TableName: table, Item: entry } });
+  }
+
+  try {
+    if (items.length === 1) await db().send(new PutCommand(supplierPut));
+    else await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    const failed = failedConditions(error);
+    if (failed?.includes(0)) return false;
+    if (sentinelIndex !== undefined && failed?.includes(sentinelIndex)) throw new Conflict('A supplier with this document already exists');
+    if (isTransactionConflict(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Read the supplier, let `change` compute its new state, write it (optimistic, retried when
+ * a concurrent update got there first). 404 when the tenant has no such supplier.
+ */
+export async function modifySupplier(tenantId: string, supplierId: string, change: (current: Supplier) => Supplier): Promise<Supplier> {
+  return withRetries(async () => {
+    const stored = await readStoredSupplier(tenantId, supplierId);
+    if (!stored) throw new NotFound('No such supplier');
+    const next = change(stored.supplier);
+    return (await writeSupplierChanges(tenantId, stored, next)) ? next : RETRY;
+  });
+}
+
+/** The tenant's supplier count (0 before the first supplier). */
+async function readSupplierCount(tenantId: string): Promise<number> {
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.supplierStats(tenantId),
+      ProjectionExpression: '#count',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ConsistentRead: true,
+    }),
+  );
+  return Number(Item?.count ?? 0);
+}
+
+/** Full suppliers by id, in the order asked (one consistent BatchGet); a missing id is left out. */
+async function getSuppliersInOrder(tenantId: string, ids: string[]): Promise<Supplier[]> {
+  const items = await getMany(ids.map((id) => keys.supplier(tenantId, id)));
+  return items.flatMap((item) => (item ? [toSupplier(item)] : []));
+}
+
+export interface SupplierPage {
+  suppliers: Supplier[];
+  total: number;
+}
+
+/**
+ * A page of every supplier, by name. Reads only the first `offset + limit` index entries
+ * (keys and `id`, `Limit` set so no entry past the page is read), then the page's full
+ * items. `total` is the count of the entries when the index ended within the read, else
+ * the tenant's supplier count, read beside the full items.
+ */
+export async function readSupplierPage(tenantId: string, offset: number, limit: number): Promise<SupplierPage> {
+  const wanted = offset + limit;
+  const pageIds: string[] = [];
+  let seen = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.supplierIndex(tenantId).pk },
+        ExpressionAttributeNames: { '#id': 'id' },
+        ProjectionExpression: '#id',
+        ConsistentRead: true,
+        Limit: Math.min(wanted - seen, QUERY_LIMIT_CAP),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      if (seen >= offset && seen < wanted) pageIds.push(String(item.id));
+      seen += 1;
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && seen < wanted);
+
+  const [suppliers, total] = await Promise.all([getSuppliersInOrder(tenantId, pageIds), startKey ? readSupplierCount(tenantId) : seen]);
+  return { suppliers, total };
+}
+
+/**
+ * A page of the suppliers whose index entry `matches`, by name. Reads every index entry of
+ * the tenant (`id` and `search` only) to count the matches, then only the page's full items.
+ */
+export async function searchSupplierPage(tenantId: string, matches: (haystack: string) => boolean, offset: number, limit: number): Promise<SupplierPage> {
+  const pageIds: string[] = [];
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.supplierIndex(tenantId).pk },
+        ExpressionAttributeNames: { '#id': 'id', '#search': 'search' },
+        ProjectionExpression: '#id, #search',
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      if (!matches(String(item.search))) continue;
+      if (total >= offset && total < offset + limit) pageIds.push(String(item.id));
+      total += 1;
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+
+  return { suppliers: await getSuppliersInOrder(tenantId, pageIds), total };
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import { insertSupplier, modifySupplier, readSupplierPage, searchSupplierPage, type Supplier } from '../db/repositories/suppliers';
+import { formatDocument } from '../domain/documents';
+import type { CreateSupplierInput, ListSuppliersInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
+import { supplierMatcher } from './search';
+
+/** The Supplier of interface.md: document formatted with punctuation, absent values null. */
+export const toSupplierView = (supplier: Supplier): SupplierView => ({
+  id: supplier.id,
+  name: supplier.name,
+  corporateName: supplier.corporateName,
+  document: formatDocument(supplier.document),
+  email: supplier.email,
+  phone: supplier.phone,
+  active: supplier.active,
+});
+
+/** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */
+export async function createSupplier(principal: Principal, input: CreateSupplierInput, nowMs: number): Promise<SupplierView> {
+  const now = new Date(nowMs).toISOString();
+  const supplier: Supplier = {
+    id: randomUUID(),
+    name: input.name,
+    corporateName: input.corporateName,
+    document: input.document,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    active: input.active ?? true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertSupplier(principal.tenantId, supplier);
+  return toSupplierView(supplier);
+}
+
+/** Apply the given fields (null clears email or phone); 404 outside the caller's tenant, 409 for a taken document. */
+export async function updateSupplier(principal: Principal, supplierId: string, changes: UpdateSupplierInput, nowMs: number): Promise<SupplierView> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<Supplier>;
+  const updatedAt = new Date(nowMs).toISOString();
+  const supplier = await modifySupplier(principal.tenantId, supplierId, (current) => ({ ...current, ...given, updatedAt }));
+  return toSupplierView(supplier);
+}
+
+/**
+ * A page of the caller's tenant's suppliers by name (case- and accent-insensitive, ties by
+ * id), searched when `search` is not blank; `total` counts every match.
+ */
+export async function listSuppliers(principal: Principal, query: ListSuppliersInput): Promise<SupplierPageView> {
+  const offset = (query.page - 1) * query.limit;
+  const matches = query.search === undefined ? undefined : supplierMatcher(query.search);
+  const { suppliers, total } = matches
+    ? await searchSupplierPage(principal.tenantId, matches, offset, query.limit)
+    : await readSupplierPage(principal.tenantId, offset, query.limit);
+  return { data: suppliers.map(toSupplierView), total, page: query.page, limit: query.limit };
+}
