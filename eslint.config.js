@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to a person on the console.
-    files: ['local/**', 'scripts/**'],
+    files: ['local/**', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
   {

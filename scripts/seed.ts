@@ -1,0 +1,172 @@
+/**
+ * `npm run seed [-- --suppliers 200 --products 300 --warehouses 4 --sales 20000 --companies 3]`
+ *
+ * A demo tenant in the local store (also while `npm start` runs): an administrator and a
+ * member, companies, suppliers, products, warehouses with stock, and 90 days of sales already
+ * rolled up for the coverage dashboard. Prints the logins at the end.
+ *
+ * Everything goes through the services the API uses (so every invariant holds), except the
+ * sales: they are written as daily totals per product (what a day's SALE movements leave
+ * for the roll-up job) and rolled up by the real job, so 100,000 sales take seconds.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { cnpj, cpf } from 'cpf-cnpj-validator';
+import { z } from 'zod';
+import { inviteUser } from '../lib/auth/invitations';
+import type { Principal } from '../lib/auth/principal';
+import { register } from '../lib/auth/registration';
+import { createCompany } from '../lib/companies/service';
+import { config } from '../lib/config';
+import { writeDailySalesTotals } from '../lib/db/repositories/sales-rollup';
+import { addDays, dayOf } from '../lib/inventory/days';
+import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
+import { runSalesRollup } from '../lib/jobs/sales-rollup';
+import { createSupplier } from '../lib/suppliers/service';
+import { createTenant } from '../lib/tenants/service';
+import { connectLocalStore } from '../local/store';
+
+const count = (fallback: number, max: number) => z.coerce.number().int().min(0).max(max).default(fallback);
+const optionsSchema = z.object({
+  suppliers: count(200, 100_000),
+  products: count(300, 20_000),
+  warehouses: count(4, 50).pipe(z.number().min(1)),
+  sales: count(20_000, 10_000_000),
+  companies: count(3, 100),
+});
+
+const PASSWORD = 'demo password 123';
+const SALES_DAYS = 90;
+const TRADE = ['Distribuidora', 'Comercial', 'Atacadão', 'Indústria', 'Importadora', 'Casa', 'Empório'];
+const PLACE = ['São Jorge', 'Paulista', 'Ipiranga', 'Goiás', 'Ceará', 'Amazônia', 'Pará', 'Minas', 'Paraná', 'Bahia'];
+const GOODS = ['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo', 'Farinha', 'Leite', 'Biscoito', 'Macarrão', 'Sabão'];
+
+/** Run tasks with at most `width` in flight, ticking the bar as each ends. */
+async function inParallel(tasks: (() => Promise<unknown>)[], width: number, bar: SingleBar): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++] as () => Promise<unknown>;
+        await task();
+        bar.increment();
+      }
+    }),
+  );
+}
+
+function progress(label: string, total: number): SingleBar {
+  const bar = new SingleBar({ format: `${label.padEnd(22)} {bar} {value}/{total}`, hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 }, Presets.shades_classic);
+  bar.start(total, 0);
+  return bar;
+}
+
+async function step(label: string, total: number, tasks: (() => Promise<unknown>)[], width = 8): Promise<void> {
+  const bar = progress(label, total);
+  try {
+    await inParallel(tasks, width, bar);
+  } finally {
+    bar.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { suppliers: { type: 'string' }, products: { type: 'string' }, warehouses: { type: 'string' }, sales: { type: 'string' }, companies: { type: 'string' } },
+    strict: true,
+  });
+  const parsed = optionsSchema.safeParse(values);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`);
+    process.exit(2);
+  }
+  const options = parsed.data;
+  const store = await connectLocalStore();
+  try {
+    const nowMs = Date.now();
+    const suffix = randomUUID().slice(0, 6);
+    const client = { ip: '127.0.0.1', userAgent: 'seed' };
+
+    const tenant = await createTenant({ name: `demo-${suffix}`, plan: 'PROFESSIONAL', brandName: 'Loja Demonstração' }, nowMs);
+    const adminEmail = `admin.${suffix}@demo.example`;
+    const memberEmail = `member.${suffix}@demo.example`;
+    const admin = await register({ name: 'Ana Administradora', email: adminEmail, password: PASSWORD, tenantId: tenant.id }, client, nowMs);
+    const principal: Principal = {
+      tenantId: tenant.id,
+      userId: admin.user.id,
+      sessionId: randomUUID(),
+      jti: randomUUID(),
+      role: 'ADMIN',
+      platformAdmin: false,
+      name: admin.user.name,
+      email: adminEmail,
+      tokenExpiresAt: 0,
+      sessionsValidFrom: null,
+    };
+    await inviteUser(principal, memberEmail, nowMs);
+    await register({ name: 'Marcos Membro', email: memberEmail, password: PASSWORD, tenantId: tenant.id }, client, nowMs);
+
+    await step('companies', options.companies, Array.from({ length: options.companies }, (_, index) => () =>
+      createCompany(principal, { name: `Loja Demonstração ${index + 1}`, document: cnpj.generate() }, nowMs),
+    ));
+
+    await step('suppliers', options.suppliers, Array.from({ length: options.suppliers }, (_, index) => () => {
+      const name = `${TRADE[index % TRADE.length]} ${PLACE[Math.floor(index / TRADE.length) % PLACE.length]} ${index + 1}`;
+      return createSupplier(
+        principal,
+        {
+          name,
+          corporateName: `${name} Ltda`,
+          document: index % 5 === 0 ? cpf.generate() : cnpj.generate(),
+          email: `contato${index + 1}@fornecedor.example`,
+          phone: `+55119${String(10_000_000 + index).slice(-8)}`,
+          active: index % 10 !== 0,
+        },
+        nowMs,
+      );
+    }), 16);
+
+    const warehouses: { id: string }[] = [];
+    await step('warehouses', options.warehouses, Array.from({ length: options.warehouses }, (_, index) => async () => {
+      warehouses[index] = await createWarehouse(principal, `Depósito ${index + 1}`, nowMs);
+    }));
+    const products: { id: string }[] = [];
+    await step('products', options.products, Array.from({ length: options.products }, (_, index) => async () => {
+      products[index] = await createProduct(principal, { sku: `SKU-${String(index + 1).padStart(5, '0')}`, name: `${GOODS[index % GOODS.length]} ${index + 1}` }, nowMs);
+    }));
+
+    await step('stock', products.length * warehouses.length, products.flatMap((product, p) => warehouses.map((warehouse, w) => () =>
+      addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 50 + ((p * 7 + w * 13) % 200), unitCost: 1 + ((p * 31) % 4000) / 100 }, nowMs),
+    )), 4);
+
+    const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
+    const totals = new Map<string, { tenantId: string; productId: string; day: string; units: number }>();
+    for (let sale = 0; sale < options.sales && products.length > 0; sale += 1) {
+      // Popular products sell more: a skewed pick, spread over the 90 complete days.
+      const product = products[Math.floor(products.length * Math.random() ** 2)] as { id: string };
+      const day = addDays(today, -1 - Math.floor(Math.random() * SALES_DAYS));
+      const key = `${product.id}#${day}`;
+      const entry = totals.get(key) ?? { tenantId: tenant.id, productId: product.id, day, units: 0 };
+      entry.units += 1 + Math.floor(Math.random() * 3);
+      totals.set(key, entry);
+    }
+    const entries = [...totals.values()];
+    const salesBar = progress('sales (daily totals)', entries.length);
+    await writeDailySalesTotals(entries, (written) => salesBar.update(written));
+    salesBar.stop();
+    const rolled = await runSalesRollup({ nowMs });
+
+    console.log(`\nSeeded tenant '${tenant.name}' (${tenant.id}): ${options.companies} companies, ${options.suppliers} suppliers, ${options.products} products, ${options.warehouses} warehouses, ${options.sales} sales over ${SALES_DAYS} days (${rolled.counters} daily totals rolled up).`);
+    console.log('Logins (POST /auth/login):');
+    console.log(`  administrator  ${adminEmail}  ${PASSWORD}`);
+    console.log(`  member         ${memberEmail}  ${PASSWORD}`);
+  } finally {
+    await store.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
