@@ -27,8 +27,11 @@ const configSchema = storeSchema.extend({
 
   JWT_ISSUER: z.string().min(1),
   JWT_AUDIENCE: z.string().min(1),
-  /** Public JWKS (JSON `{ "keys": [...] }`), every key that may still verify a token. */
-  JWT_PUBLIC_KEYS: z.string().min(1),
+  /**
+   * Public JWKS (JSON `{ "keys": [...] }`), every key that may still verify a token. Only
+   * the functions that verify tokens (the authorizer, refresh) get it; checked on first use.
+   */
+  JWT_PUBLIC_KEYS: z.string().min(1).optional(),
   /** The private signing JWK itself (local runs) ... */
   JWT_SIGNING_KEY: z.string().min(1).optional(),
   /** ... or the Secrets Manager id that holds it (AWS). */

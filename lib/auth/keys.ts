@@ -18,7 +18,10 @@ let signing: Promise<SigningKey> | undefined;
  * longest refresh lifetime. Keys are selected by the token's `kid`.
  */
 export function verificationKeys(): ReturnType<typeof createLocalJWKSet> {
-  verifier ??= createLocalJWKSet(JSON.parse(config().JWT_PUBLIC_KEYS) as JSONWebKeySet);
+  if (verifier) return verifier;
+  const { JWT_PUBLIC_KEYS } = config();
+  if (!JWT_PUBLIC_KEYS) throw new Error('Invalid configuration: JWT_PUBLIC_KEYS is required to verify tokens');
+  verifier = createLocalJWKSet(JSON.parse(JWT_PUBLIC_KEYS) as JSONWebKeySet);
   return verifier;
 }
 
