@@ -12,7 +12,7 @@
  * on the ENTERPRISE plan when missing.
  */
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { passwordSchema } from '../lib/auth/passwords';
 import { emailField, nameField } from '../lib/domain/fields';
 import { tenantNameField } from '../lib/tenants/schemas';

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
-import { z } from 'zod';
+import * as z from 'zod';
 import { inviteUser } from '../lib/auth/invitations';
 import type { Principal } from '../lib/auth/principal';
 import { register } from '../lib/auth/registration';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compare, hash } from 'bcryptjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { storeConfig } from '../config';
 
 /** The password policy of registration and reset: 8 to 128 characters, not blank. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailField, nameField, uuidField } from '../domain/fields';
 import { passwordSchema } from './passwords';
 

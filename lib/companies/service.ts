@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import {
   findCompanyTenant,

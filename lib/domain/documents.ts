@@ -1,5 +1,5 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Brazilian fiscal documents: CPF (11 digits) and CNPJ (14 characters, the last two check

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Field schemas shared by every resource (contract section 1): strings are trimmed and

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Phones are given in international format with a leading plus (spaces, dots, dashes and

@@ -3,7 +3,7 @@ import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
 import { BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError, type FieldError } from '../errors';
 
 /** zod issues as the `errors` array of a 400 problem: one entry per field, named by its path. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type Balance, type BalanceRule } from '../db/repositories/inventory';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
 import { emailField, httpsUrlField, requiredText } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';

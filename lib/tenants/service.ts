@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { insertTenant, listTenants as readAllTenants, updateTenantProfile, type Tenant, type TenantProfile } from '../db/repositories/tenants';
 import { formatDocument } from '../domain/documents';
