@@ -1,4 +1,6 @@
-import * as z from 'zod';
+// zod/mini: the authorizer parses this and nothing else with zod, and the mini build keeps
+// its bundle and cold start small (the classic API is tree-shaken away there).
+import * as z from 'zod/mini';
 
 /**
  * The service configuration, parsed once per process from the environment.
@@ -7,53 +9,59 @@ import * as z from 'zod';
  * locally the runner (`local/environment.ts`) does. A missing or malformed value fails
  * loudly at the first use instead of turning into a silent empty string.
  */
-const seconds = z.coerce.number().int().positive();
+const text = () => z.string().check(z.minLength(1));
+const seconds = z.coerce.number().check(z.int(), z.positive());
 
-const csv = z
-  .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+const csvOfUrls = z.pipe(
+  z.string(),
+  z.pipe(
+    z.transform((value: string) => value.split(',').map((item) => item.trim()).filter(Boolean)),
+    z.array(z.url()).check(z.minLength(1)),
+  ),
+);
 
 /** What the repositories need: enough for the command-line tools against any table. */
-const storeSchema = z.object({
-  TABLE_NAME: z.string().min(1),
+const storeShape = {
+  TABLE_NAME: text(),
   /** Set locally (DynamoDB Local); absent on AWS. */
-  DYNAMODB_ENDPOINT: z.url().optional(),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
   /** Always set on Lambda; elsewhere the SDK's own resolution (profile) applies. */
-  AWS_REGION: z.string().min(1).optional(),
-  BCRYPT_COST: z.coerce.number().int().min(10).max(15),
-});
+  AWS_REGION: z.optional(text()),
+  BCRYPT_COST: z.coerce.number().check(z.int(), z.gte(10), z.lte(15)),
+};
+const storeSchema = z.object(storeShape);
 
-const configSchema = storeSchema.extend({
-
-  JWT_ISSUER: z.string().min(1),
-  JWT_AUDIENCE: z.string().min(1),
+const configSchema = z.object({
+  ...storeShape,
+  JWT_ISSUER: text(),
+  JWT_AUDIENCE: text(),
   /**
    * Public JWKS (JSON `{ "keys": [...] }`), every key that may still verify a token. Only
    * the functions that verify tokens (the authorizer, refresh) get it; checked on first use.
    */
-  JWT_PUBLIC_KEYS: z.string().min(1).optional(),
+  JWT_PUBLIC_KEYS: z.optional(text()),
   /** The private signing JWK itself (local runs) ... */
-  JWT_SIGNING_KEY: z.string().min(1).optional(),
+  JWT_SIGNING_KEY: z.optional(text()),
   /** ... or the Secrets Manager id that holds it (AWS). */
-  JWT_SIGNING_KEY_SECRET_ID: z.string().min(1).optional(),
+  JWT_SIGNING_KEY_SECRET_ID: z.optional(text()),
 
   ACCESS_TOKEN_TTL_SECONDS: seconds,
   REFRESH_TOKEN_TTL_SECONDS: seconds,
   REMEMBER_ME_TTL_SECONDS: seconds,
 
-  ALLOWED_ORIGINS: csv.pipe(z.array(z.url()).min(1)),
+  ALLOWED_ORIGINS: csvOfUrls,
   COOKIE_SAME_SITE: z.enum(['Strict', 'Lax', 'None']),
-  COOKIE_DOMAIN: z.string().min(1).optional(),
+  COOKIE_DOMAIN: z.optional(text()),
   /** Stage prefix in front of every path, e.g. `/prod`; empty behind a custom domain. */
-  PATH_PREFIX: z.string().regex(/^(\/[A-Za-z0-9_-]+)*$/).default(''),
+  PATH_PREFIX: z._default(z.string().check(z.regex(/^(\/[A-Za-z0-9_-]+)*$/)), ''),
 
-  BUSINESS_TIME_ZONE: z.string().min(1),
+  BUSINESS_TIME_ZONE: text(),
   APP_URL: z.url(),
 
   MAIL_FROM: z.email(),
   /** `ses` on AWS; `outbox` locally (files under OUTBOX_DIR). */
   MAIL_TRANSPORT: z.enum(['ses', 'outbox']),
-  OUTBOX_DIR: z.string().min(1).optional(),
+  OUTBOX_DIR: z.optional(text()),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -62,7 +70,7 @@ export type StoreConfig = z.infer<typeof storeSchema>;
 let cached: Config | undefined;
 let cachedStore: StoreConfig | undefined;
 
-function parse<S extends z.ZodType>(schema: S): z.output<S> {
+function parse<S extends z.ZodMiniType>(schema: S): z.output<S> {
   const parsed = schema.safeParse(process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

@@ -1,14 +1,21 @@
-import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import type { SESClient } from '@aws-sdk/client-ses';
 import type { MailMessage, Mailer } from './mailer';
 
-const client = new SESClient({});
+let client: Promise<{ ses: SESClient; SendEmailCommand: typeof import('@aws-sdk/client-ses').SendEmailCommand }> | undefined;
+
+/** The SES client, loaded on the first message: forgot-password for an unknown address never loads it. */
+function ses() {
+  client ??= import('@aws-sdk/client-ses').then(({ SESClient: Client, SendEmailCommand }) => ({ ses: new Client({}), SendEmailCommand }));
+  return client;
+}
 
 /** Sends through Amazon SES from the configured (verified) sender identity. */
 export class SesMailer implements Mailer {
   constructor(private readonly from: string) {}
 
   async send(message: MailMessage): Promise<void> {
-    await client.send(
+    const { ses: sesClient, SendEmailCommand } = await ses();
+    await sesClient.send(
       new SendEmailCommand({
         Source: this.from,
         Destination: { ToAddresses: [message.to] },
