@@ -1,7 +1,7 @@
-import type { SESClient } from '@aws-sdk/client-ses';
+import type { SendEmailCommand as SendEmailCommandType, SESClient } from '@aws-sdk/client-ses';
 import type { MailMessage, Mailer } from './mailer';
 
-let client: Promise<{ ses: SESClient; SendEmailCommand: typeof import('@aws-sdk/client-ses').SendEmailCommand }> | undefined;
+let client: Promise<{ ses: SESClient; SendEmailCommand: typeof SendEmailCommandType }> | undefined;
 
 /** The SES client, loaded on the first message: forgot-password for an unknown address never loads it. */
 function ses() {
