@@ -1,33 +1,75 @@
 /**
- * `npm run bench`: every benchmark figure, measured in one run, printed as a table and
+ * `npm run bench`: every benchmark figure, measured in one run, printed as tables and
  * written to bench/results/latest.json. A benchmark, never part of `npm test`.
+ *
+ *   npm run bench                 everything (about 6 minutes on 2 cores)
+ *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { runColdStartBench } from './cold-start';
+import { runBcryptBench, runLoadBench } from './load';
+import { runRouteBench } from './routes';
 import { runScaleBench } from './scale';
 import { benchStore } from './support/store';
 
+const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt'] as const;
+type Part = (typeof PARTS)[number];
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const yes = (met: boolean | null) => (met === null ? '' : met ? 'yes' : 'NO');
+
 async function main(): Promise<void> {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((part) => !PARTS.includes(part as Part));
+  if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);
+  const parts = new Set<Part>(asked.length ? (asked as Part[]) : PARTS);
   const started = Date.now();
-  const store = await benchStore();
-  try {
-    const scale = await runScaleBench((line) => console.log(line));
-    console.log('\nScale (DynamoDB capacity units per read, ReturnConsumedCapacity on DynamoDB Local)');
-    console.table(
-      scale.map((entry) => ({
-        figure: entry.name,
-        [`small`]: `${entry.small.label}: ${entry.small.capacityUnits} CU / ${entry.small.requests} req`,
-        [`large`]: `${entry.large.label}: ${entry.large.capacityUnits} CU / ${entry.large.requests} req`,
-        ratio: entry.ratio,
-        target: `<= ${entry.target}`,
-        met: entry.met ? 'yes' : 'NO',
-      })),
-    );
-    mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/latest.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), durationMs: Date.now() - started, scale }, null, 2)}\n`);
-    console.log(`\nwritten to bench/results/latest.json in ${Math.round((Date.now() - started) / 1000)} s`);
-  } finally {
-    await store.stop();
+  const results: Record<string, unknown> = { measuredAt: new Date().toISOString(), node: process.version };
+  const log = (line: string) => console.log(line);
+
+  if (parts.has('cold')) {
+    const cold = await runColdStartBench(log);
+    results.coldStart = cold;
+    console.log('\nBundles and cold load (median of 15 fresh processes; targets: 450 KB, authorizer +10 ms, others +25 ms over the baseline)');
+    console.table(cold.map((entry) => ({ function: entry.name, bundle: kb(entry.bytes), 'import ms': entry.medianMs, 'over baseline ms': entry.overBaselineMs, target: entry.targetMs === null ? '' : `+${entry.targetMs} ms`, met: entry.targetMs === null ? '' : yes(entry.met) })));
   }
+
+  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt')) {
+    const store = await benchStore();
+    try {
+      if (parts.has('bcrypt')) {
+        results.bcrypt = await runBcryptBench();
+        console.log(`\nbcrypt: cost ${(results.bcrypt as { cost: number }).cost}, one hash ${(results.bcrypt as { medianMs: number }).medianMs} ms (median of 10, this machine)`);
+      }
+      if (parts.has('routes')) {
+        const routes = await runRouteBench(store.dataDir, log);
+        results.routes = routes;
+        console.log('\nPer route: DynamoDB requests and capacity of one typical call; warm handler CPU time per invocation');
+        console.table(routes.map((entry) => ({ route: entry.name, status: entry.status, requests: entry.requests, commands: entry.commands.map((name) => name.replace(/Command$/, '')).join(' + '), CU: entry.capacityUnits, invocations: entry.invocations, 'cpu p50 ms': entry.cpuMedianMs, 'cpu p99 ms': entry.cpuP99Ms, target: entry.target, met: yes(entry.met) })));
+      }
+      if (parts.has('scale')) {
+        const scale = await runScaleBench(log);
+        results.scale = scale;
+        console.log('\nScale (DynamoDB capacity units per read)');
+        console.table(scale.map((entry) => ({ figure: entry.name, small: `${entry.small.label}: ${entry.small.capacityUnits} CU / ${entry.small.requests} req`, large: `${entry.large.label}: ${entry.large.capacityUnits} CU / ${entry.large.requests} req`, ratio: entry.ratio, target: `<= ${entry.target}`, met: yes(entry.met) })));
+      }
+    } finally {
+      await store.stop();
+    }
+  }
+
+  if (parts.has('load')) {
+    const load = await runLoadBench(log);
+    results.load = load;
+    console.log('\nEnd to end through the local emulator (autocannon; target: 0 non-2xx)');
+    console.table(load.map((entry) => ({ scenario: entry.scenario, connections: entry.connections, seconds: entry.seconds, 'req/s': entry.requestsPerSecond, 'p50 ms': entry.p50Ms, 'p99 ms': entry.p99Ms, non2xx: entry.non2xx, errors: entry.errors, met: yes(entry.met) })));
+    for (const entry of load) if (entry.firstFailure) console.log(`${entry.scenario}: status codes ${JSON.stringify(entry.statusCodes)}; first failure: ${entry.firstFailure}`);
+  }
+
+  results.durationMs = Date.now() - started;
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten to bench/results/latest.json in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 main().catch((error: unknown) => {

@@ -7,6 +7,8 @@ import { db } from '../../lib/db/client';
  */
 interface Tally {
   requests: number;
+  /** Command names in order, e.g. ['GetCommand', 'TransactWriteCommand']. */
+  commands: string[];
   readUnits: number;
   writeUnits: number;
   capacityUnits: number;
@@ -25,12 +27,14 @@ function install(): void {
   if (installed) return;
   installed = true;
   db().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
+      const commandName = String((context as { commandName?: string }).commandName ?? 'Command');
       const input = (args as { input: Record<string, unknown> }).input;
       if (tally) input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       if (tally) {
         tally.requests += 1;
+        tally.commands.push(commandName);
         const consumed = (result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] }).ConsumedCapacity;
         for (const entry of ([] as CapacityEntry[]).concat(consumed ?? [])) {
           tally.capacityUnits += entry.CapacityUnits ?? 0;
@@ -47,7 +51,7 @@ function install(): void {
 /** Run `work` and report the DynamoDB requests it made and the capacity units they consumed. */
 export async function measureCapacity<T>(work: () => Promise<T>): Promise<{ result: T } & Tally> {
   install();
-  tally = { requests: 0, readUnits: 0, writeUnits: 0, capacityUnits: 0 };
+  tally = { requests: 0, commands: [], readUnits: 0, writeUnits: 0, capacityUnits: 0 };
   try {
     const result = await work();
     return { result, ...tally };

@@ -2,15 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resetConfig } from '../../lib/config';
+import { logger } from '../../lib/log';
 import { ensureTable, freePort, startDynamoLocal } from '../../local/dynamodb-local';
 import { applyLocalEnvironment } from '../../local/environment';
 
 /** A fresh in-memory DynamoDB Local with the service's table and configuration, for one run. */
 export async function benchStore(): Promise<{ endpoint: string; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-bench-'));
+  // The origin the benchmark's events come from (test/support/events.ts).
+  process.env.ALLOWED_ORIGINS ??= 'https://app.example.com';
   const dynamo = await startDynamoLocal({ port: await freePort() });
   await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, dynamo.endpoint);
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  logger.setLogLevel('SILENT');
   resetConfig();
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? 'backoffice');
   return {

@@ -1,0 +1,326 @@
+/**
+ * Per route, on DynamoDB Local in this process: the DynamoDB requests and capacity one
+ * typical call costs (ReturnConsumedCapacity), and the warm handler CPU time per invocation
+ * (median and p99 of process.cpuUsage around each call; DynamoDB Local runs in its own JVM,
+ * so its work is not counted).
+ *
+ * Targets: the authorizer one round trip; a read route one round trip in its handler (the
+ * rate-limit counter aside); a create one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { cnpj } from 'cpf-cnpj-validator';
+import { handler as authorizerHandler } from '../functions/auth/authorizer';
+import { authorize } from '../lib/auth/authorize';
+import { inviteUser } from '../lib/auth/invitations';
+import { requestPasswordReset } from '../lib/auth/password-reset';
+import { toAuthorizerContext, type Principal } from '../lib/auth/principal';
+import { register } from '../lib/auth/registration';
+import { openSession } from '../lib/auth/sessions';
+import { createCompany } from '../lib/companies/service';
+import { insertSession } from '../lib/db/repositories/sessions';
+import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
+import { routeList, type Route, type RouteId } from '../lib/routes';
+import { createSupplier } from '../lib/suppliers/service';
+import { createTenant } from '../lib/tenants/service';
+import { authorizerEvent, jsonPost, lambdaContext, proxyEvent } from '../test/support/events';
+import { measureCapacity } from './support/capacity';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export interface RouteFigure {
+  name: string;
+  requests: number;
+  commands: string[];
+  capacityUnits: number;
+  invocations: number;
+  cpuMedianMs: number;
+  cpuP99Ms: number;
+  target: string;
+  met: boolean | null;
+  status: number;
+}
+
+const DEFAULT_INVOCATIONS = 1000;
+
+interface World {
+  tenantId: string;
+  admin: Principal;
+  adminEmail: string;
+  password: string;
+  context: Record<string, string>;
+  refreshToken: string;
+  companyId: string;
+  supplierId: string;
+  warehouseId: string;
+  productId: string;
+  dataDir: string;
+}
+
+const client = { ip: '198.51.100.1', userAgent: 'bench' };
+const ipOf = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
+
+async function buildWorld(dataDir: string): Promise<World> {
+  const now = Date.now();
+  const tenant = await createTenant({ name: `bench-${randomUUID().slice(0, 8)}`, plan: 'ENTERPRISE' }, now);
+  const adminEmail = `admin.${randomUUID().slice(0, 8)}@bench.example`;
+  const password = 'bench password 123';
+  const registered = await register({ name: 'Bench Admin', email: adminEmail, password, tenantId: tenant.id }, client, now);
+  const admin = await authorize(registered.tokens.accessToken, now);
+  const company = await createCompany(admin, { name: 'Bench Company', document: cnpj.generate() }, now);
+  const supplier = await createSupplier(admin, { name: 'Fornecedor Bench', corporateName: 'Fornecedor Bench Ltda', document: cnpj.generate(), active: true }, now);
+  const warehouse = await createWarehouse(admin, 'Bench Warehouse', now);
+  const product = await createProduct(admin, { sku: 'BENCH-1', name: 'Bench product' }, now);
+  await addMovement(admin, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 1_000_000, unitCost: 3 }, now);
+  return {
+    tenantId: tenant.id,
+    admin,
+    adminEmail,
+    password,
+    context: toAuthorizerContext(admin),
+    refreshToken: registered.tokens.refreshToken,
+    companyId: company.id,
+    supplierId: supplier.id,
+    warehouseId: warehouse.id,
+    productId: product.id,
+    dataDir,
+  };
+}
+
+/** A new live session of the admin (no bcrypt), with its authorizer context. */
+async function freshSession(world: World): Promise<{ context: Record<string, string>; accessToken: string; refreshToken: string; sessionId: string }> {
+  const now = Date.now();
+  const user = { id: world.admin.userId, tenantId: world.tenantId, name: world.admin.name, email: world.adminEmail, passwordHash: '', role: 'ADMIN' as const, platformAdmin: false, sessionsValidFrom: null, resetTokenHash: null, createdAt: '', updatedAt: '' };
+  const { session, tokens } = await openSession(user, false, client, now);
+  await insertSession(session);
+  const principal = await authorize(tokens.accessToken, now);
+  return { context: toAuthorizerContext(principal), accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, sessionId: session.id };
+}
+
+interface Scenario {
+  invocations?: number;
+  /** The events, prepared before anything is timed. */
+  events: (world: World, count: number) => Promise<APIGatewayProxyEvent[]> | APIGatewayProxyEvent[];
+  /** Between invocations (refresh passes its new cookie on). */
+  after?: (result: APIGatewayProxyResult, next: APIGatewayProxyEvent | undefined) => void;
+}
+
+const repeat = <T>(count: number, make: (index: number) => T): T[] => Array.from({ length: count }, (_, index) => make(index));
+const get = (route: Route, world: World, extra: Parameters<typeof proxyEvent>[0] = {}) =>
+  proxyEvent({ method: route.method, resource: route.path, authorizer: world.context, ...extra });
+
+function latestResetToken(dataDir: string, email: string): string {
+  const directory = join(dataDir, 'outbox');
+  const files = readdirSync(directory).sort().reverse();
+  for (const file of files) {
+    const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
+    const token = /token=([\w-]+)/.exec(message.text)?.[1];
+    if (message.to === email && token) return token;
+  }
+  throw new Error(`no reset mail for ${email}`);
+}
+
+const scenarios: Record<RouteId, Scenario> = {
+  createTenant: { events: (_world, count) => repeat(count, (index) => jsonPost('/tenants', { name: `t-${randomUUID().slice(0, 12)}`, plan: 'STARTER' }, { sourceIp: ipOf(index) })) },
+  listTenants: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/tenants' } as Route, { ...world, context: { ...world.context, platformAdmin: 'true' } })) },
+  updateTenant: {
+    events: (world, count) =>
+      repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/tenants/{id}', pathParameters: { id: world.tenantId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { brandName: `Brand ${index}` } })),
+  },
+  register: {
+    invocations: 50,
+    events: async (world, count) => {
+      const emails = repeat(count, () => `invited.${randomUUID().slice(0, 8)}@bench.example`);
+      for (const email of emails) await inviteUser(world.admin, email, Date.now());
+      return emails.map((email) => jsonPost('/auth/register', { name: 'Invited', email, password: 'invited password', tenantId: world.tenantId }));
+    },
+  },
+  login: { invocations: 50, events: (world, count) => repeat(count, () => jsonPost('/auth/login', { email: world.adminEmail, password: world.password })) },
+  me: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/auth/me' } as Route, world)) },
+  refresh: {
+    events: async (world, count) => {
+      const { refreshToken } = await freshSession(world);
+      return repeat(count, (index) => jsonPost('/auth/refresh', null, { headers: index === 0 ? { Cookie: `refreshToken=${refreshToken}` } : {} }));
+    },
+    // Each refresh rotates the token: the next call presents the new one.
+    after: (result, next) => {
+      const cookie = (result.multiValueHeaders?.['Set-Cookie'] as string[] | undefined)?.find((line) => line.startsWith('refreshToken='));
+      if (next && cookie) {
+        const value = cookie.split(';')[0] as string;
+        next.headers.Cookie = value;
+        next.multiValueHeaders.Cookie = [value];
+      }
+    },
+  },
+  logout: {
+    events: async (world, count) => {
+      const events: APIGatewayProxyEvent[] = [];
+      for (let index = 0; index < count; index += 1) events.push(jsonPost('/auth/logout', null, { authorizer: (await freshSession(world)).context }));
+      return events;
+    },
+  },
+  // Per-user limit of 10 a minute: each call comes from another user id of the tenant.
+  listSessions: { events: (world, count) => repeat(count, (index) => get({ method: 'GET', path: '/auth/sessions' } as Route, index === 0 ? world : { ...world, context: { ...world.context, userId: randomUUID() } })) },
+  revokeSession: {
+    invocations: 10,
+    events: async (world, count) => {
+      const events: APIGatewayProxyEvent[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const { sessionId } = await freshSession(world);
+        events.push(proxyEvent({ method: 'POST', resource: '/auth/sessions/{id}/revoke', pathParameters: { id: sessionId }, authorizer: world.context }));
+      }
+      return events;
+    },
+  },
+  forgotPassword: { invocations: 20, events: (world, count) => repeat(count, (index) => jsonPost('/auth/forgot-password', { email: world.adminEmail }, { sourceIp: ipOf(index + 1) })) },
+  resetPassword: {
+    invocations: 10,
+    events: async (world, count) => {
+      const events: APIGatewayProxyEvent[] = [];
+      for (let index = 0; index < count; index += 1) {
+        // A user of its own per reset, so that each reset has a live token.
+        const email = `reset.${randomUUID().slice(0, 8)}@bench.example`;
+        await inviteUser(world.admin, email, Date.now());
+        await register({ name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId }, client, Date.now());
+        await requestPasswordReset(email, Date.now());
+        events.push(jsonPost('/auth/reset-password', { token: latestResetToken(world.dataDir, email), newPassword: 'new password 123' }));
+      }
+      return events;
+    },
+  },
+  createInvitation: { events: (world, count) => repeat(count, () => jsonPost('/auth/invitations', { email: `guest.${randomUUID().slice(0, 10)}@bench.example` }, { authorizer: world.context })) },
+  createCompany: { events: (world, count) => repeat(count, (index) => jsonPost('/companies', { name: `Company ${index}`, document: cnpj.generate() }, { authorizer: world.context })) },
+  listCompanies: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/companies' } as Route, world)) },
+  updateCompany: {
+    events: (world, count) =>
+      repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/companies/{id}', pathParameters: { id: world.companyId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { name: `Company renamed ${index}` } })),
+  },
+  updateCompanyStatus: {
+    events: (world, count) =>
+      repeat(count, (index) =>
+        proxyEvent({ method: 'PATCH', resource: '/companies/{id}/status', pathParameters: { id: world.companyId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { status: index % 2 === 0 ? 'DISABLED' : 'ACTIVE' } }),
+      ),
+  },
+  createSupplier: {
+    events: (world, count) =>
+      repeat(count, (index) => jsonPost('/suppliers', { name: `Fornecedor ${index}`, corporateName: `Fornecedor ${index} Ltda`, document: cnpj.generate(), phone: '+5511987654321' }, { authorizer: world.context })),
+  },
+  listSuppliers: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/suppliers' } as Route, world, { query: { page: '1', limit: '10' } })) },
+  updateSupplier: {
+    events: (world, count) =>
+      repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/suppliers/{id}', pathParameters: { id: world.supplierId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { email: `contato${index}@fornecedor.example` } })),
+  },
+  createWarehouse: { events: (world, count) => repeat(count, (index) => jsonPost('/inventory/warehouses', { name: `Warehouse ${index}` }, { authorizer: world.context })) },
+  listWarehouses: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/warehouses' } as Route, world)) },
+  createProduct: { events: (world, count) => repeat(count, (index) => jsonPost('/inventory/products', { sku: `P-${index}-${randomUUID().slice(0, 6)}`, name: `Product ${index}` }, { authorizer: world.context })) },
+  listProducts: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/products' } as Route, world)) },
+  createMovement: {
+    events: (world, count) =>
+      repeat(count, (index) =>
+        jsonPost('/inventory/movements', index % 2 === 0 ? { productId: world.productId, warehouseId: world.warehouseId, type: 'SALE', quantity: 1 } : { productId: world.productId, warehouseId: world.warehouseId, type: 'IN', quantity: 1, unitCost: 3 }, { authorizer: world.context }),
+      ),
+  },
+  stockCoverage: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/dashboard/coverage' } as Route, world, { query: { days: '30' } })) },
+  stockByWarehouse: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/dashboard/by-warehouse' } as Route, world)) },
+};
+
+/** Lists are measured before the creates that would grow them. */
+const ORDER: RouteId[] = [
+  'me', 'listTenants', 'listCompanies', 'listSuppliers', 'listWarehouses', 'listProducts', 'stockCoverage', 'stockByWarehouse', 'listSessions',
+  'updateTenant', 'updateCompany', 'updateCompanyStatus', 'updateSupplier', 'createMovement', 'createCompany', 'createSupplier', 'createWarehouse', 'createProduct',
+  'createInvitation', 'createTenant', 'refresh', 'logout', 'revokeSession', 'login', 'register', 'forgotPassword', 'resetPassword',
+];
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+}
+
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+/** Creates of a resource: one transaction (the rate-limit counter aside). */
+const CREATES: RouteId[] = ['createTenant', 'createCompany', 'createSupplier', 'createWarehouse', 'createProduct', 'createMovement'];
+
+function targetOf(route: Route & { id: RouteId }): { text: string; check: (commands: string[]) => boolean } | undefined {
+  // The limiter's conditional UpdateItem comes first on a rate-limited route.
+  const own = (commands: string[]) => (route.rateLimit && route.rateLimit.counts !== 'failures' ? commands.slice(1) : commands);
+  if (route.method === 'GET') return { text: `1 round trip${route.rateLimit ? ' (+ limiter)' : ''}`, check: (commands) => own(commands).length <= 1 };
+  if (CREATES.includes(route.id)) {
+    return { text: `1 transaction${route.rateLimit ? ' (+ limiter)' : ''}`, check: (commands) => own(commands).filter((name) => name.startsWith('TransactWrite')).length === 1 };
+  }
+  return undefined;
+}
+
+export async function runRouteBench(dataDir: string, log: (line: string) => void): Promise<RouteFigure[]> {
+  const world = await buildWorld(dataDir);
+  const figures: RouteFigure[] = [];
+  const routesById = new Map(routeList().map((route) => [route.id, route]));
+
+  // The authorizer, with the access cookie of a live session.
+  {
+    const { accessToken } = await freshSession(world);
+    const events: APIGatewayRequestAuthorizerEvent[] = repeat(DEFAULT_INVOCATIONS, () => authorizerEvent({ cookie: `accessToken=${accessToken}` }));
+    figures.push(await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>('authorizer', '1 round trip', (commands) => commands.length === 1, events, (event) => authorizerHandler(event), () => 200));
+  }
+
+  for (const id of ORDER) {
+    const route = routesById.get(id);
+    const scenario = scenarios[id];
+    if (!route) continue;
+    const count = scenario.invocations ?? DEFAULT_INVOCATIONS;
+    const events = await scenario.events(world, count);
+    const { handler } = (await import(`../${route.handler}`)) as { handler: Handler };
+    const target = targetOf(route);
+    figures.push(
+      await measure(
+        `${route.method} ${route.path}`,
+        target?.text ?? '',
+        target?.check,
+        events,
+        (event) => handler(event, lambdaContext()),
+        (result) => result.statusCode,
+        (result, index) => scenario.after?.(result, events[index + 1]),
+      ),
+    );
+    log(`routes: ${route.method} ${route.path} done`);
+  }
+  return figures;
+}
+
+async function measure<E, R>(
+  name: string,
+  targetText: string,
+  check: ((commands: string[]) => boolean) | undefined,
+  events: E[],
+  invoke: (event: E) => Promise<R>,
+  statusOf: (result: R) => number,
+  after?: (result: R, index: number) => void,
+): Promise<RouteFigure> {
+  const first = events[0] as E;
+  const measured = await measureCapacity(() => invoke(first));
+  after?.(measured.result, 0);
+  const times: number[] = [];
+  for (let index = 1; index < events.length; index += 1) {
+    const start = process.cpuUsage();
+    const result = await invoke(events[index] as E);
+    times.push(cpuMs(start));
+    after?.(result, index);
+  }
+  return {
+    name,
+    requests: measured.requests,
+    commands: measured.commands,
+    capacityUnits: Math.round(measured.capacityUnits * 100) / 100,
+    invocations: events.length,
+    cpuMedianMs: Math.round(percentile(times, 0.5) * 100) / 100,
+    cpuP99Ms: Math.round(percentile(times, 0.99) * 100) / 100,
+    target: targetText,
+    met: check ? check(measured.commands) : null,
+    status: statusOf(measured.result),
+  };
+}
