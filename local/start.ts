@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
+import { withDocs } from './docs-server';
 import { ensureTable, freePort, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway } from './gateway';
@@ -36,7 +37,8 @@ async function main(): Promise<void> {
     allowedOrigins: ALLOWED_ORIGINS,
     log: (line) => console.log(line),
   });
-  const server = createServer(gateway);
+  // GET /openapi.json and /docs (the reference page) in front of the API.
+  const server = createServer(withDocs(gateway, { log: (line) => console.log(line) }));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen) => server.listen(settings.port, '127.0.0.1', resolveListen));
   const address = server.address();
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
 
   console.log(`DynamoDB Local on ${dynamo.endpoint} (${inMemory ? 'in memory' : `data in ${settings.dataDir}`}), table ${TABLE_NAME} ${table}`);
   console.log(`API listening on ${apiUrl}`);
+  console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
   const stopSchedules = startSchedules((line) => console.log(line));
 
   let stopping = false;

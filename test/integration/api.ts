@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
+import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../lib/openapi/contract';
+import { buildOpenApiDocument } from '../../lib/openapi/document';
 
 /** A response as the tests assert it: status, headers, the Set-Cookie lines and the parsed body. */
 export interface ApiResponse<T = unknown> {
@@ -55,12 +57,27 @@ export async function call<T = Record<string, unknown>>(method: string, path: st
   });
   const responseHeaders = new Headers();
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) responseHeaders.append(rawHeaders[index] as string, rawHeaders[index + 1] as string);
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  assertMatchesContract({ method, path: url.pathname, status, contentType: responseHeaders.get('content-type'), body: parsed });
   return {
     status,
     headers: responseHeaders,
     setCookies: responseHeaders.getSetCookie(),
-    body: (text ? JSON.parse(text) : undefined) as T,
+    body: parsed as T,
   };
+}
+
+let contract: ContractValidator | undefined;
+
+/**
+ * Contract tests: every response a test receives must match the OpenAPI document's schema
+ * for its route and status (lib/openapi), so the document cannot drift from the code. A
+ * mismatch fails the test that made the call.
+ */
+function assertMatchesContract(observed: ObservedResponse): void {
+  contract ??= createContractValidator(buildOpenApiDocument());
+  const violation = contract.check(observed);
+  if (violation) throw new Error(`Contract violation: ${violation}`);
 }
 
 /** The cookies a response set, by name (value only). */

@@ -1,0 +1,371 @@
+import * as z from 'zod';
+import { documentSchema } from '../domain/documents';
+import { emailField } from '../domain/fields';
+import { phoneSchema } from '../domain/phones';
+import {
+  type AppError,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized,
+  UnsupportedMediaType,
+  ValidationError,
+} from '../errors';
+import { MAX_BODY_BYTES } from '../http/handler';
+import { PROBLEM_CONTENT_TYPE, problemFor } from '../http/problem';
+import { routeList, type Route, type RouteId } from '../routes';
+import { operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
+import type {
+  HttpVerb,
+  JsonSchema,
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  ServerObject,
+} from './types';
+
+/**
+ * The OpenAPI 3.1 document of the whole API, generated from the route manifest
+ * (`lib/routes.ts`: methods, paths, public or protected, rate limits) and from the zod
+ * schemas the handlers validate with (`operations.ts` names them per route). zod converts
+ * the schemas itself: request bodies and parameters on the input side (what a client
+ * sends), responses on the output side (what the service answers).
+ *
+ * `npm run openapi` writes it, `npm start` serves it at GET /openapi.json with a reference
+ * page at GET /docs, and the integration tests hold every response to it.
+ */
+
+export const OPENAPI_VERSION = '3.1.0';
+export const API_VERSION = '1.0.0';
+export const JSON_CONTENT_TYPE = 'application/json';
+
+const SCHEMA_REF = '#/components/schemas/';
+const RESPONSE_REF = '#/components/responses/';
+export const ACCESS_COOKIE_SCHEME = 'accessCookie';
+export const REFRESH_COOKIE_SCHEME = 'refreshCookie';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** `npm start` and a deployed stage; `buildOpenApiDocument({ servers })` replaces them. */
+export const DEFAULT_SERVERS: ServerObject[] = [
+  { url: 'http://127.0.0.1:3000', description: 'Local API (`npm start`)' },
+  {
+    url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
+    description: 'A deployed stage',
+    variables: {
+      apiId: { default: 'api-id', description: 'The REST API id (stack output)' },
+      region: { default: 'us-east-1' },
+      stage: { default: 'prod' },
+    },
+  },
+];
+
+/** One tag per area, taken from a path's first segment. */
+const TAGS: Record<string, { name: string; description: string }> = {
+  tenants: { name: 'Tenants', description: 'Merchants: sign-up, the platform list, profile updates.' },
+  auth: { name: 'Authentication', description: 'Registration, login, cookie sessions, refresh, password recovery, invitations.' },
+  companies: { name: 'Companies', description: "Fiscal entities of the caller's tenant and their status lifecycle." },
+  suppliers: { name: 'Suppliers', description: "The tenant's suppliers: create, update, a searchable page." },
+  inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
+};
+
+const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.
+
+**Authentication.** Browser clients authenticate with two HttpOnly, Secure, SameSite=Strict cookies set by
+register, login and refresh: \`accessToken\` (15 minutes, every path) and \`refreshToken\` (only sent to \`/auth\`).
+Send requests with credentials (\`fetch(url, { credentials: 'include' })\`). When a protected request answers
+401, call \`POST /auth/refresh\` once and retry; if the refresh answers 401 too, the session is over.
+
+**CORS and CSRF.** Only the configured origins get CORS grants (with credentials). A state-changing request
+whose \`Origin\` is present and not allowed, or that carries \`Sec-Fetch-Site: cross-site\`, is refused with 403.
+
+**Errors.** Every error is an RFC 9457 problem document (\`application/problem+json\`) with \`type\`, \`title\`,
+\`status\`, \`detail\`, \`requestId\` and, for validation errors, \`errors: [{ field, message }]\`. 429 and 503
+carry \`Retry-After\` (seconds). Unknown body fields and unknown query parameters are 400.
+
+**Rate limits** are listed per operation in the \`x-rate-limit\` extension: \`limit\` requests per
+\`windowSeconds\`, counted per \`ip\`, per \`user\` or per \`email-and-ip\`; \`counts: failures\` counts only failed
+attempts (login).`;
+
+/** What each error status means, the error class behind it and its response component. */
+const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; errors: (AppError | Error)[] }> = {
+  400: { name: 'BadRequest', description: 'Invalid input, bad JSON or a bad query or path parameter.', errors: [new ValidationError([]), new BadRequest('')] },
+  401: { name: 'Unauthorized', description: 'No, invalid, expired or revoked access token.', errors: [new Unauthorized()] },
+  403: { name: 'Forbidden', description: 'Authenticated but not allowed, or a cross-origin state-changing request.', errors: [new Forbidden()] },
+  404: { name: 'NotFound', description: "No such resource in the caller's tenant.", errors: [new NotFound()] },
+  409: { name: 'Conflict', description: 'A unique value is taken, or the change is not allowed in the current state.', errors: [new Conflict('')] },
+  413: { name: 'PayloadTooLarge', description: `The request body is larger than ${MAX_BODY_BYTES} bytes.`, errors: [new PayloadTooLarge('')] },
+  415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`.', errors: [new UnsupportedMediaType('')] },
+  429: { name: 'TooManyRequests', description: 'The rate limit is reached; retry after `Retry-After` seconds.', errors: [new TooManyRequests(1)] },
+  500: { name: 'InternalServerError', description: 'An unexpected error; the body carries no internals.', errors: [new Error('unexpected')] },
+  503: { name: 'ServiceUnavailable', description: 'The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds.', errors: [new ServiceUnavailable()] },
+};
+
+const RETRY_AFTER_STATUSES = new Set<ErrorStatus>([429, 503]);
+
+/**
+ * Documentation the zod schemas cannot carry: the shared field schemas validate with code
+ * (check digits, libphonenumber), so the document states their input format in words and a
+ * pattern. Applied wherever zod meets these schema objects.
+ */
+const FIELD_HINTS = new Map<unknown, JsonSchema>([
+  [
+    documentSchema,
+    {
+      pattern: '^(?:[0-9]{11}|[0-9A-Za-z]{12}[0-9]{2})$',
+      description:
+        'A CPF (11 digits) or a CNPJ (14 characters, letters allowed in the first 12, upper-cased) without punctuation; check digits are validated.',
+      examples: ['11222333000181'],
+    },
+  ],
+  [
+    phoneSchema,
+    {
+      pattern: '^\\+[0-9 .()-]+$',
+      description: 'International format with a leading plus (spaces, dots, dashes and parentheses allowed); returned as E.164.',
+      examples: ['+55 11 98765-4321'],
+    },
+  ],
+  [emailField, { format: 'email', description: 'Compared case-insensitively; stored lower-cased.' }],
+]);
+
+type JsonSchemaParams = NonNullable<Parameters<typeof z.toJSONSchema>[1]>;
+
+const conversion = (io: 'input' | 'output'): JsonSchemaParams => ({
+  target: 'draft-2020-12',
+  io,
+  // Transforms (trimming, normalizing documents and phones) only exist on the output side of
+  // a request schema, which the document never shows; any other one would show as `{}`.
+  unrepresentable: 'any',
+  override: ({ zodSchema, jsonSchema }) => {
+    const hint = FIELD_HINTS.get(zodSchema);
+    if (hint && io === 'input') Object.assign(jsonSchema, hint);
+  },
+});
+
+/** Drop what only makes sense for a standalone JSON Schema document. */
+function asComponent(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** Convert a registry of named schemas into `components.schemas` entries. */
+function convertComponents(registry: typeof requestComponents, io: 'input' | 'output'): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, { ...conversion(io), uri: (id) => `${SCHEMA_REF}${id}` });
+  const result: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(schemas)) result[name] = asComponent(schema);
+  return result;
+}
+
+/**
+ * PATCH bodies refine "at least one field", which zod cannot convert (a refinement is code);
+ * the document says it as `minProperties: 1` on the body's component.
+ */
+function requireOneField(schemas: Record<string, JsonSchema>): void {
+  for (const spec of Object.values(operations) as OperationSpec[]) {
+    const body = spec.request?.body;
+    const name = body && spec.request?.atLeastOneField ? requestComponents.get(body)?.id : undefined;
+    const schema = name ? schemas[name] : undefined;
+    if (schema) schema.minProperties = 1;
+  }
+}
+
+function convertInline(schema: Schema, io: 'input' | 'output'): JsonSchema {
+  return asComponent(z.toJSONSchema(schema, conversion(io)));
+}
+
+function componentRef(registry: typeof requestComponents, schema: Schema, routeId: RouteId): ReferenceObject {
+  const name = registry.get(schema)?.id;
+  if (!name) throw new Error(`openapi: a schema of route ${routeId} has no component name in operations.ts`);
+  return { $ref: `${SCHEMA_REF}${name}` };
+}
+
+const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
+const requiredOf = (schema: JsonSchema) => new Set((schema.required ?? []) as string[]);
+
+/** A digits-only pattern: the parsed value of such a parameter is a whole number. */
+const DIGITS_ONLY = new Set(['^[0-9]+$', '^\\d+$']);
+
+/**
+ * Query parameters. A query value is always text on the wire, so the schemas read strings
+ * and parse them; a parameter's schema in OpenAPI is the value after that parsing, which is
+ * the output side (type, range, default). Whether it is required comes from the input side.
+ */
+function queryParameters(query: Schema): ParameterObject[] {
+  const input = convertInline(query, 'input');
+  const output = propertiesOf(convertInline(query, 'output'));
+  const required = requiredOf(input);
+  return Object.entries(propertiesOf(input)).map(([name, raw]) => {
+    const schema = { ...(output[name] ?? raw) };
+    if (typeof raw.pattern === 'string' && DIGITS_ONLY.has(raw.pattern) && schema.type === 'number') schema.type = 'integer';
+    return { name, in: 'query', required: required.has(name), schema };
+  });
+}
+
+function pathParameters(route: Route & { id: RouteId }, path: Schema | undefined): ParameterObject[] {
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+  const properties = path ? propertiesOf(convertInline(path, 'input')) : {};
+  const documented = Object.keys(properties);
+  if (names.join() !== documented.join()) {
+    throw new Error(`openapi: ${route.id} has path parameters [${names.join()}] but its path schema has [${documented.join()}]`);
+  }
+  return names.map((name) => ({ name, in: 'path', required: true, schema: properties[name] as JsonSchema }));
+}
+
+/**
+ * Every error status a route can answer: its own (from `operations.ts`) and those of the
+ * handler chain every function shares (`lib/http/handler.ts`) and of the gateway in front.
+ */
+export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatus, string> {
+  const statuses = new Map<ErrorStatus, string>();
+  const add = (status: ErrorStatus, why: string) => {
+    const known = statuses.get(status);
+    statuses.set(status, known ? `${known} Or: ${why}` : why);
+  };
+  const request = spec.request ?? {};
+  if (request.body || request.query || request.path) add(400, 'The request is invalid; `errors` names each field.');
+  if (route.auth === 'protected') add(401, 'No, invalid, expired or revoked access token: refresh and retry once.');
+  for (const [status, why] of Object.entries<string>(spec.errors)) add(Number(status) as ErrorStatus, why);
+  if (STATE_CHANGING.has(route.method)) add(403, 'A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`.');
+  add(413, ERROR_RESPONSES[413].description);
+  add(415, ERROR_RESPONSES[415].description);
+  if (route.rateLimit) {
+    const { limit, windowSeconds, per, counts } = route.rateLimit;
+    add(429, `More than ${limit} ${counts === 'failures' ? 'failed attempts' : 'requests'} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
+  }
+  // The deployed stage throttles every route (API Gateway's THROTTLED gateway response).
+  add(429, 'The stage-wide request throttling of a deployed API was exceeded.');
+  add(500, ERROR_RESPONSES[500].description);
+  add(503, ERROR_RESPONSES[503].description);
+  return new Map([...statuses].sort(([a], [b]) => a - b));
+}
+
+const COOKIE_HEADERS: Record<CookieEffect, string> = {
+  issued:
+    '`accessToken` (HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=900) and `refreshToken` (HttpOnly; Secure; SameSite=Strict; Path=/auth; persistent with rememberMe).',
+  cleared: 'Both cookies cleared: empty, Max-Age=0, the same attributes.',
+  'cleared-if-current': 'When the revoked session is the one in use, both cookies cleared: empty, Max-Age=0.',
+};
+
+function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): ResponseObject {
+  const response: ResponseObject = {
+    description: spec.success.description,
+    content: { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(responseComponents, spec.success.body, route.id) } } },
+  };
+  if (spec.success.cookies) {
+    response.headers = { 'Set-Cookie': { description: COOKIE_HEADERS[spec.success.cookies], schema: { type: 'string' } } };
+  }
+  return response;
+}
+
+function operation(route: Route & { id: RouteId }): OperationObject {
+  const spec: OperationSpec = operations[route.id];
+  const tag = TAGS[route.path.split('/')[1] ?? ''];
+  if (!tag) throw new Error(`openapi: no tag for ${route.path}; add its first segment to TAGS`);
+
+  const result: OperationObject = {
+    operationId: route.id,
+    summary: route.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [tag.name],
+    security: route.auth === 'protected' ? [{ [ACCESS_COOKIE_SCHEME]: [] }] : spec.refreshCookie ? [{ [REFRESH_COOKIE_SCHEME]: [] }] : [],
+    responses: {},
+  };
+
+  const parameters = [...pathParameters(route, spec.request?.path), ...(spec.request?.query ? queryParameters(spec.request.query) : [])];
+  if (parameters.length) result.parameters = parameters;
+
+  if (spec.request?.body) {
+    result.requestBody = { required: true, content: { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(requestComponents, spec.request.body, route.id) } } } };
+  }
+
+  result.responses[String(spec.success.status)] = successResponse(route, spec);
+  for (const [status, why] of errorStatuses(route, spec)) {
+    result.responses[String(status)] = { $ref: `${RESPONSE_REF}${ERROR_RESPONSES[status].name}`, description: why };
+  }
+
+  if (route.rateLimit) {
+    const { per, limit, windowSeconds, counts = 'requests' } = route.rateLimit;
+    result['x-rate-limit'] = { per, limit, windowSeconds, counts };
+  }
+  return result;
+}
+
+/** The problem response of one status: the Problem schema with that status and its types. */
+function errorResponse(status: ErrorStatus): ResponseObject {
+  const entry = ERROR_RESPONSES[status];
+  const types = [...new Set(entry.errors.map((error) => problemFor(error, '').problem.type))];
+  const response: ResponseObject = {
+    description: entry.description,
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: {
+          allOf: [{ $ref: `${SCHEMA_REF}Problem` }, { type: 'object', properties: { status: { const: status }, type: { enum: types } } }],
+        },
+      },
+    },
+  };
+  if (RETRY_AFTER_STATUSES.has(status)) response.headers = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+  return response;
+}
+
+export interface OpenApiOptions {
+  /** The servers to list; `DEFAULT_SERVERS` by default. */
+  servers?: ServerObject[];
+}
+
+/** The whole document: pure, the same output for the same code. */
+export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const usedTags = new Set<string>();
+  for (const route of routeList()) {
+    const item = (paths[route.path] ??= {});
+    const op = operation(route);
+    item[route.method.toLowerCase() as HttpVerb] = op;
+    for (const tag of op.tags) usedTags.add(tag);
+  }
+
+  const responses: Record<string, ResponseObject> = {};
+  for (const status of Object.keys(ERROR_RESPONSES).map(Number) as ErrorStatus[]) responses[ERROR_RESPONSES[status].name] = errorResponse(status);
+
+  const requestSchemas = convertComponents(requestComponents, 'input');
+  requireOneField(requestSchemas);
+  const responseSchemas = convertComponents(responseComponents, 'output');
+  const clashes = Object.keys(requestSchemas).filter((name) => name in responseSchemas);
+  if (clashes.length) throw new Error(`openapi: request and response components share the names ${clashes.join(', ')}`);
+
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: 'Back-office API', version: API_VERSION, description: DESCRIPTION },
+    servers: options.servers ?? DEFAULT_SERVERS,
+    tags: Object.values(TAGS).filter((tag) => usedTags.has(tag.name)),
+    paths,
+    components: {
+      schemas: { ...requestSchemas, ...responseSchemas },
+      responses,
+      headers: {
+        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+      },
+      securitySchemes: {
+        [ACCESS_COOKIE_SCHEME]: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'accessToken',
+          description: 'The HttpOnly access-token cookie set by register, login and refresh (a 15-minute ES256 JWT). Browsers send it with `credentials: include`.',
+        },
+        [REFRESH_COOKIE_SCHEME]: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'refreshToken',
+          description: 'The HttpOnly refresh-token cookie (Path=/auth), rotated by every refresh.',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The parts of OpenAPI 3.1 this service's document uses, typed just enough for the builder,
+ * the contract validator and the tests to read it without casts. Schemas are JSON Schema
+ * 2020-12 objects as zod writes them.
+ */
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface ReferenceObject {
+  $ref: string;
+  /** OpenAPI 3.1 lets a reference override the description of what it points to. */
+  description?: string;
+}
+
+export interface MediaTypeObject {
+  schema: JsonSchema;
+}
+
+export interface HeaderObject {
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject | ReferenceObject>;
+  content?: Record<string, MediaTypeObject>;
+}
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  description?: string;
+  schema: JsonSchema;
+}
+
+export interface RequestBodyObject {
+  required: boolean;
+  content: Record<string, MediaTypeObject>;
+}
+
+/** The manifest's rate limit, as the `x-rate-limit` extension of an operation. */
+export interface RateLimitExtension {
+  per: 'ip' | 'user' | 'email-and-ip';
+  limit: number;
+  windowSeconds: number;
+  counts: 'requests' | 'failures';
+}
+
+export interface OperationObject {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: Record<string, string[]>[];
+  parameters?: ParameterObject[];
+  requestBody?: RequestBodyObject;
+  responses: Record<string, ResponseObject | ReferenceObject>;
+  'x-rate-limit'?: RateLimitExtension;
+}
+
+export type HttpVerb = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export type PathItemObject = Partial<Record<HttpVerb, OperationObject>>;
+
+export interface ServerObject {
+  url: string;
+  description?: string;
+  variables?: Record<string, { default: string; description?: string }>;
+}
+
+export interface SecuritySchemeObject {
+  type: 'apiKey';
+  in: 'cookie';
+  name: string;
+  description: string;
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: ServerObject[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, PathItemObject>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, ResponseObject>;
+    headers: Record<string, HeaderObject>;
+    securitySchemes: Record<string, SecuritySchemeObject>;
+  };
+}

@@ -1,0 +1,224 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContractValidator } from '../../lib/openapi/contract';
+import { ACCESS_COOKIE_SCHEME, buildOpenApiDocument, REFRESH_COOKIE_SCHEME } from '../../lib/openapi/document';
+import { operations } from '../../lib/openapi/operations';
+import type { OperationObject, ReferenceObject } from '../../lib/openapi/types';
+import { routeList, type RouteId } from '../../lib/routes';
+import { withDocs } from '../../local/docs-server';
+
+const document = buildOpenApiDocument();
+const contract = createContractValidator(document);
+
+/** Every operation of the document with its method and path. */
+function documentedOperations(): { method: string; path: string; operation: OperationObject }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries<OperationObject>(item).map(([verb, operation]) => ({ method: verb.toUpperCase(), path, operation })),
+  );
+}
+
+const operationOf = (id: RouteId): OperationObject => {
+  const found = documentedOperations().find(({ operation }) => operation.operationId === id);
+  if (!found) throw new Error(`no operation ${id}`);
+  return found.operation;
+};
+
+const UUID = '0b6c2b1e-5f43-4f7e-9a7e-0c1d2e3f4a5b';
+const TIMESTAMP = '2026-11-21T23:15:00.000Z';
+const USER = { id: UUID, name: 'Ana', email: 'ana@example.com', tenantId: UUID };
+const notFound = { type: 'https://problems.backoffice.dev/not-found', title: 'Not found', status: 404, detail: 'No such company', requestId: 'r-1' };
+
+describe('the OpenAPI document', () => {
+  it('validates as OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document) as unknown as Record<string, unknown>);
+
+    expect(result).toEqual({ valid: true });
+    expect(validator.version).toBe('3.1');
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+  });
+
+  it('has exactly the routes of the manifest: every route is an operation and every operation a route', () => {
+    const manifest = routeList().map((route) => `${route.method} ${route.path} ${route.id}`).sort();
+    const documented = documentedOperations().map(({ method, path, operation }) => `${method} ${path} ${operation.operationId}`).sort();
+
+    expect(documented).toEqual(manifest);
+    expect(Object.keys(operations).sort()).toEqual(routeList().map((route) => route.id).sort());
+  });
+
+  it('resolves every $ref inside the document', () => {
+    const refs: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(walk);
+      if (value === null || typeof value !== 'object') return;
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$ref' && typeof child === 'string') refs.push(child);
+        else walk(child);
+      }
+    };
+    walk(document);
+    const resolves = (ref: string) =>
+      ref.startsWith('#/') && ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) !== undefined;
+
+    expect(refs.length).toBeGreaterThan(100);
+    expect(refs.filter((ref) => !resolves(ref))).toEqual([]);
+  });
+
+  it('applies the access cookie scheme to every protected route, the refresh cookie to refresh, none to the other public routes', () => {
+    expect(document.components.securitySchemes[ACCESS_COOKIE_SCHEME]).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'accessToken' }));
+    expect(document.components.securitySchemes[REFRESH_COOKIE_SCHEME]).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'refreshToken' }));
+    for (const route of routeList()) {
+      const expected = route.auth === 'protected' ? [{ [ACCESS_COOKIE_SCHEME]: [] }] : route.id === 'refresh' ? [{ [REFRESH_COOKIE_SCHEME]: [] }] : [];
+      expect(operationOf(route.id).security, route.id).toEqual(expected);
+    }
+  });
+
+  it('documents 401 on every protected route, and x-rate-limit exactly where the manifest limits', () => {
+    for (const route of routeList()) {
+      const operation = operationOf(route.id);
+      expect(operation.responses['401'] !== undefined, route.id).toBe(route.auth === 'protected' || route.id === 'login' || route.id === 'refresh');
+      expect(operation['x-rate-limit'], route.id).toEqual(route.rateLimit ? { counts: 'requests', ...route.rateLimit } : undefined);
+      // Every route: the deployed stage throttles all of them; the limited ones say their limit.
+      expect((operation.responses['429'] as ReferenceObject).description, route.id).toMatch(route.rateLimit ? /see x-rate-limit.*Or: .*throttling/ : /^The stage-wide/);
+    }
+    expect(operationOf('login')['x-rate-limit']).toEqual({ per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'failures' });
+  });
+
+  it('answers every error with the problem schema of that status', () => {
+    for (const { operation } of documentedOperations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400) continue;
+        const name = (response as ReferenceObject).$ref.replace('#/components/responses/', '');
+        const schema = document.components.responses[name]?.content?.['application/problem+json']?.schema;
+        expect(schema, `${operation.operationId} ${status}`).toEqual({
+          allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { status: { const: Number(status) }, type: { enum: expect.any(Array) } } }],
+        });
+      }
+    }
+    expect(document.components.schemas.Problem).toEqual(
+      expect.objectContaining({ required: ['type', 'title', 'status', 'detail', 'requestId'], additionalProperties: false }),
+    );
+  });
+
+  it('documents the path parameters of every templated path and the query parameters of the contract', () => {
+    expect(operationOf('revokeSession').parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) }]);
+    expect(operationOf('listSuppliers').parameters).toEqual([
+      { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 } },
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+      { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 100 } },
+    ]);
+    expect(operationOf('stockCoverage').parameters).toEqual([{ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 } }]);
+  });
+
+  it('is pure and JSON-safe: the same document on every build', () => {
+    expect(buildOpenApiDocument()).toEqual(document);
+    expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+  });
+
+  it('compiles every response schema with Ajv in strict mode', () => {
+    expect(() => createContractValidator(buildOpenApiDocument()).compileAll()).not.toThrow();
+  });
+
+  it.each([
+    ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'sp', zipCode: '01310100' }, settings: { a: [1, { b: null }] } }, true],
+    ['POST', '/companies', { name: 'Loja', document: '11222333000181', status: 'BLOCKED' }, false],
+    ['POST', '/companies', { name: 'Loja' }, false],
+    ['POST', '/auth/login', { email: 'ana@example.com', password: 'x', rememberMe: true }, true],
+    ['POST', '/auth/login', { email: 'ana@example.com' }, false],
+    ['POST', '/tenants', { name: 'loja-da-ana', plan: 'FREE' }, false],
+    ['POST', '/inventory/movements', { productId: UUID, warehouseId: UUID, type: 'IN', quantity: 3, unitCost: 2.5, occurredAt: TIMESTAMP }, true],
+    ['PATCH', `/tenants/${UUID}`, { brandName: null, phone: '+55 11 98765-4321' }, true],
+    ['PATCH', `/suppliers/${UUID}`, {}, false],
+  ])('agrees with the handler schema on %s %s %j', (method, path, body, valid) => {
+    expect(contract.checkRequestBody(method, path, body) === undefined).toBe(valid);
+  });
+});
+
+describe('the contract validator', () => {
+  it('accepts a response that matches its route and status', () => {
+    expect(contract.check({ method: 'GET', path: '/auth/me', status: 200, contentType: 'application/json', body: USER })).toBeUndefined();
+    expect(contract.check({ method: 'POST', path: '/auth/login', status: 200, contentType: 'application/json; charset=utf-8', body: { user: USER } })).toBeUndefined();
+    expect(contract.check({ method: 'PATCH', path: `/companies/${UUID}`, status: 404, contentType: 'application/problem+json', body: notFound })).toBeUndefined();
+  });
+
+  it('names an undocumented field, a missing one and the route', () => {
+    const violation = contract.check({ method: 'GET', path: '/auth/me', status: 200, contentType: 'application/json', body: { ...USER, role: 'ADMIN', tenantId: undefined } });
+    expect(violation).toMatch(/^GET \/auth\/me answered 200 \(me\): the body does not match the OpenAPI document: /);
+    expect(violation).toContain("must have required property 'tenantId'");
+    expect(violation).toContain('must NOT have additional properties');
+  });
+
+  it('refuses a status the route does not document, the wrong content type and a problem whose status differs', () => {
+    expect(contract.check({ method: 'GET', path: '/auth/me', status: 404, contentType: 'application/problem+json', body: notFound })).toMatch(
+      /a status the OpenAPI document does not list for me/,
+    );
+    expect(contract.check({ method: 'GET', path: '/auth/me', status: 200, contentType: 'text/plain', body: USER })).toMatch(/Content-Type text\/plain/);
+    expect(contract.check({ method: 'PATCH', path: `/companies/${UUID}`, status: 404, contentType: 'application/problem+json', body: { ...notFound, status: 409 } })).toMatch(
+      /body\/status must be equal to constant/,
+    );
+  });
+
+  it('holds a response of no route (unknown path or method) to the problem schema', () => {
+    expect(contract.check({ method: 'GET', path: '/no/such/route', status: 404, contentType: 'application/problem+json', body: notFound })).toBeUndefined();
+    expect(contract.check({ method: 'DELETE', path: '/tenants', status: 404, contentType: 'application/json', body: notFound })).toMatch(/not application\/problem\+json/);
+    expect(contract.check({ method: 'OPTIONS', path: '/tenants', status: 204, contentType: null, body: undefined })).toBeUndefined();
+  });
+});
+
+describe('the documentation routes of npm start', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer(
+      withDocs((_request, response) => {
+        response.writeHead(418, { 'Content-Type': 'text/plain' });
+        response.end('the API');
+      }),
+    );
+    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolveClose) => server.close(() => resolveClose())));
+
+  it('serves the document with this server listed first', async () => {
+    const response = await fetch(`${base}/openapi.json`);
+    const body = (await response.json()) as typeof document;
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(body.servers[0]).toEqual({ url: base, description: expect.any(String) });
+    expect(body.paths).toEqual(document.paths);
+    expect(body.components).toEqual(document.components);
+  });
+
+  it('serves the reference page and only the renderer files it loads, from node_modules', async () => {
+    const page = await fetch(`${base}/docs`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(html).toContain('<script src="/docs/swagger-ui-bundle.js"></script>');
+    expect(html).not.toMatch(/https?:\/\//);
+
+    const bundle = await fetch(`${base}/docs/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await bundle.text()).length).toBeGreaterThan(100_000);
+    expect(await (await fetch(`${base}/docs/init.js`)).text()).toContain("url: '/openapi.json'");
+    expect((await fetch(`${base}/docs/swagger-ui.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await fetch(`${base}/docs/package.json`)).status).toBe(404);
+    expect((await fetch(`${base}/docs/..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('hands every other request to the API', async () => {
+    for (const [method, path] of [['GET', '/companies'], ['POST', '/openapi.json'], ['GET', '/docsx'], ['GET', '/openapi.json/x']]) {
+      const response = await fetch(`${base}${path}`, { method });
+      expect(response.status, `${method} ${path}`).toBe(418);
+      expect(await response.text()).toBe('the API');
+    }
+  });
+});
