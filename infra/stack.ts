@@ -1,12 +1,15 @@
 import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
-import { authorizer as authorizerManifest, routeList } from '../lib/routes';
+import { authorizer as authorizerManifest, type RouteId, routeList } from '../lib/routes';
 import { Api } from './constructs/api';
 import { Data } from './constructs/data';
-import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSendMail, ServiceFunction } from './constructs/functions';
+import { bindTable, grantAttributeUpdates, grantRateLimitCounters, ServiceFunction } from './constructs/functions';
+import { Jobs } from './constructs/jobs';
+import { Mail } from './constructs/mail';
+import { Observability, type ObservedFunction } from './constructs/observability';
 import { SigningKey } from './constructs/signing-key';
-import { PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
+import { pathPrefix, PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
 
 /** Values that are the same in every stage (contract section 3 and the README). */
 const SERVICE_SETTINGS = {
@@ -19,13 +22,34 @@ const SERVICE_SETTINGS = {
   MAIL_TRANSPORT: 'ses',
 } as const satisfies Partial<Record<keyof Config, string>>;
 
+/**
+ * Routes whose function verifies a token itself, besides the authorizer (refresh checks the
+ * refresh token; the route is public): `verifiesTokens` in the manifest. Only these and the
+ * authorizer get JWT_PUBLIC_KEYS.
+ */
+export const TOKEN_VERIFYING_ROUTES: ReadonlySet<RouteId> = new Set(routeList().filter((route) => route.verifiesTokens).map((route) => route.id));
+
 export interface BackofficeStackProps extends StackProps {
   stage: StageConfig;
 }
 
+/** `createTenant` -> `CreateTenant`, for readable construct ids and logical ids. */
+export function pascalCase(id: string): string {
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}
+
+/** Construct id, and CloudFormation logical id, of a route's function: `LoginFunction`. */
+export function routeFunctionId(routeId: string): string {
+  return `${pascalCase(routeId)}Function`;
+}
+
+/** Logical id of the authorizer's function. */
+export const AUTHORIZER_FUNCTION_ID = 'AuthorizerFunction';
+
 /**
  * The whole service in one stack: the table, the signing key, one function per manifest
- * route (plus the authorizer) and the REST API that routes to them.
+ * route plus the authorizer, the REST API that routes to them, the scheduled jobs, the
+ * mail identity's grant and the alarms.
  *
  * Environment-agnostic (no account or region pinned, no lookups): it synthesizes offline and
  * deploys to whatever account and region the CLI credentials point at.
@@ -40,76 +64,110 @@ export class BackofficeStack extends Stack {
       deletionProtection: stage.deletionProtection,
     });
     const signingKey = new SigningKey(this, 'SigningKey', { removalPolicy: stage.removalPolicy });
+    const mail = new Mail(this, 'Mail', { mailFrom: stage.mailFrom, identity: stage.mailIdentity });
 
     if (stage.jwtPublicKeys === PLACEHOLDER_JWT_PUBLIC_KEYS) {
       Annotations.of(this).addWarningV2(
         'backoffice:placeholderJwks',
-        'JWT_PUBLIC_KEYS is the empty placeholder key set: every protected request will get 401. Pass -c jwtPublicKeys=\'{"keys":[...]}\' (see infra/constructs/signing-key.ts).',
+        'JWT_PUBLIC_KEYS is the empty placeholder key set: every protected request will get 401. Pass -c jwtPublicKeys=\'{"keys":[...]}\' (see docs/deploy.md).',
       );
     }
 
-    // Every function parses the whole configuration at cold start (lib/config.ts), the
-    // authorizer included, so each one gets all of it. TABLE_NAME comes with bindTable.
+    // What every function parses at cold start (lib/config.ts). TABLE_NAME comes with
+    // bindTable, JWT_SIGNING_KEY_SECRET_ID with the signing key, and JWT_PUBLIC_KEYS only
+    // where tokens are verified.
     const environment = {
       ...SERVICE_SETTINGS,
       JWT_ISSUER: stage.jwtIssuer,
       JWT_AUDIENCE: stage.jwtAudience,
-      JWT_PUBLIC_KEYS: stage.jwtPublicKeys,
       ALLOWED_ORIGINS: stage.allowedOrigins.join(','),
-      // The default execute-api URL starts with the stage name; cookie paths must include it.
-      PATH_PREFIX: `/${stage.name}`,
+      // Cookie paths: the execute-api URL starts with the stage name, a custom domain does not.
+      PATH_PREFIX: pathPrefix(stage),
       APP_URL: stage.appUrl,
       MAIL_FROM: stage.mailFrom,
     } satisfies Partial<Record<keyof Config, string>>;
+    const verifierEnvironment = { ...environment, JWT_PUBLIC_KEYS: stage.jwtPublicKeys } satisfies Partial<Record<keyof Config, string>>;
 
     const functionDefaults = {
-      environment,
       logRetention: stage.logRetention,
       removalPolicy: stage.removalPolicy,
     };
 
-    const authorizerFunction = new ServiceFunction(this, 'AuthorizerFunction', {
+    const authorizer = new ServiceFunction(this, AUTHORIZER_FUNCTION_ID, {
       ...functionDefaults,
+      environment: verifierEnvironment,
       handler: authorizerManifest.handler,
       description: 'REQUEST authorizer of the protected routes',
-    }).function;
-    bindTable(authorizerFunction, table, authorizerManifest.table);
-    grantAttributeUpdates(authorizerFunction, table, authorizerManifest.updatesAttributes);
+    });
+    bindTable(authorizer.function, table, authorizerManifest.table);
+    grantAttributeUpdates(authorizer.function, table, authorizerManifest.updatesAttributes);
 
     const api = new Api(this, 'Api', {
       stageName: stage.name,
       allowedOrigins: stage.allowedOrigins,
       throttling: stage.throttling,
-      authorizerFunction,
+      authorizerFunction: authorizer.function,
       authorizerCacheTtl: stage.authorizerCacheTtl,
       logRetention: stage.logRetention,
       removalPolicy: stage.removalPolicy,
+      ...(stage.customDomain ? { customDomain: stage.customDomain } : {}),
     });
 
+    const observed: ObservedFunction[] = [];
     for (const route of routeList()) {
-      const fn = new ServiceFunction(this, `${pascalCase(route.id)}Function`, {
+      const functionId = routeFunctionId(route.id);
+      const fn = new ServiceFunction(this, functionId, {
         ...functionDefaults,
+        environment: TOKEN_VERIFYING_ROUTES.has(route.id) ? verifierEnvironment : environment,
         handler: route.handler,
         description: `${route.method} ${route.path}: ${route.summary}`,
         cpu: route.cpu,
       }).function;
       bindTable(fn, table, route.table);
       if (route.rateLimit) grantRateLimitCounters(fn, table);
-      if (route.sendsMail) grantSendMail(fn, stage.mailFrom);
+      if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);
       api.addRoute(route, fn);
+      observed.push({ id: functionId, name: `${route.method} ${route.path}`, function: fn });
     }
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (stage prefix included)', value: api.restApi.url });
-    new CfnOutput(this, 'TableName', { description: 'The service table', value: table.tableName });
+    const jobs = new Jobs(this, 'Jobs', { table, environment, ...functionDefaults });
+    for (const [jobId, service] of Object.entries(jobs.functions)) {
+      observed.push({ id: service.node.id, name: `job ${jobId}`, function: service.function });
+    }
+
+    const observability = new Observability(this, 'Observability', {
+      functions: observed,
+      authorizer: { function: authorizer.function, logGroup: authorizer.logGroup },
+      apiStage: api.restApi.deploymentStage,
+      table,
+      deadLetterQueue: jobs.deadLetterQueue,
+      createAlarmTopic: stage.createAlarmTopic,
+      ...(stage.alarmTopicArn ? { alarmTopicArn: stage.alarmTopicArn } : {}),
+      ...(stage.alarmEmail ? { alarmEmail: stage.alarmEmail } : {}),
+    });
+
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
+    if (api.domainName && !stage.customDomain?.hostedZone) {
+      new CfnOutput(this, 'ApiDomainTarget', {
+        description: `Point a CNAME (or alias) for ${stage.customDomain?.domainName} at this name`,
+        value: api.domainName.domainNameAliasDomainName,
+      });
+    }
+    new CfnOutput(this, 'TableName', { description: 'The service table (npm run create-admin -- --table ...)', value: table.tableName });
     new CfnOutput(this, 'SigningKeySecretArn', {
       description: 'Secret to put the private signing JWK into',
       value: signingKey.secret.secretArn,
     });
+    new CfnOutput(this, 'JobsDeadLetterQueueUrl', {
+      description: 'Failed scheduled-job runs land here',
+      value: jobs.deadLetterQueue.queueUrl,
+    });
+    if (observability.createdAlarmTopic) {
+      new CfnOutput(this, 'AlarmTopicArn', {
+        description: 'Subscribe here to receive the alarms',
+        value: observability.createdAlarmTopic.topicArn,
+      });
+    }
   }
-}
-
-/** `createTenant` -> `CreateTenant`, for readable construct ids and logical ids. */
-function pascalCase(id: string): string {
-  return id.charAt(0).toUpperCase() + id.slice(1);
 }

@@ -12,14 +12,24 @@ export interface StageConfig {
   allowedOrigins: string[];
   /** The front-end URL put into e-mail links (password reset, invitations). */
   appUrl: string;
-  /** Sender address; its domain must be a verified SES identity in the deployment region. */
+  /** Sender address; it must belong to a verified SES identity in the deployment region. */
   mailFrom: string;
+  /**
+   * The verified SES identity that `mailFrom` sends as: the address itself, its domain
+   * (the default) or a parent domain (context `mailIdentity`). The mailer functions may send as this identity and no other.
+   */
+  mailIdentity: string;
   /** `iss` and `aud` of the tokens this stage issues, so a dev token never works in prod. */
   jwtIssuer: string;
   jwtAudience: string;
   /** Public JWKS (`{"keys":[...]}`) that verifies access and refresh tokens. */
   jwtPublicKeys: string;
-  /** Authorizer result cache; 0 so that a revocation takes effect on the very next request. */
+  /**
+   * Authorizer result cache. 0 (the default) so that a logout, a revoked session or a
+   * suspended tenant takes effect on the very next request; a positive value saves one
+   * authorizer invocation and its DynamoDB round trip per cached request, at the price of a
+   * revoked token working for up to that many seconds (context `authorizerCacheTtlSeconds`).
+   */
   authorizerCacheTtl: Duration;
   /** Steady-state and burst requests per second for every method of the stage. */
   throttling: { rateLimit: number; burstLimit: number };
@@ -27,7 +37,30 @@ export interface StageConfig {
   removalPolicy: RemovalPolicy;
   /** Table deletion protection (on in prod, so only a deliberate change can drop the data). */
   deletionProtection: boolean;
+  /** Every log group of the stage: functions, API access and execution logs. */
   logRetention: RetentionDays;
+  /**
+   * Optional custom domain (context `domainName` + `certificateArn`, optionally
+   * `hostedZoneId` + `hostedZoneName` for the alias record). With it the API is served at
+   * the domain's root, the execute-api URL is switched off and cookie paths carry no stage
+   * prefix (PATH_PREFIX is empty).
+   */
+  customDomain?: CustomDomain;
+  /** Where alarms notify: an existing topic (context `alarmTopicArn`) ... */
+  alarmTopicArn?: string;
+  /** ... or a topic of this stack, created when true (prod, or whenever `alarmEmail` is given). */
+  createAlarmTopic: boolean;
+  /** An e-mail subscribed to the created alarm topic (context `alarmEmail`). */
+  alarmEmail?: string;
+}
+
+export interface CustomDomain {
+  /** e.g. `api.example.com`; ideally a subdomain of the web application's site, so the cookies are first-party. */
+  domainName: string;
+  /** ACM certificate for `domainName`, in the stack's region (a REGIONAL endpoint). */
+  certificateArn: string;
+  /** Route 53 zone to create the alias record in; without it, point DNS at the `ApiDomainTarget` output yourself. */
+  hostedZone?: { id: string; name: string };
 }
 
 /**
@@ -36,7 +69,10 @@ export interface StageConfig {
  */
 export const PLACEHOLDER_JWT_PUBLIC_KEYS = '{"keys":[]}';
 
-type StageDefaults = Omit<StageConfig, 'name' | 'jwtPublicKeys' | 'authorizerCacheTtl'>;
+type StageDefaults = Omit<
+  StageConfig,
+  'name' | 'jwtPublicKeys' | 'authorizerCacheTtl' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail'
+>;
 
 /**
  * Per-stage defaults. The domains are placeholders (`example.com`): override them per
@@ -54,6 +90,7 @@ const DEFAULTS: Record<StageName, StageDefaults> = {
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     logRetention: RetentionDays.TWO_WEEKS,
+    createAlarmTopic: false,
   },
   prod: {
     allowedOrigins: ['https://app.example.com'],
@@ -65,6 +102,7 @@ const DEFAULTS: Record<StageName, StageDefaults> = {
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     logRetention: RetentionDays.THREE_MONTHS,
+    createAlarmTopic: true,
   },
 };
 
@@ -99,9 +137,60 @@ function checkOrigins(origins: string[]): string[] {
   return origins;
 }
 
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
 function checkMailFrom(address: string): string {
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) throw new Error(`mailFrom ${JSON.stringify(address)} is not an e-mail address`);
+  if (!EMAIL.test(address)) throw new Error(`mailFrom ${JSON.stringify(address)} is not an e-mail address`);
   return address;
+}
+
+/**
+ * The SES identity: the sender address, its domain or a parent domain of it (SES lets a
+ * verified domain send for its subdomains). Anything else could never authorize `mailFrom`.
+ */
+function checkMailIdentity(identity: string | undefined, mailFrom: string): string {
+  const domain = mailFrom.slice(mailFrom.lastIndexOf('@') + 1).toLowerCase();
+  if (identity === undefined) return domain;
+  const wanted = identity.toLowerCase();
+  if (wanted === mailFrom.toLowerCase() || wanted === domain || domain.endsWith(`.${wanted}`)) return identity;
+  throw new Error(`mailIdentity ${JSON.stringify(identity)} is neither ${mailFrom} nor a domain it belongs to`);
+}
+
+function checkEmail(key: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !EMAIL.test(value)) throw new Error(`Context "${key}" is not an e-mail address`);
+  return value;
+}
+
+/** `arn:<partition>:<service>:...`; nothing is looked up, so only the shape can be checked. */
+function checkArn(key: string, value: string | undefined, service: string): string | undefined {
+  if (value !== undefined && !new RegExp(`^arn:aws[a-z-]*:${service}:`).test(value)) {
+    throw new Error(`Context "${key}" must be an ARN of ${service}`);
+  }
+  return value;
+}
+
+function parseCustomDomain(read: ContextReader): CustomDomain | undefined {
+  const domainName = optionalString(read, 'domainName');
+  const certificateArn = checkArn('certificateArn', optionalString(read, 'certificateArn'), 'acm');
+  const zoneId = optionalString(read, 'hostedZoneId');
+  const zoneName = optionalString(read, 'hostedZoneName');
+  if (domainName === undefined && certificateArn === undefined && zoneId === undefined && zoneName === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new Error('A custom domain needs both context "domainName" and "certificateArn"');
+  }
+  if (!DOMAIN.test(domainName)) throw new Error(`Context "domainName" ${JSON.stringify(domainName)} is not a domain name`);
+  if ((zoneId === undefined) !== (zoneName === undefined)) {
+    throw new Error('Context "hostedZoneId" and "hostedZoneName" go together');
+  }
+  if (zoneName !== undefined && domainName !== zoneName && !domainName.endsWith(`.${zoneName}`)) {
+    throw new Error(`domainName ${domainName} is not inside the hosted zone ${zoneName}`);
+  }
+  return {
+    domainName,
+    certificateArn,
+    ...(zoneId !== undefined && zoneName !== undefined ? { hostedZone: { id: zoneId, name: zoneName } } : {}),
+  };
 }
 
 function parseJwks(raw: string): string {
@@ -141,13 +230,33 @@ export function resolveStage(read: ContextReader): StageConfig {
   }
   const defaults = DEFAULTS[stage];
   const origins = optionalString(read, 'allowedOrigins');
+  const mailFrom = checkMailFrom(optionalString(read, 'mailFrom') ?? defaults.mailFrom);
+  const customDomain = parseCustomDomain(read);
+  const alarmTopicArn = checkArn('alarmTopicArn', optionalString(read, 'alarmTopicArn'), 'sns');
+  const alarmEmail = checkEmail('alarmEmail', optionalString(read, 'alarmEmail'));
+  if (alarmTopicArn !== undefined && alarmEmail !== undefined) {
+    throw new Error('Give either "alarmTopicArn" (subscribe to that topic yourself) or "alarmEmail", not both');
+  }
   return {
     ...defaults,
     name: stage,
     allowedOrigins: checkOrigins(origins ? origins.split(',').map((origin) => origin.trim()).filter(Boolean) : defaults.allowedOrigins),
     appUrl: optionalString(read, 'appUrl') ?? defaults.appUrl,
-    mailFrom: checkMailFrom(optionalString(read, 'mailFrom') ?? defaults.mailFrom),
+    mailFrom,
+    mailIdentity: checkMailIdentity(optionalString(read, 'mailIdentity'), mailFrom),
     jwtPublicKeys: parseJwks(optionalString(read, 'jwtPublicKeys') ?? PLACEHOLDER_JWT_PUBLIC_KEYS),
     authorizerCacheTtl: parseCacheTtl(read),
+    ...(customDomain ? { customDomain } : {}),
+    ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
+    createAlarmTopic: alarmTopicArn === undefined && (defaults.createAlarmTopic || alarmEmail !== undefined),
   };
+}
+
+/**
+ * PATH_PREFIX of the functions (cookie paths): the execute-api URL starts with the stage
+ * name, a custom domain maps the API at its root.
+ */
+export function pathPrefix(stage: Pick<StageConfig, 'name' | 'customDomain'>): string {
+  return stage.customDomain ? '' : `/${stage.name}`;
 }

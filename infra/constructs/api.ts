@@ -1,20 +1,27 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
   AuthorizationType,
+  DomainName,
   EndpointType,
   IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
+  MethodLoggingLevel,
   RequestAuthorizer,
   ResponseType,
   RestApi,
+  SecurityPolicy,
   type MethodOptions,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
+import type { CustomDomain } from '../stages';
 import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayProblem, gatewayResponses } from '../../lib/http/gateway-responses';
 import { authorizer as authorizerManifest, type Route } from '../../lib/routes';
 
@@ -31,6 +38,8 @@ export interface ApiProps {
   authorizerCacheTtl?: Duration;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
+  /** Serve the API at the root of this domain instead of the execute-api URL. */
+  customDomain?: CustomDomain;
 }
 
 /** Quoted the way API Gateway wants static header values. */
@@ -39,11 +48,15 @@ const literal = (value: string): string => `'${value}'`;
 /**
  * The REST API: one method per manifest route, the REQUEST authorizer on the protected
  * ones, CORS preflight for the configured origins, problem+json gateway responses, JSON
- * access logs and default throttling.
+ * access logs, ERROR-level execution logs, default throttling and an optional custom domain.
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
   readonly authorizer: RequestAuthorizer;
+  /** The custom domain, when configured. */
+  readonly domainName?: DomainName;
+  /** Base URL of the API: the custom domain's root, or the execute-api URL with the stage. */
+  readonly url: string;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -54,8 +67,14 @@ export class Api extends Construct {
     });
 
     this.restApi = new RestApi(this, 'RestApi', {
+      // The name is the ApiName dimension of the API's metrics; not an identifier, so the
+      // stack name (one per stage) is safe and readable in the console.
+      restApiName: Stack.of(this).stackName,
       description: `Back-office API (${props.stageName})`,
       endpointTypes: [EndpointType.REGIONAL],
+      // Behind a custom domain the cookie paths have no stage prefix, so the execute-api URL
+      // (which has one) would not get its refresh cookie back: one way in only.
+      disableExecuteApiEndpoint: props.customDomain !== undefined,
       // Access logging needs the account-level API Gateway CloudWatch role. It is one setting
       // per account and region, so the role is retained: deleting this stack must not break
       // logging for another stage that points at it.
@@ -65,6 +84,10 @@ export class Api extends Construct {
         stageName: props.stageName,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: accessLogFormat(),
+        // Execution logs for failures only, and never the request or response data
+        // (dataTrace would write the Cookie header, i.e. the tokens, to the log).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
         throttlingRateLimit: props.throttling.rateLimit,
         throttlingBurstLimit: props.throttling.burstLimit,
       },
@@ -79,6 +102,16 @@ export class Api extends Construct {
     // RestApi adds an unnamed "Endpoint" output; the stack exports the URL under a clear name.
     this.restApi.node.tryRemoveChild('Endpoint');
 
+    // API Gateway writes execution logs to a group of this fixed name pattern, creating it
+    // without a retention if it does not exist. Created here first, with the stage's
+    // retention, and before the stage so that no request can win the race.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${props.stageName}`,
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
+
     this.authorizer = new RequestAuthorizer(this, 'Authorizer', {
       handler: props.authorizerFunction,
       identitySources: [IdentitySource.header(authorizerManifest.identitySource)],
@@ -86,6 +119,64 @@ export class Api extends Construct {
     });
 
     this.addGatewayResponses();
+
+    if (props.customDomain) {
+      this.domainName = this.addCustomDomain(props.customDomain);
+      this.url = `https://${props.customDomain.domainName}/`;
+    } else {
+      this.url = this.restApi.url;
+    }
+
+    this.acknowledgeFindings();
+  }
+
+  /** The domain at the API's root (no base path), and its alias record when the zone is known. */
+  private addCustomDomain(customDomain: CustomDomain): DomainName {
+    const domain = new DomainName(this, 'DomainName', {
+      domainName: customDomain.domainName,
+      certificate: Certificate.fromCertificateArn(this, 'Certificate', customDomain.certificateArn),
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+    });
+    domain.addBasePathMapping(this.restApi, { stage: this.restApi.deploymentStage });
+    if (customDomain.hostedZone) {
+      new ARecord(this, 'AliasRecord', {
+        zone: HostedZone.fromHostedZoneAttributes(this, 'HostedZone', {
+          hostedZoneId: customDomain.hostedZone.id,
+          zoneName: customDomain.hostedZone.name,
+        }),
+        recordName: customDomain.domainName,
+        target: RecordTarget.fromAlias(new ApiGatewayDomain(domain)),
+      });
+    }
+    return domain;
+  }
+
+  /** AwsSolutions findings on the API that are deliberate, each with its reason. */
+  private acknowledgeFindings(): void {
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Requests are validated in each function by the shared zod schemas, which answer with an RFC 9457 problem naming every invalid field (contract section 2) and enforce 413/415 in the required order; gateway request models would duplicate those schemas and answer with a generic body.',
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason:
+        'Protected routes use a REQUEST authorizer on purpose: the access token travels in an HttpOnly cookie and every request must check the session and jti blacklist in DynamoDB, which a Cognito user pool authorizer cannot do. Public routes (sign-up, login, refresh, password reset) take no authorizer by contract.',
+    });
+    Validations.of(this.restApi.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL by default (from $5/month plus $1 per rule and per million requests): the stage is throttled, abusive routes are rate limited per IP or user in the table, and login counts failures. A web ACL can be associated later without changing this stack.',
+    });
+    const cloudWatchRole = this.restApi.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          "The account-level role API Gateway uses to write access and execution logs; AmazonAPIGatewayPushToCloudWatchLogs is AWS's documented policy for it, and the log group names are chosen by API Gateway.",
+      });
+    }
   }
 
   /** Adds the route's method, behind the authorizer exactly when the route is protected. */
@@ -96,7 +187,13 @@ export class Api extends Construct {
         : { authorizationType: AuthorizationType.NONE };
     // Without test invoke, each method adds one Lambda permission instead of two.
     const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
-    this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, options);
+    const method = this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, options);
+    if (route.auth === 'public') {
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: `${route.method} ${route.path} is public by contract (section 3: sign-up, register, login, refresh, forgot and reset password); the function applies its own checks (rate limits, refresh-token verification, CSRF).`,
+      });
+    }
   }
 
   private addGatewayResponses(): void {

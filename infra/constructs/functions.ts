@@ -1,29 +1,31 @@
 import path from 'node:path';
-import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type CfnFunction, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { tableDefinition } from '../../lib/db/table';
 import type { Route, TableAccess } from '../../lib/routes';
+import { BUNDLE_EXTERNAL_MODULES, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../bundling';
 import { repoRoot } from '../paths';
 
-/** Memory per CPU profile. Lambda hands out CPU in proportion to memory. */
-const MEMORY_MB = {
-  /** bcrypt at cost 10 is ~100 ms of pure CPU; 1024 MB keeps login and registration snappy. */
-  bcrypt: 1024,
-  /** Everything else waits on DynamoDB, not on the CPU. */
+/**
+ * Memory per CPU profile. Lambda hands out CPU in proportion to memory, and at 1,769 MB a
+ * function has the equivalent of one full vCPU (Lambda developer guide, "Memory and
+ * computing power"). See docs/deploy.md, "Memory".
+ */
+export const MEMORY_MB = {
+  /**
+   * bcrypt (bcryptjs, pure JavaScript) at cost 10 is ~70-100 ms on one full vCPU; at 256 MB
+   * (~1/7 vCPU) the same hash would take over half a second, on every login.
+   */
+  bcrypt: 1769,
+  /** Everything else waits on DynamoDB, not on the CPU: the smallest size that stays fast. */
   default: 256,
 } as const;
 
-/**
- * The ESM bundle has no `require`, but some CommonJS dependencies that esbuild inlines
- * still call it for Node built-ins. Define one from `createRequire`, under an alias so it
- * cannot clash with identifiers of the minified bundle.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __backofficeCreateRequire } from 'node:module'; const require = __backofficeCreateRequire(import.meta.url);";
 
 export interface ServiceFunctionProps {
   /** Handler source file, relative to the repository root (as in the route manifest). */
@@ -41,12 +43,17 @@ export interface ServiceFunctionProps {
 
 /**
  * The house Lambda function: Node.js 22 on Graviton, an ESM bundle built by the local
- * esbuild (no Docker), JSON logs in a log group of its own with a retention, and memory
- * picked by CPU profile. Every function of the stack, the authorizer included, is one.
+ * esbuild (no Docker), JSON logs in a log group of its own with a retention, memory picked
+ * by CPU profile, and a role of its own that may write to that log group and nothing else
+ * until the function is bound to what it uses. Every function of the stack is one.
+ *
+ * The function's CloudFormation logical id is the construct id (`LoginFunction`), so that
+ * `sam local invoke LoginFunction` and the alarms read plainly and stay stable.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
+  readonly role: Role;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -57,6 +64,14 @@ export class ServiceFunction extends Construct {
       removalPolicy: props.removalPolicy,
     });
 
+    // Instead of the AWSLambdaBasicExecutionRole managed policy (log writes to every log
+    // group of the account), the role may write to this function's log group only.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${id}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
     this.function = new NodejsFunction(this, 'Function', {
       entry: path.join(repoRoot, props.handler),
       handler: 'handler',
@@ -66,34 +81,61 @@ export class ServiceFunction extends Construct {
       memorySize: props.cpu === 'bcrypt' ? MEMORY_MB.bcrypt : MEMORY_MB.default,
       timeout: props.timeout ?? Duration.seconds(10),
       environment: props.environment,
+      role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
       projectRoot: repoRoot,
       depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
+        target: BUNDLE_TARGET,
+        mainFields: BUNDLE_MAIN_FIELDS,
         minify: true,
         sourceMap: false,
         banner: ESM_REQUIRE_BANNER,
         tsconfig: path.join(repoRoot, 'tsconfig.json'),
-        // Bundle the AWS SDK too instead of using the runtime's copy: the deployed code then
-        // runs the exact SDK version that the tests ran against.
-        externalModules: [],
+        // The AWS SDK comes from the Lambda runtime (see infra/bundling.ts).
+        externalModules: BUNDLE_EXTERNAL_MODULES,
       },
+    });
+    (this.function.node.defaultChild as CfnFunction).overrideLogicalId(id);
+
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is deliberate: it is a supported Lambda runtime (deprecation scheduled for 2027), the esbuild target and the Node line the tests run on; moving to Node.js 24 is a tested change of its own, not a side effect of a new CDK release.',
     });
   }
 }
 
 /**
+ * The DynamoDB actions the repositories use (lib/db/repositories): GetCommand, QueryCommand,
+ * BatchGetCommand, and TransactWrite condition checks read; PutCommand, UpdateCommand,
+ * BatchWriteCommand and transactions write (TransactWriteItems is authorized per item, by
+ * these same actions). No Scan, no PartiQL, no streams, no DescribeTable: nothing uses them.
+ * A test compares this list with the commands the code imports.
+ */
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+
+/**
  * Binds the table to a function the least-privilege way: the function learns the table's
- * name (TABLE_NAME) and gets exactly the access its manifest entry declares, no more.
+ * name (TABLE_NAME) and gets exactly the access its manifest entry declares, no more: the
+ * read actions on the table, Query on each of its indexes by name (no `index/*` wildcard),
+ * and for read-write routes the write actions on the table.
  */
 export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAccess): void {
   fn.addEnvironment('TABLE_NAME', table.tableName);
-  if (access === 'read') table.grantReadData(fn);
-  else table.grantReadWriteData(fn);
+  fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn] }));
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:Query'],
+      resources: tableDefinition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
+    }),
+  );
+  if (access === 'read-write') {
+    fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn] }));
+  }
 }
 
 /**
@@ -125,21 +167,6 @@ export function grantAttributeUpdates(fn: NodejsFunction, table: ITableV2, attri
         'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...attributes] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
-    }),
-  );
-}
-
-/**
- * Lets a function send e-mail as `mailFrom`: `ses:SendEmail` on that domain's SES identity
- * only. (While the SES account is in the sandbox, SES also checks the verified recipient
- * identities; grant those separately for testing rather than widening this statement.)
- */
-export function grantSendMail(fn: NodejsFunction, mailFrom: string): void {
-  const domain = mailFrom.slice(mailFrom.lastIndexOf('@') + 1);
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ['ses:SendEmail'],
-      resources: [Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: domain })],
     }),
   );
 }

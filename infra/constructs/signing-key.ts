@@ -1,4 +1,4 @@
-import { type RemovalPolicy } from 'aws-cdk-lib';
+import { type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -13,7 +13,7 @@ export interface SigningKeyProps {
  * The operator generates the key pair outside CDK, so the private key never appears in a
  * template, a synth output or the CDK context:
  *
- * 1. Generate an ES256 key pair as JWKs and give both halves the same `kid`.
+ * 1. Generate an ES256 key pair as JWKs with the same `kid`: `npm run generate-signing-key`.
  * 2. Store the private JWK in this secret:
  *    `aws secretsmanager put-secret-value --secret-id <SigningKeySecretArn output> --secret-string file://private.jwk.json`
  * 3. Deploy with the public half: `cdk deploy -c stage=prod -c jwtPublicKeys='{"keys":[<public JWK>]}'`
@@ -38,6 +38,11 @@ export class SigningKey extends Construct {
         generateStringKey: 'nonce',
       },
       removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The private key cannot be rotated by a Secrets Manager rotation function alone: its public half must first be published in JWT_PUBLIC_KEYS (a deploy) and the old one kept until the longest refresh lifetime has passed. Rotation is the documented operator procedure (npm run generate-signing-key, docs/deploy.md).',
     });
   }
 

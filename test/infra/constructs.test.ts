@@ -1,10 +1,14 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { Data } from '../../infra/constructs/data';
-import { grantSendMail } from '../../infra/constructs/functions';
-import { PLACEHOLDER_JWT_PUBLIC_KEYS, resolveStage, type ContextReader } from '../../infra/stages';
+import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/functions';
+import { Mail } from '../../infra/constructs/mail';
+import { fromRoot } from '../../infra/paths';
+import { pathPrefix, PLACEHOLDER_JWT_PUBLIC_KEYS, resolveStage, type ContextReader } from '../../infra/stages';
 
 /** Constructs and stage settings that need no bundling, so no full synth. */
 
@@ -14,23 +18,63 @@ const context =
     values[key];
 
 describe('resolveStage', () => {
-  it('defaults to dev with the placeholder key set and no authorizer cache', () => {
+  it('defaults to dev with the placeholder key set, no authorizer cache, no custom domain and no alarm topic', () => {
     const stage = resolveStage(context({}));
     expect(stage).toMatchObject({
       name: 'dev',
       jwtPublicKeys: PLACEHOLDER_JWT_PUBLIC_KEYS,
       removalPolicy: RemovalPolicy.DESTROY,
       deletionProtection: false,
+      mailIdentity: 'dev.example.com',
+      createAlarmTopic: false,
     });
     expect(stage.authorizerCacheTtl.toSeconds()).toBe(0);
+    expect(stage.customDomain).toBeUndefined();
+    expect(pathPrefix(stage)).toBe('/dev');
   });
 
-  it('retains and protects the data in prod', () => {
-    expect(resolveStage(context({ stage: 'prod' }))).toMatchObject({
+  it('retains and protects the data in prod, keeps logs longer, throttles higher and creates an alarm topic', () => {
+    const dev = resolveStage(context({ stage: 'dev' }));
+    const prod = resolveStage(context({ stage: 'prod' }));
+    expect(prod).toMatchObject({
       name: 'prod',
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
+      createAlarmTopic: true,
     });
+    expect(prod.logRetention).toBeGreaterThan(dev.logRetention);
+    expect(prod.throttling.rateLimit).toBeGreaterThan(dev.throttling.rateLimit);
+    expect(prod.authorizerCacheTtl.toSeconds()).toBe(0);
+  });
+
+  it('serves the API at the root of a custom domain, with no stage prefix in the cookie paths', () => {
+    const stage = resolveStage(
+      context({
+        stage: 'prod',
+        domainName: 'api.acme.com',
+        certificateArn: 'arn:aws:acm:sa-east-1:123456789012:certificate/0a1b2c3d',
+        hostedZoneId: 'Z0123456789ABC',
+        hostedZoneName: 'acme.com',
+      }),
+    );
+    expect(stage.customDomain).toEqual({
+      domainName: 'api.acme.com',
+      certificateArn: 'arn:aws:acm:sa-east-1:123456789012:certificate/0a1b2c3d',
+      hostedZone: { id: 'Z0123456789ABC', name: 'acme.com' },
+    });
+    expect(pathPrefix(stage)).toBe('');
+  });
+
+  it('takes the SES identity as the sender address or a domain it belongs to', () => {
+    expect(resolveStage(context({ mailFrom: 'no-reply@mail.acme.com' })).mailIdentity).toBe('mail.acme.com');
+    expect(resolveStage(context({ mailFrom: 'no-reply@mail.acme.com', mailIdentity: 'acme.com' })).mailIdentity).toBe('acme.com');
+    expect(resolveStage(context({ mailFrom: 'no-reply@mail.acme.com', mailIdentity: 'no-reply@mail.acme.com' })).mailIdentity).toBe('no-reply@mail.acme.com');
+  });
+
+  it('sends alarms to a given topic, or creates one with an e-mail subscription', () => {
+    const topicArn = 'arn:aws:sns:us-east-1:123456789012:ops';
+    expect(resolveStage(context({ stage: 'prod', alarmTopicArn: topicArn }))).toMatchObject({ alarmTopicArn: topicArn, createAlarmTopic: false });
+    expect(resolveStage(context({ alarmEmail: 'ops@acme.com' }))).toMatchObject({ alarmEmail: 'ops@acme.com', createAlarmTopic: true });
   });
 
   it('takes the per-deployment values from context', () => {
@@ -62,6 +106,17 @@ describe('resolveStage', () => {
     [{ allowedOrigins: 'https://app.acme.com/' }, /bare origin/],
     [{ mailFrom: 'nobody' }, /not an e-mail address/],
     [{ authorizerCacheTtlSeconds: '7200' }, /0 to 3600/],
+    [{ authorizerCacheTtlSeconds: '1.5' }, /0 to 3600/],
+    [{ domainName: 'api.acme.com' }, /both context "domainName" and "certificateArn"/],
+    [{ domainName: 'api.acme.com', certificateArn: 'arn:aws:iam::123456789012:server-certificate/x' }, /ARN of acm/],
+    [{ domainName: 'not a domain', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/x' }, /not a domain name/],
+    [{ domainName: 'api.acme.com', certificateArn: 'arn:aws:acm:us-east-1:1:certificate/x', hostedZoneId: 'Z1' }, /go together/],
+    [{ domainName: 'api.acme.com', certificateArn: 'arn:aws:acm:us-east-1:1:certificate/x', hostedZoneId: 'Z1', hostedZoneName: 'other.com' }, /not inside/],
+    [{ mailFrom: 'no-reply@acme.com', mailIdentity: 'other.com' }, /neither/],
+    [{ mailFrom: 'no-reply@acme.com', mailIdentity: 'cme.com' }, /neither/],
+    [{ alarmEmail: 'ops' }, /not an e-mail address/],
+    [{ alarmTopicArn: 'ops-topic' }, /ARN of sns/],
+    [{ alarmTopicArn: 'arn:aws:sns:us-east-1:1:ops', alarmEmail: 'ops@acme.com' }, /not both/],
   ])('refuses %o', (values, message) => {
     expect(() => resolveStage(context(values))).toThrow(message);
   });
@@ -82,15 +137,15 @@ describe('Data', () => {
   });
 });
 
-describe('grantSendMail', () => {
-  it('allows ses:SendEmail on the sender domain identity only', () => {
+describe('Mail', () => {
+  it('allows ses:SendEmail on the configured identity only, and only as the configured sender', () => {
     const stack = new Stack();
     const fn = new LambdaFunction(stack, 'Mailer', {
       runtime: Runtime.NODEJS_22_X,
       handler: 'index.handler',
       code: Code.fromInline('export const handler = async () => {};'),
     });
-    grantSendMail(fn, 'no-reply@mail.acme.com');
+    new Mail(stack, 'Mail', { mailFrom: 'no-reply@mail.acme.com', identity: 'mail.acme.com' }).grantSend(fn);
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: [
@@ -100,9 +155,50 @@ describe('grantSendMail', () => {
             Resource: {
               'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/mail.acme.com']],
             },
+            Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@mail.acme.com' } },
           },
         ],
       },
     });
+  });
+});
+
+describe('table actions', () => {
+  /** The DynamoDB action(s) each document-client command needs. */
+  const ACTIONS_OF: Record<string, string[]> = {
+    GetCommand: ['dynamodb:GetItem'],
+    BatchGetCommand: ['dynamodb:BatchGetItem'],
+    QueryCommand: ['dynamodb:Query'],
+    PutCommand: ['dynamodb:PutItem'],
+    UpdateCommand: ['dynamodb:UpdateItem'],
+    DeleteCommand: ['dynamodb:DeleteItem'],
+    BatchWriteCommand: ['dynamodb:BatchWriteItem'],
+    // Authorized item by item: the actions of its Put, Update, Delete and ConditionCheck.
+    TransactWriteCommand: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+    TransactGetCommand: ['dynamodb:GetItem'],
+  };
+
+  function sources(directory: string): string[] {
+    return readdirSync(fromRoot(directory), { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .map((entry) => path.join(entry.parentPath, entry.name));
+  }
+
+  it('grants every action behind the DynamoDB commands the functions import, and nothing they never use', () => {
+    const used = new Set<string>();
+    for (const file of [...sources('lib'), ...sources('functions')]) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'@aws-sdk\/(?:lib-dynamodb|client-dynamodb)'/g)) {
+        for (const name of (match[1] ?? '').split(',').map((item) => item.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] ?? '')) {
+          if (!name.endsWith('Command')) continue;
+          const actions = ACTIONS_OF[name];
+          expect(actions, `${name} in ${path.relative(fromRoot('.'), file)} has no known IAM action`).toBeDefined();
+          for (const action of actions ?? []) used.add(action);
+        }
+      }
+    }
+    const granted = new Set<string>([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS]);
+    expect([...used].filter((action) => !granted.has(action))).toEqual([]);
+    expect(used.has('dynamodb:GetItem') && used.has('dynamodb:Query') && used.has('dynamodb:PutItem')).toBe(true);
   });
 });

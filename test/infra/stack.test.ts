@@ -1,26 +1,34 @@
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer as authorizerManifest, routeList } from '../../lib/routes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBackofficeApp } from '../../infra/backoffice-app';
+import { bundleSizes } from '../../infra/bundle-sizes';
+import { MEMORY_MB, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/functions';
+import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
+import { AUTHORIZER_FAILURE_LOG_MESSAGE } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
-import { BackofficeStack } from '../../infra/stack';
-import { resolveStage } from '../../infra/stages';
+import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
+import { authorizer as authorizerManifest, jobs, routeList } from '../../lib/routes';
+import { cdkJsonContext, type ValidationReport, violationsOf } from './synth';
 
 /**
- * Properties of the synthesized dev stack, checked against the route manifest. Synthesis
- * bundles every function with esbuild, so the template is built once for the whole file.
+ * Properties of the synthesized dev stack, checked against the route manifest, and its
+ * AWS Solutions (cdk-nag) report. The app is built exactly as `cdk synth` builds it, and
+ * synthesis bundles every function with esbuild, so it runs once for the whole file.
  */
 
 type Json = Record<string, unknown>;
 interface Resource {
   Type: string;
   Properties: Json;
+  Metadata?: Json;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
 }
 
-const SYNTH_TIMEOUT_MS = 120_000;
+const SYNTH_TIMEOUT_MS = 175_000;
 
 /** DynamoDB actions that change data; a read-only function must have none of them. */
 const DYNAMODB_WRITE_ACTIONS = [
@@ -36,16 +44,21 @@ const DYNAMODB_WRITE_ACTIONS = [
 
 let template: Template;
 let resources: Record<string, Resource>;
+let report: ValidationReport;
+let outdir: string;
 
 beforeAll(() => {
-  // The same feature flags as `cdk synth`, which reads them from cdk.json.
-  const { context } = JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')) as { context: Json };
-  const app = new App({ context: { ...context, stage: 'dev' } });
-  const stage = resolveStage((key) => app.node.tryGetContext(key) as unknown);
-  const stack = new BackofficeStack(app, 'Backoffice-dev', { stage });
-  template = Template.fromStack(stack);
+  outdir = mkdtempSync(path.join(tmpdir(), 'backoffice-synth-'));
+  // The same feature flags as `cdk synth`, which reads them from cdk.json. A finding that
+  // is not acknowledged makes synth() itself throw.
+  const { app, stack } = createBackofficeApp({ outdir, context: { ...cdkJsonContext(), stage: 'dev' } });
+  const assembly = app.synth();
+  template = Template.fromJSON(assembly.getStackByName(stack.stackName).template as Json);
   resources = template.toJSON().Resources as Record<string, Resource>;
+  report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
 }, SYNTH_TIMEOUT_MS);
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 // ---- template navigation -------------------------------------------------------------------
 
@@ -157,12 +170,40 @@ const publicRoutes = routes.filter((route) => route.auth === 'public');
 
 // ---- tests -------------------------------------------------------------------------------
 
+const jobList = Object.entries(jobs).map(([id, job]) => ({ id, ...job }));
+const TOKEN_VERIFIERS = [AUTHORIZER_FUNCTION_ID, ...[...TOKEN_VERIFYING_ROUTES].map(routeFunctionId)];
+
+function jobFunction(jobId: string): string {
+  const id = `${jobId.charAt(0).toUpperCase()}${jobId.slice(1)}Function`;
+  expect(resources[id]?.Type, id).toBe('AWS::Lambda::Function');
+  return id;
+}
+
 describe('functions', () => {
-  it('creates one function per manifest route plus the authorizer, each its own', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+  it('creates one function per manifest route and job plus the authorizer, each its own', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + jobList.length + 1);
     const behindRoutes = new Set(routes.map(routeFunction));
     expect(behindRoutes.size).toBe(routes.length);
     expect(behindRoutes.has(authorizerFunction())).toBe(false);
+  });
+
+  it('bundles each function from its own handler entry', () => {
+    const entries = new Map<string, string>();
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const asset = fn.Metadata?.['aws:asset:path'];
+      expect(asset, id).toEqual(expect.stringMatching(/^asset\./));
+      entries.set(id, String(asset));
+    }
+    expect(new Set(entries.values()).size).toBe(entries.size);
+    const sizes = bundleSizes(outdir);
+    expect(sizes.map((size) => size.logicalId).sort()).toEqual([...entries.keys()].sort());
+    for (const size of sizes) expect(size.bytes, size.logicalId).toBeGreaterThan(1000);
+  });
+
+  it('names each function plainly: the route id, the authorizer, the job', () => {
+    for (const route of routes) expect(routeFunction(route)).toBe(routeFunctionId(route.id));
+    expect(authorizerFunction()).toBe(AUTHORIZER_FUNCTION_ID);
+    for (const job of jobList) jobFunction(job.id);
   });
 
   it('runs every function on Node.js 22, arm64, as an ESM bundle with a log group of its own', () => {
@@ -174,29 +215,35 @@ describe('functions', () => {
         Handler: 'index.handler',
         LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) as unknown } },
       });
-      expect(fn.Properties.Timeout).toBeLessThan(29);
     }
     const logGroups = new Set(functions.map(([, fn]) => (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref));
     expect(logGroups.size).toBe(functions.length);
-    for (const id of logGroups) expect(resources[id]?.Properties.RetentionInDays).toEqual(expect.any(Number));
   });
 
-  it('gives 1024 MB to the bcrypt routes and 256 MB to the others', () => {
+  it('keeps the API functions under API Gateway\'s 29 s and gives the jobs minutes', () => {
+    for (const route of routes) expect(resources[routeFunction(route)]?.Properties.Timeout, route.id).toBeLessThan(29);
+    expect(resources[authorizerFunction()]?.Properties.Timeout).toBeLessThan(29);
+    for (const job of jobList) expect(resources[jobFunction(job.id)]?.Properties.Timeout).toBeGreaterThanOrEqual(60);
+  });
+
+  it('gives the bcrypt routes one full vCPU (1769 MB) and every other function 256 MB', () => {
+    expect(MEMORY_MB).toEqual({ bcrypt: 1769, default: 256 });
+    expect(routes.filter((route) => route.cpu === 'bcrypt').map((route) => route.id).sort()).toEqual(['login', 'register', 'resetPassword']);
     for (const route of routes) {
       const memory = resources[routeFunction(route)]?.Properties.MemorySize;
-      expect(memory, route.id).toBe(route.cpu === 'bcrypt' ? 1024 : 256);
+      expect(memory, route.id).toBe(route.cpu === 'bcrypt' ? 1769 : 256);
     }
     expect(resources[authorizerFunction()]?.Properties.MemorySize).toBe(256);
+    for (const job of jobList) expect(resources[jobFunction(job.id)]?.Properties.MemorySize).toBe(256);
   });
 
-  it('sets the whole configuration on every function, with the stage path prefix', () => {
+  it('sets the common configuration on every function, with the stage path prefix', () => {
     const tableId = only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0];
     for (const [id] of ofType('AWS::Lambda::Function')) {
       expect(environmentOf(id), id).toMatchObject({
         TABLE_NAME: { Ref: tableId },
         JWT_ISSUER: expect.any(String) as unknown,
         JWT_AUDIENCE: expect.any(String) as unknown,
-        JWT_PUBLIC_KEYS: '{"keys":[]}',
         ACCESS_TOKEN_TTL_SECONDS: '900',
         REFRESH_TOKEN_TTL_SECONDS: '43200',
         REMEMBER_ME_TTL_SECONDS: '2592000',
@@ -209,6 +256,13 @@ describe('functions', () => {
         MAIL_FROM: expect.stringMatching(/@/) as unknown,
         MAIL_TRANSPORT: 'ses',
       });
+    }
+  });
+
+  it('gives JWT_PUBLIC_KEYS to the token verifiers only: the authorizer and refresh', () => {
+    expect(TOKEN_VERIFIERS.sort()).toEqual(['AuthorizerFunction', 'RefreshFunction']);
+    for (const [id] of ofType('AWS::Lambda::Function')) {
+      expect(environmentOf(id).JWT_PUBLIC_KEYS, id).toEqual(TOKEN_VERIFIERS.includes(id) ? '{"keys":[]}' : undefined);
     }
   });
 });
@@ -262,11 +316,18 @@ describe('API routes and authorizer', () => {
     expect(JSON.stringify(response)).not.toContain("'*'");
   });
 
-  it('throttles every method and writes JSON access logs', () => {
+  it('throttles every method and writes JSON access logs and ERROR execution logs without request data', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
       MethodSettings: Match.arrayWith([
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() }),
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 50,
+          ThrottlingBurstLimit: 100,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
       ]),
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
     });
@@ -392,6 +453,43 @@ describe('IAM', () => {
     }
   });
 
+  it('names the table and each index, never a wildcard resource, and attaches no managed policy', () => {
+    for (const [id] of ofType('AWS::Lambda::Function')) {
+      for (const statement of statementsOfFunction(id)) {
+        expect(JSON.stringify(statement.Resource), id).not.toContain('*');
+      }
+      const roleId = only([...referencedIds(resources[id]?.Properties.Role)], 'roles of the function');
+      expect(resources[roleId]?.Properties.ManagedPolicyArns, id).toBeUndefined();
+    }
+  });
+
+  it('lets each function write logs to its own log group only', () => {
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const logGroup = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      const logStatements = statementsOfFunction(id).filter((statement) => asList(statement.Action).some((action) => action.startsWith('logs:')));
+      expect(logStatements, id).toEqual([
+        expect.objectContaining({ Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroup, 'Arn'] } }),
+      ]);
+    }
+  });
+
+  it('grants exactly the manifest table access: reads everywhere, writes only where declared', () => {
+    const bound = [
+      ...routes.map((route) => ({ id: routeFunction(route), access: route.table })),
+      { id: authorizerFunction(), access: authorizerManifest.table },
+      ...jobList.map((job) => ({ id: jobFunction(job.id), access: job.table })),
+    ];
+    for (const { id, access } of bound) {
+      const actions = actionsOfFunction(id);
+      expect(actions, id).toEqual(expect.arrayContaining([...TABLE_READ_ACTIONS]));
+      const unconditionalWrites = statementsOfFunction(id)
+        .filter((statement) => statement.Condition === undefined)
+        .flatMap((statement) => asList(statement.Action))
+        .filter((action) => (TABLE_WRITE_ACTIONS as readonly string[]).includes(action));
+      expect(unconditionalWrites.sort(), id).toEqual(access === 'read-write' ? [...TABLE_WRITE_ACTIONS].sort() : []);
+    }
+  });
+
   it('lets the authorizer write nothing but lastActiveAt', () => {
     const functionId = authorizerFunction();
     expect(actionsOfFunction(functionId)).toContain('dynamodb:BatchGetItem');
@@ -432,17 +530,227 @@ describe('IAM', () => {
     expect(actionsOfFunction(authorizerFunction())).not.toContain('secretsmanager:GetSecretValue');
   });
 
-  it('lets exactly the routes that send mail call SES', () => {
+  it('lets exactly the routes that send mail call SES, as the configured sender on its identity', () => {
     for (const route of routes) {
-      const sends = actionsOfFunction(routeFunction(route)).some((action) => action.startsWith('ses:'));
-      expect(sends, route.id).toBe(route.sendsMail === true);
+      const sesStatements = statementsOfFunction(routeFunction(route)).filter((statement) => asList(statement.Action).some((action) => action.startsWith('ses:')));
+      if (route.sendsMail !== true) {
+        expect(sesStatements, route.id).toEqual([]);
+        continue;
+      }
+      expect(sesStatements, route.id).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'ses:SendEmail',
+          Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/dev.example.com']] },
+          Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@dev.example.com' } },
+        },
+      ]);
+    }
+  });
+});
+
+describe('logs', () => {
+  it('sets the stage retention (two weeks in dev) and removal on every log group', () => {
+    const logGroups = ofType('AWS::Logs::LogGroup');
+    // One per function, the API access logs and the API execution logs.
+    expect(logGroups).toHaveLength(ofType('AWS::Lambda::Function').length + 2);
+    for (const [id, logGroup] of logGroups) {
+      expect(logGroup.Properties.RetentionInDays, id).toBe(14);
+      expect(logGroup.DeletionPolicy, id).toBe('Delete');
+    }
+  });
+
+  it('creates the execution log group API Gateway would otherwise create without retention, before the stage', () => {
+    const [apiId] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
+    const [executionLogsId] = only(
+      ofType('AWS::Logs::LogGroup').filter(([, logGroup]) => JSON.stringify(logGroup.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_')),
+      'execution log groups',
+    );
+    expect(resources[executionLogsId]?.Properties.LogGroupName).toEqual({ 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: apiId }, '/dev']] });
+    const [, stage] = only(ofType('AWS::ApiGateway::Stage'), 'stages');
+    expect((stage as Resource & { DependsOn?: string[] }).DependsOn).toContain(executionLogsId);
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('runs each job on an EventBridge schedule at its UTC time from the manifest', () => {
+    for (const job of jobList) {
+      const [, rule] = only(
+        ofType('AWS::Events::Rule').filter(([, candidate]) => JSON.stringify(candidate.Properties.Targets).includes(`"${jobFunction(job.id)}"`)),
+        `rules of ${job.id}`,
+      );
+      expect(rule.Properties.ScheduleExpression).toBe(`cron(${job.schedule.minute} ${job.schedule.hour} * * ? *)`);
+      expect(rule.Properties.State).toBe('ENABLED');
+    }
+    expect(jobs.salesRollup.schedule).toEqual({ hour: 3, minute: 15 });
+  });
+
+  it('retries a failed delivery and a failed run twice, then parks the event in the dead-letter queue', () => {
+    const [queueId] = only(ofType('AWS::SQS::Queue'), 'queues');
+    const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+    for (const job of jobList) {
+      const functionId = jobFunction(job.id);
+      template.hasResourceProperties('AWS::Events::Rule', {
+        Targets: [
+          {
+            Arn: { 'Fn::GetAtt': [functionId, 'Arn'] },
+            Id: Match.anyValue(),
+            RetryPolicy: { MaximumRetryAttempts: JOB_RETRY_ATTEMPTS, MaximumEventAgeInSeconds: JOB_MAX_EVENT_AGE.toSeconds() },
+            DeadLetterConfig: { Arn: queueArn },
+          },
+        ],
+      });
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: functionId },
+        MaximumRetryAttempts: JOB_RETRY_ATTEMPTS,
+        MaximumEventAgeInSeconds: JOB_MAX_EVENT_AGE.toSeconds(),
+        DestinationConfig: { OnFailure: { Destination: queueArn } },
+      });
+      expect(statementsOfFunction(functionId), job.id).toEqual(
+        expect.arrayContaining([expect.objectContaining({ Action: expect.arrayContaining(['sqs:SendMessage']), Resource: queueArn })]),
+      );
+    }
+    expect(JOB_RETRY_ATTEMPTS).toBe(2);
+  });
+
+  it('keeps the dead-letter queue encrypted, TLS-only and for 14 days, and lets only its rule send to it besides the job', () => {
+    const [queueId, queue] = only(ofType('AWS::SQS::Queue'), 'queues');
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    const [, policy] = only(ofType('AWS::SQS::QueuePolicy'), 'queue policies');
+    const statements = (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement;
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: 'events.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [only(ofType('AWS::Events::Rule'), 'rules')[0], 'Arn'] } } },
+        }),
+      ]),
+    );
+  });
+});
+
+describe('alarms', () => {
+  type AlarmProperties = Json & { MetricName?: string; Namespace?: string; Dimensions?: { Name: string; Value: unknown }[]; Metrics?: Json[] };
+  const alarms = (): AlarmProperties[] => ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties as AlarmProperties);
+
+  it('alarms on the Errors of every function except the authorizer, at the first error', () => {
+    const errorAlarms = alarms().filter((alarm) => alarm.Namespace === 'AWS/Lambda' && alarm.MetricName === 'Errors');
+    const watched = errorAlarms.map((alarm) => (alarm.Dimensions?.find((dimension) => dimension.Name === 'FunctionName')?.Value as { Ref: string }).Ref);
+    const expected = ofType('AWS::Lambda::Function')
+      .map(([id]) => id)
+      .filter((id) => id !== authorizerFunction());
+    expect(watched.sort()).toEqual(expected.sort());
+    for (const alarm of errorAlarms) {
+      expect(alarm).toMatchObject({ Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+    }
+  });
+
+  it("alarms on the authorizer's failures through its log, since its Errors also count every 401", () => {
+    const [, filter] = only(ofType('AWS::Logs::MetricFilter'), 'metric filters');
+    const authorizerLogs = (resources[authorizerFunction()]?.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup;
+    expect(filter.Properties).toMatchObject({ LogGroupName: authorizerLogs, FilterPattern: `"${AUTHORIZER_FAILURE_LOG_MESSAGE}"` });
+    const { MetricName, MetricNamespace } = (filter.Properties.MetricTransformations as { MetricName: string; MetricNamespace: string }[])[0]!;
+    expect(alarms()).toEqual(expect.arrayContaining([expect.objectContaining({ MetricName, Namespace: MetricNamespace, Threshold: 1 })]));
+    // The filter matches the line the authorizer really logs on a failure.
+    expect(readFileSync(fromRoot(authorizerManifest.handler), 'utf8')).toContain(`logger.error('${AUTHORIZER_FAILURE_LOG_MESSAGE}'`);
+  });
+
+  it('alarms on API Gateway 5XXError of the stage', () => {
+    const [apiId, api] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
+    const [stageId] = only(ofType('AWS::ApiGateway::Stage'), 'stages');
+    expect(api.Properties.Name).toBe('Backoffice-dev');
+    expect(apiId).toBeDefined();
+    expect(alarms()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Namespace: 'AWS/ApiGateway',
+          MetricName: '5XXError',
+          Dimensions: [
+            { Name: 'ApiName', Value: 'Backoffice-dev' },
+            { Name: 'Stage', Value: { Ref: stageId } },
+          ],
+          Threshold: 1,
+        }),
+      ]),
+    );
+  });
+
+  it('alarms on DynamoDB read and write throttles of the table and its index', () => {
+    const [tableId] = only(ofType('AWS::DynamoDB::GlobalTable'), 'tables');
+    const [alarm] = alarms().filter((candidate) => JSON.stringify(candidate.Metrics ?? []).includes('ThrottleEvents'));
+    const metrics = (alarm?.Metrics ?? []).flatMap((metric) => {
+      const stat = (metric as { MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } }).MetricStat;
+      return stat ? [`${stat.Metric.MetricName} ${stat.Metric.Dimensions.map((dimension) => `${dimension.Name}=${JSON.stringify(dimension.Value)}`).join(' ')}`] : [];
+    });
+    const table = `TableName=${JSON.stringify({ Ref: tableId })}`;
+    expect(metrics.sort()).toEqual(
+      [`ReadThrottleEvents ${table}`, `WriteThrottleEvents ${table}`, `ReadThrottleEvents GlobalSecondaryIndexName="gsi1" ${table}`, `WriteThrottleEvents GlobalSecondaryIndexName="gsi1" ${table}`].sort(),
+    );
+    expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  });
+
+  it('alarms as soon as the dead-letter queue holds a message', () => {
+    const [queueId] = only(ofType('AWS::SQS::Queue'), 'queues');
+    expect(alarms()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Namespace: 'AWS/SQS',
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+          Statistic: 'Maximum',
+          Threshold: 0,
+          ComparisonOperator: 'GreaterThanThreshold',
+        }),
+      ]),
+    );
+  });
+
+  it('notifies no topic in dev unless one is configured', () => {
+    template.resourceCountIs('AWS::SNS::Topic', 0);
+    for (const alarm of alarms()) expect(alarm.AlarmActions).toBeUndefined();
+  });
+});
+
+describe('AWS Solutions checks (cdk-nag)', () => {
+  it('ran on the stack', () => {
+    expect(report.pluginReports.map((pluginReport) => pluginReport.pluginName)).toEqual(expect.arrayContaining(['Construct Annotations']));
+  });
+
+  it('leaves no unacknowledged AwsSolutions error or warning', () => {
+    expect(violationsOf(report, 'AwsSolutions')).toEqual([]);
+  });
+
+  it('reports nothing but the placeholder key set warning of the dev defaults', () => {
+    expect(violationsOf(report, '')).toEqual(['Annotation::backoffice:placeholderJwks (warning) at Backoffice-dev']);
+  });
+});
+
+describe('sam local invoke', () => {
+  const deployDoc = () => readFileSync(fromRoot('docs/deploy.md'), 'utf8');
+
+  it('documents the exact command for every function, with its logical id and an existing sample event', () => {
+    const handlers = new Map<string, string>([
+      [authorizerFunction(), authorizerManifest.handler],
+      ...routes.map((route) => [routeFunction(route), route.handler] as [string, string]),
+      ...jobList.map((job) => [jobFunction(job.id), job.handler] as [string, string]),
+    ]);
+    for (const [logicalId, handler] of handlers) {
+      const eventFile = `events/${path.basename(handler, '.ts')}.json`;
+      expect(existsSync(fromRoot(eventFile)), eventFile).toBe(true);
+      expect(deployDoc(), logicalId).toContain(`sam local invoke -t cdk.out/Backoffice-dev.template.json ${logicalId} -e ${eventFile}`);
     }
   });
 });
 
 describe('outputs', () => {
-  it('exports the API URL and the table name', () => {
-    template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+  it('exports the API URL, the table name, the signing-key secret and the dead-letter queue', () => {
+    const [stageId] = only(ofType('AWS::ApiGateway::Stage'), 'stages');
+    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([{ Ref: stageId }])] } });
     template.hasOutput('TableName', { Value: { Ref: only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0] } });
+    template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(ofType('AWS::SecretsManager::Secret'), 'secrets')[0] } });
+    template.hasOutput('JobsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue'), 'queues')[0] } });
   });
 });

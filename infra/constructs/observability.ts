@@ -1,0 +1,166 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { type Stage } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { tableDefinition } from '../../lib/db/table';
+
+/** Every alarm looks at 5-minute windows and fires on the first bad one. */
+const PERIOD = Duration.minutes(5);
+
+/**
+ * The line functions/auth/authorizer.ts logs (at ERROR) when authorization fails for a
+ * reason other than a bad token: the store is unavailable, a bug. A test keeps the two in step.
+ */
+export const AUTHORIZER_FAILURE_LOG_MESSAGE = 'authorizer failed';
+
+export interface ObservedFunction {
+  /** Construct id of its alarm (`LoginFunction` gives `LoginFunctionErrors`). */
+  id: string;
+  /** What the function is, for the alarm description (`POST /auth/login`, `job sales-rollup`). */
+  name: string;
+  function: IFunction;
+}
+
+export interface ObservabilityProps {
+  /** Every function whose Lambda `Errors` metric means a failure: the routes and the jobs. */
+  functions: ObservedFunction[];
+  /** The REQUEST authorizer and its log group (see `authorizerFailures`). */
+  authorizer: { function: IFunction; logGroup: ILogGroup };
+  /** The API stage, for its 5XXError metric. */
+  apiStage: Stage;
+  table: ITableV2;
+  deadLetterQueue: IQueue;
+  /** Notify an existing topic ... */
+  alarmTopicArn?: string;
+  /** ... or create one (optionally with an e-mail subscription); neither: alarms only change state. */
+  createAlarmTopic: boolean;
+  alarmEmail?: string;
+}
+
+/**
+ * The alarms that say the service is failing, from day one:
+ * - each function's `Errors` (an uncaught exception or a timeout; problem responses such as
+ *   a 4xx or a handled 503 are answers, not errors);
+ * - the authorizer's genuine failures. Its `Errors` metric cannot be used: API Gateway's
+ *   only way to answer 401 is an authorizer that throws "Unauthorized", so every expired
+ *   access token counts as a Lambda error. The alarm counts its failure log line instead;
+ *   timeouts and crashes there also surface as API 5XX (AUTHORIZER_FAILURE / 503);
+ * - API Gateway 5XXError on the stage;
+ * - DynamoDB read and write throttle events, of the table and of its indexes;
+ * - any message in the jobs' dead-letter queue.
+ * Missing data is "not breaching": no traffic is not an outage.
+ */
+export class Observability extends Construct {
+  readonly alarms: Alarm[] = [];
+  readonly alarmTopic?: ITopic;
+  /** Only set when this construct created the topic. */
+  readonly createdAlarmTopic?: Topic;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+
+    if (props.alarmTopicArn) {
+      this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
+    } else if (props.createAlarmTopic) {
+      // TLS-only publishing. Not KMS-encrypted: it carries alarm state changes only (name,
+      // metric, threshold), and CloudWatch cannot publish to a topic under the AWS-managed
+      // SNS key; a customer-managed key would cost $1/month for no protected data.
+      const topic = new Topic(this, 'AlarmTopic', { displayName: 'Back-office API alarms', enforceSSL: true });
+      if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
+      this.alarmTopic = topic;
+      this.createdAlarmTopic = topic;
+    }
+
+    for (const { id: functionId, name, function: fn } of props.functions) {
+      this.alarm(`${functionId}Errors`, {
+        metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+        description: `${name}: the function threw or timed out (Lambda Errors >= 1 in 5 minutes). Its log group has the stack trace.`,
+      });
+    }
+
+    const authorizerFailures = new MetricFilter(this, 'AuthorizerFailureFilter', {
+      logGroup: props.authorizer.logGroup,
+      filterPattern: FilterPattern.literal(`"${AUTHORIZER_FAILURE_LOG_MESSAGE}"`),
+      // Per stack, so a dev and a prod stack in one account never add up.
+      metricNamespace: `Backoffice/${Stack.of(this).stackName}`,
+      metricName: 'AuthorizerFailures',
+      metricValue: '1',
+      defaultValue: 0,
+    });
+    this.alarm('AuthorizerFailures', {
+      metric: authorizerFailures.metric({ period: PERIOD, statistic: 'Sum' }),
+      description:
+        'Authorizer: authorization failed for a reason other than a bad token (store unavailable, bug); callers got 503. Denials (401) are not counted.',
+    });
+
+    this.alarm('Api5xx', {
+      metric: props.apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+      description: 'API Gateway answered 5XX (function crash or timeout, authorizer failure, store unavailable) at least once in 5 minutes.',
+    });
+
+    this.alarm('DynamoDbThrottles', {
+      metric: throttleEvents(props.table),
+      description: 'DynamoDB throttled reads or writes on the table or its indexes (on-demand limits per partition or per table).',
+    });
+
+    this.alarm('DeadLetterQueue', {
+      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description: 'A scheduled job failed after its retries: its event is in the dead-letter queue. Fix the cause, then re-run the job (it is idempotent).',
+    });
+  }
+
+  private alarm(
+    id: string,
+    options: { metric: IMetric; description: string; threshold?: number; comparisonOperator?: ComparisonOperator },
+  ): Alarm {
+    const alarm = new Alarm(this, id, {
+      metric: options.metric,
+      alarmDescription: options.description,
+      threshold: options.threshold ?? 1,
+      comparisonOperator: options.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (this.alarmTopic) {
+      alarm.addAlarmAction(new SnsAction(this.alarmTopic));
+      alarm.addOkAction(new SnsAction(this.alarmTopic));
+    }
+    this.alarms.push(alarm);
+    return alarm;
+  }
+}
+
+/** Read and write throttle events of the table and of every GSI, summed (at most 10 metrics per alarm). */
+function throttleEvents(table: ITableV2): IMetric {
+  const metric = (metricName: string, indexName?: string) =>
+    new Metric({
+      namespace: 'AWS/DynamoDB',
+      metricName,
+      dimensionsMap: { TableName: table.tableName, ...(indexName ? { GlobalSecondaryIndexName: indexName } : {}) },
+      period: PERIOD,
+      statistic: 'Sum',
+    });
+  const usingMetrics: Record<string, IMetric> = { tableReads: metric('ReadThrottleEvents'), tableWrites: metric('WriteThrottleEvents') };
+  tableDefinition.globalSecondaryIndexes.forEach((index, position) => {
+    usingMetrics[`index${position}Reads`] = metric('ReadThrottleEvents', index.indexName);
+    usingMetrics[`index${position}Writes`] = metric('WriteThrottleEvents', index.indexName);
+  });
+  return new MathExpression({
+    expression: Object.keys(usingMetrics)
+      .map((name) => `FILL(${name}, 0)`)
+      .join(' + '),
+    usingMetrics,
+    label: 'Throttle events (table and indexes)',
+    period: PERIOD,
+  });
+}
