@@ -30,12 +30,14 @@ export interface Route {
   /** `protected` routes sit behind the REQUEST authorizer. */
   auth: 'public' | 'protected';
   table: TableAccess;
-  /** Functions that run bcrypt get about one vCPU (see README, "Memory"). */
+  /** Functions that run bcrypt get about one vCPU (see docs/deploy.md, "Memory"). */
   cpu?: 'bcrypt';
   /** Functions that send e-mail get `ses:SendEmail`. */
   sendsMail?: boolean;
   /** Functions that issue tokens may read the private signing key; no other may. */
   signsTokens?: boolean;
+  /** Functions that verify tokens themselves (besides the authorizer) get the public keys. */
+  verifiesTokens?: boolean;
   rateLimit?: RateLimit;
   summary: string;
 }
@@ -102,6 +104,7 @@ export const routes = {
     auth: 'public',
     table: 'read-write',
     signsTokens: true,
+    verifiesTokens: true,
     summary: 'Rotate the refresh token and issue a new access token',
   },
   logout: {

@@ -1,22 +1,22 @@
 import { build } from 'esbuild';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUNDLE_EXTERNAL_MODULES, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../../infra/bundling';
 
 /**
- * The esbuild options the stack bundles each function with (infra/constructs/functions.ts),
- * so the benchmark measures the bundles that are deployed: ESM, minified, node22, no source
- * maps, the AWS SDK left to the Lambda runtime.
+ * The esbuild options the stack bundles each function with (infra/bundling.ts, used by
+ * infra/constructs/functions.ts), so the benchmark measures the bundles that are deployed.
  */
 export const LAMBDA_ESBUILD = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node22',
+  target: BUNDLE_TARGET,
   minify: true,
   sourcemap: false,
-  mainFields: ['module', 'main'] as string[],
-  external: ['@aws-sdk/*'] as string[],
-  banner: { js: "import { createRequire as __backofficeCreateRequire } from 'node:module'; const require = __backofficeCreateRequire(import.meta.url);" },
+  mainFields: BUNDLE_MAIN_FIELDS,
+  external: BUNDLE_EXTERNAL_MODULES,
+  banner: { js: ESM_REQUIRE_BANNER },
   logLevel: 'error',
 } as const;
 

@@ -27,15 +27,16 @@ export interface Product {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-async function queryAll(pk: string, skPrefix: string, consistent: boolean): Promise<Record<string, unknown>[]> {
+/** Every item of a partition (or of its `skPrefix` range), following the pagination. */
+async function queryAll(pk: string, skPrefix: string | undefined, consistent: boolean): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
         ConsistentRead: consistent,
         ExclusiveStartKey: startKey,
       }),
@@ -234,5 +235,5 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
 
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */
 export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<Record<string, unknown>[]> {
-  return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, '', true);
+  return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, undefined, true);
 }

@@ -1,0 +1,143 @@
+/**
+ * `npm run soak [-- --seconds 60 --connections 10]`: the mixed scenario (supplier writes,
+ * stock movements, reads) against a fresh local API for a set time, then checks the store:
+ *
+ * - every acknowledged supplier and movement is there, and nothing else was written;
+ * - each balance equals the sum of its movements; each product's on-hand quantity and each
+ *   warehouse's total equal the sum of their balances;
+ * - no request got a 5xx.
+ *
+ * Exits 1 when any check fails. Traffic goes to 127.0.0.1 only and stops by itself.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cnpj } from 'cpf-cnpj-validator';
+import { resetConfig } from '../lib/config';
+import { getMany } from '../lib/db/batch';
+import { keys } from '../lib/db/keys';
+import { listMovements } from '../lib/db/repositories/inventory';
+import { applyLocalEnvironment } from '../local/environment';
+import { readRuntimeInfo } from '../local/runtime';
+import { startLocalApi } from '../test/support/local-api';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '10' } } });
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+
+interface Acknowledged {
+  suppliers: string[];
+  movements: { id: string; productId: string; warehouseId: string; type: string; quantity: number }[];
+}
+
+const statuses = new Map<number, number>();
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+
+async function main(): Promise<void> {
+  if (!(SECONDS > 0) || !(CONNECTIONS > 0)) throw new Error('--seconds and --connections must be positive numbers');
+  const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-soak-'));
+  const api = await startLocalApi({ dataDir, inMemory: true, allowedOrigins: 'https://app.example.com' });
+  const failures: string[] = [];
+  try {
+    const send = async (method: string, path: string, body?: unknown, cookie?: string) => {
+      const response = await fetch(`${api.url}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      const text = await response.text();
+      return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown>, cookies: response.headers.getSetCookie() };
+    };
+
+    const tenant = await send('POST', '/tenants', { name: 'soak', plan: 'ENTERPRISE' });
+    const registered = await send('POST', '/auth/register', { name: 'Soak', email: 'soak@example.com', password: 'soak password 123', tenantId: tenant.json.id });
+    const cookie = registered.cookies.map((line) => line.split(';')[0]).join('; ');
+    const tenantId = String(tenant.json.id);
+    const warehouses: string[] = [];
+    const products: string[] = [];
+    for (let index = 0; index < 3; index += 1) warehouses.push(String((await send('POST', '/inventory/warehouses', { name: `W${index}` }, cookie)).json.id));
+    for (let index = 0; index < 5; index += 1) products.push(String((await send('POST', '/inventory/products', { sku: `SOAK-${index}`, name: `Product ${index}` }, cookie)).json.id));
+
+    const acknowledged: Acknowledged = { suppliers: [], movements: [] };
+    const deadline = Date.now() + SECONDS * 1000;
+    console.log(`soak: ${CONNECTIONS} connections for ${SECONDS} s against ${api.url} ...`);
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (Date.now() < deadline) {
+          const roll = Math.random();
+          if (roll < 0.25) {
+            const response = await send('POST', '/suppliers', { name: `Fornecedor ${Math.random().toString(36).slice(2, 8)}`, corporateName: 'Fornecedor Ltda', document: cnpj.generate() }, cookie);
+            if (response.status === 201) acknowledged.suppliers.push(String(response.json.id));
+          } else if (roll < 0.65) {
+            const movement = Math.random() < 0.55
+              ? { productId: pick(products), warehouseId: pick(warehouses), type: 'IN', quantity: 1 + Math.floor(Math.random() * 5), unitCost: 1 + Math.floor(Math.random() * 900) / 100 }
+              : { productId: pick(products), warehouseId: pick(warehouses), type: 'SALE', quantity: 1 + Math.floor(Math.random() * 3) };
+            const response = await send('POST', '/inventory/movements', movement, cookie);
+            if (response.status === 201) acknowledged.movements.push({ id: String(response.json.id), ...movement });
+          } else {
+            await send('GET', pick(['/companies', '/suppliers?search=forn&limit=20', '/inventory/dashboard/coverage?days=7', '/inventory/dashboard/by-warehouse']), undefined, cookie);
+          }
+        }
+      }),
+    );
+
+    // Read the store directly.
+    const runtime = readRuntimeInfo(dataDir);
+    if (!runtime) throw new Error('the local API did not record its store');
+    await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, runtime.dynamoEndpoint);
+    resetConfig();
+
+    const supplierItems = await getMany(acknowledged.suppliers.map((id) => keys.supplier(tenantId, id)));
+    const missingSuppliers = supplierItems.filter((item) => !item).length;
+    if (missingSuppliers) failures.push(`${missingSuppliers} acknowledged suppliers are missing`);
+    const page = await send('GET', '/suppliers?limit=1', undefined, cookie);
+    if (page.json.total !== acknowledged.suppliers.length) failures.push(`supplier total ${String(page.json.total)} != ${acknowledged.suppliers.length} acknowledged`);
+
+    const onHand = new Map<string, number>();
+    const inWarehouse = new Map<string, number>();
+    for (const productId of products) {
+      for (const warehouseId of warehouses) {
+        const stored = await listMovements(tenantId, productId, warehouseId);
+        const acked = acknowledged.movements.filter((movement) => movement.productId === productId && movement.warehouseId === warehouseId);
+        const storedIds = new Set(stored.map((item) => String(item.id)));
+        const missing = acked.filter((movement) => !storedIds.has(movement.id)).length;
+        if (missing) failures.push(`${missing} acknowledged movements missing for ${productId}/${warehouseId}`);
+        if (stored.length !== acked.length) failures.push(`${stored.length} movements stored but ${acked.length} acknowledged for ${productId}/${warehouseId}`);
+        const sum = stored.reduce((total, item) => total + (item.movementType === 'IN' ? Number(item.quantity) : -Number(item.quantity)), 0);
+        const [balance] = await getMany([keys.stock(tenantId, productId, warehouseId)]);
+        const quantity = Number(balance?.quantity ?? 0);
+        if (Math.abs(quantity - sum) > 1e-9) failures.push(`balance ${quantity} != sum of movements ${sum} for ${productId}/${warehouseId}`);
+        if (quantity < 0) failures.push(`negative balance for ${productId}/${warehouseId}`);
+        onHand.set(productId, (onHand.get(productId) ?? 0) + quantity);
+        inWarehouse.set(warehouseId, (inWarehouse.get(warehouseId) ?? 0) + quantity);
+      }
+    }
+    const productItems = await getMany(products.map((id) => keys.product(tenantId, id)));
+    productItems.forEach((item, index) => {
+      const expected = onHand.get(products[index] as string) ?? 0;
+      if (Number(item?.onHand ?? 0) !== expected) failures.push(`product on-hand ${String(item?.onHand)} != ${expected}`);
+    });
+    const warehouseItems = await getMany(warehouses.map((id) => keys.warehouse(tenantId, id)));
+    warehouseItems.forEach((item, index) => {
+      const expected = inWarehouse.get(warehouses[index] as string) ?? 0;
+      if (Number(item?.totalItems ?? 0) !== expected) failures.push(`warehouse total ${String(item?.totalItems)} != ${expected}`);
+    });
+    const serverErrors = [...statuses.entries()].filter(([status]) => status >= 500).reduce((total, [, count]) => total + count, 0);
+    if (serverErrors) failures.push(`${serverErrors} responses were 5xx`);
+
+    console.log(`soak: ${[...statuses.values()].reduce((a, b) => a + b, 0)} requests; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(`soak: ${acknowledged.suppliers.length} suppliers and ${acknowledged.movements.length} movements acknowledged`);
+    if (failures.length) {
+      console.error(`soak: FAILED\n  ${failures.join('\n  ')}`);
+      process.exitCode = 1;
+    } else {
+      console.log('soak: every acknowledged write is in the store; balances equal the sum of their movements; no 5xx');
+    }
+  } finally {
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
