@@ -40,11 +40,18 @@ async function ensureKeys(dataDir: string): Promise<KeyFile> {
   return keys;
 }
 
+/** The variables `applyLocalEnvironment` sets (a child API must not inherit them). */
+export const LOCAL_CONFIG_VARIABLES = [
+  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'ACCESS_TOKEN_TTL_SECONDS', 'REFRESH_TOKEN_TTL_SECONDS',
+  'REMEMBER_ME_TTL_SECONDS', 'ALLOWED_ORIGINS', 'COOKIE_SAME_SITE', 'PATH_PREFIX', 'BCRYPT_COST', 'BUSINESS_TIME_ZONE', 'APP_URL', 'MAIL_FROM', 'MAIL_TRANSPORT',
+  'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL',
+] as const;
+
 /** Fill `process.env` with the local configuration; call before any handler runs. */
 export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpoint: string): Promise<void> {
   mkdirSync(settings.dataDir, { recursive: true });
   const keys = await ensureKeys(settings.dataDir);
-  const defaults: Record<string, string> = {
+  const defaults: Record<(typeof LOCAL_CONFIG_VARIABLES)[number] | 'AWS_REGION' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY', string> = {
     TABLE_NAME: 'backoffice',
     DYNAMODB_ENDPOINT: dynamoEndpoint,
     AWS_REGION: 'us-east-1',

@@ -15,6 +15,12 @@ export async function benchStore(): Promise<{ endpoint: string; dataDir: string;
   await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, dynamo.endpoint);
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   logger.setLogLevel('SILENT');
+  // The local outbox prints every message's links; thousands of invitations are noise here.
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('[mail]')) return;
+    warn(...args);
+  };
   resetConfig();
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? 'backoffice');
   return {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { LOCAL_CONFIG_VARIABLES } from '../../local/environment';
 
 export interface LocalApi {
   url: string;
@@ -11,9 +12,11 @@ export interface LocalApi {
  * `inMemory` keeps DynamoDB Local off the disk (the shared integration instance).
  */
 export async function startLocalApi(options: { dataDir: string; inMemory: boolean; allowedOrigins: string }): Promise<LocalApi> {
+  // A fresh API: none of this process's own local configuration leaks into it.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name)));
   const child = spawn(join('node_modules', '.bin', 'tsx'), ['local/start.ts'], {
     env: {
-      ...process.env,
+      ...inherited,
       PORT: '0',
       DYNAMODB_PORT: '0',
       DATA_DIR: options.dataDir,
