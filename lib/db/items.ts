@@ -22,3 +22,30 @@ export function pick<T>(item: Record<string, unknown>, fields: readonly (keyof T
 export function epochSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
 }
+
+/**
+ * The parts of an UpdateItem that set the given fields and remove those given as null
+ * (undefined ones are left alone), with placeholder names so any field name is safe.
+ */
+export function setOrRemove(fields: Record<string, unknown>): {
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  Object.entries(fields).forEach(([field, value], index) => {
+    if (value === undefined) return;
+    names[`#f${index}`] = field;
+    if (value === null) {
+      removes.push(`#f${index}`);
+    } else {
+      values[`:v${index}`] = value;
+      sets.push(`#f${index} = :v${index}`);
+    }
+  });
+  const clauses = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean);
+  return { UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}

@@ -3,7 +3,9 @@ import type { CompanyStatus, CompanyView } from '../../companies/schemas';
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
+import { setOrRemove } from '../items';
 import { gsi1, keys } from '../keys';
+import { queryAll } from '../query';
 
 export type Company = CompanyView;
 
@@ -81,20 +83,7 @@ export async function findCompanyTenant(companyId: string): Promise<string | und
 /** Every company of a tenant (pagination followed to the end), oldest first. */
 export async function listCompanies(tenantId: string): Promise<Company[]> {
   const { pk, skPrefix } = keys.companiesOfTenant(tenantId);
-  const companies: Company[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) companies.push(toCompany(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const companies = (await queryAll(pk, { skPrefix })).map(toCompany);
   return companies.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
@@ -102,31 +91,14 @@ export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' 
 
 /** Apply profile changes (null clears email or address); 404 when the company is not there. */
 export async function updateCompanyProfile(tenantId: string, companyId: string, changes: CompanyChanges, now: string): Promise<Company> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const removes: string[] = [];
   const { settings, ...rest } = changes;
-  const fields: Record<string, unknown> = { ...rest, updatedAt: now };
-  if (settings !== undefined) fields.settingsJson = JSON.stringify(settings);
-  Object.entries(fields).forEach(([field, value], index) => {
-    if (value === undefined) return;
-    names[`#f${index}`] = field;
-    if (value === null) removes.push(`#f${index}`);
-    else {
-      values[`:v${index}`] = value;
-      sets.push(`#f${index} = :v${index}`);
-    }
-  });
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.company(tenantId, companyId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ...setOrRemove({ ...rest, ...(settings !== undefined ? { settingsJson: JSON.stringify(settings) } : {}), updatedAt: now }),
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
 import type { MovementType } from '../../inventory/schemas';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { gsi1, keys } from '../keys';
+import { queryAll } from '../query';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 
 export interface Warehouse {
@@ -26,26 +27,6 @@ export interface Product {
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** Every item of a partition (or of its `skPrefix` range), following the pagination. */
-async function queryAll(pk: string, skPrefix: string | undefined, consistent: boolean): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
-        ConsistentRead: consistent,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
 
 const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
   id: item.id as string,
@@ -75,7 +56,7 @@ export async function insertWarehouse(tenantId: string, warehouse: Warehouse): P
 /** Every warehouse of a tenant, with its maintained totals (no stock item is read). */
 export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
   const { pk, skPrefix } = keys.warehousesOfTenant(tenantId);
-  return (await queryAll(pk, skPrefix, false)).map(toWarehouse);
+  return (await queryAll(pk, { skPrefix })).map(toWarehouse);
 }
 
 /** A product and its SKU sentinel in one transaction: 409 when the tenant already has the SKU. */
@@ -104,7 +85,7 @@ export async function insertProduct(tenantId: string, product: Product): Promise
 /** The product items and their rolled-up sales items, in one Query (the coverage read). */
 export async function readProductsWithSales(tenantId: string): Promise<Record<string, unknown>[]> {
   const { pk, skPrefix } = keys.productsOfTenant(tenantId);
-  return queryAll(pk, skPrefix, false);
+  return queryAll(pk, { skPrefix });
 }
 
 export async function listProducts(tenantId: string): Promise<Product[]> {
@@ -235,5 +216,5 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
 
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */
 export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<Record<string, unknown>[]> {
-  return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, undefined, true);
+  return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, { consistent: true });
 }

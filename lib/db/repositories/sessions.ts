@@ -1,6 +1,5 @@
 import {
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type TransactWriteCommandInput,
@@ -9,6 +8,7 @@ import { db, tableName } from '../client';
 import { isConditionFailure } from '../conditions';
 import { epochSeconds, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
+import { queryAll } from '../query';
 
 export interface Session {
   id: string;
@@ -125,22 +125,7 @@ export async function revokeSessionAndJti(
 /** Every session item of a user (any status), following the pagination. */
 export async function listSessionsOfUser(tenantId: string, userId: string): Promise<Session[]> {
   const { pk, skPrefix } = keys.sessionsOfUser(tenantId, userId);
-  const sessions: Session[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) sessions.push(toSession(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return sessions;
+  return (await queryAll(pk, { skPrefix, consistent: true })).map(toSession);
 }
 
 /**

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { withoutNulls, pick } from '../items';
+import { pick, setOrRemove, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
 
 export type Plan = 'STARTER' | 'PROFESSIONAL' | 'ENTERPRISE';
@@ -94,29 +94,13 @@ export async function listTenants(): Promise<Tenant[]> {
 
 /** Set profile fields (null clears one); 404 when the tenant does not exist. */
 export async function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string): Promise<Tenant> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const removes: string[] = [];
-  Object.entries({ ...changes, updatedAt: now }).forEach(([field, value], index) => {
-    if (value === undefined) return;
-    names[`#f${index}`] = field;
-    if (value === null) {
-      removes.push(`#f${index}`);
-    } else {
-      values[`:v${index}`] = value;
-      sets.push(`#f${index} = :v${index}`);
-    }
-  });
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.tenant(tenantId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ...setOrRemove({ ...changes, updatedAt: now }),
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );
