@@ -8,7 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayProblem, type GatewayResponseType } from '../lib/http/gateway-responses';
+import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayCorsOrigin, gatewayProblem, type GatewayResponseType } from '../lib/http/gateway-responses';
 import type { Route } from '../lib/routes';
 
 /**
@@ -160,8 +160,8 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
   const compiled = options.routes.map(compile);
   const log = options.log ?? (() => undefined);
 
-  const corsHeaders = (origin: string | undefined, echoAny: boolean): Record<string, string> => {
-    if (!origin || (!echoAny && !options.allowedOrigins.includes(origin))) return { Vary: 'Origin' };
+  const corsHeaders = (origin: string | undefined): Record<string, string> => {
+    if (!origin || !options.allowedOrigins.includes(origin)) return { Vary: 'Origin' };
     return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
   };
 
@@ -171,13 +171,14 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
     response.end(body);
   };
 
-  /** Gateway responses echo the caller's Origin, as the stack maps `method.request.header.origin`. */
-  const sendGatewayError = (response: ServerResponse, type: GatewayResponseType, requestId: string, origin: string | undefined) => {
+  /** Gateway responses grant CORS to the first allowed origin only, as the stack configures them. */
+  const gatewayCors = { 'Access-Control-Allow-Origin': gatewayCorsOrigin(options.allowedOrigins), 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+  const sendGatewayError = (response: ServerResponse, type: GatewayResponseType, requestId: string) => {
     const { problem, headers } = gatewayProblem(type, requestId);
     send(
       response,
       problem.status,
-      { 'Content-Type': GATEWAY_PROBLEM_CONTENT_TYPE, ...GATEWAY_STATIC_HEADERS, ...headers, ...corsHeaders(origin, true), 'x-amzn-RequestId': requestId },
+      { 'Content-Type': GATEWAY_PROBLEM_CONTENT_TYPE, ...GATEWAY_STATIC_HEADERS, ...headers, ...gatewayCors, 'x-amzn-RequestId': requestId },
       JSON.stringify(problem),
     );
     return problem.status;
@@ -197,7 +198,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
 
     if (method === 'OPTIONS' && onPath.length > 0) {
       const methods = [...new Set(onPath.map((entry) => entry.candidate.route.method)), 'OPTIONS'].join(',');
-      const cors = corsHeaders(origin, false);
+      const cors = corsHeaders(origin);
       const allowed = 'Access-Control-Allow-Origin' in cors;
       send(
         response,
@@ -211,11 +212,11 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
     }
 
     const found = onPath.find((entry) => entry.candidate.route.method === method);
-    if (!found) return sendGatewayError(response, 'MISSING_AUTHENTICATION_TOKEN', requestId, origin);
+    if (!found) return sendGatewayError(response, 'MISSING_AUTHENTICATION_TOKEN', requestId);
     const { route, params } = found.candidate;
 
     const raw = await readBody(request);
-    if (raw === 'too-large') return sendGatewayError(response, 'REQUEST_TOO_LARGE', requestId, origin);
+    if (raw === 'too-large') return sendGatewayError(response, 'REQUEST_TOO_LARGE', requestId);
 
     const pathParameters: Record<string, string> = {};
     params.forEach((name, index) => {
@@ -261,7 +262,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
 
     if (route.auth === 'protected') {
       // Identity source `method.request.header.Cookie`: absent or empty means 401 at once.
-      if (!headerValue(headers, 'cookie')) return sendGatewayError(response, 'UNAUTHORIZED', requestId, origin);
+      if (!headerValue(headers, 'cookie')) return sendGatewayError(response, 'UNAUTHORIZED', requestId);
       const authorizerEvent: APIGatewayRequestAuthorizerEvent = {
         type: 'REQUEST',
         methodArn,
@@ -280,12 +281,12 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
       try {
         result = JSON.parse(JSON.stringify(await (await options.loadAuthorizer())(structuredClone(authorizerEvent)))) as APIGatewayAuthorizerResult;
       } catch (error) {
-        if (error instanceof Error && error.message === 'Unauthorized') return sendGatewayError(response, 'UNAUTHORIZED', requestId, origin);
-        return sendGatewayError(response, 'AUTHORIZER_FAILURE', requestId, origin);
+        if (error instanceof Error && error.message === 'Unauthorized') return sendGatewayError(response, 'UNAUTHORIZED', requestId);
+        return sendGatewayError(response, 'AUTHORIZER_FAILURE', requestId);
       }
-      if (!policyAllows(result, methodArn)) return sendGatewayError(response, 'ACCESS_DENIED', requestId, origin);
+      if (!policyAllows(result, methodArn)) return sendGatewayError(response, 'ACCESS_DENIED', requestId);
       const context = stringifyContext(result.context);
-      if (context === 'invalid') return sendGatewayError(response, 'AUTHORIZER_FAILURE', requestId, origin);
+      if (context === 'invalid') return sendGatewayError(response, 'AUTHORIZER_FAILURE', requestId);
       requestContext.authorizer = { ...context, principalId: result.principalId };
     }
 
@@ -311,9 +312,9 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
       result = JSON.parse(JSON.stringify(returned ?? null)) as APIGatewayProxyResult;
     } catch (error) {
       console.error(`[gateway] ${route.id} failed:`, error);
-      return sendGatewayError(response, 'INTEGRATION_FAILURE', requestId, origin);
+      return sendGatewayError(response, 'INTEGRATION_FAILURE', requestId);
     }
-    if (!result || typeof result.statusCode !== 'number') return sendGatewayError(response, 'INTEGRATION_FAILURE', requestId, origin);
+    if (!result || typeof result.statusCode !== 'number') return sendGatewayError(response, 'INTEGRATION_FAILURE', requestId);
 
     // multiValueHeaders and headers are merged, as API Gateway does for a proxy result.
     const out: Record<string, string | string[]> = { 'x-amzn-RequestId': requestId };
@@ -338,7 +339,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
       })
       .catch((error: unknown) => {
         console.error('[gateway] unexpected failure', error);
-        if (!response.headersSent) sendGatewayError(response, 'DEFAULT_5XX', randomUUID(), undefined);
+        if (!response.headersSent) sendGatewayError(response, 'DEFAULT_5XX', randomUUID());
       });
   };
 }

@@ -22,7 +22,7 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { CustomDomain } from '../stages';
-import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayProblem, gatewayResponses } from '../../lib/http/gateway-responses';
+import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayCorsOrigin, gatewayProblem, gatewayResponses } from '../../lib/http/gateway-responses';
 import { authorizer as authorizerManifest, type Route } from '../../lib/routes';
 
 export interface ApiProps {
@@ -118,7 +118,7 @@ export class Api extends Construct {
       resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(0),
     });
 
-    this.addGatewayResponses();
+    this.addGatewayResponses(props.allowedOrigins);
 
     if (props.customDomain) {
       this.domainName = this.addCustomDomain(props.customDomain);
@@ -196,7 +196,7 @@ export class Api extends Construct {
     }
   }
 
-  private addGatewayResponses(): void {
+  private addGatewayResponses(allowedOrigins: readonly string[]): void {
     for (const { type } of gatewayResponses) {
       const { problem, headers } = gatewayProblem(type, '$context.requestId');
       this.restApi.addGatewayResponse(`Gateway${type}`, {
@@ -205,10 +205,9 @@ export class Api extends Construct {
         responseHeaders: {
           'Content-Type': literal(GATEWAY_PROBLEM_CONTENT_TYPE),
           ...Object.fromEntries(Object.entries(GATEWAY_STATIC_HEADERS).map(([name, value]) => [name, literal(value)])),
-          // A gateway response cannot check the origin against the allow-list, so it echoes
-          // the caller's. The body is a generic message and a request id, and the functions'
-          // own responses (which carry data) check the origin properly.
-          'Access-Control-Allow-Origin': 'method.request.header.origin',
+          // A gateway response cannot check the Origin against the list: it grants the
+          // first allowed origin only (lib/http/gateway-responses.ts, gatewayCorsOrigin).
+          'Access-Control-Allow-Origin': literal(gatewayCorsOrigin(allowedOrigins)),
           'Access-Control-Allow-Credentials': literal('true'),
           Vary: literal('Origin'),
           ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, literal(value)])),

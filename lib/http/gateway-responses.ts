@@ -59,3 +59,15 @@ export function gatewayProblem(type: GatewayResponseType, requestId: string): { 
   if (!entry) throw new Error(`Unknown gateway response ${type}`);
   return problemFor(entry.error, requestId);
 }
+
+/**
+ * The one origin gateway responses grant CORS to: the first allowed origin. A gateway
+ * response cannot test the request's Origin against a list, and echoing any Origin would let
+ * every site read them; with one browser application per stage (the usual case) its errors
+ * stay readable to it and to nobody else. Functions' own responses check the whole list.
+ */
+export function gatewayCorsOrigin(allowedOrigins: readonly string[]): string {
+  const [origin] = allowedOrigins;
+  if (!origin) throw new Error('At least one allowed origin is required');
+  return origin;
+}

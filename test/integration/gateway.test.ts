@@ -144,6 +144,13 @@ describe('the local API over HTTP', () => {
     expect(response.body).toEqual(problem(404, 'not-found'));
   });
 
+  it('grants CORS on gateway errors to the allowed origin only, never by echoing the caller', async () => {
+    const response = await call('GET', '/auth/me', { headers: { origin: 'https://evil.example' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe(allowedOrigin());
+    expect(response.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+  });
+
   it('answers a known path with an unsupported method with 404', async () => {
     const response = await call('DELETE', '/tenants');
     expect(response.status).toBe(404);
