@@ -7,6 +7,7 @@ import { handler } from '../../functions/auth/create-invitation';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { jsonPost, lambdaContext } from '../support/events';
+import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -16,18 +17,7 @@ const NOW = new Date('2026-11-21T23:15:00.000Z');
 const IN_7_DAYS = new Date('2026-11-28T23:15:00.000Z');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const admin: Principal = {
-  tenantId: randomUUID(),
-  userId: randomUUID(),
-  sessionId: randomUUID(),
-  jti: randomUUID(),
-  role: 'ADMIN',
-  platformAdmin: false,
-  name: 'Ana Souza',
-  email: 'ana@acme.example',
-  tokenExpiresAt: NOW.getTime() / 1000 + 600,
-  sessionsValidFrom: null,
-};
+const admin: Principal = testPrincipal({ role: 'ADMIN', tokenExpiresAt: NOW.getTime() / 1000 + 600 });
 
 const invite = (body: object, caller: Principal = admin) =>
   handler(jsonPost('/auth/invitations', body, { requestId: REQUEST_ID, authorizer: toAuthorizerContext(caller) }), lambdaContext());

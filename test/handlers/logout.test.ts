@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,24 +5,14 @@ import { handler } from '../../functions/auth/logout';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const REQUEST_ID = 'logout-request-1';
 const NOW = new Date('2026-11-21T23:15:00.000Z');
 
-const principal: Principal = {
-  tenantId: randomUUID(),
-  userId: randomUUID(),
-  sessionId: randomUUID(),
-  jti: randomUUID(),
-  role: 'MEMBER',
-  platformAdmin: false,
-  name: 'Ana Souza',
-  email: 'ana@acme.example',
-  tokenExpiresAt: NOW.getTime() / 1000 + 600,
-  sessionsValidFrom: null,
-};
+const principal: Principal = testPrincipal({ tokenExpiresAt: NOW.getTime() / 1000 + 600 });
 
 const logout = (authorizer: Record<string, string> | null, origin = ALLOWED_ORIGIN) =>
   handler(proxyEvent({ method: 'POST', resource: '/auth/logout', requestId: REQUEST_ID, authorizer, headers: { Origin: origin } }), lambdaContext());

@@ -1,27 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/auth/me';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { lambdaContext, proxyEvent } from '../support/events';
+import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const REQUEST_ID = 'me-request-1';
 
-const principal: Principal = {
-  tenantId: randomUUID(),
-  userId: randomUUID(),
-  sessionId: randomUUID(),
-  jti: randomUUID(),
-  role: 'MEMBER',
-  platformAdmin: false,
-  name: 'Ana Souza',
-  email: 'ana@acme.example',
-  tokenExpiresAt: 1_795_000_000,
-  sessionsValidFrom: null,
-};
+const principal: Principal = testPrincipal();
 
 const getMe = (authorizer: Record<string, string> | null, headers: Record<string, string> = { Origin: 'https://app.example.com' }) =>
   handler(proxyEvent({ method: 'GET', resource: '/auth/me', authorizer, headers, requestId: REQUEST_ID }), lambdaContext());

@@ -8,6 +8,7 @@ import { handler as revokeSession } from '../../functions/auth/revoke-session';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -18,18 +19,7 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const principal: Principal = {
-  tenantId: randomUUID(),
-  userId: randomUUID(),
-  sessionId: randomUUID(),
-  jti: randomUUID(),
-  role: 'MEMBER',
-  platformAdmin: false,
-  name: 'Ana Souza',
-  email: 'ana@acme.example',
-  tokenExpiresAt: NOW.getTime() / 1000 + 600,
-  sessionsValidFrom: null,
-};
+const principal: Principal = testPrincipal({ tokenExpiresAt: NOW.getTime() / 1000 + 600 });
 
 const sessionItem = (id: string, overrides: Record<string, unknown> = {}) => ({
   ...keys.session(principal.tenantId, principal.userId, id),

@@ -8,6 +8,7 @@ import { handler as updateTenant } from '../../functions/tenants/update-tenant';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -20,16 +21,7 @@ const otherTenantId = randomUUID();
 
 const caller = (overrides: Partial<Principal> = {}): Record<string, string> =>
   toAuthorizerContext({
-    tenantId,
-    userId: randomUUID(),
-    sessionId: randomUUID(),
-    jti: randomUUID(),
-    role: 'ADMIN',
-    platformAdmin: false,
-    name: 'Ana Souza',
-    email: 'ana@acme.example',
-    tokenExpiresAt: 1_795_000_000,
-    sessionsValidFrom: null,
+    ...testPrincipal({ tenantId, role: 'ADMIN' }),
     ...overrides,
   });
 

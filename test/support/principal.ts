@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../lib/auth/principal';
+
+/**
+ * A caller as the authorizer establishes it: a member of a fresh tenant with a live session,
+ * unless `overrides` says otherwise. The handler tests build their callers from this.
+ */
+export function testPrincipal(overrides: Partial<Principal> = {}): Principal {
+  return {
+    tenantId: randomUUID(),
+    userId: randomUUID(),
+    sessionId: randomUUID(),
+    jti: randomUUID(),
+    role: 'MEMBER',
+    platformAdmin: false,
+    name: 'Ana Souza',
+    email: 'ana@acme.example',
+    tokenExpiresAt: 1_795_000_000,
+    sessionsValidFrom: null,
+    ...overrides,
+  };
+}
