@@ -6,7 +6,8 @@ import { createContractValidator } from '../../lib/openapi/contract';
 import { ACCESS_COOKIE_SCHEME, buildOpenApiDocument, REFRESH_COOKIE_SCHEME } from '../../lib/openapi/document';
 import { operations } from '../../lib/openapi/operations';
 import type { OperationObject, ReferenceObject } from '../../lib/openapi/types';
-import { routeList, type RouteId } from '../../lib/routes';
+import type { RouteHandler } from '../../lib/http/handler';
+import { routeList, routes, type RouteId } from '../../lib/routes';
 import { withDocs } from '../../local/docs-server';
 
 const document = buildOpenApiDocument();
@@ -47,6 +48,17 @@ describe('the OpenAPI document', () => {
 
     expect(documented).toEqual(manifest);
     expect(Object.keys(operations).sort()).toEqual(routeList().map((route) => route.id).sort());
+  });
+
+  it('describes exactly the schemas each handler validates with (the very same objects)', async () => {
+    for (const route of routeList()) {
+      const { handler } = (await import(`../../${route.handler}`)) as { handler: RouteHandler };
+      const request = (operations as Record<RouteId, { request?: { body?: unknown; query?: unknown; path?: unknown } }>)[route.id].request ?? {};
+      expect(handler.route, route.id).toBe(routes[route.id]);
+      expect(handler.spec.body, `${route.id} body`).toBe(request.body);
+      expect(handler.spec.query, `${route.id} query`).toBe(request.query);
+      expect(handler.spec.path, `${route.id} path`).toBe(request.path);
+    }
   });
 
   it('resolves every $ref inside the document', () => {
