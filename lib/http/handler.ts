@@ -245,7 +245,7 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
 
   const handler: Handler = (event, context) => (built ??= build())(event, context);
   // The OpenAPI tests check that the document describes exactly what the handler validates.
-  return Object.assign(handler, { route, spec: spec as HandlerSpec<unknown, unknown, unknown> });
+  return Object.assign(handler, { route, spec });
 }
 
 /** Reply helpers, so handlers read as what they answer. */
