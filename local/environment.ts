@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { JWT_ALGORITHM } from '../lib/auth/keys';
+import { logger } from '../lib/log';
 
 /**
  * Local defaults for every configuration value (the handlers themselves have none), and
@@ -78,4 +79,6 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     POWERTOOLS_LOG_LEVEL: 'WARN',
   };
   for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
+  // The logger may have been built at import, before these defaults.
+  logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as Parameters<typeof logger.setLogLevel>[0]);
 }

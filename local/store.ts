@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { ensureTable, freePort, isReachable, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { readRuntimeInfo } from './runtime';
-import { logger } from '../lib/log';
 
 /**
  * The local store for command-line tools: the DynamoDB Local of a running `npm start` when
@@ -11,8 +10,6 @@ import { logger } from '../lib/log';
  */
 export async function connectLocalStore(): Promise<{ stop: () => Promise<void> }> {
   const settings = localSettings();
-  // The logger was built at import, before the local defaults: the command's console shows warnings up.
-  logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN') as Parameters<typeof logger.setLogLevel>[0]);
   const running = readRuntimeInfo(settings.dataDir);
   if (running && (await isReachable(running.dynamoEndpoint))) {
     await applyLocalEnvironment(settings, running.dynamoEndpoint);

@@ -61,8 +61,9 @@ beforeAll(async () => {
   await new Promise<void>((resolveListen) => proxy.listen(0, '127.0.0.1', resolveListen));
   dataDir = mkdtempSync(join(tmpdir(), 'backoffice-faults-'));
   process.env.ALLOWED_ORIGINS = 'https://app.example.com';
-  await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  // The 503s below are logged as errors by design; this file does not need to show them.
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
   resetConfig();
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME ?? 'backoffice');
 }, 60_000);
