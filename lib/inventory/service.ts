@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
-import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type Balance, type BalanceRule } from '../db/repositories/inventory';
+import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type Balance, type BalanceRule, type MovementRecord } from '../db/repositories/inventory';
 import { Conflict, ValidationError } from '../errors';
 import { dayOf } from './days';
 import { roundMoney, roundQuantity } from './rounding';
@@ -80,17 +80,8 @@ export function balanceRule(type: MovementType, quantity: number, unitCost: numb
   };
 }
 
-export interface MovementView {
-  id: string;
-  productId: string;
-  warehouseId: string;
-  type: MovementType;
-  quantity: number;
-  unitCost: number | null;
-  occurredAt: string;
-  createdAt: string;
-  balance: { quantity: number; averageCost: number };
-}
+/** The movement as the API answers it: the record without its keys, with the balance after it. */
+export type MovementView = Omit<MovementRecord, 'tenantId' | 'day'> & { balance: { quantity: number; averageCost: number } };
 
 /** Record a stock movement (see `recordMovement` for the one transaction it is). */
 export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number): Promise<MovementView> {
