@@ -248,7 +248,7 @@ const CREATES: RouteId[] = ['createTenant', 'createCompany', 'createSupplier', '
 
 function targetOf(route: Route & { id: RouteId }): { text: string; check: (commands: string[]) => boolean } | undefined {
   // The limiter's conditional UpdateItem comes first on a rate-limited route.
-  const own = (commands: string[]) => (route.rateLimit && route.rateLimit.counts !== 'failures' ? commands.slice(1) : commands);
+  const own = (commands: string[]) => (route.rateLimit && route.rateLimit.counts !== 'attempts' ? commands.slice(1) : commands);
   if (route.method === 'GET') return { text: `1 round trip${route.rateLimit ? ' (+ limiter)' : ''}`, check: (commands) => own(commands).length <= 1 };
   if (CREATES.includes(route.id)) {
     return { text: `1 transaction${route.rateLimit ? ' (+ limiter)' : ''}`, check: (commands) => own(commands).filter((name) => name.startsWith('TransactWrite')).length === 1 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { incrementBelow, readCount } from './db/repositories/counters';
+import { decrementIfOnly, incrementBelow } from './db/repositories/counters';
 import { TooManyRequests } from './errors';
 import type { RateLimit, Route } from './routes';
 
@@ -26,6 +26,9 @@ function subjectKey(limit: RateLimit, subject: LimitSubject): string {
     case 'user':
       if (!subject.userId) throw new Error('a per-user limit needs an authenticated user');
       return subject.userId;
+    case 'email':
+      if (!subject.email) throw new Error('a per-e-mail limit needs an e-mail');
+      return createHash('sha256').update(subject.email).digest('base64url');
     case 'email-and-ip':
       // No e-mail addresses in keys: a hash names the pair.
       return createHash('sha256').update(`${subject.email ?? ''}\n${subject.ip}`).digest('base64url');
@@ -42,29 +45,28 @@ function refusal(endsAt: number, nowMs: number): TooManyRequests {
   return new TooManyRequests((endsAt - nowMs) / 1000);
 }
 
-/** Count one request; 429 when the window already holds `limit` of them. */
-export async function consume(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<void> {
-  const { windowStart, endsAt } = windowOf(limit, nowMs);
-  const counted = await incrementBelow({ scope, subject: subjectKey(limit, subject), windowStart }, limit.limit, Math.ceil(endsAt / 1000));
-  if (!counted) throw refusal(endsAt, nowMs);
-}
-
-/** For limits that count failures (login): 429 when the window is already full. */
-export async function assertNotBlocked(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<void> {
-  const { windowStart, endsAt } = windowOf(limit, nowMs);
-  if ((await readCount({ scope, subject: subjectKey(limit, subject), windowStart })) >= limit.limit) throw refusal(endsAt, nowMs);
+export interface Slot {
+  counter: { scope: string; subject: string; windowStart: number };
 }
 
 /**
- * Record a failure. Returns false when the window was already full: a parallel attempt got
- * there first, and this one is answered 429 like any attempt past the limit.
+ * Take one slot of the window; 429 when it already holds `limit`. One conditional write, so
+ * N parallel requests can never get more than `limit` through. Limits that count attempts
+ * (login) take their slot before the expensive check, and may give a success's slot back.
  */
-export async function recordFailure(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<boolean> {
+export async function consume(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<Slot> {
   const { windowStart, endsAt } = windowOf(limit, nowMs);
-  return incrementBelow({ scope, subject: subjectKey(limit, subject), windowStart }, limit.limit, Math.ceil(endsAt / 1000));
+  const counter = { scope, subject: subjectKey(limit, subject), windowStart };
+  if (!(await incrementBelow(counter, limit.limit, Math.ceil(endsAt / 1000)))) throw refusal(endsAt, nowMs);
+  return { counter };
 }
 
-/** The 429 for a window that is full. */
-export function limitReached(limit: RateLimit, nowMs: number): TooManyRequests {
-  return refusal(windowOf(limit, nowMs).endsAt, nowMs);
+/**
+ * A successful attempt gives its slot back only when it is the only one in its window: no
+ * earlier failure and no other attempt in flight. A user who signs in again and again keeps
+ * a free window, while a burst that contains the right password still runs at most `limit`
+ * checks (the success keeps its slot, because the burst's other attempts hold theirs).
+ */
+export async function giveBackIfAlone(slot: Slot): Promise<boolean> {
+  return decrementIfOnly(slot.counter);
 }

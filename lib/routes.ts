@@ -14,11 +14,15 @@ export type TableAccess = 'read' | 'read-write';
 /** A fixed-window limit, counted in the table (see `lib/rate-limit`). */
 export interface RateLimit {
   /** What one counter is keyed by. */
-  per: 'ip' | 'user' | 'email-and-ip';
+  per: 'ip' | 'user' | 'email' | 'email-and-ip';
   limit: number;
   windowSeconds: number;
-  /** `failures`: only failed attempts count (login). Default: every request counts. */
-  counts?: 'requests' | 'failures';
+  /**
+   * Default `requests`: the handler chain counts every request before any work.
+   * `attempts` (login): the service takes the slot itself, once it knows the e-mail, before
+   * the password check; a success alone in its window gives the slot back (see lib/rate-limit).
+   */
+  counts?: 'requests' | 'attempts';
 }
 
 export interface Route {
@@ -86,7 +90,7 @@ export const routes = {
     table: 'read-write',
     signsTokens: true,
     cpu: 'bcrypt',
-    rateLimit: { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'failures' },
+    rateLimit: { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts' },
     summary: 'Log in and receive the session cookies',
   },
   me: {

@@ -237,7 +237,7 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   add(415, ERROR_RESPONSES[415].description);
   if (route.rateLimit) {
     const { limit, windowSeconds, per, counts } = route.rateLimit;
-    add(429, `More than ${limit} ${counts === 'failures' ? 'failed attempts' : 'requests'} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
+    add(429, `More than ${limit} ${counts === 'attempts' ? 'attempts' : 'requests'} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
   }
   // The deployed stage throttles every route (API Gateway's THROTTLED gateway response).
   add(429, 'The stage-wide request throttling of a deployed API was exceeded.');

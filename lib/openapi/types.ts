@@ -42,10 +42,10 @@ export interface RequestBodyObject {
 
 /** The manifest's rate limit, as the `x-rate-limit` extension of an operation. */
 export interface RateLimitExtension {
-  per: 'ip' | 'user' | 'email-and-ip';
+  per: 'ip' | 'user' | 'email' | 'email-and-ip';
   limit: number;
   windowSeconds: number;
-  counts: 'requests' | 'failures';
+  counts: 'requests' | 'attempts';
 }
 
 export interface OperationObject {

@@ -230,36 +230,53 @@ describe('POST /auth/login', () => {
   });
 });
 
-describe('the failure limit of POST /auth/login (5 per 15 minutes per e-mail and IP)', () => {
+describe('the attempt limit of POST /auth/login (5 per 15 minutes per e-mail and IP)', () => {
   // The counter names the e-mail and IP pair by a hash: no address in a key.
   const counterKey = {
     pk: `RATE#POST /auth/login#${createHash('sha256').update(`${email}\n198.51.100.7`).digest('base64url')}`,
     sk: `WINDOW#${NOW.getTime()}`,
   };
-  const windowFull = () => ddb.on(GetCommand, { Key: counterKey }).resolves({ Item: { ...counterKey, count: 5 } });
+  const takeSlot = {
+    TableName: 'test-table',
+    Key: counterKey,
+    UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #ttl = :ttl',
+    ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+    ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+    ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': 5, ':ttl': NOW_EPOCH + 900 },
+  };
+  const giveBack = {
+    TableName: 'test-table',
+    Key: counterKey,
+    UpdateExpression: 'SET #count = :zero',
+    ConditionExpression: '#count = :one',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+  };
+  const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
+  const windowFull = () => ddb.on(UpdateCommand, { Key: counterKey, ConditionExpression: takeSlot.ConditionExpression }).rejects(conditionFailed());
 
-  it('counts a failed attempt in the window of that e-mail and IP', async () => {
+  it('takes the attempt\'s slot before the e-mail is looked up, and keeps it when the attempt fails', async () => {
     await login({ email, password: 'wrong password' });
 
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
-      {
-        TableName: 'test-table',
-        Key: counterKey,
-        UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': 5, ':ttl': NOW_EPOCH + 900 },
-      },
-    ]);
+    expect(ddb.calls()[0]?.args[0].input).toEqual(takeSlot);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot]);
   });
 
-  it('does not count a successful login', async () => {
+  it('gives a successful attempt\'s slot back when it is alone in its window', async () => {
     await login({ email, password: PASSWORD });
 
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot, giveBack]);
   });
 
-  it('returns 429 with Retry-After, even for the right password, once 5 attempts failed', async () => {
+  it('keeps a successful attempt\'s slot when others are in the window (the give-back condition fails)', async () => {
+    ddb.on(UpdateCommand, { Key: counterKey, ConditionExpression: giveBack.ConditionExpression }).rejects(conditionFailed());
+
+    const result = await login({ email, password: PASSWORD });
+
+    expect(result.statusCode).toBe(200);
+  });
+
+  it('returns 429 with Retry-After once the window is full, the right password included, without bcrypt or a lookup', async () => {
     windowFull();
 
     const result = await login({ email, password: PASSWORD });
@@ -270,16 +287,20 @@ describe('the failure limit of POST /auth/login (5 per 15 minutes per e-mail and
       body: problem('rate-limited', 'Too many requests', 429, 'Rate limit reached, try again later', 'login-request-1'),
     });
     expect(vi.mocked(compare)).not.toHaveBeenCalled();
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
   });
 
-  it('returns 429 to a failed attempt that finds the window filled by parallel ones', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+  it('answers an unknown e-mail\'s full window exactly as a known one\'s', async () => {
+    windowFull();
+    const known = parsed(await login({ email, password: 'wrong password' }));
+    const unknownKey = { ...counterKey, pk: `RATE#POST /auth/login#${createHash('sha256').update('nobody@acme.example\n198.51.100.7').digest('base64url')}` };
+    ddb.on(UpdateCommand, { Key: unknownKey, ConditionExpression: takeSlot.ConditionExpression }).rejects(conditionFailed());
 
-    const result = await login({ email, password: 'wrong password' });
+    const unknown = parsed(await login({ email: 'nobody@acme.example', password: 'wrong password' }));
 
-    expect(result.statusCode).toBe(429);
-    expect(result.headers?.['Retry-After']).toBe('900');
+    expect(unknown).toEqual(known);
+    expect(vi.mocked(compare)).not.toHaveBeenCalled();
   });
 
   it('still lets the same e-mail in from another IP', async () => {

@@ -96,7 +96,7 @@ describe('the OpenAPI document', () => {
       // Every route: the deployed stage throttles all of them; the limited ones say their limit.
       expect((operation.responses['429'] as ReferenceObject).description, route.id).toMatch(route.rateLimit ? /see x-rate-limit.*Or: .*throttling/ : /^The stage-wide/);
     }
-    expect(operationOf('login')['x-rate-limit']).toEqual({ per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'failures' });
+    expect(operationOf('login')['x-rate-limit']).toEqual({ per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts' });
   });
 
   it('answers every error with the problem schema of that status', () => {

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
 import { isConditionFailure } from '../conditions';
 import { keys } from '../keys';
@@ -31,10 +31,25 @@ export async function incrementBelow(
   }
 }
 
-/** The current count of a window (0 when none). */
-export async function readCount(counter: { scope: string; subject: string; windowStart: number }): Promise<number> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.counter(counter.scope, counter.subject, counter.windowStart), ConsistentRead: true }),
-  );
-  return typeof Item?.count === 'number' ? Item.count : 0;
+/**
+ * Give back the window's one slot: 1 becomes 0, atomically; any other count is left alone.
+ * Returns whether it was given back.
+ */
+export async function decrementIfOnly(counter: { scope: string; subject: string; windowStart: number }): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.counter(counter.scope, counter.subject, counter.windowStart),
+        UpdateExpression: 'SET #count = :zero',
+        ConditionExpression: '#count = :one',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
