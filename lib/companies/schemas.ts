@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
 import { emailField, nameField, requiredText } from '../domain/fields';
+import { storableText, textProblem } from '../domain/text';
 
 export const COMPANY_STATUSES = ['ACTIVE', 'DISABLED', 'BLOCKED', 'SUSPENDED'] as const;
 export const TAX_REGIMES = ['SIMPLES_NACIONAL', 'LUCRO_PRESUMIDO', 'LUCRO_REAL'] as const;
@@ -26,8 +27,35 @@ export const addressSchema = z.strictObject({
     .transform((cep) => `${cep.replace('-', '').slice(0, 5)}-${cep.replace('-', '').slice(5)}`),
 });
 
-/** Free-form JSON configuration: any JSON object (stored as JSON text, so any shape fits). */
-export const settingsSchema = z.record(z.string(), z.json());
+/**
+ * Every key and string inside a settings value: keys are text like any stored name; string
+ * values may hold control characters (a newline or a tab is data there), but no
+ * bidirectional controls or non-scalar characters.
+ */
+function checkSettingsValue(value: unknown, path: (string | number)[], ctx: z.RefinementCtx): void {
+  if (typeof value === 'string') {
+    const problem = textProblem(value, 'allowed');
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => checkSettingsValue(item, [...path, index], ctx));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const problem = textProblem(key);
+      if (problem) ctx.addIssue({ code: 'custom', message: `key ${problem}`, path: [...path, key] });
+      checkSettingsValue(item, [...path, key], ctx);
+    }
+  }
+}
+
+/**
+ * Free-form JSON configuration: any JSON object (stored as JSON text, so any shape fits),
+ * within the body's nesting limit, its keys and strings text (see `checkSettingsValue`).
+ */
+export const settingsSchema = z
+  .record(z.string().superRefine(storableText), z.json())
+  .superRefine((settings, ctx) => {
+    for (const [key, value] of Object.entries(settings)) checkSettingsValue(value, [key], ctx);
+  });
 
 export const createCompanyBody = z.strictObject({
   name: nameField,

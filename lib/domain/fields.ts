@@ -1,12 +1,14 @@
 import * as z from 'zod';
+import { storableText } from './text';
 
 /**
  * Field schemas shared by every resource (contract section 1): strings are trimmed and
  * required ones non-empty after trimming; names up to 200 characters, e-mails up to 254 and
- * compared lower-cased; ids are UUIDs.
+ * compared lower-cased; ids are UUIDs. Every stored text is text (see `./text`): no control,
+ * bidirectional control or non-scalar characters.
  */
 export const requiredText = (max: number) =>
-  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).superRefine(storableText);
 
 export const nameField = requiredText(200);
 
@@ -15,6 +17,7 @@ export const emailField = z
   .trim()
   .toLowerCase()
   .max(254, 'must be at most 254 characters')
+  .superRefine(storableText)
   .pipe(z.email('must be a valid e-mail address'));
 
 export const uuidField = z.uuid('must be a UUID');

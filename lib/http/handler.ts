@@ -10,6 +10,7 @@ import { BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType, Validatio
 import { logger } from '../log';
 import { consume, limitScope } from '../rate-limit';
 import type { Route } from '../routes';
+import { inspectJson, isJson, MAX_JSON_DEPTH } from './json';
 import { classify, problemResponse } from './problem';
 import { cookies, header } from './request';
 import { parseWith } from './validation';
@@ -17,6 +18,7 @@ import { parseWith } from './validation';
 export const MAX_BODY_BYTES = 64 * 1024;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * helmet-style defaults, minus the two that would emit empty or "undefined" headers from an
@@ -99,9 +101,17 @@ function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent> {
   };
 }
 
+/** A `charset` parameter of a content type, lower-cased, or undefined. */
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType)?.[1]?.toLowerCase();
+}
+
 /**
  * 413 / 415 / 400 for a body before it is parsed. Routes that take no body still refuse an
  * oversized or non-JSON one (contract section 1); an empty or JSON body is ignored there.
+ * A charset other than UTF-8 is a 415. A body API Gateway passes base64-encoded (bytes
+ * that are not text) is decoded strictly: bytes that are not UTF-8 are a 400, never text
+ * with replacement characters in it.
  */
 function bodyGuard(required: boolean): MiddlewareObj<APIGatewayProxyEvent> {
   return {
@@ -118,6 +128,35 @@ function bodyGuard(required: boolean): MiddlewareObj<APIGatewayProxyEvent> {
       if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) {
         throw new UnsupportedMediaType('The request body must be application/json');
       }
+      const charset = charsetOf(contentType);
+      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+        throw new UnsupportedMediaType('The request body must be UTF-8 (charset=utf-8 or no charset)');
+      }
+      if (isBase64Encoded) {
+        try {
+          request.event.body = STRICT_UTF8.decode(Buffer.from(body, 'base64'));
+        } catch {
+          throw new BadRequest('The request body is not valid UTF-8');
+        }
+        request.event.isBase64Encoded = false;
+      }
+    },
+  };
+}
+
+/**
+ * The rules JSON.parse does not keep (lib/http/json): nesting depth, reserved keys and
+ * duplicate keys, checked on the text before it is parsed. Text that is not JSON is left
+ * to the parser's 400.
+ */
+function jsonGuard(): MiddlewareObj<APIGatewayProxyEvent> {
+  return {
+    before: (request) => {
+      const { body } = request.event;
+      if (typeof body !== 'string') return;
+      const finding = inspectJson(body);
+      if (finding?.kind === 'too-deep') throw new BadRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if (finding && isJson(body)) throw ValidationError.of(finding.field, finding.message);
     },
   };
 }
@@ -191,7 +230,9 @@ function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, string> 
   for (const [key, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
     if (values && values.length > 1) throw ValidationError.of(key, 'given more than once');
   }
-  const query: Record<string, string> = {};
+  // No prototype: `__proto__` or `constructor` is a parameter name like any other (and an
+  // unknown one, so the strict query schemas refuse it by name).
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(event.queryStringParameters ?? {})) {
     if (value !== undefined) query[key] = value;
   }
@@ -236,7 +277,7 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
     if (spec.body) {
       // The body guard already checked the content type (case-insensitively); the option
       // exists at run time but is missing from the package's type declarations.
-      chain.use(bodyGuard(true)).use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
+      chain.use(bodyGuard(true)).use(jsonGuard()).use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
     } else {
       chain.use(bodyGuard(false));
     }

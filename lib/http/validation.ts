@@ -12,6 +12,11 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
       }
       continue;
     }
+    // An invalid record key: its own message (zod says only "Invalid key in record").
+    if (issue.code === 'invalid_key') {
+      result.push({ field: path, message: `key ${issue.issues[0]?.message ?? 'is invalid'}` });
+      continue;
+    }
     // A missing field reads better than zod's "expected string, received undefined".
     const missing = issue.code === 'invalid_type' && issue.input === undefined;
     result.push({ field: path, message: missing ? 'is required' : issue.message });

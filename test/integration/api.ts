@@ -16,8 +16,8 @@ export interface ApiResponse<T = unknown> {
 
 export interface CallOptions {
   body?: unknown;
-  /** Raw body text (sent as is). */
-  rawBody?: string;
+  /** Raw body text or bytes (sent as is). */
+  rawBody?: string | Buffer;
   headers?: Record<string, string>;
   cookies?: Record<string, string>;
   /**
@@ -37,7 +37,7 @@ export const allowedOrigin = () => inject('allowedOrigin');
 /** One HTTP call to the local API. */
 export async function call<T = Record<string, unknown>>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
@@ -161,6 +161,20 @@ export function outboxFor(address: string): OutboxMessage[] {
 export function linkParameter(message: OutboxMessage, name: string): string | null {
   const link = /https?:\/\/\S+/.exec(message.text)?.[0];
   return link ? new URL(link).searchParams.get(name) : null;
+}
+
+/** The token of the newest invitation e-mail to an address (the link's `token`), or null. */
+export function invitationTokenFor(address: string): string | null {
+  const invitations = outboxFor(address).filter((message) => message.subject === 'You are invited to the back-office' && linkParameter(message, 'token') !== null);
+  const newest = invitations.at(-1);
+  return newest ? linkParameter(newest, 'token') : null;
+}
+
+/** Invite an address as an administrator, then register it with the e-mail's token. */
+export async function registerInvitee(admin: Account, email: string, password: string, name = 'Invitee'): Promise<ApiResponse> {
+  const invited = await call('POST', '/auth/invitations', { cookies: admin.cookies, body: { email } });
+  if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
+  return call('POST', '/auth/register', { body: { name, email, password, tenantId: admin.tenantId, invitationToken: invitationTokenFor(email) } });
 }
 
 /** Log in; the response and its cookies. */

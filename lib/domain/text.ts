@@ -1,0 +1,36 @@
+import * as z from 'zod';
+
+/**
+ * What a stored text field may hold (issue 12, "text that is text"): no C0 or C1 control
+ * characters, no bidirectional embedding, override or isolate characters (they make a name
+ * display as something else: the "Trojan Source" class), no lone surrogates (they are not
+ * Unicode scalar values and cannot be written as UTF-8), and no U+FFFD (the mark of bytes
+ * that were lost in decoding somewhere before us).
+ */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/u;
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+// With the `u` flag a surrogate range matches only surrogates that are not part of a pair.
+const NOT_SCALAR = /[\uD800-\uDFFF\uFFFD]/u;
+
+export const TEXT_MESSAGES = {
+  control: 'must not contain control characters',
+  bidi: 'must not contain bidirectional control characters (U+202A to U+202E, U+2066 to U+2069)',
+  scalar: 'must be valid Unicode text (no lone surrogates or U+FFFD)',
+} as const;
+
+/**
+ * Why `value` is not storable text, or undefined when it is. `controls: 'allowed'` lets C0
+ * and C1 controls through (free-form settings values, where a newline or a tab is data).
+ */
+export function textProblem(value: string, controls: 'refused' | 'allowed' = 'refused'): string | undefined {
+  if (NOT_SCALAR.test(value)) return TEXT_MESSAGES.scalar;
+  if (BIDI_CONTROL.test(value)) return TEXT_MESSAGES.bidi;
+  if (controls === 'refused' && CONTROL.test(value)) return TEXT_MESSAGES.control;
+  return undefined;
+}
+
+/** zod refinement of a storable text field: `.superRefine(storableText)`, after any trimming. */
+export function storableText(value: string, ctx: z.RefinementCtx): void {
+  const problem = textProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
