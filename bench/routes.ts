@@ -111,15 +111,16 @@ const repeat = <T>(count: number, make: (index: number) => T): T[] => Array.from
 const get = (route: Route, world: World, extra: Parameters<typeof proxyEvent>[0] = {}) =>
   proxyEvent({ method: route.method, resource: route.path, authorizer: world.context, ...extra });
 
-function latestResetToken(dataDir: string, email: string): string {
+/** The token of the newest mail to an address that carries one (a reset or an invitation link). */
+function latestMailToken(dataDir: string, email: string): string {
   const directory = join(dataDir, 'outbox');
   const files = readdirSync(directory).sort().reverse();
   for (const file of files) {
     const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
-    const token = /token=([\w-]+)/.exec(message.text)?.[1];
+    const token = /[?&]token=([\w-]+)/.exec(message.text)?.[1];
     if (message.to === email && token) return token;
   }
-  throw new Error(`no reset mail for ${email}`);
+  throw new Error(`no mail with a token for ${email}`);
 }
 
 const scenarios: Record<RouteId, Scenario> = {
@@ -133,8 +134,12 @@ const scenarios: Record<RouteId, Scenario> = {
     invocations: 50,
     events: async (world, count) => {
       const emails = repeat(count, () => `invited.${randomUUID().slice(0, 8)}@bench.example`);
-      for (const email of emails) await inviteUser(world.admin, email, Date.now());
-      return emails.map((email) => jsonPost('/auth/register', { name: 'Invited', email, password: 'invited password', tenantId: world.tenantId }));
+      const events: APIGatewayProxyEvent[] = [];
+      for (const email of emails) {
+        await inviteUser(world.admin, email, Date.now());
+        events.push(jsonPost('/auth/register', { name: 'Invited', email, password: 'invited password', tenantId: world.tenantId, invitationToken: latestMailToken(world.dataDir, email) }));
+      }
+      return events;
     },
   },
   login: { invocations: 50, events: (world, count) => repeat(count, () => jsonPost('/auth/login', { email: world.adminEmail, password: world.password })) },
@@ -183,14 +188,21 @@ const scenarios: Record<RouteId, Scenario> = {
         // A user of its own per reset, so that each reset has a live token.
         const email = `reset.${randomUUID().slice(0, 8)}@bench.example`;
         await inviteUser(world.admin, email, Date.now());
-        await register({ name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId }, client, Date.now());
+        const invitationToken = latestMailToken(world.dataDir, email);
+        await register({ name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId, invitationToken }, client, Date.now());
         await requestPasswordReset(email, Date.now());
-        events.push(jsonPost('/auth/reset-password', { token: latestResetToken(world.dataDir, email), newPassword: 'new password 123' }));
+        events.push(jsonPost('/auth/reset-password', { token: latestMailToken(world.dataDir, email), newPassword: 'new password 123' }));
       }
       return events;
     },
   },
-  createInvitation: { events: (world, count) => repeat(count, () => jsonPost('/auth/invitations', { email: `guest.${randomUUID().slice(0, 10)}@bench.example` }, { authorizer: world.context })) },
+  // Per-user limit of 20 an hour: each call comes from another user id of the tenant.
+  createInvitation: {
+    events: (world, count) =>
+      repeat(count, (index) =>
+        jsonPost('/auth/invitations', { email: `guest.${randomUUID().slice(0, 10)}@bench.example` }, { authorizer: index === 0 ? world.context : { ...world.context, userId: randomUUID() } }),
+      ),
+  },
   createCompany: { events: (world, count) => repeat(count, (index) => jsonPost('/companies', { name: `Company ${index}`, document: cnpj.generate() }, { authorizer: world.context })) },
   listCompanies: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/companies' } as Route, world)) },
   updateCompany: {

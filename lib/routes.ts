@@ -164,6 +164,8 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     sendsMail: true,
+    // Per inviting user; the per-address limit (3 a day) is the service's (lib/auth/invitations).
+    rateLimit: { per: 'user', limit: 20, windowSeconds: 3600 },
     summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
   },
   createCompany: {

@@ -10,6 +10,8 @@
  * for the roll-up job) and rolled up by the real job, so 100,000 sales take seconds.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
@@ -71,6 +73,18 @@ async function step(label: string, total: number, tasks: (() => Promise<unknown>
   }
 }
 
+/** The token of the invitation just mailed to an address: the local store mails into the outbox folder. */
+function invitationTokenFromOutbox(address: string): string {
+  const directory = config().OUTBOX_DIR;
+  if (config().MAIL_TRANSPORT !== 'outbox' || !directory) throw new Error('seed needs the local outbox mail transport');
+  for (const file of readdirSync(directory).sort().reverse()) {
+    const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
+    const token = message.to === address ? /[?&]token=([\w-]+)/.exec(message.text)?.[1] : undefined;
+    if (token) return token;
+  }
+  throw new Error(`no invitation mail for ${address} in ${directory}`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { suppliers: { type: 'string' }, products: { type: 'string' }, warehouses: { type: 'string' }, sales: { type: 'string' }, companies: { type: 'string' } },
@@ -105,7 +119,8 @@ async function main(): Promise<void> {
       sessionsValidFrom: null,
     };
     await inviteUser(principal, memberEmail, nowMs);
-    await register({ name: 'Marcos Membro', email: memberEmail, password: PASSWORD, tenantId: tenant.id }, client, nowMs);
+    const invitationToken = invitationTokenFromOutbox(memberEmail);
+    await register({ name: 'Marcos Membro', email: memberEmail, password: PASSWORD, tenantId: tenant.id, invitationToken }, client, nowMs);
 
     await step('companies', options.companies, Array.from({ length: options.companies }, (_, index) => () =>
       createCompany(principal, { name: `Loja Demonstração ${index + 1}`, document: cnpj.generate() }, nowMs),

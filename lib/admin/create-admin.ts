@@ -1,32 +1,74 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../auth/passwords';
-import { findTenantIdByName, insertTenant, type Tenant } from '../db/repositories/tenants';
-import { findUserByEmail, insertUser, setPlatformAdmin } from '../db/repositories/users';
+import { isSessionLive } from '../auth/session-state';
+import { listSessionsOfUser, revokeActiveSession } from '../db/repositories/sessions';
+import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../db/repositories/tenants';
+import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../db/repositories/users';
 
-export interface AdminOutcome {
-  created: boolean;
-  tenantId: string;
+export interface AdminInput {
+  email: string;
+  password: string;
+  name: string;
   tenantName: string;
+  /** Allow turning an existing account into a platform administrator. */
+  promote: boolean;
+}
+
+export type AdminOutcome =
+  | { kind: 'created'; tenantId: string; tenantName: string; tenantCreated: boolean }
+  | { kind: 'promoted'; tenantId: string; sessionsEnded: number };
+
+/** The command refuses to act; the message tells the operator why and what to do. */
+export class AdminRefused extends Error {
+  override name = 'AdminRefused';
 }
 
 /**
- * Grant the platform administrator profile: promote the user who owns `email`, or create
- * one as the base account of tenant `tenantName` (created, ENTERPRISE, when missing).
+ * Grant the platform administrator profile.
+ *
+ * - No account with `email`: create one in the platform tenant `tenantName`, which must be
+ *   a tenant this command created (marked `platform`); it is created, ENTERPRISE, when
+ *   missing. A tenant of that name that someone signed up is refused.
+ * - An existing account: refused unless `promote`. Promotion replaces its password with the
+ *   given one and ends every session it has, so whoever registered the e-mail first keeps
+ *   nothing of it.
  */
-export async function promoteOrCreateAdmin(
-  input: { email: string; password: string; name: string; tenantName: string },
-  nowMs: number,
-): Promise<AdminOutcome> {
+export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Promise<AdminOutcome> {
   const now = new Date(nowMs).toISOString();
   const existing = await findUserByEmail(input.email);
   if (existing) {
-    await setPlatformAdmin(existing, now);
-    return { created: false, tenantId: existing.tenantId, tenantName: input.tenantName };
+    if (!input.promote) {
+      throw new AdminRefused(
+        `An account with the e-mail ${input.email} already exists (tenant ${existing.tenantId}); nothing was changed. ` +
+          'To make that account a platform administrator, run the command again with --promote: ' +
+          'its password is then replaced by the one given and all its sessions end.',
+      );
+    }
+    await promoteToPlatformAdmin(existing, await hashPassword(input.password), now);
+    // The update already voids every earlier session (sessionsValidFrom, this machine's
+    // clock); revoking them as well does not depend on that clock agreeing with the API's.
+    let sessionsEnded = 0;
+    for (const session of await listSessionsOfUser(existing.tenantId, existing.id)) {
+      if (session.status !== 'ACTIVE') continue;
+      const wasLive = isSessionLive(session, existing, nowMs);
+      const revoked = await revokeActiveSession({ tenantId: session.tenantId, userId: session.userId, sessionId: session.id }, now, null);
+      if (revoked && wasLive) sessionsEnded += 1;
+    }
+    return { kind: 'promoted', tenantId: existing.tenantId, sessionsEnded };
   }
 
   const userId = randomUUID();
   let tenantId = await findTenantIdByName(input.tenantName);
-  if (!tenantId) {
+  const tenantCreated = !tenantId;
+  if (tenantId) {
+    const tenant = await getTenant(tenantId);
+    if (tenant?.platform !== true) {
+      throw new AdminRefused(
+        `The tenant '${input.tenantName}' (${tenantId}) was not created by create-admin (it was signed up like any customer's), ` +
+          'so it cannot hold a platform administrator; nothing was changed. Choose another name with --tenant.',
+      );
+    }
+  } else {
     const tenant: Tenant = {
       id: randomUUID(),
       name: input.tenantName,
@@ -41,11 +83,13 @@ export async function promoteOrCreateAdmin(
       baseAccountUserId: userId,
       createdAt: now,
       updatedAt: now,
+      platform: true,
     };
     await insertTenant(tenant);
     tenantId = tenant.id;
   }
-  await insertUser({
+  // The platform mark is checked again inside the transaction that writes the user.
+  await insertPlatformAdmin({
     id: userId,
     tenantId,
     name: input.name,
@@ -58,5 +102,5 @@ export async function promoteOrCreateAdmin(
     createdAt: now,
     updatedAt: now,
   });
-  return { created: true, tenantId, tenantName: input.tenantName };
+  return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated };
 }

@@ -1,13 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import { putInvitation } from '../db/repositories/invitations';
-import { findUserByEmail } from '../db/repositories/users';
-import { Conflict, Forbidden } from '../errors';
+import { emailHasAccount, getInvitation, putInvitationUnlessPending, takeBackInvitation, type Invitation } from '../db/repositories/invitations';
+import { Forbidden } from '../errors';
+import { logger } from '../log';
 import { mailer } from '../mail/mailer';
-import { invitationMail } from '../mail/templates';
+import { invitationMail, invitationToExistingAccountMail } from '../mail/templates';
+import { consume } from '../rate-limit';
+import type { RateLimit } from '../routes';
+import { hashInvitationToken, newInvitationToken } from './invitation-token';
 import type { Principal } from './principal';
 
 export const INVITATION_DAYS = 7;
+
+/** A pending invitation mailed less than this long ago is answered as it is, with no new e-mail. */
+export const INVITATION_RESEND_HOURS = 24;
+
+/**
+ * How often one address may be invited, counted across every tenant (so that new tenants
+ * cannot be used to mail one address over and over). Every invitation request counts, those
+ * answered with the pending invitation and those for addresses that have an account included.
+ * The per-administrator limit (20 an hour) is the route's, in the manifest.
+ */
+export const INVITATIONS_PER_ADDRESS: RateLimit = { per: 'email', limit: 3, windowSeconds: 24 * 3600 };
+export const INVITATIONS_PER_ADDRESS_SCOPE = 'invitations-per-address';
 
 export interface InvitationView {
   id: string;
@@ -15,30 +30,80 @@ export interface InvitationView {
   expiresAt: string;
 }
 
+const view = (invitation: Invitation): InvitationView => ({ id: invitation.id, email: invitation.email, expiresAt: invitation.expiresAt });
+
 /**
- * Invite an e-mail into the caller's tenant (administrators only). Inviting again renews
- * the invitation; an address that already has an account anywhere is a 409, since one
- * e-mail is one account across the service.
+ * Invite an e-mail into the caller's tenant (administrators only). The answer is the same
+ * 201 whatever the address: it never tells whether the address has an account.
+ *
+ * - A new invitation gets a single-use token (32 random bytes; only its SHA-256 is stored)
+ *   that travels only in the e-mail's link; registration needs it.
+ * - An invitation of this address in this tenant that is pending and was mailed less than
+ *   INVITATION_RESEND_HOURS ago is kept: the answer is that invitation, and nothing is sent.
+ *   Otherwise a new one replaces it (the old token stops working) and is mailed. One
+ *   conditional write decides, so parallel invitations of one address send one e-mail.
+ * - An address that already has an account (in any tenant) is treated the same way, except
+ *   that its e-mail is a notice that the address is taken and carries no token: the stored
+ *   invitation can never admit anyone (registration would 409 on the e-mail anyway).
  */
 export async function inviteUser(principal: Principal, email: string, nowMs: number): Promise<InvitationView> {
   if (principal.role !== 'ADMIN') throw new Forbidden('Only a tenant administrator may invite users');
-  if (await findUserByEmail(email)) throw new Conflict('An account with this e-mail already exists');
+  // A per-e-mail limit is keyed by the e-mail's hash alone; the IP plays no part.
+  await consume(INVITATIONS_PER_ADDRESS_SCOPE, INVITATIONS_PER_ADDRESS, { ip: '', email }, nowMs);
 
-  const expiresMs = nowMs + INVITATION_DAYS * 24 * 3600 * 1000;
-  const invitation = {
-    id: randomUUID(),
-    tenantId: principal.tenantId,
-    email,
-    invitedBy: principal.userId,
-    createdAt: new Date(nowMs).toISOString(),
-    expiresAt: new Date(expiresMs).toISOString(),
-    expiresAtEpoch: Math.floor(expiresMs / 1000),
-  };
-  await putInvitation(invitation);
+  const nowEpoch = Math.floor(nowMs / 1000);
+  const resendAfterEpoch = nowEpoch - INVITATION_RESEND_HOURS * 3600;
+  // A second round only when the kept invitation was used by a registration in between.
+  for (let round = 0; round < 3; round += 1) {
+    const token = newInvitationToken();
+    const expiresMs = nowMs + INVITATION_DAYS * 24 * 3600 * 1000;
+    const invitation: Invitation = {
+      id: randomUUID(),
+      tenantId: principal.tenantId,
+      email,
+      invitedBy: principal.userId,
+      createdAt: new Date(nowMs).toISOString(),
+      expiresAt: new Date(expiresMs).toISOString(),
+      expiresAtEpoch: Math.floor(expiresMs / 1000),
+      mailedAtEpoch: nowEpoch,
+      tokenHash: hashInvitationToken(token),
+    };
+    const outcome = await putInvitationUnlessPending(invitation, nowEpoch, resendAfterEpoch);
+    if (outcome.stored) {
+      await mailInvitation(invitation, token, outcome.replaced, nowEpoch);
+      return view(invitation);
+    }
+    const pending = await getInvitation(principal.tenantId, email);
+    if (pending) return view(pending);
+  }
+  throw new Error('the invitation kept changing while it was being created');
+}
 
+/**
+ * The invitation e-mail (or, for an address that has an account, the notice). Both paths
+ * read the e-mail sentinel and send one message, so they take about the same time. When the
+ * message cannot be sent the invitation is taken back (a still pending one it replaced comes
+ * back), so that a retry mails again and no token changes without an e-mail.
+ */
+async function mailInvitation(invitation: Invitation, token: string, replaced: Invitation | undefined, nowEpoch: number): Promise<void> {
+  try {
+    const message = (await emailHasAccount(invitation.email))
+      ? invitationToExistingAccountMail(invitation.email, invitation.tenantId)
+      : invitationMail(invitation.email, invitation.tenantId, invitationLink(invitation, token), INVITATION_DAYS);
+    await (await mailer()).send(message);
+  } catch (error) {
+    await takeBackInvitation(invitation, replaced, nowEpoch).catch((rollback: unknown) => {
+      logger.error('could not take back an invitation whose e-mail failed', { error: rollback as Error });
+    });
+    throw error;
+  }
+}
+
+/** The registration page with what it needs: the tenant, the address and the token. */
+function invitationLink(invitation: Invitation, token: string): string {
   const link = new URL('/register', config().APP_URL);
-  link.searchParams.set('tenantId', principal.tenantId);
-  link.searchParams.set('email', email);
-  await (await mailer()).send(invitationMail(email, principal.tenantId, link.toString(), INVITATION_DAYS));
-  return { id: invitation.id, email: invitation.email, expiresAt: invitation.expiresAt };
+  link.searchParams.set('tenantId', invitation.tenantId);
+  link.searchParams.set('email', invitation.email);
+  link.searchParams.set('token', token);
+  return link.toString();
 }

@@ -3,18 +3,24 @@ import { getTenant } from '../db/repositories/tenants';
 import { insertUserWithSession, type Admission, type User } from '../db/repositories/users';
 import { Forbidden, NotFound } from '../errors';
 import type { IssuedTokens } from '../http/cookies';
+import { hashInvitationToken } from './invitation-token';
 import { hashPassword } from './passwords';
 import type { UserView } from './schemas';
 import { openSession, toUserView, type ClientInfo } from './sessions';
 
+const NOT_INVITED = 'Registration into this tenant is not permitted for this e-mail';
+
 /**
  * Registration policy (contract section 3): a tenant's first account is its base account
  * and its administrator; when the tenant was created with an administrative e-mail, only
- * that e-mail may take it. Later accounts need a pending invitation for their e-mail. The
- * transaction re-checks both, so concurrent registrations cannot take the base account twice.
+ * that e-mail may take it. Later accounts need a pending invitation for their e-mail in
+ * that tenant and its token (`invitationToken`, from the invitation e-mail's link): a
+ * missing, wrong, used or expired token is the same 403. The transaction re-checks both (the
+ * invitation's delete compares the token's hash), so concurrent registrations cannot take
+ * the base account or one invitation twice. The base account needs no token.
  */
 export async function register(
-  input: { name: string; email: string; password: string; tenantId: string },
+  input: { name: string; email: string; password: string; tenantId: string; invitationToken?: string | undefined },
   client: ClientInfo,
   nowMs: number,
 ): Promise<{ user: UserView; tokens: IssuedTokens }> {
@@ -30,7 +36,9 @@ export async function register(
     admission = { kind: 'base-account' };
     role = 'ADMIN';
   } else {
-    admission = { kind: 'invitation', nowEpoch: Math.floor(nowMs / 1000) };
+    // No token, no bcrypt: refused before any work.
+    if (input.invitationToken === undefined) throw new Forbidden(NOT_INVITED);
+    admission = { kind: 'invitation', nowEpoch: Math.floor(nowMs / 1000), tokenHash: hashInvitationToken(input.invitationToken) };
     role = 'MEMBER';
   }
 

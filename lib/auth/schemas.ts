@@ -7,6 +7,11 @@ export const registerBody = z.strictObject({
   email: emailField,
   password: passwordSchema,
   tenantId: uuidField,
+  /**
+   * The token of the invitation e-mail's link: needed for every account but a tenant's base
+   * account. Any string up to 256 characters; a wrong one is a 403, not a 400.
+   */
+  invitationToken: z.string().max(256, 'must be at most 256 characters').optional(),
 });
 
 export const loginBody = z.strictObject({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 
 /**
  * What a stored text field may hold (issue 12, "text that is text"): no C0 or C1 control
@@ -7,6 +7,7 @@ import * as z from 'zod';
  * Unicode scalar values and cannot be written as UTF-8), and no U+FFFD (the mark of bytes
  * that were lost in decoding somewhere before us).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/u;
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 // With the `u` flag a surrogate range matches only surrogates that are not part of a pair.

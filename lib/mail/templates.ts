@@ -37,7 +37,22 @@ export function invitationMail(to: string, tenantId: string, link: string, days:
   return message(
     to,
     'You are invited to the back-office',
-    [`You were invited to join a back-office account (tenant ${tenantId}). Register with this e-mail address within ${days} days:`],
+    [
+      `You were invited to join a back-office account (tenant ${tenantId}). Register with this e-mail address through the link below, within ${days} days. The link works once; do not share it.`,
+      'If you did not expect this, ignore this e-mail.',
+    ],
     link,
   );
+}
+
+/**
+ * Sent instead of an invitation when the invited address already has an account: the
+ * inviting administrator gets the same answer either way, and only the owner of the address
+ * learns that it is taken.
+ */
+export function invitationToExistingAccountMail(to: string, tenantId: string): MailMessage {
+  return message(to, 'You are invited to the back-office', [
+    `An administrator invited this e-mail address to join a back-office account (tenant ${tenantId}), but the address already has an account, and one address can hold only one account.`,
+    'Nothing changed on your account and you need to do nothing. To join that tenant, ask its administrator to invite another address.',
+  ]);
 }

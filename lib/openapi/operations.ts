@@ -138,8 +138,8 @@ export const operations = {
   createTenant: {
     request: { body: createTenantBody },
     success: { status: 201, description: 'The tenant was created.', body: tenantCreatedView },
-    errors: { 409: 'A tenant with this name already exists.' },
-    description: 'Public sign-up. `name` is a slug, unique across the service; `adminEmail`, when given, is the only e-mail that may register the base account.',
+    errors: { 409: 'A tenant with this name already exists, or the name is reserved (`platform`, `admin`, `www`, ...).' },
+    description: 'Public sign-up. `name` is a slug, unique across the service, and not one of the reserved names; `adminEmail`, when given, is the only e-mail that may register the base account.',
   },
   listTenants: {
     success: { status: 200, description: 'Every tenant, by name.', body: tenantListView },
@@ -155,11 +155,12 @@ export const operations = {
     request: { body: registerBody },
     success: { status: 200, description: 'The user was created and signed in.', body: userEnvelopeView, cookies: 'issued' },
     errors: {
-      403: "Registration is not permitted: the tenant's administrative e-mail only, or an invitation is needed.",
+      403: "Registration is not permitted: the tenant's administrative e-mail only, or a pending invitation of this e-mail into this tenant and its token (`invitationToken`) are needed; a missing, wrong, used or expired token is this 403.",
       404: 'No such tenant, or the tenant is not active.',
       409: 'An account with this e-mail already exists.',
     },
-    description: "A tenant's first account is its administrator; later accounts need an invitation.",
+    description:
+      "A tenant's first account is its administrator and needs no token; every later account needs `invitationToken`, the single-use token of the invitation e-mail's link (the invitation must be pending, for this e-mail, in this tenant).",
   },
   login: {
     request: { body: loginBody },
@@ -204,8 +205,13 @@ export const operations = {
   },
   createInvitation: {
     request: { body: invitationBody },
-    success: { status: 201, description: 'The invitation (7 days); an e-mail with the tenant id is sent.', body: invitationView },
-    errors: { 403: 'The caller is not a tenant administrator.', 409: 'An account with this e-mail already exists.' },
+    success: {
+      status: 201,
+      description:
+        'The same answer whether or not the address has an account. The invitation (7 days): its e-mail carries the tenant id and a single-use token. A pending invitation of this address into this tenant mailed less than 24 hours ago is answered as it is, and no e-mail is sent.',
+      body: invitationView,
+    },
+    errors: { 403: 'The caller is not a tenant administrator.', 429: 'More than 3 invitations of one address in 24 hours (a fixed window, across every tenant).' },
   },
   createCompany: {
     request: { body: createCompanyBody },

@@ -12,6 +12,16 @@ export const tenantNameField = z
   .max(63, 'must be at most 63 characters')
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a slug: lower-case letters and digits joined by single dashes');
 
+/**
+ * Names POST /tenants refuses (409, like a taken name): `platform`, where `npm run
+ * create-admin` keeps the platform administrators, and names a customer could pass off as
+ * the operator's own. create-admin may still create a tenant with one of them.
+ */
+export const RESERVED_TENANT_NAMES: readonly string[] = [
+  'platform', 'admin', 'administrator', 'root', 'system', 'internal', 'staff', 'official',
+  'api', 'app', 'www', 'mail', 'support', 'help', 'security', 'status', 'billing', 'abuse',
+];
+
 export const createTenantBody = z.strictObject({
   name: tenantNameField,
   plan: z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }),

@@ -3,8 +3,8 @@ import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { insertTenant, listTenants as readAllTenants, updateTenantProfile, type Tenant, type TenantProfile } from '../db/repositories/tenants';
 import { formatDocument } from '../domain/documents';
-import { Forbidden, NotFound } from '../errors';
-import type { createTenantBody, tenantCreatedView, tenantView } from './schemas';
+import { Conflict, Forbidden, NotFound } from '../errors';
+import { RESERVED_TENANT_NAMES, type createTenantBody, type tenantCreatedView, type tenantView } from './schemas';
 
 type TenantView = z.infer<typeof tenantView>;
 
@@ -20,8 +20,9 @@ export const toTenantView = (tenant: Tenant): TenantView => ({
   plan: tenant.plan,
 });
 
-/** Sign-up: a new active tenant; 409 when the name is taken. */
+/** Sign-up: a new active tenant; 409 when the name is taken or reserved. */
 export async function createTenant(input: z.output<typeof createTenantBody>, nowMs: number): Promise<z.infer<typeof tenantCreatedView>> {
+  if (RESERVED_TENANT_NAMES.includes(input.name)) throw new Conflict(`The tenant name '${input.name}' is reserved`);
   const now = new Date(nowMs).toISOString();
   const tenant: Tenant = {
     id: randomUUID(),

@@ -107,6 +107,17 @@ describe('POST /tenants', () => {
     });
   });
 
+  it.each(['platform', 'admin', 'www'])("returns 409 for the reserved name '%s' and writes nothing", async (name) => {
+    const result = await invoke(jsonPost('/tenants', { ...validBody, name }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 409,
+      headers: problemHeaders(),
+      body: problem('conflict', 'Conflict', 409, `The tenant name '${name}' is reserved`, REQUEST_ID),
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toEqual([]);
+  });
+
   it('returns 503 with Retry-After when the store throttles the transaction', async () => {
     ddb.on(TransactWriteCommand).rejects(
       Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -16,6 +16,7 @@ const REQUEST_ID = 'register-request-1';
 const NOW = new Date('2026-11-21T23:15:00.000Z');
 const NOW_EPOCH = NOW.getTime() / 1000;
 const PASSWORD = 'a long enough password';
+const INVITATION_TOKEN = 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq';
 
 const tenantId = randomUUID();
 const tenantItem = (overrides: Record<string, unknown> = {}) => ({
@@ -38,11 +39,11 @@ function storeHolds(tenant: Record<string, unknown> | undefined): void {
 const register = (body: object) => handler(jsonPost('/auth/register', body, { requestId: REQUEST_ID, sourceIp: '198.51.100.7' }), lambdaContext());
 const validBody = (overrides: object = {}) => ({ name: ' Ana Souza ', email: 'Ana@ACME.example', password: PASSWORD, tenantId, ...overrides });
 
-const cancelledAt = (index: number) =>
+const cancelledAt = (index: number | number[]) =>
   new TransactionCanceledException({
     message: 'Transaction cancelled',
     $metadata: { httpStatusCode: 400 },
-    CancellationReasons: [0, 1, 2, 3].map((position) => (position === index ? { Code: 'ConditionalCheckFailed' } : { Code: 'None' })),
+    CancellationReasons: [0, 1, 2, 3].map((position) => ([index].flat().includes(position) ? { Code: 'ConditionalCheckFailed' } : { Code: 'None' })),
   });
 
 beforeEach(() => {
@@ -153,9 +154,44 @@ describe('POST /auth/register', () => {
     });
   });
 
-  it('returns 403 when a later account has no pending invitation (the invitation delete fails)', async () => {
+  it('returns 403 when a later account presents a token that is not its pending invitation\'s (the invitation delete fails)', async () => {
     storeHolds(tenantItem({ baseAccountUserId: randomUUID() }));
     ddb.on(TransactWriteCommand).rejects(cancelledAt(2));
+
+    const result = await register(validBody({ invitationToken: INVITATION_TOKEN }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'Registration into this tenant is not permitted for this e-mail', REQUEST_ID),
+    });
+    // The delete compares the hash of the token, never the token itself.
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[2]).toEqual({
+      Delete: {
+        TableName: TABLE,
+        Key: keys.invitation(tenantId, 'ana@acme.example'),
+        ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND tokenHash = :token',
+        ExpressionAttributeValues: { ':now': NOW_EPOCH, ':token': createHash('sha256').update(INVITATION_TOKEN).digest('hex') },
+      },
+    });
+    expect(JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input)).not.toContain(INVITATION_TOKEN);
+  });
+
+  it('returns 403, not 409, when the invitation is refused and the e-mail is taken too (nothing told about the address)', async () => {
+    storeHolds(tenantItem({ baseAccountUserId: randomUUID() }));
+    ddb.on(TransactWriteCommand).rejects(cancelledAt([1, 2]));
+
+    const result = await register(validBody({ invitationToken: INVITATION_TOKEN }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'Registration into this tenant is not permitted for this e-mail', REQUEST_ID),
+    });
+  });
+
+  it('returns 403 to a later account without a token, before any password hashing or write', async () => {
+    storeHolds(tenantItem({ baseAccountUserId: randomUUID() }));
 
     const result = await register(validBody());
 
@@ -164,14 +200,18 @@ describe('POST /auth/register', () => {
       headers: problemHeaders(),
       body: problem('forbidden', 'Forbidden', 403, 'Registration into this tenant is not permitted for this e-mail', REQUEST_ID),
     });
-    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[2]).toEqual({
-      Delete: {
-        TableName: TABLE,
-        Key: keys.invitation(tenantId, 'ana@acme.example'),
-        ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
-        ExpressionAttributeValues: { ':now': NOW_EPOCH },
-      },
-    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('registers a later account as a member with the token of its invitation', async () => {
+    storeHolds(tenantItem({ baseAccountUserId: randomUUID() }));
+
+    const result = await register(validBody({ invitationToken: INVITATION_TOKEN }));
+
+    expect(result.statusCode).toBe(200);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
+    expect(items?.[0]?.Put?.Item?.role).toBe('MEMBER');
+    expect(items?.[2]?.Delete?.Key).toEqual(keys.invitation(tenantId, 'ana@acme.example'));
   });
 
   it('returns 403 when the base account is claimed by another e-mail than the tenant\'s administrative one', async () => {
@@ -201,6 +241,19 @@ describe('POST /auth/register', () => {
       body: problem('not-found', 'Not found', 404, 'No such tenant', REQUEST_ID),
     });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('returns 400 for an invitation token over 256 characters, reading nothing', async () => {
+    const result = await register(validBody({ invitationToken: 'x'.repeat(257) }));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 400,
+      headers: problemHeaders(),
+      body: problem('validation', 'Invalid request', 400, 'invitationToken: must be at most 256 characters', REQUEST_ID, [
+        { field: 'invitationToken', message: 'must be at most 256 characters' },
+      ]),
+    });
+    expect(ddb.calls()).toHaveLength(0);
   });
 
   it('returns 400 for a short password and a tenant id that is not a UUID, reading nothing', async () => {

@@ -7,7 +7,7 @@ import { refreshSession, REFRESH_GRACE_SECONDS } from '../../lib/auth/sessions';
 import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
 import { Forbidden, Unauthorized, ValidationError } from '../../lib/errors';
 import { createTenant } from '../../lib/tenants/service';
-import { linkParameter, outboxFor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
+import { invitationTokenFor, linkParameter, outboxFor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
 
 /**
  * Time-dependent rules, exercised in process against the same DynamoDB Local as the HTTP
@@ -90,6 +90,12 @@ describe('expiring tokens', () => {
     const principal = await authorize(tokens.accessToken, start);
     const email = uniqueEmail('late');
     await inviteUser(principal, email, start - 7 * 24 * 3600 * SECOND - SECOND);
-    await expect(register({ name: 'Late', email, password: 'late password', tenantId: tenant.id }, client, start)).rejects.toBeInstanceOf(Forbidden);
+    const invitationToken = invitationTokenFor(email) ?? '';
+    expect(invitationToken).not.toBe('');
+    await expect(register({ name: 'Late', email, password: 'late password', tenantId: tenant.id, invitationToken }, client, start)).rejects.toBeInstanceOf(Forbidden);
+    // One second earlier it was still pending.
+    await expect(register({ name: 'Late', email, password: 'late password', tenantId: tenant.id, invitationToken }, client, start - 2 * SECOND)).resolves.toMatchObject({
+      user: { email },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { describe, expect, it } from 'vitest';
-import { call, cookiesFrom, login, newTenantWithAdmin, problem, uniqueEmail, type Account } from './api';
+import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, type Account } from './api';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ADDRESS = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310-100' };
@@ -13,9 +13,7 @@ async function createCompany(account: Account, body: Record<string, unknown>) {
 
 /** A member (not administrator) of the account's tenant, through an invitation. */
 async function memberOf(admin: Account): Promise<Record<string, string>> {
-  const email = uniqueEmail('member');
-  await call('POST', '/auth/invitations', { cookies: admin.cookies, body: { email } });
-  const registered = await call('POST', '/auth/register', { body: { name: 'Member', email, password: 'member password', tenantId: admin.tenantId } });
+  const registered = await registerInvitee(admin, uniqueEmail('member'), 'member password', 'Member');
   return cookiesFrom(registered);
 }
 
@@ -244,8 +242,8 @@ describe('PATCH /companies/{id}/status', () => {
     const { promisify } = await import('node:util');
     const { inject } = await import('vitest');
     const email = uniqueEmail('platform');
-    await promisify(execFile)('node_modules/.bin/tsx', ['scripts/create-admin.ts', '--email', email, '--password', 'platform password'], {
-      env: { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1' },
+    await promisify(execFile)('node_modules/.bin/tsx', ['scripts/create-admin.ts', '--email', email], {
+      env: { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1', ADMIN_PASSWORD: 'platform password' },
     });
     const platform = await login(email, 'platform password');
     const response = await setStatus(platform.cookies, id, 'ACTIVE');

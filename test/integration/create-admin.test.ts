@@ -1,29 +1,67 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
-import { call, cookiesFrom, newTenantWithAdmin, uniqueEmail } from './api';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { call, cookiesFrom, login, newTenantWithAdmin, problem, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
+import { resetConfig } from '../../lib/config';
+import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
+import { findUserByEmail } from '../../lib/db/repositories/users';
+import { RESERVED_TENANT_NAMES } from '../../lib/tenants/schemas';
+import { ensureTable, localDynamoClient } from '../../local/dynamodb-local';
+import { readRuntimeInfo } from '../../local/runtime';
 
-const run = promisify(execFile);
-
-/** `npm run create-admin` against the running local API's store (as while `npm start` runs). */
-async function createAdmin(...args: string[]): Promise<string> {
-  const { stdout } = await run(join('node_modules', '.bin', 'tsx'), ['scripts/create-admin.ts', ...args], {
-    env: { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1' },
-  });
-  return stdout;
+interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
+/**
+ * `npm run create-admin` against the running local API's store (as while `npm start` runs).
+ * `password` goes into ADMIN_PASSWORD; `stdin` is written to the command's stdin, which is
+ * closed either way (so the command never waits for it). `env` adds variables.
+ */
+async function createAdmin(args: string[], options: { password?: string; stdin?: string; env?: Record<string, string> } = {}): Promise<CommandResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1', ...options.env };
+  delete env.ADMIN_PASSWORD;
+  if (options.password !== undefined) env.ADMIN_PASSWORD = options.password;
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/create-admin.ts', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end(options.stdin ?? '');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  return { code, stdout, stderr };
+}
+
+const USAGE = expect.stringContaining('usage: npm run create-admin -- --email E');
+
+/** A platform administrator for the checks below (created once). */
+let platform: { email: string; password: string; cookies: Record<string, string> };
+
+beforeAll(async () => {
+  const email = uniqueEmail('root');
+  const password = 'platform password 1';
+  const result = await createAdmin(['--email', email], { password });
+  if (result.code !== 0) throw new Error(`create-admin failed: ${result.stderr}`);
+  platform = { email, password, cookies: (await login(email, password)).cookies };
+});
+
 describe('npm run create-admin', () => {
-  it('creates a platform administrator who can list every tenant', async () => {
+  it('creates a platform administrator (password in ADMIN_PASSWORD) who can list every tenant', async () => {
     const tenant = await newTenantWithAdmin();
     const email = uniqueEmail('root');
-    const output = await createAdmin('--email', email, '--password', 'admin password 1', '--name', 'Root');
-    expect(output).toMatch(/Created platform administrator/);
+    const result = await createAdmin(['--email', email, '--name', 'Root'], { password: 'admin password 1' });
+    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator .* in (the new )?platform tenant 'platform' \(/), stderr: '' });
 
-    const login = await call('POST', '/auth/login', { body: { email, password: 'admin password 1' } });
-    expect(login.status).toBe(200);
-    const response = await call<Record<string, unknown>[]>('GET', '/tenants', { cookies: cookiesFrom(login) });
+    const signedIn = await login(email, 'admin password 1');
+    expect(signedIn.response.status).toBe(200);
+    const response = await call<Record<string, unknown>[]>('GET', '/tenants', { cookies: signedIn.cookies });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(
       expect.arrayContaining([
@@ -34,26 +72,226 @@ describe('npm run create-admin', () => {
     expect(names).toEqual([...names].sort());
   });
 
-  it('promotes an existing user, who may then update any tenant', async () => {
+  it('reads the password from the first line of stdin when ADMIN_PASSWORD is not set', async () => {
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email], { stdin: 'piped password 1\nsecond line\n' });
+    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator/), stderr: '' });
+
+    expect((await login(email, 'piped password 1\nsecond line')).response.status).toBe(401);
+    const signedIn = await login(email, 'piped password 1');
+    expect(signedIn.response.status).toBe(200);
+    expect((await call('GET', '/tenants', { cookies: signedIn.cookies })).status).toBe(200);
+  });
+
+  it.each([
+    ['--password', 'a password'],
+    ['--password=a password'],
+  ])('refuses %s with exit code 2, naming ADMIN_PASSWORD, and creates nothing', async (...flag) => {
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email, ...flag], { password: 'admin password 1' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('--password is not accepted'),
+    });
+    expect(result.stderr).toContain('ADMIN_PASSWORD=… npm run create-admin -- --email E');
+    expect((await login(email, 'admin password 1')).response.status).toBe(401);
+    expect((await login(email, 'a password')).response.status).toBe(401);
+  });
+
+  it('refuses bad arguments with exit code 2 and a usage line', async () => {
+    expect(await createAdmin(['--email', 'not-an-email'], { password: 'admin password 1' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('--email: '),
+    });
+    expect(await createAdmin(['--email', uniqueEmail(), '--unknown'], { password: 'admin password 1' })).toEqual({ code: 2, stdout: '', stderr: USAGE });
+  });
+
+  it('holds the password to the password rules (8 to 128 characters), and refuses none at all', async () => {
+    const email = uniqueEmail('root');
+    expect(await createAdmin(['--email', email], { password: 'short' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('password: must be at least 8 characters'),
+    });
+    expect(await createAdmin(['--email', email], { password: 'x'.repeat(129) })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('password: must be at most 128 characters'),
+    });
+    expect(await createAdmin(['--email', email])).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('No password: set ADMIN_PASSWORD') });
+    // Nothing was stored: the e-mail is still free.
+    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator/), stderr: '' });
+  });
+});
+
+describe('promoting an existing account', () => {
+  it('is refused without --promote, naming it, and leaves the account as it was', async () => {
+    const user = await newTenantWithAdmin();
+    const result = await createAdmin(['--email', user.email], { password: 'squatted password' });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining('run the command again with --promote') });
+
+    expect((await call('GET', '/auth/me', { cookies: user.cookies })).status).toBe(200);
+    expect((await login(user.email, 'squatted password')).response.status).toBe(401);
+    const signedIn = await login(user.email, user.password);
+    expect(signedIn.response.status).toBe(200);
+    const tenants = await call('GET', '/tenants', { cookies: signedIn.cookies });
+    expect(tenants.status).toBe(403);
+    expect(tenants.body).toEqual(problem(403, 'forbidden'));
+  });
+
+  it('with --promote sets the given password and ends every session of the account', async () => {
     const user = await newTenantWithAdmin();
     const other = await newTenantWithAdmin();
+    const second = await login(user.email, user.password);
     expect((await call('GET', '/tenants', { cookies: user.cookies })).status).toBe(403);
 
-    const output = await createAdmin('--email', user.email, '--password', 'ignored password');
-    expect(output).toMatch(/Promoted/);
+    const result = await createAdmin(['--email', user.email, '--promote'], { password: 'the real admin password' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `Promoted ${user.email} (tenant ${user.tenantId}) to platform administrator: its password was replaced and 2 session(s) ended.\n`,
+      stderr: '',
+    });
 
-    const login = await call('POST', '/auth/login', { body: { email: user.email, password: user.password } });
-    const cookies = cookiesFrom(login);
+    for (const cookies of [user.cookies, second.cookies]) {
+      const me = await call('GET', '/auth/me', { cookies });
+      expect(me.status).toBe(401);
+      expect(me.body).toEqual(problem(401, 'unauthorized'));
+      expect((await call('POST', '/auth/refresh', { cookies })).status).toBe(401);
+    }
+    expect((await login(user.email, user.password)).response.status).toBe(401);
+    const signedIn = await login(user.email, 'the real admin password');
+    expect(signedIn.response.status).toBe(200);
+    const cookies = cookiesFrom(signedIn.response);
     expect((await call('GET', '/tenants', { cookies })).status).toBe(200);
     const patched = await call('PATCH', `/tenants/${other.tenantId}`, { cookies, body: { brandName: 'Set by the platform' } });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual(expect.objectContaining({ id: other.tenantId, brandName: 'Set by the platform' }));
   });
+});
 
-  it('refuses bad arguments with exit code 2 and a usage line', async () => {
-    await expect(createAdmin('--email', 'not-an-email', '--password', 'x')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('usage: npm run create-admin'),
+describe('the platform tenant', () => {
+  it.each(RESERVED_TENANT_NAMES.map((name) => [name]))('is out of reach of POST /tenants: %s is reserved (409, nothing stored)', async (name) => {
+    const brandName = `Squatter ${randomUUID()}`;
+    const response = await call('POST', '/tenants', { body: { name, plan: 'STARTER', brandName } });
+    expect(response.status).toBe(409);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.body).toEqual(problem(409, 'conflict', { detail: `The tenant name '${name}' is reserved` }));
+
+    const tenants = await call<{ brandName: string | null }[]>('GET', '/tenants', { cookies: platform.cookies });
+    expect(tenants.status).toBe(200);
+    expect(tenants.body.filter((tenant) => tenant.brandName === brandName)).toEqual([]);
+  });
+
+  it('refuses a --tenant that was signed up through POST /tenants: its owner gets no platform administrator', async () => {
+    const name = uniqueName('squat');
+    const signedUp = await call<{ id: string }>('POST', '/tenants', { body: { name, plan: 'ENTERPRISE' } });
+    expect(signedUp.status).toBe(201);
+    const squatter = uniqueEmail('squatter');
+    const registered = await call('POST', '/auth/register', { body: { name: 'Squatter', email: squatter, password: 'squatter password', tenantId: signedUp.body.id } });
+    expect(registered.status).toBe(200);
+
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email, '--tenant', name], { password: 'admin password 1' });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`The tenant '${name}' (${signedUp.body.id}) was not created by create-admin`) });
+
+    expect((await login(email, 'admin password 1')).response.status).toBe(401);
+    expect((await call('GET', '/tenants', { cookies: cookiesFrom(registered) })).status).toBe(403);
+  });
+
+  describe('in a store of its own', () => {
+    const tables: string[] = [];
+    let endpoint: string;
+
+    beforeAll(async () => {
+      await useLocalStoreInProcess();
+      const runtime = readRuntimeInfo(inject('dataDir'));
+      if (!runtime) throw new Error('the local API is not running');
+      endpoint = runtime.dynamoEndpoint;
+    });
+
+    afterAll(async () => {
+      const client = localDynamoClient(endpoint);
+      for (const table of tables) await client.send(new DeleteTableCommand({ TableName: table }));
+      client.destroy();
+    });
+
+    /** Run `body` with this process's repositories on a new, empty table. */
+    async function withTable<T>(body: (table: string) => Promise<T>): Promise<T> {
+      const table = `platform-test-${randomUUID().slice(0, 8)}`;
+      await ensureTable(endpoint, table);
+      tables.push(table);
+      const previous = process.env.TABLE_NAME;
+      process.env.TABLE_NAME = table;
+      resetConfig();
+      try {
+        return await body(table);
+      } finally {
+        process.env.TABLE_NAME = previous;
+        resetConfig();
+      }
+    }
+
+    it("refuses a tenant named 'platform' that someone signed up before the name was reserved", async () => {
+      await withTable(async (table) => {
+        // What POST /tenants wrote for `platform` before the name was reserved.
+        const squatted: Tenant = {
+          id: randomUUID(),
+          name: 'platform',
+          brandName: 'Not the platform',
+          document: null,
+          address: null,
+          phone: null,
+          logoUrl: null,
+          plan: 'STARTER',
+          adminEmail: null,
+          status: 'ACTIVE',
+          baseAccountUserId: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        };
+        await insertTenant(squatted);
+
+        const email = uniqueEmail('root');
+        const result = await createAdmin(['--email', email], { password: 'admin password 1', env: { TABLE_NAME: table } });
+        expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`The tenant 'platform' (${squatted.id}) was not created by create-admin`) });
+        expect(await findUserByEmail(email)).toBeUndefined();
+        expect(await getTenant(squatted.id)).toEqual(squatted);
+      });
+    });
+
+    it("creates the tenant 'platform' marked as the platform's, and puts later administrators into it", async () => {
+      await withTable(async (table) => {
+        const first = uniqueEmail('root');
+        const second = uniqueEmail('root');
+        const created = await createAdmin(['--email', first], { password: 'admin password 1', env: { TABLE_NAME: table } });
+        expect(created).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator .* in the new platform tenant 'platform'/), stderr: '' });
+        const joined = await createAdmin(['--email', second], { password: 'admin password 2', env: { TABLE_NAME: table } });
+        expect(joined).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator .* in platform tenant 'platform'/), stderr: '' });
+
+        const tenantId = await findTenantIdByName('platform');
+        const firstUser = await findUserByEmail(first);
+        expect(await getTenant(tenantId ?? '')).toEqual({
+          id: tenantId,
+          name: 'platform',
+          brandName: null,
+          document: null,
+          address: null,
+          phone: null,
+          logoUrl: null,
+          plan: 'ENTERPRISE',
+          adminEmail: first,
+          status: 'ACTIVE',
+          baseAccountUserId: firstUser?.id,
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
+          platform: true,
+        });
+        for (const email of [first, second]) {
+          expect(await findUserByEmail(email)).toEqual(expect.objectContaining({ email, tenantId, role: 'ADMIN', platformAdmin: true }));
+        }
+      });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
@@ -88,12 +88,25 @@ async function snapshot(): Promise<string[]> {
   return items.sort();
 }
 
+/** The token of the invitation e-mail to an address, from this file's outbox. */
+function invitationTokenIn(directory: string, address: string): string {
+  const outbox = join(directory, 'outbox');
+  for (const file of readdirSync(outbox)) {
+    const message = JSON.parse(readFileSync(join(outbox, file), 'utf8')) as { to: string; text: string };
+    const token = message.to === address ? /[?&]token=([\w-]+)/.exec(message.text)?.[1] : undefined;
+    if (token) return token;
+  }
+  throw new Error(`no invitation mail for ${address}`);
+}
+
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 const load = async (file: string) => ((await import(`../../functions/${file}`)) as { handler: Handler }).handler;
 
 interface World {
   tenantId: string;
   invited: string;
+  /** The token of the invitation e-mail to `invited`. */
+  invitationToken: string;
   context: Record<string, string>;
   refreshCookie: string;
   email: string;
@@ -119,6 +132,7 @@ async function world(): Promise<World> {
   return {
     tenantId: tenant.id,
     invited,
+    invitationToken: invitationTokenIn(dataDir, invited),
     context: toAuthorizerContext(principal),
     refreshCookie: `refreshToken=${registered.tokens.refreshToken}`,
     email,
@@ -136,7 +150,7 @@ const patch = (resource: string, id: string, body: object, authorizer: Record<st
 const WRITE_PATHS: [string, string, (w: World) => APIGatewayProxyEvent][] = [
   ['POST /tenants', 'tenants/create-tenant.ts', () => jsonPost('/tenants', { name: `new-${Math.random().toString(36).slice(2, 10)}`, plan: 'STARTER' })],
   ['PATCH /tenants/{id}', 'tenants/update-tenant.ts', (w) => patch('/tenants/{id}', w.tenantId, { brandName: 'Changed' }, w.context)],
-  ['POST /auth/register', 'auth/register.ts', (w) => jsonPost('/auth/register', { name: 'Invited', email: w.invited, password: 'password 123', tenantId: w.tenantId })],
+  ['POST /auth/register', 'auth/register.ts', (w) => jsonPost('/auth/register', { name: 'Invited', email: w.invited, password: 'password 123', tenantId: w.tenantId, invitationToken: w.invitationToken })],
   ['POST /auth/login', 'auth/login.ts', (w) => jsonPost('/auth/login', { email: w.email, password: 'faults password' })],
   ['POST /auth/refresh', 'auth/refresh.ts', (w) => jsonPost('/auth/refresh', null, { headers: { Cookie: w.refreshCookie } })],
   ['POST /auth/logout', 'auth/logout.ts', (w) => jsonPost('/auth/logout', null, { authorizer: w.context })],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { allowedOrigin, call, cookiesFrom, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, uniqueName } from './api';
+import { allowedOrigin, call, cookiesFrom, invitationTokenFor, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, uniqueName } from './api';
 
 describe('login failure limit', () => {
   it('lets at most 5 of 20 parallel wrong attempts for one e-mail and IP through as 401; the rest get 429', async () => {
@@ -124,10 +124,12 @@ describe('tenant isolation', () => {
     expect((await call('PATCH', `/tenants/${b.tenantId}`, { cookies: a.cookies, body: { brandName: 'x' } })).status).toBe(404);
     expect((await call('GET', '/tenants', { cookies: a.cookies })).status).toBe(403);
 
-    // An invitation made by A only opens A.
+    // An invitation made by A only opens A, even with its token.
     const email = uniqueEmail();
     await call('POST', '/auth/invitations', { cookies: a.cookies, body: { email } });
-    expect((await call('POST', '/auth/register', { body: { name: 'Z', email, password: 'password 1234', tenantId: b.tenantId } })).status).toBe(403);
+    const invitationToken = invitationTokenFor(email);
+    expect(invitationToken).toEqual(expect.any(String));
+    expect((await call('POST', '/auth/register', { body: { name: 'Z', email, password: 'password 1234', tenantId: b.tenantId, invitationToken } })).status).toBe(403);
 
     // B is untouched.
     expect((await call('GET', '/auth/me', { cookies: b.cookies })).status).toBe(200);

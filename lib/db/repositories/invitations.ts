@@ -1,5 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
+import { isConditionFailure } from '../conditions';
 import { keys } from '../keys';
 
 export interface Invitation {
@@ -10,14 +11,87 @@ export interface Invitation {
   createdAt: string;
   expiresAt: string;
   expiresAtEpoch: number;
+  /** When its e-mail was sent (epoch seconds). */
+  mailedAtEpoch: number;
+  /** SHA-256 (hex) of the single-use token the e-mail carries; the token itself is never stored. */
+  tokenHash: string;
 }
 
-/** Create or renew the pending invitation of an e-mail into a tenant (one per e-mail). */
-export async function putInvitation(invitation: Invitation): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.invitation(invitation.tenantId, invitation.email), type: 'Invitation', ...invitation, ttl: invitation.expiresAtEpoch },
-    }),
+function toInvitation(item: Record<string, unknown>): Invitation {
+  return {
+    id: String(item.id),
+    tenantId: String(item.tenantId),
+    email: String(item.email),
+    invitedBy: String(item.invitedBy),
+    createdAt: String(item.createdAt),
+    expiresAt: String(item.expiresAt),
+    expiresAtEpoch: Number(item.expiresAtEpoch),
+    mailedAtEpoch: Number(item.mailedAtEpoch),
+    tokenHash: String(item.tokenHash),
+  };
+}
+
+const invitationItem = (invitation: Invitation) => ({
+  ...keys.invitation(invitation.tenantId, invitation.email),
+  type: 'Invitation',
+  ...invitation,
+  ttl: invitation.expiresAtEpoch,
+});
+
+/** What `putInvitationUnlessPending` did: stored (with the item it replaced, if any), or kept the pending one. */
+export type PutOutcome = { stored: true; replaced: Invitation | undefined } | { stored: false };
+
+/**
+ * Store a new invitation of an e-mail into a tenant (one per e-mail and tenant), replacing
+ * the one already there only when that one is expired or was mailed at or before
+ * `resendAfterEpoch` (or predates invitation tokens). One conditional write: of N parallel
+ * invitations of one address, one is stored (and mailed) and the others see it.
+ */
+export async function putInvitationUnlessPending(invitation: Invitation, nowEpoch: number, resendAfterEpoch: number): Promise<PutOutcome> {
+  try {
+    const { Attributes } = await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: invitationItem(invitation),
+        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(tokenHash) OR expiresAtEpoch <= :now OR mailedAtEpoch <= :resendAfter',
+        ExpressionAttributeValues: { ':now': nowEpoch, ':resendAfter': resendAfterEpoch },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return { stored: true, replaced: Attributes?.tokenHash === undefined ? undefined : toInvitation(Attributes) };
+  } catch (error) {
+    if (isConditionFailure(error)) return { stored: false };
+    throw error;
+  }
+}
+
+export async function getInvitation(tenantId: string, email: string): Promise<Invitation | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.invitation(tenantId, email), ConsistentRead: true }));
+  return Item ? toInvitation(Item) : undefined;
+}
+
+/**
+ * Take back an invitation whose e-mail could not be sent, unless another one replaced it
+ * meanwhile: the invitation it replaced comes back when that one is still pending (its
+ * token keeps working), otherwise the item is deleted.
+ */
+export async function takeBackInvitation(invitation: Invitation, replaced: Invitation | undefined, nowEpoch: number): Promise<void> {
+  const condition = { ConditionExpression: 'tokenHash = :token', ExpressionAttributeValues: { ':token': invitation.tokenHash } };
+  try {
+    if (replaced && replaced.expiresAtEpoch > nowEpoch) {
+      await db().send(new PutCommand({ TableName: tableName(), Item: invitationItem(replaced), ...condition }));
+    } else {
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ...condition }));
+    }
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** Whether an e-mail has an account anywhere in the service (its uniqueness sentinel, read consistently). */
+export async function emailHasAccount(email: string): Promise<boolean> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true, ProjectionExpression: 'pk' }),
   );
+  return Item !== undefined;
 }

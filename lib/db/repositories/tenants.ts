@@ -23,14 +23,22 @@ export interface Tenant {
   baseAccountUserId: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The tenant of platform administrators: set only by `npm run create-admin`, when it creates
+   * the tenant, and never by a route, so a tenant someone signed up can never receive one.
+   */
+  platform?: true;
 }
 
 export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl'>;
 
 const FIELDS = ['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt'] as const;
 
-/** Item -> Tenant, dropping the key attributes. */
-export const toTenant = (item: Record<string, unknown>): Tenant => pick<Tenant>(item, FIELDS);
+/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant). */
+export const toTenant = (item: Record<string, unknown>): Tenant => ({
+  ...pick<Tenant>(item, FIELDS),
+  ...(item.platform === true ? { platform: true as const } : {}),
+});
 
 /** Create the tenant and claim its name in one transaction; 409 when the name is taken. */
 export async function insertTenant(tenant: Tenant): Promise<void> {

@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteComm
 import type { Role } from '../../auth/principal';
 import { Conflict, Forbidden } from '../../errors';
 import { db, tableName } from '../client';
-import { failedConditions } from '../conditions';
+import { failedConditions, isConditionFailure } from '../conditions';
 import { pick, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { sessionPut, type Session } from './sessions';
@@ -52,7 +52,12 @@ function userPuts(user: User): TransactItem[] {
 /** How a registration is allowed into its tenant; re-checked inside the transaction. */
 export type Admission =
   | { kind: 'base-account' }
-  | { kind: 'invitation'; nowEpoch: number };
+  | {
+      kind: 'invitation';
+      nowEpoch: number;
+      /** SHA-256 of the token the registrant presents; it must be the pending invitation's. */
+      tokenHash: string;
+    };
 
 function admissionCheck(user: User, admission: Admission): TransactItem {
   if (admission.kind === 'base-account') {
@@ -67,39 +72,30 @@ function admissionCheck(user: User, admission: Admission): TransactItem {
       },
     };
   }
-  // Single use: the invitation is consumed by the registration that uses it.
+  // Single use: the invitation is consumed by the registration that presents its token.
   return {
     Delete: {
       TableName: tableName(),
       Key: keys.invitation(user.tenantId, user.email),
-      ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
-      ExpressionAttributeValues: { ':now': admission.nowEpoch },
+      ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND tokenHash = :token',
+      ExpressionAttributeValues: { ':now': admission.nowEpoch, ':token': admission.tokenHash },
     },
   };
 }
 
 /**
  * Registration in one transaction: the user, its e-mail sentinel (409 when taken), the
- * admission (base-account claim or invitation; 403 when lost to a concurrent request) and
- * the first session.
+ * admission (base-account claim or invitation with its token; 403 when refused or lost to a
+ * concurrent request) and the first session. A refused admission answers 403 even when the
+ * e-mail is taken too, so a caller who is not admitted learns nothing about the address.
  */
 export async function insertUserWithSession(user: User, admission: Admission, session: Session): Promise<void> {
   try {
     await db().send(new TransactWriteCommand({ TransactItems: [...userPuts(user), admissionCheck(user, admission), sessionPut(session)] }));
   } catch (error) {
     const failed = failedConditions(error);
-    if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
     if (failed?.includes(2)) throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
-    throw error;
-  }
-}
-
-/** A user with no tenant admission step (the create-admin command). */
-export async function insertUser(user: User): Promise<void> {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: userPuts(user) }));
-  } catch (error) {
-    if (failedConditions(error)?.includes(1)) throw new Conflict('An account with this e-mail already exists');
+    if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
     throw error;
   }
 }
@@ -116,14 +112,57 @@ export async function findUserByEmail(email: string): Promise<User | undefined> 
   return getUser(String(sentinel.tenantId), String(sentinel.userId));
 }
 
-export async function setPlatformAdmin(user: Pick<User, 'tenantId' | 'id'>, now: string): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.user(user.tenantId, user.id),
-      UpdateExpression: 'SET platformAdmin = :yes, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':yes': true, ':now': now },
-    }),
-  );
+/**
+ * create-admin: a new platform administrator, admitted only into a tenant marked `platform`
+ * (a tenant create-admin made, never one signed up through POST /tenants). The mark is
+ * checked in the same transaction as the user and e-mail writes.
+ */
+export async function insertPlatformAdmin(user: User): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...userPuts({ ...user, platformAdmin: true }),
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.tenant(user.tenantId),
+              ConditionExpression: 'platform = :yes',
+              ExpressionAttributeValues: { ':yes': true },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
+    if (failed?.includes(2)) throw new Forbidden('The tenant is not the platform tenant (it was not created by create-admin)');
+    throw error;
+  }
+}
+
+/**
+ * create-admin --promote: in one conditional UpdateItem, grant the platform administrator
+ * profile, replace the password, void every session that exists now (the rule of a
+ * password reset: `sessionsValidFrom`) and drop any pending reset token. The condition
+ * makes sure the item is still the account that owns this e-mail.
+ */
+export async function promoteToPlatformAdmin(user: Pick<User, 'tenantId' | 'id' | 'email'>, passwordHash: string, now: string): Promise<User> {
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(user.tenantId, user.id),
+        UpdateExpression: 'SET platformAdmin = :yes, passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+        ConditionExpression: 'attribute_exists(pk) AND email = :email',
+        ExpressionAttributeValues: { ':yes': true, ':hash': passwordHash, ':now': now, ':email': user.email },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toUser(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) throw new Conflict('The account changed meanwhile; run the command again');
+    throw error;
+  }
 }

@@ -1,0 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * The single-use secret of an invitation: 32 random bytes, base64url. It travels only in the
+ * invitation e-mail's link; the store keeps only its SHA-256, which the registration
+ * transaction compares (see `Admission` in lib/db/repositories/users).
+ */
+export const newInvitationToken = (): string => randomBytes(32).toString('base64url');
+
+export const hashInvitationToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
