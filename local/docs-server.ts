@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument, DEFAULT_SERVERS } from '../lib/openapi/document';
 import type { OpenApiDocument } from '../lib/openapi/types';
+import { acceptRequest, gatewayErrorResponse } from './gateway';
 
 /**
  * The API's documentation beside the local API (`npm start`):
@@ -13,8 +15,10 @@ import type { OpenApiDocument } from '../lib/openapi/types';
  * - GET /docs: a reference page rendered by Swagger UI from the `swagger-ui-dist` package's
  *   own files, served from node_modules: no CDN, no network.
  *
- * Everything else goes to the API (`next`). Deployed stages do not serve these: the
- * document is published from `npm run openapi`.
+ * Everything else goes to the API (`next`), and so does any request the gateway's front end
+ * refuses (too long, too large, malformed: it answers those with problem documents). A file
+ * under /docs/ that is not the renderer's is the gateway's 404 problem. Deployed stages do not
+ * serve these: the document is published from `npm run openapi`.
  */
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -77,6 +81,8 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 export interface DocsOptions {
   /** One line per request served (method, path, status). */
   log?: (line: string) => void;
+  /** The API's allowed origins: its problem documents grant CORS to the first, as the gateway's do. */
+  allowedOrigins?: readonly string[];
 }
 
 /** Wraps the API's request listener: the documentation routes first, then the API. */
@@ -92,6 +98,13 @@ export function withDocs(next: RequestListener, options: DocsOptions = {}): Requ
     log(`${request.method} ${request.url} ${status} (docs)`);
   };
 
+  /** An error as the gateway answers it: a problem document with its headers. */
+  const sendProblem = (request: IncomingMessage, response: ServerResponse, type: 'MISSING_AUTHENTICATION_TOKEN' | 'DEFAULT_5XX') => {
+    const { status, headers, body } = gatewayErrorResponse(type, randomUUID(), options.allowedOrigins ?? []);
+    const { 'Content-Type': contentType = '', ...rest } = headers;
+    send(request, response, status, contentType, body, rest);
+  };
+
   const serveDocument = (request: IncomingMessage, response: ServerResponse) => {
     document ??= buildOpenApiDocument();
     const host = request.headers.host;
@@ -101,9 +114,10 @@ export function withDocs(next: RequestListener, options: DocsOptions = {}): Requ
   };
 
   const serveRendererFile = async (request: IncomingMessage, response: ServerResponse, name: string) => {
-    const type = RENDERER_FILES[name];
+    // Own entries only: `/docs/constructor` is not a renderer file.
+    const type = Object.hasOwn(RENDERER_FILES, name) ? RENDERER_FILES[name] : undefined;
     if (!type) {
-      send(request, response, 404, 'text/plain; charset=utf-8', 'Not found');
+      sendProblem(request, response, 'MISSING_AUTHENTICATION_TOKEN');
       return;
     }
     let content = files.get(name);
@@ -115,20 +129,27 @@ export function withDocs(next: RequestListener, options: DocsOptions = {}): Requ
   };
 
   return (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (request.method !== 'GET' || (path !== OPENAPI_PATH && path !== DOCS_PATH && !path.startsWith(`${DOCS_PATH}/`))) {
+    const accepted = acceptRequest(request);
+    const path = 'refused' in accepted ? undefined : accepted.url.pathname;
+    if (request.method !== 'GET' || path === undefined || (path !== OPENAPI_PATH && path !== DOCS_PATH && !path.startsWith(`${DOCS_PATH}/`))) {
       next(request, response);
       return;
     }
-    if (path === OPENAPI_PATH) return serveDocument(request, response);
-    if (path === DOCS_PATH || path === `${DOCS_PATH}/`) {
-      return send(request, response, 200, 'text/html; charset=utf-8', PAGE, { 'Content-Security-Policy': PAGE_CSP });
+    const failed = (error: unknown) => {
+      console.error('[docs] cannot serve', path, error);
+      if (!response.headersSent) sendProblem(request, response, 'DEFAULT_5XX');
+    };
+    try {
+      if (path === OPENAPI_PATH) return serveDocument(request, response);
+      if (path === DOCS_PATH || path === `${DOCS_PATH}/`) {
+        return send(request, response, 200, 'text/html; charset=utf-8', PAGE, { 'Content-Security-Policy': PAGE_CSP });
+      }
+      const name = path.slice(DOCS_PATH.length + 1);
+      if (name === 'init.js') return send(request, response, 200, 'text/javascript; charset=utf-8', INIT);
+      serveRendererFile(request, response, name).catch(failed);
+    } catch (error) {
+      // A listener that throws would take the whole server down.
+      failed(error);
     }
-    const name = path.slice(DOCS_PATH.length + 1);
-    if (name === 'init.js') return send(request, response, 200, 'text/javascript; charset=utf-8', INIT);
-    serveRendererFile(request, response, name).catch((error: unknown) => {
-      console.error('[docs] cannot serve', name, error);
-      if (!response.headersSent) send(request, response, 500, 'text/plain; charset=utf-8', 'Internal error');
-    });
   };
 }

@@ -4,14 +4,13 @@
  * stack's own definition, and the API Gateway emulator running the same handlers and the
  * same authorizer.
  */
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
 import { withDocs } from './docs-server';
 import { ensureTable, freePort, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
-import { createGateway } from './gateway';
+import { createGateway, createGatewayServer } from './gateway';
 import { clearRuntimeInfo, loadAuthorizer, loadHandler, writeRuntimeInfo } from './runtime';
 import { startSchedules } from './scheduler';
 
@@ -37,8 +36,9 @@ async function main(): Promise<void> {
     allowedOrigins: ALLOWED_ORIGINS,
     log: (line) => console.log(line),
   });
-  // GET /openapi.json and /docs (the reference page) in front of the API.
-  const server = createServer(withDocs(gateway, { log: (line) => console.log(line) }));
+  // GET /openapi.json and /docs (the reference page) in front of the API; the server answers
+  // what Node's parser refuses (oversized or malformed requests) with the gateway's problems.
+  const server = createGatewayServer(withDocs(gateway, { allowedOrigins: ALLOWED_ORIGINS, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen) => server.listen(settings.port, '127.0.0.1', resolveListen));
   const address = server.address();

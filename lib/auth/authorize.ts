@@ -15,7 +15,8 @@ import { verifyAccessToken } from './tokens';
  * recorded value is older than that.
  */
 export async function authorize(accessToken: string | undefined, nowMs: number): Promise<Principal> {
-  if (!accessToken) throw new Unauthorized('No access token');
+  // Only a string is a token (a cookie jar is built from client-chosen names).
+  if (typeof accessToken !== 'string' || !accessToken) throw new Unauthorized('No access token');
   const claims = await verifyAccessToken(accessToken);
   const { tenant, user, session, jtiRevoked } = await readAuthorizationState({
     tenantId: claims.tenantId,

@@ -1,4 +1,5 @@
 import {
+  AppError,
   BadRequest,
   Forbidden,
   NotFound,
@@ -45,17 +46,57 @@ export const gatewayResponses = [
 
 export type GatewayResponseType = (typeof gatewayResponses)[number]['type'];
 
+/** 414: the URL, or behind the authorizer the method ARN, is longer than API Gateway takes. */
+class UriTooLong extends AppError {
+  readonly status = 414;
+  readonly type = 'uri-too-long';
+  readonly title = 'URI too long';
+}
+
+/** 431: the request line and headers together are larger than API Gateway takes. */
+class RequestHeaderFieldsTooLarge extends AppError {
+  readonly status = 431;
+  readonly type = 'request-header-fields-too-large';
+  readonly title = 'Request header fields too large';
+}
+
+/** 408: the client did not finish sending the request in time. */
+class RequestTimeout extends AppError {
+  readonly status = 408;
+  readonly type = 'request-timeout';
+  readonly title = 'Request timeout';
+}
+
+/**
+ * Answers given before any gateway response applies: on AWS, API Gateway's front end refuses
+ * these requests itself (a malformed or oversized request line or header section, a malformed
+ * percent-encoding), and no gateway response type exists to configure them, so the stack
+ * cannot shape them. The local emulator answers them as the same problem documents, with the
+ * same headers as its gateway responses. Not part of the stack.
+ */
+export const frontEndResponses = [
+  // Not HTTP/1.1 the server can parse (bad method, header name, framing).
+  { type: 'MALFORMED_REQUEST', error: new BadRequest('The request is not well-formed HTTP') },
+  // A `%` not followed by two hex digits, or escapes that are not UTF-8, in the path.
+  { type: 'MALFORMED_URI', error: new BadRequest('The request URL has a malformed percent-encoding') },
+  { type: 'URI_TOO_LONG', error: new UriTooLong('The request URL is too long') },
+  { type: 'HEADERS_TOO_LARGE', error: new RequestHeaderFieldsTooLarge('The request line and headers are too large') },
+  { type: 'REQUEST_TIMEOUT', error: new RequestTimeout('The request was not received in time') },
+] as const satisfies readonly { type: string; error: Error }[];
+
+export type FrontEndResponseType = (typeof frontEndResponses)[number]['type'];
+
 export const GATEWAY_PROBLEM_CONTENT_TYPE = PROBLEM_CONTENT_TYPE;
 
 /** Static headers every gateway response carries, besides CORS. */
 export const GATEWAY_STATIC_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
 
 /**
- * The problem and extra headers of one gateway response type. `requestId` is
+ * The problem and extra headers of one gateway (or front-end) response type. `requestId` is
  * `$context.requestId` in the API Gateway template, the emulator's request id locally.
  */
-export function gatewayProblem(type: GatewayResponseType, requestId: string): { problem: Problem; headers: Record<string, string> } {
-  const entry = gatewayResponses.find((candidate) => candidate.type === type);
+export function gatewayProblem(type: GatewayResponseType | FrontEndResponseType, requestId: string): { problem: Problem; headers: Record<string, string> } {
+  const entry = [...gatewayResponses, ...frontEndResponses].find((candidate) => candidate.type === type);
   if (!entry) throw new Error(`Unknown gateway response ${type}`);
   return problemFor(entry.error, requestId);
 }

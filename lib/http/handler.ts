@@ -110,8 +110,8 @@ function charsetOf(contentType: string): string | undefined {
  * 413 / 415 / 400 for a body before it is parsed. Routes that take no body still refuse an
  * oversized or non-JSON one (contract section 1); an empty or JSON body is ignored there.
  * A charset other than UTF-8 is a 415. A body API Gateway passes base64-encoded (bytes
- * that are not text) is decoded strictly: bytes that are not UTF-8 are a 400, never text
- * with replacement characters in it.
+ * that are not text) is decoded strictly where the route reads it: bytes that are not
+ * UTF-8 are a 400, never text with replacement characters in it.
  */
 function bodyGuard(required: boolean): MiddlewareObj<APIGatewayProxyEvent> {
   return {
@@ -132,7 +132,8 @@ function bodyGuard(required: boolean): MiddlewareObj<APIGatewayProxyEvent> {
       if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
         throw new UnsupportedMediaType('The request body must be UTF-8 (charset=utf-8 or no charset)');
       }
-      if (isBase64Encoded) {
+      // A route that takes no body never reads it: its bytes are not decoded.
+      if (isBase64Encoded && required) {
         try {
           request.event.body = STRICT_UTF8.decode(Buffer.from(body, 'base64'));
         } catch {

@@ -6,12 +6,18 @@ export interface HeaderSource {
   multiValueHeaders?: Record<string, string[] | undefined> | null;
 }
 
+/*
+ * Header and cookie names are the client's: `constructor`, `__proto__` or `toString` are
+ * ordinary names here. Only own properties are read (Object.keys / Object.entries), never
+ * `map[name]` for a name the client chose, and the maps built have no prototype.
+ */
+
 /** Case-insensitive header read over a proxy event (clients send any casing). */
 export function header(event: HeaderSource, name: string): string | undefined {
   const headers = event.headers ?? {};
   const wanted = name.toLowerCase();
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() === wanted) return headers[key];
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted && typeof value === 'string') return value;
   }
   return undefined;
 }
@@ -20,14 +26,16 @@ export function header(event: HeaderSource, name: string): string | undefined {
 export function cookies(event: HeaderSource): Record<string, string> {
   const values: string[] = [];
   for (const [key, list] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (key.toLowerCase() === 'cookie' && list) values.push(...list);
+    if (key.toLowerCase() === 'cookie' && Array.isArray(list)) values.push(...list.filter((value) => typeof value === 'string'));
   }
   if (values.length === 0) {
     const single = header(event, 'cookie');
     if (single) values.push(single);
   }
   const parsed = parseCookie(values.join('; '));
-  const result: Record<string, string> = {};
+  // No prototype: a cookie named `__proto__` is a cookie, and reading `accessToken` from a
+  // jar without one is undefined, never an inherited member.
+  const result = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(parsed)) if (value !== undefined) result[key] = value;
   return result;
 }
