@@ -5,6 +5,17 @@ export function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
 }
 
+/** Await a conditional write: false when its condition failed; any other error is thrown. */
+export async function conditionally(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /**
  * For a cancelled transaction whose cancellation was caused only by conditions, the indexes
  * of the items whose condition failed; undefined for any other error (throttling, conflicts

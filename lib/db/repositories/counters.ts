@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
-import { isConditionFailure } from '../conditions';
+import { conditionally } from '../conditions';
 import { keys } from '../keys';
 
 /**
@@ -13,8 +13,8 @@ export async function incrementBelow(
   limit: number,
   expiresAtEpoch: number,
 ): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionally(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.counter(counter.scope, counter.subject, counter.windowStart),
@@ -23,12 +23,8 @@ export async function incrementBelow(
         ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': limit, ':ttl': expiresAtEpoch },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -36,8 +32,8 @@ export async function incrementBelow(
  * Returns whether it was given back.
  */
 export async function decrementIfOnly(counter: { scope: string; subject: string; windowStart: number }): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionally(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.counter(counter.scope, counter.subject, counter.windowStart),
@@ -46,10 +42,6 @@ export async function decrementIfOnly(counter: { scope: string; subject: string;
         ExpressionAttributeNames: { '#count': 'count' },
         ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

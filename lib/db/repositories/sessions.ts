@@ -5,7 +5,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
-import { isConditionFailure } from '../conditions';
+import { conditionally, isConditionFailure } from '../conditions';
 import { epochSeconds, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { queryAll } from '../query';
@@ -59,8 +59,8 @@ export async function insertSession(session: Session): Promise<void> {
  * an active session (conditional write), so parallel refreshes have a single winner.
  */
 export async function rotateRefreshJti(session: Session, presentedJti: string, nextJti: string, now: string): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionally(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.session(session.tenantId, session.userId, session.id),
@@ -69,12 +69,8 @@ export async function rotateRefreshJti(session: Session, presentedJti: string, n
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 function revokeUpdate(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): TransactItem & { Update: object } {
@@ -137,8 +133,8 @@ export async function revokeActiveSession(
   now: string,
   sessionsValidFrom: string | null,
 ): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionally(
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
@@ -148,12 +144,8 @@ export async function revokeActiveSession(
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
