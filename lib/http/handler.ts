@@ -1,4 +1,4 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
@@ -6,19 +6,15 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as z from 'zod';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
-import { BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors';
-import { logger } from '../log';
-import { consume, limitScope } from '../rate-limit';
+import { ValidationError } from '../errors';
 import type { Route } from '../routes';
-import { inspectJson, isJson, MAX_JSON_DEPTH } from './json';
-import { classify, problemResponse } from './problem';
+import { bodyGuard, jsonGuard } from './middleware/body';
+import { csrfGuard } from './middleware/csrf';
+import { problemHandler } from './middleware/problems';
+import { rateLimitGuard } from './middleware/rate-limit';
+import { requestLog } from './middleware/request-log';
 import { cookies, header } from './request';
 import { parseWith } from './validation';
-
-export const MAX_BODY_BYTES = 64 * 1024;
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * helmet-style defaults, minus the two that would emit empty or "undefined" headers from an
@@ -64,148 +60,6 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 /** A handler from the factory: it also tells which route it serves and what it validates. */
 export type RouteHandler = Handler & { readonly route: Route; readonly spec: HandlerSpec<unknown, unknown, unknown> };
 
-/**
- * Rejects cross-site state-changing requests before anything runs: an `Origin` that is
- * present and not allowed, or `Sec-Fetch-Site: cross-site` (OWASP CSRF defence in depth,
- * on top of SameSite cookies).
- */
-function csrfGuard(allowedOrigins: readonly string[]): MiddlewareObj<APIGatewayProxyEvent> {
-  return {
-    before: (request) => {
-      if (!STATE_CHANGING.has(request.event.httpMethod)) return;
-      const origin = header(request.event, 'origin');
-      if (origin !== undefined && !allowedOrigins.includes(origin)) {
-        throw new Forbidden('Cross-origin request refused');
-      }
-      if (header(request.event, 'sec-fetch-site')?.toLowerCase() === 'cross-site') {
-        throw new Forbidden('Cross-site request refused');
-      }
-    },
-  };
-}
-
-/**
- * The route's rate limit from the manifest, counted before any other work (also for
- * requests that will turn out invalid). Limits that count attempts (login) are taken by the
- * service itself, which alone knows the e-mail they are keyed by.
- */
-function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent> {
-  return {
-    before: async (request) => {
-      const limit = route.rateLimit;
-      if (!limit || limit.counts === 'attempts') return;
-      // A protected route without its principal is a 401 before anything is counted.
-      const userId = route.auth === 'protected' ? fromAuthorizerContext(request.event.requestContext?.authorizer).userId : undefined;
-      await consume(limitScope(route), limit, { ip: request.event.requestContext?.identity?.sourceIp ?? 'unknown', userId }, Date.now());
-    },
-  };
-}
-
-/** A `charset` parameter of a content type, lower-cased, or undefined. */
-function charsetOf(contentType: string): string | undefined {
-  return /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType)?.[1]?.toLowerCase();
-}
-
-/**
- * 413 / 415 / 400 for a body before it is parsed. Routes that take no body still refuse an
- * oversized or non-JSON one (contract section 1); an empty or JSON body is ignored there.
- * A charset other than UTF-8 is a 415. A body API Gateway passes base64-encoded (bytes
- * that are not text) is decoded strictly where the route reads it: bytes that are not
- * UTF-8 are a 400, never text with replacement characters in it.
- */
-function bodyGuard(required: boolean): MiddlewareObj<APIGatewayProxyEvent> {
-  return {
-    before: (request) => {
-      const { body, isBase64Encoded } = request.event;
-      if (body === null || body === undefined || body === '') {
-        if (required) throw new BadRequest('A JSON request body is required');
-        return;
-      }
-      if (Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
-        throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes`);
-      }
-      const contentType = header(request.event, 'content-type');
-      if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) {
-        throw new UnsupportedMediaType('The request body must be application/json');
-      }
-      const charset = charsetOf(contentType);
-      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-        throw new UnsupportedMediaType('The request body must be UTF-8 (charset=utf-8 or no charset)');
-      }
-      // A route that takes no body never reads it: its bytes are not decoded.
-      if (isBase64Encoded && required) {
-        try {
-          request.event.body = STRICT_UTF8.decode(Buffer.from(body, 'base64'));
-        } catch {
-          throw new BadRequest('The request body is not valid UTF-8');
-        }
-        request.event.isBase64Encoded = false;
-      }
-    },
-  };
-}
-
-/**
- * The rules JSON.parse does not keep (lib/http/json): nesting depth, reserved keys and
- * duplicate keys, checked on the text before it is parsed. Text that is not JSON is left
- * to the parser's 400.
- */
-function jsonGuard(): MiddlewareObj<APIGatewayProxyEvent> {
-  return {
-    before: (request) => {
-      const { body } = request.event;
-      if (typeof body !== 'string') return;
-      const finding = inspectJson(body);
-      if (finding?.kind === 'too-deep') throw new BadRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-      if (finding && isJson(body)) throw ValidationError.of(finding.field, finding.message);
-    },
-  };
-}
-
-function isBodyParserError(error: unknown): boolean {
-  const cause = (error as { cause?: { package?: string } } | undefined)?.cause;
-  return cause?.package === '@middy/http-json-body-parser';
-}
-
-/** Maps every error to a problem response (registered last so it runs first on error). */
-function problemHandler(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
-  return {
-    onError: (request) => {
-      const error = isBodyParserError(request.error) ? new BadRequest('The request body is not valid JSON') : request.error;
-      const { status } = classify(error);
-      if (status >= 500) logger.error('request failed', { error: request.error as Error });
-      request.response = problemResponse(error, request.event.requestContext?.requestId ?? request.context.awsRequestId);
-    },
-  };
-}
-
-/** One log line per invocation, with the ids of who asked; never bodies, cookies or tokens. */
-function requestLog(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
-  let started = 0;
-  const done = (request: { event: APIGatewayProxyEvent; response: APIGatewayProxyResult | null | undefined }) => {
-    logger.info('request', {
-      method: request.event.httpMethod,
-      resource: request.event.resource,
-      status: request.response?.statusCode,
-      durationMs: Date.now() - started,
-    });
-  };
-  return {
-    before: (request) => {
-      started = Date.now();
-      const authorizer = request.event.requestContext?.authorizer;
-      logger.resetKeys();
-      logger.appendKeys({
-        requestId: request.event.requestContext?.requestId,
-        tenantId: typeof authorizer?.tenantId === 'string' ? authorizer.tenantId : undefined,
-        userId: typeof authorizer?.userId === 'string' ? authorizer.userId : undefined,
-      });
-    },
-    after: done,
-    onError: done,
-  };
-}
-
 function toResult(reply: Reply): APIGatewayProxyResult {
   const result: APIGatewayProxyResult = {
     statusCode: reply.status,
@@ -242,8 +96,9 @@ function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, string> 
 
 /**
  * The one factory for HTTP handlers: every function gets the same middy chain (request log,
- * security headers, CORS for the configured origins, problem responses, CSRF guard, body
- * guard and JSON parser), then `fn` gets validated input and returns a Reply.
+ * security headers, CORS for the configured origins, problem responses, CSRF guard, rate
+ * limit, body guard, JSON rules and parser; each in `./middleware/`), then `fn` gets
+ * validated input and returns a Reply.
  *
  * The chain is built on the first invocation, so importing a handler reads no configuration.
  */

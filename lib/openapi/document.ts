@@ -15,7 +15,7 @@ import {
   UnsupportedMediaType,
   ValidationError,
 } from '../errors';
-import { MAX_BODY_BYTES } from '../http/handler';
+import { MAX_BODY_BYTES } from '../http/middleware/body';
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../http/problem';
 import { routeList, type Route, type RouteId } from '../routes';
 import { operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
