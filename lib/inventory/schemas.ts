@@ -1,14 +1,22 @@
 import * as z from 'zod';
 import { nameField, requiredText, uuidField } from '../domain/fields';
+import { MOVEMENT_TYPES } from './model';
 
-export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
-export type MovementType = (typeof MOVEMENT_TYPES)[number];
+export { MOVEMENT_TYPES, type MovementType } from './model';
 
 /** Quantities and costs: finite, at most a billion, at most 4 decimal places. */
 const amount = z
   .number()
   .max(1e9, 'must be at most 1000000000')
   .refine((value) => Math.abs(value * 1e4 - Math.round(value * 1e4)) < 1e-6, 'must have at most 4 decimal places');
+
+/**
+ * The earliest `occurredAt` a movement may carry: a back-dated movement older than this is a
+ * typo (a year 100 sale once gave a business day "100-06-15" that broke coverage for good),
+ * and every business day then has a four-digit year. The latest is "now" (the service).
+ */
+export const OCCURRED_AT_FLOOR = '2000-01-01T00:00:00.000Z';
+const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 
 export const warehouseBody = z.strictObject({ name: nameField });
 
@@ -24,7 +32,10 @@ export const movementBody = z
     type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
     quantity: amount.pipe(z.number().min(0, 'must not be negative')),
     unitCost: amount.pipe(z.number().min(0, 'must not be negative')).optional(),
-    occurredAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' }).optional(),
+    occurredAt: z.iso
+      .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
+      .refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)
+      .optional(),
   })
   .superRefine((movement, ctx) => {
     if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {

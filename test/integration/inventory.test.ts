@@ -156,6 +156,8 @@ describe('POST /inventory/movements', () => {
     ['an occurredAt that is not a date-time', { type: 'IN', quantity: 1, unitCost: 1, occurredAt: 'yesterday' }, 'occurredAt'],
     ['a productId that is not a UUID', { type: 'IN', quantity: 1, unitCost: 1, productId: 'p-1' }, 'productId'],
     ['an unknown field', { type: 'IN', quantity: 1, unitCost: 1, note: 'x' }, 'note'],
+    ['a sale in the year 100', { type: 'SALE', quantity: 1, occurredAt: '0100-06-15T12:00:00.000Z' }, 'occurredAt'],
+    ['a movement a millisecond before 2000', { type: 'IN', quantity: 1, unitCost: 1, occurredAt: '1999-12-31T23:59:59.999Z' }, 'occurredAt'],
   ])('answers 400 for %s', async (_case, override, field) => {
     const admin = await newTenantWithAdmin();
     const [w, p] = [await warehouse(admin, 'W'), await product(admin, 'P')];
@@ -183,6 +185,23 @@ describe('POST /inventory/movements', () => {
     }
     const theirs = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: other.cookies });
     expect(theirs.body).toEqual([{ warehouseId: ow, warehouseName: 'OW', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+  });
+  it.each(['OUT', 'SALE', 'ADJUSTMENT'])('answers 404 before 409 for %s on an unknown product or warehouse', async (type) => {
+    const admin = await newTenantWithAdmin();
+    const other = await newTenantWithAdmin();
+    const [w, p] = [await warehouse(admin, 'W'), await product(admin, 'P')];
+    const op = await product(other, 'OP');
+    for (const [productId, warehouseId, detail] of [
+      [randomUUID(), w, 'No such product'],
+      [p, randomUUID(), 'No such warehouse'],
+      [op, w, 'No such product'],
+    ]) {
+      const response = await move(admin, { productId, warehouseId, type, quantity: 1 });
+      expect({ productId, warehouseId, status: response.status, body: response.body }).toEqual({ productId, warehouseId, status: 404, body: problem(404, 'not-found', { detail }) });
+    }
+    // A real product in a real warehouse with nothing on hand is still a 409 (ADJUSTMENT sets it).
+    const empty = await move(admin, { productId: p, warehouseId: w, type, quantity: 1 });
+    expect(empty.status).toBe(type === 'ADJUSTMENT' ? 201 : 409);
   });
 });
 

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
-import type { MovementType } from '../../inventory/schemas';
+import type { MovementType } from '../../inventory/model';
+import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { gsi1, keys } from '../keys';
@@ -118,6 +119,27 @@ export interface MovementRecord {
 /** What a movement does to a balance; throws Conflict for stock that is not there. */
 export type BalanceRule = (current: Balance) => Balance;
 
+/**
+ * The rule's next balance. A rule that refuses (not enough stock) on a balance that was
+ * never written may be refusing a product or warehouse that does not exist: that is a 404,
+ * which comes before the 409 (contract section 5).
+ */
+async function applyRule(rule: BalanceRule, current: Balance, place: { tenantId: string; productId: string; warehouseId: string }): Promise<Balance> {
+  try {
+    return rule(current);
+  } catch (error) {
+    if (error instanceof Conflict && current.version === 0) await assertPlaceExists(place);
+    throw error;
+  }
+}
+
+/** 404 when the product or the warehouse is not the tenant's (one consistent BatchGetItem). */
+async function assertPlaceExists(place: { tenantId: string; productId: string; warehouseId: string }): Promise<void> {
+  const [product, warehouse] = await getMany([keys.product(place.tenantId, place.productId), keys.warehouse(place.tenantId, place.warehouseId)]);
+  if (!warehouse) throw new NotFound('No such warehouse');
+  if (!product) throw new NotFound('No such product');
+}
+
 /** Which shard of the pending-sales index a counter goes to. */
 export const SALES_PENDING_SHARDS = 8;
 export function shardOf(tenantId: string, productId: string): number {
@@ -145,7 +167,7 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
       averageCost: Number(Item?.averageCost ?? 0),
       version: Number(Item?.version ?? 0),
     };
-    const next = { ...rule(current), version: current.version + 1 };
+    const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
     const productsDelta = current.quantity === 0 && next.quantity > 0 ? 1 : current.quantity > 0 && next.quantity === 0 ? -1 : 0;
 
     const items: TransactItem[] = [
