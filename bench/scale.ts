@@ -20,7 +20,7 @@ import { keys } from '../lib/db/keys';
 import { putAll } from '../lib/db/repositories/bulk';
 import { writeDailySalesTotals } from '../lib/db/repositories/sales-rollup';
 import { stockByWarehouse, stockCoverage } from '../lib/inventory/dashboards';
-import { addDays, dayOf } from '../lib/inventory/days';
+import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';

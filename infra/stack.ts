@@ -2,6 +2,7 @@ import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
 import { authorizer as authorizerManifest, type RouteId, routeList } from '../lib/routes';
+import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
 import { Data } from './constructs/data';
 import { bindTable, grantAttributeUpdates, grantRateLimitCounters, ServiceFunction } from './constructs/functions';
@@ -10,17 +11,6 @@ import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
 import { SigningKey } from './constructs/signing-key';
 import { pathPrefix, PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
-
-/** Values that are the same in every stage (contract section 3 and the README). */
-const SERVICE_SETTINGS = {
-  ACCESS_TOKEN_TTL_SECONDS: '900',
-  REFRESH_TOKEN_TTL_SECONDS: '43200',
-  REMEMBER_ME_TTL_SECONDS: '2592000',
-  COOKIE_SAME_SITE: 'Strict',
-  BCRYPT_COST: '10',
-  BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
-  MAIL_TRANSPORT: 'ses',
-} as const satisfies Partial<Record<keyof Config, string>>;
 
 /**
  * Routes whose function verifies a token itself, besides the authorizer (refresh checks the
@@ -45,6 +35,26 @@ export function routeFunctionId(routeId: string): string {
 
 /** Logical id of the authorizer's function. */
 export const AUTHORIZER_FUNCTION_ID = 'AuthorizerFunction';
+
+/**
+ * What every function parses at cold start (lib/config.ts): the service settings
+ * (lib/settings.ts) and the stage's own values. TABLE_NAME comes with bindTable,
+ * JWT_SIGNING_KEY_SECRET_ID with the signing key, and JWT_PUBLIC_KEYS only where tokens are
+ * verified.
+ */
+export function functionEnvironment(stage: StageConfig) {
+  return {
+    ...settingsEnvironment,
+    MAIL_TRANSPORT: 'ses',
+    JWT_ISSUER: stage.jwtIssuer,
+    JWT_AUDIENCE: stage.jwtAudience,
+    ALLOWED_ORIGINS: stage.allowedOrigins.join(','),
+    // Cookie paths: the execute-api URL starts with the stage name, a custom domain does not.
+    PATH_PREFIX: pathPrefix(stage),
+    APP_URL: stage.appUrl,
+    MAIL_FROM: stage.mailFrom,
+  } satisfies Partial<Record<keyof Config, string>>;
+}
 
 /**
  * The whole service in one stack: the table, the signing key, one function per manifest
@@ -73,19 +83,7 @@ export class BackofficeStack extends Stack {
       );
     }
 
-    // What every function parses at cold start (lib/config.ts). TABLE_NAME comes with
-    // bindTable, JWT_SIGNING_KEY_SECRET_ID with the signing key, and JWT_PUBLIC_KEYS only
-    // where tokens are verified.
-    const environment = {
-      ...SERVICE_SETTINGS,
-      JWT_ISSUER: stage.jwtIssuer,
-      JWT_AUDIENCE: stage.jwtAudience,
-      ALLOWED_ORIGINS: stage.allowedOrigins.join(','),
-      // Cookie paths: the execute-api URL starts with the stage name, a custom domain does not.
-      PATH_PREFIX: pathPrefix(stage),
-      APP_URL: stage.appUrl,
-      MAIL_FROM: stage.mailFrom,
-    } satisfies Partial<Record<keyof Config, string>>;
+    const environment = functionEnvironment(stage);
     const verifierEnvironment = { ...environment, JWT_PUBLIC_KEYS: stage.jwtPublicKeys } satisfies Partial<Record<keyof Config, string>>;
 
     const functionDefaults = {

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LOCAL_APP_ORIGIN } from '../lib/settings';
 
 /** The deployment stages this app knows; picked with `cdk synth -c stage=<name>`. */
 export const STAGE_NAMES = ['dev', 'prod'] as const;
@@ -81,7 +82,7 @@ type StageDefaults = Omit<
  */
 const DEFAULTS: Record<StageName, StageDefaults> = {
   dev: {
-    allowedOrigins: ['http://localhost:5173', 'https://app.dev.example.com'],
+    allowedOrigins: [LOCAL_APP_ORIGIN, 'https://app.dev.example.com'],
     appUrl: 'https://app.dev.example.com',
     mailFrom: 'no-reply@dev.example.com',
     jwtIssuer: 'https://api.dev.example.com',

@@ -6,8 +6,10 @@ import * as z from 'zod/mini';
  * The service configuration, parsed once per process from the environment.
  *
  * Required values have no defaults here: on AWS the stack sets every one of them, and
- * locally the runner (`local/environment.ts`) does. A missing or malformed value fails
- * loudly at the first use instead of turning into a silent empty string.
+ * locally the runner (`local/environment.ts`) does, both taking the values that are the
+ * same everywhere (lifetimes, cookie, bcrypt cost, time zone) from `lib/settings.ts`. A
+ * missing or malformed value fails loudly at the first use instead of turning into a
+ * silent empty string.
  */
 const text = () => z.string().check(z.minLength(1));
 const seconds = z.coerce.number().check(z.int(), z.positive());

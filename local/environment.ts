@@ -3,9 +3,11 @@ import { join, resolve } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { JWT_ALGORITHM } from '../lib/auth/keys';
 import { logger } from '../lib/log';
+import { LOCAL_APP_ORIGIN, settingsEnvironment } from '../lib/settings';
 
 /**
- * Local defaults for every configuration value (the handlers themselves have none), and
+ * Local defaults for every configuration value (the handlers themselves have none): the
+ * service settings of lib/settings.ts, as on AWS, and the local runner's own values; and
  * the ES256 key pair generated once into `$DATA_DIR/keys.json`. Anything already set in the
  * environment wins, so every value can be overridden: `PORT=4000 npm start`.
  */
@@ -43,10 +45,10 @@ async function ensureKeys(dataDir: string): Promise<KeyFile> {
 
 /** The variables `applyLocalEnvironment` sets (a child API must not inherit them). */
 export const LOCAL_CONFIG_VARIABLES = [
-  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'ACCESS_TOKEN_TTL_SECONDS', 'REFRESH_TOKEN_TTL_SECONDS',
-  'REMEMBER_ME_TTL_SECONDS', 'ALLOWED_ORIGINS', 'COOKIE_SAME_SITE', 'PATH_PREFIX', 'BCRYPT_COST', 'BUSINESS_TIME_ZONE', 'APP_URL', 'MAIL_FROM', 'MAIL_TRANSPORT',
-  'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL',
-] as const;
+  ...(Object.keys(settingsEnvironment) as (keyof typeof settingsEnvironment)[]),
+  ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'MAIL_FROM', 'MAIL_TRANSPORT',
+    'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL'] as const),
+];
 
 /** Fill `process.env` with the local configuration; call before any handler runs. */
 export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpoint: string): Promise<void> {
@@ -63,15 +65,10 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     JWT_AUDIENCE: 'backoffice-api',
     JWT_PUBLIC_KEYS: JSON.stringify(keys.public),
     JWT_SIGNING_KEY: JSON.stringify(keys.signing),
-    ACCESS_TOKEN_TTL_SECONDS: '900',
-    REFRESH_TOKEN_TTL_SECONDS: '43200',
-    REMEMBER_ME_TTL_SECONDS: '2592000',
-    ALLOWED_ORIGINS: `http://localhost:5173,http://127.0.0.1:5173,http://localhost:${settings.port},http://127.0.0.1:${settings.port}`,
-    COOKIE_SAME_SITE: 'Strict',
+    ...settingsEnvironment,
+    ALLOWED_ORIGINS: `${LOCAL_APP_ORIGIN},http://127.0.0.1:5173,http://localhost:${settings.port},http://127.0.0.1:${settings.port}`,
     PATH_PREFIX: '',
-    BCRYPT_COST: '10',
-    BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
-    APP_URL: 'http://localhost:5173',
+    APP_URL: LOCAL_APP_ORIGIN,
     MAIL_FROM: 'no-reply@backoffice.localhost',
     MAIL_TRANSPORT: 'outbox',
     OUTBOX_DIR: join(settings.dataDir, 'outbox'),

@@ -1,5 +1,4 @@
-import { jobs } from '../lib/routes';
-import { runSalesRollup } from '../lib/jobs/sales-rollup';
+import { loadJob, type LoadJob, type LocalJob, manifestJobs, runScheduled } from './jobs';
 
 /** Milliseconds from `nowMs` to the next time a daily UTC schedule fires. */
 export function msUntilNext(schedule: { hour: number; minute: number }, nowMs: number): number {
@@ -9,25 +8,40 @@ export function msUntilNext(schedule: { hour: number; minute: number }, nowMs: n
   return next.getTime() - nowMs;
 }
 
+export interface ScheduleOptions {
+  /** The manifest's jobs by default. */
+  jobs?: readonly LocalJob[];
+  /** Their handler files by default. */
+  loadJob?: LoadJob;
+}
+
 /**
- * The jobs' schedules, run locally by `npm start` as EventBridge runs them on AWS; the
- * roll-up also runs once at start, to catch up on the days the laptop was off.
+ * The jobs' schedules, run locally by `npm start` as EventBridge runs them on AWS: each job's
+ * handler on a scheduled event at its UTC time. Every job also runs once at start, to catch
+ * up on the days the laptop was off: the jobs are idempotent and catch up on missed runs
+ * (the stack retries them), so an extra run changes nothing.
  */
-export function startSchedules(log: (line: string) => void): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  const run = () => {
-    runSalesRollup({ nowMs: Date.now() })
-      .then((result) => log(`[job] ${jobs.salesRollup.name}: ${result.counters} daily counters of ${result.products} products rolled up`))
-      .catch((error: unknown) => log(`[job] ${jobs.salesRollup.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+export function startSchedules(log: (line: string) => void, options: ScheduleOptions = {}): () => void {
+  const load = options.loadJob ?? loadJob;
+  const timers = new Map<string, NodeJS.Timeout>();
+  const run = (job: LocalJob) => {
+    runScheduled(job, load, Date.now())
+      .then((summary) => log(`[job] ${job.name}: ${summary}`))
+      .catch((error: unknown) => log(`[job] ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`));
   };
-  const arm = () => {
-    timer = setTimeout(() => {
-      run();
-      arm();
-    }, msUntilNext(jobs.salesRollup.schedule, Date.now()));
+  const arm = (job: LocalJob) => {
+    const timer = setTimeout(() => {
+      run(job);
+      arm(job);
+    }, msUntilNext(job.schedule, Date.now()));
     timer.unref();
+    timers.set(job.name, timer);
   };
-  run();
-  arm();
-  return () => clearTimeout(timer);
+  for (const job of options.jobs ?? manifestJobs) {
+    run(job);
+    arm(job);
+  }
+  return () => {
+    for (const timer of timers.values()) clearTimeout(timer);
+  };
 }

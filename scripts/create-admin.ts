@@ -28,6 +28,7 @@ import * as z from 'zod';
 import { promoteOrCreateAdmin } from '../lib/admin/create-admin';
 import { passwordSchema } from '../lib/auth/passwords';
 import { emailField, nameField } from '../lib/domain/fields';
+import { settingsEnvironment } from '../lib/settings';
 import { tenantNameField } from '../lib/tenants/schemas';
 import { connectLocalStore } from '../local/store';
 
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
   let store: { stop: () => Promise<void> } | undefined;
   if (args.table) {
     // A deployed table: only what the repositories need; credentials come from the AWS chain.
-    Object.assign(process.env, { TABLE_NAME: args.table, BCRYPT_COST: process.env.BCRYPT_COST ?? '10' });
+    Object.assign(process.env, { TABLE_NAME: args.table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST });
   } else {
     store = await connectLocalStore();
   }

@@ -5,7 +5,7 @@
  * (add it to the `jwtPublicKeys` JWKS). Rotation without logging anyone out:
  *   1. add the new public key to jwtPublicKeys next to the old one, deploy;
  *   2. put the new private key in the secret (functions pick it up on their next cold start);
- *   3. after the longest refresh lifetime (30 days), drop the old public key, deploy.
+ *   3. after the longest refresh lifetime (rememberMe, `settings.rememberMeSeconds` in lib/settings.ts: 30 days), drop the old public key, deploy.
  */
 import { parseArgs } from 'node:util';
 import { exportJWK, generateKeyPair } from 'jose';

@@ -22,7 +22,7 @@ import { register } from '../lib/auth/registration';
 import { createCompany } from '../lib/companies/service';
 import { config } from '../lib/config';
 import { writeDailySalesTotals } from '../lib/db/repositories/sales-rollup';
-import { addDays, dayOf } from '../lib/inventory/days';
+import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier } from '../lib/suppliers/service';

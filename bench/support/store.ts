@@ -5,12 +5,13 @@ import { resetConfig } from '../../lib/config';
 import { logger } from '../../lib/log';
 import { ensureTable, freePort, startDynamoLocal } from '../../local/dynamodb-local';
 import { applyLocalEnvironment } from '../../local/environment';
+import { ALLOWED_ORIGIN } from '../../test/support/events';
 
 /** A fresh in-memory DynamoDB Local with the service's table and configuration, for one run. */
 export async function benchStore(): Promise<{ endpoint: string; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-bench-'));
-  // The origin the benchmark's events come from (test/support/events.ts).
-  process.env.ALLOWED_ORIGINS ??= 'https://app.example.com';
+  // The origin the benchmark's events come from.
+  process.env.ALLOWED_ORIGINS ??= ALLOWED_ORIGIN;
   const dynamo = await startDynamoLocal({ port: await freePort() });
   await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, dynamo.endpoint);
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';

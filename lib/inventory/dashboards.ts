@@ -1,9 +1,9 @@
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { listWarehouses, readProductsWithSales } from '../db/repositories/inventory';
-import { addDays, dayOf } from './days';
+import { addDays, dayOf } from '../domain/days';
 import { round2, roundMoney } from './rounding';
-import { decodeUnits, unitsBetween, type SalesSeries } from './sales-series';
+import { decodeUnits, unitsBetween, type SalesSeries } from '../db/sales-series';
 
 export interface CoverageItem {
   productId: string;

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type Balance, type BalanceRule, type MovementRecord } from '../db/repositories/inventory';
 import { Conflict, ValidationError } from '../errors';
-import { dayOf } from './days';
+import { dayOf } from '../domain/days';
 import { roundMoney, roundQuantity } from './rounding';
 import type { movementBody, MovementType } from './schemas';
 

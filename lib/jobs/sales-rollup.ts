@@ -1,6 +1,6 @@
 import { config } from '../config';
 import { findPendingCounters, rollUpProduct } from '../db/repositories/sales-rollup';
-import { dayOf } from '../inventory/days';
+import { dayOf } from '../domain/days';
 import { logger } from '../log';
 
 export interface RollupResult {

@@ -9,6 +9,7 @@ import { handler } from '../../functions/auth/login';
 import { decoyHash, hashPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
+import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../support/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -102,7 +103,7 @@ describe('POST /auth/login', () => {
       headers: jsonHeaders(),
       multiValueHeaders: {
         'Set-Cookie': [
-          `accessToken=${accessToken}; Max-Age=900; Path=/; ${COOKIE_ATTRIBUTES}`,
+          `accessToken=${accessToken}; Max-Age=${settings.accessTokenSeconds}; Path=/; ${COOKIE_ATTRIBUTES}`,
           `refreshToken=${refreshToken}; Path=/auth; ${COOKIE_ATTRIBUTES}`,
         ],
       },
@@ -118,8 +119,8 @@ describe('POST /auth/login', () => {
     const refresh = await verifyRefreshToken(cookieValue(refreshCookie, 'refreshToken'));
     const puts = ddb.commandCalls(PutCommand);
     expect(puts).toHaveLength(1);
-    expect(access).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: access.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + 900 });
-    expect(refresh).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: refresh.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + 43_200 });
+    expect(access).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: access.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.accessTokenSeconds });
+    expect(refresh).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: refresh.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.refreshTokenSeconds });
     expect(puts[0]?.args[0].input).toEqual({
       TableName: 'test-table',
       Item: {
@@ -132,17 +133,17 @@ describe('POST /auth/login', () => {
         rememberMe: false,
         createdAt: '2026-11-21T23:15:00.000Z',
         lastActiveAt: '2026-11-21T23:15:00.000Z',
-        expiresAt: '2026-11-22T11:15:00.000Z',
+        expiresAt: new Date(NOW.getTime() + settings.refreshTokenSeconds * 1000).toISOString(),
         ipAddress: '198.51.100.7',
         userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
         refreshJti: refresh.jti,
-        ttl: NOW_EPOCH + 43_200,
+        ttl: NOW_EPOCH + settings.refreshTokenSeconds,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     });
   });
 
-  it('sets a persistent refresh cookie of 30 days when rememberMe is true', async () => {
+  it('sets a persistent refresh cookie for the rememberMe lifetime when rememberMe is true', async () => {
     const result = await login({ email, password: PASSWORD, rememberMe: true });
 
     const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
@@ -151,12 +152,12 @@ describe('POST /auth/login', () => {
     expect(result.statusCode).toBe(200);
     expect(result.multiValueHeaders).toEqual({
       'Set-Cookie': [
-        `accessToken=${accessToken}; Max-Age=900; Path=/; ${COOKIE_ATTRIBUTES}`,
-        `refreshToken=${refreshToken}; Max-Age=2592000; Path=/auth; ${COOKIE_ATTRIBUTES}`,
+        `accessToken=${accessToken}; Max-Age=${settings.accessTokenSeconds}; Path=/; ${COOKIE_ATTRIBUTES}`,
+        `refreshToken=${refreshToken}; Max-Age=${settings.rememberMeSeconds}; Path=/auth; ${COOKIE_ATTRIBUTES}`,
       ],
     });
-    await expect(verifyRefreshToken(refreshToken)).resolves.toMatchObject({ exp: NOW_EPOCH + 2_592_000 });
-    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item).toMatchObject({ rememberMe: true, expiresAt: '2026-12-21T23:15:00.000Z' });
+    await expect(verifyRefreshToken(refreshToken)).resolves.toMatchObject({ exp: NOW_EPOCH + settings.rememberMeSeconds });
+    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item).toMatchObject({ rememberMe: true, expiresAt: new Date(NOW.getTime() + settings.rememberMeSeconds * 1000).toISOString() });
   });
 
   it('finds the account whatever the case of the e-mail', async () => {

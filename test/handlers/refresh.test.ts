@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/refresh';
 import { signAccessToken, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
+import { settings } from '../../lib/settings';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -84,13 +85,13 @@ describe('POST /auth/refresh', () => {
       headers: jsonHeaders(),
       multiValueHeaders: {
         'Set-Cookie': [
-          `accessToken=${cookieValue(accessCookie, 'accessToken')}; Max-Age=900; Path=/; HttpOnly; Secure; SameSite=Strict`,
+          `accessToken=${cookieValue(accessCookie, 'accessToken')}; Max-Age=${settings.accessTokenSeconds}; Path=/; HttpOnly; Secure; SameSite=Strict`,
           `refreshToken=${cookieValue(refreshCookie, 'refreshToken')}; Path=/auth; HttpOnly; Secure; SameSite=Strict`,
         ],
       },
       body: { user: { id: userId, name: 'Ana Souza', email: 'ana@acme.example', tenantId } },
     });
-    expect(access).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: NOW_EPOCH + 900 });
+    expect(access).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.accessTokenSeconds });
     expect(rotated).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: SESSION_EXPIRES_EPOCH });
     expect(rotated.jti).not.toBe(presented.jti);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([

@@ -7,6 +7,7 @@ import { handler } from '../../functions/auth/register';
 import { verifyPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
+import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../support/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -73,7 +74,7 @@ describe('POST /auth/register', () => {
       headers: jsonHeaders(),
       multiValueHeaders: {
         'Set-Cookie': [
-          `accessToken=${accessToken}; Max-Age=900; Path=/; HttpOnly; Secure; SameSite=Strict`,
+          `accessToken=${accessToken}; Max-Age=${settings.accessTokenSeconds}; Path=/; HttpOnly; Secure; SameSite=Strict`,
           `refreshToken=${refreshToken}; Path=/auth; HttpOnly; Secure; SameSite=Strict`,
         ],
       },
@@ -131,8 +132,8 @@ describe('POST /auth/register', () => {
               rememberMe: false,
               refreshJti: refresh.jti,
               ipAddress: '198.51.100.7',
-              expiresAt: new Date(NOW.getTime() + 43_200_000).toISOString(),
-              ttl: NOW_EPOCH + 43_200,
+              expiresAt: new Date(NOW.getTime() + settings.refreshTokenSeconds * 1000).toISOString(),
+              ttl: NOW_EPOCH + settings.refreshTokenSeconds,
             }),
             ConditionExpression: 'attribute_not_exists(pk)',
           },

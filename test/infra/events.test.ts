@@ -7,7 +7,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../infra/paths';
-import { pathPrefix, resolveStage } from '../../infra/stages';
+import { functionEnvironment } from '../../infra/stack';
+import { resolveStage } from '../../infra/stages';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { resetConfig } from '../../lib/config';
 import { authorizer as authorizerManifest, jobs, routeList } from '../../lib/routes';
@@ -34,21 +35,9 @@ Object.assign(process.env, {
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',
-  JWT_ISSUER: stage.jwtIssuer,
-  JWT_AUDIENCE: stage.jwtAudience,
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256' }] }),
   JWT_SIGNING_KEY: JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: 'ES256' }),
-  ACCESS_TOKEN_TTL_SECONDS: '900',
-  REFRESH_TOKEN_TTL_SECONDS: '43200',
-  REMEMBER_ME_TTL_SECONDS: '2592000',
-  ALLOWED_ORIGINS: stage.allowedOrigins.join(','),
-  COOKIE_SAME_SITE: 'Strict',
-  PATH_PREFIX: pathPrefix(stage),
-  BCRYPT_COST: '10',
-  BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
-  APP_URL: stage.appUrl,
-  MAIL_FROM: stage.mailFrom,
-  MAIL_TRANSPORT: 'ses',
+  ...functionEnvironment(stage),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
 });
 delete process.env.DYNAMODB_ENDPOINT;

@@ -11,6 +11,7 @@ import { AUTHORIZER_FAILURE_LOG_MESSAGE } from '../../infra/constructs/observabi
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
 import { authorizer as authorizerManifest, jobs, routeList } from '../../lib/routes';
+import { settings } from '../../lib/settings';
 import { cdkJsonContext, type ValidationReport, violationsOf } from './synth';
 
 /**
@@ -244,14 +245,14 @@ describe('functions', () => {
         TABLE_NAME: { Ref: tableId },
         JWT_ISSUER: expect.any(String) as unknown,
         JWT_AUDIENCE: expect.any(String) as unknown,
-        ACCESS_TOKEN_TTL_SECONDS: '900',
-        REFRESH_TOKEN_TTL_SECONDS: '43200',
-        REMEMBER_ME_TTL_SECONDS: '2592000',
+        ACCESS_TOKEN_TTL_SECONDS: String(settings.accessTokenSeconds),
+        REFRESH_TOKEN_TTL_SECONDS: String(settings.refreshTokenSeconds),
+        REMEMBER_ME_TTL_SECONDS: String(settings.rememberMeSeconds),
         ALLOWED_ORIGINS: expect.stringMatching(/^https?:\/\/[^*]+$/) as unknown,
-        COOKIE_SAME_SITE: 'Strict',
+        COOKIE_SAME_SITE: settings.cookieSameSite,
         PATH_PREFIX: '/dev',
-        BCRYPT_COST: '10',
-        BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
+        BCRYPT_COST: String(settings.bcryptCost),
+        BUSINESS_TIME_ZONE: settings.businessTimeZone,
         APP_URL: expect.stringMatching(/^https:\/\//) as unknown,
         MAIL_FROM: expect.stringMatching(/@/) as unknown,
         MAIL_TRANSPORT: 'ses',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { settings } from '../../lib/settings';
 import { allowedOrigin, call, cookiesFrom, localSigningJwk, newTenantWithAdmin, problem, uniqueEmail, uniqueName } from './api';
 
 const PASSWORD = 'correct horse battery';
@@ -18,7 +19,7 @@ async function mintAccessToken(claims: Record<string, unknown>, expiresAt: numbe
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid })
     .setIssuer('http://localhost/backoffice')
     .setAudience('backoffice-api')
-    .setIssuedAt(expiresAt - 900)
+    .setIssuedAt(expiresAt - settings.accessTokenSeconds)
     .setExpirationTime(expiresAt)
     .sign(key);
 }
@@ -35,7 +36,7 @@ describe('POST /auth/register', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ user: { id: expect.any(String), name: 'Ana Souza', email: email.toLowerCase(), tenantId } });
     expect(response.setCookies).toEqual([
-      expect.stringMatching(/^accessToken=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=900; Path=\/; HttpOnly; Secure; SameSite=Strict$/),
+      expect.stringMatching(new RegExp(`^accessToken=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=${settings.accessTokenSeconds}; Path=/; HttpOnly; Secure; SameSite=Strict$`)),
       expect.stringMatching(/^refreshToken=[\w-]+\.[\w-]+\.[\w-]+; Path=\/auth; HttpOnly; Secure; SameSite=Strict$/),
     ]);
     const claims = decodeJwt(cookiesFrom(response).accessToken ?? '');
@@ -122,7 +123,10 @@ describe('POST /auth/login', () => {
       expect(response.body).toEqual({ user: { id: admin.userId, name: 'Admin', email: admin.email, tenantId: admin.tenantId } });
     }
     expect(plain.setCookies[1]).toMatch(/^refreshToken=[^;]+; Path=\/auth; HttpOnly; Secure; SameSite=Strict$/);
-    expect(remembered.setCookies[1]).toMatch(/^refreshToken=[^;]+; Max-Age=(2592000|259199\d); Path=\/auth; HttpOnly; Secure; SameSite=Strict$/);
+    // Max-Age is what is left of the session: the rememberMe lifetime, less the seconds since login.
+    const rememberedMaxAge = /^refreshToken=[^;]+; Max-Age=(\d+); Path=\/auth; HttpOnly; Secure; SameSite=Strict$/.exec(remembered.setCookies[1] ?? '')?.[1];
+    expect(Number(rememberedMaxAge)).toBeGreaterThanOrEqual(settings.rememberMeSeconds - 10);
+    expect(Number(rememberedMaxAge)).toBeLessThanOrEqual(settings.rememberMeSeconds);
   });
 
   it('answers an unknown e-mail and a wrong password with the same 401', async () => {

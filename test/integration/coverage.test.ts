@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSalesRollup } from '../../lib/jobs/sales-rollup';
-import { addDays, dayOf } from '../../lib/inventory/days';
+import { addDays, dayOf } from '../../lib/domain/days';
+import { settings } from '../../lib/settings';
 import { call, newTenantWithAdmin, problem, useLocalStoreInProcess, type Account } from './api';
 
 /**
@@ -8,7 +9,7 @@ import { call, newTenantWithAdmin, problem, useLocalStoreInProcess, type Account
  * store (as the schedule would run it), so each test decides when it runs.
  */
 const DAY_MS = 86_400_000;
-const ZONE = 'America/Sao_Paulo';
+const ZONE = settings.businessTimeZone;
 
 beforeAll(useLocalStoreInProcess);
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settings } from '../../lib/settings';
 import { call, cookiesFrom, login, newTenantWithAdmin, problem, randomLoopback } from './api';
 
 describe('GET /auth/sessions', () => {
@@ -25,8 +26,8 @@ describe('GET /auth/sessions', () => {
     ]);
     const [newest, oldest] = response.body as { createdAt: string; expiresAt: string }[];
     expect((newest?.createdAt ?? '') >= (oldest?.createdAt ?? '')).toBe(true);
-    // 12 hours without rememberMe.
-    expect(Date.parse(newest?.expiresAt ?? '') - Date.parse(newest?.createdAt ?? '')).toBe(12 * 3600 * 1000);
+    // The session lifetime without rememberMe.
+    expect(Date.parse(newest?.expiresAt ?? '') - Date.parse(newest?.createdAt ?? '')).toBe(settings.refreshTokenSeconds * 1000);
   });
 
   it('does not list revoked or logged-out sessions', async () => {

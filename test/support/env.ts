@@ -1,10 +1,13 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { resetKeys } from '../../lib/auth/keys';
 import { resetConfig } from '../../lib/config';
+import { settingsEnvironment } from '../../lib/settings';
+import { ALLOWED_ORIGIN } from './events';
 
 /**
  * A complete configuration for unit and handler tests (no store is reached: handler tests
- * fake the AWS clients). Keys are generated per test file.
+ * fake the AWS clients): the service settings of lib/settings.ts, as everywhere, and test
+ * values for the rest. Keys are generated per test file.
  */
 const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
 export const TEST_KID = 'test-key-1';
@@ -20,14 +23,9 @@ Object.assign(process.env, {
   JWT_AUDIENCE: 'backoffice-test',
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [testPublicJwk] }),
   JWT_SIGNING_KEY: JSON.stringify(testSigningJwk),
-  ACCESS_TOKEN_TTL_SECONDS: '900',
-  REFRESH_TOKEN_TTL_SECONDS: '43200',
-  REMEMBER_ME_TTL_SECONDS: '2592000',
-  ALLOWED_ORIGINS: 'https://app.example.com',
-  COOKIE_SAME_SITE: 'Strict',
+  ...settingsEnvironment,
+  ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   PATH_PREFIX: '',
-  BCRYPT_COST: '10',
-  BUSINESS_TIME_ZONE: 'America/Sao_Paulo',
   APP_URL: 'https://app.example.com',
   MAIL_FROM: 'no-reply@example.com',
   MAIL_TRANSPORT: 'ses',

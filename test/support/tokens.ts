@@ -1,6 +1,7 @@
 import { createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
 import { base64url, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { ACCESS_TYPE } from '../../lib/auth/tokens';
+import { settings } from '../../lib/settings';
 import { TEST_KID, testPublicJwk, testSigningJwk } from './env';
 
 /**
@@ -34,7 +35,7 @@ export interface MintOptions {
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-/** Claims of a valid access token, fresh for 15 minutes. */
+/** Claims of a valid access token, fresh for as long as the service's own (lib/settings.ts). */
 export function validClaims(overrides: TokenClaimsInput = {}): Required<TokenClaimsInput> {
   const iat = nowSeconds();
   return {
@@ -43,7 +44,7 @@ export function validClaims(overrides: TokenClaimsInput = {}): Required<TokenCla
     sessionId: randomUUID(),
     jti: randomUUID(),
     iat,
-    exp: iat + 900,
+    exp: iat + settings.accessTokenSeconds,
     iss: ISSUER,
     aud: AUDIENCE,
     ...overrides,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '../../lib/config';
+import { settings } from '../../lib/settings';
 
 const saved = { ...process.env };
 
@@ -21,11 +22,11 @@ describe('config', () => {
   it('parses the test environment, with numbers and lists typed', () => {
     expect(config()).toMatchObject({
       TABLE_NAME: 'test-table',
-      ACCESS_TOKEN_TTL_SECONDS: 900,
-      REFRESH_TOKEN_TTL_SECONDS: 43_200,
-      REMEMBER_ME_TTL_SECONDS: 2_592_000,
+      ACCESS_TOKEN_TTL_SECONDS: settings.accessTokenSeconds,
+      REFRESH_TOKEN_TTL_SECONDS: settings.refreshTokenSeconds,
+      REMEMBER_ME_TTL_SECONDS: settings.rememberMeSeconds,
       ALLOWED_ORIGINS: ['https://app.example.com'],
-      BCRYPT_COST: 10,
+      BCRYPT_COST: settings.bcryptCost,
       PATH_PREFIX: '',
     });
   });

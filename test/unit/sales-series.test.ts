@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayOf, daysBetween, isDay } from '../../lib/inventory/days';
-import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, unitsBetween } from '../../lib/inventory/sales-series';
+import { addDays, dayOf, daysBetween, isDay } from '../../lib/domain/days';
+import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, unitsBetween } from '../../lib/db/sales-series';
 import { balanceRule } from '../../lib/inventory/service';
 
 describe('business days', () => {
@@ -14,6 +14,7 @@ describe('business days', () => {
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
     expect(daysBetween('2026-01-01', '2026-12-31')).toBe(364);
     expect(isDay('2026-02-30')).toBe(false);
+    expect(isDay('2026-13-40')).toBe(false);
     expect(isDay('2026-02-28')).toBe(true);
   });
 });

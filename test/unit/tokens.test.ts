@@ -5,6 +5,7 @@ import { resetKeys } from '../../lib/auth/keys';
 import { ACCESS_TYPE, REFRESH_TYPE, signAccessToken, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { resetConfig } from '../../lib/config';
 import { Unauthorized } from '../../lib/errors';
+import { settings } from '../../lib/settings';
 import { TEST_KID, testPublicJwk } from '../support/env';
 import { AUDIENCE, hmacToken, ISSUER, mintToken, nowSeconds, otherKeyPair, publicKeyAsHmacSecrets, unsignedToken, validClaims } from '../support/tokens';
 
@@ -28,8 +29,8 @@ describe('access and refresh tokens', () => {
     const signed = await signAccessToken(who, now);
     const claims = await verifyAccessToken(signed.token);
 
-    expect(claims).toEqual({ sub: who.userId, tenantId: who.tenantId, sessionId: who.sessionId, jti: signed.jti, iat: now, exp: now + 900 });
-    expect(signed.exp).toBe(now + 900);
+    expect(claims).toEqual({ sub: who.userId, tenantId: who.tenantId, sessionId: who.sessionId, jti: signed.jti, iat: now, exp: now + settings.accessTokenSeconds });
+    expect(signed.exp).toBe(now + settings.accessTokenSeconds);
     expect(signed.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(decodeProtectedHeader(signed.token)).toEqual({ alg: 'ES256', typ: ACCESS_TYPE, kid: TEST_KID });
     expect(decodeJwt(signed.token)).toEqual({ ...claims, iss: ISSUER, aud: AUDIENCE });

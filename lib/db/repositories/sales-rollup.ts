@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { addUnits, decodeUnits, emptySeries, encodeUnits, type SalesSeries } from '../../inventory/sales-series';
+import { addUnits, decodeUnits, emptySeries, encodeUnits, type SalesSeries } from '../sales-series';
 import { db, tableName } from '../client';
 import { gsi1, keys } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';

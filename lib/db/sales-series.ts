@@ -1,4 +1,4 @@
-import { daysBetween } from './days';
+import { daysBetween } from '../domain/days';
 
 /**
  * A product's rolled-up daily sales: units sold on each of the SERIES_DAYS business days

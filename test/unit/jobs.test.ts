@@ -1,0 +1,136 @@
+import type { ScheduledEvent } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as salesRollup from '../../functions/jobs/sales-rollup';
+import { jobs } from '../../lib/routes';
+import { findJob, type JobModule, type LoadJob, type LocalJob, manifestJobs, runJobOnce, UnknownJob } from '../../local/jobs';
+import { startSchedules } from '../../local/scheduler';
+
+/** Two jobs, as a manifest with a second scheduled job would list them. */
+const rollup: LocalJob = { name: 'rollup', handler: 'functions/jobs/rollup.ts', schedule: { hour: 3, minute: 15 }, summary: 'Roll up' };
+const digest: LocalJob = { name: 'digest', handler: 'functions/jobs/digest.ts', schedule: { hour: 4, minute: 30 }, summary: 'Send the digest' };
+const twoJobs = [rollup, digest];
+
+/** Fake handler files: each handler records the scheduled times it ran for; only the roll-up has a command. */
+function fakeJobFiles() {
+  const ran: Record<string, string[]> = { rollup: [], digest: [] };
+  const commandArgs: string[][] = [];
+  const modules: Record<string, JobModule> = {
+    rollup: {
+      handler: async (event: ScheduledEvent) => {
+        ran.rollup?.push(event.time);
+        return { counters: 2, products: 1 };
+      },
+      command: {
+        usage: '[--date YYYY-MM-DD]',
+        run: async (args) => {
+          commandArgs.push(args);
+          return 'rolled up';
+        },
+      },
+    },
+    digest: {
+      handler: async (event: ScheduledEvent) => {
+        ran.digest?.push(event.time);
+        return { sent: 3 };
+      },
+    },
+  };
+  const load: LoadJob = async (job) => {
+    const module = modules[job.name];
+    if (!module) throw new Error(`no module for ${job.name}`);
+    return module;
+  };
+  return { ran, commandArgs, load };
+}
+
+describe('local scheduler', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-23T02:00:00.000Z') });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs every job of the list at start, then each at its own UTC time', async () => {
+    const { ran, load } = fakeJobFiles();
+    const lines: string[] = [];
+
+    const stop = startSchedules((line) => lines.push(line), { jobs: twoJobs, loadJob: load });
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(ran).toEqual({ rollup: ['2026-11-23T02:00:00Z'], digest: ['2026-11-23T02:00:00Z'] });
+    expect(lines.sort()).toEqual(['[job] digest: sent=3', '[job] rollup: counters=2 products=1']);
+
+    await vi.advanceTimersByTimeAsync(75 * 60_000);
+    expect(ran).toEqual({ rollup: ['2026-11-23T02:00:00Z', '2026-11-23T03:15:00Z'], digest: ['2026-11-23T02:00:00Z'] });
+
+    await vi.advanceTimersByTimeAsync(75 * 60_000);
+    expect(ran).toEqual({ rollup: ['2026-11-23T02:00:00Z', '2026-11-23T03:15:00Z'], digest: ['2026-11-23T02:00:00Z', '2026-11-23T04:30:00Z'] });
+
+    stop();
+    await vi.advanceTimersByTimeAsync(48 * 3600_000);
+    expect(ran.rollup).toHaveLength(2);
+    expect(ran.digest).toHaveLength(2);
+  });
+
+  it('logs a failed job and keeps the others on schedule', async () => {
+    const { ran, load } = fakeJobFiles();
+    const failing: LoadJob = async (job) => (job.name === 'rollup' ? { handler: () => Promise.reject(new Error('table unreachable')) } : load(job));
+    const lines: string[] = [];
+
+    const stop = startSchedules((line) => lines.push(line), { jobs: twoJobs, loadJob: failing });
+    await vi.advanceTimersByTimeAsync(0);
+    stop();
+
+    expect(lines.sort()).toEqual(['[job] digest: sent=3', '[job] rollup failed: table unreachable']);
+    expect(ran.digest).toEqual(['2026-11-23T02:00:00Z']);
+  });
+});
+
+describe('npm run job', () => {
+  const NOW = Date.parse('2026-11-23T12:00:00.000Z');
+
+  it("hands a job's options to its own command", async () => {
+    const { commandArgs, ran, load } = fakeJobFiles();
+
+    const line = await runJobOnce(await findJob(twoJobs, load, 'rollup'), load, ['--date', '2026-11-20'], NOW);
+
+    expect(line).toBe('rollup: rolled up');
+    expect(commandArgs).toEqual([['--date', '2026-11-20']]);
+    expect(ran.rollup).toEqual([]);
+  });
+
+  it('runs a job without a command as its schedule does, and refuses options for it', async () => {
+    const { ran, load } = fakeJobFiles();
+    const job = await findJob(twoJobs, load, 'digest');
+
+    await expect(runJobOnce(job, load, [], NOW)).resolves.toBe('digest: sent=3');
+    await expect(runJobOnce(job, load, ['--date', '2026-11-20'], NOW)).rejects.toThrow('digest takes no options');
+    expect(ran.digest).toEqual(['2026-11-23T12:00:00Z']);
+  });
+
+  it('answers an unknown or missing name with every job of the list and its options', async () => {
+    const { load } = fakeJobFiles();
+    const usage = 'usage: npm run job -- <name> [options]\njobs:\n  rollup [--date YYYY-MM-DD]  Roll up\n  digest  Send the digest';
+
+    for (const name of ['rolup', undefined]) {
+      const error: unknown = await findJob(twoJobs, load, name).catch((reason: unknown) => reason);
+      expect(error).toBeInstanceOf(UnknownJob);
+      expect(error).toMatchObject({ message: usage });
+    }
+  });
+});
+
+describe('the manifest jobs', () => {
+  it('are every entry of `jobs`, each with a handler file of the shape the local runners load', () => {
+    expect(manifestJobs.map((job) => job.name)).toEqual(Object.values(jobs).map((job) => job.name));
+    // A compile-time check as much as a runtime one: the sales roll-up's file is a JobModule.
+    const module: JobModule = salesRollup;
+    expect(module.command?.usage).toBe('[--date YYYY-MM-DD]');
+  });
+
+  it('refuses a malformed --date of the sales roll-up before touching the store', async () => {
+    await expect(salesRollup.command.run(['--date', '20/11/2026'], Date.now())).rejects.toThrow("--date must be a day as YYYY-MM-DD, not '20/11/2026'");
+    await expect(salesRollup.command.run(['--day', '2026-11-20'], Date.now())).rejects.toThrow(/--day/);
+  });
+});
