@@ -22,9 +22,11 @@ import { openSession } from '../lib/auth/sessions';
 import { createCompany } from '../lib/companies/service';
 import { insertSession } from '../lib/db/repositories/sessions';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
+import { routeHandlers } from '../lib/openapi/handlers';
 import { routeList, type Route, type RouteId } from '../lib/routes';
 import { createSupplier } from '../lib/suppliers/service';
 import { createTenant } from '../lib/tenants/service';
+import { exampleRequest } from '../scripts/route-artifacts';
 import { authorizerEvent, jsonPost, lambdaContext, proxyEvent } from '../test/support/events';
 import { measureCapacity } from './support/capacity';
 
@@ -123,9 +125,32 @@ function latestMailToken(dataDir: string, email: string): string {
   throw new Error(`no mail with a token for ${email}`);
 }
 
-const scenarios: Record<RouteId, Scenario> = {
+/**
+ * A route without a scenario below is measured on its spec's example request (the one its
+ * sample event carries), as the bench's administrator on a protected route.
+ */
+function defaultScenario(route: Route & { id: RouteId }): Scenario {
+  const request = exampleRequest(route, routeHandlers[route.id].spec);
+  return {
+    events: (world, count) =>
+      repeat(count, () =>
+        proxyEvent({
+          method: route.method,
+          resource: route.path,
+          path: request.path,
+          pathParameters: request.pathParameters,
+          query: request.query,
+          headers: request.headers,
+          body: request.body,
+          authorizer: route.auth === 'protected' ? { ...world.context, platformAdmin: String(request.platformAdmin) } : null,
+        }),
+      ),
+  };
+}
+
+/** Hand-written scenarios: the routes whose typical call needs data of its own (a real id, a fresh token). */
+const scenarios: Partial<Record<RouteId, Scenario>> = {
   createTenant: { events: (_world, count) => repeat(count, (index) => jsonPost('/tenants', { name: `t-${randomUUID().slice(0, 12)}`, plan: 'STARTER' }, { sourceIp: ipOf(index) })) },
-  listTenants: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/tenants' } as Route, { ...world, context: { ...world.context, platformAdmin: 'true' } })) },
   updateTenant: {
     events: (world, count) =>
       repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/tenants/{id}', pathParameters: { id: world.tenantId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { brandName: `Brand ${index}` } })),
@@ -143,7 +168,6 @@ const scenarios: Record<RouteId, Scenario> = {
     },
   },
   login: { invocations: 50, events: (world, count) => repeat(count, () => jsonPost('/auth/login', { email: world.adminEmail, password: world.password })) },
-  me: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/auth/me' } as Route, world)) },
   refresh: {
     events: async (world, count) => {
       const { refreshToken } = await freshSession(world);
@@ -204,7 +228,6 @@ const scenarios: Record<RouteId, Scenario> = {
       ),
   },
   createCompany: { events: (world, count) => repeat(count, (index) => jsonPost('/companies', { name: `Company ${index}`, document: cnpj.generate() }, { authorizer: world.context })) },
-  listCompanies: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/companies' } as Route, world)) },
   updateCompany: {
     events: (world, count) =>
       repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/companies/{id}', pathParameters: { id: world.companyId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { name: `Company renamed ${index}` } })),
@@ -225,20 +248,16 @@ const scenarios: Record<RouteId, Scenario> = {
       repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/suppliers/{id}', pathParameters: { id: world.supplierId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { email: `contato${index}@fornecedor.example` } })),
   },
   createWarehouse: { events: (world, count) => repeat(count, (index) => jsonPost('/inventory/warehouses', { name: `Warehouse ${index}` }, { authorizer: world.context })) },
-  listWarehouses: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/warehouses' } as Route, world)) },
   createProduct: { events: (world, count) => repeat(count, (index) => jsonPost('/inventory/products', { sku: `P-${index}-${randomUUID().slice(0, 6)}`, name: `Product ${index}` }, { authorizer: world.context })) },
-  listProducts: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/products' } as Route, world)) },
   createMovement: {
     events: (world, count) =>
       repeat(count, (index) =>
         jsonPost('/inventory/movements', index % 2 === 0 ? { productId: world.productId, warehouseId: world.warehouseId, type: 'SALE', quantity: 1 } : { productId: world.productId, warehouseId: world.warehouseId, type: 'IN', quantity: 1, unitCost: 3 }, { authorizer: world.context }),
       ),
   },
-  stockCoverage: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/dashboard/coverage' } as Route, world, { query: { days: '30' } })) },
-  stockByWarehouse: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/inventory/dashboard/by-warehouse' } as Route, world)) },
 };
 
-/** Lists are measured before the creates that would grow them. */
+/** Lists are measured before the creates that would grow them; routes not named here come last. */
 const ORDER: RouteId[] = [
   'me', 'listTenants', 'listCompanies', 'listSuppliers', 'listWarehouses', 'listProducts', 'stockCoverage', 'stockByWarehouse', 'listSessions',
   'updateTenant', 'updateCompany', 'updateCompanyStatus', 'updateSupplier', 'createMovement', 'createCompany', 'createSupplier', 'createWarehouse', 'createProduct',
@@ -280,10 +299,11 @@ export async function runRouteBench(dataDir: string, log: (line: string) => void
     figures.push(await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>('authorizer', '1 round trip', (commands) => commands.length === 1, events, (event) => authorizerHandler(event), () => 200));
   }
 
-  for (const id of ORDER) {
+  const order = [...ORDER, ...routeList().map((route) => route.id).filter((id) => !ORDER.includes(id))];
+  for (const id of order) {
     const route = routesById.get(id);
-    const scenario = scenarios[id];
     if (!route) continue;
+    const scenario = scenarios[id] ?? defaultScenario(route);
     const count = scenario.invocations ?? DEFAULT_INVOCATIONS;
     const events = await scenario.events(world, count);
     const { handler } = (await import(`../${route.handler}`)) as { handler: Handler };

@@ -1,13 +1,26 @@
 import { createHash } from 'node:crypto';
 import { decrementIfOnly, incrementBelow } from './db/repositories/counters';
 import { TooManyRequests } from './errors';
-import type { RateLimit, Route } from './routes';
 
 /**
  * The one rate limiter, driven by the `rateLimit` of each route in the manifest: fixed
  * windows counted in DynamoDB (one conditional write per limited request, exact under
  * concurrency), answering 429 with Retry-After until the window ends.
  */
+
+/** A fixed-window limit, counted in the table (below). */
+export interface RateLimit {
+  /** What one counter is keyed by. */
+  per: 'ip' | 'user' | 'email' | 'email-and-ip';
+  limit: number;
+  windowSeconds: number;
+  /**
+   * Default `requests`: the handler chain counts every request before any work.
+   * `attempts` (login): the service takes the slot itself, once it knows the e-mail, before
+   * the password check; a success alone in its window gives the slot back (see lib/rate-limit).
+   */
+  counts?: 'requests' | 'attempts';
+}
 
 export interface LimitSubject {
   /** API Gateway's `requestContext.identity.sourceIp`, never X-Forwarded-For. */
@@ -17,7 +30,7 @@ export interface LimitSubject {
 }
 
 /** The counter scope of a route: its method and path. */
-export const limitScope = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+export const limitScope = (route: { method: string; path: string }): string => `${route.method} ${route.path}`;
 
 function subjectKey(limit: RateLimit, subject: LimitSubject): string {
   switch (limit.per) {

@@ -6,24 +6,14 @@
  * Adding an endpoint = one entry here + one file under `functions/`.
  */
 
+import type { RateLimit } from './rate-limit';
+
+export type { RateLimit };
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a route's function may do to the table; the stack grants exactly this. */
 export type TableAccess = 'read' | 'read-write';
-
-/** A fixed-window limit, counted in the table (see `lib/rate-limit`). */
-export interface RateLimit {
-  /** What one counter is keyed by. */
-  per: 'ip' | 'user' | 'email' | 'email-and-ip';
-  limit: number;
-  windowSeconds: number;
-  /**
-   * Default `requests`: the handler chain counts every request before any work.
-   * `attempts` (login): the service takes the slot itself, once it knows the e-mail, before
-   * the password check; a success alone in its window gives the slot back (see lib/rate-limit).
-   */
-  counts?: 'requests' | 'attempts';
-}
 
 export interface Route {
   method: HttpMethod;
@@ -223,6 +213,14 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     summary: 'Update a supplier',
+  },
+  deleteSupplier: {
+    method: 'DELETE',
+    path: '/suppliers/{id}',
+    handler: 'functions/suppliers/delete-supplier.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Delete a supplier for good',
   },
   createWarehouse: {
     method: 'POST',

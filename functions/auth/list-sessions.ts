@@ -1,5 +1,9 @@
 import { listActiveSessions } from '../../lib/auth/sessions';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { sessionListView } from '../../lib/http/views';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.listSessions, {}, async ({ principal }) => ok(await listActiveSessions(principal, Date.now())));
+export const handler = httpHandler(routes.listSessions, {
+  success: { status: 200, description: "The caller's live sessions in the caller's tenant.", body: sessionListView },
+  notes: "the caller's active sessions, newest first; 10 per minute per user",
+}, async ({ principal }) => ok(await listActiveSessions(principal, Date.now())));

@@ -2,9 +2,23 @@ import { register } from '../../lib/auth/registration';
 import { registerBody } from '../../lib/auth/schemas';
 import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { userEnvelopeView } from '../../lib/http/views';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.register, { body: registerBody }, async ({ body, request }) => {
+const invitationRule =
+  "Registration is not permitted: the tenant's administrative e-mail only, or a pending invitation of this e-mail into this tenant and its token (`invitationToken`) are needed; a missing, wrong, used or expired token is this 403.";
+
+export const handler = httpHandler(routes.register, {
+  body: registerBody,
+  success: { status: 200, description: 'The user was created and signed in.', body: userEnvelopeView, cookies: 'issued' },
+  errors: { 403: invitationRule, 404: 'No such tenant, or the tenant is not active.', 409: 'An account with this e-mail already exists.' },
+  description:
+    "A tenant's first account is its administrator and needs no token; every later account needs `invitationToken`, the single-use token of the invitation e-mail's link (the invitation must be pending, for this e-mail, in this tenant).",
+  notes: '200 `{ user }`, both cookies; 409 e-mail taken; 404 tenant; 403 policy (after the base account, `invitationToken` from the invitation e-mail)',
+  example: {
+    body: { name: 'Ana Souza', email: 'ana@example.com', password: 'correct horse battery', tenantId: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b', invitationToken: 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq' },
+  },
+}, async ({ body, request }) => {
   const { user, tokens } = await register(body, request, Date.now());
   return ok({ user }, { cookies: sessionCookies(tokens) });
 });

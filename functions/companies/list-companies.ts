@@ -1,5 +1,9 @@
 import { listCompanies } from '../../lib/companies/service';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { companyListView } from '../../lib/http/views';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.listCompanies, {}, async ({ principal }) => ok(await listCompanies(principal)));
+export const handler = httpHandler(routes.listCompanies, {
+  success: { status: 200, description: "The caller's tenant's companies, oldest first.", body: companyListView },
+  notes: "the caller's tenant's companies, oldest first",
+}, async ({ principal }) => ok(await listCompanies(principal)));

@@ -1,8 +1,13 @@
 import { created, httpHandler } from '../../lib/http/handler';
+import { productView } from '../../lib/http/views';
 import { productBody } from '../../lib/inventory/schemas';
 import { createProduct } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createProduct, { body: productBody }, async ({ body, principal }) =>
-  created(await createProduct(principal, body, Date.now())),
-);
+export const handler = httpHandler(routes.createProduct, {
+  body: productBody,
+  success: { status: 201, description: 'The product.', body: productView },
+  errors: { 409: 'The SKU is already used in the tenant.' },
+  notes: '201 `{ id, sku, name, createdAt }`; 409 SKU taken in the tenant',
+  example: { body: { sku: 'CAFE-500G', name: 'Café torrado 500 g' } },
+}, async ({ body, principal }) => created(await createProduct(principal, body, Date.now())));

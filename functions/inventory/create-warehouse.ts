@@ -1,8 +1,12 @@
 import { created, httpHandler } from '../../lib/http/handler';
+import { warehouseView } from '../../lib/http/views';
 import { warehouseBody } from '../../lib/inventory/schemas';
 import { createWarehouse } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody }, async ({ body, principal }) =>
-  created(await createWarehouse(principal, body.name, Date.now())),
-);
+export const handler = httpHandler(routes.createWarehouse, {
+  body: warehouseBody,
+  success: { status: 201, description: 'The warehouse.', body: warehouseView },
+  notes: '201 `{ id, name, createdAt }`',
+  example: { body: { name: 'Depósito Centro' } },
+}, async ({ body, principal }) => created(await createWarehouse(principal, body.name, Date.now())));

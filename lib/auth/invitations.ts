@@ -5,8 +5,7 @@ import { Forbidden } from '../errors';
 import { logger } from '../log';
 import { mailer } from '../mail/mailer';
 import { invitationMail, invitationToExistingAccountMail } from '../mail/templates';
-import { consume } from '../rate-limit';
-import type { RateLimit } from '../routes';
+import { consume, type RateLimit } from '../rate-limit';
 import { hashInvitationToken, newInvitationToken } from './invitation-token';
 import type { Principal } from './principal';
 

@@ -1,6 +1,7 @@
 import { Unauthorized } from '../errors';
+import type { Role } from './model';
 
-export type Role = 'ADMIN' | 'MEMBER';
+export type { Role };
 
 /**
  * Who is calling, as established by the authorizer from the session record (never from a

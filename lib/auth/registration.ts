@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getTenant } from '../db/repositories/tenants';
 import { insertUserWithSession, type Admission, type User } from '../db/repositories/users';
 import { Forbidden, NotFound } from '../errors';
-import type { IssuedTokens } from '../http/cookies';
+import type { IssuedTokens } from './tokens';
 import { hashInvitationToken } from './invitation-token';
 import { hashPassword } from './passwords';
 import type { UserView } from './schemas';

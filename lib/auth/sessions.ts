@@ -4,7 +4,7 @@ import { readAuthorizationState } from '../db/repositories/authorization';
 import { listSessionsOfUser, revokeActiveSession, revokeSession, revokeSessionAndJti, rotateRefreshJti, type Session } from '../db/repositories/sessions';
 import type { User } from '../db/repositories/users';
 import { NotFound, Unauthorized } from '../errors';
-import type { IssuedTokens } from '../http/cookies';
+import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
 import type { UserView } from './schemas';
 import { isSessionLive } from './session-state';

@@ -36,6 +36,16 @@ async function sign(type: string, claims: Omit<TokenClaims, 'iat' | 'jti'>, now:
     .sign(key);
 }
 
+/** A freshly issued pair, with the cookie lifetimes the HTTP layer sets them with. */
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds; the access cookie lives as long as its token. */
+  accessMaxAge: number;
+  /** Seconds for a persistent refresh cookie; undefined for a browser-session cookie. */
+  refreshMaxAge: number | undefined;
+}
+
 export interface SignedToken {
   token: string;
   jti: string;

@@ -2,10 +2,9 @@ import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
 import { emailField, nameField, requiredText } from '../domain/fields';
 import { storableText, textProblem } from '../domain/text';
+import { companySchema, COMPANY_STATUSES, COST_METHODS, TAX_REGIMES, type Company } from './model';
 
-export const COMPANY_STATUSES = ['ACTIVE', 'DISABLED', 'BLOCKED', 'SUSPENDED'] as const;
-export const TAX_REGIMES = ['SIMPLES_NACIONAL', 'LUCRO_PRESUMIDO', 'LUCRO_REAL'] as const;
-export const COST_METHODS = ['REPLACEMENT', 'WEIGHTED_AVERAGE'] as const;
+export { COMPANY_STATUSES, COST_METHODS, TAX_REGIMES, type CompanyStatus } from './model';
 
 /** The 26 states and the Federal District. */
 const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
@@ -80,20 +79,7 @@ export const updateCompanyStatusBody = z.strictObject({
   status: z.enum(COMPANY_STATUSES, { message: `must be one of ${COMPANY_STATUSES.join(', ')}` }),
 });
 
-export const companyView = z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  name: z.string(),
-  document: z.string(),
-  status: z.enum(COMPANY_STATUSES),
-  email: z.string().nullable(),
-  address: z.object({ street: z.string(), number: z.string(), city: z.string(), state: z.string(), zipCode: z.string() }).nullable(),
-  settings: z.record(z.string(), z.unknown()),
-  taxRegime: z.enum(TAX_REGIMES),
-  costMethod: z.enum(COST_METHODS),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+/** A company as the API shows it: the entity itself (see ./model). */
+export const companyView = companySchema;
+export type CompanyView = Company;
 
-export type CompanyView = z.infer<typeof companyView>;
-export type CompanyStatus = (typeof COMPANY_STATUSES)[number];

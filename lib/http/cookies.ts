@@ -1,4 +1,5 @@
 import { stringifySetCookie, type SetCookie } from 'cookie';
+import type { IssuedTokens } from '../auth/tokens';
 import { config } from '../config';
 
 export const ACCESS_COOKIE = 'accessToken';
@@ -21,15 +22,6 @@ function refreshPath(): string {
 
 function accessPath(): string {
   return config().PATH_PREFIX || '/';
-}
-
-export interface IssuedTokens {
-  accessToken: string;
-  refreshToken: string;
-  /** Seconds; the access cookie lives as long as its token. */
-  accessMaxAge: number;
-  /** Seconds for a persistent refresh cookie; undefined for a browser-session cookie. */
-  refreshMaxAge: number | undefined;
 }
 
 /** Set-Cookie values for a freshly issued pair (login, registration, refresh). */

@@ -32,8 +32,9 @@ import type {
 
 /**
  * The OpenAPI 3.1 document of the whole API, generated from the route manifest
- * (`lib/routes.ts`: methods, paths, public or protected, rate limits) and from the zod
- * schemas the handlers validate with (`operations.ts` names them per route). zod converts
+ * (`lib/routes.ts`: methods, paths, public or protected, rate limits) and from each
+ * handler's own spec (`handler.spec`: the zod schemas it validates with, its answer and its
+ * errors; `operations.ts` reads them and names the components). zod converts
  * the schemas itself: request bodies and parameters on the input side (what a client
  * sends), responses on the output side (what the service answers).
  *
@@ -168,7 +169,7 @@ function convertComponents(registry: typeof requestComponents, io: 'input' | 'ou
  * the document says it as `minProperties: 1` on the body's component.
  */
 function requireOneField(schemas: Record<string, JsonSchema>): void {
-  for (const spec of Object.values(operations) as OperationSpec[]) {
+  for (const spec of Object.values(operations)) {
     const body = spec.request?.body;
     const name = body && spec.request?.atLeastOneField ? requestComponents.get(body)?.id : undefined;
     const schema = name ? schemas[name] : undefined;
@@ -182,8 +183,23 @@ function convertInline(schema: Schema, io: 'input' | 'output'): JsonSchema {
 
 function componentRef(registry: typeof requestComponents, schema: Schema, routeId: RouteId): ReferenceObject {
   const name = registry.get(schema)?.id;
-  if (!name) throw new Error(`openapi: a schema of route ${routeId} has no component name in operations.ts`);
+  if (!name) throw new Error(`openapi: a schema of route ${routeId} has no component name`);
   return { $ref: `${SCHEMA_REF}${name}` };
+}
+
+const pascal = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1)}`;
+
+/**
+ * A body schema that `operations.ts` does not name is named after the first route that
+ * uses it (`<RouteId>Request`, `<RouteId>Response`), so a new route needs no entry there.
+ */
+function nameUnnamedSchemas(): void {
+  for (const [id, spec] of Object.entries(operations) as [RouteId, OperationSpec][]) {
+    const body = spec.request?.body;
+    if (body && !requestComponents.has(body)) requestComponents.add(body, { id: `${pascal(id)}Request` });
+    const response = spec.success.body;
+    if (response && !responseComponents.has(response)) responseComponents.add(response, { id: `${pascal(id)}Response` });
+  }
 }
 
 const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -254,10 +270,10 @@ const COOKIE_HEADERS: Record<CookieEffect, string> = {
 };
 
 function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): ResponseObject {
-  const response: ResponseObject = {
-    description: spec.success.description,
-    content: { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(responseComponents, spec.success.body, route.id) } } },
-  };
+  const response: ResponseObject = { description: spec.success.description };
+  if (spec.success.body) {
+    response.content = { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(responseComponents, spec.success.body, route.id) } } };
+  }
   if (spec.success.cookies) {
     response.headers = { 'Set-Cookie': { description: COOKIE_HEADERS[spec.success.cookies], schema: { type: 'string' } } };
   }
@@ -322,6 +338,7 @@ export interface OpenApiOptions {
 
 /** The whole document: pure, the same output for the same code. */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  nameUnnamedSchemas();
   const paths: OpenApiDocument['paths'] = {};
   const usedTags = new Set<string>();
   for (const route of routeList()) {

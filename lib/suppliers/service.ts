@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
-import { insertSupplier, modifySupplier, readSupplierPage, searchSupplierPage, type Supplier } from '../db/repositories/suppliers';
+import { insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage, type Supplier } from '../db/repositories/suppliers';
 import { formatDocument } from '../domain/documents';
 import type { CreateSupplierInput, ListSuppliersInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
-import { supplierMatcher } from './search';
+import { supplierMatcher } from '../db/supplier-index';
 
 /** The Supplier of interface.md: document formatted with punctuation, absent values null. */
 export const toSupplierView = (supplier: Supplier): SupplierView => ({
@@ -40,6 +40,15 @@ export async function updateSupplier(principal: Principal, supplierId: string, c
   const updatedAt = new Date(nowMs).toISOString();
   const supplier = await modifySupplier(principal.tenantId, supplierId, (current) => ({ ...current, ...given, updatedAt }));
   return toSupplierView(supplier);
+}
+
+/**
+ * Delete a supplier of the caller's tenant for good (docs/decisions.md, Suppliers): gone from
+ * the list and its count, its document free for another supplier. 404 outside the caller's
+ * tenant or when it is already gone.
+ */
+export async function deleteSupplier(principal: Principal, supplierId: string): Promise<void> {
+  await removeSupplier(principal.tenantId, supplierId);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CompanyStatus, CompanyView } from '../../companies/schemas';
+import type { Company, CompanyStatus } from '../../companies/model';
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
@@ -7,7 +7,7 @@ import { setOrRemove } from '../items';
 import { gsi1, keys } from '../keys';
 import { queryAll } from '../query';
 
-export type Company = CompanyView;
+export type { Company };
 
 /**
  * `settings` is stored as JSON text: a free-form object may hold what DynamoDB maps cannot

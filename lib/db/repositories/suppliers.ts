@@ -3,7 +3,7 @@
  *
  * - the full supplier (`keys.supplier`), read only for the suppliers a page shows;
  * - a compact index entry (`keys.supplierIndexEntry`) in a partition of its own, sorted by
- *   the normalized name, holding only `id` and the search haystack (`lib/suppliers/search`);
+ *   the normalized name, holding only `id` and the search haystack (`lib/db/supplier-index`);
  *   paging and searching read these, never the full items;
  * - the document sentinel (uniqueness within the tenant) and the tenant's supplier count
  *   (`keys.supplierStats`, the `total` of an unsearched page).
@@ -13,7 +13,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
-import { searchHaystack, sortName } from '../../suppliers/search';
+import { searchHaystack, sortName } from '../supplier-index';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
@@ -183,6 +183,53 @@ export async function modifySupplier(tenantId: string, supplierId: string, chang
     if (!stored) throw new NotFound('No such supplier');
     const next = change(stored.supplier);
     return (await writeSupplierChanges(tenantId, stored, next)) ? next : RETRY;
+  });
+}
+
+/**
+ * Delete the supplier for good, in one transaction conditioned on the version it read: the
+ * item, its document sentinel (the document is free again in the tenant), its index entry,
+ * and the tenant's count - 1. A concurrent update or delete makes it read again, so it
+ * removes the index entry the supplier has now, and of parallel deletes exactly one
+ * succeeds: the others find nothing, a 404.
+ */
+export async function removeSupplier(tenantId: string, supplierId: string): Promise<void> {
+  const table = tableName();
+  await withRetries(async () => {
+    const stored = await readStoredSupplier(tenantId, supplierId);
+    if (!stored) throw new NotFound('No such supplier');
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: table,
+                Key: keys.supplier(tenantId, supplierId),
+                ConditionExpression: '#version = :version',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':version': stored.version },
+              },
+            },
+            { Delete: { TableName: table, Key: keys.supplierDocument(tenantId, stored.supplier.document) } },
+            { Delete: { TableName: table, Key: keys.supplierIndexEntry(tenantId, stored.sortName, supplierId) } },
+            {
+              Update: {
+                TableName: table,
+                Key: keys.supplierStats(tenantId),
+                UpdateExpression: 'ADD #count :minusOne',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              },
+            },
+          ],
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (failedConditions(error)?.includes(0) || isTransactionConflict(error)) return RETRY;
+      throw error;
+    }
   });
 }
 

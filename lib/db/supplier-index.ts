@@ -1,5 +1,5 @@
 /**
- * Supplier search and ordering, pure (no I/O). The compact supplier index stores, per
+ * The supplier index's encoding and search, pure (no I/O). The compact supplier index stores, per
  * supplier, a sort name (its key orders the index) and a search haystack (the only text a
  * search reads); the matcher decides whether a haystack matches a query. Contract section 5:
  * case- and accent-insensitive, and documents and phones match with or without punctuation.

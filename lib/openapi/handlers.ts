@@ -1,0 +1,18 @@
+import type { RouteHandler } from '../http/handler';
+import { routeList, type RouteId } from '../routes';
+
+/**
+ * Every route's handler module, loaded from the manifest's `handler` path: the document is
+ * built from what each handler states in its own spec (`handler.spec`), so a new route is
+ * described the moment its manifest entry and its file exist. Tooling only: no function
+ * imports `lib/openapi`, so the bundles stay as they are.
+ */
+const loaded = await Promise.all(
+  routeList().map(async (route) => {
+    const module = (await import(/* @vite-ignore */ `../../${route.handler}`)) as { handler?: RouteHandler };
+    if (!module.handler?.spec) throw new Error(`openapi: ${route.handler} (route ${route.id}) exports no handler made by httpHandler`);
+    return [route.id, module.handler] as const;
+  }),
+);
+
+export const routeHandlers = Object.fromEntries(loaded) as Record<RouteId, RouteHandler>;

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
+import { toAuthorizerContext } from '../../lib/auth/principal';
+import { keys } from '../../lib/db/keys';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { testPrincipal } from '../support/principal';
+import { CORS_HEADERS, parsed, problem, problemHeaders, SECURITY_HEADERS } from './responses';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const TABLE = 'test-table';
+const REQUEST_ID = 'delete-supplier-1';
+
+const principal = testPrincipal({ role: 'ADMIN' });
+const { tenantId } = principal;
+const supplierId = randomUUID();
+
+const supplierItem = (extra: Record<string, unknown> = {}) => ({
+  ...keys.supplier(tenantId, supplierId),
+  type: 'Supplier',
+  id: supplierId,
+  name: 'Acme',
+  corporateName: 'Acme Comércio LTDA',
+  document: '11222333000181',
+  active: true,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  sortName: 'acme',
+  version: 3,
+  ...extra,
+});
+
+const remove = (id: string) =>
+  deleteSupplier(
+    proxyEvent({
+      method: 'DELETE',
+      resource: '/suppliers/{id}',
+      path: `/suppliers/${id}`,
+      pathParameters: { id },
+      requestId: REQUEST_ID,
+      authorizer: toAuthorizerContext(principal),
+      headers: { Origin: ALLOWED_ORIGIN },
+    }),
+    lambdaContext(),
+  );
+
+/** The one transaction of a delete that read `sortName`, `document` and `version`. */
+const deletion = (sortName: string, document: string, version: number) => ({
+  TransactItems: [
+    {
+      Delete: {
+        TableName: TABLE,
+        Key: keys.supplier(tenantId, supplierId),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': version },
+      },
+    },
+    { Delete: { TableName: TABLE, Key: keys.supplierDocument(tenantId, document) } },
+    { Delete: { TableName: TABLE, Key: keys.supplierIndexEntry(tenantId, sortName, supplierId) } },
+    // The count: one less.
+    { Update: { TableName: TABLE, Key: keys.supplierStats(tenantId), UpdateExpression: 'ADD #count :minusOne', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minusOne': -1 } } },
+  ],
+});
+
+const NO_CONTENT = { statusCode: 204, headers: { 'Cache-Control': 'no-store', ...CORS_HEADERS, ...SECURITY_HEADERS }, body: '' };
+
+beforeEach(() => {
+  ddb.reset();
+});
+
+describe('DELETE /suppliers/{id}', () => {
+  it('returns 204 with no body and removes the supplier, its document sentinel and index entry and one from the count, in one transaction', async () => {
+    ddb.on(GetCommand).resolves({ Item: supplierItem() });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    const result = await remove(supplierId);
+
+    expect(parsed(result)).toEqual(NO_CONTENT);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true }]);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([deletion('acme', '11222333000181', 3)]);
+  });
+
+  it("returns 404 when the caller's tenant has no such supplier, writing nothing", async () => {
+    ddb.on(GetCommand).resolves({});
+
+    const result = await remove(supplierId);
+
+    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID) });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('reads again when an update got there first, and removes the index entry and sentinel the supplier has now', async () => {
+    ddb
+      .on(GetCommand)
+      .resolvesOnce({ Item: supplierItem() })
+      .resolves({ Item: supplierItem({ name: 'Zeta', sortName: 'zeta', document: '52998224725', version: 4 }) });
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(
+        new TransactionCanceledException({
+          message: 'Transaction cancelled',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+        }),
+      )
+      .resolves({});
+
+    const result = await remove(supplierId);
+
+    expect(parsed(result)).toEqual(NO_CONTENT);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([deletion('acme', '11222333000181', 3), deletion('zeta', '52998224725', 4)]);
+  });
+
+  it('returns 404 when a parallel delete got there first', async () => {
+    ddb.on(GetCommand).resolvesOnce({ Item: supplierItem() }).resolves({});
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
+
+    const result = await remove(supplierId);
+
+    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID) });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
+  it('returns 400 naming `id` for an id that is not a UUID, reading nothing', async () => {
+    const result = await remove('not-a-uuid');
+
+    expect(result.statusCode).toBe(400);
+    expect((JSON.parse(result.body) as { errors: { field: string }[] }).errors).toEqual([expect.objectContaining({ field: 'id' })]);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+});
