@@ -1,10 +1,20 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import packageJson from './package.json' with { type: 'json' };
 
 /** What a lib/db file may import outside lib/db: lib/domain, the models, errors, config and the logger. */
 const DB_OUTWARD = (/** @type {string} */ up) => `^${up.replace(/\./g, '\\.')}(?!(errors|config|log)$|domain/|[a-z-]+/model$)`;
 const DB_MESSAGE = 'lib/db imports only lib/db, lib/domain, lib/<area>/model, errors, config and log: services call repositories, never the other way.';
+
+/** A package the bundles must not contain: every devDependency (tooling, tests, infra). */
+const DEV_ONLY = {
+  regex: `^(${Object.keys(packageJson.devDependencies).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/|$)`,
+  message: 'Shipped code (functions/, lib/) imports no devDependency: move this to tools/, or make it a dependency.',
+};
+
+/** The no-restricted-imports rule with the devDependency pattern and `patterns`. */
+const restricted = (/** @type {{ regex: string; message: string }[]} */ ...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [DEV_ONLY, ...patterns] }] });
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.data/', 'coverage/', 'bench/results/'] },
@@ -20,32 +30,26 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
-  // Layers point one way: functions → lib/<area> (services) → lib/db (repositories, keys)
-  // → lib/<area>/model. A wrong-way import fails the lint (issue 13).
+  // What ships (functions/, lib/) imports no devDependency, and layers point one way:
+  // functions → lib/<area> (services) → lib/db (repositories, keys) → lib/<area>/model.
+  // A wrong-way import fails the lint (issue 13). In flat config the last matching block's
+  // rule wins, so each block below repeats the devDependency pattern and narrows the rest.
+  { files: ['functions/**/*.ts', 'lib/http/**/*.ts', 'lib/routes.ts'], rules: restricted() },
   {
-    // Domain code knows neither HTTP nor the route manifest. (Blocks below narrow this for
-    // lib/db and the models: in flat config the last matching block's rule wins.)
+    // Domain code knows neither HTTP nor the route manifest.
     files: ['lib/*/**/*.ts', 'lib/*.ts'],
-    ignores: ['lib/http/**', 'lib/openapi/**', 'lib/routes.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)http(/|$)', message: 'Domain code does not import lib/http: move the type it needs into its area.' }, { regex: '(^|/)routes$', message: 'Domain code does not import the route manifest: take what it needs as a parameter.' }] },
-      ],
-    },
+    ignores: ['lib/http/**', 'lib/routes.ts'],
+    rules: restricted(
+      { regex: '(^|/)http(/|$)', message: 'Domain code does not import lib/http: move the type it needs into its area.' },
+      { regex: '(^|/)routes$', message: 'Domain code does not import the route manifest: take what it needs as a parameter.' },
+    ),
   },
-  {
-    files: ['lib/db/repositories/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: DB_OUTWARD('../../'), message: DB_MESSAGE }] }] },
-  },
-  {
-    files: ['lib/db/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: DB_OUTWARD('../'), message: DB_MESSAGE }] }] },
-  },
+  { files: ['lib/db/repositories/**/*.ts'], rules: restricted({ regex: DB_OUTWARD('../../'), message: DB_MESSAGE }) },
+  { files: ['lib/db/*.ts'], rules: restricted({ regex: DB_OUTWARD('../'), message: DB_MESSAGE }) },
   {
     // A model is the bottom layer: zod and the shared value helpers only.
     files: ['lib/*/model.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\.?/(?!\\.\\./)(?!domain/)', message: 'A model imports only zod and lib/domain.' }] }] },
+    rules: restricted({ regex: '^\\.\\.?/(?!\\.\\./)(?!domain/)', message: 'A model imports only zod and lib/domain.' }),
   },
   {
     // Command-line programs talk to a person on the console.

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cnpj } from 'cpf-cnpj-validator';
-import { startLocalApi } from '../test/support/local-api';
+import { startLocalApi } from '../tools/local-api';
 
 export interface LoadFigure {
   scenario: string;

@@ -22,12 +22,12 @@ import { openSession } from '../lib/auth/sessions';
 import { createCompany } from '../lib/companies/service';
 import { insertSession } from '../lib/db/repositories/sessions';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
-import { routeHandlers } from '../lib/openapi/handlers';
+import { routeHandlers } from '../tools/openapi/handlers';
 import { routeList, type Route, type RouteId } from '../lib/routes';
 import { createSupplier } from '../lib/suppliers/service';
 import { createTenant } from '../lib/tenants/service';
 import { exampleRequest } from '../scripts/route-artifacts';
-import { authorizerEvent, jsonPost, lambdaContext, proxyEvent } from '../test/support/events';
+import { authorizerEvent, jsonPost, lambdaContext, proxyEvent } from '../tools/events';
 import { measureCapacity } from './support/capacity';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

@@ -3,14 +3,14 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument, DEFAULT_SERVERS } from '../lib/openapi/document';
-import type { OpenApiDocument } from '../lib/openapi/types';
+import { buildOpenApiDocument, DEFAULT_SERVERS } from '../tools/openapi/document';
+import type { OpenApiDocument } from '../tools/openapi/types';
 import { acceptRequest, gatewayErrorResponse } from './gateway';
 
 /**
  * The API's documentation beside the local API (`npm start`):
  *
- * - GET /openapi.json: the OpenAPI document (lib/openapi), listing this server first so the
+ * - GET /openapi.json: the OpenAPI document (tools/openapi), listing this server first so the
  *   reference page's "Try it out" calls it;
  * - GET /docs: a reference page rendered by Swagger UI from the `swagger-ui-dist` package's
  *   own files, served from node_modules: no CDN, no network.

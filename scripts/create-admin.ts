@@ -25,7 +25,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
-import { promoteOrCreateAdmin } from '../lib/admin/create-admin';
+import { promoteOrCreateAdmin } from '../tools/admin/create-admin';
 import { passwordSchema } from '../lib/auth/passwords';
 import { emailField, nameField } from '../lib/domain/fields';
 import { settingsEnvironment } from '../lib/settings';

@@ -1,11 +1,11 @@
 /**
  * `npm run openapi [-- <file>]`: write the OpenAPI 3.1 document of the whole API, generated
- * from the route manifest and the handlers' zod schemas (lib/openapi), to `<file>`
+ * from the route manifest and the handlers' zod schemas (tools/openapi), to `<file>`
  * (default `docs/openapi.json`). `npm start` serves the same document at GET /openapi.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { buildOpenApiDocument } from '../lib/openapi/document';
+import { buildOpenApiDocument } from '../tools/openapi/document';
 
 const DEFAULT_FILE = 'docs/openapi.json';
 

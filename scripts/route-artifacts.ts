@@ -1,6 +1,6 @@
 /**
  * What the repository derives from each route's manifest entry and handler spec, besides the
- * OpenAPI document (lib/openapi): the `sam local invoke` sample event of every route, the
+ * OpenAPI document (tools/openapi): the `sam local invoke` sample event of every route, the
  * README's route table and docs/deploy.md's list of invoke commands. `npm run routes` writes
  * them; `test/unit/route-artifacts.test.ts` fails, naming that command, when a file is stale.
  *
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fromRoot } from '../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId } from '../infra/stack';
 import type { HandlerSpec } from '../lib/http/handler';
-import { routeHandlers } from '../lib/openapi/handlers';
+import { routeHandlers } from '../tools/openapi/handlers';
 import { authorizer, jobs, routeList, type Route, type RouteId } from '../lib/routes';
 
 export const FIX_COMMAND = 'npm run routes';

@@ -20,7 +20,7 @@ import { keys } from '../lib/db/keys';
 import { listMovements } from '../lib/db/repositories/inventory';
 import { applyLocalEnvironment } from '../local/environment';
 import { readRuntimeInfo } from '../local/runtime';
-import { startLocalApi } from '../test/support/local-api';
+import { startLocalApi } from '../tools/local-api';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '10' } } });
 const SECONDS = Number(values.seconds);

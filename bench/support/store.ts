@@ -5,7 +5,7 @@ import { resetConfig } from '../../lib/config';
 import { logger } from '../../lib/log';
 import { ensureTable, freePort, startDynamoLocal } from '../../local/dynamodb-local';
 import { applyLocalEnvironment } from '../../local/environment';
-import { ALLOWED_ORIGIN } from '../../test/support/events';
+import { ALLOWED_ORIGIN } from '../../tools/events';
 
 /** A fresh in-memory DynamoDB Local with the service's table and configuration, for one run. */
 export async function benchStore(): Promise<{ endpoint: string; dataDir: string; stop: () => Promise<void> }> {

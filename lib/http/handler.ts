@@ -50,7 +50,7 @@ export type CookieEffect = 'issued' | 'cleared' | 'cleared-if-current';
 /**
  * Everything about a route that is not the manifest's: what the handler validates (the
  * schemas the chain parses with), what it answers, and the words and the sample request the
- * tooling derives from it. The OpenAPI document (lib/openapi), the sample events of
+ * tooling derives from it. The OpenAPI document (tools/openapi), the sample events of
  * `sam local invoke`, the default benchmark scenario and the README's route table all read
  * `handler.spec`; nothing of it is restated elsewhere.
  */

@@ -5,9 +5,9 @@ import { cnpj } from 'cpf-cnpj-validator';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContractValidator } from '../../lib/openapi/contract';
-import { buildOpenApiDocument } from '../../lib/openapi/document';
-import { startLocalApi, type LocalApi } from '../support/local-api';
+import { createContractValidator } from '../../tools/openapi/contract';
+import { buildOpenApiDocument } from '../../tools/openapi/document';
+import { startLocalApi, type LocalApi } from '../../tools/local-api';
 import { clientPage, startPageServer, type CallResult, type ClientGlobal, type PageServer } from './client-page';
 
 /**

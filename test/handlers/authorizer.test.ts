@@ -7,7 +7,7 @@ import { handler } from '../../functions/auth/authorizer';
 import { signAccessToken, signRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
 import { Unauthorized } from '../../lib/errors';
-import { authorizerEvent } from '../support/events';
+import { authorizerEvent } from '../../tools/events';
 import { mintToken, nowSeconds } from '../support/tokens';
 
 const ddb = mockClient(DynamoDBDocumentClient);

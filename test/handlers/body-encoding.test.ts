@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aw
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/tenants/create-tenant';
-import { jsonPost, lambdaContext } from '../support/events';
+import { jsonPost, lambdaContext } from '../../tools/events';
 import { parsed, problem, problemHeaders } from './responses';
 
 /**

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aw
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/tenants/create-tenant';
-import { ALLOWED_ORIGIN, jsonPost, lambdaContext, proxyEvent } from '../support/events';
+import { ALLOWED_ORIGIN, jsonPost, lambdaContext, proxyEvent } from '../../tools/events';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);

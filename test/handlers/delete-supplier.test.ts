@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
 import { toAuthorizerContext } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
-import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { CORS_HEADERS, parsed, problem, problemHeaders, SECURITY_HEADERS } from './responses';
 

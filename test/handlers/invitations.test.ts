@@ -10,7 +10,7 @@ import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { limitScope } from '../../lib/rate-limit';
 import { routes } from '../../lib/routes';
-import { jsonPost, lambdaContext } from '../support/events';
+import { jsonPost, lambdaContext } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 

@@ -7,7 +7,7 @@ import { handler as register } from '../../functions/auth/register';
 import { hashPassword } from '../../lib/auth/passwords';
 import { keys } from '../../lib/db/keys';
 import { logger } from '../../lib/log';
-import { jsonPost, lambdaContext } from '../support/events';
+import { jsonPost, lambdaContext } from '../../tools/events';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PASSWORD = 'a password that must never be logged';

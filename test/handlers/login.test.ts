@@ -10,7 +10,7 @@ import { decoyHash, hashPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
-import { jsonPost, lambdaContext } from '../support/events';
+import { jsonPost, lambdaContext } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 // bcrypt's compare, spied on but still real: an unknown e-mail must cost one comparison too.

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/logout';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
-import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 

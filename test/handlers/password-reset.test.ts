@@ -10,7 +10,7 @@ import { handler as forgotPassword } from '../../functions/auth/forgot-password'
 import { handler as resetPassword } from '../../functions/auth/reset-password';
 import { verifyPassword } from '../../lib/auth/passwords';
 import { keys } from '../../lib/db/keys';
-import { jsonPost, lambdaContext } from '../support/events';
+import { jsonPost, lambdaContext } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 // forgot-password pads its answer with a timer; the test reads the requested delay instead of waiting.

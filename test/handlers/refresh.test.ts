@@ -7,7 +7,7 @@ import { handler } from '../../functions/auth/refresh';
 import { signAccessToken, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
-import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);

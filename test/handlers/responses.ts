@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ALLOWED_ORIGIN } from '../support/events';
+import { ALLOWED_ORIGIN } from '../../tools/events';
 
 /**
  * The headers every HTTP function answers with, so each test can assert a whole response

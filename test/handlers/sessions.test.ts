@@ -7,7 +7,7 @@ import { handler as listSessions } from '../../functions/auth/list-sessions';
 import { handler as revokeSession } from '../../functions/auth/revoke-session';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
-import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 

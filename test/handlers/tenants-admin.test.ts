@@ -7,7 +7,7 @@ import { handler as listTenants } from '../../functions/tenants/list-tenants';
 import { handler as updateTenant } from '../../functions/tenants/update-tenant';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
-import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../support/events';
+import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 

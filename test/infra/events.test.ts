@@ -12,7 +12,7 @@ import { resolveStage } from '../../infra/stages';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { resetConfig } from '../../lib/config';
 import { authorizer as authorizerManifest, jobs, routeList } from '../../lib/routes';
-import { lambdaContext } from '../support/events';
+import { lambdaContext } from '../../tools/events';
 
 /**
  * The sample events under events/ (the `sam local invoke -e` inputs of docs/deploy.md) are

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
-import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../lib/openapi/contract';
-import { buildOpenApiDocument } from '../../lib/openapi/document';
+import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../tools/openapi/contract';
+import { buildOpenApiDocument } from '../../tools/openapi/document';
 
 /** A response as the tests assert it: status, headers, the Set-Cookie lines and the parsed body. */
 export interface ApiResponse<T = unknown> {
@@ -71,7 +71,7 @@ let contract: ContractValidator | undefined;
 
 /**
  * Contract tests: every response a test receives must match the OpenAPI document's schema
- * for its route and status (lib/openapi), so the document cannot drift from the code. A
+ * for its route and status (tools/openapi), so the document cannot drift from the code. A
  * mismatch fails the test that made the call.
  */
 function assertMatchesContract(observed: ObservedResponse): void {

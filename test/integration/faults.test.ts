@@ -18,7 +18,7 @@ import { createSupplier } from '../../lib/suppliers/service';
 import { createTenant } from '../../lib/tenants/service';
 import { ensureTable, freePort, localDynamoClient, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local';
 import { applyLocalEnvironment } from '../../local/environment';
-import { jsonPost, lambdaContext, proxyEvent } from '../support/events';
+import { jsonPost, lambdaContext, proxyEvent } from '../../tools/events';
 
 /**
  * Fault injection with the real SDK: the service talks to DynamoDB Local through a proxy

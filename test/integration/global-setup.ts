@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startLocalApi, type LocalApi } from '../support/local-api';
+import { startLocalApi, type LocalApi } from '../../tools/local-api';
 
 /**
  * Starts the local API exactly as `npm start` does (emulator + DynamoDB Local), on free

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocalApi } from '../support/local-api';
+import { startLocalApi } from '../../tools/local-api';
 
 describe('npm start persistence', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-persist-'));

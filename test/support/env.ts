@@ -2,7 +2,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { resetKeys } from '../../lib/auth/keys';
 import { resetConfig } from '../../lib/config';
 import { settingsEnvironment } from '../../lib/settings';
-import { ALLOWED_ORIGIN } from './events';
+import { ALLOWED_ORIGIN } from '../../tools/events';
 
 /**
  * A complete configuration for unit and handler tests (no store is reached: handler tests

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../infra/paths';
 import { routeList, routes } from '../../lib/routes';
 import { exampleRequest, FIX_COMMAND, generatedFiles, replaceBetweenMarkers, sampleEvent } from '../../scripts/route-artifacts';
-import { routeHandlers } from '../../lib/openapi/handlers';
+import { routeHandlers } from '../../tools/openapi/handlers';
 
 /**
  * The files derived from the manifest and the handlers' specs (sample events, the README's

@@ -1,11 +1,11 @@
-import type { RouteHandler } from '../http/handler';
-import { routeList, type RouteId } from '../routes';
+import type { RouteHandler } from '../../lib/http/handler';
+import { routeList, type RouteId } from '../../lib/routes';
 
 /**
  * Every route's handler module, loaded from the manifest's `handler` path: the document is
  * built from what each handler states in its own spec (`handler.spec`), so a new route is
  * described the moment its manifest entry and its file exist. Tooling only: no function
- * imports `lib/openapi`, so the bundles stay as they are.
+ * imports `tools/openapi`, so the bundles stay as they are.
  */
 const loaded = await Promise.all(
   routeList().map(async (route) => {

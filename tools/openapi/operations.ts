@@ -8,9 +8,9 @@ import {
   resetPasswordBody,
   sessionView,
   userView,
-} from '../auth/schemas';
-import { addressSchema, companyView, createCompanyBody, settingsSchema, updateCompanyBody, updateCompanyStatusBody } from '../companies/schemas';
-import type { CookieEffect, ErrorStatus, HandlerSpec } from '../http/handler';
+} from '../../lib/auth/schemas';
+import { addressSchema, companyView, createCompanyBody, settingsSchema, updateCompanyBody, updateCompanyStatusBody } from '../../lib/companies/schemas';
+import type { CookieEffect, ErrorStatus, HandlerSpec } from '../../lib/http/handler';
 import {
   companyListView,
   coverageItemView,
@@ -26,11 +26,11 @@ import {
   warehouseSummaryListView,
   warehouseSummaryView,
   warehouseView,
-} from '../http/views';
-import { movementBody, productBody, warehouseBody } from '../inventory/schemas';
-import type { RouteId } from '../routes';
-import { createSupplierBody, supplierPageView, supplierView, updateSupplierBody } from '../suppliers/schemas';
-import { createTenantBody, tenantCreatedView, tenantView, updateTenantBody } from '../tenants/schemas';
+} from '../../lib/http/views';
+import { movementBody, productBody, warehouseBody } from '../../lib/inventory/schemas';
+import type { RouteId } from '../../lib/routes';
+import { createSupplierBody, supplierPageView, supplierView, updateSupplierBody } from '../../lib/suppliers/schemas';
+import { createTenantBody, tenantCreatedView, tenantView, updateTenantBody } from '../../lib/tenants/schemas';
 import { routeHandlers } from './handlers';
 import { fieldErrorView, problemView } from './response-schemas';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { LOCAL_CONFIG_VARIABLES } from '../../local/environment';
+import { LOCAL_CONFIG_VARIABLES } from '../local/environment';
 
 export interface LocalApi {
   url: string;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { documentSchema } from '../domain/documents';
-import { emailField } from '../domain/fields';
-import { phoneSchema } from '../domain/phones';
+import { documentSchema } from '../../lib/domain/documents';
+import { emailField } from '../../lib/domain/fields';
+import { phoneSchema } from '../../lib/domain/phones';
 import {
   type AppError,
   BadRequest,
@@ -14,10 +14,10 @@ import {
   Unauthorized,
   UnsupportedMediaType,
   ValidationError,
-} from '../errors';
-import { MAX_BODY_BYTES } from '../http/middleware/body';
-import { PROBLEM_CONTENT_TYPE, problemFor } from '../http/problem';
-import { routeList, type Route, type RouteId } from '../routes';
+} from '../../lib/errors';
+import { MAX_BODY_BYTES } from '../../lib/http/middleware/body';
+import { PROBLEM_CONTENT_TYPE, problemFor } from '../../lib/http/problem';
+import { routeList, type Route, type RouteId } from '../../lib/routes';
 import { operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
 import type {
   HttpVerb,

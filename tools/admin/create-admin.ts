@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { hashPassword } from '../auth/passwords';
-import { isSessionLive } from '../auth/session-state';
-import { listSessionsOfUser, revokeActiveSession } from '../db/repositories/sessions';
-import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../db/repositories/tenants';
-import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../db/repositories/users';
+import { hashPassword } from '../../lib/auth/passwords';
+import { isSessionLive } from '../../lib/auth/session-state';
+import { listSessionsOfUser, revokeActiveSession } from '../../lib/db/repositories/sessions';
+import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
+import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../../lib/db/repositories/users';
 
 export interface AdminInput {
   email: string;
