@@ -11,8 +11,21 @@ export function withoutNulls<T extends object>(entity: T): Record<string, unknow
   return item;
 }
 
-/** Read the named fields of an item, missing ones as null. */
-export function pick<T>(item: Record<string, unknown>, fields: readonly (keyof T & string)[]): T {
+/** An entity's field list, checked complete by `fieldsOf`. */
+export type FieldList<T> = readonly (keyof T & string)[] & { readonly __entity?: T };
+
+/**
+ * The field list of entity `T`, which must name every field: one left out is a compile error
+ * that names it (`missingFields`), so adding a field to an entity cannot silently drop it.
+ * `fieldsOf<User>()(['id', 'name', ...])`.
+ */
+export const fieldsOf =
+  <T>() =>
+  <const L extends readonly (keyof T & string)[]>(fields: L & ([Exclude<keyof T, L[number]>] extends [never] ? unknown : { missingFields: Exclude<keyof T, L[number]> })): FieldList<T> =>
+    fields;
+
+/** Read an entity's fields from an item, missing ones as null. */
+export function pick<T>(item: Record<string, unknown>, fields: FieldList<T>): T {
   const entity: Record<string, unknown> = {};
   for (const field of fields) entity[field] = item[field] ?? null;
   return entity as T;

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
 import { conditionally, isConditionFailure } from '../conditions';
-import { epochSeconds, pick, withoutNulls } from '../items';
+import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { queryAll } from '../query';
 
@@ -30,10 +30,10 @@ export interface Session {
   revokedAt: string | null;
 }
 
-const FIELDS = [
+const FIELDS = fieldsOf<Session>()([
   'id', 'tenantId', 'userId', 'status', 'rememberMe', 'createdAt', 'lastActiveAt', 'expiresAt', 'ipAddress', 'userAgent',
   'refreshJti', 'previousRefreshJti', 'rotatedAt', 'revokedAt',
-] as const;
+]);
 
 export const toSession = (item: Record<string, unknown>): Session => pick<Session>(item, FIELDS);
 

@@ -17,7 +17,7 @@ import { searchHaystack, sortName } from '../supplier-index';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { pick, withoutNulls } from '../items';
+import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 
@@ -44,7 +44,7 @@ interface StoredSupplier {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const FIELDS = ['id', 'name', 'corporateName', 'document', 'email', 'phone', 'active', 'createdAt', 'updatedAt'] as const;
+const FIELDS = fieldsOf<Supplier>()(['id', 'name', 'corporateName', 'document', 'email', 'phone', 'active', 'createdAt', 'updatedAt']);
 
 /** Optimistic writes (version check, transaction conflicts on the count) before giving up with a 503. */
 const WRITE_ATTEMPTS = 20;

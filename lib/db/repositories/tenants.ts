@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { pick, setOrRemove, withoutNulls } from '../items';
+import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
 
 export type Plan = 'STARTER' | 'PROFESSIONAL' | 'ENTERPRISE';
@@ -32,11 +32,11 @@ export interface Tenant {
 
 export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl'>;
 
-const FIELDS = ['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt'] as const;
+const FIELDS = fieldsOf<Omit<Tenant, 'platform'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
 
 /** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant). */
 export const toTenant = (item: Record<string, unknown>): Tenant => ({
-  ...pick<Tenant>(item, FIELDS),
+  ...pick<Omit<Tenant, 'platform'>>(item, FIELDS),
   ...(item.platform === true ? { platform: true as const } : {}),
 });
 

@@ -3,7 +3,7 @@ import type { Role } from '../../auth/model';
 import { Conflict, Forbidden } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { pick, withoutNulls } from '../items';
+import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { sessionPut, type Session } from './sessions';
 
@@ -25,9 +25,9 @@ export interface User {
   updatedAt: string;
 }
 
-const FIELDS = [
+const FIELDS = fieldsOf<User>()([
   'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt',
-] as const;
+]);
 
 export function toUser(item: Record<string, unknown>): User {
   const user = pick<User>(item, FIELDS);
