@@ -73,7 +73,7 @@ async function buildWorld(dataDir: string): Promise<World> {
   const admin = await authorize(registered.tokens.accessToken, now);
   const company = await createCompany(admin, { name: 'Bench Company', document: cnpj.generate() }, now);
   const supplier = await createSupplier(admin, { name: 'Fornecedor Bench', corporateName: 'Fornecedor Bench Ltda', document: cnpj.generate(), active: true }, now);
-  const warehouse = await createWarehouse(admin, 'Bench Warehouse', now);
+  const warehouse = await createWarehouse(admin, { name: 'Bench Warehouse' }, now);
   const product = await createProduct(admin, { sku: 'BENCH-1', name: 'Bench product' }, now);
   await addMovement(admin, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 1_000_000, unitCost: 3 }, now);
   return {

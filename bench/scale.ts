@@ -25,6 +25,7 @@ import { addMovement, createProduct, createWarehouse } from '../lib/inventory/se
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { measureCapacity } from './support/capacity';
+import { INVENTORY_ITEMS } from '../lib/db/item-types';
 
 export interface ScaleFigure {
   name: string;
@@ -69,7 +70,7 @@ const PRODUCTS = 50;
 
 async function coverageTenant(sales: number, nowMs: number): Promise<Principal> {
   const principal = principalOf(randomUUID());
-  const warehouse = await createWarehouse(principal, 'Main', nowMs);
+  const warehouse = await createWarehouse(principal, { name: 'Main' }, nowMs);
   const products = await inParallel(Array.from({ length: PRODUCTS }, (_, index) => () => createProduct(principal, { sku: `SKU-${index}`, name: `Product ${index}` }, nowMs)), 8);
   await inParallel(products.map((product) => () => addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 10_000, unitCost: 2 }, nowMs)), 4);
 
@@ -89,11 +90,11 @@ async function coverageTenant(sales: number, nowMs: number): Promise<Principal> 
 
 async function warehouseTenant(stockRows: number, nowMs: number): Promise<Principal> {
   const principal = principalOf(randomUUID());
-  const warehouses = await inParallel(['North', 'South', 'East', 'West'].map((name) => () => createWarehouse(principal, name, nowMs)), 4);
+  const warehouses = await inParallel(['North', 'South', 'East', 'West'].map((name) => () => createWarehouse(principal, { name }, nowMs)), 4);
   const rows = Array.from({ length: stockRows }, (_, index) => {
     const warehouseId = (warehouses[index % warehouses.length] as { id: string }).id;
     const productId = randomUUID();
-    return { ...keys.stock(principal.tenantId, productId, warehouseId), type: 'Stock', productId, warehouseId, quantity: 5, totalCost: 10, averageCost: 2, version: 1 };
+    return { ...keys.stock(principal.tenantId, productId, warehouseId), type: INVENTORY_ITEMS.stock, productId, warehouseId, quantity: 5, totalCost: 10, averageCost: 2, version: 1 };
   });
   await putAll(rows);
   return principal;

@@ -144,7 +144,7 @@ async function main(): Promise<void> {
 
     const warehouses: { id: string }[] = [];
     await step('warehouses', options.warehouses, Array.from({ length: options.warehouses }, (_, index) => async () => {
-      warehouses[index] = await createWarehouse(principal, `Depósito ${index + 1}`, nowMs);
+      warehouses[index] = await createWarehouse(principal, { name: `Depósito ${index + 1}` }, nowMs);
     }));
     const products: { id: string }[] = [];
     await step('products', options.products, Array.from({ length: options.products }, (_, index) => async () => {

@@ -1,7 +1,7 @@
 import { inviteUser } from '../../lib/auth/invitations';
 import { invitationBody } from '../../lib/auth/schemas';
 import { created, httpHandler } from '../../lib/http/handler';
-import { invitationView } from '../../lib/http/views';
+import { invitationView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
 const invited =

@@ -1,6 +1,6 @@
 import { listActiveSessions } from '../../lib/auth/sessions';
 import { httpHandler, ok } from '../../lib/http/handler';
-import { sessionListView } from '../../lib/http/views';
+import { sessionListView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
 export const handler = httpHandler(routes.listSessions, {

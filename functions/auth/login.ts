@@ -2,7 +2,7 @@ import { login } from '../../lib/auth/login';
 import { loginBody } from '../../lib/auth/schemas';
 import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
-import { userEnvelopeView } from '../../lib/http/views';
+import { userEnvelopeView } from '../../lib/auth/schemas';
 import { limitScope } from '../../lib/rate-limit';
 import { routes } from '../../lib/routes';
 

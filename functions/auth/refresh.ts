@@ -1,7 +1,7 @@
 import { refreshSession } from '../../lib/auth/sessions';
 import { REFRESH_COOKIE, sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
-import { userEnvelopeView } from '../../lib/http/views';
+import { userEnvelopeView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
 const ROTATION =

@@ -2,7 +2,7 @@ import { register } from '../../lib/auth/registration';
 import { registerBody } from '../../lib/auth/schemas';
 import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
-import { userEnvelopeView } from '../../lib/http/views';
+import { userEnvelopeView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
 const invitationRule =

@@ -1,6 +1,6 @@
 import { listCompanies } from '../../lib/companies/service';
 import { httpHandler, ok } from '../../lib/http/handler';
-import { companyListView } from '../../lib/http/views';
+import { companyListView } from '../../lib/companies/schemas';
 import { routes } from '../../lib/routes';
 
 export const handler = httpHandler(routes.listCompanies, {

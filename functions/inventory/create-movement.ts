@@ -1,5 +1,5 @@
 import { created, httpHandler } from '../../lib/http/handler';
-import { movementView } from '../../lib/http/views';
+import { movementView } from '../../lib/inventory/schemas';
 import { movementBody } from '../../lib/inventory/schemas';
 import { addMovement } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';

@@ -1,5 +1,5 @@
 import { created, httpHandler } from '../../lib/http/handler';
-import { productView } from '../../lib/http/views';
+import { productView } from '../../lib/inventory/schemas';
 import { productBody } from '../../lib/inventory/schemas';
 import { createProduct } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';

@@ -1,5 +1,5 @@
 import { created, httpHandler } from '../../lib/http/handler';
-import { warehouseView } from '../../lib/http/views';
+import { warehouseView } from '../../lib/inventory/schemas';
 import { warehouseBody } from '../../lib/inventory/schemas';
 import { createWarehouse } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
@@ -9,4 +9,4 @@ export const handler = httpHandler(routes.createWarehouse, {
   success: { status: 201, description: 'The warehouse.', body: warehouseView },
   notes: '201 `{ id, name, createdAt }`',
   example: { body: { name: 'Depósito Centro' } },
-}, async ({ body, principal }) => created(await createWarehouse(principal, body.name, Date.now())));
+}, async ({ body, principal }) => created(await createWarehouse(principal, body, Date.now())));

@@ -1,5 +1,5 @@
 import { httpHandler, ok } from '../../lib/http/handler';
-import { productListView } from '../../lib/http/views';
+import { productListView } from '../../lib/inventory/schemas';
 import { listProducts } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 

@@ -1,5 +1,5 @@
 import { httpHandler, ok } from '../../lib/http/handler';
-import { warehouseListView } from '../../lib/http/views';
+import { warehouseListView } from '../../lib/inventory/schemas';
 import { listWarehouses } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 

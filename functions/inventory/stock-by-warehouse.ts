@@ -1,5 +1,5 @@
 import { httpHandler, ok } from '../../lib/http/handler';
-import { warehouseSummaryListView } from '../../lib/http/views';
+import { warehouseSummaryListView } from '../../lib/inventory/schemas';
 import { stockByWarehouse } from '../../lib/inventory/dashboards';
 import { routes } from '../../lib/routes';
 

@@ -1,5 +1,5 @@
 import { httpHandler, ok } from '../../lib/http/handler';
-import { coverageListView } from '../../lib/http/views';
+import { coverageListView } from '../../lib/inventory/schemas';
 import { stockCoverage } from '../../lib/inventory/dashboards';
 import { coverageQuery } from '../../lib/inventory/schemas';
 import { routes } from '../../lib/routes';

@@ -1,5 +1,5 @@
 import { httpHandler, ok } from '../../lib/http/handler';
-import { tenantListView } from '../../lib/http/views';
+import { tenantListView } from '../../lib/tenants/schemas';
 import { routes } from '../../lib/routes';
 import { listTenants } from '../../lib/tenants/service';
 

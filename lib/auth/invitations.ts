@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import { emailHasAccount, getInvitation, putInvitationUnlessPending, takeBackInvitation, type Invitation } from '../db/repositories/invitations';
+import { emailHasAccount, getInvitation, putInvitationUnlessPending, takeBackInvitation } from '../db/repositories/invitations';
 import { Forbidden } from '../errors';
 import { logger } from '../log';
 import { mailer } from '../mail/mailer';
 import { invitationMail, invitationToExistingAccountMail } from '../mail/templates';
 import { consume, type RateLimit } from '../rate-limit';
 import { hashInvitationToken, newInvitationToken } from './invitation-token';
+import type { Invitation } from './model';
 import type { Principal } from './principal';
+import type { InvitationView } from './schemas';
 
 export const INVITATION_DAYS = 7;
 
@@ -22,12 +24,6 @@ export const INVITATION_RESEND_HOURS = 24;
  */
 export const INVITATIONS_PER_ADDRESS: RateLimit = { per: 'email', limit: 3, windowSeconds: 24 * 3600 };
 export const INVITATIONS_PER_ADDRESS_SCOPE = 'invitations-per-address';
-
-export interface InvitationView {
-  id: string;
-  email: string;
-  expiresAt: string;
-}
 
 const view = (invitation: Invitation): InvitationView => ({ id: invitation.id, email: invitation.email, expiresAt: invitation.expiresAt });
 

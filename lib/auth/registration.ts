@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { getTenant } from '../db/repositories/tenants';
-import { insertUserWithSession, type Admission, type User } from '../db/repositories/users';
+import { insertUserWithSession, type Admission } from '../db/repositories/users';
 import { Forbidden, NotFound } from '../errors';
 import type { IssuedTokens } from './tokens';
 import { hashInvitationToken } from './invitation-token';
+import type { User } from './model';
 import { hashPassword } from './passwords';
 import type { UserView } from './schemas';
 import { openSession, toUserView, type ClientInfo } from './sessions';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { emailField, nameField, uuidField } from '../domain/fields';
+import { invitationSchema, sessionSchema, userSchema } from './model';
 import { passwordSchema } from './passwords';
 
 export const registerBody = z.strictObject({
@@ -22,7 +23,7 @@ export const loginBody = z.strictObject({
 });
 
 /** The user object of login, registration, refresh and /auth/me. */
-export const userView = z.object({ id: z.uuid(), name: z.string(), email: z.string(), tenantId: z.uuid() });
+export const userView = userSchema.pick({ id: true, name: true, email: true, tenantId: true });
 export type UserView = z.infer<typeof userView>;
 
 export const forgotPasswordBody = z.strictObject({ email: emailField });
@@ -34,14 +35,18 @@ export const resetPasswordBody = z.strictObject({
 
 export const invitationBody = z.strictObject({ email: emailField });
 
-export const sessionView = z.object({
-  id: z.uuid(),
-  createdAt: z.iso.datetime(),
-  lastActiveAt: z.iso.datetime(),
-  expiresAt: z.iso.datetime(),
-  ipAddress: z.string(),
-  userAgent: z.string(),
-  current: z.boolean(),
-});
+/** An entry of GET /auth/sessions: the session's public fields, and whether it is the caller's. */
+export const sessionView = sessionSchema
+  .pick({ id: true, createdAt: true, lastActiveAt: true, expiresAt: true, ipAddress: true, userAgent: true })
+  .extend({ current: z.boolean() });
+export type SessionView = z.infer<typeof sessionView>;
+
+/** POST /auth/invitations: the invitation, valid for 7 days. */
+export const invitationView = invitationSchema.pick({ id: true, email: true, expiresAt: true });
+export type InvitationView = z.infer<typeof invitationView>;
 
 export const messageView = z.object({ message: z.string() });
+
+/** Login, registration and refresh: `{ user }`. */
+export const userEnvelopeView = z.object({ user: userView });
+export const sessionListView = z.array(sessionView);

@@ -1,5 +1,4 @@
-import type { Session } from '../db/repositories/sessions';
-import type { User } from '../db/repositories/users';
+import type { Session, User } from './model';
 
 /** How often `lastActiveAt` may move: once a minute, not on every request. */
 export const LAST_ACTIVE_RESOLUTION_MS = 60_000;

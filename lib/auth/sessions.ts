@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { readAuthorizationState } from '../db/repositories/authorization';
-import { listSessionsOfUser, revokeActiveSession, revokeSession, revokeSessionAndJti, rotateRefreshJti, type Session } from '../db/repositories/sessions';
-import type { User } from '../db/repositories/users';
+import { listSessionsOfUser, revokeActiveSession, revokeSession, revokeSessionAndJti, rotateRefreshJti } from '../db/repositories/sessions';
 import { NotFound, Unauthorized } from '../errors';
 import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
-import type { UserView } from './schemas';
+import type { Session, User } from './model';
+import type { SessionView, UserView } from './schemas';
 import { isSessionLive } from './session-state';
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
 
@@ -110,17 +110,6 @@ export async function endSession(principal: Principal, nowMs: number): Promise<v
     { tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId, jti: principal.jti, jtiExpiresAt: principal.tokenExpiresAt },
     new Date(nowMs).toISOString(),
   );
-}
-
-/** An entry of GET /auth/sessions. */
-export interface SessionView {
-  id: string;
-  createdAt: string;
-  lastActiveAt: string;
-  expiresAt: string;
-  ipAddress: string;
-  userAgent: string;
-  current: boolean;
 }
 
 /** The caller's live sessions in the caller's tenant, newest first. */

@@ -27,4 +27,5 @@ export const companySchema = z.object({
 });
 
 export type Company = z.infer<typeof companySchema>;
+
 export type CompanyStatus = Company['status'];

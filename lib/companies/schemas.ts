@@ -83,3 +83,4 @@ export const updateCompanyStatusBody = z.strictObject({
 export const companyView = companySchema;
 export type CompanyView = Company;
 
+export const companyListView = z.array(companyView);

@@ -1,4 +1,5 @@
 import { daysBetween } from '../domain/days';
+import type { SalesSeries } from '../inventory/model';
 
 /**
  * A product's rolled-up daily sales: units sold on each of the SERIES_DAYS business days
@@ -7,11 +8,7 @@ import { daysBetween } from '../domain/days';
  */
 export const SERIES_DAYS = 366;
 
-export interface SalesSeries {
-  /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */
-  through: string | null;
-  units: Float64Array;
-}
+export type { SalesSeries } from '../inventory/model';
 
 export const emptySeries = (): SalesSeries => ({ through: null, units: new Float64Array(SERIES_DAYS) });
 
@@ -64,4 +61,9 @@ export function decodeUnits(bytes: Uint8Array): Float64Array {
   const units = new Float64Array(SERIES_DAYS);
   for (let index = 0; index < SERIES_DAYS && index * 8 + 8 <= buffer.length; index += 1) units[index] = buffer.readDoubleLE(index * 8);
   return units;
+}
+
+/** The series a rolled-up sales item holds. */
+export function seriesOf(item: Record<string, unknown>): SalesSeries {
+  return { through: item.through as string, units: decodeUnits(item.units as Uint8Array) };
 }

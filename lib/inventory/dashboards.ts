@@ -2,17 +2,9 @@ import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { listWarehouses, readProductsWithSales } from '../db/repositories/inventory';
 import { addDays, dayOf } from '../domain/days';
+import { unitsBetween } from '../db/sales-series';
 import { round2, roundMoney } from './rounding';
-import { decodeUnits, unitsBetween, type SalesSeries } from '../db/sales-series';
-
-export interface CoverageItem {
-  productId: string;
-  sku: string;
-  name: string;
-  availableQuantity: number;
-  averageDailySales: number;
-  estimatedCoverageDays: number | null;
-}
+import type { CoverageItem, WarehouseSummary } from './schemas';
 
 /**
  * Stock coverage per product. One Query reads each product and its rolled-up sales (a
@@ -27,48 +19,29 @@ export async function stockCoverage(principal: Principal, days: number, nowMs: n
   const from = addDays(today, -days);
   const to = addDays(today, -1);
 
-  const items = await readProductsWithSales(principal.tenantId);
-  const series = new Map<string, SalesSeries>();
-  for (const item of items) {
-    if (item.type === 'ProductSales') {
-      series.set(item.productId as string, { through: item.through as string, units: decodeUnits(item.units as Uint8Array) });
-    }
-  }
-  const coverage = items
-    .filter((item) => item.type === 'Product')
-    .map((item): CoverageItem => {
-      const productId = item.id as string;
-      const available = Number(item.onHand ?? 0);
-      const sold = series.has(productId) ? unitsBetween(series.get(productId) as SalesSeries, from, to) : 0;
-      const average = sold / days;
-      return {
-        productId,
-        sku: item.sku as string,
-        name: item.name as string,
-        availableQuantity: round2(available),
-        averageDailySales: round2(average),
-        estimatedCoverageDays: average > 0 ? round2(available / average) : null,
-      };
-    });
+  const coverage = (await readProductsWithSales(principal.tenantId)).map(({ product, sales }): CoverageItem => {
+    const sold = sales ? unitsBetween(sales, from, to) : 0;
+    const average = sold / days;
+    return {
+      productId: product.id,
+      sku: product.sku,
+      name: product.name,
+      availableQuantity: round2(product.onHand),
+      averageDailySales: round2(average),
+      estimatedCoverageDays: average > 0 ? round2(product.onHand / average) : null,
+    };
+  });
   return coverage.sort(
     (a, b) =>
       (a.estimatedCoverageDays ?? Number.POSITIVE_INFINITY) - (b.estimatedCoverageDays ?? Number.POSITIVE_INFINITY) || a.sku.localeCompare(b.sku),
   );
 }
 
-export interface WarehouseSummary {
-  warehouseId: string;
-  warehouseName: string;
-  totalItems: number;
-  totalProducts: number;
-  totalValue: number;
-}
-
 /** Stock per warehouse from the totals every movement maintains; no stock item is read. */
 export async function stockByWarehouse(principal: Principal): Promise<WarehouseSummary[]> {
   return (await listWarehouses(principal.tenantId))
     .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id))
-    .map((warehouse) => ({
+    .map((warehouse): WarehouseSummary => ({
       warehouseId: warehouse.id,
       warehouseName: warehouse.name,
       totalItems: round2(warehouse.totalItems),

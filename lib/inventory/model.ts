@@ -1,7 +1,88 @@
+import * as z from 'zod';
+
 /**
- * The inventory's vocabulary, shared by request schemas, services, repositories and the
- * OpenAPI document.
+ * The inventory: warehouses, products, stock movements and the balances and sales they
+ * leave. The enums, each entity's shape as stored, the types derived from them and each
+ * item's `type`; request schemas and views (./schemas), the services, the repositories
+ * and the OpenAPI document all start here.
  */
 
 export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
+
+export const warehouseSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  createdAt: z.iso.datetime(),
+  /** Maintained by every movement: units on hand, products with stock, stock value. */
+  totalItems: z.number(),
+  totalProducts: z.number().int(),
+  totalValue: z.number(),
+});
+export type Warehouse = z.infer<typeof warehouseSchema>;
+
+/** What a caller gives to create a warehouse (the rest is the service's). */
+export const warehouseInputSchema = warehouseSchema.pick({ name: true });
+export type WarehouseInput = z.infer<typeof warehouseInputSchema>;
+
+export const productSchema = z.object({
+  id: z.uuid(),
+  sku: z.string(),
+  name: z.string(),
+  createdAt: z.iso.datetime(),
+  /** Units on hand over every warehouse, maintained by every movement. */
+  onHand: z.number(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+/** What a caller gives to create a product (the rest is the service's). */
+export const productInputSchema = productSchema.pick({ sku: true, name: true });
+export type ProductInput = z.infer<typeof productInputSchema>;
+
+export const movementSchema = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  productId: z.uuid(),
+  warehouseId: z.uuid(),
+  type: z.enum(MOVEMENT_TYPES),
+  quantity: z.number(),
+  /** Given for IN (and optionally ADJUSTMENT); null for OUT and SALE, which leave at the average. */
+  unitCost: z.number().nullable(),
+  occurredAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+  /** The business day of `occurredAt` (daily sales counter). */
+  day: z.string(),
+});
+export type Movement = z.infer<typeof movementSchema>;
+
+/**
+ * A movement as its item stores it: `type` names the item kind everywhere, so the
+ * movement's own type is `movementType`; with the quantity it left in its warehouse.
+ */
+export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementType; balanceAfter: number };
+
+/** The stock of one product in one warehouse. */
+export const balanceSchema = z.object({
+  quantity: z.number(),
+  /** Sum of quantity x unit cost of what is on hand. */
+  totalCost: z.number(),
+  /** The weighted average unit cost (kept when the quantity reaches 0). */
+  averageCost: z.number(),
+  version: z.number().int(),
+});
+export type Balance = z.infer<typeof balanceSchema>;
+
+/** One business day's sales of a product (the `day` of its SALE movements), as they or the seed leave it. */
+export const salesDaySchema = movementSchema.pick({ tenantId: true, productId: true, day: true }).extend({ units: z.number() });
+export type SalesDay = z.infer<typeof salesDaySchema>;
+
+/**
+ * A product's rolled-up daily sales: units sold on each business day of a fixed window
+ * ending at `through` (see lib/db/sales-series for the window and its encoding).
+ */
+export const salesSeriesSchema = z.object({
+  /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */
+  through: z.string().nullable(),
+  units: z.custom<Float64Array>((value) => value instanceof Float64Array),
+});
+export type SalesSeries = z.infer<typeof salesSeriesSchema>;

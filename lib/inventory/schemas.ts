@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { nameField, requiredText, uuidField } from '../domain/fields';
-import { MOVEMENT_TYPES } from './model';
+import { balanceSchema, movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
 
@@ -18,9 +18,12 @@ const amount = z
 export const OCCURRED_AT_FLOOR = '2000-01-01T00:00:00.000Z';
 const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 
-export const warehouseBody = z.strictObject({ name: nameField });
+/** The warehouse input fields (lib/inventory/model) with their input rules. */
+export const warehouseBody = z.strictObject({ ...warehouseInputSchema.shape, name: nameField });
 
+/** The product input fields (lib/inventory/model) with their input rules. */
 export const productBody = z.strictObject({
+  ...productInputSchema.shape,
   sku: requiredText(64).regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only'),
   name: nameField,
 });
@@ -57,3 +60,42 @@ export const coverageQuery = z.strictObject({
     .pipe(z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365'))
     .default(30),
 });
+
+/** A warehouse as the API shows it (its maintained totals are the by-warehouse dashboard's). */
+export const warehouseView = warehouseSchema.pick({ id: true, name: true, createdAt: true });
+export type WarehouseView = z.infer<typeof warehouseView>;
+
+/** A product as the API shows it (its on-hand quantity is the coverage dashboard's). */
+export const productView = productSchema.pick({ id: true, sku: true, name: true, createdAt: true });
+export type ProductView = z.infer<typeof productView>;
+
+/** POST /inventory/movements: the movement as recorded, with the balance it left. */
+export const movementView = movementSchema.omit({ tenantId: true, day: true }).extend({ balance: balanceSchema.pick({ quantity: true, averageCost: true }) });
+export type MovementView = z.infer<typeof movementView>;
+
+/** GET /inventory/dashboard/coverage, one per product. */
+export const coverageItemView = z.object({
+  productId: productSchema.shape.id,
+  sku: productSchema.shape.sku,
+  name: productSchema.shape.name,
+  availableQuantity: z.number(),
+  averageDailySales: z.number(),
+  /** null when the product sold nothing in the period. */
+  estimatedCoverageDays: z.number().nullable(),
+});
+export type CoverageItem = z.infer<typeof coverageItemView>;
+
+/** GET /inventory/dashboard/by-warehouse, one per warehouse. */
+export const warehouseSummaryView = z.object({
+  warehouseId: warehouseSchema.shape.id,
+  warehouseName: warehouseSchema.shape.name,
+  totalItems: warehouseSchema.shape.totalItems,
+  totalProducts: warehouseSchema.shape.totalProducts,
+  totalValue: warehouseSchema.shape.totalValue,
+});
+export type WarehouseSummary = z.infer<typeof warehouseSummaryView>;
+
+export const warehouseListView = z.array(warehouseView);
+export const productListView = z.array(productView);
+export const coverageListView = z.array(coverageItemView);
+export const warehouseSummaryListView = z.array(warehouseSummaryView);

@@ -2,49 +2,37 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
-import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type Balance, type BalanceRule, type MovementRecord } from '../db/repositories/inventory';
+import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type BalanceRule } from '../db/repositories/inventory';
 import { Conflict, ValidationError } from '../errors';
 import { dayOf } from '../domain/days';
 import { roundMoney, roundQuantity } from './rounding';
-import type { movementBody, MovementType } from './schemas';
+import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
+import type { movementBody, MovementView, ProductView, WarehouseView } from './schemas';
 
-export interface WarehouseView {
-  id: string;
-  name: string;
-  createdAt: string;
-}
+/** The view's fields of a stored warehouse or product. */
+const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
+const productViewOf = ({ id, sku, name, createdAt }: Product): ProductView => ({ id, sku, name, createdAt });
 
-export interface ProductView {
-  id: string;
-  sku: string;
-  name: string;
-  createdAt: string;
-}
-
-export async function createWarehouse(principal: Principal, name: string, nowMs: number): Promise<WarehouseView> {
-  const warehouse = { id: randomUUID(), name, createdAt: new Date(nowMs).toISOString(), totalItems: 0, totalProducts: 0, totalValue: 0 };
+export async function createWarehouse(principal: Principal, input: WarehouseInput, nowMs: number): Promise<WarehouseView> {
+  const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0, totalProducts: 0, totalValue: 0 };
   await insertWarehouse(principal.tenantId, warehouse);
-  return { id: warehouse.id, name: warehouse.name, createdAt: warehouse.createdAt };
+  return warehouseViewOf(warehouse);
 }
 
 /** The tenant's warehouses by name. */
 export async function listWarehouses(principal: Principal): Promise<WarehouseView[]> {
-  return (await readWarehouses(principal.tenantId))
-    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id))
-    .map(({ id, name, createdAt }) => ({ id, name, createdAt }));
+  return (await readWarehouses(principal.tenantId)).sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id)).map(warehouseViewOf);
 }
 
-export async function createProduct(principal: Principal, input: { sku: string; name: string }, nowMs: number): Promise<ProductView> {
-  const product = { id: randomUUID(), sku: input.sku, name: input.name, createdAt: new Date(nowMs).toISOString(), onHand: 0 };
+export async function createProduct(principal: Principal, input: ProductInput, nowMs: number): Promise<ProductView> {
+  const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0 };
   await insertProduct(principal.tenantId, product);
-  return { id: product.id, sku: product.sku, name: product.name, createdAt: product.createdAt };
+  return productViewOf(product);
 }
 
 /** The tenant's products by SKU. */
 export async function listProducts(principal: Principal): Promise<ProductView[]> {
-  return (await readProducts(principal.tenantId))
-    .sort((a, b) => a.sku.localeCompare(b.sku))
-    .map(({ id, sku, name, createdAt }) => ({ id, sku, name, createdAt }));
+  return (await readProducts(principal.tenantId)).sort((a, b) => a.sku.localeCompare(b.sku)).map(productViewOf);
 }
 
 /**
@@ -80,14 +68,11 @@ export function balanceRule(type: MovementType, quantity: number, unitCost: numb
   };
 }
 
-/** The movement as the API answers it: the record without its keys, with the balance after it. */
-export type MovementView = Omit<MovementRecord, 'tenantId' | 'day'> & { balance: { quantity: number; averageCost: number } };
-
 /** Record a stock movement (see `recordMovement` for the one transaction it is). */
 export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number): Promise<MovementView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
   if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
-  const movement = {
+  const movement: Movement = {
     id: randomUUID(),
     tenantId: principal.tenantId,
     productId: input.productId,

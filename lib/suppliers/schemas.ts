@@ -2,32 +2,35 @@ import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
 import { emailField, nameField } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
+import { supplierSchema, type Supplier } from './model';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_SEARCH_CHARACTERS = 100;
 
-const activeField = z.boolean({ message: 'must be true or false' });
+/** The fields a client writes: every field of the model but those the service sets. */
+type SupplierInputField = Exclude<keyof Supplier, 'id' | 'createdAt' | 'updatedAt'>;
 
-export const createSupplierBody = z.strictObject({
+/**
+ * What a client's value of each field must be: one rule per field of the model, so a field
+ * added to the model is a compile error here until it has a rule (or joins the exclusions).
+ */
+const supplierInput = {
   name: nameField,
   corporateName: nameField,
   document: documentSchema,
-  email: emailField.optional(),
-  phone: phoneSchema.optional(),
-  active: activeField.optional(),
-});
+  email: emailField,
+  phone: phoneSchema,
+  active: z.boolean({ message: 'must be true or false' }),
+} satisfies { [K in SupplierInputField]: z.ZodType<NonNullable<Supplier[K]>> };
+
+export const createSupplierBody = z.strictObject(supplierInput).partial({ email: true, phone: true, active: true });
 
 /** PATCH: any of the create fields; null clears email or phone. At least one field. */
 export const updateSupplierBody = z
-  .strictObject({
-    name: nameField.optional(),
-    corporateName: nameField.optional(),
-    document: documentSchema.optional(),
-    email: emailField.nullable().optional(),
-    phone: phoneSchema.nullable().optional(),
-    active: activeField.optional(),
-  })
+  .strictObject(supplierInput)
+  .extend({ email: supplierInput.email.nullable(), phone: supplierInput.phone.nullable() })
+  .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
 
 /**
@@ -49,17 +52,8 @@ export const listSuppliersQuery = z.strictObject({
   search: z.string().trim().max(MAX_SEARCH_CHARACTERS, `must be at most ${MAX_SEARCH_CHARACTERS} characters`).optional(),
 });
 
-export const supplierView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  corporateName: z.string(),
-  /** Formatted with punctuation. */
-  document: z.string(),
-  email: z.string().nullable(),
-  /** E.164. */
-  phone: z.string().nullable(),
-  active: z.boolean(),
-});
+/** A supplier as the API shows it: the entity without its timestamps, the document formatted with punctuation. */
+export const supplierView = supplierSchema.omit({ createdAt: true, updatedAt: true });
 
 export const supplierPageView = z.object({
   data: z.array(supplierView),

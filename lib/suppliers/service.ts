@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
-import { insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage, type Supplier } from '../db/repositories/suppliers';
+import { insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage } from '../db/repositories/suppliers';
 import { formatDocument } from '../domain/documents';
+import type { Supplier } from './model';
 import type { CreateSupplierInput, ListSuppliersInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
 import { supplierMatcher } from '../db/supplier-index';
 
-/** The Supplier of interface.md: document formatted with punctuation, absent values null. */
-export const toSupplierView = (supplier: Supplier): SupplierView => ({
-  id: supplier.id,
-  name: supplier.name,
-  corporateName: supplier.corporateName,
+/** The Supplier of interface.md: the entity without its timestamps, document formatted with punctuation. */
+export const toSupplierView = ({ createdAt: _createdAt, updatedAt: _updatedAt, ...supplier }: Supplier): SupplierView => ({
+  ...supplier,
   document: formatDocument(supplier.document),
-  email: supplier.email,
-  phone: supplier.phone,
-  active: supplier.active,
 });
 
 /** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */

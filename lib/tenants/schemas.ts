@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
 import { emailField, httpsUrlField, requiredText } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
-
-export const PLANS = ['STARTER', 'PROFESSIONAL', 'ENTERPRISE'] as const;
+import { PLANS, tenantSchema, type Tenant } from './model';
 
 /** A tenant name is a slug: lower-case words joined by single dashes, 3 to 63 characters. */
 export const tenantNameField = z
@@ -22,39 +21,52 @@ export const RESERVED_TENANT_NAMES: readonly string[] = [
   'api', 'app', 'www', 'mail', 'support', 'help', 'security', 'status', 'billing', 'abuse',
 ];
 
-export const createTenantBody = z.strictObject({
+/** The fields a client writes: every field of the model but those the service sets. */
+type TenantInputField = Exclude<keyof Tenant, 'id' | 'status' | 'baseAccountUserId' | 'createdAt' | 'updatedAt' | 'platform'>;
+
+/**
+ * What a client's value of each field must be: one rule per field of the model, so a field
+ * added to the model is a compile error here until it has a rule (or joins the exclusions).
+ */
+const tenantInput = {
   name: tenantNameField,
+  brandName: requiredText(200),
+  document: documentSchema,
+  address: requiredText(500),
+  phone: phoneSchema,
+  logoUrl: httpsUrlField,
   plan: z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }),
-  brandName: requiredText(200).optional(),
-  document: documentSchema.optional(),
-  adminEmail: emailField.optional(),
+  adminEmail: emailField,
+} satisfies { [K in TenantInputField]: z.ZodType<NonNullable<Tenant[K]>> };
+
+export const createTenantBody = z.strictObject({
+  name: tenantInput.name,
+  plan: tenantInput.plan,
+  brandName: tenantInput.brandName.optional(),
+  document: tenantInput.document.optional(),
+  adminEmail: tenantInput.adminEmail.optional(),
 });
 
 /** PATCH: any of the profile fields; null clears an optional one. At least one field. */
 export const updateTenantBody = z
   .strictObject({
-    brandName: requiredText(200).nullable().optional(),
-    document: documentSchema.nullable().optional(),
-    address: requiredText(500).nullable().optional(),
-    phone: phoneSchema.nullable().optional(),
-    logoUrl: httpsUrlField.nullable().optional(),
+    brandName: tenantInput.brandName.nullable().optional(),
+    document: tenantInput.document.nullable().optional(),
+    address: tenantInput.address.nullable().optional(),
+    phone: tenantInput.phone.nullable().optional(),
+    logoUrl: tenantInput.logoUrl.nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
 
-export const tenantCreatedView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  brandName: z.string().nullable(),
-  plan: z.enum(PLANS),
-});
+/** POST /tenants: the new tenant in brief. */
+export const tenantCreatedView = tenantSchema.pick({ id: true, name: true, brandName: true, plan: true });
 
-export const tenantView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  brandName: z.string().nullable(),
-  document: z.string().nullable(),
-  address: z.string().nullable(),
-  phone: z.string().nullable(),
-  logoUrl: z.string().nullable(),
-  plan: z.enum(PLANS),
-});
+/** A tenant as the API shows it: its profile and plan, the document formatted with punctuation. */
+export const tenantView = tenantSchema.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true });
+
+export type TenantView = z.infer<typeof tenantView>;
+export type TenantCreatedView = z.infer<typeof tenantCreatedView>;
+export type CreateTenantInput = z.output<typeof createTenantBody>;
+export type UpdateTenantInput = z.output<typeof updateTenantBody>;
+
+export const tenantListView = z.array(tenantView);

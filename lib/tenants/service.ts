@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
-import { insertTenant, listTenants as readAllTenants, updateTenantProfile, type Tenant, type TenantProfile } from '../db/repositories/tenants';
+import { insertTenant, listTenants as readAllTenants, updateTenantProfile } from '../db/repositories/tenants';
 import { formatDocument } from '../domain/documents';
 import { Conflict, Forbidden, NotFound } from '../errors';
-import { RESERVED_TENANT_NAMES, type createTenantBody, type tenantCreatedView, type tenantView } from './schemas';
-
-type TenantView = z.infer<typeof tenantView>;
+import type { Tenant, TenantProfile } from './model';
+import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView } from './schemas';
 
 /** The list shape of interface.md: document formatted with punctuation. */
 export const toTenantView = (tenant: Tenant): TenantView => ({
@@ -21,7 +19,7 @@ export const toTenantView = (tenant: Tenant): TenantView => ({
 });
 
 /** Sign-up: a new active tenant; 409 when the name is taken or reserved. */
-export async function createTenant(input: z.output<typeof createTenantBody>, nowMs: number): Promise<z.infer<typeof tenantCreatedView>> {
+export async function createTenant(input: CreateTenantInput, nowMs: number): Promise<TenantCreatedView> {
   if (RESERVED_TENANT_NAMES.includes(input.name)) throw new Conflict(`The tenant name '${input.name}' is reserved`);
   const now = new Date(nowMs).toISOString();
   const tenant: Tenant = {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSalesRollup } from '../../lib/jobs/sales-rollup';
 import { addDays, dayOf } from '../../lib/domain/days';
+import type { CoverageItem } from '../../lib/inventory/schemas';
 import { settings } from '../../lib/settings';
 import { call, newTenantWithAdmin, problem, useLocalStoreInProcess, type Account } from './api';
 
@@ -12,15 +13,6 @@ const DAY_MS = 86_400_000;
 const ZONE = settings.businessTimeZone;
 
 beforeAll(useLocalStoreInProcess);
-
-interface CoverageItem {
-  productId: string;
-  sku: string;
-  name: string;
-  availableQuantity: number;
-  averageDailySales: number;
-  estimatedCoverageDays: number | null;
-}
 
 async function setup(account: Account, stock: Record<string, number>) {
   const w = (await call<{ id: string }>('POST', '/inventory/warehouses', { cookies: account.cookies, body: { name: 'W' } })).body.id;

@@ -124,7 +124,7 @@ async function world(): Promise<World> {
   const principal = await authorize(registered.tokens.accessToken, now);
   const company = await createCompany(principal, { name: 'Company', document: cnpj.generate() }, now);
   const supplier = await createSupplier(principal, { name: 'Supplier', corporateName: 'Supplier Ltda', document: cnpj.generate(), active: true }, now);
-  const warehouse = await createWarehouse(principal, 'W', now);
+  const warehouse = await createWarehouse(principal, { name: 'W' }, now);
   const product = await createProduct(principal, { sku: 'F-1', name: 'Product' }, now);
   await addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 10, unitCost: 1 }, now);
   const invited = `invited.${Math.random().toString(36).slice(2, 10)}@example.com`;

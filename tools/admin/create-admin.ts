@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../lib/auth/passwords';
 import { isSessionLive } from '../../lib/auth/session-state';
 import { listSessionsOfUser, revokeActiveSession } from '../../lib/db/repositories/sessions';
-import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
+import { findTenantIdByName, getTenant, insertTenant } from '../../lib/db/repositories/tenants';
 import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../../lib/db/repositories/users';
+import type { Tenant } from '../../lib/tenants/model';
 
 export interface AdminInput {
   email: string;

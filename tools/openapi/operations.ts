@@ -11,22 +11,10 @@ import {
 } from '../../lib/auth/schemas';
 import { addressSchema, companyView, createCompanyBody, settingsSchema, updateCompanyBody, updateCompanyStatusBody } from '../../lib/companies/schemas';
 import type { CookieEffect, ErrorStatus, HandlerSpec } from '../../lib/http/handler';
-import {
-  companyListView,
-  coverageItemView,
-  coverageListView,
-  invitationView,
-  movementView,
-  productListView,
-  productView,
-  sessionListView,
-  tenantListView,
-  userEnvelopeView,
-  warehouseListView,
-  warehouseSummaryListView,
-  warehouseSummaryView,
-  warehouseView,
-} from '../../lib/http/views';
+import { companyListView } from '../../lib/companies/schemas';
+import { coverageItemView, coverageListView, movementView, productListView, productView, warehouseListView, warehouseSummaryListView, warehouseSummaryView, warehouseView } from '../../lib/inventory/schemas';
+import { invitationView, sessionListView, userEnvelopeView } from '../../lib/auth/schemas';
+import { tenantListView } from '../../lib/tenants/schemas';
 import { movementBody, productBody, warehouseBody } from '../../lib/inventory/schemas';
 import type { RouteId } from '../../lib/routes';
 import { createSupplierBody, supplierPageView, supplierView, updateSupplierBody } from '../../lib/suppliers/schemas';

@@ -1,5 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Company, CompanyStatus } from '../../companies/model';
+import { COMPANY_ITEMS } from '../item-types';
+
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
@@ -15,7 +17,7 @@ export type { Company };
  */
 function toItem(company: Company): Record<string, unknown> {
   const { settings, ...rest } = company;
-  const item: Record<string, unknown> = { ...keys.company(company.tenantId, company.id), ...gsi1.companyById(company.id), type: 'Company', settingsJson: JSON.stringify(settings) };
+  const item: Record<string, unknown> = { ...keys.company(company.tenantId, company.id), ...gsi1.companyById(company.id), type: COMPANY_ITEMS.company, settingsJson: JSON.stringify(settings) };
   for (const [key, value] of Object.entries(rest)) if (value !== null) item[key] = value;
   return item;
 }
@@ -47,7 +49,7 @@ export async function insertCompany(company: Company): Promise<void> {
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.companyDocument(company.document), type: 'CompanyDocument', tenantId: company.tenantId, companyId: company.id },
+              Item: { ...keys.companyDocument(company.document), type: COMPANY_ITEMS.document, tenantId: company.tenantId, companyId: company.id },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },

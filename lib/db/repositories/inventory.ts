@@ -1,55 +1,55 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
-import type { MovementType } from '../../inventory/model';
+import type { Balance, Movement, Product, SalesSeries, StoredMovement, Warehouse } from '../../inventory/model';
+import { INVENTORY_ITEMS } from '../item-types';
+
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
+import { fieldsOf, pick } from '../items';
 import { gsi1, keys } from '../keys';
 import { queryAll } from '../query';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
-
-export interface Warehouse {
-  id: string;
-  name: string;
-  createdAt: string;
-  /** Maintained by every movement: units on hand, products with stock, stock value. */
-  totalItems: number;
-  totalProducts: number;
-  totalValue: number;
-}
-
-export interface Product {
-  id: string;
-  sku: string;
-  name: string;
-  createdAt: string;
-  /** Units on hand over every warehouse, maintained by every movement. */
-  onHand: number;
-}
+import { seriesOf } from '../sales-series';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
-  id: item.id as string,
-  name: item.name as string,
-  createdAt: item.createdAt as string,
-  totalItems: Number(item.totalItems ?? 0),
-  totalProducts: Number(item.totalProducts ?? 0),
-  totalValue: Number(item.totalValue ?? 0),
-});
+const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue']);
+const PRODUCT_FIELDS = fieldsOf<Product>()(['id', 'sku', 'name', 'createdAt', 'onHand']);
+const BALANCE_FIELDS = fieldsOf<Balance>()(['quantity', 'totalCost', 'averageCost', 'version']);
+const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
+  'id',
+  'tenantId',
+  'productId',
+  'warehouseId',
+  'movementType',
+  'quantity',
+  'unitCost',
+  'occurredAt',
+  'createdAt',
+  'day',
+  'balanceAfter',
+]);
 
-const toProduct = (item: Record<string, unknown>): Product => ({
-  id: item.id as string,
-  sku: item.sku as string,
-  name: item.name as string,
-  createdAt: item.createdAt as string,
-  onHand: Number(item.onHand ?? 0),
-});
+/** The maintained totals are numbers; one never written (`pick` gives null) reads as 0. */
+const toWarehouse = (item: Record<string, unknown>): Warehouse => {
+  const warehouse = pick<Warehouse>(item, WAREHOUSE_FIELDS);
+  return { ...warehouse, totalItems: Number(warehouse.totalItems), totalProducts: Number(warehouse.totalProducts), totalValue: Number(warehouse.totalValue) };
+};
+
+const toProduct = (item: Record<string, unknown>): Product => {
+  const product = pick<Product>(item, PRODUCT_FIELDS);
+  return { ...product, onHand: Number(product.onHand) };
+};
+
+/** The stored balance, or all zeros (version 0) before the first movement. */
+const toBalance = (item: Record<string, unknown> | undefined): Balance =>
+  Object.fromEntries(BALANCE_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Balance;
 
 export async function insertWarehouse(tenantId: string, warehouse: Warehouse): Promise<void> {
   await db().send(
     new TransactWriteCommand({
-      TransactItems: [{ Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: 'Warehouse', ...warehouse }, ConditionExpression: 'attribute_not_exists(pk)' } }],
+      TransactItems: [{ Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouse }, ConditionExpression: 'attribute_not_exists(pk)' } }],
     }),
   );
 }
@@ -66,11 +66,11 @@ export async function insertProduct(tenantId: string, product: Product): Promise
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...keys.product(tenantId, product.id), type: 'Product', ...product }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: { ...keys.product(tenantId, product.id), type: INVENTORY_ITEMS.product, ...product }, ConditionExpression: 'attribute_not_exists(pk)' } },
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.productSku(tenantId, product.sku), type: 'ProductSku', productId: product.id },
+              Item: { ...keys.productSku(tenantId, product.sku), type: INVENTORY_ITEMS.productSku, productId: product.id },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -83,37 +83,28 @@ export async function insertProduct(tenantId: string, product: Product): Promise
   }
 }
 
-/** The product items and their rolled-up sales items, in one Query (the coverage read). */
-export async function readProductsWithSales(tenantId: string): Promise<Record<string, unknown>[]> {
+/** A product with its rolled-up sales (null before the first roll-up). */
+export interface ProductWithSales {
+  product: Product;
+  sales: SalesSeries | null;
+}
+
+/** The tenant's product items and their rolled-up sales items, in one Query. */
+async function readProductItems(tenantId: string): Promise<Record<string, unknown>[]> {
   const { pk, skPrefix } = keys.productsOfTenant(tenantId);
   return queryAll(pk, { skPrefix });
 }
 
+/** Every product of a tenant with its sales series, in one Query (the coverage read). */
+export async function readProductsWithSales(tenantId: string): Promise<ProductWithSales[]> {
+  const items = await readProductItems(tenantId);
+  const sales = new Map<string, SalesSeries>();
+  for (const item of items) if (item.type === INVENTORY_ITEMS.productSales) sales.set(item.productId as string, seriesOf(item));
+  return items.filter((item) => item.type === INVENTORY_ITEMS.product).map(toProduct).map((product) => ({ product, sales: sales.get(product.id) ?? null }));
+}
+
 export async function listProducts(tenantId: string): Promise<Product[]> {
-  return (await readProductsWithSales(tenantId)).filter((item) => item.type === 'Product').map(toProduct);
-}
-
-export interface Balance {
-  quantity: number;
-  /** Sum of quantity x unit cost of what is on hand. */
-  totalCost: number;
-  /** The weighted average unit cost (kept when the quantity reaches 0). */
-  averageCost: number;
-  version: number;
-}
-
-export interface MovementRecord {
-  id: string;
-  tenantId: string;
-  productId: string;
-  warehouseId: string;
-  type: MovementType;
-  quantity: number;
-  unitCost: number | null;
-  occurredAt: string;
-  createdAt: string;
-  /** The business day of `occurredAt` (daily sales counter). */
-  day: string;
+  return (await readProductItems(tenantId)).filter((item) => item.type === INVENTORY_ITEMS.product).map(toProduct);
 }
 
 /** What a movement does to a balance; throws Conflict for stock that is not there. */
@@ -156,17 +147,12 @@ export function shardOf(tenantId: string, productId: string): number {
  * concurrent movement, or a transaction conflict, re-reads and recomputes; stock can never
  * go below zero because the rule sees the balance it is conditioned on.
  */
-export async function recordMovement(movement: MovementRecord, rule: BalanceRule): Promise<Balance> {
+export async function recordMovement(movement: Movement, rule: BalanceRule): Promise<Balance> {
   const { tenantId, productId, warehouseId } = movement;
   const stockKey = keys.stock(tenantId, productId, warehouseId);
   return withOptimisticRetries<Balance>(async () => {
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: stockKey, ConsistentRead: true }));
-    const current: Balance = {
-      quantity: Number(Item?.quantity ?? 0),
-      totalCost: Number(Item?.totalCost ?? 0),
-      averageCost: Number(Item?.averageCost ?? 0),
-      version: Number(Item?.version ?? 0),
-    };
+    const current = toBalance(Item);
     const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
     const productsDelta = current.quantity === 0 && next.quantity > 0 ? 1 : current.quantity > 0 && next.quantity === 0 ? -1 : 0;
 
@@ -174,7 +160,7 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
       {
         Put: {
           TableName: tableName(),
-          Item: { ...stockKey, type: 'Stock', productId, warehouseId, ...next },
+          Item: { ...stockKey, type: INVENTORY_ITEMS.stock, productId, warehouseId, ...next },
           ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
           ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
         },
@@ -201,7 +187,7 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
         Put: {
           TableName: tableName(),
           // `type` names the item kind everywhere; the movement's own type is `movementType`.
-          Item: { ...keys.movement(tenantId, productId, warehouseId, movement.occurredAt, movement.id), ...movement, type: 'Movement', movementType: movement.type, balanceAfter: next.quantity },
+          Item: { ...keys.movement(tenantId, productId, warehouseId, movement.occurredAt, movement.id), ...movement, type: INVENTORY_ITEMS.movement, movementType: movement.type, balanceAfter: next.quantity },
         },
       },
     ];
@@ -237,6 +223,6 @@ export async function recordMovement(movement: MovementRecord, rule: BalanceRule
 }
 
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */
-export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<Record<string, unknown>[]> {
-  return queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, { consistent: true });
+export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<StoredMovement[]> {
+  return (await queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, { consistent: true })).map((item) => pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS));
 }

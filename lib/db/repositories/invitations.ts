@@ -1,39 +1,19 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Invitation } from '../../auth/model';
+import { INVITATION_ITEMS } from '../item-types';
+
 import { db, tableName } from '../client';
 import { isConditionFailure } from '../conditions';
+import { fieldsOf, pick } from '../items';
 import { keys } from '../keys';
 
-export interface Invitation {
-  id: string;
-  tenantId: string;
-  email: string;
-  invitedBy: string;
-  createdAt: string;
-  expiresAt: string;
-  expiresAtEpoch: number;
-  /** When its e-mail was sent (epoch seconds). */
-  mailedAtEpoch: number;
-  /** SHA-256 (hex) of the single-use token the e-mail carries; the token itself is never stored. */
-  tokenHash: string;
-}
+const FIELDS = fieldsOf<Invitation>()(['id', 'tenantId', 'email', 'invitedBy', 'createdAt', 'expiresAt', 'expiresAtEpoch', 'mailedAtEpoch', 'tokenHash']);
 
-function toInvitation(item: Record<string, unknown>): Invitation {
-  return {
-    id: String(item.id),
-    tenantId: String(item.tenantId),
-    email: String(item.email),
-    invitedBy: String(item.invitedBy),
-    createdAt: String(item.createdAt),
-    expiresAt: String(item.expiresAt),
-    expiresAtEpoch: Number(item.expiresAtEpoch),
-    mailedAtEpoch: Number(item.mailedAtEpoch),
-    tokenHash: String(item.tokenHash),
-  };
-}
+const toInvitation = (item: Record<string, unknown>): Invitation => pick<Invitation>(item, FIELDS);
 
 const invitationItem = (invitation: Invitation) => ({
   ...keys.invitation(invitation.tenantId, invitation.email),
-  type: 'Invitation',
+  type: INVITATION_ITEMS.invitation,
   ...invitation,
   ttl: invitation.expiresAtEpoch,
 });

@@ -1,17 +1,20 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { addUnits, decodeUnits, emptySeries, encodeUnits, type SalesSeries } from '../sales-series';
+import type { SalesDay, SalesSeries } from '../../inventory/model';
+import { INVENTORY_ITEMS } from '../item-types';
+
+import { addUnits, emptySeries, encodeUnits, seriesOf } from '../sales-series';
 import { db, tableName } from '../client';
 import { gsi1, keys } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { putAll } from './bulk';
 import { getMany } from '../batch';
+import { fieldsOf, pick } from '../items';
 import { SALES_PENDING_SHARDS, shardOf } from './inventory';
 
-export interface PendingCounter {
-  tenantId: string;
-  productId: string;
-  day: string;
-}
+/** A daily sales counter waiting for the roll-up: which product and day. */
+export type PendingCounter = Pick<SalesDay, 'tenantId' | 'productId' | 'day'>;
+
+const SALES_DAY_FIELDS = fieldsOf<SalesDay>()(['tenantId', 'productId', 'day', 'units']);
 
 /**
  * The daily sales counters waiting for the roll-up: of complete days before `beforeDay`, or
@@ -61,7 +64,7 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
       const { Item: seriesItem } = await db().send(new GetCommand({ TableName: tableName(), Key: seriesKey, ConsistentRead: true }));
       const counters = await getMany(chunk.map((day) => keys.salesDay(tenantId, day, productId)));
 
-      let series: SalesSeries = seriesItem ? { through: seriesItem.through as string, units: decodeUnits(seriesItem.units as Uint8Array) } : emptySeries();
+      let series: SalesSeries = seriesItem ? seriesOf(seriesItem) : emptySeries();
       const version = Number(seriesItem?.version ?? 0);
       const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
       counters.forEach((counter, index) => {
@@ -83,7 +86,7 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
       items.unshift({
         Put: {
           TableName: tableName(),
-          Item: { ...seriesKey, type: 'ProductSales', productId, through: series.through, units: encodeUnits(series.units), version: version + 1 },
+          Item: { ...seriesKey, type: INVENTORY_ITEMS.productSales, productId, through: series.through, units: encodeUnits(series.units), version: version + 1 },
           ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
           ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
         },
@@ -106,19 +109,13 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
  * movements leave behind, for the seed and the benchmarks (which need a year of sales in
  * seconds). Overwrites any counter of the same day and product.
  */
-export async function writeDailySalesTotals(
-  entries: { tenantId: string; productId: string; day: string; units: number }[],
-  onProgress?: (written: number) => void,
-): Promise<void> {
+export async function writeDailySalesTotals(entries: SalesDay[], onProgress?: (written: number) => void): Promise<void> {
   await putAll(
-    entries.map(({ tenantId, productId, day, units }) => ({
-      ...keys.salesDay(tenantId, day, productId),
-      type: 'SalesDay',
-      tenantId,
-      productId,
-      day,
-      units,
-      ...gsi1.salesPending(shardOf(tenantId, productId), day, tenantId, productId),
+    entries.map((entry) => ({
+      ...keys.salesDay(entry.tenantId, entry.day, entry.productId),
+      type: INVENTORY_ITEMS.salesDay,
+      ...pick<SalesDay>(entry, SALES_DAY_FIELDS),
+      ...gsi1.salesPending(shardOf(entry.tenantId, entry.productId), entry.day, entry.tenantId, entry.productId),
     })),
     onProgress,
   );

@@ -4,31 +4,15 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { Session } from '../../auth/model';
 import { db, tableName } from '../client';
 import { conditionally, isConditionFailure } from '../conditions';
 import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
+import { SESSION_ITEMS } from '../item-types';
 import { keys } from '../keys';
 import { queryAll } from '../query';
 
-export interface Session {
-  id: string;
-  tenantId: string;
-  userId: string;
-  status: 'ACTIVE' | 'REVOKED';
-  rememberMe: boolean;
-  createdAt: string;
-  lastActiveAt: string;
-  /** Absolute expiry: refreshes never extend it. */
-  expiresAt: string;
-  ipAddress: string;
-  userAgent: string;
-  /** jti of the one refresh token that may rotate this session now. */
-  refreshJti: string;
-  /** jti it replaced, and when: a late parallel refresh within the grace period is not reuse. */
-  previousRefreshJti: string | null;
-  rotatedAt: string | null;
-  revokedAt: string | null;
-}
+export type { Session };
 
 const FIELDS = fieldsOf<Session>()([
   'id', 'tenantId', 'userId', 'status', 'rememberMe', 'createdAt', 'lastActiveAt', 'expiresAt', 'ipAddress', 'userAgent',
@@ -44,7 +28,7 @@ export function sessionPut(session: Session): TransactItem & { Put: object } {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.session(session.tenantId, session.userId, session.id), type: 'Session', ...withoutNulls(session), ttl: epochSeconds(session.expiresAt) },
+      Item: { ...keys.session(session.tenantId, session.userId, session.id), type: SESSION_ITEMS.session, ...withoutNulls(session), ttl: epochSeconds(session.expiresAt) },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -110,7 +94,7 @@ export async function revokeSessionAndJti(
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.revokedJti(ids.tenantId, ids.userId, ids.jti), type: 'RevokedJti', revokedAt: now, ttl: ids.jtiExpiresAt },
+            Item: { ...keys.revokedJti(ids.tenantId, ids.userId, ids.jti), type: SESSION_ITEMS.revokedJti, revokedAt: now, ttl: ids.jtiExpiresAt },
           },
         },
       ],

@@ -13,6 +13,9 @@
  */
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
+import type { Supplier } from '../../suppliers/model';
+import { SUPPLIER_ITEMS } from '../item-types';
+
 import { searchHaystack, sortName } from '../supplier-index';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
@@ -20,20 +23,6 @@ import { failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
-
-export interface Supplier {
-  id: string;
-  name: string;
-  corporateName: string;
-  /** Normalized CPF or CNPJ (unpunctuated, upper-case). */
-  document: string;
-  email: string | null;
-  /** E.164. */
-  phone: string | null;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** What an update needs besides the supplier: where its index entry is, and the version it read. */
 interface StoredSupplier {
@@ -59,7 +48,7 @@ const RETRY = Symbol('retry');
 export const toSupplier = (item: Record<string, unknown>): Supplier => pick<Supplier>(item, FIELDS);
 
 function supplierItem(tenantId: string, supplier: Supplier, version: number): Record<string, unknown> {
-  return { ...keys.supplier(tenantId, supplier.id), type: 'Supplier', ...withoutNulls(supplier), sortName: sortName(supplier.name), version };
+  return { ...keys.supplier(tenantId, supplier.id), type: SUPPLIER_ITEMS.supplier, ...withoutNulls(supplier), sortName: sortName(supplier.name), version };
 }
 
 /** The compact index entry: its key orders it by name; `id` and `search` are all a page or a search reads. */
@@ -68,7 +57,7 @@ function indexEntry(tenantId: string, supplier: Supplier): Key & { id: string; s
 }
 
 function documentSentinel(tenantId: string, supplier: Supplier): Record<string, unknown> {
-  return { ...keys.supplierDocument(tenantId, supplier.document), type: 'SupplierDocument', supplierId: supplier.id };
+  return { ...keys.supplierDocument(tenantId, supplier.document), type: SUPPLIER_ITEMS.document, supplierId: supplier.id };
 }
 
 /** A transaction cancelled because another one held an item (not a failed condition): try again. */

@@ -1,36 +1,14 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
+import type { Tenant, TenantProfile } from '../../tenants/model';
+import { TENANT_ITEMS } from '../item-types';
+
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
 
-export type Plan = 'STARTER' | 'PROFESSIONAL' | 'ENTERPRISE';
-
-export interface Tenant {
-  id: string;
-  name: string;
-  brandName: string | null;
-  document: string | null;
-  address: string | null;
-  phone: string | null;
-  logoUrl: string | null;
-  plan: Plan;
-  /** Only this e-mail may register the base account, when set. */
-  adminEmail: string | null;
-  status: 'ACTIVE' | 'SUSPENDED';
-  /** Set once the base (administrator) account registered. */
-  baseAccountUserId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /**
-   * The tenant of platform administrators: set only by `npm run create-admin`, when it creates
-   * the tenant, and never by a route, so a tenant someone signed up can never receive one.
-   */
-  platform?: true;
-}
-
-export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl'>;
+export type { Tenant };
 
 const FIELDS = fieldsOf<Omit<Tenant, 'platform'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
 
@@ -49,14 +27,14 @@ export async function insertTenant(tenant: Tenant): Promise<void> {
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.tenant(tenant.id), ...gsi1.tenantsByName(tenant.name), type: 'Tenant', ...withoutNulls(tenant) },
+              Item: { ...keys.tenant(tenant.id), ...gsi1.tenantsByName(tenant.name), type: TENANT_ITEMS.tenant, ...withoutNulls(tenant) },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.tenantName(tenant.name), type: 'TenantName', tenantId: tenant.id },
+              Item: { ...keys.tenantName(tenant.name), type: TENANT_ITEMS.name, tenantId: tenant.id },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },

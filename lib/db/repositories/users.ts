@@ -1,29 +1,15 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '../../auth/model';
+import type { Session, User } from '../../auth/model';
+import { USER_ITEMS } from '../item-types';
+
 import { Conflict, Forbidden } from '../../errors';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
-import { sessionPut, type Session } from './sessions';
+import { sessionPut } from './sessions';
 
-export interface User {
-  id: string;
-  tenantId: string;
-  name: string;
-  /** Lower-cased; unique across the service. */
-  email: string;
-  passwordHash: string;
-  role: Role;
-  /** Platform administrator (GET /tenants); granted only by `npm run create-admin`. */
-  platformAdmin: boolean;
-  /** Sessions created before this instant are void (set by a password reset). */
-  sessionsValidFrom: string | null;
-  /** SHA-256 of the one password-reset token that may still be used. */
-  resetTokenHash: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { User };
 
 const FIELDS = fieldsOf<User>()([
   'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt',
@@ -38,11 +24,11 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 function userPuts(user: User): TransactItem[] {
   return [
-    { Put: { TableName: tableName(), Item: { ...keys.user(user.tenantId, user.id), type: 'User', ...withoutNulls(user) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: { ...keys.user(user.tenantId, user.id), type: USER_ITEMS.user, ...withoutNulls(user) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.email(user.email), type: 'Email', email: user.email, tenantId: user.tenantId, userId: user.id },
+        Item: { ...keys.email(user.email), type: USER_ITEMS.email, email: user.email, tenantId: user.tenantId, userId: user.id },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -1,0 +1,46 @@
+/**
+ * The `type` attribute of every kind of item in the table, by area: what a repository
+ * writes and what a reader tells items apart by. Plain strings in a module of their own, so
+ * a function that only reads the store (the authorizer) does not load the models' zod
+ * schemas at cold start.
+ */
+
+/** The `type` attribute of the user's items: the user, and its service-wide e-mail sentinel. */
+export const USER_ITEMS = { user: 'User', email: 'Email' } as const;
+
+/**
+ * The `type` attribute of the session's items: the session, and the blacklist entry of a
+ * logged-out access token's jti (kept until the token expires).
+ */
+export const SESSION_ITEMS = { session: 'Session', revokedJti: 'RevokedJti' } as const;
+
+/** The `type` attribute of an invitation's item. */
+export const INVITATION_ITEMS = { invitation: 'Invitation' } as const;
+
+/** The `type` attribute of the company's items: the company, and its service-wide document sentinel. */
+export const COMPANY_ITEMS = { company: 'Company', document: 'CompanyDocument' } as const;
+
+/** The `type` attribute of every inventory item. */
+export const INVENTORY_ITEMS = {
+  warehouse: 'Warehouse',
+  product: 'Product',
+  /** The tenant-wide SKU sentinel of a product. */
+  productSku: 'ProductSku',
+  /** The balance of one product in one warehouse. */
+  stock: 'Stock',
+  movement: 'Movement',
+  /** One business day's sales counter of a product (rolled up by the sales job). */
+  salesDay: 'SalesDay',
+  /** A product's rolled-up sales series. */
+  productSales: 'ProductSales',
+} as const;
+
+/**
+ * The `type` attribute of the supplier's items: the supplier, and its document sentinel
+ * (unique within the tenant). The compact index entries and the tenant's supplier count
+ * carry no `type`.
+ */
+export const SUPPLIER_ITEMS = { supplier: 'Supplier', document: 'SupplierDocument' } as const;
+
+/** The `type` attribute of the tenant's items: the tenant, and its service-wide name sentinel. */
+export const TENANT_ITEMS = { tenant: 'Tenant', name: 'TenantName' } as const;

@@ -1,0 +1,44 @@
+import * as z from 'zod';
+
+/**
+ * The tenant: a customer account of the service, holding its users, companies, suppliers and
+ * inventory. Its enums, its shape as stored and the types derived from them; the request
+ * schemas and views (./schemas) and the repository all start here.
+ */
+
+export const PLANS = ['STARTER', 'PROFESSIONAL', 'ENTERPRISE'] as const;
+export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+
+export const tenantSchema = z.object({
+  id: z.uuid(),
+  /** A slug, unique across the service (its sentinel). */
+  name: z.string(),
+  brandName: z.string().nullable(),
+  /** CPF or CNPJ, normalized; the views format it. */
+  document: z.string().nullable(),
+  address: z.string().nullable(),
+  /** E.164. */
+  phone: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  plan: z.enum(PLANS),
+  /** Only this e-mail may register the base account, when set. */
+  adminEmail: z.string().nullable(),
+  status: z.enum(TENANT_STATUSES),
+  /** Set once the base (administrator) account registered. */
+  baseAccountUserId: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  /**
+   * The tenant of platform administrators: set only by `npm run create-admin`, when it creates
+   * the tenant, and never by a route, so a tenant someone signed up can never receive one.
+   */
+  platform: z.literal(true).optional(),
+});
+
+export type Tenant = z.infer<typeof tenantSchema>;
+export type Plan = Tenant['plan'];
+export type TenantStatus = Tenant['status'];
+
+/** The fields of the tenant's profile: what PATCH /tenants/{id} may change. */
+export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl'>;
+
