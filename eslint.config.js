@@ -52,6 +52,27 @@ export default tseslint.config(
     rules: restricted({ regex: '^\\.\\.?/(?!\\.\\./)(?!domain/)', message: 'A model imports only zod and lib/domain.' }),
   },
   {
+    // A handler file states its route's docs in one `ROUTE_DOCS: describeRoute(handler, {...})`
+    // statement, which the bundles drop (infra/bundling.ts): docs anywhere else would ship,
+    // and a label on anything else would silently vanish from the bundles.
+    files: ['functions/**/*.ts', 'lib/**/*.ts'],
+    rules: {
+      'no-unused-labels': 'off',
+      'no-restricted-syntax': [
+        'error',
+        { selector: "LabeledStatement[label.name!='ROUTE_DOCS']", message: 'The only label is ROUTE_DOCS, the route docs that the bundles drop.' },
+        {
+          selector: "LabeledStatement[label.name='ROUTE_DOCS']:not([body.type='ExpressionStatement'][body.expression.callee.name='describeRoute'])",
+          message: 'ROUTE_DOCS labels exactly one statement: describeRoute(handler, { ... }). The bundles drop it.',
+        },
+        {
+          selector: "CallExpression[callee.name='describeRoute']:not(LabeledStatement[label.name='ROUTE_DOCS'] > ExpressionStatement > CallExpression)",
+          message: 'Call describeRoute only as `ROUTE_DOCS: describeRoute(handler, { ... })`, so the bundles leave the docs out.',
+        },
+      ],
+    },
+  },
+  {
     // Command-line programs talk to a person on the console.
     files: ['local/**', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },

@@ -126,11 +126,11 @@ function latestMailToken(dataDir: string, email: string): string {
 }
 
 /**
- * A route without a scenario below is measured on its spec's example request (the one its
+ * A route without a scenario below is measured on its docs' example request (the one its
  * sample event carries), as the bench's administrator on a protected route.
  */
 function defaultScenario(route: Route & { id: RouteId }): Scenario {
-  const request = exampleRequest(route, routeHandlers[route.id].spec);
+  const request = exampleRequest(route, routeHandlers[route.id].docs);
   return {
     events: (world, count) =>
       repeat(count, () =>

@@ -1,5 +1,5 @@
 /**
- * What the repository derives from each route's manifest entry and handler spec, besides the
+ * What the repository derives from each route's manifest entry and its handler's docs, besides the
  * OpenAPI document (tools/openapi): the `sam local invoke` sample event of every route, the
  * README's route table and docs/deploy.md's list of invoke commands. `npm run routes` writes
  * them; `test/unit/route-artifacts.test.ts` fails, naming that command, when a file is stale.
@@ -11,19 +11,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot } from '../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId } from '../infra/stack';
-import type { HandlerSpec } from '../lib/http/handler';
+import type { RouteDocs } from '../lib/http/route-docs';
 import { routeHandlers } from '../tools/openapi/handlers';
 import { authorizer, jobs, routeList, type Route, type RouteId } from '../lib/routes';
 
 export const FIX_COMMAND = 'npm run routes';
 
-type Spec = HandlerSpec<unknown, unknown, unknown>;
+type Spec = RouteDocs;
 type ListedRoute = Route & { id: RouteId };
 
 /** The sample event file of a handler: `functions/auth/login.ts` -> `events/login.json`. */
 export const eventFileOf = (handler: string): string => path.posix.join('events', `${path.basename(handler, '.ts')}.json`);
 
-/** A route's typical request, from its spec's example: the concrete path, parameters, headers and body. */
+/** A route's typical request, from its docs' example: the concrete path, parameters, headers and body. */
 export interface ExampleRequest {
   path: string;
   pathParameters: Record<string, string> | null;
@@ -37,7 +37,7 @@ export function exampleRequest(route: Route, spec: Spec): ExampleRequest {
   const example = spec.example ?? {};
   const concrete = route.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = example.path?.[name];
-    if (value === undefined) throw new Error(`${route.handler}: the spec's example names no value for the path parameter {${name}}`);
+    if (value === undefined) throw new Error(`${route.handler}: the docs' example names no value for the path parameter {${name}}`);
     return value;
   });
   const headers: Record<string, string> = {};
@@ -178,7 +178,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** Every generated file, by repository-relative path, with the content it must have now. */
 export function generatedFiles(): Map<string, string> {
   const routes = routeList();
-  const specOf = (id: RouteId): Spec => routeHandlers[id].spec;
+  const specOf = (id: RouteId): Spec => routeHandlers[id].docs;
   const files = new Map<string, string>();
   for (const route of routes) files.set(eventFileOf(route.handler), json(sampleEvent(route, specOf(route.id))));
   const readme = readFileSync(fromRoot('README.md'), 'utf8');

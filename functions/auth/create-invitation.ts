@@ -1,17 +1,19 @@
 import { inviteUser } from '../../lib/auth/invitations';
 import { invitationBody } from '../../lib/auth/schemas';
 import { created, httpHandler } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { invitationView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
 const invited =
   'The same answer whether or not the address has an account. The invitation (7 days): its e-mail carries the tenant id and a single-use token. A pending invitation of this address into this tenant mailed less than 24 hours ago is answered as it is, and no e-mail is sent.';
 
-export const handler = httpHandler(routes.createInvitation, {
-  body: invitationBody,
+export const handler = httpHandler(routes.createInvitation, { body: invitationBody }, async ({ body, principal }) => created(await inviteUser(principal, body.email, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: invited, body: invitationView },
   errors: { 403: 'The caller is not a tenant administrator.', 429: 'More than 3 invitations of one address in 24 hours (a fixed window, across every tenant).' },
   access: 'tenant administrator',
   notes: '201 `{ id, email, expiresAt }`, 7 days, the same for an address that has an account; e-mail with a single-use token; 20 per hour per user, 3 per day per address',
   example: { body: { email: 'bruno@example.com' } },
-}, async ({ body, principal }) => created(await inviteUser(principal, body.email, Date.now())));
+});

@@ -1,14 +1,16 @@
 import { requestPasswordReset } from '../../lib/auth/password-reset';
 import { forgotPasswordBody, messageView } from '../../lib/auth/schemas';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.forgotPassword, {
-  body: forgotPasswordBody,
+export const handler = httpHandler(routes.forgotPassword, { body: forgotPasswordBody }, async ({ body }) => {
+  await requestPasswordReset(body.email, Date.now());
+  return ok({ message: 'If an account exists for this address, a reset link is on its way' });
+});
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The same answer whether the address exists or not; a reset link is mailed only when it does.', body: messageView },
   notes: 'the same 200 whether the address exists or not; 3 per hour per IP',
   example: { body: { email: 'ana@example.com' } },
-}, async ({ body }) => {
-  await requestPasswordReset(body.email, Date.now());
-  return ok({ message: 'If an account exists for this address, a reset link is on its way' });
 });

@@ -1,9 +1,12 @@
 import { listActiveSessions } from '../../lib/auth/sessions';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { sessionListView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.listSessions, {
+export const handler = httpHandler(routes.listSessions, {}, async ({ principal }) => ok(await listActiveSessions(principal, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: "The caller's live sessions in the caller's tenant.", body: sessionListView },
   notes: "the caller's active sessions, newest first; 10 per minute per user",
-}, async ({ principal }) => ok(await listActiveSessions(principal, Date.now())));
+});

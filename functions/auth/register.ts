@@ -2,14 +2,19 @@ import { register } from '../../lib/auth/registration';
 import { registerBody } from '../../lib/auth/schemas';
 import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { userEnvelopeView } from '../../lib/auth/schemas';
 import { routes } from '../../lib/routes';
 
 const invitationRule =
   "Registration is not permitted: the tenant's administrative e-mail only, or a pending invitation of this e-mail into this tenant and its token (`invitationToken`) are needed; a missing, wrong, used or expired token is this 403.";
 
-export const handler = httpHandler(routes.register, {
-  body: registerBody,
+export const handler = httpHandler(routes.register, { body: registerBody }, async ({ body, request }) => {
+  const { user, tokens } = await register(body, request, Date.now());
+  return ok({ user }, { cookies: sessionCookies(tokens) });
+});
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The user was created and signed in.', body: userEnvelopeView, cookies: 'issued' },
   errors: { 403: invitationRule, 404: 'No such tenant, or the tenant is not active.', 409: 'An account with this e-mail already exists.' },
   description:
@@ -18,7 +23,4 @@ export const handler = httpHandler(routes.register, {
   example: {
     body: { name: 'Ana Souza', email: 'ana@example.com', password: 'correct horse battery', tenantId: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b', invitationToken: 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq' },
   },
-}, async ({ body, request }) => {
-  const { user, tokens } = await register(body, request, Date.now());
-  return ok({ user }, { cookies: sessionCookies(tokens) });
 });

@@ -3,19 +3,21 @@ import { revokeOwnSession } from '../../lib/auth/sessions';
 import { idPath } from '../../lib/domain/fields';
 import { clearedSessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
 
 const revoked = 'The session was revoked; revoking the session in use also clears its cookies.';
 
-export const handler = httpHandler(routes.revokeSession, {
-  path: idPath,
-  success: { status: 200, description: revoked, body: messageView, cookies: 'cleared-if-current' },
-  errors: { 404: "Not one of the caller's live sessions." },
-  notes: "404 unless one of the caller's live sessions; 10 per minute per user",
-  example: { path: { id: '9d8c7b6a-5f4e-4d3c-9b2a-1f0e9d8c7b6a' } },
-}, async ({ path, principal }) => {
+export const handler = httpHandler(routes.revokeSession, { path: idPath }, async ({ path, principal }) => {
   await revokeOwnSession(principal, path.id, Date.now());
   // Revoking the session in use is a logout: its cookies go too.
   const current = path.id === principal.sessionId;
   return ok({ message: 'Session revoked' }, current ? { cookies: clearedSessionCookies() } : {});
+});
+
+ROUTE_DOCS: describeRoute(handler, {
+  success: { status: 200, description: revoked, body: messageView, cookies: 'cleared-if-current' },
+  errors: { 404: "Not one of the caller's live sessions." },
+  notes: "404 unless one of the caller's live sessions; 10 per minute per user",
+  example: { path: { id: '9d8c7b6a-5f4e-4d3c-9b2a-1f0e9d8c7b6a' } },
 });

@@ -2,12 +2,14 @@ import { companyView, updateCompanyStatusBody } from '../../lib/companies/schema
 import { changeCompanyStatus } from '../../lib/companies/service';
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
 
 const TRANSITIONS = 'ACTIVE to DISABLED, SUSPENDED or BLOCKED; DISABLED or SUSPENDED to ACTIVE; BLOCKED to ACTIVE by a platform administrator';
 
-export const handler = httpHandler(routes.updateCompanyStatus, {
-  path: idPath, body: updateCompanyStatusBody,
+export const handler = httpHandler(routes.updateCompanyStatus, { path: idPath, body: updateCompanyStatusBody }, async ({ path, body, principal }) => ok(await changeCompanyStatus(principal, path.id, body.status, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The company in its new status.', body: companyView },
   errors: {
     403: 'The caller is not a tenant administrator.',
@@ -18,4 +20,4 @@ export const handler = httpHandler(routes.updateCompanyStatus, {
   access: 'tenant administrator',
   notes: `${TRANSITIONS}; else 409`,
   example: { path: { id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b' }, body: { status: 'SUSPENDED' } },
-}, async ({ path, body, principal }) => ok(await changeCompanyStatus(principal, path.id, body.status, Date.now())));
+});

@@ -1,13 +1,15 @@
 import { created, httpHandler } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { productView } from '../../lib/inventory/schemas';
 import { productBody } from '../../lib/inventory/schemas';
 import { createProduct } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createProduct, {
-  body: productBody,
+export const handler = httpHandler(routes.createProduct, { body: productBody }, async ({ body, principal }) => created(await createProduct(principal, body, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The product.', body: productView },
   errors: { 409: 'The SKU is already used in the tenant.' },
   notes: '201 `{ id, sku, name, createdAt }`; 409 SKU taken in the tenant',
   example: { body: { sku: 'CAFE-500G', name: 'Café torrado 500 g' } },
-}, async ({ body, principal }) => created(await createProduct(principal, body, Date.now())));
+});

@@ -1,12 +1,14 @@
 import { created, httpHandler } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { warehouseView } from '../../lib/inventory/schemas';
 import { warehouseBody } from '../../lib/inventory/schemas';
 import { createWarehouse } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createWarehouse, {
-  body: warehouseBody,
+export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody }, async ({ body, principal }) => created(await createWarehouse(principal, body, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The warehouse.', body: warehouseView },
   notes: '201 `{ id, name, createdAt }`',
   example: { body: { name: 'Depósito Centro' } },
-}, async ({ body, principal }) => created(await createWarehouse(principal, body, Date.now())));
+});

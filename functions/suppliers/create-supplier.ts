@@ -1,14 +1,16 @@
 import { created, httpHandler } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
 import { createSupplierBody, supplierView } from '../../lib/suppliers/schemas';
 import { createSupplier } from '../../lib/suppliers/service';
 
-export const handler = httpHandler(routes.createSupplier, {
-  body: createSupplierBody,
+export const handler = httpHandler(routes.createSupplier, { body: createSupplierBody }, async ({ body, principal }) => created(await createSupplier(principal, body, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The supplier.', body: supplierView },
   errors: { 409: 'A supplier of the tenant already has this document.' },
   notes: '201 Supplier (document formatted, phone E.164); 409 document used in the tenant',
   example: {
     body: { name: 'Café do Sul', corporateName: 'Café do Sul Comércio Ltda', document: '11222333000181', email: 'vendas@cafedosul.example', phone: '+55 51 3333-4444' },
   },
-}, async ({ body, principal }) => created(await createSupplier(principal, body, Date.now())));
+});

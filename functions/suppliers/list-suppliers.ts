@@ -1,12 +1,14 @@
 import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
 import { listSuppliersQuery, supplierPageView } from '../../lib/suppliers/schemas';
 import { listSuppliers } from '../../lib/suppliers/service';
 
-export const handler = httpHandler(routes.listSuppliers, {
-  query: listSuppliersQuery,
+export const handler = httpHandler(routes.listSuppliers, { query: listSuppliersQuery }, async ({ query, principal }) => ok(await listSuppliers(principal, query)));
+
+ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'A page of suppliers by name.', body: supplierPageView },
   description: 'Search is case- and accent-insensitive over trade name, legal name and e-mail; documents and phones match with or without punctuation. Any other query parameter is a 400.',
   notes: '`page`, `limit` (1 to 100), `search` (up to 100 characters); `{ data, total, page, limit }` by name',
   example: { query: { page: '1', limit: '10', search: 'cafe' } },
-}, async ({ query, principal }) => ok(await listSuppliers(principal, query)));
+});

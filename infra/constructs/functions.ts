@@ -8,7 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../lib/db/table';
 import type { Route, TableAccess } from '../../lib/routes';
-import { BUNDLE_EXTERNAL_MODULES, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../bundling';
+import { BUNDLE_DROP_LABELS, BUNDLE_EXTERNAL_MODULES, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../bundling';
 import { repoRoot } from '../paths';
 
 /**
@@ -96,6 +96,7 @@ export class ServiceFunction extends Construct {
         tsconfig: path.join(repoRoot, 'tsconfig.json'),
         // The AWS SDK comes from the Lambda runtime (see infra/bundling.ts).
         externalModules: BUNDLE_EXTERNAL_MODULES,
+        esbuildArgs: { '--drop-labels': BUNDLE_DROP_LABELS.join(',') },
       },
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(id);

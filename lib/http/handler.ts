@@ -44,51 +44,16 @@ type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** Error statuses a route can answer (contract section 2). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
-/** What a success response does to the session cookies (documented as Set-Cookie). */
-export type CookieEffect = 'issued' | 'cleared' | 'cleared-if-current';
-
 /**
- * Everything about a route that is not the manifest's: what the handler validates (the
- * schemas the chain parses with), what it answers, and the words and the sample request the
- * tooling derives from it. The OpenAPI document (tools/openapi), the sample events of
- * `sam local invoke`, the default benchmark scenario and the README's route table all read
- * `handler.spec`; nothing of it is restated elsewhere.
+ * What the handler validates: the schemas the chain parses the body, the query and the path
+ * with. Everything else about a route (its answer, its errors, its words and its sample
+ * request) is tooling's, stated beside the handler in a `ROUTE_DOCS:` statement
+ * (./route-docs) that the bundles drop.
  */
-export interface HandlerSpec<B, Q, P> {
+export interface HandlerInputSpec<B, Q, P> {
   body?: B;
   query?: Q;
   path?: P;
-  /**
-   * PATCH bodies refine "at least one field", which JSON Schema cannot learn from the
-   * refinement; the document says it as `minProperties: 1`.
-   */
-  atLeastOneField?: boolean;
-  /** The success answer: 204 has no body; any other status the body schema (the very object). */
-  success: { status: 200 | 201 | 204; description: string; body?: z.core.$ZodType; cookies?: CookieEffect };
-  /**
-   * The statuses the route's own logic answers, each with when. Those of the handler chain
-   * and the gateway (validation, authentication, CSRF, body limits, rate limits, store
-   * failures) are added by the document builder.
-   */
-  errors?: Partial<Record<ErrorStatus, string>>;
-  /** Longer prose than the manifest's summary, where the rules need saying. */
-  description?: string;
-  /** A public route that reads the refresh cookie instead of the access cookie. */
-  refreshCookie?: boolean;
-  /** Who may call it, for the README's route table; `public`, `refresh cookie` or `session` by default. */
-  access?: string;
-  /** The README route table's last column: the answer and the rules in a line. */
-  notes: string;
-  /** A typical request (the sample event, the default benchmark scenario): what its schemas accept. */
-  example?: {
-    body?: unknown;
-    query?: Record<string, string>;
-    path?: Record<string, string>;
-    /** A Cookie header (the refresh route reads its cookie itself). */
-    cookie?: string;
-    /** The caller is a platform administrator. */
-    platformAdmin?: boolean;
-  };
 }
 
 export interface HandlerInput<R extends Route, B, Q, P> {
@@ -101,8 +66,11 @@ export interface HandlerInput<R extends Route, B, Q, P> {
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** A handler from the factory: it also tells which route it serves and what it validates. */
-export type RouteHandler = Handler & { readonly route: Route; readonly spec: HandlerSpec<unknown, unknown, unknown> };
+/**
+ * A handler from the factory: it also tells which route it serves and what it validates;
+ * where the sources run (tools, tests, the local API), `describeRoute` adds its docs.
+ */
+export type RouteHandler = Handler & { readonly route: Route; readonly input: HandlerInputSpec<unknown, unknown, unknown> };
 
 function toResult(reply: Reply): APIGatewayProxyResult {
   const result: APIGatewayProxyResult = {
@@ -148,7 +116,7 @@ function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, string> 
  */
 export function httpHandler<R extends Route, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
   route: R,
-  spec: HandlerSpec<B, Q, P>,
+  spec: HandlerInputSpec<B, Q, P>,
   fn: (input: HandlerInput<R, B, Q, P>) => Promise<Reply>,
 ): RouteHandler {
   let built: Handler | undefined;
@@ -185,9 +153,9 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
   };
 
   const handler: Handler = (event, context) => (built ??= build())(event, context);
-  // Tooling reads both: the OpenAPI document, the sample events, the default bench scenario
-  // and the README's route table are derived from the route and the spec.
-  return Object.assign(handler, { route, spec });
+  // Tooling reads both, with the route's docs: the OpenAPI document, the sample events, the
+  // default bench scenario and the README's route table are derived from them.
+  return Object.assign(handler, { route, input: spec });
 }
 
 /** Reply helpers, so handlers read as what they answer. */

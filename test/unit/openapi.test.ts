@@ -55,9 +55,9 @@ describe('the OpenAPI document', () => {
       const { handler } = (await import(`../../${route.handler}`)) as { handler: RouteHandler };
       const request = (operations as Record<RouteId, { request?: { body?: unknown; query?: unknown; path?: unknown } }>)[route.id].request ?? {};
       expect(handler.route, route.id).toBe(routes[route.id]);
-      expect(handler.spec.body, `${route.id} body`).toBe(request.body);
-      expect(handler.spec.query, `${route.id} query`).toBe(request.query);
-      expect(handler.spec.path, `${route.id} path`).toBe(request.path);
+      expect(handler.input.body, `${route.id} body`).toBe(request.body);
+      expect(handler.input.query, `${route.id} query`).toBe(request.query);
+      expect(handler.input.path, `${route.id} path`).toBe(request.path);
     }
   });
 

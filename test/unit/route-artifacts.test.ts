@@ -22,8 +22,8 @@ describe('generated route files', () => {
     expect(files.map(([file]) => file).sort()).toEqual([...routeList().map((route) => `events/${route.handler.split('/').pop()?.replace(/\.ts$/, '.json')}`), 'README.md', 'docs/deploy.md'].sort());
   });
 
-  it('builds a route event from the spec example: the concrete path, its parameters, the body as JSON text', () => {
-    const event = sampleEvent(routes.updateSupplier, routeHandlers.updateSupplier.spec);
+  it('builds a route event from the docs example: the concrete path, its parameters, the body as JSON text', () => {
+    const event = sampleEvent(routes.updateSupplier, routeHandlers.updateSupplier.docs);
     expect(event).toEqual(
       expect.objectContaining({
         resource: '/suppliers/{id}',
@@ -37,7 +37,7 @@ describe('generated route files', () => {
   });
 
   it('refuses an example that leaves a path parameter without a value', () => {
-    expect(() => exampleRequest(routes.updateSupplier, { ...routeHandlers.updateSupplier.spec, example: {} })).toThrow(/\{id\}/);
+    expect(() => exampleRequest(routes.updateSupplier, { ...routeHandlers.updateSupplier.docs, example: {} })).toThrow(/\{id\}/);
   });
 
   it('replaces only what stands between the markers, and names a file without them', () => {

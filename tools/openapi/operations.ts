@@ -10,7 +10,7 @@ import {
   userView,
 } from '../../lib/auth/schemas';
 import { addressSchema, companyView, createCompanyBody, settingsSchema, updateCompanyBody, updateCompanyStatusBody } from '../../lib/companies/schemas';
-import type { CookieEffect, ErrorStatus, HandlerSpec } from '../../lib/http/handler';
+import type { CookieEffect, DescribedHandler, ErrorStatus } from '../../lib/http/route-docs';
 import { companyListView } from '../../lib/companies/schemas';
 import { coverageItemView, coverageListView, movementView, productListView, productView, warehouseListView, warehouseSummaryListView, warehouseSummaryView, warehouseView } from '../../lib/inventory/schemas';
 import { invitationView, sessionListView, userEnvelopeView } from '../../lib/auth/schemas';
@@ -27,7 +27,7 @@ export type { CookieEffect, ErrorStatus };
 /** Any zod schema, classic or mini: the document only converts them. */
 export type Schema = z.core.$ZodType;
 
-/** One route as the document builder reads it: what the handler states in its spec. */
+/** One route as the document builder reads it: what the handler validates and its docs state. */
 export interface OperationSpec {
   /** The schemas the handler passes to `httpHandler`, the very same objects. */
   request?: { body?: Schema; query?: Schema; path?: Schema; atLeastOneField?: boolean };
@@ -37,23 +37,23 @@ export interface OperationSpec {
   refreshCookie?: boolean;
 }
 
-/** A handler's spec as an operation: its schemas, its answer and its own errors. */
-export function operationOf(spec: HandlerSpec<unknown, unknown, unknown>): OperationSpec {
-  const request = { body: spec.body as Schema | undefined, query: spec.query as Schema | undefined, path: spec.path as Schema | undefined };
+/** A handler as an operation: the schemas it validates with, its answer and its own errors. */
+export function operationOf({ input, docs }: DescribedHandler): OperationSpec {
+  const request = { body: input.body as Schema | undefined, query: input.query as Schema | undefined, path: input.path as Schema | undefined };
   return {
-    ...(request.body || request.query || request.path ? { request: { ...request, atLeastOneField: spec.atLeastOneField } } : {}),
-    success: spec.success,
-    errors: spec.errors ?? {},
-    ...(spec.description ? { description: spec.description } : {}),
-    ...(spec.refreshCookie ? { refreshCookie: true } : {}),
+    ...(request.body || request.query || request.path ? { request: { ...request, atLeastOneField: docs.atLeastOneField } } : {}),
+    success: docs.success,
+    errors: docs.errors ?? {},
+    ...(docs.description ? { description: docs.description } : {}),
+    ...(docs.refreshCookie ? { refreshCookie: true } : {}),
   };
 }
 
 /**
- * Every route of the manifest as its handler describes it (`handler.spec`): nothing about a
+ * Every route of the manifest as its handler describes it (`handler.input` and `handler.docs`): nothing about a
  * route is written here. A route whose handler module does not exist fails to load.
  */
-export const operations = Object.fromEntries(Object.entries(routeHandlers).map(([id, handler]) => [id, operationOf(handler.spec)])) as Record<RouteId, OperationSpec>;
+export const operations = Object.fromEntries(Object.entries(routeHandlers).map(([id, handler]) => [id, operationOf(handler)])) as Record<RouteId, OperationSpec>;
 
 /**
  * Component names of the request bodies: converted with `io: 'input'` (what a client sends,

@@ -1,0 +1,69 @@
+import type * as z from 'zod';
+import type { RouteHandler } from './handler';
+
+/** Error statuses a route can answer (contract section 2). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+/** What a success response does to the session cookies (documented as Set-Cookie). */
+export type CookieEffect = 'issued' | 'cleared' | 'cleared-if-current';
+
+/**
+ * Everything about a route that is neither the manifest's nor what the handler validates:
+ * what it answers, and the words and the sample request the tooling derives from it. The
+ * OpenAPI document (tools/openapi), the sample events of `sam local invoke`, the default
+ * benchmark scenario and the README's route table all read it; nothing of it is restated
+ * elsewhere.
+ *
+ * It is stated in the handler's file, in a statement labelled `ROUTE_DOCS:`, which the
+ * bundles drop (infra/bundling.ts): the response schemas and the prose are the tooling's, and
+ * a function that only reads would otherwise load the whole of classic zod to hold a view
+ * schema it never runs (GET /auth/me: 86 KB bundled without them, 157 KB with).
+ */
+export interface RouteDocs {
+  /**
+   * PATCH bodies refine "at least one field", which JSON Schema cannot learn from the
+   * refinement; the document says it as `minProperties: 1`.
+   */
+  atLeastOneField?: boolean;
+  /** The success answer: 204 has no body; any other status the body schema (the very object). */
+  success: { status: 200 | 201 | 204; description: string; body?: z.core.$ZodType; cookies?: CookieEffect };
+  /**
+   * The statuses the route's own logic answers, each with when. Those of the handler chain
+   * and the gateway (validation, authentication, CSRF, body limits, rate limits, store
+   * failures) are added by the document builder.
+   */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Longer prose than the manifest's summary, where the rules need saying. */
+  description?: string;
+  /** A public route that reads the refresh cookie instead of the access cookie. */
+  refreshCookie?: boolean;
+  /** Who may call it, for the README's route table; `public`, `refresh cookie` or `session` by default. */
+  access?: string;
+  /** The README route table's last column: the answer and the rules in a line. */
+  notes: string;
+  /** A typical request (the sample event, the default benchmark scenario): what its schemas accept. */
+  example?: {
+    body?: unknown;
+    query?: Record<string, string>;
+    path?: Record<string, string>;
+    /** A Cookie header (the refresh route reads its cookie itself). */
+    cookie?: string;
+    /** The caller is a platform administrator. */
+    platformAdmin?: boolean;
+  };
+}
+
+/** A handler whose file stated its docs (every handler, where the sources run). */
+export type DescribedHandler = RouteHandler & { readonly docs: RouteDocs };
+
+/**
+ * Attaches a route's docs to its handler. Call it only as `ROUTE_DOCS: describeRoute(...)`
+ * (`npm run lint` enforces it), so the bundles leave it and everything it alone imports out.
+ */
+export function describeRoute(handler: RouteHandler, docs: RouteDocs): void {
+  Object.assign(handler, { docs });
+}
+
+export function isDescribed(handler: RouteHandler): handler is DescribedHandler {
+  return 'docs' in handler;
+}
