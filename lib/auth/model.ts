@@ -72,3 +72,13 @@ export const invitationSchema = z.object({
 
 export type Invitation = z.infer<typeof invitationSchema>;
 
+/** A password-reset token's record, keyed by the token's SHA-256 (the token is never stored). */
+export const passwordResetSchema = z.object({
+  tenantId: z.uuid(),
+  userId: z.uuid(),
+  /** When the token stops working (epoch seconds; also the item's TTL). */
+  expiresAtEpoch: z.number().int(),
+});
+
+export type PasswordReset = z.infer<typeof passwordResetSchema>;
+

@@ -1,13 +1,12 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
+import type { PasswordReset } from '../../auth/model';
+import { PASSWORD_RESET_ITEMS } from '../item-types';
+import { fieldsOf, pick } from '../items';
 import { keys } from '../keys';
 
-export interface PasswordReset {
-  tenantId: string;
-  userId: string;
-  expiresAtEpoch: number;
-}
+const FIELDS = fieldsOf<PasswordReset>()(['tenantId', 'userId', 'expiresAtEpoch']);
 
 /**
  * Store a new reset token (only its hash) and make it the user's one valid token, in one
@@ -20,7 +19,7 @@ export async function insertPasswordReset(tokenHash: string, reset: PasswordRese
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.passwordReset(tokenHash), type: 'PasswordReset', ...reset, ttl: reset.expiresAtEpoch },
+            Item: { ...keys.passwordReset(tokenHash), type: PASSWORD_RESET_ITEMS.passwordReset, ...pick<PasswordReset>({ ...reset }, FIELDS), ttl: reset.expiresAtEpoch },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -41,7 +40,7 @@ export async function insertPasswordReset(tokenHash: string, reset: PasswordRese
 export async function getPasswordReset(tokenHash: string): Promise<PasswordReset | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.passwordReset(tokenHash), ConsistentRead: true }));
   if (!Item) return undefined;
-  return { tenantId: String(Item.tenantId), userId: String(Item.userId), expiresAtEpoch: Number(Item.expiresAtEpoch) };
+  return pick<PasswordReset>(Item, FIELDS);
 }
 
 /**
