@@ -1,13 +1,28 @@
 import { config } from '../config';
-import { findPendingCounters, rollUpProduct } from '../db/repositories/sales-rollup';
+import { type BadRecord, findPendingCounters, rollUpProduct } from '../db/repositories/sales-rollup';
 import { dayOf } from '../domain/days';
 import { logger } from '../log';
 
 export interface RollupResult {
   /** Complete days before this one were considered (today in the business time zone). */
   today: string;
+  /** Pending counters rolled up. */
   counters: number;
+  /** Products with at least one counter rolled up. */
   products: number;
+  /**
+   * Pending counters skipped because of a bad stored record (see `BadRecord`): 1 per bad
+   * counter, plus every pending counter of a product whose sales series cannot be decoded.
+   * They stay pending, each bad record is logged as an error, and the scheduled run fails
+   * (functions/jobs/sales-rollup.ts) once everything else is rolled up.
+   */
+  skipped: number;
+}
+
+/** One error line per bad record: what identifies it and why, never the item itself. */
+function logBadRecord(bad: BadRecord): void {
+  const { record, tenantId, productId, day, reason, counters } = bad;
+  logger.error('sales roll-up skipped a bad record', { record, tenantId, productId, ...(day === undefined ? {} : { day }), reason, countersLeftPending: counters });
 }
 
 /**
@@ -16,14 +31,25 @@ export interface RollupResult {
  * or only `day`) into its product's fixed-size sales series, which the coverage dashboard
  * reads. It catches up on any number of missed days and on sales back-dated into days that
  * were already rolled up, and running it twice changes nothing.
+ *
+ * A bad stored record (a counter without a real day, product or numeric units; a series
+ * that cannot be decoded) never stops the run: it is logged, left pending and counted in
+ * `skipped`, and every other product is still rolled up.
  */
 export async function runSalesRollup(options: { nowMs: number; day?: string }): Promise<RollupResult> {
   const today = dayOf(options.nowMs, config().BUSINESS_TIME_ZONE);
   if (options.day !== undefined && options.day >= today) throw new Error(`${options.day} is not a complete business day yet (today is ${today})`);
 
   const pending = await findPendingCounters(options.day ? { day: options.day } : { beforeDay: today });
+  let skipped = 0;
+  const skip = (bad: BadRecord) => {
+    logBadRecord(bad);
+    skipped += bad.counters;
+  };
+  pending.bad.forEach(skip);
+
   const byProduct = new Map<string, { tenantId: string; productId: string; days: Set<string> }>();
-  for (const counter of pending) {
+  for (const counter of pending.counters) {
     const key = `${counter.tenantId}#${counter.productId}`;
     const group = byProduct.get(key) ?? { tenantId: counter.tenantId, productId: counter.productId, days: new Set<string>() };
     group.days.add(counter.day);
@@ -31,10 +57,14 @@ export async function runSalesRollup(options: { nowMs: number; day?: string }): 
   }
 
   let counters = 0;
+  let products = 0;
   for (const group of byProduct.values()) {
-    counters += await rollUpProduct(group.tenantId, group.productId, [...group.days].sort());
+    const { rolled, bad } = await rollUpProduct(group.tenantId, group.productId, [...group.days].sort());
+    counters += rolled;
+    if (rolled > 0) products += 1;
+    bad.forEach(skip);
   }
-  const result = { today, counters, products: byProduct.size };
+  const result = { today, counters, products, skipped };
   logger.info('sales roll-up done', { ...result });
   return result;
 }

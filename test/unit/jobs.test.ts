@@ -1,9 +1,14 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as salesRollup from '../../functions/jobs/sales-rollup';
+import { runSalesRollup } from '../../lib/jobs/sales-rollup';
+import type * as SalesRollupJob from '../../lib/jobs/sales-rollup';
 import { jobs } from '../../lib/routes';
-import { findJob, type JobModule, type LoadJob, type LocalJob, manifestJobs, runJobOnce, UnknownJob } from '../../local/jobs';
+import { findJob, type JobModule, type LoadJob, type LocalJob, manifestJobs, runJobOnce, scheduledEvent, UnknownJob } from '../../local/jobs';
 import { startSchedules } from '../../local/scheduler';
+
+// The roll-up itself runs against DynamoDB Local in test/integration; here its result is given.
+vi.mock('../../lib/jobs/sales-rollup', async (importOriginal) => ({ ...(await importOriginal<typeof SalesRollupJob>()), runSalesRollup: vi.fn() }));
 
 /** Two jobs, as a manifest with a second scheduled job would list them. */
 const rollup: LocalJob = { name: 'rollup', handler: 'functions/jobs/rollup.ts', schedule: { hour: 3, minute: 15 }, summary: 'Roll up' };
@@ -132,5 +137,56 @@ describe('the manifest jobs', () => {
   it('refuses a malformed --date of the sales roll-up before touching the store', async () => {
     await expect(salesRollup.command.run(['--date', '20/11/2026'], Date.now())).rejects.toThrow("--date must be a day as YYYY-MM-DD, not '20/11/2026'");
     await expect(salesRollup.command.run(['--day', '2026-11-20'], Date.now())).rejects.toThrow(/--day/);
+  });
+});
+
+describe('the sales roll-up job over skipped bad records', () => {
+  const job = manifestJobs.find((candidate) => candidate.name === 'sales-rollup') as LocalJob;
+  const load: LoadJob = async () => salesRollup;
+  const NOW = Date.parse('2026-11-22T03:15:00.000Z');
+  const skippedMessage =
+    'sales roll-up skipped 3 pending counters with bad stored records (left pending, logged as errors); 5 daily counters of 2 products rolled up (days before 2026-11-22)';
+
+  beforeEach(() => {
+    vi.mocked(runSalesRollup).mockReset();
+  });
+
+  it('fails the invocation, naming how many were skipped, after the roll-up ran to its end', async () => {
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3 });
+
+    await expect(salesRollup.handler(scheduledEvent(job, NOW))).rejects.toThrow(new Error(skippedMessage));
+    expect(vi.mocked(runSalesRollup).mock.calls).toEqual([[{ nowMs: NOW }]]);
+  });
+
+  it('names a single skipped counter in the singular', async () => {
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 0, products: 0, skipped: 1 });
+
+    await expect(salesRollup.handler(scheduledEvent(job, NOW))).rejects.toThrow(
+      new Error('sales roll-up skipped 1 pending counter with bad stored records (left pending, logged as errors); 0 daily counters of 0 products rolled up (days before 2026-11-22)'),
+    );
+  });
+
+  it('resolves to its result when nothing was skipped', async () => {
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 0 });
+
+    await expect(salesRollup.handler(scheduledEvent(job, NOW))).resolves.toEqual({ today: '2026-11-22', counters: 5, products: 2 });
+    await expect(runJobOnce(job, load, [], NOW)).resolves.toBe('sales-rollup: 5 daily counters of 2 products rolled up (days before 2026-11-22)');
+  });
+
+  it('shows the skipped count as a failure in the local scheduler and in `npm run job`', async () => {
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3 });
+    vi.useFakeTimers({ now: NOW });
+    try {
+      const lines: string[] = [];
+      const stop = startSchedules((line) => lines.push(line), { jobs: [job], loadJob: load });
+      await vi.advanceTimersByTimeAsync(0);
+      stop();
+      expect(lines).toEqual([`[job] sales-rollup failed: ${skippedMessage}`]);
+    } finally {
+      vi.useRealTimers();
+    }
+
+    await expect(runJobOnce(job, load, ['--date', '2026-11-20'], NOW)).rejects.toThrow(new Error(skippedMessage));
+    expect(vi.mocked(runSalesRollup).mock.calls).toEqual([[{ nowMs: NOW }], [{ nowMs: NOW, day: '2026-11-20' }]]);
   });
 });

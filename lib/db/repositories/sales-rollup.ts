@@ -6,6 +6,7 @@ import { addUnits, emptySeries, encodeUnits, seriesOf } from '../sales-series';
 import { db, tableName } from '../client';
 import { gsi1, keys } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
+import { isDay } from '../../domain/days';
 import { putAll } from './bulk';
 import { getMany } from '../batch';
 import { fieldsOf, pick } from '../items';
@@ -14,15 +15,55 @@ import { SALES_PENDING_SHARDS, shardOf } from './inventory';
 /** A daily sales counter waiting for the roll-up: which product and day. */
 export type PendingCounter = Pick<SalesDay, 'tenantId' | 'productId' | 'day'>;
 
+/**
+ * A stored record the roll-up cannot use, and why: a pending counter (an index entry without
+ * a tenant or product, a day that is not a calendar day, units that are not a finite number)
+ * or a product's sales series that cannot be decoded. The identifying values are shown as
+ * stored when they are strings (cut to 100 characters), else as `(missing)` / `(number)`...:
+ * never the whole item. Nothing is written for it: its counters stay pending, so once the
+ * record is fixed the next run counts them.
+ */
+export interface BadRecord {
+  record: 'pending counter' | 'sales series';
+  tenantId: string;
+  productId: string;
+  /** The counter's day; absent for a sales series. */
+  day?: string;
+  reason: string;
+  /** Pending counters left pending because of it: 1 for a counter, each pending day of the product for a series. */
+  counters: number;
+}
+
 const SALES_DAY_FIELDS = fieldsOf<SalesDay>()(['tenantId', 'productId', 'day', 'units']);
+
+/** A stored value as a log may show it: a string (cut short), else only its kind. */
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return '(missing)';
+  if (typeof value !== 'string') return `(${typeof value})`;
+  return value.length > 100 ? `${value.slice(0, 100)}...` : value;
+}
+
+const isId = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** Why a pending index entry cannot be rolled up, or null when it can. */
+function pendingEntryProblem(item: Record<string, unknown>): string | null {
+  if (!isId(item.tenantId)) return 'tenantId is missing or not a string';
+  if (!isId(item.productId)) return 'productId is missing or not a string';
+  if (typeof item.day !== 'string' || !isDay(item.day)) return 'day is not a calendar day written YYYY-MM-DD';
+  const key = keys.salesDay(item.tenantId, item.day, item.productId);
+  if (item.pk !== key.pk || item.sk !== key.sk) return 'its key does not match its tenantId, day and productId';
+  return null;
+}
 
 /**
  * The daily sales counters waiting for the roll-up: of complete days before `beforeDay`, or
  * of exactly `day`. Read from the sparse pending index (eventually consistent: the job
- * re-reads each counter from the table before using it).
+ * re-reads each counter from the table before using it). An entry that names no product
+ * or no real day is returned in `bad`, not in `counters`.
  */
-export async function findPendingCounters(selection: { beforeDay: string } | { day: string }): Promise<PendingCounter[]> {
-  const found: PendingCounter[] = [];
+export async function findPendingCounters(selection: { beforeDay: string } | { day: string }): Promise<{ counters: PendingCounter[]; bad: BadRecord[] }> {
+  const counters: PendingCounter[] = [];
+  const bad: BadRecord[] = [];
   for (let shard = 0; shard < SALES_PENDING_SHARDS; shard += 1) {
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -33,16 +74,37 @@ export async function findPendingCounters(selection: { beforeDay: string } | { d
           IndexName: 'gsi1',
           KeyConditionExpression: byDay ? 'gsi1pk = :pk AND begins_with(gsi1sk, :day)' : 'gsi1pk = :pk AND gsi1sk < :before',
           ExpressionAttributeValues: { ':pk': gsi1.salesPendingShard(shard).gsi1pk, ...(byDay ? { ':day': `${selection.day}#` } : { ':before': selection.beforeDay }) },
-          ProjectionExpression: 'tenantId, productId, #day',
+          ProjectionExpression: 'pk, sk, tenantId, productId, #day',
           ExpressionAttributeNames: { '#day': 'day' },
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of page.Items ?? []) found.push({ tenantId: String(item.tenantId), productId: String(item.productId), day: String(item.day) });
+      for (const item of page.Items ?? []) {
+        const problem = pendingEntryProblem(item);
+        if (problem === null) counters.push({ tenantId: item.tenantId as string, productId: item.productId as string, day: item.day as string });
+        else bad.push({ record: 'pending counter', tenantId: shown(item.tenantId), productId: shown(item.productId), day: shown(item.day), reason: problem, counters: 1 });
+      }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }
-  return found;
+  return { counters, bad };
+}
+
+/** The series a stored sales item holds with its version, or why it cannot be decoded. */
+function storedSeries(item: Record<string, unknown>): { series: SalesSeries; version: number } | { problem: string } {
+  if (!(item.through === null || (typeof item.through === 'string' && isDay(item.through)))) return { problem: 'its through is not a calendar day written YYYY-MM-DD' };
+  if (!(item.units instanceof Uint8Array) || item.units.byteLength % 8 !== 0) return { problem: 'its units are not a binary array of float64 values' };
+  if (!(typeof item.version === 'number' && Number.isSafeInteger(item.version) && item.version > 0)) return { problem: 'its version is not a positive integer' };
+  const series = seriesOf(item);
+  if (!series.units.every(Number.isFinite)) return { problem: 'its units hold a value that is not a finite number' };
+  return { series, version: item.version };
+}
+
+/** Why a stored counter's units cannot be rolled up, or null when they can. */
+function counterProblem(counter: Record<string, unknown>): string | null {
+  if (typeof counter.units !== 'number' || !Number.isFinite(counter.units)) return 'units is not a finite number';
+  if (counter.rolledUnits !== undefined && (typeof counter.rolledUnits !== 'number' || !Number.isFinite(counter.rolledUnits))) return 'rolledUnits is not a finite number';
+  return null;
 }
 
 /** At most this many counters ride with one roll-up write (DynamoDB allows 100 items). */
@@ -54,35 +116,49 @@ const COUNTERS_PER_TRANSACTION = 99;
  * (conditional on the units read): a sale recorded meanwhile, or a concurrent job, makes it
  * re-read and recompute, so no unit is ever counted twice or lost. Idempotent: a counter
  * whose units were already rolled up adds nothing.
+ *
+ * A counter whose stored units are not a finite number is left out of the write (and stays
+ * pending) and returned in `bad`; the product's other counters are rolled up. A series that
+ * cannot be decoded is not written at all: every remaining day stays pending, as one bad record.
  */
-export async function rollUpProduct(tenantId: string, productId: string, days: string[]): Promise<number> {
+export async function rollUpProduct(tenantId: string, productId: string, days: string[]): Promise<{ rolled: number; bad: BadRecord[] }> {
   let rolled = 0;
+  const bad: BadRecord[] = [];
   for (let start = 0; start < days.length; start += COUNTERS_PER_TRANSACTION) {
     const chunk = days.slice(start, start + COUNTERS_PER_TRANSACTION);
-    rolled += await withOptimisticRetries<number>(async () => {
+    const outcome = await withOptimisticRetries<{ rolled: number; bad: BadRecord[] } | { seriesProblem: string }>(async () => {
       const seriesKey = keys.productSales(tenantId, productId);
       const { Item: seriesItem } = await db().send(new GetCommand({ TableName: tableName(), Key: seriesKey, ConsistentRead: true }));
       const counters = await getMany(chunk.map((day) => keys.salesDay(tenantId, day, productId)));
 
-      let series: SalesSeries = seriesItem ? seriesOf(seriesItem) : emptySeries();
-      const version = Number(seriesItem?.version ?? 0);
+      const stored = seriesItem ? storedSeries(seriesItem) : { series: emptySeries(), version: 0 };
+      if ('problem' in stored) return { retry: false, value: { seriesProblem: stored.problem } };
+      let { series } = stored;
+      const { version } = stored;
+      const badCounters: BadRecord[] = [];
       const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
       counters.forEach((counter, index) => {
         if (!counter) return;
-        const units = Number(counter.units ?? 0);
-        const delta = units - Number(counter.rolledUnits ?? 0);
-        if (delta !== 0) series = addUnits(series, chunk[index] as string, delta);
+        const day = chunk[index] as string;
+        const problem = counterProblem(counter);
+        if (problem !== null) {
+          badCounters.push({ record: 'pending counter', tenantId, productId, day, reason: problem, counters: 1 });
+          return;
+        }
+        const units = counter.units as number;
+        const delta = units - ((counter.rolledUnits as number | undefined) ?? 0);
+        if (delta !== 0) series = addUnits(series, day, delta);
         items.push({
           Update: {
             TableName: tableName(),
-            Key: keys.salesDay(tenantId, chunk[index] as string, productId),
+            Key: keys.salesDay(tenantId, day, productId),
             UpdateExpression: 'SET rolledUnits = :units REMOVE gsi1pk, gsi1sk',
             ConditionExpression: 'units = :units',
             ExpressionAttributeValues: { ':units': units },
           },
         });
       });
-      if (items.length === 0) return { retry: false, value: 0 };
+      if (items.length === 0) return { retry: false, value: { rolled: 0, bad: badCounters } };
       items.unshift({
         Put: {
           TableName: tableName(),
@@ -93,15 +169,21 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
       });
       try {
         await db().send(new TransactWriteCommand({ TransactItems: items }));
-        return { retry: false, value: items.length - 1 };
+        return { retry: false, value: { rolled: items.length - 1, bad: badCounters } };
       } catch (error) {
         const codes = cancellationCodes(error);
         if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
         throw error;
       }
     });
+    if ('seriesProblem' in outcome) {
+      bad.push({ record: 'sales series', tenantId, productId, reason: outcome.seriesProblem, counters: days.length - start });
+      break;
+    }
+    rolled += outcome.rolled;
+    bad.push(...outcome.bad);
   }
-  return rolled;
+  return { rolled, bad };
 }
 
 /**
