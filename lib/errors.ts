@@ -72,6 +72,27 @@ export class Conflict extends AppError {
   readonly title = 'Conflict';
 }
 
+/** The same Idempotency-Key is being used by a request that has not finished yet. */
+export class IdempotencyKeyInUse extends AppError {
+  readonly status = 409;
+  readonly type = 'idempotency-key-in-use';
+  readonly title = 'Idempotency key in use';
+  constructor(retryAfterSeconds = 1) {
+    super('A request with this Idempotency-Key is still being processed; retry after it finishes');
+    this.headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  }
+}
+
+/** The same Idempotency-Key was first used for another request (method, path or body). */
+export class IdempotencyKeyReused extends AppError {
+  readonly status = 422;
+  readonly type = 'idempotency-key-reused';
+  readonly title = 'Idempotency key reused';
+  constructor() {
+    super('This Idempotency-Key was used for a different request; a retry must repeat the method, path and body exactly');
+  }
+}
+
 export class PayloadTooLarge extends AppError {
   readonly status = 413;
   readonly type = 'payload-too-large';

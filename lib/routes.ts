@@ -33,6 +33,12 @@ export interface Route {
   /** Functions that verify tokens themselves (besides the authorizer) get the public keys. */
   verifiesTokens?: boolean;
   rateLimit?: RateLimit;
+  /**
+   * The route honours an `Idempotency-Key` header (every POST that creates or changes data,
+   * except the session routes: login, refresh, logout, register and the password routes);
+   * `status` is what it answers on success, recorded with the key in the write's transaction.
+   */
+  idempotent?: { status: 200 | 201 };
   summary: string;
 }
 
@@ -44,6 +50,7 @@ export const routes = {
     auth: 'public',
     table: 'read-write',
     rateLimit: { per: 'ip', limit: 10, windowSeconds: 3600 },
+    idempotent: { status: 201 },
     summary: 'Create a tenant (sign-up)',
   },
   listTenants: {
@@ -125,6 +132,7 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     rateLimit: { per: 'user', limit: 10, windowSeconds: 60 },
+    idempotent: { status: 200 },
     summary: 'Revoke one of the caller\'s sessions',
   },
   forgotPassword: {
@@ -156,6 +164,7 @@ export const routes = {
     sendsMail: true,
     // Per inviting user; the per-address limit (3 a day) is the service's (lib/auth/invitations).
     rateLimit: { per: 'user', limit: 20, windowSeconds: 3600 },
+    idempotent: { status: 201 },
     summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
   },
   createCompany: {
@@ -164,6 +173,7 @@ export const routes = {
     handler: 'functions/companies/create-company.ts',
     auth: 'protected',
     table: 'read-write',
+    idempotent: { status: 201 },
     summary: "Create a company in the caller's tenant",
   },
   listCompanies: {
@@ -196,6 +206,7 @@ export const routes = {
     handler: 'functions/suppliers/create-supplier.ts',
     auth: 'protected',
     table: 'read-write',
+    idempotent: { status: 201 },
     summary: "Create a supplier in the caller's tenant",
   },
   listSuppliers: {
@@ -228,6 +239,7 @@ export const routes = {
     handler: 'functions/inventory/create-warehouse.ts',
     auth: 'protected',
     table: 'read-write',
+    idempotent: { status: 201 },
     summary: 'Create a warehouse',
   },
   listWarehouses: {
@@ -244,6 +256,7 @@ export const routes = {
     handler: 'functions/inventory/create-product.ts',
     auth: 'protected',
     table: 'read-write',
+    idempotent: { status: 201 },
     summary: 'Create a product (SKU unique in the tenant)',
   },
   listProducts: {
@@ -260,6 +273,7 @@ export const routes = {
     handler: 'functions/inventory/create-movement.ts',
     auth: 'protected',
     table: 'read-write',
+    idempotent: { status: 201 },
     summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
   },
   stockCoverage: {

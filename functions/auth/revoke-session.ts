@@ -8,11 +8,11 @@ import { routes } from '../../lib/routes';
 
 const revoked = 'The session was revoked; revoking the session in use also clears its cookies.';
 
-export const handler = httpHandler(routes.revokeSession, { path: idPath }, async ({ path, principal }) => {
-  await revokeOwnSession(principal, path.id, Date.now());
+export const handler = httpHandler(routes.revokeSession, { path: idPath }, async ({ path, principal, idempotency }) => {
+  const answer = await revokeOwnSession(principal, path.id, Date.now(), idempotency);
   // Revoking the session in use is a logout: its cookies go too.
   const current = path.id === principal.sessionId;
-  return ok({ message: 'Session revoked' }, current ? { cookies: clearedSessionCookies() } : {});
+  return ok(answer, current ? { cookies: clearedSessionCookies() } : {});
 });
 
 ROUTE_DOCS: describeRoute(handler, {

@@ -5,7 +5,7 @@ import { movementBody } from '../../lib/inventory/schemas';
 import { addMovement } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createMovement, { body: movementBody }, async ({ body, principal }) => created(await addMovement(principal, body, Date.now())));
+export const handler = httpHandler(routes.createMovement, { body: movementBody }, async ({ body, principal, idempotency }) => created(await addMovement(principal, body, Date.now(), idempotency)));
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The movement, with the balance of the product in the warehouse after it.', body: movementView },

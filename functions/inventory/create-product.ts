@@ -5,7 +5,7 @@ import { productBody } from '../../lib/inventory/schemas';
 import { createProduct } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createProduct, { body: productBody }, async ({ body, principal }) => created(await createProduct(principal, body, Date.now())));
+export const handler = httpHandler(routes.createProduct, { body: productBody }, async ({ body, principal, idempotency }) => created(await createProduct(principal, body, Date.now(), idempotency)));
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The product.', body: productView },

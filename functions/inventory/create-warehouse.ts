@@ -5,7 +5,7 @@ import { warehouseBody } from '../../lib/inventory/schemas';
 import { createWarehouse } from '../../lib/inventory/service';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody }, async ({ body, principal }) => created(await createWarehouse(principal, body, Date.now())));
+export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody }, async ({ body, principal, idempotency }) => created(await createWarehouse(principal, body, Date.now(), idempotency)));
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The warehouse.', body: warehouseView },

@@ -4,7 +4,7 @@ import { routes } from '../../lib/routes';
 import { createSupplierBody, supplierView } from '../../lib/suppliers/schemas';
 import { createSupplier } from '../../lib/suppliers/service';
 
-export const handler = httpHandler(routes.createSupplier, { body: createSupplierBody }, async ({ body, principal }) => created(await createSupplier(principal, body, Date.now())));
+export const handler = httpHandler(routes.createSupplier, { body: createSupplierBody }, async ({ body, principal, idempotency }) => created(await createSupplier(principal, body, Date.now(), idempotency)));
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The supplier.', body: supplierView },

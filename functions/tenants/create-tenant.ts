@@ -4,7 +4,7 @@ import { routes } from '../../lib/routes';
 import { createTenantBody, tenantCreatedView } from '../../lib/tenants/schemas';
 import { createTenant } from '../../lib/tenants/service';
 
-export const handler = httpHandler(routes.createTenant, { body: createTenantBody }, async ({ body }) => created(await createTenant(body, Date.now())));
+export const handler = httpHandler(routes.createTenant, { body: createTenantBody }, async ({ body, idempotency }) => created(await createTenant(body, Date.now(), idempotency)));
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The tenant was created.', body: tenantCreatedView },

@@ -95,7 +95,7 @@ export class Api extends Construct {
         allowOrigins: props.allowedOrigins,
         allowCredentials: true,
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        allowHeaders: ['Content-Type'],
+        allowHeaders: ['Content-Type', 'Idempotency-Key'],
         maxAge: Duration.minutes(10),
       },
     });

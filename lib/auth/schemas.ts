@@ -46,6 +46,7 @@ export const invitationView = invitationSchema.pick({ id: true, email: true, exp
 export type InvitationView = z.infer<typeof invitationView>;
 
 export const messageView = z.object({ message: z.string() });
+export type MessageView = z.infer<typeof messageView>;
 
 /** Login, registration and refresh: `{ user }`. */
 export const userEnvelopeView = z.object({ user: userView });

@@ -6,7 +6,8 @@ import { NotFound, Unauthorized } from '../errors';
 import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
 import type { Session, User } from './model';
-import type { SessionView, UserView } from './schemas';
+import type { IdempotentWrite } from '../idempotency/model';
+import type { MessageView, SessionView, UserView } from './schemas';
 import { isSessionLive } from './session-state';
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
 
@@ -133,11 +134,14 @@ export async function listActiveSessions(principal: Principal, nowMs: number): P
  * Revoke one of the caller's own live sessions; 404 for any other id (someone else's, an
  * ended one, an unknown one). Takes effect on that session's very next request.
  */
-export async function revokeOwnSession(principal: Principal, sessionId: string, nowMs: number): Promise<void> {
+export async function revokeOwnSession(principal: Principal, sessionId: string, nowMs: number, idempotency?: IdempotentWrite): Promise<MessageView> {
+  const view: MessageView = { message: 'Session revoked' };
   const revoked = await revokeActiveSession(
     { tenantId: principal.tenantId, userId: principal.userId, sessionId },
     new Date(nowMs).toISOString(),
     principal.sessionsValidFrom,
+    idempotency && { write: idempotency, view },
   );
   if (!revoked) throw new NotFound('No such session');
+  return view;
 }

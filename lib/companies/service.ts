@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
+import type { IdempotentWrite } from '../idempotency/model';
 import {
   findCompanyTenant,
   getCompany,
@@ -15,7 +16,7 @@ import { Conflict, Forbidden, NotFound } from '../errors';
 import type { CompanyStatus, createCompanyBody } from './schemas';
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
-export async function createCompany(principal: Principal, input: z.output<typeof createCompanyBody>, nowMs: number): Promise<Company> {
+export async function createCompany(principal: Principal, input: z.output<typeof createCompanyBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<Company> {
   const now = new Date(nowMs).toISOString();
   const company: Company = {
     id: randomUUID(),
@@ -31,7 +32,7 @@ export async function createCompany(principal: Principal, input: z.output<typeof
     createdAt: now,
     updatedAt: now,
   };
-  await insertCompany(company);
+  await insertCompany(company, idempotency && { write: idempotency, view: company });
   return company;
 }
 

@@ -14,6 +14,9 @@ export const USER_ITEMS = { user: 'User', email: 'Email' } as const;
  */
 export const SESSION_ITEMS = { session: 'Session', revokedJti: 'RevokedJti' } as const;
 
+/** The `type` attribute of an Idempotency-Key's record. */
+export const IDEMPOTENCY_ITEMS = { key: 'IdempotencyKey' } as const;
+
 /** The `type` attribute of a password-reset token's item. */
 export const PASSWORD_RESET_ITEMS = { passwordReset: 'PasswordReset' } as const;
 

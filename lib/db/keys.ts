@@ -80,6 +80,13 @@ export const keys = {
   /** Units sold of one product on one business day, as the movements recorded them. */
   salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
 
+  /**
+   * An Idempotency-Key's record, under its caller: a signed-in user's keys in the user's
+   * partition, a public caller's under its IP (POST /tenants). `keyHash` is the key's SHA-256.
+   */
+  idempotency: (caller: { tenantId: string; userId: string } | { ip: string }, keyHash: string): Key =>
+    'ip' in caller ? { pk: `IDEMPOTENCY#IP#${caller.ip}`, sk: `KEY#${keyHash}` } : { pk: userPk(caller.tenantId, caller.userId), sk: `IDEMPOTENCY#${keyHash}` },
+
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 

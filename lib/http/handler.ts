@@ -6,14 +6,17 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as z from 'zod';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
+import { logger } from '../log';
 import { ValidationError } from '../errors';
+import type { IdempotentWrite } from '../idempotency/model';
+import { abandonIdempotent, finishIdempotent, startIdempotent } from '../idempotency/service';
 import type { Route } from '../routes';
 import { bodyGuard, jsonGuard } from './middleware/body';
 import { csrfGuard } from './middleware/csrf';
 import { problemHandler } from './middleware/problems';
 import { rateLimitGuard } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
-import { cookies, header } from './request';
+import { cookies, header, idempotencyKey } from './request';
 import { parseWith } from './validation';
 
 /**
@@ -62,6 +65,11 @@ export interface HandlerInput<R extends Route, B, Q, P> {
   path: Output<P>;
   principal: R['auth'] extends 'protected' ? Principal : undefined;
   request: RequestInfo;
+  /**
+   * On a route the manifest marks `idempotent`, when the request carries an Idempotency-Key:
+   * pass it to the service, whose repository completes the key in the write's transaction.
+   */
+  idempotency: IdempotentWrite | undefined;
 }
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -81,6 +89,13 @@ function toResult(reply: Reply): APIGatewayProxyResult {
   if (reply.body !== undefined) result.headers = { ...result.headers, 'Content-Type': 'application/json' };
   if (reply.cookies?.length) result.multiValueHeaders = { 'Set-Cookie': reply.cookies };
   return result;
+}
+
+/** The first answer of an Idempotency-Key, again, marked as such. */
+function replayed(status: number, body: string): APIGatewayProxyResult {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'Idempotent-Replayed': 'true' };
+  if (body !== '') headers['Content-Type'] = 'application/json';
+  return { statusCode: status, headers, body };
 }
 
 function requestInfo(event: APIGatewayProxyEvent, context: Context): RequestInfo {
@@ -125,20 +140,37 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
     const { ALLOWED_ORIGINS } = config();
     const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
       const principal = route.auth === 'protected' ? fromAuthorizerContext(event.requestContext?.authorizer) : undefined;
+      const key = route.idempotent ? idempotencyKey(event) : undefined;
       const input = {
         body: spec.body ? parseWith(spec.body, event.body) : undefined,
         query: spec.query ? parseWith(spec.query, singleValuedQuery(event)) : undefined,
         path: spec.path ? parseWith(spec.path, event.pathParameters ?? {}) : undefined,
         principal,
         request: requestInfo(event, context),
+        idempotency: undefined,
       } as HandlerInput<R, B, Q, P>;
-      return toResult(await fn(input));
+      if (key === undefined || !route.idempotent) return toResult(await fn(input));
+
+      // Only a valid request takes its key: one refused by its schemas leaves nothing behind.
+      const caller = principal ? { tenantId: principal.tenantId, userId: principal.userId } : { ip: input.request.ip };
+      const start = await startIdempotent(caller, key, { method: event.httpMethod, path: event.path, body: event.body, successStatus: route.idempotent.status }, Date.now());
+      if (start.kind === 'replay') return replayed(start.status, start.body);
+      try {
+        const reply = await fn({ ...input, idempotency: start.write });
+        await finishIdempotent(start.write, reply.body);
+        return toResult(reply);
+      } catch (error) {
+        // The key goes back for a retry; if the store cannot take it back now, its lease ends it.
+        await abandonIdempotent(start.write).catch((releaseError: unknown) => logger.warn('idempotency key not released', { error: releaseError as Error }));
+        throw error;
+      }
     };
 
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
       .use(requestLog())
       .use(httpSecurityHeaders(SECURITY_HEADERS))
-      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true }))
+      // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent routes send it).
+      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed' }))
       .use(problemHandler())
       .use(csrfGuard(ALLOWED_ORIGINS))
       .use(rateLimitGuard(route));

@@ -1,4 +1,5 @@
 import { parseCookie } from 'cookie';
+import { ValidationError } from '../errors';
 
 /** The header-carrying part of a proxy event or an authorizer REQUEST event. */
 export interface HeaderSource {
@@ -38,4 +39,20 @@ export function cookies(event: HeaderSource): Record<string, string> {
   const result = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(parsed)) if (value !== undefined) result[key] = value;
   return result;
+}
+
+/** An Idempotency-Key: 1 to 255 visible ASCII characters (no spaces, no controls). */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** The request's Idempotency-Key, if it sent one; 400 for a malformed or repeated one. */
+export function idempotencyKey(event: HeaderSource): string | undefined {
+  const wanted = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+  for (const [key, list] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (key.toLowerCase() === wanted && Array.isArray(list) && list.length > 1) throw ValidationError.of(IDEMPOTENCY_KEY_HEADER, 'given more than once');
+  }
+  const value = header(event, IDEMPOTENCY_KEY_HEADER);
+  if (value === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(value)) throw ValidationError.of(IDEMPOTENCY_KEY_HEADER, 'must be 1 to 255 visible ASCII characters');
+  return value;
 }

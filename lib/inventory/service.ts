@@ -6,6 +6,7 @@ import { insertProduct, insertWarehouse, listProducts as readProducts, listWareh
 import { Conflict, ValidationError } from '../errors';
 import { dayOf } from '../domain/days';
 import { roundMoney, roundQuantity } from './rounding';
+import type { IdempotentWrite } from '../idempotency/model';
 import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
 import type { movementBody, MovementView, ProductView, WarehouseView } from './schemas';
 
@@ -13,10 +14,11 @@ import type { movementBody, MovementView, ProductView, WarehouseView } from './s
 const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
 const productViewOf = ({ id, sku, name, createdAt }: Product): ProductView => ({ id, sku, name, createdAt });
 
-export async function createWarehouse(principal: Principal, input: WarehouseInput, nowMs: number): Promise<WarehouseView> {
+export async function createWarehouse(principal: Principal, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
   const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0, totalProducts: 0, totalValue: 0 };
-  await insertWarehouse(principal.tenantId, warehouse);
-  return warehouseViewOf(warehouse);
+  const view = warehouseViewOf(warehouse);
+  await insertWarehouse(principal.tenantId, warehouse, idempotency && { write: idempotency, view });
+  return view;
 }
 
 /** The tenant's warehouses by name. */
@@ -24,10 +26,11 @@ export async function listWarehouses(principal: Principal): Promise<WarehouseVie
   return (await readWarehouses(principal.tenantId)).sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id)).map(warehouseViewOf);
 }
 
-export async function createProduct(principal: Principal, input: ProductInput, nowMs: number): Promise<ProductView> {
+export async function createProduct(principal: Principal, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
   const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0 };
-  await insertProduct(principal.tenantId, product);
-  return productViewOf(product);
+  const view = productViewOf(product);
+  await insertProduct(principal.tenantId, product, idempotency && { write: idempotency, view });
+  return view;
 }
 
 /** The tenant's products by SKU. */
@@ -69,7 +72,7 @@ export function balanceRule(type: MovementType, quantity: number, unitCost: numb
 }
 
 /** Record a stock movement (see `recordMovement` for the one transaction it is). */
-export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number): Promise<MovementView> {
+export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<MovementView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
   if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
   const movement: Movement = {
@@ -84,7 +87,8 @@ export async function addMovement(principal: Principal, input: z.output<typeof m
     createdAt: new Date(nowMs).toISOString(),
     day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
   };
-  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost));
-  const { tenantId: _tenant, day: _day, ...view } = movement;
-  return { ...view, balance: { quantity: roundQuantity(balance.quantity), averageCost: roundMoney(balance.averageCost) } };
+  const { tenantId: _tenant, day: _day, ...recorded } = movement;
+  const viewOf = (balance: Balance): MovementView => ({ ...recorded, balance: { quantity: roundQuantity(balance.quantity), averageCost: roundMoney(balance.averageCost) } });
+  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), idempotency && { write: idempotency, view: viewOf });
+  return viewOf(balance);
 }

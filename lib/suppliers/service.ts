@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
+import type { IdempotentWrite } from '../idempotency/model';
 import { insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage } from '../db/repositories/suppliers';
 import { formatDocument } from '../domain/documents';
 import type { Supplier } from './model';
@@ -13,7 +14,7 @@ export const toSupplierView = ({ createdAt: _createdAt, updatedAt: _updatedAt, .
 });
 
 /** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */
-export async function createSupplier(principal: Principal, input: CreateSupplierInput, nowMs: number): Promise<SupplierView> {
+export async function createSupplier(principal: Principal, input: CreateSupplierInput, nowMs: number, idempotency?: IdempotentWrite): Promise<SupplierView> {
   const now = new Date(nowMs).toISOString();
   const supplier: Supplier = {
     id: randomUUID(),
@@ -26,8 +27,9 @@ export async function createSupplier(principal: Principal, input: CreateSupplier
     createdAt: now,
     updatedAt: now,
   };
-  await insertSupplier(principal.tenantId, supplier);
-  return toSupplierView(supplier);
+  const view = toSupplierView(supplier);
+  await insertSupplier(principal.tenantId, supplier, idempotency && { write: idempotency, view });
+  return view;
 }
 
 /** Apply the given fields (null clears email or phone); 404 outside the caller's tenant, 409 for a taken document. */

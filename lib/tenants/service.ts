@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal';
 import { insertTenant, listTenants as readAllTenants, updateTenantProfile } from '../db/repositories/tenants';
 import { formatDocument } from '../domain/documents';
 import { Conflict, Forbidden, NotFound } from '../errors';
+import type { IdempotentWrite } from '../idempotency/model';
 import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView } from './schemas';
 
@@ -19,7 +20,7 @@ export const toTenantView = (tenant: Tenant): TenantView => ({
 });
 
 /** Sign-up: a new active tenant; 409 when the name is taken or reserved. */
-export async function createTenant(input: CreateTenantInput, nowMs: number): Promise<TenantCreatedView> {
+export async function createTenant(input: CreateTenantInput, nowMs: number, idempotency?: IdempotentWrite): Promise<TenantCreatedView> {
   if (RESERVED_TENANT_NAMES.includes(input.name)) throw new Conflict(`The tenant name '${input.name}' is reserved`);
   const now = new Date(nowMs).toISOString();
   const tenant: Tenant = {
@@ -37,8 +38,9 @@ export async function createTenant(input: CreateTenantInput, nowMs: number): Pro
     createdAt: now,
     updatedAt: now,
   };
-  await insertTenant(tenant);
-  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, plan: tenant.plan };
+  const view: TenantCreatedView = { id: tenant.id, name: tenant.name, brandName: tenant.brandName, plan: tenant.plan };
+  await insertTenant(tenant, idempotency && { write: idempotency, view });
+  return view;
 }
 
 /** Every tenant, by name: platform administrators only. */

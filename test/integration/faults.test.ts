@@ -14,6 +14,7 @@ import { register } from '../../lib/auth/registration';
 import { createCompany } from '../../lib/companies/service';
 import { resetConfig } from '../../lib/config';
 import { addMovement, createProduct, createWarehouse } from '../../lib/inventory/service';
+import { listMovements } from '../../lib/db/repositories/inventory';
 import { createSupplier } from '../../lib/suppliers/service';
 import { createTenant } from '../../lib/tenants/service';
 import { ensureTable, freePort, localDynamoClient, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local';
@@ -37,13 +38,15 @@ let dynamo: DynamoLocal;
 let proxy: Server;
 let dataDir: string;
 let armed: Fault | undefined;
+/** Which operations an armed proxy refuses: every write, unless a test narrows it. */
+let armedOperations: Set<string> = WRITES;
 let refusedWrites = 0;
 
 beforeAll(async () => {
   dynamo = await startDynamoLocal({ port: await freePort() });
   proxy = createServer((incoming, outgoing) => {
     const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-    if (armed && WRITES.has(operation)) {
+    if (armed && armedOperations.has(operation)) {
       refusedWrites += 1;
       incoming.resume();
       const fault = FAULT_BODY[armed];
@@ -192,5 +195,38 @@ describe.each(['throttle', 'server-error'] as const)('DynamoDB %s on every write
     // The SDK's standard retry mode made its 3 attempts before giving up.
     expect(refusedWrites).toBeGreaterThanOrEqual(3);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('a store fault between an Idempotency-Key and its write', () => {
+  it('leaves nothing half-applied (the key is given back), and the retry applies the write exactly once', async () => {
+    const w = await world();
+    const handler = await load('inventory/create-movement.ts');
+    const request = () =>
+      jsonPost('/inventory/movements', { productId: w.productId, warehouseId: w.warehouseId, type: 'IN', quantity: 3, unitCost: 2 }, { authorizer: w.context, headers: { 'Idempotency-Key': 'retry-after-fault' } });
+    const before = await snapshot();
+
+    // The key is taken (PutItem), then the write's transaction fails on every SDK attempt.
+    armed = 'server-error';
+    armedOperations = new Set(['TransactWriteItems']);
+    let failed: APIGatewayProxyResult;
+    try {
+      failed = await handler(request(), lambdaContext());
+    } finally {
+      armed = undefined;
+      armedOperations = WRITES;
+    }
+    expect(failed.statusCode).toBe(503);
+    expect(await snapshot()).toEqual(before);
+
+    const retried = await handler(request(), lambdaContext());
+    const again = await handler(request(), lambdaContext());
+    expect(retried.statusCode).toBe(201);
+    expect(retried.headers?.['Idempotent-Replayed']).toBeUndefined();
+    expect(again.statusCode).toBe(201);
+    expect(again.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(JSON.parse(again.body)).toEqual(JSON.parse(retried.body));
+    // The world's own IN of 10, then this one, once.
+    expect((await listMovements(w.tenantId, w.productId, w.warehouseId)).map((movement) => movement.quantity)).toEqual([10, 3]);
   });
 });

@@ -116,13 +116,29 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the path parameters of every templated path and the query parameters of the contract', () => {
-    expect(operationOf('revokeSession').parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) }]);
+    expect(operationOf('revokeSession').parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
+      { name: 'Idempotency-Key', in: 'header', required: false, description: expect.stringContaining('24 hours'), schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' } },
+    ]);
     expect(operationOf('listSuppliers').parameters).toEqual([
       { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 } },
       { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
       { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 100 } },
     ]);
     expect(operationOf('stockCoverage').parameters).toEqual([{ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 } }]);
+  });
+
+  it('offers Idempotency-Key on exactly the routes the manifest marks idempotent, with their 409 and 422', () => {
+    for (const route of routeList()) {
+      const op = operationOf(route.id);
+      const header = (op.parameters ?? []).some((parameter) => 'name' in parameter && parameter.name === 'Idempotency-Key');
+      expect(header, route.id).toBe(route.idempotent !== undefined);
+      expect('422' in op.responses, route.id).toBe(route.idempotent !== undefined);
+      if (route.idempotent) {
+        expect(Object.keys(op.responses), route.id).toContain(String(route.idempotent.status));
+        expect(Object.keys(op.responses), route.id).toContain('409');
+      }
+    }
   });
 
   it('is pure and JSON-safe: the same document on every build', () => {

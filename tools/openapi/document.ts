@@ -6,6 +6,8 @@ import {
   type AppError,
   BadRequest,
   Conflict,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   Forbidden,
   NotFound,
   PayloadTooLarge,
@@ -100,15 +102,24 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; 
   401: { name: 'Unauthorized', description: 'No, invalid, expired or revoked access token.', errors: [new Unauthorized()] },
   403: { name: 'Forbidden', description: 'Authenticated but not allowed, or a cross-origin state-changing request.', errors: [new Forbidden()] },
   404: { name: 'NotFound', description: "No such resource in the caller's tenant.", errors: [new NotFound()] },
-  409: { name: 'Conflict', description: 'A unique value is taken, or the change is not allowed in the current state.', errors: [new Conflict('')] },
+  409: {
+    name: 'Conflict',
+    description: 'A unique value is taken, the change is not allowed in the current state, or a request with the same Idempotency-Key is still running (then with `Retry-After`).',
+    errors: [new Conflict(''), new IdempotencyKeyInUse()],
+  },
   413: { name: 'PayloadTooLarge', description: `The request body is larger than ${MAX_BODY_BYTES} bytes.`, errors: [new PayloadTooLarge('')] },
   415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`.', errors: [new UnsupportedMediaType('')] },
+  422: {
+    name: 'IdempotencyKeyReused',
+    description: 'The Idempotency-Key was first used for a different request (method, path or body).',
+    errors: [new IdempotencyKeyReused()],
+  },
   429: { name: 'TooManyRequests', description: 'The rate limit is reached; retry after `Retry-After` seconds.', errors: [new TooManyRequests(1)] },
   500: { name: 'InternalServerError', description: 'An unexpected error; the body carries no internals.', errors: [new Error('unexpected')] },
   503: { name: 'ServiceUnavailable', description: 'The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds.', errors: [new ServiceUnavailable()] },
 };
 
-const RETRY_AFTER_STATUSES = new Set<ErrorStatus>([429, 503]);
+const RETRY_AFTER_STATUSES = new Set<ErrorStatus>([409, 429, 503]);
 
 /**
  * Documentation the zod schemas cannot carry: the shared field schemas validate with code
@@ -251,6 +262,10 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   if (STATE_CHANGING.has(route.method)) add(403, 'A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`.');
   add(413, ERROR_RESPONSES[413].description);
   add(415, ERROR_RESPONSES[415].description);
+  if (route.idempotent) {
+    add(409, 'A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds.');
+    add(422, ERROR_RESPONSES[422].description);
+  }
   if (route.rateLimit) {
     const { limit, windowSeconds, per, counts } = route.rateLimit;
     add(429, `More than ${limit} ${counts === 'attempts' ? 'attempts' : 'requests'} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
@@ -269,6 +284,15 @@ const COOKIE_HEADERS: Record<CookieEffect, string> = {
   'cleared-if-current': 'When the revoked session is the one in use, both cookies cleared: empty, Max-Age=0.',
 };
 
+const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
 function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): ResponseObject {
   const response: ResponseObject = { description: spec.success.description };
   if (spec.success.body) {
@@ -276,6 +300,9 @@ function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): R
   }
   if (spec.success.cookies) {
     response.headers = { 'Set-Cookie': { description: COOKIE_HEADERS[spec.success.cookies], schema: { type: 'string' } } };
+  }
+  if (route.idempotent) {
+    response.headers = { ...response.headers, 'Idempotent-Replayed': { description: '`true` when this is the stored first answer of the request\'s Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
   }
   return response;
 }
@@ -294,7 +321,11 @@ function operation(route: Route & { id: RouteId }): OperationObject {
     responses: {},
   };
 
-  const parameters = [...pathParameters(route, spec.request?.path), ...(spec.request?.query ? queryParameters(spec.request.query) : [])];
+  const parameters = [
+    ...pathParameters(route, spec.request?.path),
+    ...(spec.request?.query ? queryParameters(spec.request.query) : []),
+    ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
   if (parameters.length) result.parameters = parameters;
 
   if (spec.request?.body) {

@@ -4,6 +4,7 @@ import { COMPANY_ITEMS } from '../item-types';
 
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
+import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { setOrRemove } from '../items';
 import { gsi1, keys } from '../keys';
@@ -40,7 +41,7 @@ export function toCompany(item: Record<string, unknown>): Company {
 }
 
 /** The company and its document sentinel in one transaction: 409 when any tenant holds the document. */
-export async function insertCompany(company: Company): Promise<void> {
+export async function insertCompany(company: Company, key?: KeyCompletion): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -53,10 +54,12 @@ export async function insertCompany(company: Company): Promise<void> {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...completionItems(key),
         ],
       }),
     );
   } catch (error) {
+    keyTakenOver(error, 2);
     if (failedConditions(error)?.includes(1)) throw new Conflict('A company with this document already exists');
     throw error;
   }

@@ -1,7 +1,9 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
 import type { Balance, Movement, Product, SalesSeries, StoredMovement, Warehouse } from '../../inventory/model';
+import type { IdempotentWrite } from '../../idempotency/model';
 import { INVENTORY_ITEMS } from '../item-types';
+import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
@@ -46,12 +48,18 @@ const toProduct = (item: Record<string, unknown>): Product => {
 const toBalance = (item: Record<string, unknown> | undefined): Balance =>
   Object.fromEntries(BALANCE_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Balance;
 
-export async function insertWarehouse(tenantId: string, warehouse: Warehouse): Promise<void> {
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [{ Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouse }, ConditionExpression: 'attribute_not_exists(pk)' } }],
-    }),
-  );
+/** A new warehouse; with an Idempotency-Key, the key's answer (`view`) commits with it. */
+export async function insertWarehouse(tenantId: string, warehouse: Warehouse, key?: KeyCompletion): Promise<void> {
+  const items: TransactItem[] = [
+    { Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouse }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...completionItems(key),
+  ];
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    keyTakenOver(error, 1);
+    throw error;
+  }
 }
 
 /** Every warehouse of a tenant, with its maintained totals (no stock item is read). */
@@ -61,7 +69,7 @@ export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
 }
 
 /** A product and its SKU sentinel in one transaction: 409 when the tenant already has the SKU. */
-export async function insertProduct(tenantId: string, product: Product): Promise<void> {
+export async function insertProduct(tenantId: string, product: Product, key?: KeyCompletion): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -74,10 +82,12 @@ export async function insertProduct(tenantId: string, product: Product): Promise
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...completionItems(key),
         ],
       }),
     );
   } catch (error) {
+    keyTakenOver(error, 2);
     if (failedConditions(error)?.includes(1)) throw new Conflict(`The SKU '${product.sku}' is already used in this tenant`);
     throw error;
   }
@@ -147,7 +157,7 @@ export function shardOf(tenantId: string, productId: string): number {
  * concurrent movement, or a transaction conflict, re-reads and recomputes; stock can never
  * go below zero because the rule sees the balance it is conditioned on.
  */
-export async function recordMovement(movement: Movement, rule: BalanceRule): Promise<Balance> {
+export async function recordMovement(movement: Movement, rule: BalanceRule, idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown }): Promise<Balance> {
   const { tenantId, productId, warehouseId } = movement;
   const stockKey = keys.stock(tenantId, productId, warehouseId);
   return withOptimisticRetries<Balance>(async () => {
@@ -209,10 +219,14 @@ export async function recordMovement(movement: Movement, rule: BalanceRule): Pro
       });
     }
 
+    const keyIndex = items.length;
+    if (idempotent) items.push(completionItem(idempotent.write, idempotent.view(next)));
+
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
       return { retry: false, value: next };
     } catch (error) {
+      keyTakenOver(error, keyIndex);
       const codes = cancellationCodes(error);
       if (codes[1] === 'ConditionalCheckFailed') throw new NotFound('No such warehouse');
       if (codes[2] === 'ConditionalCheckFailed') throw new NotFound('No such product');

@@ -6,11 +6,12 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../../auth/model';
 import { db, tableName } from '../client';
-import { conditionally, isConditionFailure } from '../conditions';
+import { conditionally, failedConditions, isConditionFailure } from '../conditions';
 import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
 import { SESSION_ITEMS } from '../item-types';
 import { keys } from '../keys';
 import { queryAll } from '../query';
+import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
 export type { Session };
 
@@ -116,20 +117,26 @@ export async function revokeActiveSession(
   ids: { tenantId: string; userId: string; sessionId: string },
   now: string,
   sessionsValidFrom: string | null,
+  key?: KeyCompletion,
 ): Promise<boolean> {
-  return conditionally(
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
-        UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-        // The same rule as isSessionLive: active, unexpired, not voided by a password reset.
-        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
-      }),
-    ),
-  );
+  const revoke = {
+    TableName: tableName(),
+    Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
+    UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+    // The same rule as isSessionLive: active, unexpired, not voided by a password reset.
+    ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
+  };
+  if (!key) return conditionally(db().send(new UpdateCommand(revoke)));
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [{ Update: revoke }, ...completionItems(key)] }));
+    return true;
+  } catch (error) {
+    keyTakenOver(error, 1);
+    if (failedConditions(error)) return false;
+    throw error;
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import { SUPPLIER_ITEMS } from '../item-types';
 import { searchHaystack, sortName } from '../supplier-index';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
+import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
@@ -78,7 +79,7 @@ function withRetries<T>(step: () => Promise<T | typeof RETRY>): Promise<T> {
  * supplier with that document), its index entry and the tenant's count + 1. Concurrent
  * creates in one tenant contend for the count, so a conflict is retried.
  */
-export async function insertSupplier(tenantId: string, supplier: Supplier): Promise<void> {
+export async function insertSupplier(tenantId: string, supplier: Supplier, key?: KeyCompletion): Promise<void> {
   const table = tableName();
   await withRetries(async () => {
     try {
@@ -97,11 +98,13 @@ export async function insertSupplier(tenantId: string, supplier: Supplier): Prom
                 ExpressionAttributeValues: { ':one': 1 },
               },
             },
+            ...completionItems(key),
           ],
         }),
       );
       return undefined;
     } catch (error) {
+      keyTakenOver(error, 4);
       if (failedConditions(error)?.includes(1)) throw new Conflict('A supplier with this document already exists');
       if (isTransactionConflict(error)) return RETRY;
       throw error;

@@ -4,6 +4,7 @@ import type { Tenant, TenantProfile } from '../../tenants/model';
 import { TENANT_ITEMS } from '../item-types';
 
 import { db, tableName } from '../client';
+import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
@@ -19,7 +20,7 @@ export const toTenant = (item: Record<string, unknown>): Tenant => ({
 });
 
 /** Create the tenant and claim its name in one transaction; 409 when the name is taken. */
-export async function insertTenant(tenant: Tenant): Promise<void> {
+export async function insertTenant(tenant: Tenant, key?: KeyCompletion): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -38,10 +39,12 @@ export async function insertTenant(tenant: Tenant): Promise<void> {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...completionItems(key),
         ],
       }),
     );
   } catch (error) {
+    keyTakenOver(error, 2);
     if (failedConditions(error)) throw new Conflict(`A tenant named '${tenant.name}' already exists`);
     throw error;
   }

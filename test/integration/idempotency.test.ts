@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorize } from '../../lib/auth/authorize';
+import { listMovements } from '../../lib/db/repositories/inventory';
+import { IdempotencyKeyInUse } from '../../lib/errors';
+import { IDEMPOTENCY_LEASE_SECONDS, startIdempotent } from '../../lib/idempotency/service';
+import { addMovement } from '../../lib/inventory/service';
+import { call, newTenantWithAdmin, problem, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+
+/**
+ * Issue 14: an Idempotency-Key makes a retried POST safe. Over HTTP on DynamoDB Local; the
+ * request that dies while holding its key is played in process against the same store.
+ */
+beforeAll(useLocalStoreInProcess);
+
+interface Place {
+  productId: string;
+  warehouseId: string;
+}
+
+async function place(account: Account): Promise<Place> {
+  const warehouse = await call<{ id: string }>('POST', '/inventory/warehouses', { cookies: account.cookies, body: { name: 'Central' } });
+  const product = await call<{ id: string }>('POST', '/inventory/products', { cookies: account.cookies, body: { sku: uniqueName('SKU'), name: 'Café' } });
+  return { productId: product.body.id, warehouseId: warehouse.body.id };
+}
+
+const withKey = (account: Account, key: string, body: unknown, path = '/inventory/movements') =>
+  call<Record<string, unknown>>('POST', path, { cookies: account.cookies, body, headers: { 'Idempotency-Key': key } });
+
+const movementsOf = async (account: Account, at: Place) => listMovements(account.tenantId, at.productId, at.warehouseId);
+
+const replayed = (response: ApiResponse) => response.headers.get('idempotent-replayed');
+
+describe('POST with an Idempotency-Key', () => {
+  it('writes once for 20 parallel requests with one key: each answer is the same 201 or a 409 with Retry-After', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const body = { ...at, type: 'IN', quantity: 5, unitCost: 2 };
+    const key = randomUUID();
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => withKey(admin, key, body)));
+
+    const created = answers.filter((answer) => answer.status === 201);
+    const busy = answers.filter((answer) => answer.status === 409);
+    expect(created.length + busy.length).toBe(20);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const answer of created) expect(answer.body).toEqual(created[0]?.body);
+    for (const answer of busy) {
+      expect(answer.body).toEqual(problem(409, 'idempotency-key-in-use'));
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    expect(await movementsOf(admin, at)).toHaveLength(1);
+  });
+
+  it('answers a retry after success with the first answer, marked replayed, and writes nothing', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const key = randomUUID();
+    const body = { ...at, type: 'IN', quantity: 3, unitCost: 1.5 };
+
+    const first = await withKey(admin, key, body);
+    const again = await withKey(admin, key, body);
+    // The same body with its keys in another order is the same request.
+    const reordered = await withKey(admin, key, { unitCost: 1.5, quantity: 3, type: 'IN', warehouseId: at.warehouseId, productId: at.productId });
+
+    expect(first.status).toBe(201);
+    expect(replayed(first)).toBeNull();
+    expect(first.body).toEqual(expect.objectContaining({ type: 'IN', quantity: 3, balance: { quantity: 3, averageCost: 1.5 } }));
+    for (const retry of [again, reordered]) {
+      expect(retry.status).toBe(201);
+      expect(retry.body).toEqual(first.body);
+      expect(replayed(retry)).toBe('true');
+      expect(retry.headers.get('access-control-expose-headers')).toBe('Idempotent-Replayed');
+    }
+    expect(await movementsOf(admin, at)).toHaveLength(1);
+  });
+
+  it('refuses the key with a different body or another path: 422, and nothing is written', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const key = randomUUID();
+    expect((await withKey(admin, key, { ...at, type: 'IN', quantity: 1, unitCost: 1 })).status).toBe(201);
+
+    const otherBody = await withKey(admin, key, { ...at, type: 'IN', quantity: 2, unitCost: 1 });
+    const otherPath = await withKey(admin, key, { name: 'Norte' }, '/inventory/warehouses');
+
+    for (const refused of [otherBody, otherPath]) {
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual(problem(422, 'idempotency-key-reused'));
+    }
+    expect(await movementsOf(admin, at)).toHaveLength(1);
+    const warehouses = await call<unknown[]>('GET', '/inventory/warehouses', { cookies: admin.cookies });
+    expect(warehouses.body).toHaveLength(1);
+  });
+
+  it('keeps no error answer: after a refused OUT the same key and body can succeed', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const key = randomUUID();
+    const out = { ...at, type: 'OUT', quantity: 2 };
+
+    const refused = await withKey(admin, key, out);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(problem(409, 'conflict'));
+    await call('POST', '/inventory/movements', { cookies: admin.cookies, body: { ...at, type: 'IN', quantity: 5, unitCost: 1 } });
+
+    const retried = await withKey(admin, key, out);
+    expect(retried.status).toBe(201);
+    expect(replayed(retried)).toBeNull();
+    expect(retried.body).toEqual(expect.objectContaining({ type: 'OUT', quantity: 2, balance: { quantity: 3, averageCost: 1 } }));
+  });
+
+  it('scopes keys to their user: another user with the same key makes their own write', async () => {
+    const admin = await newTenantWithAdmin();
+    const other = await newTenantWithAdmin();
+    const key = 'shared-key-1';
+    const mine = await withKey(admin, key, { name: 'Mine' }, '/inventory/warehouses');
+    const theirs = await withKey(other, key, { name: 'Theirs' }, '/inventory/warehouses');
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(replayed(theirs)).toBeNull();
+    expect(theirs.body).toEqual(expect.objectContaining({ name: 'Theirs' }));
+  });
+
+  it('replays POST /tenants per client IP', async () => {
+    const key = randomUUID();
+    const body = { name: uniqueName('idem'), plan: 'STARTER' };
+    const first = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': key }, ip: '127.0.0.77' });
+    const again = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': key }, ip: '127.0.0.77' });
+    const elsewhere = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': key }, ip: '127.0.0.78' });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(replayed(again)).toBe('true');
+    // From another address the key is another key: a new request, and the name is taken.
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body).toEqual(problem(409, 'conflict'));
+  });
+
+  it.each([
+    ['empty', ''],
+    ['with a space', 'a key'],
+    ['256 characters', 'k'.repeat(256)],
+    ['non-ASCII', 'chave-ção'],
+  ])('answers 400 for a key that is %s, writing nothing', async (_name, key) => {
+    const admin = await newTenantWithAdmin();
+    const answer = await withKey(admin, key, { name: 'Never' }, '/inventory/warehouses');
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(problem(400, 'validation', { errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] }));
+    const warehouses = await call<unknown[]>('GET', '/inventory/warehouses', { cookies: admin.cookies });
+    expect(warehouses.body).toEqual([]);
+  });
+
+  it('changes nothing without the header: two requests, two writes', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const body = { ...at, type: 'IN', quantity: 1, unitCost: 1 };
+    await call('POST', '/inventory/movements', { cookies: admin.cookies, body });
+    await call('POST', '/inventory/movements', { cookies: admin.cookies, body });
+    expect(await movementsOf(admin, at)).toHaveLength(2);
+  });
+});
+
+describe('a request that dies holding its key', () => {
+  it('neither loses the write nor applies it twice: the retry takes the key over once the lease ends, and the dead one can no longer commit', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const principal = await authorize(admin.cookies.accessToken ?? '', Date.now());
+    const key = randomUUID();
+    const body = { ...at, type: 'IN' as const, quantity: 4, unitCost: 2.5 };
+    const request = { method: 'POST', path: '/inventory/movements', body, successStatus: 201 };
+
+    // A request took the key and died before its write, longer ago than the lease.
+    const deadAt = Date.now() - (IDEMPOTENCY_LEASE_SECONDS + 5) * 1000;
+    const dead = await startIdempotent({ tenantId: admin.tenantId, userId: admin.userId }, key, request, deadAt);
+    expect(dead.kind).toBe('claimed');
+    if (dead.kind !== 'claimed') return;
+
+    const retry = await withKey(admin, key, body);
+    expect(retry.status).toBe(201);
+    expect(replayed(retry)).toBeNull();
+    expect(await movementsOf(admin, at)).toHaveLength(1);
+
+    // Were the dead request to wake up and write now, its transaction would be refused whole.
+    await expect(addMovement(principal, body, Date.now(), dead.write)).rejects.toBeInstanceOf(IdempotencyKeyInUse);
+    expect(await movementsOf(admin, at)).toHaveLength(1);
+
+    const again = await withKey(admin, key, body);
+    expect(again.body).toEqual(retry.body);
+    expect(replayed(again)).toBe('true');
+  });
+
+  it('answers 409 while a live request holds the key, and the retry writes once it is free', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const key = randomUUID();
+    const body = { ...at, type: 'IN' as const, quantity: 1, unitCost: 1 };
+    const holder = await startIdempotent({ tenantId: admin.tenantId, userId: admin.userId }, key, { method: 'POST', path: '/inventory/movements', body, successStatus: 201 }, Date.now());
+    expect(holder.kind).toBe('claimed');
+
+    const busy = await withKey(admin, key, body);
+    expect(busy.status).toBe(409);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(await movementsOf(admin, at)).toHaveLength(0);
+  });
+});
