@@ -217,6 +217,14 @@ export const routes = {
     table: 'read',
     summary: 'A page of suppliers by name, optionally searched',
   },
+  getSupplier: {
+    method: 'GET',
+    path: '/suppliers/{id}',
+    handler: 'functions/suppliers/get-supplier.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'One supplier by id',
+  },
   updateSupplier: {
     method: 'PATCH',
     path: '/suppliers/{id}',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
+import { NotFound } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
-import { insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage } from '../db/repositories/suppliers';
+import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage } from '../db/repositories/suppliers';
 import { formatDocument } from '../domain/documents';
 import type { Supplier } from './model';
 import type { CreateSupplierInput, ListSuppliersInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
@@ -30,6 +31,13 @@ export async function createSupplier(principal: Principal, input: CreateSupplier
   const view = toSupplierView(supplier);
   await insertSupplier(principal.tenantId, supplier, idempotency && { write: idempotency, view });
   return view;
+}
+
+/** One supplier of the caller's tenant; 404 for an unknown id and for another tenant's (its existence is not disclosed). */
+export async function getSupplier(principal: Principal, supplierId: string): Promise<SupplierView> {
+  const supplier = await findSupplier(principal.tenantId, supplierId);
+  if (!supplier) throw new NotFound('No such supplier');
+  return toSupplierView(supplier);
 }
 
 /** Apply the given fields (null clears email or phone); 404 outside the caller's tenant, 409 for a taken document. */

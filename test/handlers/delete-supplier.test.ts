@@ -4,10 +4,10 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-s
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
-import { toAuthorizerContext } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
-import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
+import { lambdaContext } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
+import { storedSupplierItem, supplierIdEvent } from '../support/suppliers';
 import { CORS_HEADERS, parsed, problem, problemHeaders, SECURITY_HEADERS } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -18,34 +18,9 @@ const principal = testPrincipal({ role: 'ADMIN' });
 const { tenantId } = principal;
 const supplierId = randomUUID();
 
-const supplierItem = (extra: Record<string, unknown> = {}) => ({
-  ...keys.supplier(tenantId, supplierId),
-  type: 'Supplier',
-  id: supplierId,
-  name: 'Acme',
-  corporateName: 'Acme Comércio LTDA',
-  document: '11222333000181',
-  active: true,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-  sortName: 'acme',
-  version: 3,
-  ...extra,
-});
+const supplierItem = (extra: Record<string, unknown> = {}) => storedSupplierItem(tenantId, supplierId, extra);
 
-const remove = (id: string) =>
-  deleteSupplier(
-    proxyEvent({
-      method: 'DELETE',
-      resource: '/suppliers/{id}',
-      path: `/suppliers/${id}`,
-      pathParameters: { id },
-      requestId: REQUEST_ID,
-      authorizer: toAuthorizerContext(principal),
-      headers: { Origin: ALLOWED_ORIGIN },
-    }),
-    lambdaContext(),
-  );
+const remove = (id: string) => deleteSupplier(supplierIdEvent('DELETE', id, principal, REQUEST_ID), lambdaContext());
 
 /** The one transaction of a delete that read `sortName`, `document` and `version`. */
 const deletion = (sortName: string, document: string, version: number) => ({

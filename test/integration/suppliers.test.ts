@@ -1,6 +1,6 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { describe, expect, it } from 'vitest';
-import { call, newTenantWithAdmin, problem, type Account } from './api';
+import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, type Account } from './api';
 
 interface Supplier {
   id: string;
@@ -29,6 +29,7 @@ const valid = (override: Record<string, unknown> = {}) => ({ name: 'Acme', corpo
 
 const createSupplier = (account: Account, body: Record<string, unknown>) => call<Supplier>('POST', '/suppliers', { cookies: account.cookies, body });
 const patchSupplier = (account: Account, id: string, body: unknown) => call<Supplier>('PATCH', `/suppliers/${id}`, { cookies: account.cookies, body });
+const getSupplier = (account: Account, id: string) => call<Supplier>('GET', `/suppliers/${id}`, { cookies: account.cookies });
 const listSuppliers = (account: Account, query = '') => call<SupplierPage>('GET', `/suppliers${query}`, { cookies: account.cookies });
 const search = (account: Account, term: string, extra = '') => listSuppliers(account, `?search=${encodeURIComponent(term)}${extra}`);
 
@@ -382,6 +383,80 @@ describe('PATCH /suppliers/{id}', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual(validationError(field));
     expect((await listSuppliers(admin)).body.data).toEqual([supplier]);
+  });
+});
+
+describe('GET /suppliers/{id}', () => {
+  it('answers the same view as the create, and as the update after a PATCH', async () => {
+    const admin = await newTenantWithAdmin();
+    const created = await createSupplier(admin, valid({ document: cnpj.generate(), email: 'Compras@Acme.Example', phone: '+55 (11) 98765-4321' }));
+    expect(created.status).toBe(201);
+
+    const response = await getSupplier(admin, created.body.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.body).toEqual(created.body);
+
+    const patched = await patchSupplier(admin, created.body.id, { name: 'Acme Renamed', email: null, active: false });
+    expect(patched.status).toBe(200);
+    expect(await getSupplier(admin, created.body.id)).toMatchObject({ status: 200, body: patched.body });
+  });
+
+  it('lets any session of the tenant read, not only its administrator', async () => {
+    const admin = await newTenantWithAdmin();
+    const [supplier] = await seed(admin, [{ name: 'Shared' }]);
+    const member = await registerInvitee(admin, uniqueEmail('member'), 'member password', 'Member');
+    expect(member.status).toBe(200);
+
+    const response = await call<Supplier>('GET', `/suppliers/${supplier!.id}`, { cookies: cookiesFrom(member) });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(supplier);
+  });
+
+  it("answers 404 for another tenant's supplier, the same as for an unknown id", async () => {
+    const a = await newTenantWithAdmin();
+    const b = await newTenantWithAdmin();
+    const [foreign] = await seed(b, [{ name: 'Not yours' }]);
+
+    const response = await getSupplier(a, foreign!.id);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.body).toEqual(problem(404, 'not-found'));
+
+    const unknown = await getSupplier(a, '7f9c24e8-3b5a-4f7e-9d8c-1a2b3c4d5e6f');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(problem(404, 'not-found'));
+    // Nothing tells the two apart but the request id.
+    const { requestId: _foreignRequest, ...foreignProblem } = response.body as unknown as Record<string, unknown>;
+    const { requestId: _unknownRequest, ...unknownProblem } = unknown.body as unknown as Record<string, unknown>;
+    expect(unknownProblem).toEqual(foreignProblem);
+
+    expect(await getSupplier(b, foreign!.id)).toMatchObject({ status: 200, body: foreign });
+  });
+
+  it('answers 404 for a deleted supplier', async () => {
+    const admin = await newTenantWithAdmin();
+    const [supplier] = await seed(admin, [{}]);
+    expect((await getSupplier(admin, supplier!.id)).status).toBe(200);
+
+    expect((await call('DELETE', `/suppliers/${supplier!.id}`, { cookies: admin.cookies })).status).toBe(204);
+
+    const response = await getSupplier(admin, supplier!.id);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(problem(404, 'not-found'));
+  });
+
+  it('answers 400 naming `id` for a non-UUID id', async () => {
+    const admin = await newTenantWithAdmin();
+    const response = await getSupplier(admin, '42');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(problem(400, 'validation', { errors: [{ field: 'id', message: expect.any(String) }] }));
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await call('GET', '/suppliers/7f9c24e8-3b5a-4f7e-9d8c-1a2b3c4d5e6f');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(problem(401, 'unauthorized'));
   });
 });
 

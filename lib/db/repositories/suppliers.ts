@@ -119,6 +119,15 @@ async function readStoredSupplier(tenantId: string, supplierId: string): Promise
 }
 
 /**
+ * The tenant's supplier with this id, or undefined (an id of another tenant is not in the
+ * caller's partition, so it is undefined too). One GetItem, strongly consistent like every
+ * other read of suppliers: a GET right after a PATCH or DELETE never answers the state before it.
+ */
+export async function findSupplier(tenantId: string, supplierId: string): Promise<Supplier | undefined> {
+  return (await readStoredSupplier(tenantId, supplierId))?.supplier;
+}
+
+/**
  * Write `next` over `stored` if nobody changed the supplier since it was read (version
  * check); false when someone did, so the caller reads again. A new document claims its
  * sentinel (409 when taken) and frees the old one; a change to what search or ordering
