@@ -3,8 +3,12 @@
  * stock movements, reads) against a fresh local API for a set time, then checks the store:
  *
  * - every acknowledged supplier and movement is there, and nothing else was written;
- * - each balance equals the sum of its movements; each product's on-hand quantity and each
- *   warehouse's total equal the sum of their balances;
+ * - writes carry an Idempotency-Key, and a third of them are sent twice at once with it (a
+ *   client retrying a request whose answer is late): each is written once, and both answers
+ *   name the same record;
+ * - quantities have up to 3 decimals and unit costs 4; each balance equals the exact sum of
+ *   its movements, and each product's on-hand quantity and each warehouse's total the exact
+ *   sum of their balances (compared as scaled integers, never as floats);
  * - no request got a 5xx.
  *
  * Exits 1 when any check fails. Traffic goes to 127.0.0.1 only and stops by itself.
@@ -16,6 +20,8 @@ import { parseArgs } from 'node:util';
 import { cnpj } from 'cpf-cnpj-validator';
 import { resetConfig } from '../lib/config';
 import { getMany } from '../lib/db/batch';
+import { scaledFrom } from '../lib/db/decimals';
+import { parseScaled, QUANTITY_PLACES } from '../lib/domain/decimal';
 import { keys } from '../lib/db/keys';
 import { listMovements } from '../lib/db/repositories/inventory';
 import { applyLocalEnvironment } from '../local/environment';
@@ -29,6 +35,8 @@ const CONNECTIONS = Number(values.connections);
 interface Acknowledged {
   suppliers: string[];
   movements: { id: string; productId: string; warehouseId: string; type: string; quantity: number }[];
+  /** Answers that named another record than the first answer of their key. */
+  divergentReplays: number;
 }
 
 const statuses = new Map<number, number>();
@@ -40,8 +48,9 @@ async function main(): Promise<void> {
   const api = await startLocalApi({ dataDir, inMemory: true, allowedOrigins: 'https://app.example.com' });
   const failures: string[] = [];
   try {
-    const send = async (method: string, path: string, body?: unknown, cookie?: string) => {
-      const response = await fetch(`${api.url}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const send = async (method: string, path: string, body?: unknown, cookie?: string, key?: string) => {
+      const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...(key ? { 'idempotency-key': key } : {}) };
+      const response = await fetch(`${api.url}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const text = await response.text();
       return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown>, cookies: response.headers.getSetCookie() };
@@ -56,7 +65,18 @@ async function main(): Promise<void> {
     for (let index = 0; index < 3; index += 1) warehouses.push(String((await send('POST', '/inventory/warehouses', { name: `W${index}` }, cookie)).json.id));
     for (let index = 0; index < 5; index += 1) products.push(String((await send('POST', '/inventory/products', { sku: `SOAK-${index}`, name: `Product ${index}` }, cookie)).json.id));
 
-    const acknowledged: Acknowledged = { suppliers: [], movements: [] };
+    const acknowledged: Acknowledged = { suppliers: [], movements: [], divergentReplays: 0 };
+    /** A write with a fresh key, sent twice at once a third of the time; the ids its 201 answers named (one, if all is well). */
+    const write = async (path: string, body: unknown): Promise<string | undefined> => {
+      const key = crypto.randomUUID();
+      const copies = Math.random() < 1 / 3 ? 2 : 1;
+      const answers = await Promise.all(Array.from({ length: copies }, () => send('POST', path, body, cookie, key)));
+      const ids = new Set(answers.filter((answer) => answer.status === 201).map((answer) => String(answer.json.id)));
+      if (ids.size > 1) acknowledged.divergentReplays += 1;
+      return [...ids][0];
+    };
+    /** A decimal of up to `places` places between 0 and `max`, as a client would send it. */
+    const decimal = (max: number, places: number) => Math.floor(Math.random() * max * 10 ** places) / 10 ** places;
     const deadline = Date.now() + SECONDS * 1000;
     console.log(`soak: ${CONNECTIONS} connections for ${SECONDS} s against ${api.url} ...`);
     await Promise.all(
@@ -64,14 +84,15 @@ async function main(): Promise<void> {
         while (Date.now() < deadline) {
           const roll = Math.random();
           if (roll < 0.25) {
-            const response = await send('POST', '/suppliers', { name: `Fornecedor ${Math.random().toString(36).slice(2, 8)}`, corporateName: 'Fornecedor Ltda', document: cnpj.generate() }, cookie);
-            if (response.status === 201) acknowledged.suppliers.push(String(response.json.id));
+            const id = await write('/suppliers', { name: `Fornecedor ${Math.random().toString(36).slice(2, 8)}`, corporateName: 'Fornecedor Ltda', document: cnpj.generate() });
+            if (id) acknowledged.suppliers.push(id);
           } else if (roll < 0.65) {
             const movement = Math.random() < 0.55
-              ? { productId: pick(products), warehouseId: pick(warehouses), type: 'IN', quantity: 1 + Math.floor(Math.random() * 5), unitCost: 1 + Math.floor(Math.random() * 900) / 100 }
-              : { productId: pick(products), warehouseId: pick(warehouses), type: 'SALE', quantity: 1 + Math.floor(Math.random() * 3) };
-            const response = await send('POST', '/inventory/movements', movement, cookie);
-            if (response.status === 201) acknowledged.movements.push({ id: String(response.json.id), ...movement });
+              ? { productId: pick(products), warehouseId: pick(warehouses), type: 'IN', quantity: 0.001 + decimal(5, 3), unitCost: decimal(9, 4) }
+              : { productId: pick(products), warehouseId: pick(warehouses), type: 'SALE', quantity: 0.001 + decimal(3, 3) };
+            movement.quantity = Number(movement.quantity.toFixed(3));
+            const id = await write('/inventory/movements', movement);
+            if (id) acknowledged.movements.push({ id, ...movement });
           } else {
             await send('GET', pick(['/companies', '/suppliers?search=forn&limit=20', '/inventory/dashboard/coverage?days=7', '/inventory/dashboard/by-warehouse']), undefined, cookie);
           }
@@ -91,8 +112,9 @@ async function main(): Promise<void> {
     const page = await send('GET', '/suppliers?limit=1', undefined, cookie);
     if (page.json.total !== acknowledged.suppliers.length) failures.push(`supplier total ${String(page.json.total)} != ${acknowledged.suppliers.length} acknowledged`);
 
-    const onHand = new Map<string, number>();
-    const inWarehouse = new Map<string, number>();
+    if (acknowledged.divergentReplays) failures.push(`${acknowledged.divergentReplays} retried writes were answered with two different records`);
+    const onHand = new Map<string, bigint>();
+    const inWarehouse = new Map<string, bigint>();
     for (const productId of products) {
       for (const warehouseId of warehouses) {
         const stored = await listMovements(tenantId, productId, warehouseId);
@@ -101,24 +123,25 @@ async function main(): Promise<void> {
         const missing = acked.filter((movement) => !storedIds.has(movement.id)).length;
         if (missing) failures.push(`${missing} acknowledged movements missing for ${productId}/${warehouseId}`);
         if (stored.length !== acked.length) failures.push(`${stored.length} movements stored but ${acked.length} acknowledged for ${productId}/${warehouseId}`);
-        const sum = stored.reduce((total, item) => total + (item.movementType === 'IN' ? Number(item.quantity) : -Number(item.quantity)), 0);
+        const exact = (value: number) => parseScaled(value, QUANTITY_PLACES) ?? Number.NaN;
+        const sum = stored.reduce((total, item) => total + (item.movementType === 'IN' ? 1n : -1n) * BigInt(exact(item.quantity)), 0n);
         const [balance] = await getMany([keys.stock(tenantId, productId, warehouseId)]);
-        const quantity = Number(balance?.quantity ?? 0);
-        if (Math.abs(quantity - sum) > 1e-9) failures.push(`balance ${quantity} != sum of movements ${sum} for ${productId}/${warehouseId}`);
-        if (quantity < 0) failures.push(`negative balance for ${productId}/${warehouseId}`);
-        onHand.set(productId, (onHand.get(productId) ?? 0) + quantity);
-        inWarehouse.set(warehouseId, (inWarehouse.get(warehouseId) ?? 0) + quantity);
+        const quantity = scaledFrom(balance?.quantity, QUANTITY_PLACES);
+        if (quantity !== sum) failures.push(`balance ${quantity} != sum of movements ${sum} (thousandths) for ${productId}/${warehouseId}`);
+        if (quantity < 0n) failures.push(`negative balance for ${productId}/${warehouseId}`);
+        onHand.set(productId, (onHand.get(productId) ?? 0n) + quantity);
+        inWarehouse.set(warehouseId, (inWarehouse.get(warehouseId) ?? 0n) + quantity);
       }
     }
     const productItems = await getMany(products.map((id) => keys.product(tenantId, id)));
     productItems.forEach((item, index) => {
-      const expected = onHand.get(products[index] as string) ?? 0;
-      if (Number(item?.onHand ?? 0) !== expected) failures.push(`product on-hand ${String(item?.onHand)} != ${expected}`);
+      const expected = onHand.get(products[index] as string) ?? 0n;
+      if (scaledFrom(item?.onHand, QUANTITY_PLACES) !== expected) failures.push(`product on-hand ${String(item?.onHand)} != ${expected} thousandths`);
     });
     const warehouseItems = await getMany(warehouses.map((id) => keys.warehouse(tenantId, id)));
     warehouseItems.forEach((item, index) => {
-      const expected = inWarehouse.get(warehouses[index] as string) ?? 0;
-      if (Number(item?.totalItems ?? 0) !== expected) failures.push(`warehouse total ${String(item?.totalItems)} != ${expected}`);
+      const expected = inWarehouse.get(warehouses[index] as string) ?? 0n;
+      if (scaledFrom(item?.totalItems, QUANTITY_PLACES) !== expected) failures.push(`warehouse total ${String(item?.totalItems)} != ${expected} thousandths`);
     });
     const serverErrors = [...statuses.entries()].filter(([status]) => status >= 500).reduce((total, [, count]) => total + count, 0);
     if (serverErrors) failures.push(`${serverErrors} responses were 5xx`);

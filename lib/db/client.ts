@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { storeConfig } from '../config';
+import { readNumber } from './decimals';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -10,7 +11,8 @@ export function db(): DynamoDBDocumentClient {
   const { AWS_REGION, DYNAMODB_ENDPOINT } = storeConfig();
   client = DynamoDBDocumentClient.from(
     new DynamoDBClient({ ...(AWS_REGION ? { region: AWS_REGION } : {}), ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT } : {}) }),
-    { marshallOptions: { removeUndefinedValues: true } },
+    // Numbers too long for a float come back as decimal text (./decimals); every other one as a number.
+    { marshallOptions: { removeUndefinedValues: true }, unmarshallOptions: { wrapNumbers: readNumber } },
   );
   return client;
 }

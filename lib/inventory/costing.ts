@@ -1,5 +1,6 @@
 import { divideRounded, formatScaled, QUANTITY_PLACES } from '../domain/decimal';
 import { Conflict } from '../errors';
+import type { MovementType } from './model';
 
 /**
  * Weighted-average costing, exact: quantities, values and costs are scaled integers
@@ -23,7 +24,7 @@ import { Conflict } from '../errors';
  * divideRounded rounds half to even, the one rounding rule of `../domain/decimal`.
  */
 
-export type MovementType = 'IN' | 'OUT' | 'SALE' | 'ADJUSTMENT';
+export type { MovementType };
 
 /** quantity: thousandths of a unit; value: 10^-7 currency (quantity x unit cost, exact); averageCost: 10^-4 currency per unit. */
 export interface ExactBalance {

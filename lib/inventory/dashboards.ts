@@ -3,7 +3,8 @@ import { config } from '../config';
 import { listWarehouses, readProductsWithSales } from '../db/repositories/inventory';
 import { addDays, dayOf } from '../domain/days';
 import { unitsBetween } from '../db/sales-series';
-import { round2, roundMoney } from './rounding';
+import { QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
+import { dashboardQuantity, moneyOf, round2 } from './rounding';
 import type { CoverageItem, WarehouseSummary } from './schemas';
 
 /**
@@ -26,9 +27,9 @@ export async function stockCoverage(principal: Principal, days: number, nowMs: n
       productId: product.id,
       sku: product.sku,
       name: product.name,
-      availableQuantity: round2(product.onHand),
+      availableQuantity: dashboardQuantity(product.onHand),
       averageDailySales: round2(average),
-      estimatedCoverageDays: average > 0 ? round2(product.onHand / average) : null,
+      estimatedCoverageDays: average > 0 ? round2(scaledToNumber(product.onHand, QUANTITY_PLACES) / average) : null,
     };
   });
   return coverage.sort(
@@ -44,8 +45,8 @@ export async function stockByWarehouse(principal: Principal): Promise<WarehouseS
     .map((warehouse): WarehouseSummary => ({
       warehouseId: warehouse.id,
       warehouseName: warehouse.name,
-      totalItems: round2(warehouse.totalItems),
+      totalItems: dashboardQuantity(warehouse.totalItems),
       totalProducts: warehouse.totalProducts,
-      totalValue: roundMoney(warehouse.totalValue),
+      totalValue: moneyOf(warehouse.totalValue, VALUE_PLACES),
     }));
 }

@@ -14,10 +14,13 @@ export const warehouseSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   createdAt: z.iso.datetime(),
-  /** Maintained by every movement: units on hand, products with stock, stock value. */
-  totalItems: z.number(),
+  /**
+   * Maintained by every movement, exactly (lib/domain/decimal): units on hand in thousandths,
+   * products with a non-zero balance, stock value in 10^-7 of the currency.
+   */
+  totalItems: z.bigint(),
   totalProducts: z.number().int(),
-  totalValue: z.number(),
+  totalValue: z.bigint(),
 });
 export type Warehouse = z.infer<typeof warehouseSchema>;
 
@@ -30,8 +33,8 @@ export const productSchema = z.object({
   sku: z.string(),
   name: z.string(),
   createdAt: z.iso.datetime(),
-  /** Units on hand over every warehouse, maintained by every movement. */
-  onHand: z.number(),
+  /** Units on hand over every warehouse in thousandths, maintained by every movement. */
+  onHand: z.bigint(),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -59,15 +62,17 @@ export type Movement = z.infer<typeof movementSchema>;
  * A movement as its item stores it: `type` names the item kind everywhere, so the
  * movement's own type is `movementType`; with the quantity it left in its warehouse.
  */
-export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementType; balanceAfter: number };
+export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementType; balanceAfter: bigint };
 
-/** The stock of one product in one warehouse. */
+/**
+ * The stock of one product in one warehouse, exact (lib/inventory/costing): quantity in
+ * thousandths of a unit, the value of what is on hand in 10^-7 of the currency, the weighted
+ * average unit cost in 10^-4 (kept when the quantity reaches 0).
+ */
 export const balanceSchema = z.object({
-  quantity: z.number(),
-  /** Sum of quantity x unit cost of what is on hand. */
-  totalCost: z.number(),
-  /** The weighted average unit cost (kept when the quantity reaches 0). */
-  averageCost: z.number(),
+  quantity: z.bigint(),
+  totalCost: z.bigint(),
+  averageCost: z.bigint(),
   version: z.number().int(),
 });
 export type Balance = z.infer<typeof balanceSchema>;

@@ -1,5 +1,18 @@
-/** Dashboard numbers to 2 decimals, money to cents (contract section 5). */
+import { MONEY_PLACES, QUANTITY_PLACES, rescale, scaledToNumber } from '../domain/decimal';
+
+/**
+ * How exact values are shown (contract section 5: numbers to 2 decimals, money to cents),
+ * rounded half to even from the exact value, never from a float (lib/domain/decimal).
+ */
+
+/** A quantity (thousandths) as the API shows it: every one of its 3 decimals. */
+export const quantityOf = (thousandths: bigint): number => scaledToNumber(thousandths, QUANTITY_PLACES);
+
+/** A quantity (thousandths) on a dashboard: 2 decimals. */
+export const dashboardQuantity = (thousandths: bigint): number => scaledToNumber(rescale(thousandths, QUANTITY_PLACES, 2), 2);
+
+/** An exact amount of `places` decimals, in cents. */
+export const moneyOf = (units: bigint, places: number): number => scaledToNumber(rescale(units, places, MONEY_PLACES), MONEY_PLACES);
+
+/** A ratio of float sums (sales averages, coverage days) to 2 decimals. */
 export const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
-export const roundMoney = round2;
-/** Quantities keep up to 4 decimals (what the API accepts), without float noise. */
-export const roundQuantity = (value: number): number => Math.round(value * 1e4) / 1e4;

@@ -1,14 +1,19 @@
 import * as z from 'zod';
+import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { nameField, requiredText, uuidField } from '../domain/fields';
-import { balanceSchema, movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
 
-/** Quantities and costs: finite, at most a billion, at most 4 decimal places. */
-const amount = z
-  .number()
-  .max(1e9, 'must be at most 1000000000')
-  .refine((value) => Math.abs(value * 1e4 - Math.round(value * 1e4)) < 1e-6, 'must have at most 4 decimal places');
+/**
+ * Quantities (3 decimal places) and unit costs (4): at most a billion, and exactly a decimal
+ * of that many places (checked on the digits, lib/domain/decimal, never by float arithmetic).
+ */
+const amount = (places: number) =>
+  z
+    .number()
+    .max(1e9, 'must be at most 1000000000')
+    .refine((value) => parseScaled(value, places) !== undefined, `must have at most ${places} decimal places`);
 
 /**
  * The earliest `occurredAt` a movement may carry: a back-dated movement older than this is a
@@ -33,8 +38,8 @@ export const movementBody = z
     productId: uuidField,
     warehouseId: uuidField,
     type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
-    quantity: amount.pipe(z.number().min(0, 'must not be negative')),
-    unitCost: amount.pipe(z.number().min(0, 'must not be negative')).optional(),
+    quantity: amount(QUANTITY_PLACES).pipe(z.number().min(0, 'must not be negative')),
+    unitCost: amount(UNIT_COST_PLACES).pipe(z.number().min(0, 'must not be negative')).optional(),
     occurredAt: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
       .refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)
@@ -70,7 +75,10 @@ export const productView = productSchema.pick({ id: true, sku: true, name: true,
 export type ProductView = z.infer<typeof productView>;
 
 /** POST /inventory/movements: the movement as recorded, with the balance it left. */
-export const movementView = movementSchema.omit({ tenantId: true, day: true }).extend({ balance: balanceSchema.pick({ quantity: true, averageCost: true }) });
+export const movementView = movementSchema.omit({ tenantId: true, day: true }).extend({
+  /** The balance after it: its quantity (3 decimals) and its average unit cost in cents. */
+  balance: z.object({ quantity: z.number(), averageCost: z.number() }),
+});
 export type MovementView = z.infer<typeof movementView>;
 
 /** GET /inventory/dashboard/coverage, one per product. */
@@ -89,9 +97,11 @@ export type CoverageItem = z.infer<typeof coverageItemView>;
 export const warehouseSummaryView = z.object({
   warehouseId: warehouseSchema.shape.id,
   warehouseName: warehouseSchema.shape.name,
-  totalItems: warehouseSchema.shape.totalItems,
+  /** Units on hand, to 2 decimals. */
+  totalItems: z.number(),
   totalProducts: warehouseSchema.shape.totalProducts,
-  totalValue: warehouseSchema.shape.totalValue,
+  /** In cents. */
+  totalValue: z.number(),
 });
 export type WarehouseSummary = z.infer<typeof warehouseSummaryView>;
 

@@ -3,9 +3,11 @@ import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type BalanceRule } from '../db/repositories/inventory';
-import { Conflict, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import { dayOf } from '../domain/days';
-import { roundMoney, roundQuantity } from './rounding';
+import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
+import { applyMovement } from './costing';
+import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
 import type { movementBody, MovementView, ProductView, WarehouseView } from './schemas';
@@ -15,7 +17,7 @@ const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => (
 const productViewOf = ({ id, sku, name, createdAt }: Product): ProductView => ({ id, sku, name, createdAt });
 
 export async function createWarehouse(principal: Principal, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
-  const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0, totalProducts: 0, totalValue: 0 };
+  const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0n, totalProducts: 0, totalValue: 0n };
   const view = warehouseViewOf(warehouse);
   await insertWarehouse(principal.tenantId, warehouse, idempotency && { write: idempotency, view });
   return view;
@@ -27,7 +29,7 @@ export async function listWarehouses(principal: Principal): Promise<WarehouseVie
 }
 
 export async function createProduct(principal: Principal, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
-  const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0 };
+  const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
   const view = productViewOf(product);
   await insertProduct(principal.tenantId, product, idempotency && { write: idempotency, view });
   return view;
@@ -38,36 +40,22 @@ export async function listProducts(principal: Principal): Promise<ProductView[]>
   return (await readProducts(principal.tenantId)).sort((a, b) => a.sku.localeCompare(b.sku)).map(productViewOf);
 }
 
+/** A validated input number as an exact scaled integer (the schema allowed only these places). */
+function exactly(value: number, places: number): bigint {
+  const scaled = parseScaled(value, places);
+  if (scaled === undefined) throw new Error(`${value} has more than ${places} decimal places`);
+  return scaled;
+}
+
 /**
- * How each movement type changes a balance (weighted average costing):
- * - IN adds units at `unitCost`; the average becomes total cost / quantity.
- * - OUT and SALE take units out at the current average; never below zero (409).
- * - ADJUSTMENT sets the counted quantity; added units are valued at `unitCost` when given,
- *   else at the current average; removed units leave at the average.
+ * How a movement changes a balance: the exact weighted-average rule of ./costing
+ * (quantities in thousandths, values in 10^-7, one rounding rule, half to even).
  */
 export function balanceRule(type: MovementType, quantity: number, unitCost: number | undefined): BalanceRule {
+  const movement = { type, quantity: exactly(quantity, QUANTITY_PLACES), ...(unitCost === undefined ? {} : { unitCost: exactly(unitCost, UNIT_COST_PLACES) }) };
   return (current: Balance): Balance => {
-    const settle = (nextQuantity: number, nextCost: number): Balance => ({
-      quantity: nextQuantity,
-      totalCost: nextQuantity === 0 ? 0 : nextCost,
-      averageCost: nextQuantity === 0 ? current.averageCost : nextCost / nextQuantity,
-      version: current.version,
-    });
-    switch (type) {
-      case 'IN':
-        return settle(current.quantity + quantity, current.totalCost + quantity * (unitCost ?? 0));
-      case 'OUT':
-      case 'SALE':
-        if (current.quantity < quantity) {
-          throw new Conflict(`Not enough stock: ${roundQuantity(current.quantity)} on hand, ${quantity} requested`);
-        }
-        return settle(current.quantity - quantity, current.totalCost - quantity * current.averageCost);
-      case 'ADJUSTMENT': {
-        const added = quantity - current.quantity;
-        const cost = added > 0 ? current.totalCost + added * (unitCost ?? current.averageCost) : quantity * current.averageCost;
-        return settle(quantity, cost);
-      }
-    }
+    const next = applyMovement({ quantity: current.quantity, value: current.totalCost, averageCost: current.averageCost }, movement);
+    return { quantity: next.quantity, totalCost: next.value, averageCost: next.averageCost, version: current.version };
   };
 }
 
@@ -88,7 +76,7 @@ export async function addMovement(principal: Principal, input: z.output<typeof m
     day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
   };
   const { tenantId: _tenant, day: _day, ...recorded } = movement;
-  const viewOf = (balance: Balance): MovementView => ({ ...recorded, balance: { quantity: roundQuantity(balance.quantity), averageCost: roundMoney(balance.averageCost) } });
+  const viewOf = (balance: Balance): MovementView => ({ ...recorded, balance: { quantity: quantityOf(balance.quantity), averageCost: moneyOf(balance.averageCost, UNIT_COST_PLACES) } });
   const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), idempotency && { write: idempotency, view: viewOf });
   return viewOf(balance);
 }

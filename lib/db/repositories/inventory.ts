@@ -5,7 +5,9 @@ import type { IdempotentWrite } from '../../idempotency/model';
 import { INVENTORY_ITEMS } from '../item-types';
 import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
+import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../../domain/decimal';
 import { getMany } from '../batch';
+import { scaledFrom, storedDecimal } from '../decimals';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { fieldsOf, pick } from '../items';
@@ -18,7 +20,6 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue']);
 const PRODUCT_FIELDS = fieldsOf<Product>()(['id', 'sku', 'name', 'createdAt', 'onHand']);
-const BALANCE_FIELDS = fieldsOf<Balance>()(['quantity', 'totalCost', 'averageCost', 'version']);
 const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
   'id',
   'tenantId',
@@ -33,25 +34,42 @@ const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
   'balanceAfter',
 ]);
 
-/** The maintained totals are numbers; one never written (`pick` gives null) reads as 0. */
-const toWarehouse = (item: Record<string, unknown>): Warehouse => {
-  const warehouse = pick<Warehouse>(item, WAREHOUSE_FIELDS);
-  return { ...warehouse, totalItems: Number(warehouse.totalItems), totalProducts: Number(warehouse.totalProducts), totalValue: Number(warehouse.totalValue) };
-};
+/** The maintained totals are exact decimals (../decimals); one never written reads as 0. */
+const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
+  ...pick<Warehouse>(item, WAREHOUSE_FIELDS),
+  totalItems: scaledFrom(item.totalItems, QUANTITY_PLACES),
+  totalProducts: Number(item.totalProducts ?? 0),
+  totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
+});
 
-const toProduct = (item: Record<string, unknown>): Product => {
-  const product = pick<Product>(item, PRODUCT_FIELDS);
-  return { ...product, onHand: Number(product.onHand) };
-};
+const toProduct = (item: Record<string, unknown>): Product => ({ ...pick<Product>(item, PRODUCT_FIELDS), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) });
 
 /** The stored balance, or all zeros (version 0) before the first movement. */
-const toBalance = (item: Record<string, unknown> | undefined): Balance =>
-  Object.fromEntries(BALANCE_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Balance;
+const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
+  quantity: scaledFrom(item?.quantity, QUANTITY_PLACES),
+  totalCost: scaledFrom(item?.totalCost, VALUE_PLACES),
+  averageCost: scaledFrom(item?.averageCost, UNIT_COST_PLACES),
+  version: Number(item?.version ?? 0),
+});
+
+const warehouseAttributes = (warehouse: Warehouse) => ({
+  ...warehouse,
+  totalItems: storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
+  totalValue: storedDecimal(warehouse.totalValue, VALUE_PLACES),
+});
+
+/** A balance as its item stores it: exact decimals (every field: a new one is a compile error here). */
+const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => ({
+  quantity: storedDecimal(balance.quantity, QUANTITY_PLACES),
+  totalCost: storedDecimal(balance.totalCost, VALUE_PLACES),
+  averageCost: storedDecimal(balance.averageCost, UNIT_COST_PLACES),
+  version: balance.version,
+});
 
 /** A new warehouse; with an Idempotency-Key, the key's answer (`view`) commits with it. */
 export async function insertWarehouse(tenantId: string, warehouse: Warehouse, key?: KeyCompletion): Promise<void> {
   const items: TransactItem[] = [
-    { Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouse }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouseAttributes(warehouse) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     ...completionItems(key),
   ];
   try {
@@ -74,7 +92,7 @@ export async function insertProduct(tenantId: string, product: Product, key?: Ke
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...keys.product(tenantId, product.id), type: INVENTORY_ITEMS.product, ...product }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: { ...keys.product(tenantId, product.id), type: INVENTORY_ITEMS.product, ...product, onHand: storedDecimal(product.onHand, QUANTITY_PLACES) }, ConditionExpression: 'attribute_not_exists(pk)' } },
           {
             Put: {
               TableName: tableName(),
@@ -164,13 +182,14 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: stockKey, ConsistentRead: true }));
     const current = toBalance(Item);
     const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
-    const productsDelta = current.quantity === 0 && next.quantity > 0 ? 1 : current.quantity > 0 && next.quantity === 0 ? -1 : 0;
+    const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
+    const itemsDelta = storedDecimal(next.quantity - current.quantity, QUANTITY_PLACES);
 
     const items: TransactItem[] = [
       {
         Put: {
           TableName: tableName(),
-          Item: { ...stockKey, type: INVENTORY_ITEMS.stock, productId, warehouseId, ...next },
+          Item: { ...stockKey, type: INVENTORY_ITEMS.stock, productId, warehouseId, ...balanceAttributes(next) },
           ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
           ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
         },
@@ -181,7 +200,7 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
           Key: keys.warehouse(tenantId, warehouseId),
           UpdateExpression: 'ADD totalItems :items, totalValue :value, totalProducts :products',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':items': next.quantity - current.quantity, ':value': next.totalCost - current.totalCost, ':products': productsDelta },
+          ExpressionAttributeValues: { ':items': itemsDelta, ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES), ':products': productsDelta },
         },
       },
       {
@@ -190,14 +209,14 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
           Key: keys.product(tenantId, productId),
           UpdateExpression: 'ADD onHand :items',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':items': next.quantity - current.quantity },
+          ExpressionAttributeValues: { ':items': itemsDelta },
         },
       },
       {
         Put: {
           TableName: tableName(),
           // `type` names the item kind everywhere; the movement's own type is `movementType`.
-          Item: { ...keys.movement(tenantId, productId, warehouseId, movement.occurredAt, movement.id), ...movement, type: INVENTORY_ITEMS.movement, movementType: movement.type, balanceAfter: next.quantity },
+          Item: { ...keys.movement(tenantId, productId, warehouseId, movement.occurredAt, movement.id), ...movement, type: INVENTORY_ITEMS.movement, movementType: movement.type, balanceAfter: storedDecimal(next.quantity, QUANTITY_PLACES) },
         },
       },
     ];
@@ -238,5 +257,8 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
 
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */
 export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<StoredMovement[]> {
-  return (await queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, { consistent: true })).map((item) => pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS));
+  return (await queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, { consistent: true })).map((item) => ({
+    ...pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS),
+    balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
+  }));
 }
