@@ -258,6 +258,14 @@ export const routes = {
     table: 'read',
     summary: "The tenant's warehouses, by name",
   },
+  getWarehouse: {
+    method: 'GET',
+    path: '/inventory/warehouses/{id}',
+    handler: 'functions/inventory/get-warehouse.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'One warehouse by id',
+  },
   createProduct: {
     method: 'POST',
     path: '/inventory/products',
@@ -274,6 +282,14 @@ export const routes = {
     auth: 'protected',
     table: 'read',
     summary: "The tenant's products, by SKU",
+  },
+  getProduct: {
+    method: 'GET',
+    path: '/inventory/products/{id}',
+    handler: 'functions/inventory/get-product.ts',
+    auth: 'protected',
+    table: 'read',
+    summary: 'One product by id',
   },
   createMovement: {
     method: 'POST',

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
-import { insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type BalanceRule } from '../db/repositories/inventory';
-import { ValidationError } from '../errors';
+import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { NotFound, ValidationError } from '../errors';
 import { dayOf } from '../domain/days';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement } from './costing';
@@ -23,6 +23,13 @@ export async function createWarehouse(principal: Principal, input: WarehouseInpu
   return view;
 }
 
+/** One warehouse of the caller's tenant; 404 for an unknown id or another tenant's. */
+export async function getWarehouse(principal: Principal, warehouseId: string): Promise<WarehouseView> {
+  const warehouse = await findWarehouse(principal.tenantId, warehouseId);
+  if (!warehouse) throw new NotFound('No such warehouse');
+  return warehouseViewOf(warehouse);
+}
+
 /** The tenant's warehouses by name. */
 export async function listWarehouses(principal: Principal): Promise<WarehouseView[]> {
   return (await readWarehouses(principal.tenantId)).sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id)).map(warehouseViewOf);
@@ -33,6 +40,13 @@ export async function createProduct(principal: Principal, input: ProductInput, n
   const view = productViewOf(product);
   await insertProduct(principal.tenantId, product, idempotency && { write: idempotency, view });
   return view;
+}
+
+/** One product of the caller's tenant; 404 for an unknown id or another tenant's. */
+export async function getProduct(principal: Principal, productId: string): Promise<ProductView> {
+  const product = await findProduct(principal.tenantId, productId);
+  if (!product) throw new NotFound('No such product');
+  return productViewOf(product);
 }
 
 /** The tenant's products by SKU. */

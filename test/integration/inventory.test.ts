@@ -231,3 +231,30 @@ describe('GET /inventory/dashboard/by-warehouse', () => {
     expect(response.body).toEqual([]);
   });
 });
+
+describe('GET /inventory/warehouses/{id} and /inventory/products/{id}', () => {
+  it.each([
+    ['/inventory/warehouses', { name: 'Zona Norte' }],
+    ['/inventory/products', { sku: 'BY-ID-1', name: 'Café 1kg' }],
+  ])('%s/{id} answers the view the create answered; 404 for an unknown id and for another tenant, 400 for a bad id', async (collection, body) => {
+    const admin = await newTenantWithAdmin();
+    const other = await newTenantWithAdmin();
+    const created = await call<{ id: string }>('POST', collection, { cookies: admin.cookies, body });
+    expect(created.status).toBe(201);
+
+    const read = await call('GET', `${collection}/${created.body.id}`, { cookies: admin.cookies });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created.body);
+
+    const foreign = await call('GET', `${collection}/${created.body.id}`, { cookies: other.cookies });
+    const unknown = await call('GET', `${collection}/${randomUUID()}`, { cookies: admin.cookies });
+    for (const missing of [foreign, unknown]) {
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual(problem(404, 'not-found'));
+    }
+    const bad = await call('GET', `${collection}/not-a-uuid`, { cookies: admin.cookies });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual(problem(400, 'validation', { errors: [expect.objectContaining({ field: 'id' })] }));
+    expect((await call('GET', `${collection}/${created.body.id}`)).status).toBe(401);
+  });
+});

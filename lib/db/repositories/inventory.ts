@@ -80,6 +80,18 @@ export async function insertWarehouse(tenantId: string, warehouse: Warehouse, ke
   }
 }
 
+/** One warehouse of a tenant (consistent: a GET right after the create finds it), or none. */
+export async function findWarehouse(tenantId: string, warehouseId: string): Promise<Warehouse | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.warehouse(tenantId, warehouseId), ConsistentRead: true }));
+  return Item ? toWarehouse(Item) : undefined;
+}
+
+/** One product of a tenant (consistent), or none. */
+export async function findProduct(tenantId: string, productId: string): Promise<Product | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(tenantId, productId), ConsistentRead: true }));
+  return Item ? toProduct(Item) : undefined;
+}
+
 /** Every warehouse of a tenant, with its maintained totals (no stock item is read). */
 export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
   const { pk, skPrefix } = keys.warehousesOfTenant(tenantId);

@@ -1,0 +1,15 @@
+import { idPath } from '../../lib/domain/fields';
+import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
+import { productView } from '../../lib/inventory/schemas';
+import { getProduct } from '../../lib/inventory/service';
+import { routes } from '../../lib/routes';
+
+export const handler = httpHandler(routes.getProduct, { path: idPath }, async ({ path, principal }) => ok(await getProduct(principal, path.id)));
+
+ROUTE_DOCS: describeRoute(handler, {
+  success: { status: 200, description: 'The product, as POST /inventory/products answers it.', body: productView },
+  errors: { 404: "No such product in the caller's tenant (unknown or another tenant's: which is not disclosed)." },
+  notes: "the product as the create answers it; 404 unknown or another tenant's",
+  example: { path: { id: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b' } },
+});
