@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { authorize } from '../../lib/auth/authorize';
 import { listMovements } from '../../lib/db/repositories/inventory';
 import { IdempotencyKeyInUse } from '../../lib/errors';
-import { IDEMPOTENCY_LEASE_SECONDS, startIdempotent } from '../../lib/idempotency/service';
+import { completeKey } from '../../lib/db/repositories/idempotency';
+import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_TTL_SECONDS, startIdempotent } from '../../lib/idempotency/service';
 import { addMovement } from '../../lib/inventory/service';
 import { call, newTenantWithAdmin, problem, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
@@ -148,6 +149,20 @@ describe('POST with an Idempotency-Key', () => {
     expect(answer.body).toEqual(problem(400, 'validation', { errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] }));
     const warehouses = await call<unknown[]>('GET', '/inventory/warehouses', { cookies: admin.cookies });
     expect(warehouses.body).toEqual([]);
+  });
+
+  it('treats a key past its 24 hours as new, even before the TTL has removed its record', async () => {
+    const admin = await newTenantWithAdmin();
+    const key = randomUUID();
+    const dayAgo = Date.now() - (IDEMPOTENCY_TTL_SECONDS + 60) * 1000;
+    const first = await startIdempotent({ tenantId: admin.tenantId, userId: admin.userId }, key, { method: 'POST', path: '/inventory/warehouses', body: { name: 'Old' }, successStatus: 201 }, dayAgo);
+    if (first.kind !== 'claimed') throw new Error('the old request should have taken the key');
+    expect(await completeKey(first.write, { id: 'old', name: 'Old' })).toBe(true);
+
+    const now = await withKey(admin, key, { name: 'New' }, '/inventory/warehouses');
+    expect(now.status).toBe(201);
+    expect(replayed(now)).toBeNull();
+    expect(now.body).toEqual(expect.objectContaining({ name: 'New' }));
   });
 
   it('changes nothing without the header: two requests, two writes', async () => {

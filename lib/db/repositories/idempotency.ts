@@ -15,10 +15,11 @@ const FIELDS = fieldsOf<IdempotencyRecord>()(['fingerprint', 'status', 'owner', 
 const keyOf = (claim: IdempotencyClaim) => keys.idempotency(claim.caller, claim.keyHash);
 
 /**
- * Take the key for this request: a new record, or one whose owner's lease ran out before
- * it completed (its function died; nothing of its write committed). One conditional Put
- * decides, so of N requests with one key exactly one holds it. When refused, the record as
- * it is (consistent read), or none if it was released or expired in between.
+ * Take the key for this request: a new record, one past its 24 hours that the TTL has not
+ * removed yet, or one whose owner's lease ran out before it completed (its function died;
+ * nothing of its write committed). One conditional Put decides, so of N requests with one
+ * key exactly one holds it. When refused, the record as
+ * it is (consistent read), or none if it was released in between.
  */
 export async function claimKey(claim: IdempotencyClaim, record: IdempotencyRecord, nowEpoch: number): Promise<{ taken: true } | { taken: false; record: IdempotencyRecord | undefined }> {
   const taken = await conditionally(
@@ -26,7 +27,8 @@ export async function claimKey(claim: IdempotencyClaim, record: IdempotencyRecor
       new PutCommand({
         TableName: tableName(),
         Item: { ...keyOf(claim), type: IDEMPOTENCY_ITEMS.key, ...record, ttl: record.expiresAtEpoch },
-        ConditionExpression: 'attribute_not_exists(pk) OR (#status = :inProgress AND leaseUntilEpoch < :now)',
+        // DynamoDB deletes expired items up to a few days late: past its 24 hours a key is new.
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAtEpoch <= :now OR (#status = :inProgress AND leaseUntilEpoch < :now)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS', ':now': nowEpoch },
       }),
