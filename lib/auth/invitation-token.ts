@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../domain/hash';
 
 /**
  * The single-use secret of an invitation: 32 random bytes, base64url. It travels only in the
@@ -7,4 +8,4 @@ import { createHash, randomBytes } from 'node:crypto';
  */
 export const newInvitationToken = (): string => randomBytes(32).toString('base64url');
 
-export const hashInvitationToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+export const hashInvitationToken = (token: string): string => sha256Hex(token);

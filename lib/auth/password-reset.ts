@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config';
+import { sha256Hex } from '../domain/hash';
 import { consumePasswordReset, getPasswordReset, insertPasswordReset } from '../db/repositories/password-resets';
 import { findUserByEmail, getUser } from '../db/repositories/users';
 import { ValidationError } from '../errors';
@@ -16,7 +17,7 @@ export const RESET_TOKEN_MINUTES = 30;
  */
 export const FORGOT_PASSWORD_MIN_MS = 600;
 
-const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const hashToken = sha256Hex;
 
 async function sendQuietly(send: () => Promise<void>, what: string): Promise<void> {
   try {

@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { claimKey, completeKey, releaseKey } from '../db/repositories/idempotency';
+import { sha256Hex } from '../domain/hash';
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from '../errors';
 import type { IdempotencyCaller, IdempotentWrite } from './model';
 
@@ -11,7 +12,6 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
  */
 export const IDEMPOTENCY_LEASE_SECONDS = 60;
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** JSON with object keys in one order, so the same body written with its keys in another order is the same request. */
 export function canonicalJson(value: unknown): string {
@@ -27,7 +27,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What identifies a request for its key: method, path and body. */
 export const fingerprintOf = (request: { method: string; path: string; body: unknown }): string =>
-  sha256(`${request.method} ${request.path}\n${request.body === undefined ? '' : canonicalJson(request.body)}`);
+  sha256Hex(`${request.method} ${request.path}\n${request.body === undefined ? '' : canonicalJson(request.body)}`);
 
 export type IdempotencyStart = { kind: 'claimed'; write: IdempotentWrite } | { kind: 'replay'; status: number; body: string };
 
@@ -45,7 +45,7 @@ export async function startIdempotent(
 ): Promise<IdempotencyStart> {
   const nowEpoch = Math.floor(nowMs / 1000);
   const fingerprint = fingerprintOf(request);
-  const claim = { caller, keyHash: sha256(key), owner: randomUUID() };
+  const claim = { caller, keyHash: sha256Hex(key), owner: randomUUID() };
   // A record released between our refused claim and our read is gone: claim again (twice at most).
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const outcome = await claimKey(
