@@ -44,9 +44,6 @@ export interface RequestInfo {
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** Error statuses a route can answer (contract section 2). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
-
 /**
  * What the handler validates: the schemas the chain parses the body, the query and the path
  * with. Everything else about a route (its answer, its errors, its words and its sample
