@@ -148,8 +148,16 @@ function defaultScenario(route: Route & { id: RouteId }): Scenario {
   };
 }
 
+/** A GET of one item of the bench's tenant, by its real id (the docs' example id exists nowhere). */
+const readById = (resource: string, idOf: (world: World) => string): Scenario => ({
+  events: (world, count) => repeat(count, () => proxyEvent({ method: 'GET', resource, path: resource.replace('{id}', idOf(world)), pathParameters: { id: idOf(world) }, authorizer: world.context })),
+});
+
 /** Hand-written scenarios: the routes whose typical call needs data of its own (a real id, a fresh token). */
 const scenarios: Partial<Record<RouteId, Scenario>> = {
+  getSupplier: readById('/suppliers/{id}', (world) => world.supplierId),
+  getWarehouse: readById('/inventory/warehouses/{id}', (world) => world.warehouseId),
+  getProduct: readById('/inventory/products/{id}', (world) => world.productId),
   createTenant: { events: (_world, count) => repeat(count, (index) => jsonPost('/tenants', { name: `t-${randomUUID().slice(0, 12)}`, plan: 'STARTER' }, { sourceIp: ipOf(index) })) },
   updateTenant: {
     events: (world, count) =>
