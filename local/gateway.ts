@@ -18,6 +18,7 @@ import {
   type GatewayResponseType,
 } from '../lib/http/gateway-responses';
 import type { Route } from '../lib/routes';
+import { callerIdentity } from '../tools/events';
 
 /**
  * A local API Gateway REST API (Lambda proxy integration, payload 1.0) generated from the
@@ -416,23 +417,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
       domainPrefix: 'localhost',
       extendedRequestId: requestId,
       httpMethod: method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp,
-        user: null,
-        userAgent: headerValue(headers, 'user-agent') ?? null,
-        userArn: null,
-      },
+      identity: callerIdentity(sourceIp, headerValue(headers, 'user-agent') ?? null),
       path: `/${STAGE}${url.pathname}`,
       protocol: `HTTP/${request.httpVersion}`,
       requestId,

@@ -11,6 +11,31 @@ const ACCOUNT = '123456789012';
 const API_ID = 'abc123defg';
 const STAGE = 'test';
 
+/**
+ * `requestContext.identity` as API Gateway fills it for an unauthenticated (IAM-less) caller:
+ * every field null but the address and the user agent. Shared by these builders and the
+ * local emulator (local/gateway.ts).
+ */
+export function callerIdentity(sourceIp: string, userAgent: string | null): APIGatewayProxyEvent['requestContext']['identity'] {
+  return {
+    accessKey: null,
+    accountId: null,
+    apiKey: null,
+    apiKeyId: null,
+    caller: null,
+    clientCert: null,
+    cognitoAuthenticationProvider: null,
+    cognitoAuthenticationType: null,
+    cognitoIdentityId: null,
+    cognitoIdentityPoolId: null,
+    principalOrgId: null,
+    sourceIp,
+    user: null,
+    userAgent,
+    userArn: null,
+  };
+}
+
 export interface ProxyEventInput {
   method?: string;
   /** Resource path, e.g. `/tenants/{id}`. */
@@ -73,23 +98,7 @@ export function proxyEvent(input: ProxyEventInput = {}): APIGatewayProxyEvent {
       authorizer: input.authorizer ?? null,
       protocol: 'HTTP/1.1',
       httpMethod: method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: input.sourceIp ?? '203.0.113.10',
-        user: null,
-        userAgent: headers['User-Agent'] ?? null,
-        userArn: null,
-      },
+      identity: callerIdentity(input.sourceIp ?? '203.0.113.10', headers['User-Agent'] ?? null),
       path: `/${STAGE}${path}`,
       stage: STAGE,
       requestId,
