@@ -263,12 +263,14 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
         jsonPost('/inventory/movements', index % 2 === 0 ? { productId: world.productId, warehouseId: world.warehouseId, type: 'SALE', quantity: 1 } : { productId: world.productId, warehouseId: world.warehouseId, type: 'IN', quantity: 1, unitCost: 3 }, { authorizer: world.context }),
       ),
   },
+  // After createMovement's 1000 calls: a full page of this product's history, as a user sees it.
+  listMovements: { events: (world, count) => repeat(count, () => proxyEvent({ method: 'GET', resource: '/inventory/movements', query: { productId: world.productId }, authorizer: world.context })) },
 };
 
 /** Lists are measured before the creates that would grow them; routes not named here come last. */
 const ORDER: RouteId[] = [
   'me', 'listTenants', 'listCompanies', 'listSuppliers', 'listWarehouses', 'listProducts', 'stockCoverage', 'stockByWarehouse', 'listSessions',
-  'updateTenant', 'updateCompany', 'updateCompanyStatus', 'updateSupplier', 'createMovement', 'createCompany', 'createSupplier', 'createWarehouse', 'createProduct',
+  'updateTenant', 'updateCompany', 'updateCompanyStatus', 'updateSupplier', 'createMovement', 'listMovements', 'createCompany', 'createSupplier', 'createWarehouse', 'createProduct',
   'createInvitation', 'createTenant', 'refresh', 'logout', 'revokeSession', 'login', 'register', 'forgotPassword', 'resetPassword',
 ];
 

@@ -9,6 +9,7 @@ import { bindTable, grantAttributeUpdates, grantRateLimitCounters, ServiceFuncti
 import { Jobs } from './constructs/jobs';
 import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
+import { CursorKey } from './constructs/cursor-key';
 import { SigningKey } from './constructs/signing-key';
 import { pathPrefix, PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
 
@@ -74,6 +75,7 @@ export class BackofficeStack extends Stack {
       deletionProtection: stage.deletionProtection,
     });
     const signingKey = new SigningKey(this, 'SigningKey', { removalPolicy: stage.removalPolicy });
+    const cursorKey = new CursorKey(this, 'CursorKey', { removalPolicy: stage.removalPolicy });
     const mail = new Mail(this, 'Mail', { mailFrom: stage.mailFrom, identity: stage.mailIdentity });
 
     if (stage.jwtPublicKeys === PLACEHOLDER_JWT_PUBLIC_KEYS) {
@@ -125,6 +127,7 @@ export class BackofficeStack extends Stack {
       if (route.rateLimit) grantRateLimitCounters(fn, table);
       if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);
+      if (route.sealsCursors) cursorKey.bindSealer(fn);
       api.addRoute(route, fn);
       observed.push({ id: functionId, name: `${route.method} ${route.path}`, function: fn });
     }
@@ -156,6 +159,10 @@ export class BackofficeStack extends Stack {
     new CfnOutput(this, 'SigningKeySecretArn', {
       description: 'Secret to put the private signing JWK into',
       value: signingKey.secret.secretArn,
+    });
+    new CfnOutput(this, 'CursorKeySecretArn', {
+      description: 'Secret that seals page cursors (generated; put a new random value to rotate it)',
+      value: cursorKey.secret.secretArn,
     });
     new CfnOutput(this, 'JobsDeadLetterQueueUrl', {
       description: 'Failed scheduled-job runs land here',

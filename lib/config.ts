@@ -47,6 +47,11 @@ const configSchema = z.object({
   /** ... or the Secrets Manager id that holds it (AWS). */
   JWT_SIGNING_KEY_SECRET_ID: z.optional(text()),
 
+  /** The key that seals page cursors (lib/secrets), itself (local runs) ... */
+  CURSOR_SECRET: z.optional(text()),
+  /** ... or the Secrets Manager id that holds it (AWS; only the functions that page with cursors). */
+  CURSOR_SECRET_ID: z.optional(text()),
+
   ACCESS_TOKEN_TTL_SECONDS: seconds,
   REFRESH_TOKEN_TTL_SECONDS: seconds,
   REMEMBER_ME_TTL_SECONDS: seconds,

@@ -32,6 +32,8 @@ export interface Route {
   signsTokens?: boolean;
   /** Functions that verify tokens themselves (besides the authorizer) get the public keys. */
   verifiesTokens?: boolean;
+  /** Functions that page with sealed cursors (lib/domain/cursor) may read the cursor key; no other may. */
+  sealsCursors?: boolean;
   rateLimit?: RateLimit;
   /**
    * The route honours an `Idempotency-Key` header (every POST that creates or changes data,
@@ -299,6 +301,15 @@ export const routes = {
     table: 'read-write',
     idempotent: { status: 201 },
     summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
+  },
+  listMovements: {
+    method: 'GET',
+    path: '/inventory/movements',
+    handler: 'functions/inventory/list-movements.ts',
+    auth: 'protected',
+    table: 'read',
+    sealsCursors: true,
+    summary: 'The stock history (kardex): movements newest first, with the balance each left',
   },
   stockCoverage: {
     method: 'GET',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -28,25 +29,33 @@ export function localSettings(): LocalSettings {
 interface KeyFile {
   signing: Record<string, unknown>;
   public: { keys: Record<string, unknown>[] };
+  /** The page-cursor key (CURSOR_SECRET); added to a key file written before it existed. */
+  cursor?: string;
 }
 
-async function ensureKeys(dataDir: string): Promise<KeyFile> {
+async function ensureKeys(dataDir: string): Promise<Required<KeyFile>> {
   const file = join(dataDir, 'keys.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
-  const { privateKey, publicKey } = await generateKeyPair(JWT_ALGORITHM, { extractable: true });
-  const kid = `local-${new Date().toISOString().slice(0, 10)}`;
-  const keys: KeyFile = {
-    signing: { ...(await exportJWK(privateKey)), kid, alg: JWT_ALGORITHM, use: 'sig' },
-    public: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: JWT_ALGORITHM, use: 'sig' }] },
-  };
-  writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
-  return keys;
+  let keys: KeyFile;
+  if (existsSync(file)) {
+    keys = JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+    if (keys.cursor) return keys as Required<KeyFile>;
+  } else {
+    const { privateKey, publicKey } = await generateKeyPair(JWT_ALGORITHM, { extractable: true });
+    const kid = `local-${new Date().toISOString().slice(0, 10)}`;
+    keys = {
+      signing: { ...(await exportJWK(privateKey)), kid, alg: JWT_ALGORITHM, use: 'sig' },
+      public: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: JWT_ALGORITHM, use: 'sig' }] },
+    };
+  }
+  const complete = { ...keys, cursor: randomBytes(32).toString('base64url') };
+  writeFileSync(file, JSON.stringify(complete, null, 2), { mode: 0o600 });
+  return complete;
 }
 
 /** The variables `applyLocalEnvironment` sets (a child API must not inherit them). */
 export const LOCAL_CONFIG_VARIABLES = [
   ...(Object.keys(settingsEnvironment) as (keyof typeof settingsEnvironment)[]),
-  ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'MAIL_FROM', 'MAIL_TRANSPORT',
+  ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'CURSOR_SECRET', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'MAIL_FROM', 'MAIL_TRANSPORT',
     'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL'] as const),
 ];
 
@@ -65,6 +74,7 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     JWT_AUDIENCE: 'backoffice-api',
     JWT_PUBLIC_KEYS: JSON.stringify(keys.public),
     JWT_SIGNING_KEY: JSON.stringify(keys.signing),
+    CURSOR_SECRET: keys.cursor,
     ...settingsEnvironment,
     ALLOWED_ORIGINS: `${LOCAL_APP_ORIGIN},http://127.0.0.1:5173,http://localhost:${settings.port},http://127.0.0.1:${settings.port}`,
     PATH_PREFIX: '',

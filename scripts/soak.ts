@@ -133,6 +133,20 @@ async function main(): Promise<void> {
         inWarehouse.set(warehouseId, (inWarehouse.get(warehouseId) ?? 0n) + quantity);
       }
     }
+    // The stock history, walked page by page over HTTP: every acknowledged movement once, newest first.
+    const listed: { id: string; occurredAt: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const historyPage = await send('GET', `/inventory/movements?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, cookie);
+      listed.push(...(historyPage.json.items as { id: string; occurredAt: string }[]));
+      cursor = historyPage.json.nextCursor as string | null;
+    } while (cursor);
+    const listedIds = new Set(listed.map((item) => item.id));
+    if (listedIds.size !== listed.length) failures.push(`the stock history lists ${listed.length - listedIds.size} movements twice`);
+    const unlisted = acknowledged.movements.filter((movement) => !listedIds.has(movement.id)).length;
+    if (unlisted || listed.length !== acknowledged.movements.length) failures.push(`the stock history lists ${listed.length} movements, ${unlisted} of ${acknowledged.movements.length} acknowledged missing`);
+    if (listed.some((item, index) => index > 0 && item.occurredAt > (listed[index - 1]?.occurredAt ?? ''))) failures.push('the stock history is not newest first');
+
     const productItems = await getMany(products.map((id) => keys.product(tenantId, id)));
     productItems.forEach((item, index) => {
       const expected = onHand.get(products[index] as string) ?? 0n;
@@ -152,7 +166,7 @@ async function main(): Promise<void> {
       console.error(`soak: FAILED\n  ${failures.join('\n  ')}`);
       process.exitCode = 1;
     } else {
-      console.log('soak: every acknowledged write is in the store; balances equal the sum of their movements; no 5xx');
+      console.log('soak: every acknowledged write is in the store and in the stock history; balances equal the sum of their movements; no 5xx');
     }
   } finally {
     await api.stop();

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, importJWK, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 import { config } from '../config';
+import { secretText } from '../secrets';
 
 /** The one signature algorithm accepted anywhere; nothing else verifies. */
 export const JWT_ALGORITHM = 'ES256';
@@ -29,11 +30,8 @@ async function loadSigningJwk(): Promise<JWK> {
   const { JWT_SIGNING_KEY, JWT_SIGNING_KEY_SECRET_ID } = config();
   if (JWT_SIGNING_KEY) return JSON.parse(JWT_SIGNING_KEY) as JWK;
   if (!JWT_SIGNING_KEY_SECRET_ID) throw new Error('Invalid configuration: JWT_SIGNING_KEY or JWT_SIGNING_KEY_SECRET_ID is required to sign tokens');
-  // Loaded only by the functions that sign, once per container.
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: JWT_SIGNING_KEY_SECRET_ID }));
-  if (!secret.SecretString) throw new Error('The signing key secret is empty');
-  return JSON.parse(secret.SecretString) as JWK;
+  // Read only by the functions that sign, once per container.
+  return JSON.parse(await secretText(JWT_SIGNING_KEY_SECRET_ID)) as JWK;
 }
 
 /** The current private signing key with its `kid`. */

@@ -13,6 +13,15 @@ export interface Key {
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
 
+/** Which stock-history list: the filters given (a movement is in the eight lists of its own values). */
+export interface HistoryScope {
+  productId?: string;
+  warehouseId?: string;
+  type?: string;
+}
+const historyPk = (tenantId: string, { productId, warehouseId, type }: HistoryScope) =>
+  `${tenantPk(tenantId)}#MOVEMENTS#${productId ?? '*'}#${warehouseId ?? '*'}${type ? `#${type}` : ''}`;
+
 export const keys = {
   tenant: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'PROFILE' }),
   /** Sentinel that makes a tenant name (slug) unique. */
@@ -71,12 +80,16 @@ export const keys = {
 
   /** The balance of one product in one warehouse (quantity, total cost, version). */
   stock: (tenantId: string, productId: string, warehouseId: string): Key => ({ pk: `${tenantPk(tenantId)}#STOCK`, sk: `${productId}#${warehouseId}` }),
-  /** Movement records, per product and warehouse, in time order. */
-  movement: (tenantId: string, productId: string, warehouseId: string, occurredAt: string, movementId: string): Key => ({
-    pk: `${tenantPk(tenantId)}#MOVEMENTS#${productId}#${warehouseId}`,
-    sk: `${occurredAt}#${movementId}`,
-  }),
-  movementsOf: (tenantId: string, productId: string, warehouseId: string) => ({ pk: `${tenantPk(tenantId)}#MOVEMENTS#${productId}#${warehouseId}` }),
+  /**
+   * The stock history (kardex). A movement is written once into each list a filter can ask
+   * for: the eight combinations of product, warehouse and type, each given or not (`*` for a
+   * product or warehouse not given; a UUID is never `*`). Within a list, entries are in time
+   * order, so a date range is a key condition and newest first a backward Query. The entry
+   * of the product in the warehouse, every type, is the movement's record (the key it has
+   * always had).
+   */
+  history: (tenantId: string, scope: HistoryScope, occurredAt: string, movementId: string): Key => ({ pk: historyPk(tenantId, scope), sk: `${occurredAt}#${movementId}` }),
+  historyOf: (tenantId: string, scope: HistoryScope) => ({ pk: historyPk(tenantId, scope) }),
   /** Units sold of one product on one business day, as the movements recorded them. */
   salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
 

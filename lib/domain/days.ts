@@ -30,3 +30,21 @@ export function daysBetween(from: string, to: string): number {
 
 /** A real calendar day written `YYYY-MM-DD` (`2026-02-30` and `2026-13-40` are not). */
 export const isDay = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00.000Z`)) && addDays(value, 0) === value;
+
+/**
+ * The first instant (epoch ms) of a business day in `timeZone`: the earliest instant whose
+ * business day is `day` or later. Found by bisection over the 50 hours around UTC midnight
+ * that every offset (−12 to +14 hours) falls in, so a day that starts at 01:00 because of a
+ * daylight-saving change is right too.
+ */
+export function dayStartMs(day: string, timeZone: string): number {
+  const utcMidnight = Date.parse(`${day}T00:00:00.000Z`);
+  let before = utcMidnight - 15 * 3_600_000; // still the day before, in every zone
+  let atOrAfter = utcMidnight + 13 * 3_600_000; // already `day`, in every zone
+  while (atOrAfter - before > 1) {
+    const middle = Math.floor((before + atOrAfter) / 2);
+    if (dayOf(middle, timeZone) >= day) atOrAfter = middle;
+    else before = middle;
+  }
+  return atOrAfter;
+}

@@ -28,3 +28,15 @@ export const idPath = z.object({ id: uuidField });
 export const httpsUrlField = z
   .url({ protocol: /^https$/, message: 'must be an https URL' })
   .max(2048, 'must be at most 2048 characters');
+
+/**
+ * A query-string integer: digits only (no sign, decimals, exponent or blanks, which
+ * `Number()` would quietly accept), so the number is an integer; then range-checked (the
+ * upper bound also refuses digits past the safe-integer range).
+ */
+export const integerParam = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message));

@@ -59,10 +59,11 @@ export const movementSchema = z.object({
 export type Movement = z.infer<typeof movementSchema>;
 
 /**
- * A movement as its item stores it: `type` names the item kind everywhere, so the
- * movement's own type is `movementType`; with the quantity it left in its warehouse.
+ * A movement as its items store it (lib/db/keys `history`): `type` names the item kind
+ * everywhere, so the movement's own type is `movementType`; with the balance it left in its
+ * warehouse, exact: quantity in thousandths, average unit cost in 10^-4.
  */
-export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementType; balanceAfter: bigint };
+export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementType; balanceAfter: bigint; averageCostAfter: bigint };
 
 /**
  * The stock of one product in one warehouse, exact (lib/inventory/costing): quantity in

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
-import { nameField, requiredText, uuidField } from '../domain/fields';
+import { MAX_CURSOR_LENGTH } from '../domain/cursor';
+import { isDay } from '../domain/days';
+import { integerParam, nameField, requiredText, uuidField } from '../domain/fields';
 import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
@@ -21,7 +23,7 @@ const amount = (places: number) =>
  * and every business day then has a four-digit year. The latest is "now" (the service).
  */
 export const OCCURRED_AT_FLOOR = '2000-01-01T00:00:00.000Z';
-const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
+export const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 
 /** The warehouse input fields (lib/inventory/model) with their input rules. */
 export const warehouseBody = z.strictObject({ ...warehouseInputSchema.shape, name: nameField });
@@ -66,6 +68,34 @@ export const coverageQuery = z.strictObject({
     .default(30),
 });
 
+/** GET /inventory/movements: page sizes (issue 14). */
+export const MAX_HISTORY_PAGE = 100;
+export const DEFAULT_HISTORY_PAGE = 50;
+
+/**
+ * A `from`/`to` bound of the stock history, both inclusive: a business day `YYYY-MM-DD` (the
+ * whole day in the business time zone) or an ISO 8601 date-time with its offset.
+ */
+const historyBound = z
+  .string()
+  .refine(
+    (value) => isDay(value) || z.iso.datetime({ offset: true }).safeParse(value).success,
+    'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time',
+  );
+
+/** GET /inventory/movements; any other parameter is a 400. */
+export const movementHistoryQuery = z
+  .strictObject({
+    productId: uuidField.optional(),
+    warehouseId: uuidField.optional(),
+    type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }).optional(),
+    from: historyBound.optional(),
+    to: historyBound.optional(),
+    limit: integerParam(1, MAX_HISTORY_PAGE, `must be an integer from 1 to ${MAX_HISTORY_PAGE}`).default(DEFAULT_HISTORY_PAGE),
+    cursor: z.string().max(MAX_CURSOR_LENGTH, 'is not a cursor of this list: start again without it').optional(),
+  });
+export type MovementHistoryInput = z.output<typeof movementHistoryQuery>;
+
 /** A warehouse as the API shows it (its maintained totals are the by-warehouse dashboard's). */
 export const warehouseView = warehouseSchema.pick({ id: true, name: true, createdAt: true });
 export type WarehouseView = z.infer<typeof warehouseView>;
@@ -80,6 +110,14 @@ export const movementView = movementSchema.omit({ tenantId: true, day: true }).e
   balance: z.object({ quantity: z.number(), averageCost: z.number() }),
 });
 export type MovementView = z.infer<typeof movementView>;
+
+/** GET /inventory/movements: a page of the stock history, newest first. */
+export const movementHistoryPageView = z.object({
+  items: z.array(movementView),
+  /** Pass as `cursor` (with the same filters) for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type MovementHistoryPage = z.infer<typeof movementHistoryPageView>;
 
 /** GET /inventory/dashboard/coverage, one per product. */
 export const coverageItemView = z.object({

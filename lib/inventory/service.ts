@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
-import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
 import { NotFound, ValidationError } from '../errors';
-import { dayOf } from '../domain/days';
+import { openCursor, sealCursor } from '../domain/cursor';
+import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement } from './costing';
 import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
-import type { movementBody, MovementView, ProductView, WarehouseView } from './schemas';
+import { OCCURRED_AT_FLOOR_MS, type movementBody, type MovementHistoryInput, type MovementHistoryPage, type MovementView, type ProductView, type WarehouseView } from './schemas';
+import { cursorSecret } from '../secrets';
 
 /** The view's fields of a stored warehouse or product. */
 const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
@@ -73,6 +75,12 @@ export function balanceRule(type: MovementType, quantity: number, unitCost: numb
   };
 }
 
+/** A movement as the API shows it, with the balance it left (quantity and average unit cost). */
+function movementViewOf(movement: Movement, after: Pick<Balance, 'quantity' | 'averageCost'>): MovementView {
+  const { tenantId: _tenant, day: _day, ...recorded } = movement;
+  return { ...recorded, balance: { quantity: quantityOf(after.quantity), averageCost: moneyOf(after.averageCost, UNIT_COST_PLACES) } };
+}
+
 /** Record a stock movement (see `recordMovement` for the one transaction it is). */
 export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<MovementView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
@@ -89,8 +97,51 @@ export async function addMovement(principal: Principal, input: z.output<typeof m
     createdAt: new Date(nowMs).toISOString(),
     day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
   };
-  const { tenantId: _tenant, day: _day, ...recorded } = movement;
-  const viewOf = (balance: Balance): MovementView => ({ ...recorded, balance: { quantity: quantityOf(balance.quantity), averageCost: moneyOf(balance.averageCost, UNIT_COST_PLACES) } });
+  const viewOf = (balance: Balance): MovementView => movementViewOf(movement, balance);
   const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), idempotency && { write: idempotency, view: viewOf });
   return viewOf(balance);
+}
+
+/** The latest instant a history bound can name (a later one sorts wrong as text: `+010000-…`). */
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A `from` bound as epoch ms: a business day's first instant, or the date-time. */
+const fromMs = (bound: string, timeZone: string): number => (isDay(bound) ? dayStartMs(bound, timeZone) : Date.parse(bound));
+/** A `to` bound as epoch ms: a business day's last instant, or the date-time. */
+const toMs = (bound: string, timeZone: string): number => (isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound));
+
+/**
+ * A page of the stock history (kardex), newest first: one Query on the list of exactly the
+ * filters given (lib/db/keys `history`). The cursor is sealed for the tenant and the filters;
+ * one from another list or tenant, or edited, is a 400.
+ */
+export async function listMovementHistory(principal: Principal, input: MovementHistoryInput): Promise<MovementHistoryPage> {
+  const { BUSINESS_TIME_ZONE } = config();
+  const first = Math.max(input.from ? fromMs(input.from, BUSINESS_TIME_ZONE) : OCCURRED_AT_FLOOR_MS, OCCURRED_AT_FLOOR_MS);
+  const last = Math.min(input.to ? toMs(input.to, BUSINESS_TIME_ZONE) : LAST_MS, LAST_MS);
+  if (input.from && input.to && fromMs(input.from, BUSINESS_TIME_ZONE) > last) throw ValidationError.of('to', 'must not be before from');
+
+  const scope = { productId: input.productId, warehouseId: input.warehouseId, type: input.type };
+  const cursorScope = { tenantId: principal.tenantId, filters: { ...scope, from: input.from, to: input.to } };
+  const secret = await cursorSecret();
+  const after = input.cursor ? openCursor(input.cursor, cursorScope, secret).sk : undefined;
+  if (input.cursor && !after) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+
+  const { movements, nextSk } =
+    first > last
+      ? { movements: [] }
+      : await readHistoryPage(principal.tenantId, {
+          scope,
+          // `occurredAt#id`: the instant alone sorts before every entry at it; `~` after every id.
+          fromSk: new Date(first).toISOString(),
+          toSk: `${new Date(last).toISOString()}#~`,
+          limit: input.limit,
+          ...(after ? { afterSk: after } : {}),
+        });
+  return {
+    items: movements.map(({ movementType, balanceAfter, averageCostAfter, ...movement }) =>
+      movementViewOf({ ...movement, type: movementType }, { quantity: balanceAfter, averageCost: averageCostAfter }),
+    ),
+    nextCursor: nextSk ? sealCursor({ sk: nextSk }, cursorScope, secret) : null,
+  };
 }

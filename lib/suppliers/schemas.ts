@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
-import { emailField, nameField } from '../domain/fields';
+import { emailField, integerParam, nameField } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
 import { supplierSchema, type Supplier } from './model';
 
@@ -32,18 +32,6 @@ export const updateSupplierBody = z
   .extend({ email: supplierInput.email.nullable(), phone: supplierInput.phone.nullable() })
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
-
-/**
- * A query-string integer: digits only (no sign, decimals, exponent or blanks, which
- * `Number()` would quietly accept), so the number is an integer; then range-checked (the
- * upper bound also refuses digits past the safe-integer range).
- */
-const integerParam = (min: number, max: number, message: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, message)
-    .transform(Number)
-    .pipe(z.number().min(min, message).max(max, message));
 
 /** GET /suppliers (contract section 5); any other parameter is a 400. */
 export const listSuppliersQuery = z.strictObject({

@@ -26,8 +26,9 @@ import { lambdaContext } from '../../tools/events';
 const TABLE = 'sample-events-table';
 const stage = resolveStage(() => undefined);
 
-// The configuration the stack gives the functions in dev, with a signing key of the test's
-// own instead of the Secrets Manager secret (sam local invoke would reach the real one).
+// The configuration the stack gives the functions in dev, with a signing key and a cursor key
+// of the test's own instead of the Secrets Manager secrets (sam local invoke would reach the
+// real ones).
 const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
 const kid = 'sample-events';
 Object.assign(process.env, {
@@ -37,11 +38,13 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'test',
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256' }] }),
   JWT_SIGNING_KEY: JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: 'ES256' }),
+  CURSOR_SECRET: 'sample-events-cursor-key-of-32-characters',
   ...functionEnvironment(stage),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
 });
 delete process.env.DYNAMODB_ENDPOINT;
 delete process.env.JWT_SIGNING_KEY_SECRET_ID;
+delete process.env.CURSOR_SECRET_ID;
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const ses = mockClient(SESClient);

@@ -520,16 +520,27 @@ describe('IAM', () => {
     }
   });
 
-  it('lets only the token-signing routes read the signing key', () => {
+  it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
     expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['login', 'refresh', 'register']);
-    const [secretId] = only(ofType('AWS::SecretsManager::Secret'), 'secrets');
+    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listMovements']);
+    const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
+    expect(secrets).toHaveLength(2);
+    const signingSecret = only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets');
+    const cursorSecret = only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets');
+    const readableSecrets = (functionId: string) =>
+      statementsOfFunction(functionId)
+        .filter((statement) => asList(statement.Action).includes('secretsmanager:GetSecretValue'))
+        .flatMap((statement) => [...referencedIds(statement.Resource)])
+        .sort();
     for (const route of routes) {
       const functionId = routeFunction(route);
       const signs = route.signsTokens === true;
-      expect(actionsOfFunction(functionId).includes('secretsmanager:GetSecretValue'), route.id).toBe(signs);
-      expect(environmentOf(functionId).JWT_SIGNING_KEY_SECRET_ID, route.id).toEqual(signs ? { Ref: secretId } : undefined);
+      const seals = route.sealsCursors === true;
+      expect(readableSecrets(functionId), route.id).toEqual([...(seals ? [cursorSecret] : []), ...(signs ? [signingSecret] : [])].sort());
+      expect(environmentOf(functionId).JWT_SIGNING_KEY_SECRET_ID, route.id).toEqual(signs ? { Ref: signingSecret } : undefined);
+      expect(environmentOf(functionId).CURSOR_SECRET_ID, route.id).toEqual(seals ? { Ref: cursorSecret } : undefined);
     }
-    expect(actionsOfFunction(authorizerFunction())).not.toContain('secretsmanager:GetSecretValue');
+    expect(readableSecrets(authorizerFunction())).toEqual([]);
   });
 
   it('lets exactly the routes that send mail call SES, as the configured sender on its identity', () => {
@@ -748,11 +759,13 @@ describe('sam local invoke', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, the table name, the signing-key secret and the dead-letter queue', () => {
+  it('exports the API URL, the table name, the signing- and cursor-key secrets and the dead-letter queue', () => {
     const [stageId] = only(ofType('AWS::ApiGateway::Stage'), 'stages');
     template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([{ Ref: stageId }])] } });
     template.hasOutput('TableName', { Value: { Ref: only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0] } });
-    template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(ofType('AWS::SecretsManager::Secret'), 'secrets')[0] } });
+    const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
+    template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets') } });
+    template.hasOutput('CursorKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets') } });
     template.hasOutput('JobsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue'), 'queues')[0] } });
   });
 });

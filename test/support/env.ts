@@ -23,6 +23,7 @@ Object.assign(process.env, {
   JWT_AUDIENCE: 'backoffice-test',
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [testPublicJwk] }),
   JWT_SIGNING_KEY: JSON.stringify(testSigningJwk),
+  CURSOR_SECRET: 'test-cursor-secret-of-at-least-32-characters',
   ...settingsEnvironment,
   ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   PATH_PREFIX: '',

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../../errors';
 import type { Balance, Movement, Product, SalesSeries, StoredMovement, Warehouse } from '../../inventory/model';
 import type { IdempotentWrite } from '../../idempotency/model';
@@ -11,7 +11,7 @@ import { scaledFrom, storedDecimal } from '../decimals';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { fieldsOf, pick } from '../items';
-import { gsi1, keys } from '../keys';
+import { gsi1, keys, type HistoryScope } from '../keys';
 import { queryAll } from '../query';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { seriesOf } from '../sales-series';
@@ -32,7 +32,39 @@ const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
   'createdAt',
   'day',
   'balanceAfter',
+  'averageCostAfter',
 ]);
+
+/** A movement as its stock-history entries store it (the same item in each of its eight lists). */
+function historyItem(movement: Movement, after: Balance): Record<string, unknown> {
+  const { type: movementType, ...fields } = movement;
+  return {
+    ...fields,
+    // `type` names the item kind everywhere; the movement's own type is `movementType`.
+    type: INVENTORY_ITEMS.movement,
+    movementType,
+    balanceAfter: storedDecimal(after.quantity, QUANTITY_PLACES),
+    averageCostAfter: storedDecimal(after.averageCost, UNIT_COST_PLACES),
+  };
+}
+
+/** The movement's put into each stock-history list it belongs to (keys.history). */
+function historyEntries(movement: Movement, after: Balance): TransactItem[] {
+  const item = historyItem(movement, after);
+  const { productId, warehouseId, type } = movement;
+  const scopes: HistoryScope[] = [];
+  for (const withProduct of [true, false])
+    for (const withWarehouse of [true, false])
+      for (const withType of [false, true])
+        scopes.push({ ...(withProduct ? { productId } : {}), ...(withWarehouse ? { warehouseId } : {}), ...(withType ? { type } : {}) });
+  return scopes.map((scope) => ({ Put: { TableName: tableName(), Item: { ...keys.history(movement.tenantId, scope, movement.occurredAt, movement.id), ...item } } }));
+}
+
+const toStoredMovement = (item: Record<string, unknown>): StoredMovement => ({
+  ...pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS),
+  balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
+  averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
+});
 
 /** The maintained totals are exact decimals (../decimals); one never written reads as 0. */
 const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
@@ -224,13 +256,7 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
           ExpressionAttributeValues: { ':items': itemsDelta },
         },
       },
-      {
-        Put: {
-          TableName: tableName(),
-          // `type` names the item kind everywhere; the movement's own type is `movementType`.
-          Item: { ...keys.movement(tenantId, productId, warehouseId, movement.occurredAt, movement.id), ...movement, type: INVENTORY_ITEMS.movement, movementType: movement.type, balanceAfter: storedDecimal(next.quantity, QUANTITY_PLACES) },
-        },
-      },
+      ...historyEntries(movement, next),
     ];
     if (movement.type === 'SALE') {
       items.push({
@@ -269,8 +295,38 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
 
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */
 export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<StoredMovement[]> {
-  return (await queryAll(keys.movementsOf(tenantId, productId, warehouseId).pk, { consistent: true })).map((item) => ({
-    ...pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS),
-    balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
-  }));
+  return (await queryAll(keys.historyOf(tenantId, { productId, warehouseId }).pk, { consistent: true })).map(toStoredMovement);
+}
+
+/** A page of one stock-history list, newest first, within `[fromSk, toSk]`, after the entry `afterSk`. */
+export interface HistoryPageRequest {
+  scope: HistoryScope;
+  /** Sort-key bounds, both inclusive (`occurredAt#id`: an instant's prefix bounds every id). */
+  fromSk: string;
+  toSk: string;
+  limit: number;
+  /** The sort key of the last entry of the previous page. */
+  afterSk?: string;
+}
+
+/**
+ * One Query, consistent (a movement just recorded is in it), newest first. It asks for one
+ * entry more than the page, so `nextSk` is there only when another entry follows: the last
+ * page never ends in an empty one.
+ */
+export async function readHistoryPage(tenantId: string, request: HistoryPageRequest): Promise<{ movements: StoredMovement[]; nextSk?: string }> {
+  const { pk } = keys.historyOf(tenantId, request.scope);
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': request.fromSk, ':to': request.toSk },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: request.limit + 1,
+      ...(request.afterSk ? { ExclusiveStartKey: { pk, sk: request.afterSk } } : {}),
+    }),
+  );
+  const page = Items.slice(0, request.limit);
+  return { movements: page.map(toStoredMovement), ...(Items.length > request.limit ? { nextSk: page.at(-1)?.sk as string } : {}) };
 }
