@@ -1,12 +1,22 @@
+import { QUANTITY_PLACES } from '../domain/decimal';
 import { daysBetween } from '../domain/days';
 import type { SalesSeries } from '../inventory/model';
 
 /**
  * A product's rolled-up daily sales: units sold on each of the SERIES_DAYS business days
- * ending at `through`, as fixed-width float64 values. Its size never depends on how many
- * sales there were, so the coverage read costs the same at a hundred sales or a million.
+ * ending at `through`, in thousandths of a unit (QUANTITY_PLACES), as fixed-width float64
+ * values that are always integers, so every sum is exact (below 2^53 thousandths, nine
+ * billion units a day). Its size never depends on how many sales there were, so the
+ * coverage read costs the same at a hundred sales or a million.
  */
 export const SERIES_DAYS = 366;
+
+/**
+ * The `scale` a stored series is written with: its values are thousandths. A series stored
+ * without it (before issue 14) holds units as floats; it is read rounded to thousandths, which
+ * restores its exact value (it was a sum of quantities of at most 3 decimal places).
+ */
+export const SERIES_SCALE = QUANTITY_PLACES;
 
 export type { SalesSeries } from '../inventory/model';
 
@@ -19,7 +29,7 @@ function indexOf(through: string, day: string): number {
 }
 
 /**
- * Add `delta` units on `day`. A day after `through` moves the window forward (older days
+ * Add `delta` thousandths of a unit (an integer) on `day`. A day after `through` moves the window forward (older days
  * fall off); a day before the window is ignored (it can no longer count for any `days`).
  */
 export function addUnits(series: SalesSeries, day: string, delta: number): SalesSeries {
@@ -39,7 +49,7 @@ export function addUnits(series: SalesSeries, day: string, delta: number): Sales
   return { through, units };
 }
 
-/** Units sold from `from` to `to`, both included. Days the series does not hold count 0. */
+/** Thousandths of a unit sold from `from` to `to`, both included (exact). Days the series does not hold count 0. */
 export function unitsBetween(series: SalesSeries, from: string, to: string): number {
   if (series.through === null || from > to) return 0;
   const first = Math.max(0, SERIES_DAYS - 1 - daysBetween(from, series.through));
@@ -63,7 +73,9 @@ export function decodeUnits(bytes: Uint8Array): Float64Array {
   return units;
 }
 
-/** The series a rolled-up sales item holds. */
+/** The series a rolled-up sales item holds, in thousandths (a series stored in units is converted). */
 export function seriesOf(item: Record<string, unknown>): SalesSeries {
-  return { through: item.through as string, units: decodeUnits(item.units as Uint8Array) };
+  const units = decodeUnits(item.units as Uint8Array);
+  if (item.scale !== SERIES_SCALE) units.forEach((value, index) => (units[index] = Math.round(value * 10 ** SERIES_SCALE)));
+  return { through: item.through as string, units };
 }

@@ -3,8 +3,8 @@ import { config } from '../config';
 import { listWarehouses, readProductsWithSales } from '../db/repositories/inventory';
 import { addDays, dayOf } from '../domain/days';
 import { unitsBetween } from '../db/sales-series';
-import { QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
-import { dashboardQuantity, moneyOf, round2 } from './rounding';
+import { divideRounded, QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
+import { dashboardQuantity, moneyOf } from './rounding';
 import type { CoverageItem, WarehouseSummary } from './schemas';
 
 /**
@@ -21,15 +21,17 @@ export async function stockCoverage(principal: Principal, days: number, nowMs: n
   const to = addDays(today, -1);
 
   const coverage = (await readProductsWithSales(principal.tenantId)).map(({ product, sales }): CoverageItem => {
-    const sold = sales ? unitsBetween(sales, from, to) : 0;
-    const average = sold / days;
+    // Exact ratios of exact integers (thousandths), each rounded once, half to even, to 2 decimals.
+    const sold = BigInt(sales ? unitsBetween(sales, from, to) : 0);
     return {
       productId: product.id,
       sku: product.sku,
       name: product.name,
       availableQuantity: dashboardQuantity(product.onHand),
-      averageDailySales: round2(average),
-      estimatedCoverageDays: average > 0 ? round2(scaledToNumber(product.onHand, QUANTITY_PLACES) / average) : null,
+      // sold / days, in units: sold thousandths x 100 / (days x 1000) hundredths.
+      averageDailySales: scaledToNumber(divideRounded(sold * 100n, BigInt(days) * 10n ** BigInt(QUANTITY_PLACES)), 2),
+      // available / (sold / days) = onHand x days / sold (both in thousandths).
+      estimatedCoverageDays: sold > 0n ? scaledToNumber(divideRounded(product.onHand * BigInt(days) * 100n, sold), 2) : null,
     };
   });
   return coverage.sort(

@@ -83,8 +83,9 @@ export const salesDaySchema = movementSchema.pick({ tenantId: true, productId: t
 export type SalesDay = z.infer<typeof salesDaySchema>;
 
 /**
- * A product's rolled-up daily sales: units sold on each business day of a fixed window
- * ending at `through` (see lib/db/sales-series for the window and its encoding).
+ * A product's rolled-up daily sales: thousandths of a unit sold on each business day of a
+ * fixed window ending at `through`, always integers (see lib/db/sales-series for the window
+ * and its encoding).
  */
 export const salesSeriesSchema = z.object({
   /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */

@@ -13,6 +13,3 @@ export const dashboardQuantity = (thousandths: bigint): number => scaledToNumber
 
 /** An exact amount of `places` decimals, in cents. */
 export const moneyOf = (units: bigint, places: number): number => scaledToNumber(rescale(units, places, MONEY_PLACES), MONEY_PLACES);
-
-/** A ratio of float sums (sales averages, coverage days) to 2 decimals. */
-export const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;

@@ -130,4 +130,24 @@ describe('GET /inventory/dashboard/coverage', () => {
     await setup(b, { THEIRS: 1 });
     expect((await coverage(a)).body.map((item) => item.sku)).toEqual(['MINE']);
   });
+
+  it('computes from exact decimal sales: each figure rounded once, half to even, from the records under it', async () => {
+    const admin = await newTenantWithAdmin();
+    const { warehouseId, ids } = await setup(admin, { TENTHS: 10, EIGHTHS: 10 });
+    await sell(admin, warehouseId, ids.TENTHS as string, 0.1, 1);
+    await sell(admin, warehouseId, ids.TENTHS as string, 0.2, 1);
+    await sell(admin, warehouseId, ids.EIGHTHS as string, 0.1, 1);
+    await sell(admin, warehouseId, ids.EIGHTHS as string, 0.025, 1);
+
+    await runSalesRollup({ nowMs: Date.now() });
+
+    const response = await coverage(admin, '?days=1');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      // 9.7 left at 0.3 a day (0.1 + 0.2, exactly): 32.333... days.
+      { productId: ids.TENTHS, sku: 'TENTHS', name: 'Product TENTHS', availableQuantity: 9.7, averageDailySales: 0.3, estimatedCoverageDays: 32.33 },
+      // 9.875 left (shown 9.88) at 0.125 a day (shown 0.12, the tie to even): exactly 79 days.
+      { productId: ids.EIGHTHS, sku: 'EIGHTHS', name: 'Product EIGHTHS', availableQuantity: 9.88, averageDailySales: 0.12, estimatedCoverageDays: 79 },
+    ]);
+  });
 });

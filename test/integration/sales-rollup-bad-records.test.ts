@@ -9,7 +9,7 @@ import { INVENTORY_ITEMS } from '../../lib/db/item-types';
 import { gsi1, keys } from '../../lib/db/keys';
 import { shardOf } from '../../lib/db/repositories/inventory';
 import { writeDailySalesTotals } from '../../lib/db/repositories/sales-rollup';
-import { encodeUnits, SERIES_DAYS } from '../../lib/db/sales-series';
+import { encodeUnits, SERIES_DAYS, SERIES_SCALE } from '../../lib/db/sales-series';
 import { daysBetween } from '../../lib/domain/days';
 import { runSalesRollup } from '../../lib/jobs/sales-rollup';
 import { logger } from '../../lib/log';
@@ -76,11 +76,15 @@ function rolledCounter(tenantId: string, productId: string, day: string, units: 
   return { ...keys.salesDay(tenantId, day, productId), type: INVENTORY_ITEMS.salesDay, tenantId, productId, day, units, rolledUnits: units };
 }
 
-/** The stored series item of a product: `units` per day in the window ending at `through`. */
-function seriesItem(tenantId: string, productId: string, through: string, units: Record<string, number>, version: number): Record<string, unknown> {
+/**
+ * The stored series item of a product: `units` per day in the window ending at `through`,
+ * stored as the roll-up writes it (thousandths, `scale` 3) or as it did before issue 14 (units).
+ */
+function seriesItem(tenantId: string, productId: string, through: string, units: Record<string, number>, version: number, stored: 'thousandths' | 'units' = 'thousandths'): Record<string, unknown> {
   const values = new Float64Array(SERIES_DAYS);
-  for (const [day, count] of Object.entries(units)) values[SERIES_DAYS - 1 - daysBetween(day, through)] = count;
-  return { ...keys.productSales(tenantId, productId), type: INVENTORY_ITEMS.productSales, productId, through, units: encodeUnits(values), version };
+  for (const [day, count] of Object.entries(units)) values[SERIES_DAYS - 1 - daysBetween(day, through)] = stored === 'thousandths' ? count * 1000 : count;
+  const item = { ...keys.productSales(tenantId, productId), type: INVENTORY_ITEMS.productSales, productId, through, units: encodeUnits(values), version };
+  return stored === 'thousandths' ? { ...item, scale: SERIES_SCALE } : item;
 }
 
 /** The error lines of the run, in a stable order. */
@@ -127,7 +131,8 @@ describe('the sales roll-up over bad stored records', () => {
       { tenantId: t2, productId: p3, day: '2026-03-09', units: 10 },
     ]);
     // p3 was rolled up before: 2 units on 2026-03-05.
-    await put(seriesItem(t2, p3, '2026-03-05', { '2026-03-05': 2 }, 1));
+    // Written before the series were exact: read as 2000 thousandths, rewritten scaled.
+    await put(seriesItem(t2, p3, '2026-03-05', { '2026-03-05': 2 }, 1, 'units'));
     for (const item of badCounters) await put(item);
     await put(p4Series);
   });

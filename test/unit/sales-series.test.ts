@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, dayOf, daysBetween, isDay } from '../../lib/domain/days';
-import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, unitsBetween } from '../../lib/db/sales-series';
+import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, SERIES_SCALE, seriesOf, unitsBetween } from '../../lib/db/sales-series';
 import { balanceRule } from '../../lib/inventory/service';
 
 describe('business days', () => {
@@ -20,7 +20,7 @@ describe('business days', () => {
 });
 
 describe('sales series', () => {
-  it('sums the units of a window of days', () => {
+  it('sums the thousandths of a window of days', () => {
     let series = emptySeries();
     series = addUnits(series, '2026-11-10', 5);
     series = addUnits(series, '2026-11-20', 7);
@@ -47,10 +47,30 @@ describe('sales series', () => {
 
   it('encodes to a fixed size whatever the values', () => {
     const small = addUnits(emptySeries(), '2026-11-20', 1);
-    const large = addUnits(small, '2026-11-19', 123456.789);
+    const large = addUnits(small, '2026-11-19', 123_456_789_012);
     expect(encodeUnits(small.units)).toHaveLength(SERIES_DAYS * 8);
     expect(encodeUnits(large.units)).toHaveLength(SERIES_DAYS * 8);
     expect(Array.from(decodeUnits(encodeUnits(large.units)))).toEqual(Array.from(large.units));
+  });
+
+  it('sums thousandths exactly, where sums of float units would not be', () => {
+    let series = emptySeries();
+    for (let sale = 0; sale < 1000; sale += 1) series = addUnits(series, '2026-11-20', 100); // 1000 sales of 0.1
+    series = addUnits(series, '2026-11-19', 200);
+    expect(unitsBetween(series, '2026-11-19', '2026-11-20')).toBe(100_200);
+    let floats = 0;
+    for (let sale = 0; sale < 1000; sale += 1) floats += 0.1;
+    expect(floats + 0.2).not.toBe(100.2);
+  });
+
+  it('reads a series stored in units, before it was exact, as thousandths; a scaled one as it is', () => {
+    const values = new Float64Array(SERIES_DAYS);
+    values[SERIES_DAYS - 1] = 0.1 + 0.2; // 0.30000000000000004, as float sums left it
+    values[SERIES_DAYS - 2] = 2;
+    const legacy = seriesOf({ through: '2026-11-20', units: encodeUnits(values) });
+    expect([legacy.units[SERIES_DAYS - 1], legacy.units[SERIES_DAYS - 2]]).toEqual([300, 2000]);
+    const scaled = seriesOf({ through: '2026-11-20', units: encodeUnits(legacy.units), scale: SERIES_SCALE });
+    expect(Array.from(scaled.units)).toEqual(Array.from(legacy.units));
   });
 });
 

@@ -2,11 +2,13 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteComma
 import type { SalesDay, SalesSeries } from '../../inventory/model';
 import { INVENTORY_ITEMS } from '../item-types';
 
-import { addUnits, emptySeries, encodeUnits, seriesOf } from '../sales-series';
+import { addUnits, emptySeries, encodeUnits, seriesOf, SERIES_SCALE } from '../sales-series';
 import { db, tableName } from '../client';
 import { gsi1, keys } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
+import { QUANTITY_PLACES } from '../../domain/decimal';
 import { isDay } from '../../domain/days';
+import { scaledFrom } from '../decimals';
 import { putAll } from './bulk';
 import { getMany } from '../batch';
 import { fieldsOf, pick } from '../items';
@@ -104,6 +106,12 @@ function storedSeries(item: Record<string, unknown>): { series: SalesSeries; ver
 function counterProblem(counter: Record<string, unknown>): string | null {
   if (typeof counter.units !== 'number' || !Number.isFinite(counter.units)) return 'units is not a finite number';
   if (counter.rolledUnits !== undefined && (typeof counter.rolledUnits !== 'number' || !Number.isFinite(counter.rolledUnits))) return 'rolledUnits is not a finite number';
+  try {
+    scaledFrom(counter.units, QUANTITY_PLACES);
+    scaledFrom(counter.rolledUnits, QUANTITY_PLACES);
+  } catch {
+    return 'units is not a decimal the series can hold';
+  }
   return null;
 }
 
@@ -146,7 +154,8 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
           return;
         }
         const units = counter.units as number;
-        const delta = units - ((counter.rolledUnits as number | undefined) ?? 0);
+        // In thousandths, exactly (a float difference such as 0.3 - 0.1 would not be).
+        const delta = Number(scaledFrom(units, QUANTITY_PLACES) - scaledFrom(counter.rolledUnits, QUANTITY_PLACES));
         if (delta !== 0) series = addUnits(series, day, delta);
         items.push({
           Update: {
@@ -162,7 +171,7 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
       items.unshift({
         Put: {
           TableName: tableName(),
-          Item: { ...seriesKey, type: INVENTORY_ITEMS.productSales, productId, through: series.through, units: encodeUnits(series.units), version: version + 1 },
+          Item: { ...seriesKey, type: INVENTORY_ITEMS.productSales, productId, through: series.through, units: encodeUnits(series.units), scale: SERIES_SCALE, version: version + 1 },
           ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
           ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
         },
