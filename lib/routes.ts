@@ -61,6 +61,7 @@ export const routes = {
     handler: 'functions/tenants/list-tenants.ts',
     auth: 'protected',
     table: 'read',
+    sealsCursors: true,
     summary: 'List every tenant (platform administrator)',
   },
   updateTenant: {
@@ -184,6 +185,7 @@ export const routes = {
     handler: 'functions/companies/list-companies.ts',
     auth: 'protected',
     table: 'read',
+    sealsCursors: true,
     summary: "The caller's tenant's companies, oldest first",
   },
   updateCompany: {
@@ -258,6 +260,7 @@ export const routes = {
     handler: 'functions/inventory/list-warehouses.ts',
     auth: 'protected',
     table: 'read',
+    sealsCursors: true,
     summary: "The tenant's warehouses, by name",
   },
   getWarehouse: {
@@ -283,6 +286,7 @@ export const routes = {
     handler: 'functions/inventory/list-products.ts',
     auth: 'protected',
     table: 'read',
+    sealsCursors: true,
     summary: "The tenant's products, by SKU",
   },
   getProduct: {

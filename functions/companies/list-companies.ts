@@ -1,12 +1,15 @@
 import { listCompanies } from '../../lib/companies/service';
-import { httpHandler, ok } from '../../lib/http/handler';
+import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { companyListView } from '../../lib/companies/schemas';
+import { pageReply } from '../../lib/http/pages';
+import { listPageQuery } from '../../lib/pages';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.listCompanies, {}, async ({ principal }) => ok(await listCompanies(principal)));
+export const handler = httpHandler(routes.listCompanies, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listCompanies.path, query, await listCompanies(principal, query)));
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: "The caller's tenant's companies, oldest first.", body: companyListView },
-  notes: "the caller's tenant's companies, oldest first",
+  success: { status: 200, description: "A page of the caller's tenant's companies, oldest first.", body: companyListView },
+  linkPages: true,
+  notes: "the caller's tenant's companies, oldest first; `limit` 1–100 (100), `cursor`; next page in `Link`",
 });

@@ -1,12 +1,15 @@
-import { httpHandler, ok } from '../../lib/http/handler';
+import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { warehouseListView } from '../../lib/inventory/schemas';
 import { listWarehouses } from '../../lib/inventory/service';
+import { pageReply } from '../../lib/http/pages';
+import { listPageQuery } from '../../lib/pages';
 import { routes } from '../../lib/routes';
 
-export const handler = httpHandler(routes.listWarehouses, {}, async ({ principal }) => ok(await listWarehouses(principal)));
+export const handler = httpHandler(routes.listWarehouses, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listWarehouses.path, query, await listWarehouses(principal, query)));
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: "The tenant's warehouses, by name.", body: warehouseListView },
-  notes: 'by name',
+  success: { status: 200, description: "A page of the tenant's warehouses, by name.", body: warehouseListView },
+  linkPages: true,
+  notes: 'by name; `limit` 1–100 (100), `cursor`; next page in `Link`',
 });

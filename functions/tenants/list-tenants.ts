@@ -1,15 +1,18 @@
-import { httpHandler, ok } from '../../lib/http/handler';
+import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
+import { pageReply } from '../../lib/http/pages';
+import { listPageQuery } from '../../lib/pages';
 import { tenantListView } from '../../lib/tenants/schemas';
 import { routes } from '../../lib/routes';
 import { listTenants } from '../../lib/tenants/service';
 
-export const handler = httpHandler(routes.listTenants, {}, async ({ principal }) => ok(await listTenants(principal)));
+export const handler = httpHandler(routes.listTenants, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listTenants.path, query, await listTenants(principal, query)));
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: 'Every tenant, by name.', body: tenantListView },
+  success: { status: 200, description: 'A page of the tenants, by name.', body: tenantListView },
   errors: { 403: 'The caller is not a platform administrator.' },
+  linkPages: true,
   access: 'platform administrator',
-  notes: 'every tenant, by name, document formatted',
+  notes: 'every tenant, by name, document formatted; `limit` 1–100 (100), `cursor`; next page in `Link`',
   example: { platformAdmin: true },
 });

@@ -6,13 +6,14 @@ import {
   findCompanyTenant,
   getCompany,
   insertCompany,
-  listCompanies as readCompanies,
+  listCompanyPage,
   transitionCompanyStatus,
   updateCompanyProfile,
   type Company,
   type CompanyChanges,
 } from '../db/repositories/companies';
 import { Conflict, Forbidden, NotFound } from '../errors';
+import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import type { CompanyStatus, createCompanyBody } from './schemas';
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
@@ -36,9 +37,12 @@ export async function createCompany(principal: Principal, input: z.output<typeof
   return company;
 }
 
-/** The caller's tenant's companies, oldest first. */
-export function listCompanies(principal: Principal): Promise<Company[]> {
-  return readCompanies(principal.tenantId);
+/** A page of the caller's tenant's companies, oldest first. */
+export async function listCompanies(principal: Principal, page: PageRequest): Promise<Page<Company>> {
+  const scope = { tenantId: principal.tenantId, filters: { list: 'companies' } };
+  const after = await openPageCursor(page.cursor, scope);
+  const { companies, lastSk } = await listCompanyPage(principal.tenantId, { limit: page.limit, ...(after ? { afterSk: after.sk } : {}) });
+  return { items: companies, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
 }
 
 export function updateCompany(principal: Principal, companyId: string, changes: CompanyChanges, nowMs: number): Promise<Company> {

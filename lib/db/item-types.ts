@@ -23,12 +23,14 @@ export const PASSWORD_RESET_ITEMS = { passwordReset: 'PasswordReset' } as const;
 /** The `type` attribute of an invitation's item. */
 export const INVITATION_ITEMS = { invitation: 'Invitation' } as const;
 
-/** The `type` attribute of the company's items: the company, and its service-wide document sentinel. */
-export const COMPANY_ITEMS = { company: 'Company', document: 'CompanyDocument' } as const;
+/** The `type` attribute of the company's items: the company, its service-wide document sentinel and its entry in the tenant's list. */
+export const COMPANY_ITEMS = { company: 'Company', document: 'CompanyDocument', listing: 'CompanyListing' } as const;
 
 /** The `type` attribute of every inventory item. */
 export const INVENTORY_ITEMS = {
   warehouse: 'Warehouse',
+  /** A warehouse's entry in the tenant's list by name. */
+  warehouseListing: 'WarehouseListing',
   product: 'Product',
   /** The tenant-wide SKU sentinel of a product. */
   productSku: 'ProductSku',

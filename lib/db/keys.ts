@@ -45,6 +45,9 @@ export const keys = {
   /** Companies live under their tenant; `begins_with(sk, 'COMPANY#')` lists them. */
   company: (tenantId: string, companyId: string): Key => ({ pk: tenantPk(tenantId), sk: `COMPANY#${companyId}` }),
   companiesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'COMPANY#' }),
+  /** A company's entry in the tenant's list, oldest first (the company itself is read by id). */
+  companyListing: (tenantId: string, createdAt: string, companyId: string): Key => ({ pk: `${tenantPk(tenantId)}#COMPANIES`, sk: `${createdAt}#${companyId}` }),
+  companyListingOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#COMPANIES` }),
   /** Sentinel that makes a company's CPF/CNPJ unique across every tenant. */
   companyDocument: (document: string): Key => ({ pk: `COMPANY_DOCUMENT#${document}`, sk: 'UNIQUE' }),
 
@@ -67,6 +70,9 @@ export const keys = {
 
   warehouse: (tenantId: string, warehouseId: string): Key => ({ pk: tenantPk(tenantId), sk: `WAREHOUSE#${warehouseId}` }),
   warehousesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WAREHOUSE#' }),
+  /** A warehouse's entry in the tenant's list by name (`sortName`: lib/db/name-order), holding its view. */
+  warehouseListing: (tenantId: string, sortName: string, warehouseId: string): Key => ({ pk: `${tenantPk(tenantId)}#WAREHOUSES`, sk: `${sortName}#${warehouseId}` }),
+  warehouseListingOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#WAREHOUSES` }),
 
   /**
    * A product, and right after it (same prefix) its rolled-up daily sales: the coverage
@@ -75,8 +81,12 @@ export const keys = {
   product: (tenantId: string, productId: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT#${productId}` }),
   productSales: (tenantId: string, productId: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT#${productId}#SALES` }),
   productsOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT#' }),
-  /** Sentinel that makes a SKU unique within its tenant. */
+  /**
+   * Sentinel that makes a SKU unique within its tenant; it holds the product's view (a product
+   * never changes), so the SKU-ordered sentinels are also the product list.
+   */
   productSku: (tenantId: string, sku: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_SKU#${sku}` }),
+  productSkusOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT_SKU#' }),
 
   /** The balance of one product in one warehouse (quantity, total cost, version). */
   stock: (tenantId: string, productId: string, warehouseId: string): Key => ({ pk: `${tenantPk(tenantId)}#STOCK`, sk: `${productId}#${warehouseId}` }),
@@ -112,8 +122,13 @@ export const keys = {
 
 /** GSI1 entries (platform-wide listings). */
 export const gsi1 = {
-  tenantsByName: (name: string) => ({ gsi1pk: 'TENANTS', gsi1sk: name }),
-  allTenants: () => ({ gsi1pk: 'TENANTS' }),
+  /**
+   * The platform's tenants by name, in one index partition per first character of the name
+   * (a slug: `0-9`, `a-z`), so 100,000 tenants do not share one partition; the list reads the
+   * shards in name order.
+   */
+  tenantsByName: (name: string) => ({ gsi1pk: `TENANTS#${name.charAt(0)}`, gsi1sk: name }),
+  tenantShard: (shard: string) => ({ gsi1pk: `TENANTS#${shard}` }),
   /** A company found by id alone (platform administrators act across tenants). */
   companyById: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}`, gsi1sk: 'COMPANY' }),
   /**

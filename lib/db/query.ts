@@ -23,3 +23,22 @@ export async function queryAll(pk: string, options: { skPrefix?: string; consist
   } while (startKey);
   return items;
 }
+
+/**
+ * One page of a partition (or of its `skPrefix` range) in key order, after the item whose
+ * sort key is `afterSk`: one Query that asks for one item more than the page, so `more` is
+ * true only when another item follows (a last page is never followed by an empty one).
+ * Items above DynamoDB's 1 MB a response are not a concern: callers keep pages small.
+ */
+export async function queryPage(pk: string, options: { skPrefix?: string; limit: number; afterSk?: string }): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: options.skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+      ExpressionAttributeValues: options.skPrefix ? { ':pk': pk, ':prefix': options.skPrefix } : { ':pk': pk },
+      Limit: options.limit + 1,
+      ...(options.afterSk === undefined ? {} : { ExclusiveStartKey: { pk, sk: options.afterSk } }),
+    }),
+  );
+  return { items: Items.slice(0, options.limit), more: Items.length > options.limit };
+}

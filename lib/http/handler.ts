@@ -166,8 +166,9 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
       .use(requestLog())
       .use(httpSecurityHeaders(SECURITY_HEADERS))
-      // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent routes send it).
-      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed' }))
+      // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent
+      // routes send it) and Link (the list routes' next page).
+      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link' }))
       .use(problemHandler())
       .use(csrfGuard(ALLOWED_ORIGINS))
       .use(rateLimitGuard(route));

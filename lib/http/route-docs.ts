@@ -33,6 +33,8 @@ export interface RouteDocs {
    * failures) are added by the document builder.
    */
   errors?: Partial<Record<ErrorStatus, string>>;
+  /** A list answering an array page, with the next page in a `Link` header (lib/pages). */
+  linkPages?: boolean;
   /** Longer prose than the manifest's summary, where the rules need saying. */
   description?: string;
   /** A public route that reads the refresh cookie instead of the access cookie. */

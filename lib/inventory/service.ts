@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
-import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProducts as readProducts, listWarehouses as readWarehouses, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { NotFound, ValidationError } from '../errors';
-import { openCursor, sealCursor } from '../domain/cursor';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement } from './costing';
@@ -12,7 +12,6 @@ import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
 import { OCCURRED_AT_FLOOR_MS, type movementBody, type MovementHistoryInput, type MovementHistoryPage, type MovementView, type ProductView, type WarehouseView } from './schemas';
-import { cursorSecret } from '../secrets';
 
 /** The view's fields of a stored warehouse or product. */
 const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
@@ -32,9 +31,12 @@ export async function getWarehouse(principal: Principal, warehouseId: string): P
   return warehouseViewOf(warehouse);
 }
 
-/** The tenant's warehouses by name. */
-export async function listWarehouses(principal: Principal): Promise<WarehouseView[]> {
-  return (await readWarehouses(principal.tenantId)).sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id)).map(warehouseViewOf);
+/** A page of the tenant's warehouses by name (case- and accent-insensitive), one Query. */
+export async function listWarehouses(principal: Principal, page: PageRequest): Promise<Page<WarehouseView>> {
+  const scope = { tenantId: principal.tenantId, filters: { list: 'warehouses' } };
+  const after = await openPageCursor(page.cursor, scope);
+  const { warehouses, lastSk } = await listWarehousePage(principal.tenantId, { limit: page.limit, ...(after ? { afterSk: after.sk } : {}) });
+  return { items: warehouses, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
 }
 
 export async function createProduct(principal: Principal, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
@@ -51,9 +53,12 @@ export async function getProduct(principal: Principal, productId: string): Promi
   return productViewOf(product);
 }
 
-/** The tenant's products by SKU. */
-export async function listProducts(principal: Principal): Promise<ProductView[]> {
-  return (await readProducts(principal.tenantId)).sort((a, b) => a.sku.localeCompare(b.sku)).map(productViewOf);
+/** A page of the tenant's products by SKU (code-point order), one Query. */
+export async function listProducts(principal: Principal, page: PageRequest): Promise<Page<ProductView>> {
+  const scope = { tenantId: principal.tenantId, filters: { list: 'products' } };
+  const after = await openPageCursor(page.cursor, scope);
+  const { products, lastSk } = await listProductPage(principal.tenantId, { limit: page.limit, ...(after ? { afterSk: after.sk } : {}) });
+  return { items: products, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
 }
 
 /** A validated input number as an exact scaled integer (the schema allowed only these places). */
@@ -123,9 +128,9 @@ export async function listMovementHistory(principal: Principal, input: MovementH
 
   const scope = { productId: input.productId, warehouseId: input.warehouseId, type: input.type };
   const cursorScope = { tenantId: principal.tenantId, filters: { ...scope, from: input.from, to: input.to } };
-  const secret = await cursorSecret();
-  const after = input.cursor ? openCursor(input.cursor, cursorScope, secret).sk : undefined;
-  if (input.cursor && !after) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+  const position = await openPageCursor(input.cursor, cursorScope);
+  const after = position?.sk;
+  if (position && !after) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
 
   const { movements, nextSk } =
     first > last
@@ -142,6 +147,6 @@ export async function listMovementHistory(principal: Principal, input: MovementH
     items: movements.map(({ movementType, balanceAfter, averageCostAfter, ...movement }) =>
       movementViewOf({ ...movement, type: movementType }, { quantity: balanceAfter, averageCost: averageCostAfter }),
     ),
-    nextCursor: nextSk ? sealCursor({ sk: nextSk }, cursorScope, secret) : null,
+    nextCursor: await sealPageCursor(nextSk === undefined ? undefined : { sk: nextSk }, cursorScope),
   };
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
-import { insertTenant, listTenants as readAllTenants, updateTenantProfile } from '../db/repositories/tenants';
+import { insertTenant, listTenantPage, updateTenantProfile } from '../db/repositories/tenants';
+import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { formatDocument } from '../domain/documents';
-import { Conflict, Forbidden, NotFound } from '../errors';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView } from './schemas';
@@ -44,9 +45,13 @@ export async function createTenant(input: CreateTenantInput, nowMs: number, idem
 }
 
 /** Every tenant, by name: platform administrators only. */
-export async function listTenants(principal: Principal): Promise<TenantView[]> {
+export async function listTenants(principal: Principal, page: PageRequest): Promise<Page<TenantView>> {
   if (!principal.platformAdmin) throw new Forbidden('The administrator profile is required');
-  return (await readAllTenants()).map(toTenantView);
+  const scope = { tenantId: principal.tenantId, filters: { list: 'tenants' } };
+  const after = await openPageCursor(page.cursor, scope);
+  if (after && (after.name === undefined || after.id === undefined)) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+  const { tenants, last } = await listTenantPage({ limit: page.limit, ...(after ? { after: { name: String(after.name), id: String(after.id) } } : {}) });
+  return { items: tenants.map(toTenantView), nextCursor: await sealPageCursor(last ? { ...last } : undefined, scope) };
 }
 
 /**

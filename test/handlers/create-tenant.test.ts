@@ -47,7 +47,7 @@ describe('POST /tenants', () => {
             Item: {
               pk: `TENANT#${body.id}`,
               sk: 'PROFILE',
-              gsi1pk: 'TENANTS',
+              gsi1pk: 'TENANTS#a',
               gsi1sk: 'acme-foods',
               type: 'Tenant',
               id: body.id,

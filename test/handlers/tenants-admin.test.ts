@@ -27,7 +27,7 @@ const caller = (overrides: Partial<Principal> = {}): Record<string, string> =>
 
 const tenantItem = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
   ...keys.tenant(id),
-  gsi1pk: 'TENANTS',
+  gsi1pk: `TENANTS#${name.charAt(0)}`,
   gsi1sk: name,
   type: 'Tenant',
   id,
@@ -69,13 +69,27 @@ afterEach(() => {
 });
 
 describe('GET /tenants', () => {
-  it('returns every tenant across pages, with documents formatted, to a platform administrator', async () => {
+  const SHARDS = [...'0123456789abcdefghijklmnopqrstuvwxyz'];
+  const shardQuery = (shard: string, limit: number, extra: Record<string, unknown> = {}) => ({
+    TableName: TABLE,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': `TENANTS#${shard}` },
+    Limit: limit,
+    ExclusiveStartKey: undefined,
+    ...extra,
+  });
+
+  it('returns every tenant by name, shard after shard, with documents formatted, to a platform administrator', async () => {
     const first = tenantItem(tenantId, 'acme', { document: '12ABC34501DE35', brandName: 'ACME', phone: '+5511987654321' });
     const second = tenantItem(otherTenantId, 'globex', { document: '52998224725' });
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    // Shard `a` answers in two DynamoDB pages (its 1 MB limit), then `g` holds the other tenant.
     ddb
-      .on(QueryCommand)
-      .resolvesOnce({ Items: [first], LastEvaluatedKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS', gsi1sk: 'acme' } })
-      .resolves({ Items: [second] });
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#a' } })
+      .resolvesOnce({ Items: [first], LastEvaluatedKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS#a', gsi1sk: 'acme' } })
+      .resolves({ Items: [] });
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#g' } }).resolves({ Items: [second] });
 
     const result = await list(caller({ platformAdmin: true }));
 
@@ -87,16 +101,40 @@ describe('GET /tenants', () => {
         { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER' },
       ],
     });
-    expect(ddb.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
-      { TableName: TABLE, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'TENANTS' }, ExclusiveStartKey: undefined },
-      {
-        TableName: TABLE,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': 'TENANTS' },
-        ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS', gsi1sk: 'acme' },
-      },
-    ]);
+    const expected = SHARDS.flatMap((shard) => {
+      const before = shard <= 'a' ? 0 : shard <= 'g' ? 1 : 2;
+      const query = shardQuery(shard, 101 - before);
+      return shard === 'a' ? [query, shardQuery('a', 100, { ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS#a', gsi1sk: 'acme' } })] : [query];
+    });
+    expect(ddb.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual(expected);
+  });
+
+  it('stops at the page and one more, names the next page in Link, and follows it from where it stood', async () => {
+    const first = tenantItem(tenantId, 'acme');
+    const second = tenantItem(otherTenantId, 'globex');
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    // Shard `a` holds only acme: read again after it, it has nothing more.
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#a' } }).resolvesOnce({ Items: [first] }).resolves({ Items: [] });
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#g' } }).resolves({ Items: [second] });
+    const page = (query: Record<string, string>) =>
+      listTenants(proxyEvent({ method: 'GET', resource: '/tenants', query, requestId: REQUEST_ID, authorizer: caller({ platformAdmin: true }), headers: { Origin: ALLOWED_ORIGIN } }), lambdaContext());
+
+    const answer = parsed(await page({ limit: '1' }));
+    expect(answer).toEqual({
+      statusCode: 200,
+      headers: { ...jsonHeaders(), Link: expect.stringMatching(/^<\/tenants\?limit=1&cursor=[\w.-]+>; rel="next"$/) },
+      body: [expect.objectContaining({ name: 'acme' })],
+    });
+    // Shards 0-9 and a to g: the page (acme) and one more (globex) found, no shard after g read.
+    expect(ddb.commandCalls(QueryCommand).map((call) => (call.args[0].input.ExpressionAttributeValues as Record<string, string>)[':pk'])).toEqual(
+      SHARDS.slice(0, SHARDS.indexOf('g') + 1).map((shard) => `TENANTS#${shard}`),
+    );
+
+    const firstPageQueries = ddb.commandCalls(QueryCommand).length;
+    const link = String(answer.headers?.Link ?? '');
+    const cursor = new URLSearchParams(link.slice(link.indexOf('?') + 1, link.indexOf('>'))).get('cursor') ?? '';
+    expect(parsed(await page({ limit: '1', cursor })).body).toEqual([expect.objectContaining({ name: 'globex' })]);
+    expect(ddb.commandCalls(QueryCommand)[firstPageQueries]?.args[0].input).toEqual(shardQuery('a', 2, { ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS#a', gsi1sk: 'acme' } }));
   });
 
   it('returns 403 to a tenant administrator without the platform profile, reading nothing', async () => {

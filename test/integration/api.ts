@@ -197,3 +197,25 @@ export async function useLocalStoreInProcess(): Promise<void> {
   await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, runtime.dynamoEndpoint);
   resetConfig();
 }
+
+/** The `Link: <…>; rel="next"` target of a list page, or null on the last page. */
+export function nextLink(response: ApiResponse): string | null {
+  const link = response.headers.get('link');
+  const match = link ? /^<([^>]+)>; rel="next"$/.exec(link) : null;
+  return match?.[1] ?? null;
+}
+
+/** Every item of a paged list: its first page, then each `Link: rel="next"` until there is none. */
+export async function allPages<T>(path: string, cookies: Record<string, string>): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let next: string | null = path;
+  let pages = 0;
+  while (next) {
+    const page: ApiResponse<T[]> = await call<T[]>('GET', next, { cookies });
+    if (page.status !== 200) throw new Error(`GET ${next}: ${page.status} ${JSON.stringify(page.body)}`);
+    items.push(...page.body);
+    pages += 1;
+    next = nextLink(page);
+  }
+  return { items, pages };
+}

@@ -56,8 +56,9 @@ describe('key builders', () => {
     expect(keys.tenantName('acme')).toEqual({ pk: 'TENANT_NAME#acme', sk: 'UNIQUE' });
   });
 
-  it('builds the platform-wide tenant listing entries of gsi1', () => {
-    expect(gsi1.tenantsByName('acme')).toEqual({ gsi1pk: 'TENANTS', gsi1sk: 'acme' });
-    expect(gsi1.allTenants()).toEqual({ gsi1pk: 'TENANTS' });
+  it('builds the platform-wide tenant listing entries of gsi1, one shard per first character', () => {
+    expect(gsi1.tenantsByName('acme')).toEqual({ gsi1pk: 'TENANTS#a', gsi1sk: 'acme' });
+    expect(gsi1.tenantsByName('9-lojas')).toEqual({ gsi1pk: 'TENANTS#9', gsi1sk: '9-lojas' });
+    expect(gsi1.tenantShard('a')).toEqual({ gsi1pk: 'TENANTS#a' });
   });
 });

@@ -301,6 +301,15 @@ function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): R
   if (spec.success.cookies) {
     response.headers = { 'Set-Cookie': { description: COOKIE_HEADERS[spec.success.cookies], schema: { type: 'string' } } };
   }
+  if (spec.linkPages) {
+    response.headers = {
+      ...response.headers,
+      Link: {
+        description: 'Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list\'s next page. Absent on the last page.',
+        schema: { type: 'string' },
+      },
+    };
+  }
   if (route.idempotent) {
     response.headers = { ...response.headers, 'Idempotent-Replayed': { description: '`true` when this is the stored first answer of the request\'s Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
   }

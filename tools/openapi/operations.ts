@@ -35,6 +35,8 @@ export interface OperationSpec {
   errors: Partial<Record<ErrorStatus, string>>;
   description?: string;
   refreshCookie?: boolean;
+  /** The next page comes in a `Link` header. */
+  linkPages?: boolean;
 }
 
 /** A handler as an operation: the schemas it validates with, its answer and its own errors. */
@@ -46,6 +48,7 @@ export function operationOf({ input, docs }: DescribedHandler): OperationSpec {
     errors: docs.errors ?? {},
     ...(docs.description ? { description: docs.description } : {}),
     ...(docs.refreshCookie ? { refreshCookie: true } : {}),
+    ...(docs.linkPages ? { linkPages: true } : {}),
   };
 }
 

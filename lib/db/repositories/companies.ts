@@ -8,7 +8,8 @@ import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency
 import { failedConditions, isConditionFailure } from '../conditions';
 import { setOrRemove } from '../items';
 import { gsi1, keys } from '../keys';
-import { queryAll } from '../query';
+import { queryPage } from '../query';
+import { getMany } from '../batch';
 
 export type { Company };
 
@@ -54,12 +55,13 @@ export async function insertCompany(company: Company, key?: KeyCompletion): Prom
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          { Put: { TableName: tableName(), Item: { ...keys.companyListing(company.tenantId, company.createdAt, company.id), type: COMPANY_ITEMS.listing, companyId: company.id } } },
           ...completionItems(key),
         ],
       }),
     );
   } catch (error) {
-    keyTakenOver(error, 2);
+    keyTakenOver(error, 3);
     if (failedConditions(error)?.includes(1)) throw new Conflict('A company with this document already exists');
     throw error;
   }
@@ -85,11 +87,15 @@ export async function findCompanyTenant(companyId: string): Promise<string | und
   return typeof tenantId === 'string' ? tenantId : undefined;
 }
 
-/** Every company of a tenant (pagination followed to the end), oldest first. */
-export async function listCompanies(tenantId: string): Promise<Company[]> {
-  const { pk, skPrefix } = keys.companiesOfTenant(tenantId);
-  const companies = (await queryAll(pk, { skPrefix })).map(toCompany);
-  return companies.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+/**
+ * A page of the tenant's companies, oldest first: one Query of the listing entries (in
+ * creation order), then one consistent BatchGetItem of the page's companies, so a page always
+ * shows each company as it is now.
+ */
+export async function listCompanyPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ companies: Company[]; lastSk?: string }> {
+  const { items, more } = await queryPage(keys.companyListingOf(tenantId).pk, page);
+  const companies = (await getMany(items.map((item) => keys.company(tenantId, String(item.companyId))))).flatMap((item) => (item ? [toCompany(item)] : []));
+  return { companies, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' | 'settings' | 'taxRegime' | 'costMethod'>>;

@@ -12,7 +12,8 @@ import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { fieldsOf, pick } from '../items';
 import { gsi1, keys, type HistoryScope } from '../keys';
-import { queryAll } from '../query';
+import { queryAll, queryPage } from '../query';
+import { sortName } from '../name-order';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { seriesOf } from '../sales-series';
 
@@ -74,6 +75,14 @@ const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
   totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
 });
 
+/** What a product's SKU sentinel holds to list it (a product never changes). */
+export type ProductListing = Pick<Product, 'id' | 'sku' | 'name' | 'createdAt'>;
+const PRODUCT_LISTING_FIELDS = fieldsOf<ProductListing>()(['id', 'sku', 'name', 'createdAt']);
+
+/** What a warehouse's listing entry holds (a warehouse never changes name). */
+export type WarehouseListing = Pick<Warehouse, 'id' | 'name' | 'createdAt'>;
+const WAREHOUSE_LISTING_FIELDS = fieldsOf<WarehouseListing>()(['id', 'name', 'createdAt']);
+
 const toProduct = (item: Record<string, unknown>): Product => ({ ...pick<Product>(item, PRODUCT_FIELDS), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) });
 
 /** The stored balance, or all zeros (version 0) before the first movement. */
@@ -102,12 +111,13 @@ const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => 
 export async function insertWarehouse(tenantId: string, warehouse: Warehouse, key?: KeyCompletion): Promise<void> {
   const items: TransactItem[] = [
     { Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouseAttributes(warehouse) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: { ...keys.warehouseListing(tenantId, sortName(warehouse.name), warehouse.id), type: INVENTORY_ITEMS.warehouseListing, ...pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS) } } },
     ...completionItems(key),
   ];
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    keyTakenOver(error, 1);
+    keyTakenOver(error, 2);
     throw error;
   }
 }
@@ -140,7 +150,7 @@ export async function insertProduct(tenantId: string, product: Product, key?: Ke
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.productSku(tenantId, product.sku), type: INVENTORY_ITEMS.productSku, productId: product.id },
+              Item: { ...keys.productSku(tenantId, product.sku), type: INVENTORY_ITEMS.productSku, productId: product.id, ...pick<ProductListing>(product, PRODUCT_LISTING_FIELDS) },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -175,8 +185,27 @@ export async function readProductsWithSales(tenantId: string): Promise<ProductWi
   return items.filter((item) => item.type === INVENTORY_ITEMS.product).map(toProduct).map((product) => ({ product, sales: sales.get(product.id) ?? null }));
 }
 
-export async function listProducts(tenantId: string): Promise<Product[]> {
-  return (await readProductItems(tenantId)).filter((item) => item.type === INVENTORY_ITEMS.product).map(toProduct);
+/** A page of the tenant's warehouses by name (one Query), after the entry `afterSk`. */
+export async function listWarehousePage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ warehouses: WarehouseListing[]; lastSk?: string }> {
+  const { items, more } = await queryPage(keys.warehouseListingOf(tenantId).pk, page);
+  return { warehouses: items.map((item) => pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS)), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+}
+
+/**
+ * A page of the tenant's products by SKU (code-point order): one Query of the SKU sentinels,
+ * which hold each product's view. A sentinel written before they did (no `name`) is completed
+ * from its product item.
+ */
+export async function listProductPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ products: ProductListing[]; lastSk?: string }> {
+  const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
+  const { items, more } = await queryPage(pk, { ...page, skPrefix });
+  const legacy = items.filter((item) => item.name === undefined);
+  const completed = new Map((await getMany(legacy.map((item) => keys.product(tenantId, String(item.productId))))).flatMap((item) => (item ? [[String(item.id), item]] : [])));
+  const products = items.flatMap((item) => {
+    const source = item.name === undefined ? completed.get(String(item.productId)) : item;
+    return source ? [pick<ProductListing>(source, PRODUCT_LISTING_FIELDS)] : [];
+  });
+  return { products, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 /** What a movement does to a balance; throws Conflict for stock that is not there. */

@@ -61,24 +61,45 @@ export async function findTenantIdByName(name: string): Promise<string | undefin
   return Item ? String(Item.tenantId) : undefined;
 }
 
-/** Every tenant, by name, following the pagination to the end. */
-export async function listTenants(): Promise<Tenant[]> {
-  const tenants: Tenant[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1.allTenants().gsi1pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) tenants.push(toTenant(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return tenants;
+/** The first characters of tenant names (slugs), in name order: one index shard each (keys `gsi1.tenantsByName`). */
+export const TENANT_NAME_SHARDS = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** Where a page of tenants ends: the last tenant's name and id (its shard is the name's first character). */
+export interface TenantPosition {
+  name: string;
+  id: string;
+}
+
+/**
+ * A page of the platform's tenants by name, after `after`: the shards in name order, each
+ * read from where the page stands, until the page and one more are found. As many Queries
+ * as shards the page touches (one, for a page inside a well-filled shard).
+ */
+export async function listTenantPage(page: { limit: number; after?: TenantPosition }): Promise<{ tenants: Tenant[]; last?: TenantPosition }> {
+  const found: Record<string, unknown>[] = [];
+  const firstShard = page.after ? Math.max(0, TENANT_NAME_SHARDS.indexOf(page.after.name.charAt(0))) : 0;
+  for (let shard = firstShard; shard < TENANT_NAME_SHARDS.length && found.length <= page.limit; shard += 1) {
+    const { gsi1pk } = gsi1.tenantShard(TENANT_NAME_SHARDS.charAt(shard));
+    let startKey: Record<string, unknown> | undefined =
+      page.after && shard === firstShard ? { gsi1pk, gsi1sk: page.after.name, ...keys.tenant(page.after.id) } : undefined;
+    do {
+      const result = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': gsi1pk },
+          Limit: page.limit + 1 - found.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      found.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && found.length <= page.limit);
+  }
+  const tenants = found.slice(0, page.limit).map(toTenant);
+  const last = tenants.at(-1);
+  return { tenants, ...(found.length > page.limit && last ? { last: { name: last.name, id: last.id } } : {}) };
 }
 
 /** Set profile fields (null clears one); 404 when the tenant does not exist. */

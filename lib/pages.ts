@@ -1,0 +1,47 @@
+import * as z from 'zod';
+import { MAX_CURSOR_LENGTH, openCursor, sealCursor, type CursorScope } from './domain/cursor';
+import { integerParam } from './domain/fields';
+import { ValidationError } from './errors';
+import { cursorSecret } from './secrets';
+
+/**
+ * Cursor pages of the list routes (issue 15): GET /tenants, /companies, /inventory/products
+ * and /inventory/warehouses answer an array, as the specification says, and name the next
+ * page in a `Link: <…>; rel="next"` header (RFC 8288); the stock history puts its cursor in
+ * its body. A cursor is a store position sealed for the tenant and the list (lib/domain/cursor).
+ *
+ * The cursor key is read only when a cursor is opened or sealed: a list that fits in one
+ * page (the usual case) never loads it.
+ */
+
+export const MAX_LIST_PAGE = 100;
+/** The default is the maximum: a caller that never pages sees every list of up to 100 items whole. */
+export const DEFAULT_LIST_PAGE = MAX_LIST_PAGE;
+
+const refused = 'is not a cursor of this list: start again without it';
+
+/** `limit` and `cursor`, for the lists whose only parameters they are. */
+export const listPageQuery = z.strictObject({
+  limit: integerParam(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`).default(DEFAULT_LIST_PAGE),
+  cursor: z.string().max(MAX_CURSOR_LENGTH, refused).optional(),
+});
+export type PageRequest = z.output<typeof listPageQuery>;
+
+/** A page: its items, and the cursor of the next one (null on the last). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** The position a request's cursor names (400 unless it was sealed for this scope), or none on a first page. */
+export async function openPageCursor(cursor: string | undefined, scope: CursorScope): Promise<Record<string, string> | undefined> {
+  if (cursor === undefined) return undefined;
+  const position = openCursor(cursor, scope, await cursorSecret());
+  if (Object.keys(position).length === 0) throw ValidationError.of('cursor', refused);
+  return position;
+}
+
+/** The next page's cursor for a position (null when there is none). */
+export async function sealPageCursor(position: Record<string, string> | undefined, scope: CursorScope): Promise<string | null> {
+  return position ? sealCursor(position, scope, await cursorSecret()) : null;
+}
