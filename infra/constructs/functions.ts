@@ -8,7 +8,15 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../lib/db/table';
 import type { Route, TableAccess } from '../../lib/routes';
-import { BUNDLE_DROP_LABELS, BUNDLE_EXTERNAL_MODULES, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../bundling';
+import {
+  BUNDLE_ALIASES,
+  BUNDLE_DROP_LABELS,
+  BUNDLE_EXTERNAL_MODULES,
+  BUNDLE_MAIN_FIELDS,
+  BUNDLE_TARGET,
+  BUNDLE_TSCONFIG,
+  ESM_REQUIRE_BANNER,
+} from '../bundling';
 import { repoRoot } from '../paths';
 
 /**
@@ -93,10 +101,15 @@ export class ServiceFunction extends Construct {
         minify: true,
         sourceMap: false,
         banner: ESM_REQUIRE_BANNER,
-        tsconfig: path.join(repoRoot, 'tsconfig.json'),
-        // The AWS SDK comes from the Lambda runtime (see infra/bundling.ts).
+        tsconfig: BUNDLE_TSCONFIG,
+        // The AWS SDK is bundled, with the credential chain cut to the environment (see
+        // infra/bundling.ts): nothing external, and the same aliases as LAMBDA_ESBUILD.
+        bundleAwsSDK: true,
         externalModules: BUNDLE_EXTERNAL_MODULES,
-        esbuildArgs: { '--drop-labels': BUNDLE_DROP_LABELS.join(',') },
+        esbuildArgs: {
+          '--drop-labels': BUNDLE_DROP_LABELS.join(','),
+          '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`),
+        },
       },
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(id);

@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { SesMailer } from './ses-mailer';
 
 /** One e-mail, as every transport takes it. */
 export interface MailMessage {
@@ -15,14 +16,19 @@ export interface Mailer {
 
 let instance: Promise<Mailer> | undefined;
 
-/** The configured mailer; the transport's code is loaded only by functions that send mail. */
+/**
+ * The configured mailer. Only the functions that send mail import this module, so only
+ * their bundles hold the SES client. It is imported statically, by name, so that the
+ * bundler keeps SESClient and SendEmailCommand alone: a module esbuild reaches through a
+ * dynamic `import()` is inlined behind an init function and keeps every export, which put
+ * all of SES (every command, 54 KB) in these bundles and, measured, made their import
+ * slower, not faster. The client itself is created on the first message (./ses-mailer).
+ * The outbox transport, local runs only, stays a dynamic import.
+ */
 export function mailer(): Promise<Mailer> {
   instance ??= (async () => {
     const { MAIL_TRANSPORT, MAIL_FROM, OUTBOX_DIR } = config();
-    if (MAIL_TRANSPORT === 'ses') {
-      const { SesMailer } = await import('./ses-mailer');
-      return new SesMailer(MAIL_FROM);
-    }
+    if (MAIL_TRANSPORT === 'ses') return new SesMailer(MAIL_FROM);
     const { OutboxMailer } = await import('./outbox-mailer');
     return new OutboxMailer(OUTBOX_DIR ?? '.data/outbox');
   })();

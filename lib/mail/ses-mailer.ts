@@ -1,21 +1,21 @@
-import type { SendEmailCommand as SendEmailCommandType, SESClient } from '@aws-sdk/client-ses';
+import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import type { MailMessage, Mailer } from './mailer';
 
-let client: Promise<{ ses: SESClient; SendEmailCommand: typeof SendEmailCommandType }> | undefined;
-
-/** The SES client, loaded on the first message: forgot-password for an unknown address never loads it. */
-function ses() {
-  client ??= import('@aws-sdk/client-ses').then(({ SESClient: Client, SendEmailCommand }) => ({ ses: new Client({}), SendEmailCommand }));
-  return client;
-}
+/*
+ * Imported by name, statically, through ./mailer: only the functions that send mail import
+ * that, and the bundler keeps SESClient and SendEmailCommand alone (see mailer()). The
+ * client is created on the first message: forgot-password for an unknown address never
+ * creates it.
+ */
+let client: SESClient | undefined;
 
 /** Sends through Amazon SES from the configured (verified) sender identity. */
 export class SesMailer implements Mailer {
   constructor(private readonly from: string) {}
 
   async send(message: MailMessage): Promise<void> {
-    const { ses: sesClient, SendEmailCommand } = await ses();
-    await sesClient.send(
+    client ??= new SESClient({});
+    await client.send(
       new SendEmailCommand({
         Source: this.from,
         Destination: { ToAddresses: [message.to] },
