@@ -21,7 +21,9 @@ import { putAll } from '../lib/db/repositories/bulk';
 import { writeDailySalesTotals } from '../lib/db/repositories/sales-rollup';
 import { stockByWarehouse, stockCoverage } from '../lib/inventory/dashboards';
 import { addDays, dayOf } from '../lib/domain/days';
-import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
+import { addMovement, createProduct, createWarehouse, listProducts } from '../lib/inventory/service';
+import { createTenant, listTenants } from '../lib/tenants/service';
+import { TENANT_NAME_SHARDS } from '../lib/db/repositories/tenants';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { measureCapacity } from './support/capacity';
@@ -199,6 +201,83 @@ export async function runScaleBench(log: (line: string) => void): Promise<ScaleF
       0.1,
       { label: 'Query of all items', capacityUnits: everything.capacityUnits, requests: everything.requests },
       { label: 'page 1', capacityUnits: page.capacityUnits, requests: page.requests },
+    ),
+  );
+  figures.push(...(await listFigures(nowMs, log)));
+  return figures;
+}
+
+/** The time, capacity and answer size of one page read, and how many DynamoDB requests it made. */
+async function pageCost<T>(read: () => Promise<{ items: T[]; nextCursor: string | null }>) {
+  const start = performance.now();
+  const measured = await measureCapacity(read);
+  return { ms: performance.now() - start, ...measured, bytes: Buffer.byteLength(JSON.stringify(measured.result.items)) };
+}
+
+/** Every page of a list, following its cursors: the total capacity and the pages read. */
+async function walkCost<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>) {
+  let capacityUnits = 0;
+  let requests = 0;
+  let items = 0;
+  let cursor: string | undefined;
+  do {
+    const measured = await measureCapacity(() => read(cursor));
+    capacityUnits += measured.capacityUnits;
+    requests += measured.requests;
+    items += measured.result.items.length;
+    cursor = measured.result.nextCursor ?? undefined;
+  } while (cursor);
+  return { capacityUnits: Math.round(capacityUnits * 10) / 10, requests, items };
+}
+
+/**
+ * Issue 15's bounded lists: a first page (limit 100) at a small and a large size, whose cost
+ * must not grow with the list (target ratio <= 1.1), and the walk of every page.
+ */
+async function listFigures(nowMs: number, log: (line: string) => void): Promise<ScaleFigure[]> {
+  const figures: ScaleFigure[] = [];
+  const page = { limit: 100 };
+  const productsOf = async (count: number) => {
+    const principal = principalOf(randomUUID());
+    await inParallel(Array.from({ length: count }, (_, index) => () => createProduct(principal, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de escala ${index}` }, nowMs)), 16);
+    return principal;
+  };
+  log('scale: loading 150 and 20,000 products ...');
+  const fewProducts = await productsOf(150);
+  const manyProducts = await productsOf(20_000);
+  const [smallProducts, largeProducts] = [await pageCost(() => listProducts(fewProducts, page)), await pageCost(() => listProducts(manyProducts, page))];
+  const productWalk = await walkCost((cursor) => listProducts(manyProducts, { ...page, ...(cursor ? { cursor } : {}) }));
+  if (productWalk.items !== 20_000) throw new Error(`the product walk listed ${productWalk.items} of 20,000`);
+  log(`scale: products first page ${largeProducts.ms.toFixed(0)} ms, ${largeProducts.bytes} bytes; walk of 20,000: ${productWalk.capacityUnits} CU in ${productWalk.requests} requests`);
+  figures.push(
+    figure(
+      `GET /inventory/products first page (limit 100); the walk of all 20,000: ${productWalk.capacityUnits} CU, ${productWalk.requests} requests`,
+      1.1,
+      { label: '150 products', capacityUnits: smallProducts.capacityUnits, requests: smallProducts.requests },
+      { label: `20,000 products (${Math.round(largeProducts.ms)} ms, ${Math.round(largeProducts.bytes / 1024)} KB)`, capacityUnits: largeProducts.capacityUnits, requests: largeProducts.requests },
+    ),
+  );
+
+  const platform = principalOf(randomUUID());
+  const admin = { ...platform, platformAdmin: true };
+  // Names spread over every first character, as real slugs are (each is a shard of the index).
+  const tenantsNamed = (from: number, count: number) =>
+    inParallel(Array.from({ length: count }, (_, offset) => () => createTenant({ name: `${TENANT_NAME_SHARDS.charAt((from + offset) % TENANT_NAME_SHARDS.length)}escala-${from + offset}-${randomUUID().slice(0, 4)}`, plan: 'STARTER' }, nowMs)), 16);
+  log('scale: loading 150 tenants, then 10,000 more ...');
+  await tenantsNamed(0, 150);
+  const tenantsBefore = await pageCost(() => listTenants(admin, page));
+  const countBefore = (await walkCost((cursor) => listTenants(admin, { ...page, ...(cursor ? { cursor } : {}) }))).items;
+  await tenantsNamed(150, 10_000);
+  const tenantsAfter = await pageCost(() => listTenants(admin, page));
+  const tenantWalk = await walkCost((cursor) => listTenants(admin, { ...page, ...(cursor ? { cursor } : {}) }));
+  if (tenantWalk.items !== countBefore + 10_000) throw new Error(`the tenant walk listed ${tenantWalk.items}, expected ${countBefore + 10_000}`);
+  log(`scale: tenants first page ${tenantsAfter.ms.toFixed(0)} ms, ${tenantsAfter.bytes} bytes; walk: ${tenantWalk.capacityUnits} CU in ${tenantWalk.requests} requests for ${tenantWalk.items} tenants`);
+  figures.push(
+    figure(
+      `GET /tenants first page (limit 100); the walk of all ${tenantWalk.items}: ${tenantWalk.capacityUnits} CU, ${tenantWalk.requests} requests`,
+      1.1,
+      { label: `${countBefore} tenants (${Math.round(tenantsBefore.ms)} ms)`, capacityUnits: tenantsBefore.capacityUnits, requests: tenantsBefore.requests },
+      { label: `${tenantWalk.items} tenants (${Math.round(tenantsAfter.ms)} ms, ${Math.round(tenantsAfter.bytes / 1024)} KB)`, capacityUnits: tenantsAfter.capacityUnits, requests: tenantsAfter.requests },
     ),
   );
   return figures;

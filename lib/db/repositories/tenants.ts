@@ -70,32 +70,46 @@ export interface TenantPosition {
   id: string;
 }
 
+/** One Query of a tenant shard: up to `limit` tenants by name, from `startKey`. */
+async function queryShard(shard: string, limit: number, startKey: Record<string, unknown> | undefined): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1.tenantShard(shard).gsi1pk },
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: result.Items ?? [], ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
+}
+
 /**
- * A page of the platform's tenants by name, after `after`: the shards in name order, each
- * read from where the page stands, until the page and one more are found. As many Queries
- * as shards the page touches (one, for a page inside a well-filled shard).
+ * A page of the platform's tenants by name, after `after`: the shards in name order, from
+ * the one the page stands in, until the page and one more are found. The shards are read in
+ * waves of 1, 2, 4, 8 ... in parallel, so a page inside a well-filled shard is one Query,
+ * and a page over sparse shards (a young platform) at most six round trips, not one per
+ * shard; what a wave reads past the page is the price of that.
  */
 export async function listTenantPage(page: { limit: number; after?: TenantPosition }): Promise<{ tenants: Tenant[]; last?: TenantPosition }> {
   const found: Record<string, unknown>[] = [];
   const firstShard = page.after ? Math.max(0, TENANT_NAME_SHARDS.indexOf(page.after.name.charAt(0))) : 0;
-  for (let shard = firstShard; shard < TENANT_NAME_SHARDS.length && found.length <= page.limit; shard += 1) {
-    const { gsi1pk } = gsi1.tenantShard(TENANT_NAME_SHARDS.charAt(shard));
-    let startKey: Record<string, unknown> | undefined =
-      page.after && shard === firstShard ? { gsi1pk, gsi1sk: page.after.name, ...keys.tenant(page.after.id) } : undefined;
-    do {
-      const result = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': gsi1pk },
-          Limit: page.limit + 1 - found.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey && found.length <= page.limit);
+  const resumeKey = page.after ? { ...gsi1.tenantsByName(page.after.name), ...keys.tenant(page.after.id) } : undefined;
+  for (let shard = firstShard, wave = 1; shard < TENANT_NAME_SHARDS.length && found.length <= page.limit; shard += wave, wave *= 2) {
+    const shards = [...TENANT_NAME_SHARDS.slice(shard, shard + wave)];
+    const wanted = page.limit + 1 - found.length;
+    const results = await Promise.all(shards.map((name, index) => queryShard(name, wanted, shard === firstShard && index === 0 ? resumeKey : undefined)));
+    for (const [index, result] of results.entries()) {
+      found.push(...result.items);
+      // A shard past DynamoDB's 1 MB a response: the rest of it comes before the next shard's.
+      for (let lastKey = result.lastKey; lastKey && found.length <= page.limit; ) {
+        const more = await queryShard(shards[index] as string, page.limit + 1 - found.length, lastKey);
+        found.push(...more.items);
+        lastKey = more.lastKey;
+      }
+      if (found.length > page.limit) break;
+    }
   }
   const tenants = found.slice(0, page.limit).map(toTenant);
   const last = tenants.at(-1);
