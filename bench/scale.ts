@@ -27,6 +27,7 @@ import { TENANT_NAME_SHARDS } from '../lib/db/repositories/tenants';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { measureCapacity } from './support/capacity';
+import { mapConcurrently } from '../lib/domain/concurrency';
 import { INVENTORY_ITEMS } from '../lib/db/item-types';
 
 export interface ScaleFigure {
@@ -54,19 +55,7 @@ function principalOf(tenantId: string): Principal {
 }
 
 /** Run `tasks` with at most `width` in flight. */
-async function inParallel<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await (tasks[index] as () => Promise<T>)();
-      }
-    }),
-  );
-  return results;
-}
+const inParallel = <T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> => mapConcurrently(tasks, width, (task) => task());
 
 const PRODUCTS = 50;
 

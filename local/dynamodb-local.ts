@@ -79,7 +79,7 @@ async function waitUntilReachable(endpoint: string, child: ChildProcess, output:
 export async function startDynamoLocal(options: { port: number; dbPath?: string }): Promise<DynamoLocal> {
   assertJava();
   const cwd = emulatorDirectory();
-  const args = ['-Xms64m', '-Xmx512m', '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(options.port), '-sharedDb'];
+  const args = ['-Xms64m', `-Xmx${process.env.DYNAMODB_HEAP ?? '2g'}`, '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(options.port), '-sharedDb'];
   if (options.dbPath) {
     mkdirSync(options.dbPath, { recursive: true });
     args.push('-dbPath', options.dbPath);

@@ -25,6 +25,7 @@ import { writeDailySalesTotals } from '../lib/db/repositories/sales-rollup';
 import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
+import { mapConcurrently } from '../lib/domain/concurrency';
 import { createSupplier } from '../lib/suppliers/service';
 import { createTenant } from '../lib/tenants/service';
 import { connectLocalStore } from '../local/store';
@@ -46,16 +47,10 @@ const GOODS = ['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo', 'Farinha', 'Lei
 
 /** Run tasks with at most `width` in flight, ticking the bar as each ends. */
 async function inParallel(tasks: (() => Promise<unknown>)[], width: number, bar: SingleBar): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const task = tasks[next++] as () => Promise<unknown>;
-        await task();
-        bar.increment();
-      }
-    }),
-  );
+  await mapConcurrently(tasks, width, async (task) => {
+    await task();
+    bar.increment();
+  });
 }
 
 function progress(label: string, total: number): SingleBar {
@@ -152,7 +147,7 @@ async function main(): Promise<void> {
     }));
 
     await step('stock', products.length * warehouses.length, products.flatMap((product, p) => warehouses.map((warehouse, w) => () =>
-      addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 50 + ((p * 7 + w * 13) % 200), unitCost: 1 + ((p * 31) % 4000) / 100 }, nowMs),
+      addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 50 + ((p * 7 + w * 13) % 200), unitCost: (100 + ((p * 31) % 4000)) / 100 }, nowMs),
     )), 4);
 
     const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
