@@ -1,0 +1,75 @@
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client';
+import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS } from '../item-types';
+import { gsi1, keys } from '../keys';
+import { sortName } from '../name-order';
+
+/**
+ * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
+ * written before it are listed once this ran. Idempotent: it writes each entry as the
+ * create would have, so a second run changes nothing.
+ *
+ * - a warehouse gets its entry in the list by name;
+ * - a company gets its entry in the list by creation;
+ * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
+ * - a product's SKU sentinel without the product's view gets it.
+ *
+ * It Scans the table (the only Scan in the service, an operator's command, never a route).
+ */
+export interface BackfillCounts {
+  warehouses: number;
+  companies: number;
+  tenants: number;
+  productSentinels: number;
+}
+
+const tenantOf = (pk: unknown): string => String(pk).replace(/^TENANT#/, '');
+
+export async function backfillListings(): Promise<BackfillCounts> {
+  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0 };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '#type IN (:warehouse, :company, :tenant, :sku)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':warehouse': INVENTORY_ITEMS.warehouse, ':company': COMPANY_ITEMS.company, ':tenant': TENANT_ITEMS.tenant, ':sku': INVENTORY_ITEMS.productSku },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (item.type === INVENTORY_ITEMS.warehouse) {
+        const { id, name, createdAt } = item as { id: string; name: string; createdAt: string };
+        await put({ ...keys.warehouseListing(tenantOf(item.pk), sortName(name), id), type: INVENTORY_ITEMS.warehouseListing, id, name, createdAt });
+        counts.warehouses += 1;
+      } else if (item.type === COMPANY_ITEMS.company) {
+        const { id, tenantId, createdAt } = item as { id: string; tenantId: string; createdAt: string };
+        await put({ ...keys.companyListing(tenantId, createdAt, id), type: COMPANY_ITEMS.listing, companyId: id });
+        counts.companies += 1;
+      } else if (item.type === TENANT_ITEMS.tenant && item.gsi1pk === 'TENANTS') {
+        await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) }, UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': gsi1.tenantsByName(String(item.name)).gsi1pk } }));
+        counts.tenants += 1;
+      } else if (item.type === INVENTORY_ITEMS.productSku && item.name === undefined) {
+        const { Item: product } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(tenantOf(item.pk), String(item.productId)), ConsistentRead: true }));
+        if (!product) continue;
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: String(item.pk), sk: String(item.sk) },
+            UpdateExpression: 'SET id = :id, sku = :sku, #name = :name, createdAt = :createdAt',
+            ExpressionAttributeNames: { '#name': 'name' },
+            ExpressionAttributeValues: { ':id': String(product.id), ':sku': String(product.sku), ':name': String(product.name), ':createdAt': String(product.createdAt) },
+          }),
+        );
+        counts.productSentinels += 1;
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return counts;
+}
+
+async function put(item: Record<string, unknown>): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+}
