@@ -21,7 +21,7 @@ import type { Principal } from '../lib/auth/principal';
 import { register } from '../lib/auth/registration';
 import { createCompany } from '../lib/companies/service';
 import { config } from '../lib/config';
-import { writeDailySalesTotals } from '../lib/db/repositories/sales-rollup';
+import { writeDailySalesTotals, writeRolledUpSales } from '../lib/db/repositories/sales-rollup';
 import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
@@ -41,6 +41,8 @@ const optionsSchema = z.object({
 
 const PASSWORD = 'demo password 123';
 const SALES_DAYS = 90;
+/** Daily totals the seed leaves to the roll-up job; more are written as rolled-up series (DynamoDB Local writes about 150 counters a second). */
+const ROLLED_BY_THE_JOB = 20_000;
 const TRADE = ['Distribuidora', 'Comercial', 'Atacadão', 'Indústria', 'Importadora', 'Casa', 'Empório'];
 const PLACE = ['São Jorge', 'Paulista', 'Ipiranga', 'Goiás', 'Ceará', 'Amazônia', 'Pará', 'Minas', 'Paraná', 'Bahia'];
 const GOODS = ['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo', 'Farinha', 'Leite', 'Biscoito', 'Macarrão', 'Sabão'];
@@ -161,11 +163,15 @@ async function main(): Promise<void> {
       entry.units += 1 + Math.floor(Math.random() * 3);
       totals.set(key, entry);
     }
+    // Up to ROLLED_BY_THE_JOB daily totals go through the real roll-up job (pending counters,
+    // then the job); a larger seed writes each product's series as the job would leave it.
     const entries = [...totals.values()];
-    const salesBar = progress('sales (daily totals)', entries.length);
-    await writeDailySalesTotals(entries, (written) => salesBar.update(written));
+    const direct = entries.length > ROLLED_BY_THE_JOB;
+    const salesBar = progress(direct ? 'sales (series)' : 'sales (daily totals)', direct ? new Set(entries.map((entry) => entry.productId)).size : entries.length);
+    if (direct) await writeRolledUpSales(entries, (written) => salesBar.update(written));
+    else await writeDailySalesTotals(entries, (written) => salesBar.update(written));
     salesBar.stop();
-    const rolled = await runSalesRollup({ nowMs });
+    const rolled = direct ? { counters: entries.length } : await runSalesRollup({ nowMs });
 
     console.log(`\nSeeded tenant '${tenant.name}' (${tenant.id}): ${options.companies} companies, ${options.suppliers} suppliers, ${options.products} products, ${options.warehouses} warehouses, ${options.sales} sales over ${SALES_DAYS} days (${rolled.counters} daily totals rolled up).`);
     console.log('Logins (POST /auth/login):');

@@ -127,7 +127,7 @@ export async function listMovementHistory(principal: Principal, input: MovementH
   if (input.from && input.to && fromMs(input.from, BUSINESS_TIME_ZONE) > last) throw ValidationError.of('to', 'must not be before from');
 
   const scope = { productId: input.productId, warehouseId: input.warehouseId, type: input.type };
-  const cursorScope = { tenantId: principal.tenantId, filters: { ...scope, from: input.from, to: input.to } };
+  const cursorScope = { tenantId: principal.tenantId, filters: { list: 'movements', ...scope, from: input.from, to: input.to } };
   const position = await openPageCursor(input.cursor, cursorScope);
   const after = position?.sk;
   if (position && !after) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
