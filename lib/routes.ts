@@ -321,6 +321,7 @@ export const routes = {
     handler: 'functions/inventory/stock-coverage.ts',
     auth: 'protected',
     table: 'read',
+    sealsCursors: true,
     summary: 'Days of stock per product at the average daily sales of the last `days` days',
   },
   stockByWarehouse: {

@@ -1,13 +1,13 @@
 /**
  * `npm run migrate [-- --table DEPLOYED_TABLE]`
  *
- * Writes the list entries that items created before issue 15 lack (lib/db/repositories/
- * backfill.ts): run it once on a store that holds data from before, locally (the running
- * `npm start`'s store, or one started on $DATA_DIR) or on a deployed table with the usual
- * AWS credentials. Running it again changes nothing.
+ * Writes the list entries that items created before issue 15 lack
+ * (tools/admin/backfill-listings.ts): run it once on a store that holds data from before,
+ * locally (the running `npm start`'s store, or one started on $DATA_DIR) or on a deployed
+ * table with the usual AWS credentials. Running it again changes nothing.
  */
 import { parseArgs } from 'node:util';
-import { backfillListings } from '../lib/db/repositories/backfill';
+import { backfillListings } from '../tools/admin/backfill-listings';
 import { settingsEnvironment } from '../lib/settings';
 import { connectLocalStore } from '../local/store';
 

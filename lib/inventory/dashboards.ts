@@ -5,7 +5,9 @@ import { addDays, dayOf } from '../domain/days';
 import { unitsBetween } from '../db/sales-series';
 import { divideRounded, QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
 import { dashboardQuantity, moneyOf } from './rounding';
-import type { CoverageItem, WarehouseSummary } from './schemas';
+import type { CoverageInput, CoverageItem, WarehouseSummary } from './schemas';
+import { ValidationError } from '../errors';
+import { openPageCursor, sealPageCursor, type Page } from '../pages';
 
 /**
  * Stock coverage per product. One Query reads each product and its rolled-up sales (a
@@ -34,10 +36,37 @@ export async function stockCoverage(principal: Principal, days: number, nowMs: n
       estimatedCoverageDays: sold > 0n ? scaledToNumber(divideRounded(product.onHand * BigInt(days) * 100n, sold), 2) : null,
     };
   });
-  return coverage.sort(
-    (a, b) =>
-      (a.estimatedCoverageDays ?? Number.POSITIVE_INFINITY) - (b.estimatedCoverageDays ?? Number.POSITIVE_INFINITY) || a.sku.localeCompare(b.sku),
-  );
+  return coverage.sort((a, b) => compareCoverage(keyOf(a), keyOf(b)));
+}
+
+/** Where a coverage page ends: the last item's place in the order (coverage, null last; SKU; id). */
+const positionOf = (item: CoverageItem): Record<string, string> => ({ c: item.estimatedCoverageDays === null ? 'null' : String(item.estimatedCoverageDays), s: item.sku, p: item.productId });
+
+/** The order of the dashboard as one comparison: coverage (null last), then SKU, then id. */
+function compareCoverage(a: { c: number | null; s: string; p: string }, b: { c: number | null; s: string; p: string }): number {
+  const byCoverage = (a.c ?? Number.POSITIVE_INFINITY) - (b.c ?? Number.POSITIVE_INFINITY);
+  if (byCoverage !== 0 && !Number.isNaN(byCoverage)) return byCoverage;
+  return a.s < b.s ? -1 : a.s > b.s ? 1 : a.p < b.p ? -1 : a.p > b.p ? 1 : 0;
+}
+
+const keyOf = (item: CoverageItem) => ({ c: item.estimatedCoverageDays, s: item.sku, p: item.productId });
+
+/**
+ * A page of the coverage dashboard: the items after the cursor's place in the order, as the
+ * data stands now (a movement between two pages moves its product, as it should). Bounded
+ * answer; the read behind it is still every product with its series (issue 15 replaces it
+ * with packed, precomputed reads).
+ */
+export async function coveragePage(principal: Principal, input: CoverageInput, nowMs: number): Promise<Page<CoverageItem>> {
+  const scope = { tenantId: principal.tenantId, filters: { list: 'coverage', days: String(input.days) } };
+  const after = await openPageCursor(input.cursor, scope);
+  const afterKey = after && { c: after.c === 'null' ? null : Number(after.c), s: String(after.s), p: String(after.p) };
+  if (afterKey && afterKey.c !== null && !Number.isFinite(afterKey.c)) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+  const all = await stockCoverage(principal, input.days, nowMs);
+  const rest = afterKey ? all.filter((item) => compareCoverage(keyOf(item), afterKey) > 0) : all;
+  const items = rest.slice(0, input.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: await sealPageCursor(rest.length > input.limit && last ? positionOf(last) : undefined, scope) };
 }
 
 /** Stock per warehouse from the totals every movement maintains; no stock item is read. */

@@ -59,6 +59,13 @@ export const movementBody = z
     }
   });
 
+/**
+ * GET /inventory/dashboard/coverage pages (issue 15): bounded like every list, large enough
+ * that a catalog of up to 500 products sees its whole dashboard in one answer (about 85 KB).
+ */
+export const MAX_COVERAGE_PAGE = 1_000;
+export const DEFAULT_COVERAGE_PAGE = 500;
+
 export const coverageQuery = z.strictObject({
   days: z
     .string()
@@ -66,7 +73,10 @@ export const coverageQuery = z.strictObject({
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365'))
     .default(30),
+  limit: integerParam(1, MAX_COVERAGE_PAGE, `must be an integer from 1 to ${MAX_COVERAGE_PAGE}`).default(DEFAULT_COVERAGE_PAGE),
+  cursor: z.string().max(MAX_CURSOR_LENGTH, 'is not a cursor of this list: start again without it').optional(),
 });
+export type CoverageInput = z.output<typeof coverageQuery>;
 
 /** GET /inventory/movements: page sizes (issue 14). */
 export const MAX_HISTORY_PAGE = 100;

@@ -4,7 +4,7 @@ import { cnpj } from 'cpf-cnpj-validator';
 import { db, tableName } from '../../lib/db/client';
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
-import { backfillListings } from '../../lib/db/repositories/backfill';
+import { backfillListings } from '../../tools/admin/backfill-listings';
 import { call, newTenantWithAdmin, uniqueName, useLocalStoreInProcess } from './api';
 
 /**

@@ -3,7 +3,7 @@ import { runSalesRollup } from '../../lib/jobs/sales-rollup';
 import { addDays, dayOf } from '../../lib/domain/days';
 import type { CoverageItem } from '../../lib/inventory/schemas';
 import { settings } from '../../lib/settings';
-import { call, newTenantWithAdmin, problem, useLocalStoreInProcess, type Account } from './api';
+import { allPages, call, newTenantWithAdmin, nextLink, problem, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * The coverage dashboard over HTTP, with the roll-up job run in process against the same
@@ -70,7 +70,7 @@ describe('GET /inventory/dashboard/coverage', () => {
         { productId: ids.FAST, sku: 'FAST', name: 'Product FAST', availableQuantity: 1000 - sold, averageDailySales: round2(fastAverage), estimatedCoverageDays: fastAverage > 0 ? round2((1000 - sold) / fastAverage) : null },
         { productId: ids.SLOW, sku: 'SLOW', name: 'Product SLOW', availableQuantity: 47, averageDailySales: round2(slowAverage), estimatedCoverageDays: slowAverage > 0 ? round2(47 / slowAverage) : null },
         { productId: ids.IDLE, sku: 'IDLE', name: 'Product IDLE', availableQuantity: 7, averageDailySales: 0, estimatedCoverageDays: null },
-      ].sort((a, b) => (a.estimatedCoverageDays ?? Infinity) - (b.estimatedCoverageDays ?? Infinity) || a.sku.localeCompare(b.sku));
+      ].sort((a, b) => (a.estimatedCoverageDays ?? Infinity) - (b.estimatedCoverageDays ?? Infinity) || (a.sku < b.sku ? -1 : 1));
       expect(response.body, `days=${days}`).toEqual(expected);
     }
   });
@@ -149,5 +149,32 @@ describe('GET /inventory/dashboard/coverage', () => {
       // 9.875 left (shown 9.88) at 0.125 a day (shown 0.12, the tie to even): exactly 79 days.
       { productId: ids.EIGHTHS, sku: 'EIGHTHS', name: 'Product EIGHTHS', availableQuantity: 9.88, averageDailySales: 0.12, estimatedCoverageDays: 79 },
     ]);
+  });
+
+  it('pages in the dashboard order through Link, with the same days, and refuses a cursor of another days', async () => {
+    const admin = await newTenantWithAdmin();
+    // Coverage: B 0 days (sold out), A and C 10 (a tie: by SKU), D and E no sales (last, by SKU).
+    const { warehouseId, ids } = await setup(admin, { A: 100, B: 50, C: 100, D: 5, E: 5 });
+    await sell(admin, warehouseId, ids.A as string, 50, 1);
+    await sell(admin, warehouseId, ids.B as string, 50, 1);
+    await sell(admin, warehouseId, ids.C as string, 50, 1);
+    await runSalesRollup({ nowMs: Date.now() });
+
+    const whole = await coverage(admin, '?days=10');
+    expect(whole.body.map((item) => [item.sku, item.estimatedCoverageDays])).toEqual([['B', 0], ['A', 10], ['C', 10], ['D', null], ['E', null]]);
+    expect(whole.headers.get('link')).toBeNull();
+
+    for (const limit of [1, 2, 4]) {
+      const paged = await allPages<CoverageItem>(`/inventory/dashboard/coverage?days=10&limit=${limit}`, admin.cookies);
+      expect(paged.items, `limit ${limit}`).toEqual(whole.body);
+      expect(paged.pages, `limit ${limit}`).toBe(Math.ceil(whole.body.length / limit));
+    }
+    const first = await coverage(admin, '?days=10&limit=2');
+    const next = nextLink(first) ?? '';
+    expect(next).toMatch(/^\/inventory\/dashboard\/coverage\?days=10&limit=2&cursor=/);
+    const cursor = new URL(`http://x${next}`).searchParams.get('cursor') ?? '';
+    const otherDays = await coverage(admin, `?days=11&limit=2&cursor=${encodeURIComponent(cursor)}`);
+    expect(otherDays.status).toBe(400);
+    expect(otherDays.body).toEqual(problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] }));
   });
 });

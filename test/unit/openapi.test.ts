@@ -125,7 +125,11 @@ describe('the OpenAPI document', () => {
       { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
       { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 100 } },
     ]);
-    expect(operationOf('stockCoverage').parameters).toEqual([{ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 } }]);
+    expect(operationOf('stockCoverage').parameters).toEqual([
+      { name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 } },
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
+      { name: 'cursor', in: 'query', required: false, schema: { type: 'string', maxLength: 1024 } },
+    ]);
   });
 
   it('offers Idempotency-Key on exactly the routes the manifest marks idempotent, with their 409 and 422', () => {

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client';
-import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS } from '../item-types';
-import { gsi1, keys } from '../keys';
-import { sortName } from '../name-order';
+import { db, tableName } from '../../lib/db/client';
+import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS } from '../../lib/db/item-types';
+import { gsi1, keys } from '../../lib/db/keys';
+import { sortName } from '../../lib/db/name-order';
 
 /**
  * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
@@ -14,7 +14,9 @@ import { sortName } from '../name-order';
  * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
  * - a product's SKU sentinel without the product's view gets it.
  *
- * It Scans the table (the only Scan in the service, an operator's command, never a route).
+ * It Scans the table: an operator's command, so it lives with the admin tools, outside lib/
+ * and functions/, whose code no function may Scan with (test/infra/constructs.test.ts checks
+ * that every DynamoDB command they import is granted, and Scan is granted to none).
  */
 export interface BackfillCounts {
   warehouses: number;
