@@ -28,9 +28,8 @@ import * as z from 'zod';
 import { promoteOrCreateAdmin } from '../tools/admin/create-admin';
 import { passwordSchema } from '../lib/auth/passwords';
 import { emailField, nameField } from '../lib/domain/fields';
-import { settingsEnvironment } from '../lib/settings';
 import { tenantNameField } from '../lib/tenants/schemas';
-import { connectLocalStore } from '../local/store';
+import { connectStore } from '../local/store';
 
 const USAGE = [
   'usage: npm run create-admin -- --email E [--name N] [--tenant SLUG] [--promote] [--table DEPLOYED_TABLE]',
@@ -145,13 +144,7 @@ async function main(): Promise<void> {
   const password = passwordSchema.safeParse(rawPassword);
   if (!password.success) usageError(...password.error.issues.map((issue) => `password: ${issue.message}`));
 
-  let store: { stop: () => Promise<void> } | undefined;
-  if (args.table) {
-    // A deployed table: only what the repositories need; credentials come from the AWS chain.
-    Object.assign(process.env, { TABLE_NAME: args.table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST });
-  } else {
-    store = await connectLocalStore();
-  }
+  const store = await connectStore(args.table);
   try {
     const outcome = await promoteOrCreateAdmin(
       { email: args.email, password: password.data, name: args.name, tenantName: args.tenant, promote: args.promote },
@@ -163,7 +156,7 @@ async function main(): Promise<void> {
         : `Promoted ${args.email} (tenant ${outcome.tenantId}) to platform administrator: its password was replaced and ${outcome.sessionsEnded} session(s) ended.`,
     );
   } finally {
-    await store?.stop();
+    await store.stop();
   }
 }
 

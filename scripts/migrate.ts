@@ -8,22 +8,16 @@
  */
 import { parseArgs } from 'node:util';
 import { backfillListings } from '../tools/admin/backfill-listings';
-import { settingsEnvironment } from '../lib/settings';
-import { connectLocalStore } from '../local/store';
+import { connectStore } from '../local/store';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { table: { type: 'string' } }, strict: true });
-  let store: { stop: () => Promise<void> } | undefined;
-  if (values.table) {
-    Object.assign(process.env, { TABLE_NAME: values.table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST });
-  } else {
-    store = await connectLocalStore();
-  }
+  const store = await connectStore(values.table);
   try {
     const counts = await backfillListings();
     console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels; ${counts.tenants} tenants moved to their name shard.`);
   } finally {
-    await store?.stop();
+    await store.stop();
   }
 }
 
