@@ -1,7 +1,8 @@
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
-import { listSuppliersQuery, supplierPageView } from '../../lib/suppliers/schemas';
+import { listSuppliersQuery } from '../../lib/suppliers/queries';
+import { supplierPageView } from '../../lib/suppliers/schemas';
 import { listSuppliers } from '../../lib/suppliers/service';
 
 export const handler = httpHandler(routes.listSuppliers, { query: listSuppliersQuery }, async ({ query, principal }) => ok(await listSuppliers(principal, query)));

@@ -1,12 +1,8 @@
 import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
-import { emailField, integerParam, nameField } from '../domain/fields';
+import { emailField, nameField } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
 import { supplierSchema, type Supplier } from './model';
-
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_SEARCH_CHARACTERS = 100;
 
 /** The fields a client writes: every field of the model but those the service sets. */
 type SupplierInputField = Exclude<keyof Supplier, 'id' | 'createdAt' | 'updatedAt'>;
@@ -33,13 +29,6 @@ export const updateSupplierBody = z
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
 
-/** GET /suppliers (contract section 5); any other parameter is a 400. */
-export const listSuppliersQuery = z.strictObject({
-  page: integerParam(1, Number.MAX_SAFE_INTEGER, 'must be an integer of at least 1').default(1),
-  limit: integerParam(1, MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).default(DEFAULT_PAGE_SIZE),
-  search: z.string().trim().max(MAX_SEARCH_CHARACTERS, `must be at most ${MAX_SEARCH_CHARACTERS} characters`).optional(),
-});
-
 /** A supplier as the API shows it: the entity without its timestamps, the document formatted with punctuation. */
 export const supplierView = supplierSchema.omit({ createdAt: true, updatedAt: true });
 
@@ -54,4 +43,3 @@ export type SupplierView = z.infer<typeof supplierView>;
 export type SupplierPageView = z.infer<typeof supplierPageView>;
 export type CreateSupplierInput = z.output<typeof createSupplierBody>;
 export type UpdateSupplierInput = z.output<typeof updateSupplierBody>;
-export type ListSuppliersInput = z.output<typeof listSuppliersQuery>;

@@ -5,7 +5,8 @@ import type { IdempotentWrite } from '../idempotency/model';
 import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage } from '../db/repositories/suppliers';
 import { formatDocument } from '../domain/documents';
 import type { Supplier } from './model';
-import type { CreateSupplierInput, ListSuppliersInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
+import type { ListSuppliersInput } from './queries';
+import type { CreateSupplierInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
 import { supplierMatcher } from '../db/supplier-index';
 
 /** The Supplier of interface.md: the entity without its timestamps, document formatted with punctuation. */
