@@ -45,3 +45,18 @@ export async function openPageCursor(cursor: string | undefined, scope: CursorSc
 export async function sealPageCursor(position: Record<string, string> | undefined, scope: CursorScope): Promise<string | null> {
   return position ? sealCursor(position, scope, await cursorSecret()) : null;
 }
+
+/**
+ * A page of a list kept in key order: open the cursor (the last entry's sort key), read the
+ * page after it, seal the next one. `read` answers the page and, when another entry
+ * follows, the sort key of its last entry.
+ */
+export async function keyOrderedPage<T>(
+  scope: CursorScope,
+  request: PageRequest,
+  read: (page: { limit: number; afterSk?: string }) => Promise<{ items: T[]; lastSk?: string }>,
+): Promise<Page<T>> {
+  const after = await openPageCursor(request.cursor, scope);
+  const { items, lastSk } = await read({ limit: request.limit, ...(after?.sk === undefined ? {} : { afterSk: after.sk }) });
+  return { items, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
+}

@@ -13,7 +13,7 @@ import {
   type CompanyChanges,
 } from '../db/repositories/companies';
 import { Conflict, Forbidden, NotFound } from '../errors';
-import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
+import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import type { CompanyStatus, createCompanyBody } from './schemas';
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
@@ -39,10 +39,7 @@ export async function createCompany(principal: Principal, input: z.output<typeof
 
 /** A page of the caller's tenant's companies, oldest first. */
 export async function listCompanies(principal: Principal, page: PageRequest): Promise<Page<Company>> {
-  const scope = { tenantId: principal.tenantId, filters: { list: 'companies' } };
-  const after = await openPageCursor(page.cursor, scope);
-  const { companies, lastSk } = await listCompanyPage(principal.tenantId, { limit: page.limit, ...(after ? { afterSk: after.sk } : {}) });
-  return { items: companies, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'companies' } }, page, (at) => listCompanyPage(principal.tenantId, at));
 }
 
 export function updateCompany(principal: Principal, companyId: string, changes: CompanyChanges, nowMs: number): Promise<Company> {

@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
-import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
+import { keyOrderedPage, openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { NotFound, ValidationError } from '../errors';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
@@ -33,10 +33,7 @@ export async function getWarehouse(principal: Principal, warehouseId: string): P
 
 /** A page of the tenant's warehouses by name (case- and accent-insensitive), one Query. */
 export async function listWarehouses(principal: Principal, page: PageRequest): Promise<Page<WarehouseView>> {
-  const scope = { tenantId: principal.tenantId, filters: { list: 'warehouses' } };
-  const after = await openPageCursor(page.cursor, scope);
-  const { warehouses, lastSk } = await listWarehousePage(principal.tenantId, { limit: page.limit, ...(after ? { afterSk: after.sk } : {}) });
-  return { items: warehouses, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'warehouses' } }, page, (at) => listWarehousePage(principal.tenantId, at));
 }
 
 export async function createProduct(principal: Principal, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
@@ -55,10 +52,7 @@ export async function getProduct(principal: Principal, productId: string): Promi
 
 /** A page of the tenant's products by SKU (code-point order), one Query. */
 export async function listProducts(principal: Principal, page: PageRequest): Promise<Page<ProductView>> {
-  const scope = { tenantId: principal.tenantId, filters: { list: 'products' } };
-  const after = await openPageCursor(page.cursor, scope);
-  const { products, lastSk } = await listProductPage(principal.tenantId, { limit: page.limit, ...(after ? { afterSk: after.sk } : {}) });
-  return { items: products, nextCursor: await sealPageCursor(lastSk === undefined ? undefined : { sk: lastSk }, scope) };
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products' } }, page, (at) => listProductPage(principal.tenantId, at));
 }
 
 /** A validated input number as an exact scaled integer (the schema allowed only these places). */

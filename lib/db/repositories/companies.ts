@@ -92,10 +92,10 @@ export async function findCompanyTenant(companyId: string): Promise<string | und
  * creation order), then one consistent BatchGetItem of the page's companies, so a page always
  * shows each company as it is now.
  */
-export async function listCompanyPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ companies: Company[]; lastSk?: string }> {
+export async function listCompanyPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: Company[]; lastSk?: string }> {
   const { items, more } = await queryPage(keys.companyListingOf(tenantId).pk, page);
   const companies = (await getMany(items.map((item) => keys.company(tenantId, String(item.companyId))))).flatMap((item) => (item ? [toCompany(item)] : []));
-  return { companies, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+  return { items: companies, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' | 'settings' | 'taxRegime' | 'costMethod'>>;

@@ -186,9 +186,9 @@ export async function readProductsWithSales(tenantId: string): Promise<ProductWi
 }
 
 /** A page of the tenant's warehouses by name (one Query), after the entry `afterSk`. */
-export async function listWarehousePage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ warehouses: WarehouseListing[]; lastSk?: string }> {
+export async function listWarehousePage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: WarehouseListing[]; lastSk?: string }> {
   const { items, more } = await queryPage(keys.warehouseListingOf(tenantId).pk, page);
-  return { warehouses: items.map((item) => pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS)), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+  return { items: items.map((item) => pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS)), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 /**
@@ -196,7 +196,7 @@ export async function listWarehousePage(tenantId: string, page: { limit: number;
  * which hold each product's view. A sentinel written before they did (no `name`) is completed
  * from its product item.
  */
-export async function listProductPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ products: ProductListing[]; lastSk?: string }> {
+export async function listProductPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: ProductListing[]; lastSk?: string }> {
   const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
   const { items, more } = await queryPage(pk, { ...page, skPrefix });
   const legacy = items.filter((item) => item.name === undefined);
@@ -205,7 +205,7 @@ export async function listProductPage(tenantId: string, page: { limit: number; a
     const source = item.name === undefined ? completed.get(String(item.productId)) : item;
     return source ? [pick<ProductListing>(source, PRODUCT_LISTING_FIELDS)] : [];
   });
-  return { products, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+  return { items: products, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 /** What a movement does to a balance; throws Conflict for stock that is not there. */
