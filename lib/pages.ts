@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { MAX_CURSOR_LENGTH, openCursor, sealCursor, type CursorScope } from './domain/cursor';
+import { cursorParam, cursorRefused, openCursor, sealCursor, type CursorScope } from './domain/cursor';
 import { integerParam } from './domain/fields';
-import { ValidationError } from './errors';
 import { cursorSecret } from './secrets';
 
 /**
@@ -18,12 +17,10 @@ export const MAX_LIST_PAGE = 100;
 /** The default is the maximum: a caller that never pages sees every list of up to 100 items whole. */
 export const DEFAULT_LIST_PAGE = MAX_LIST_PAGE;
 
-const refused = 'is not a cursor of this list: start again without it';
-
 /** `limit` and `cursor`, for the lists whose only parameters they are. */
 export const listPageQuery = z.strictObject({
   limit: integerParam(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`).default(DEFAULT_LIST_PAGE),
-  cursor: z.string().max(MAX_CURSOR_LENGTH, refused).optional(),
+  cursor: cursorParam,
 });
 export type PageRequest = z.output<typeof listPageQuery>;
 
@@ -37,7 +34,7 @@ export interface Page<T> {
 export async function openPageCursor(cursor: string | undefined, scope: CursorScope): Promise<Record<string, string> | undefined> {
   if (cursor === undefined) return undefined;
   const position = openCursor(cursor, scope, await cursorSecret());
-  if (Object.keys(position).length === 0) throw ValidationError.of('cursor', refused);
+  if (Object.keys(position).length === 0) throw cursorRefused();
   return position;
 }
 

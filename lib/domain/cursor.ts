@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import * as z from 'zod';
 import { ValidationError } from '../errors';
 
 /**
@@ -20,6 +21,8 @@ export interface CursorScope {
 /** Longer than any cursor this module writes: refused before any decoding. */
 export const MAX_CURSOR_LENGTH = 1_024;
 
+const CURSOR_REFUSED = 'is not a cursor of this list: start again without it';
+
 const FORMAT_VERSION = 1;
 
 const scopeText = ({ tenantId, filters }: CursorScope): string =>
@@ -39,20 +42,24 @@ export function sealCursor(position: Record<string, string>, scope: CursorScope,
   return `${payload}.${macOf(secret, scope, payload).toString('base64url')}`;
 }
 
-const refused = () => ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+/** The one answer to a cursor this list did not seal (400 naming `cursor`). */
+export const cursorRefused = (): ValidationError => ValidationError.of('cursor', CURSOR_REFUSED);
+
+/** The `cursor` query parameter of a paged list: opaque text, refused past any length this module writes. */
+export const cursorParam = z.string().max(MAX_CURSOR_LENGTH, CURSOR_REFUSED).optional();
 
 /** The position a cursor names, if it was sealed for this tenant and these filters; else 400. */
 export function openCursor(cursor: string, scope: CursorScope, secret: Uint8Array): Record<string, string> {
-  if (cursor.length > MAX_CURSOR_LENGTH) throw refused();
+  if (cursor.length > MAX_CURSOR_LENGTH) throw cursorRefused();
   const [payload, mac, extra] = cursor.split('.');
-  if (!payload || !mac || extra !== undefined || !/^[\w-]+$/.test(payload) || !/^[\w-]+$/.test(mac)) throw refused();
+  if (!payload || !mac || extra !== undefined || !/^[\w-]+$/.test(payload) || !/^[\w-]+$/.test(mac)) throw cursorRefused();
   const expected = macOf(secret, scope, payload);
   const given = Buffer.from(mac, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw cursorRefused();
   // Sealed by us, so well-formed; checked anyway, as everything that comes from a client.
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { v?: unknown; p?: unknown };
-  if (decoded.v !== FORMAT_VERSION || typeof decoded.p !== 'object' || decoded.p === null) throw refused();
+  if (decoded.v !== FORMAT_VERSION || typeof decoded.p !== 'object' || decoded.p === null) throw cursorRefused();
   const position = decoded.p as Record<string, unknown>;
-  if (!Object.values(position).every((value) => typeof value === 'string')) throw refused();
+  if (!Object.values(position).every((value) => typeof value === 'string')) throw cursorRefused();
   return position as Record<string, string>;
 }

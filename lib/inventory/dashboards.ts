@@ -6,7 +6,7 @@ import { unitsBetween } from '../db/sales-series';
 import { divideRounded, QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
 import { dashboardQuantity, moneyOf } from './rounding';
 import type { CoverageInput, CoverageItem, WarehouseSummary } from './schemas';
-import { ValidationError } from '../errors';
+import { cursorRefused } from '../domain/cursor';
 import { openPageCursor, sealPageCursor, type Page } from '../pages';
 
 /**
@@ -61,7 +61,7 @@ export async function coveragePage(principal: Principal, input: CoverageInput, n
   const scope = { tenantId: principal.tenantId, filters: { list: 'coverage', days: String(input.days) } };
   const after = await openPageCursor(input.cursor, scope);
   const afterKey = after && { c: after.c === 'null' ? null : Number(after.c), s: String(after.s), p: String(after.p) };
-  if (afterKey && afterKey.c !== null && !Number.isFinite(afterKey.c)) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+  if (afterKey && afterKey.c !== null && !Number.isFinite(afterKey.c)) throw cursorRefused();
   const all = await stockCoverage(principal, input.days, nowMs);
   const rest = afterKey ? all.filter((item) => compareCoverage(keyOf(item), afterKey) > 0) : all;
   const items = rest.slice(0, input.limit);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
-import { MAX_CURSOR_LENGTH } from '../domain/cursor';
+import { cursorParam } from '../domain/cursor';
 import { isDay } from '../domain/days';
 import { integerParam, nameField, requiredText, uuidField } from '../domain/fields';
 import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
@@ -74,7 +74,7 @@ export const coverageQuery = z.strictObject({
     .pipe(z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365'))
     .default(30),
   limit: integerParam(1, MAX_COVERAGE_PAGE, `must be an integer from 1 to ${MAX_COVERAGE_PAGE}`).default(DEFAULT_COVERAGE_PAGE),
-  cursor: z.string().max(MAX_CURSOR_LENGTH, 'is not a cursor of this list: start again without it').optional(),
+  cursor: cursorParam,
 });
 export type CoverageInput = z.output<typeof coverageQuery>;
 
@@ -102,7 +102,7 @@ export const movementHistoryQuery = z
     from: historyBound.optional(),
     to: historyBound.optional(),
     limit: integerParam(1, MAX_HISTORY_PAGE, `must be an integer from 1 to ${MAX_HISTORY_PAGE}`).default(DEFAULT_HISTORY_PAGE),
-    cursor: z.string().max(MAX_CURSOR_LENGTH, 'is not a cursor of this list: start again without it').optional(),
+    cursor: cursorParam,
   });
 export type MovementHistoryInput = z.output<typeof movementHistoryQuery>;
 

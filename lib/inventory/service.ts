@@ -5,6 +5,7 @@ import { config } from '../config';
 import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
 import { keyOrderedPage, openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { NotFound, ValidationError } from '../errors';
+import { cursorRefused } from '../domain/cursor';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement } from './costing';
@@ -124,7 +125,7 @@ export async function listMovementHistory(principal: Principal, input: MovementH
   const cursorScope = { tenantId: principal.tenantId, filters: { list: 'movements', ...scope, from: input.from, to: input.to } };
   const position = await openPageCursor(input.cursor, cursorScope);
   const after = position?.sk;
-  if (position && !after) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+  if (position && !after) throw cursorRefused();
 
   const { movements, nextSk } =
     first > last

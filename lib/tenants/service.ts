@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal';
 import { insertTenant, listTenantPage, updateTenantProfile } from '../db/repositories/tenants';
 import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { formatDocument } from '../domain/documents';
-import { Conflict, Forbidden, NotFound, ValidationError } from '../errors';
+import { Conflict, Forbidden, NotFound } from '../errors';
+import { cursorRefused } from '../domain/cursor';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView } from './schemas';
@@ -49,7 +50,7 @@ export async function listTenants(principal: Principal, page: PageRequest): Prom
   if (!principal.platformAdmin) throw new Forbidden('The administrator profile is required');
   const scope = { tenantId: principal.tenantId, filters: { list: 'tenants' } };
   const after = await openPageCursor(page.cursor, scope);
-  if (after && (after.name === undefined || after.id === undefined)) throw ValidationError.of('cursor', 'is not a cursor of this list: start again without it');
+  if (after && (after.name === undefined || after.id === undefined)) throw cursorRefused();
   const { tenants, last } = await listTenantPage({ limit: page.limit, ...(after ? { after: { name: String(after.name), id: String(after.id) } } : {}) });
   return { items: tenants.map(toTenantView), nextCursor: await sealPageCursor(last ? { ...last } : undefined, scope) };
 }
