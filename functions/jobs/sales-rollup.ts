@@ -4,7 +4,8 @@ import { isDay } from '../../lib/domain/days';
 import { runSalesRollup, type RollupResult } from '../../lib/jobs/sales-rollup';
 import type { JobCommand } from '../../lib/jobs/command';
 
-const summary = (result: RollupResult) => `${result.counters} daily counters of ${result.products} products rolled up (days before ${result.today})`;
+const summary = (result: RollupResult) =>
+  `${result.counters} daily counters of ${result.products} products rolled up (days before ${result.today}); coverage index current for ${result.coverage.tenants} tenants (${result.coverage.products} products moved)`;
 
 /**
  * A run that skipped bad records failed, though only after rolling up everything else: the

@@ -41,6 +41,11 @@ export const INVENTORY_ITEMS = {
   salesDay: 'SalesDay',
   /** A product's rolled-up sales series. */
   productSales: 'ProductSales',
+  /** A product's entry in the coverage index of one `days` window, and the index's marker. */
+  coverageEntry: 'CoverageEntry',
+  coverageMarker: 'CoverageMarker',
+  /** A tenant with products, in the registry the coverage job walks. */
+  coverageTenant: 'CoverageTenant',
 } as const;
 
 /**

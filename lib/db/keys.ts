@@ -22,6 +22,17 @@ export interface HistoryScope {
 const historyPk = (tenantId: string, { productId, warehouseId, type }: HistoryScope) =>
   `${tenantPk(tenantId)}#MOVEMENTS#${productId ?? '*'}#${warehouseId ?? '*'}${type ? `#${type}` : ''}`;
 
+/** The coverage index marker's sort key (before every entry's). */
+export const COVERAGE_MARKER_SK = '#CURRENT';
+export const COVERAGE_TENANT_SHARDS = 8;
+
+/** A stable shard of a string, from 0 to `shards` - 1 (a 31-multiplier hash of its UTF-16 units). */
+export function stringShard(value: string, shards: number): number {
+  let hash = 0;
+  for (const char of value) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % shards;
+}
+
 export const keys = {
   tenant: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'PROFILE' }),
   /** Sentinel that makes a tenant name (slug) unique. */
@@ -87,6 +98,27 @@ export const keys = {
    */
   productSku: (tenantId: string, sku: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_SKU#${sku}` }),
   productSkusOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT_SKU#' }),
+
+  /**
+   * The coverage dashboard's precomputed order for one indexed `days` window
+   * (lib/inventory/coverage): one entry per product, its sort key the product's place in the
+   * dashboard (`coverageOrder`), holding what its item is computed from. Every movement moves
+   * its product's entries; the scheduled job moves them as the window moves.
+   */
+  coverageEntry: (tenantId: string, days: number, order: string): Key => ({ pk: `${tenantPk(tenantId)}#COVERAGE#${days}`, sk: order }),
+  coverageIndexOf: (tenantId: string, days: number) => ({ pk: `${tenantPk(tenantId)}#COVERAGE#${days}` }),
+  /**
+   * The index's marker, first in its partition (`#` sorts before every order, which starts
+   * with `F` or `N`): the business day every entry is current for. Absent or another day: the
+   * dashboard reads in full.
+   */
+  coverageMarker: (tenantId: string, days: number): Key => ({ pk: `${tenantPk(tenantId)}#COVERAGE#${days}`, sk: COVERAGE_MARKER_SK }),
+  /**
+   * A tenant that has products, in one of COVERAGE_TENANT_SHARDS partitions: the tenants whose
+   * coverage index the scheduled job keeps current (a tenant without products has none).
+   */
+  coverageTenant: (tenantId: string): Key => ({ pk: `COVERAGE_TENANTS#${stringShard(tenantId, COVERAGE_TENANT_SHARDS)}`, sk: tenantId }),
+  coverageTenantShard: (shard: number) => ({ pk: `COVERAGE_TENANTS#${shard}` }),
 
   /** The balance of one product in one warehouse (quantity, total cost, version). */
   stock: (tenantId: string, productId: string, warehouseId: string): Key => ({ pk: `${tenantPk(tenantId)}#STOCK`, sk: `${productId}#${warehouseId}` }),

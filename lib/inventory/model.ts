@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { divideRounded } from '../domain/decimal';
 
 /**
  * The inventory: warehouses, products, stock movements and the balances and sales they
@@ -93,3 +94,38 @@ export const salesSeriesSchema = z.object({
   units: z.custom<Float64Array>((value) => value instanceof Float64Array),
 });
 export type SalesSeries = z.infer<typeof salesSeriesSchema>;
+
+/**
+ * The coverage dashboard's precomputed index (lib/db/repositories/coverage) is kept for these
+ * `days` values: a week, a month (the default) and a quarter. Any other value from 1 to 365
+ * is answered exactly from a full read (docs/decisions.md: every indexed window costs every
+ * movement up to two more writes).
+ */
+export const INDEXED_COVERAGE_DAYS = [7, 30, 90] as const;
+export const isIndexedCoverageDays = (days: number): boolean => (INDEXED_COVERAGE_DAYS as readonly number[]).includes(days);
+
+/** What a coverage item is computed from, with the units sold in its window (thousandths). */
+export type CoverageSource = Pick<Product, 'id' | 'sku' | 'name' | 'onHand'>;
+
+/**
+ * Coverage in hundredths of a day, exactly as the dashboard shows it: onHand x days / sold
+ * (both in thousandths), rounded once, half to even; null without sales.
+ */
+export function coverageHundredths(onHand: bigint, sold: bigint, days: number): bigint | null {
+  return sold > 0n ? divideRounded(onHand * BigInt(days) * 100n, sold) : null;
+}
+
+/**
+ * The dashboard's order (coverage, shortest first, no sales last; then SKU; then id) as one
+ * string, which DynamoDB's sort-key order (UTF-8 bytes) and a plain comparison agree on:
+ * coverage as `F` + its digit count (2 digits) + its digits, so a shorter number sorts first;
+ * `N` (after every `F`) for no sales; then the SKU (letters, digits and `._/-`, all above `#`,
+ * so a SKU sorts before its own extensions) and the id.
+ */
+export function coverageOrder(product: Omit<CoverageSource, 'name'>, sold: bigint, days: number): string {
+  const hundredths = coverageHundredths(product.onHand, sold, days);
+  if (hundredths !== null && hundredths < 0n) throw new Error('coverage cannot be negative: stock never goes below zero');
+  const digits = hundredths?.toString();
+  const coverage = digits === undefined ? 'N' : `F${String(digits.length).padStart(2, '0')}${digits}`;
+  return `${coverage}#${product.sku}#${product.id}`;
+}

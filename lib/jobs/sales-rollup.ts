@@ -2,6 +2,7 @@ import { config } from '../config';
 import { type BadRecord, findPendingCounters, rollUpProduct } from '../db/repositories/sales-rollup';
 import { mapConcurrently } from '../domain/concurrency';
 import { dayOf } from '../domain/days';
+import { invalidateCoverage, listCoverageTenants, refreshTenantCoverage } from '../db/repositories/coverage';
 import { logger } from '../log';
 
 export interface RollupResult {
@@ -18,6 +19,8 @@ export interface RollupResult {
    * (functions/jobs/sales-rollup.ts) once everything else is rolled up.
    */
   skipped: number;
+  /** The coverage index after the roll-up: tenants marked current for `today`, and products whose entries moved. */
+  coverage: { tenants: number; products: number };
 }
 
 /** Products rolled up at once: enough to overlap DynamoDB round trips, few enough not to be throttled. */
@@ -29,12 +32,29 @@ function logBadRecord(bad: BadRecord): void {
   logger.error('sales roll-up skipped a bad record', { record, tenantId, productId, ...(day === undefined ? {} : { day }), reason, countersLeftPending: counters });
 }
 
+/** Tenants whose coverage index is refreshed at once (each is a few requests when nothing changed). */
+export const REFRESH_CONCURRENCY = 4;
+
+/**
+ * The coverage index of every tenant with products, brought up to date for `today` and
+ * marked current: the windows move every day, and the roll-up changes series.
+ */
+export async function refreshCoverageIndex(today: string): Promise<{ tenants: number; products: number }> {
+  let products = 0;
+  const tenants = await listCoverageTenants();
+  await mapConcurrently(tenants, REFRESH_CONCURRENCY, async (tenantId) => {
+    products += (await refreshTenantCoverage(tenantId, today)).updated;
+  });
+  return { tenants: tenants.length, products };
+}
+
 /**
  * The scheduled sales roll-up. Every SALE movement adds to its day's counter and marks it
  * pending; this job folds every pending counter of a complete business day (before today,
  * or only `day`) into its product's fixed-size sales series, which the coverage dashboard
  * reads. It catches up on any number of missed days and on sales back-dated into days that
- * were already rolled up, and running it twice changes nothing.
+ * were already rolled up, and running it twice changes nothing. Then it brings the coverage
+ * index of every tenant up to date for today (refreshCoverageIndex).
  *
  * A bad stored record (a counter without a real day, product or numeric units; a series
  * that cannot be decoded) never stops the run: it is logged, left pending and counted in
@@ -60,6 +80,11 @@ export async function runSalesRollup(options: { nowMs: number; day?: string }): 
     byProduct.set(key, group);
   }
 
+  // A tenant's coverage index stops being current while its series change (the dashboard
+  // reads in full meanwhile), and is refreshed after: lib/db/repositories/coverage.
+  const tenants = [...new Set([...byProduct.values()].map((group) => group.tenantId))];
+  await mapConcurrently(tenants, ROLLUP_CONCURRENCY, invalidateCoverage);
+
   // Products are independent items: several are rolled up at once (each stays one
   // conditional transaction at a time, so nothing is counted twice).
   let counters = 0;
@@ -70,7 +95,10 @@ export async function runSalesRollup(options: { nowMs: number; day?: string }): 
     if (rolled > 0) products += 1;
     bad.forEach(skip);
   });
-  const result = { today, counters, products, skipped };
+  await mapConcurrently(tenants, ROLLUP_CONCURRENCY, invalidateCoverage);
+
+  const coverage = await refreshCoverageIndex(today);
+  const result = { today, counters, products, skipped, coverage };
   logger.info('sales roll-up done', { ...result });
   return result;
 }

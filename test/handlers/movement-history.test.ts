@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as createMovement } from '../../functions/inventory/create-movement';
@@ -95,7 +95,7 @@ describe('GET /inventory/movements', () => {
 
 describe('POST /inventory/movements', () => {
   it('writes the movement into each of its eight history lists in its own transaction', async () => {
-    ddb.on(GetCommand).resolves({});
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] } });
     ddb.on(TransactWriteCommand).resolves({});
     const body = { productId, warehouseId, type: 'IN', quantity: 3, unitCost: 2, occurredAt: '2026-10-01T10:00:00.000Z' };
 
@@ -136,5 +136,51 @@ describe('POST /inventory/movements', () => {
       balanceAfter: 3,
       averageCostAfter: 2,
     });
+  });
+
+  it("moves the product's coverage entries in the same transaction, conditioned on its coverage version", async () => {
+    const product = {
+      pk: `TENANT#${tenantId}`,
+      sk: `PRODUCT#${productId}`,
+      type: 'Product',
+      id: productId,
+      sku: 'CAFE-1',
+      name: 'Café 1kg',
+      createdAt: '2026-09-01T00:00:00.000Z',
+      onHand: 4,
+      coverageVersion: 3,
+      // Thousandths sold in the last 7, 30 and 90 days.
+      coverageSold: { 7: 0, 30: 2000, 90: 5000 },
+    };
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [product] } });
+    ddb.on(TransactWriteCommand).resolves({});
+    const body = { productId, warehouseId, type: 'IN', quantity: 3, unitCost: 2, occurredAt: '2026-10-01T10:00:00.000Z' };
+
+    const answer = parsed(await createMovement(proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, headers: { ...headers, 'Content-Type': 'application/json' } }), lambdaContext()));
+    expect(answer.statusCode).toBe(201);
+
+    const [transaction = []] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+    expect(transaction[2]).toEqual({
+      Update: {
+        TableName: TABLE,
+        Key: { pk: `TENANT#${tenantId}`, sk: `PRODUCT#${productId}` },
+        UpdateExpression: 'SET onHand = :onHand, coverageVersion = :next',
+        ConditionExpression: 'attribute_exists(pk) AND coverageVersion = :coverageVersion',
+        ExpressionAttributeValues: { ':onHand': 7, ':next': 4, ':coverageVersion': 3 },
+      },
+    });
+    const index = (days: number) => `TENANT#${tenantId}#COVERAGE#${days}`;
+    const entry = (days: number, sk: string, sold: number) => ({ Put: { TableName: TABLE, Item: { pk: index(days), sk, type: 'CoverageEntry', productId, sku: 'CAFE-1', name: 'Café 1kg', onHand: 7, sold } } });
+    const moved = transaction.filter((item) => String(item.Put?.Item?.pk ?? item.Delete?.Key?.pk ?? '').includes('#COVERAGE#'));
+    expect(moved).toEqual([
+      // No sales in 7 days: its place (no coverage, last) does not move; the entry is rewritten.
+      entry(7, `N#CAFE-1#${productId}`, 0),
+      // 30 days: 4 units at 2 sold in 30 days was 60.00 days; 7 units is 105.00.
+      { Delete: { TableName: TABLE, Key: { pk: index(30), sk: `F046000#CAFE-1#${productId}` } } },
+      entry(30, `F0510500#CAFE-1#${productId}`, 2000),
+      // 90 days: 72.00 days, then 126.00.
+      { Delete: { TableName: TABLE, Key: { pk: index(90), sk: `F047200#CAFE-1#${productId}` } } },
+      entry(90, `F0512600#CAFE-1#${productId}`, 5000),
+    ]);
   });
 });

@@ -1,10 +1,17 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, expect, it } from 'vitest';
 import { cnpj } from 'cpf-cnpj-validator';
 import { db, tableName } from '../../lib/db/client';
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { backfillListings } from '../../tools/admin/backfill-listings';
+import { readCoverageIndexPage } from '../../lib/db/repositories/coverage';
+import { dayOf } from '../../lib/domain/days';
+import { INDEXED_COVERAGE_DAYS } from '../../lib/inventory/model';
+import { coverageItem, stockCoverage } from '../../lib/inventory/dashboards';
+import { runSalesRollup } from '../../lib/jobs/sales-rollup';
+import { settings } from '../../lib/settings';
+import { testPrincipal } from '../support/principal';
 import { call, newTenantWithAdmin, uniqueName, useLocalStoreInProcess } from './api';
 
 /**
@@ -47,4 +54,34 @@ it('lists warehouses, companies and products written before their list entries, 
   }
   expect(await item(warehouseEntry)).toEqual({ ...warehouseEntry, type: 'WarehouseListing', id: warehouse.id, name: 'Depósito Antigo', createdAt: warehouse.createdAt });
   expect(await item(companyEntry)).toEqual({ ...companyEntry, type: 'CompanyListing', companyId: company.id });
+});
+
+it('registers a tenant whose products predate the coverage index, so that the next job indexes them', async () => {
+  const admin = await newTenantWithAdmin();
+  const post = async (path: string, body: unknown) => (await call<{ id: string }>('POST', path, { cookies: admin.cookies, body })).body;
+  const warehouse = await post('/inventory/warehouses', { name: 'Central' });
+  const products = [await post('/inventory/products', { sku: 'OLD-1', name: 'Antigo 1' }), await post('/inventory/products', { sku: 'OLD-2', name: 'Antigo 2' })];
+  await post('/inventory/movements', { productId: products[0]?.id, warehouseId: warehouse.id, type: 'IN', quantity: 4, unitCost: 1 });
+
+  // As they were stored before the index: no registration (removed first, so that a job run by
+  // another test cannot index them meanwhile), no coverage state, no entries.
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.coverageTenant(admin.tenantId) }));
+  for (const product of products) {
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.product(admin.tenantId, String(product.id)), UpdateExpression: 'REMOVE coverageVersion, coverageSold' }));
+  }
+  for (const days of INDEXED_COVERAGE_DAYS) {
+    const { Items = [] } = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.coverageIndexOf(admin.tenantId, days).pk } }));
+    for (const entry of Items) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk } }));
+  }
+
+  expect(await item(keys.coverageTenant(admin.tenantId))).toBeUndefined();
+
+  const today = dayOf(Date.now(), settings.businessTimeZone);
+  expect((await backfillListings()).coverageTenants).toBeGreaterThanOrEqual(1);
+  expect(await item(keys.coverageTenant(admin.tenantId))).toEqual({ ...keys.coverageTenant(admin.tenantId), type: 'CoverageTenant' });
+  await runSalesRollup({ nowMs: Date.now() });
+  const full = (await stockCoverage(testPrincipal({ tenantId: admin.tenantId }), 30, Date.now())).map((entry) => entry.item);
+  expect(full.map((entry) => entry.sku)).toEqual(['OLD-1', 'OLD-2']);
+  const indexed = await readCoverageIndexPage(admin.tenantId, 30, { today, limit: 10 });
+  expect(indexed?.rows.map(({ product, sold }) => coverageItem(product, sold, 30).item)).toEqual(full);
 });

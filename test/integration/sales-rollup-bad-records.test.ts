@@ -140,7 +140,7 @@ describe('the sales roll-up over bad stored records', () => {
   it('rolls up every good product exactly, leaves each bad counter pending and untouched, and logs and counts it', async () => {
     const result = await runSalesRollup({ nowMs: NOW });
 
-    expect(result).toEqual({ today: TODAY, counters: 4, products: 3, skipped: 6 });
+    expect(result).toEqual({ today: TODAY, counters: 4, products: 3, skipped: 6, coverage: { tenants: 0, products: 0 } });
     expect(await get(keys.productSales(t1, p1))).toEqual(seriesItem(t1, p1, '2026-03-09', { '2026-03-07': 5, '2026-03-09': 7 }, 1));
     expect(await get(keys.productSales(t1, p2))).toEqual(seriesItem(t1, p2, '2026-03-01', { '2026-03-01': 4 }, 1));
     expect(await get(keys.productSales(t2, p3))).toEqual(seriesItem(t2, p3, '2026-03-09', { '2026-03-05': 2, '2026-03-09': 10 }, 2));
@@ -158,7 +158,7 @@ describe('the sales roll-up over bad stored records', () => {
     await writeDailySalesTotals([{ tenantId: t1, productId: p2, day: '2026-03-09', units: 6 }]);
 
     await expect(handler(event)).rejects.toThrow(
-      new Error('sales roll-up skipped 6 pending counters with bad stored records (left pending, logged as errors); 1 daily counters of 1 products rolled up (days before 2026-03-10)'),
+      new Error('sales roll-up skipped 6 pending counters with bad stored records (left pending, logged as errors); 1 daily counters of 1 products rolled up (days before 2026-03-10); coverage index current for 0 tenants (0 products moved)'),
     );
 
     expect(await get(keys.productSales(t1, p2))).toEqual(seriesItem(t1, p2, '2026-03-09', { '2026-03-01': 4, '2026-03-09': 6 }, 2));
@@ -171,7 +171,7 @@ describe('the sales roll-up over bad stored records', () => {
     await db().send(new UpdateCommand({ TableName: tableName(), Key: key(wordUnits), UpdateExpression: 'SET units = :units', ExpressionAttributeValues: { ':units': 12 } }));
     await put(seriesItem(t2, p4, '2026-03-05', { '2026-03-05': 1 }, 1));
 
-    expect(await runSalesRollup({ nowMs: NOW })).toEqual({ today: TODAY, counters: 2, products: 2, skipped: 4 });
+    expect(await runSalesRollup({ nowMs: NOW })).toEqual({ today: TODAY, counters: 2, products: 2, skipped: 4, coverage: { tenants: 0, products: 0 } });
     expect(await get(keys.productSales(t2, p3))).toEqual(seriesItem(t2, p3, '2026-03-09', { '2026-03-05': 2, '2026-03-08': 12, '2026-03-09': 10 }, 3));
     expect(await get(keys.productSales(t2, p4))).toEqual(seriesItem(t2, p4, '2026-03-09', { '2026-03-05': 1, '2026-03-09': 3 }, 2));
     expect(await get(key(wordUnits))).toEqual(rolledCounter(t2, p3, '2026-03-08', 12));
@@ -187,7 +187,7 @@ describe('the sales roll-up over bad stored records', () => {
 
     errors.mockClear();
     for (const item of [yearHundred, february30, notADate, noProduct]) await db().send(new DeleteCommand({ TableName: tableName(), Key: key(item) }));
-    await expect(handler(event)).resolves.toEqual({ today: TODAY, counters: 0, products: 0 });
+    await expect(handler(event)).resolves.toEqual({ today: TODAY, counters: 0, products: 0, coverage: { tenants: 0, products: 0 } });
     expect(errors).not.toHaveBeenCalled();
   });
 });

@@ -145,36 +145,36 @@ describe('the sales roll-up job over skipped bad records', () => {
   const load: LoadJob = async () => salesRollup;
   const NOW = Date.parse('2026-11-22T03:15:00.000Z');
   const skippedMessage =
-    'sales roll-up skipped 3 pending counters with bad stored records (left pending, logged as errors); 5 daily counters of 2 products rolled up (days before 2026-11-22)';
+    'sales roll-up skipped 3 pending counters with bad stored records (left pending, logged as errors); 5 daily counters of 2 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)';
 
   beforeEach(() => {
     vi.mocked(runSalesRollup).mockReset();
   });
 
   it('fails the invocation, naming how many were skipped, after the roll-up ran to its end', async () => {
-    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3 });
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3, coverage: { tenants: 4, products: 7 } });
 
     await expect(salesRollup.handler(scheduledEvent(job, NOW))).rejects.toThrow(new Error(skippedMessage));
     expect(vi.mocked(runSalesRollup).mock.calls).toEqual([[{ nowMs: NOW }]]);
   });
 
   it('names a single skipped counter in the singular', async () => {
-    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 0, products: 0, skipped: 1 });
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 0, products: 0, skipped: 1, coverage: { tenants: 4, products: 7 } });
 
     await expect(salesRollup.handler(scheduledEvent(job, NOW))).rejects.toThrow(
-      new Error('sales roll-up skipped 1 pending counter with bad stored records (left pending, logged as errors); 0 daily counters of 0 products rolled up (days before 2026-11-22)'),
+      new Error('sales roll-up skipped 1 pending counter with bad stored records (left pending, logged as errors); 0 daily counters of 0 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)'),
     );
   });
 
   it('resolves to its result when nothing was skipped', async () => {
-    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 0 });
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 0, coverage: { tenants: 4, products: 7 } });
 
-    await expect(salesRollup.handler(scheduledEvent(job, NOW))).resolves.toEqual({ today: '2026-11-22', counters: 5, products: 2 });
-    await expect(runJobOnce(job, load, [], NOW)).resolves.toBe('sales-rollup: 5 daily counters of 2 products rolled up (days before 2026-11-22)');
+    await expect(salesRollup.handler(scheduledEvent(job, NOW))).resolves.toEqual({ today: '2026-11-22', counters: 5, products: 2, coverage: { tenants: 4, products: 7 } });
+    await expect(runJobOnce(job, load, [], NOW)).resolves.toBe('sales-rollup: 5 daily counters of 2 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)');
   });
 
   it('shows the skipped count as a failure in the local scheduler and in `npm run job`', async () => {
-    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3 });
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3, coverage: { tenants: 4, products: 7 } });
     vi.useFakeTimers({ now: NOW });
     try {
       const lines: string[] = [];

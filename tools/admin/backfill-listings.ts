@@ -3,6 +3,7 @@ import { db, tableName } from '../../lib/db/client';
 import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS } from '../../lib/db/item-types';
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
+import { registerCoverageTenant } from '../../lib/db/repositories/coverage';
 
 /**
  * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
@@ -12,7 +13,9 @@ import { sortName } from '../../lib/db/name-order';
  * - a warehouse gets its entry in the list by name;
  * - a company gets its entry in the list by creation;
  * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
- * - a product's SKU sentinel without the product's view gets it.
+ * - a product's SKU sentinel without the product's view gets it;
+ * - a tenant with products is registered for the coverage job, which indexes its products
+ *   at its next run (until then its dashboard is read in full, as before).
  *
  * It Scans the table: an operator's command, so it lives with the admin tools, outside lib/
  * and functions/, whose code no function may Scan with (test/infra/constructs.test.ts checks
@@ -23,12 +26,14 @@ export interface BackfillCounts {
   companies: number;
   tenants: number;
   productSentinels: number;
+  coverageTenants: number;
 }
 
 const tenantOf = (pk: unknown): string => String(pk).replace(/^TENANT#/, '');
 
 export async function backfillListings(): Promise<BackfillCounts> {
-  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0 };
+  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0 };
+  const registered = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
@@ -52,7 +57,13 @@ export async function backfillListings(): Promise<BackfillCounts> {
       } else if (item.type === TENANT_ITEMS.tenant && item.gsi1pk === 'TENANTS') {
         await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) }, UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': gsi1.tenantsByName(String(item.name)).gsi1pk } }));
         counts.tenants += 1;
-      } else if (item.type === INVENTORY_ITEMS.productSku && item.name === undefined) {
+      }
+      if (item.type === INVENTORY_ITEMS.productSku && !registered.has(tenantOf(item.pk))) {
+        registered.add(tenantOf(item.pk));
+        await registerCoverageTenant(tenantOf(item.pk));
+        counts.coverageTenants += 1;
+      }
+      if (item.type === INVENTORY_ITEMS.productSku && item.name === undefined) {
         const { Item: product } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(tenantOf(item.pk), String(item.productId)), ConsistentRead: true }));
         if (!product) continue;
         await db().send(

@@ -11,11 +11,12 @@ import { scaledFrom, storedDecimal } from '../decimals';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { fieldsOf, pick } from '../items';
-import { gsi1, keys, type HistoryScope } from '../keys';
+import { gsi1, keys, stringShard, type HistoryScope } from '../keys';
 import { queryAll, queryPage } from '../query';
 import { sortName } from '../name-order';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { seriesOf } from '../sales-series';
+import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -140,13 +141,27 @@ export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
   return (await queryAll(pk, { skPrefix })).map(toWarehouse);
 }
 
-/** A product and its SKU sentinel in one transaction: 409 when the tenant already has the SKU. */
+/**
+ * A product, its SKU sentinel and its coverage entries (./coverage) in one transaction: 409
+ * when the tenant already has the SKU. The tenant is registered for the coverage job beside
+ * it (the same item for every product, so not in the transaction, where concurrent creates
+ * would conflict on it; a registration left by a create that then fails is harmless).
+ */
 export async function insertProduct(tenantId: string, product: Product, key?: KeyCompletion): Promise<void> {
+  const coverage = newProductCoverage(tenantId, product);
   try {
-    await db().send(
+    await Promise.all([
+      registerCoverageTenant(tenantId),
+      db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...keys.product(tenantId, product.id), type: INVENTORY_ITEMS.product, ...product, onHand: storedDecimal(product.onHand, QUANTITY_PLACES) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.product(tenantId, product.id), type: INVENTORY_ITEMS.product, ...product, onHand: storedDecimal(product.onHand, QUANTITY_PLACES), ...coverage.attributes },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           {
             Put: {
               TableName: tableName(),
@@ -154,12 +169,14 @@ export async function insertProduct(tenantId: string, product: Product, key?: Ke
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...coverage.writes,
           ...completionItems(key),
         ],
       }),
-    );
+      ),
+    ]);
   } catch (error) {
-    keyTakenOver(error, 2);
+    keyTakenOver(error, 2 + coverage.writes.length);
     if (failedConditions(error)?.includes(1)) throw new Conflict(`The SKU '${product.sku}' is already used in this tenant`);
     throw error;
   }
@@ -234,17 +251,43 @@ async function assertPlaceExists(place: { tenantId: string; productId: string; w
 
 /** Which shard of the pending-sales index a counter goes to. */
 export const SALES_PENDING_SHARDS = 8;
-export function shardOf(tenantId: string, productId: string): number {
-  let hash = 0;
-  for (const char of `${tenantId}${productId}`) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % SALES_PENDING_SHARDS;
+export const shardOf = (tenantId: string, productId: string): number => stringShard(`${tenantId}${productId}`, SALES_PENDING_SHARDS);
+
+/**
+ * The product's side of a movement: its on-hand quantity, and its coverage entries moved with
+ * it (./coverage), conditioned on the coverage version read, so two movements of the product
+ * in different warehouses cannot both move its entries from the same place. A product that
+ * was not found keeps the plain conditional update, whose failure answers 404.
+ */
+function productMove(tenantId: string, productId: string, productItem: Record<string, unknown> | undefined, delta: bigint): { update: TransactItem; coverage: TransactItem[] } {
+  const Key = keys.product(tenantId, productId);
+  if (!productItem) {
+    return { update: { Update: { TableName: tableName(), Key, UpdateExpression: 'ADD onHand :items', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':items': storedDecimal(delta, QUANTITY_PLACES) } } }, coverage: [] };
+  }
+  const product = toProduct(productItem);
+  const onHand = product.onHand + delta;
+  const state = coverageStateOf(productItem);
+  const { condition, values } = coverageVersionCondition(state.version);
+  return {
+    update: {
+      Update: {
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET onHand = :onHand, coverageVersion = :next',
+        ConditionExpression: `attribute_exists(pk) AND ${condition}`,
+        ExpressionAttributeValues: { ':onHand': storedDecimal(onHand, QUANTITY_PLACES), ':next': state.version + 1, ...values },
+      },
+    },
+    coverage: state.sold ? coverageEntryWrites(tenantId, product, { onHand: product.onHand, sold: state.sold }, { onHand, sold: state.sold }) : [],
+  };
 }
 
 /**
  * Record a movement: in ONE transaction, the balance of the product in the warehouse
  * (conditional on the version read, so concurrent movements never lose an update), the
- * warehouse totals, the product's on-hand quantity, the movement record and, for a sale,
- * the day's sales counter (marked pending for the roll-up job). A condition lost to a
+ * warehouse totals, the product's on-hand quantity and coverage entries, the movement's
+ * stock-history entries and, for a sale, the day's sales counter (marked pending for the
+ * roll-up job). The balance and the product are read in one BatchGetItem. A condition lost to a
  * concurrent movement, or a transaction conflict, re-reads and recomputes; stock can never
  * go below zero because the rule sees the balance it is conditioned on.
  */
@@ -252,11 +295,12 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
   const { tenantId, productId, warehouseId } = movement;
   const stockKey = keys.stock(tenantId, productId, warehouseId);
   return withOptimisticRetries<Balance>(async () => {
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: stockKey, ConsistentRead: true }));
-    const current = toBalance(Item);
+    const [stockItem, productItem] = await getMany([stockKey, keys.product(tenantId, productId)]);
+    const current = toBalance(stockItem);
     const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
     const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
     const itemsDelta = storedDecimal(next.quantity - current.quantity, QUANTITY_PLACES);
+    const product = productMove(tenantId, productId, productItem, next.quantity - current.quantity);
 
     const items: TransactItem[] = [
       {
@@ -276,16 +320,9 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
           ExpressionAttributeValues: { ':items': itemsDelta, ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES), ':products': productsDelta },
         },
       },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.product(tenantId, productId),
-          UpdateExpression: 'ADD onHand :items',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':items': itemsDelta },
-        },
-      },
+      product.update,
       ...historyEntries(movement, next),
+      ...product.coverage,
     ];
     if (movement.type === 'SALE') {
       items.push({
@@ -315,7 +352,9 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
       keyTakenOver(error, keyIndex);
       const codes = cancellationCodes(error);
       if (codes[1] === 'ConditionalCheckFailed') throw new NotFound('No such warehouse');
-      if (codes[2] === 'ConditionalCheckFailed') throw new NotFound('No such product');
+      // The product's condition is also its coverage version: a product read and then changed is a retry.
+      if (codes[2] === 'ConditionalCheckFailed' && !productItem) throw new NotFound('No such product');
+      if (codes[2] === 'ConditionalCheckFailed') return { retry: true };
       if (codes[0] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')) return { retry: true };
       throw error;
     }
