@@ -41,8 +41,7 @@ export const INVENTORY_ITEMS = {
   salesDay: 'SalesDay',
   /** A product's rolled-up sales series. */
   productSales: 'ProductSales',
-  /** A product's entry in the coverage index of one `days` window, and the index's marker. */
-  coverageEntry: 'CoverageEntry',
+  /** The coverage index's marker (its entries carry no `type`, to stay small). */
   coverageMarker: 'CoverageMarker',
   /** A tenant with products, in the registry the coverage job walks. */
   coverageTenant: 'CoverageTenant',

@@ -170,7 +170,7 @@ describe('POST /inventory/movements', () => {
       },
     });
     const index = (days: number) => `TENANT#${tenantId}#COVERAGE#${days}`;
-    const entry = (days: number, sk: string, sold: number) => ({ Put: { TableName: TABLE, Item: { pk: index(days), sk, type: 'CoverageEntry', productId, sku: 'CAFE-1', name: 'Café 1kg', onHand: 7, sold } } });
+    const entry = (days: number, sk: string, sold: number) => ({ Put: { TableName: TABLE, Item: { pk: index(days), sk, name: 'Café 1kg', onHand: 7, sold } } });
     const moved = transaction.filter((item) => String(item.Put?.Item?.pk ?? item.Delete?.Key?.pk ?? '').includes('#COVERAGE#'));
     expect(moved).toEqual([
       // No sales in 7 days: its place (no coverage, last) does not move; the entry is rewritten.

@@ -66,15 +66,9 @@ export function coverageEntryWrites(
     const sold = after.sold.get(days) ?? 0n;
     const next = coverageOrder({ ...product, onHand: after.onHand }, sold, days);
     const previous = before.sold && coverageOrder({ ...product, onHand: before.onHand }, before.sold.get(days) ?? 0n, days);
-    const entry = {
-      ...keys.coverageEntry(tenantId, days, next),
-      type: INVENTORY_ITEMS.coverageEntry,
-      productId: product.id,
-      sku: product.sku,
-      name: product.name,
-      onHand: storedDecimal(after.onHand, QUANTITY_PLACES),
-      sold: Number(sold),
-    };
+    // Small on purpose (a walk of the dashboard reads every entry): the SKU and the id are in
+    // the sort key, so the entry holds only the name and the two figures, and no `type`.
+    const entry = { ...keys.coverageEntry(tenantId, days, next), name: product.name, onHand: storedDecimal(after.onHand, QUANTITY_PLACES), sold: Number(sold) };
     const put: TransactItem = { Put: { TableName: tableName(), Item: entry } };
     return previous !== undefined && previous !== next ? [{ Delete: { TableName: tableName(), Key: keys.coverageEntry(tenantId, days, previous) } }, put] : [put];
   });
@@ -97,7 +91,11 @@ export async function listCoverageTenants(): Promise<string[]> {
   return shards.flat().map((item) => String(item.sk));
 }
 
-const entrySource = (entry: Record<string, unknown>): CoverageSource => ({ id: String(entry.productId), sku: String(entry.sku), name: String(entry.name), onHand: scaledFrom(entry.onHand, QUANTITY_PLACES) });
+/** What an entry holds: its sort key is `coverageOrder` (coverage#SKU#id, and neither a SKU nor an id holds `#`). */
+function entrySource(entry: Record<string, unknown>): CoverageSource {
+  const [, sku = '', id = ''] = String(entry.sk).split('#');
+  return { id, sku, name: String(entry.name), onHand: scaledFrom(entry.onHand, QUANTITY_PLACES) };
+}
 
 /** A page read from the index: what each item after `afterOrder` is computed from, and the order of the last when more follow. */
 export interface CoverageIndexPage {
