@@ -78,6 +78,14 @@ export const keys = {
     sk: `${sortName}#${supplierId}`,
   }),
   supplierIndex: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_INDEX` }),
+  /**
+   * A block of the supplier index: the entries from `firstSk` (an index entry's sort key; ''
+   * for the first block) up to the next block's, and how many there are. The blocks tile the
+   * index in order, so a page deep in the list finds its place by their counts
+   * (lib/db/repositories/supplier-blocks).
+   */
+  supplierBlock: (tenantId: string, firstSk: string): Key => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_BLOCKS`, sk: `B#${firstSk}` }),
+  supplierBlocksOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_BLOCKS` }),
 
   warehouse: (tenantId: string, warehouseId: string): Key => ({ pk: tenantPk(tenantId), sk: `WAREHOUSE#${warehouseId}` }),
   warehousesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WAREHOUSE#' }),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
@@ -38,13 +38,27 @@ const deletion = (sortName: string, document: string, version: number) => ({
     { Delete: { TableName: TABLE, Key: keys.supplierIndexEntry(tenantId, sortName, supplierId) } },
     // The count: one less.
     { Update: { TableName: TABLE, Key: keys.supplierStats(tenantId), UpdateExpression: 'ADD #count :minusOne', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minusOne': -1 } } },
+    // And its block's, conditioned on the block's version (lib/db/repositories/supplier-blocks).
+    {
+      Update: {
+        TableName: TABLE,
+        Key: keys.supplierBlock(tenantId, ''),
+        UpdateExpression: 'SET version = version + :one ADD n :delta',
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':one': 1, ':delta': -1, ':version': 7 },
+      },
+    },
   ],
 });
+
+/** The tenant's first (and only) block, which every entry belongs to. */
+const block = { ...keys.supplierBlock(tenantId, ''), n: 5, version: 7 };
 
 const NO_CONTENT = { statusCode: 204, headers: { 'Cache-Control': 'no-store', ...CORS_HEADERS, ...SECURITY_HEADERS }, body: '' };
 
 beforeEach(() => {
   ddb.reset();
+  ddb.on(QueryCommand).resolves({ Items: [block] });
 });
 
 describe('DELETE /suppliers/{id}', () => {

@@ -4,6 +4,7 @@ import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS } from '../../lib/db/item-
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { registerCoverageTenant } from '../../lib/db/repositories/coverage';
+import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/db/repositories/supplier-blocks';
 
 /**
  * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
@@ -15,7 +16,11 @@ import { registerCoverageTenant } from '../../lib/db/repositories/coverage';
  * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
  * - a product's SKU sentinel without the product's view gets it;
  * - a tenant with products is registered for the coverage job, which indexes its products
- *   at its next run (until then its dashboard is read in full, as before).
+ *   at its next run (until then its dashboard is read in full, as before);
+ * - a tenant with suppliers and no index blocks gets them (until then its deep supplier
+ *   pages read the index from the start, as before). Run it when no supplier is being
+ *   written: a write during the rebuild leaves a count off (deep pages then read the index
+ *   from the start, correct but slow) until the next run.
  *
  * It Scans the table: an operator's command, so it lives with the admin tools, outside lib/
  * and functions/, whose code no function may Scan with (test/infra/constructs.test.ts checks
@@ -27,21 +32,28 @@ export interface BackfillCounts {
   tenants: number;
   productSentinels: number;
   coverageTenants: number;
+  supplierBlocks: number;
 }
 
 const tenantOf = (pk: unknown): string => String(pk).replace(/^TENANT#/, '');
 
 export async function backfillListings(): Promise<BackfillCounts> {
-  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0 };
+  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0 };
   const registered = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: '#type IN (:warehouse, :company, :tenant, :sku)',
+        FilterExpression: '#type IN (:warehouse, :company, :tenant, :sku) OR sk = :supplierStats',
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':warehouse': INVENTORY_ITEMS.warehouse, ':company': COMPANY_ITEMS.company, ':tenant': TENANT_ITEMS.tenant, ':sku': INVENTORY_ITEMS.productSku },
+        ExpressionAttributeValues: {
+          ':warehouse': INVENTORY_ITEMS.warehouse,
+          ':company': COMPANY_ITEMS.company,
+          ':tenant': TENANT_ITEMS.tenant,
+          ':sku': INVENTORY_ITEMS.productSku,
+          ':supplierStats': keys.supplierStats('').sk,
+        },
         ExclusiveStartKey: startKey,
       }),
     );
@@ -57,6 +69,9 @@ export async function backfillListings(): Promise<BackfillCounts> {
       } else if (item.type === TENANT_ITEMS.tenant && item.gsi1pk === 'TENANTS') {
         await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) }, UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': gsi1.tenantsByName(String(item.name)).gsi1pk } }));
         counts.tenants += 1;
+      }
+      if (item.sk === keys.supplierStats('').sk && (await readSupplierBlocks(tenantOf(item.pk))).length === 0) {
+        counts.supplierBlocks += await rebuildSupplierBlocks(tenantOf(item.pk));
       }
       if (item.type === INVENTORY_ITEMS.productSku && !registered.has(tenantOf(item.pk))) {
         registered.add(tenantOf(item.pk));

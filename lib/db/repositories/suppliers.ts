@@ -25,6 +25,7 @@ import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { putAll } from './bulk';
+import { blockCountWrite, findSupplierBlock, firstBlockWrite, MAX_BLOCK_ENTRIES, pageIdsFromBlocks, readSupplierBlocks, rebuildSupplierBlocks, splitSupplierBlockIfFull, type SupplierBlock } from './supplier-blocks';
 
 /** What an update needs besides the supplier: where its index entry is, and the version it read. */
 interface StoredSupplier {
@@ -77,40 +78,55 @@ function withRetries<T>(step: () => Promise<T | typeof RETRY>): Promise<T> {
 
 /**
  * One transaction: the supplier, its document sentinel (409 when the tenant already has a
- * supplier with that document), its index entry and the tenant's count + 1. Concurrent
- * creates in one tenant contend for the count, so a conflict is retried.
+ * supplier with that document), its index entry, the tenant's count + 1 and its block's
+ * count + 1 (./supplier-blocks; the tenant's first block with its first supplier). Concurrent
+ * creates in one tenant contend for the count and the block, so a conflict is retried.
  */
 export async function insertSupplier(tenantId: string, supplier: Supplier, key?: KeyCompletion): Promise<void> {
   const table = tableName();
-  await withRetries(async () => {
+  const entry = indexEntry(tenantId, supplier);
+  // A tenant with suppliers but no blocks (written before them) is counted without blocks.
+  let withoutBlocks = false;
+  const block = await withRetries(async () => {
+    const found = withoutBlocks ? undefined : await findSupplierBlock(tenantId, entry.sk);
+    const firstBlock = !found && !withoutBlocks;
+    const items: TransactItem[] = [
+      { Put: { TableName: table, Item: supplierItem(tenantId, supplier, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: table, Item: documentSentinel(tenantId, supplier), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: table, Item: entry } },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.supplierStats(tenantId),
+          UpdateExpression: 'ADD #count :one',
+          // The first block comes with the first supplier: a tenant that has suppliers and no block predates them.
+          ...(firstBlock ? { ConditionExpression: 'attribute_not_exists(#count) OR #count = :zero' } : {}),
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':one': 1, ...(firstBlock ? { ':zero': 0 } : {}) },
+        },
+      },
+    ];
+    const blockIndex = found ? items.push(blockCountWrite(tenantId, found, 1)) - 1 : firstBlock ? items.push(firstBlockWrite(tenantId)) - 1 : -1;
+    const keyIndex = items.length;
+    items.push(...completionItems(key));
     try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: table, Item: supplierItem(tenantId, supplier, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: table, Item: documentSentinel(tenantId, supplier), ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: table, Item: indexEntry(tenantId, supplier) } },
-            {
-              Update: {
-                TableName: table,
-                Key: keys.supplierStats(tenantId),
-                UpdateExpression: 'ADD #count :one',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-            ...completionItems(key),
-          ],
-        }),
-      );
-      return undefined;
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return found ?? null;
     } catch (error) {
-      keyTakenOver(error, 4);
-      if (failedConditions(error)?.includes(1)) throw new Conflict('A supplier with this document already exists');
+      keyTakenOver(error, keyIndex);
+      const failed = failedConditions(error);
+      if (failed?.includes(1)) throw new Conflict('A supplier with this document already exists');
+      // The block was split, or another create wrote the first block: read it again.
+      if (failed?.includes(blockIndex)) return RETRY;
+      if (firstBlock && failed?.includes(3)) {
+        withoutBlocks = true;
+        return RETRY;
+      }
       if (isTransactionConflict(error)) return RETRY;
       throw error;
     }
   });
+  if (block && block.count + 1 > MAX_BLOCK_ENTRIES) await splitSupplierBlockIfFull(tenantId, block.firstSk);
 }
 
 async function readStoredSupplier(tenantId: string, supplierId: string): Promise<StoredSupplier | undefined> {
@@ -155,8 +171,16 @@ async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, ne
 
   const entry = indexEntry(tenantId, next);
   const previousKey = keys.supplierIndexEntry(tenantId, stored.sortName, before.id);
+  const blockIndexes: number[] = [];
+  let into: SupplierBlock | undefined;
   if (entry.sk !== previousKey.sk) {
     items.push({ Delete: { TableName: table, Key: previousKey } }, { Put: { TableName: table, Item: entry } });
+    // A rename that moves the entry to another block moves its count too.
+    const [from, to] = await Promise.all([findSupplierBlock(tenantId, previousKey.sk), findSupplierBlock(tenantId, entry.sk)]);
+    if (from && to && from.firstSk !== to.firstSk) {
+      blockIndexes.push(items.push(blockCountWrite(tenantId, from, -1)) - 1, items.push(blockCountWrite(tenantId, to, 1)) - 1);
+      into = to;
+    }
   } else if (entry.search !== searchHaystack(before)) {
     items.push({ Put: { TableName: table, Item: entry } });
   }
@@ -164,11 +188,12 @@ async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, ne
   try {
     if (items.length === 1) await db().send(new PutCommand(supplierPut));
     else await db().send(new TransactWriteCommand({ TransactItems: items }));
+    if (into && into.count + 1 > MAX_BLOCK_ENTRIES) await splitSupplierBlockIfFull(tenantId, into.firstSk);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
     const failed = failedConditions(error);
-    if (failed?.includes(0)) return false;
+    if (failed?.includes(0) || blockIndexes.some((index) => failed?.includes(index))) return false;
     if (sentinelIndex !== undefined && failed?.includes(sentinelIndex)) throw new Conflict('A supplier with this document already exists');
     if (isTransactionConflict(error)) return false;
     throw error;
@@ -191,7 +216,7 @@ export async function modifySupplier(tenantId: string, supplierId: string, chang
 /**
  * Delete the supplier for good, in one transaction conditioned on the version it read: the
  * item, its document sentinel (the document is free again in the tenant), its index entry,
- * and the tenant's count - 1. A concurrent update or delete makes it read again, so it
+ * the tenant's count - 1 and its block's. A concurrent update or delete makes it read again, so it
  * removes the index entry the supplier has now, and of parallel deletes exactly one
  * succeeds: the others find nothing, a 404.
  */
@@ -200,6 +225,8 @@ export async function removeSupplier(tenantId: string, supplierId: string): Prom
   await withRetries(async () => {
     const stored = await readStoredSupplier(tenantId, supplierId);
     if (!stored) throw new NotFound('No such supplier');
+    const entryKey = keys.supplierIndexEntry(tenantId, stored.sortName, supplierId);
+    const block = await findSupplierBlock(tenantId, entryKey.sk);
     try {
       await db().send(
         new TransactWriteCommand({
@@ -214,7 +241,7 @@ export async function removeSupplier(tenantId: string, supplierId: string): Prom
               },
             },
             { Delete: { TableName: table, Key: keys.supplierDocument(tenantId, stored.supplier.document) } },
-            { Delete: { TableName: table, Key: keys.supplierIndexEntry(tenantId, stored.sortName, supplierId) } },
+            { Delete: { TableName: table, Key: entryKey } },
             {
               Update: {
                 TableName: table,
@@ -224,12 +251,14 @@ export async function removeSupplier(tenantId: string, supplierId: string): Prom
                 ExpressionAttributeValues: { ':minusOne': -1 },
               },
             },
+            ...(block ? [blockCountWrite(tenantId, block, -1)] : []),
           ],
         }),
       );
       return undefined;
     } catch (error) {
-      if (failedConditions(error)?.includes(0) || isTransactionConflict(error)) return RETRY;
+      const failed = failedConditions(error);
+      if (failed?.includes(0) || failed?.includes(4) || isTransactionConflict(error)) return RETRY;
       throw error;
     }
   });
@@ -238,7 +267,7 @@ export async function removeSupplier(tenantId: string, supplierId: string): Prom
 /**
  * Many new suppliers at once, for the seed and the benchmarks only (100,000 through
  * insertSupplier's transactions take DynamoDB Local ten minutes): the very items insertSupplier
- * writes, by BatchWriteItem, then the count once. No condition: the caller gives suppliers
+ * writes, by BatchWriteItem, then the count and the blocks once. No condition: the caller gives suppliers
  * with distinct, new documents.
  */
 export async function bulkInsertSuppliers(tenantId: string, suppliers: Supplier[], onProgress?: (written: number) => void): Promise<void> {
@@ -249,6 +278,7 @@ export async function bulkInsertSuppliers(tenantId: string, suppliers: Supplier[
   await db().send(
     new UpdateCommand({ TableName: tableName(), Key: keys.supplierStats(tenantId), UpdateExpression: 'ADD #count :added', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':added': suppliers.length } }),
   );
+  await rebuildSupplierBlocks(tenantId);
 }
 
 /** The tenant's supplier count (0 before the first supplier). */
@@ -277,12 +307,20 @@ export interface SupplierPage {
 }
 
 /**
- * A page of every supplier, by name. Reads only the first `offset + limit` index entries
+ * A page of every supplier, by name. From offset MAX_BLOCK_ENTRIES on, the index blocks say
+ * where the page starts (at most a block and the page are read). Before it, or for a tenant
+ * without blocks, it reads only the first `offset + limit` index entries
  * (keys and `id`, `Limit` set so no entry past the page is read), then the page's full
  * items. `total` is the count of the entries when the index ended within the read, else
  * the tenant's supplier count, read beside the full items.
  */
 export async function readSupplierPage(tenantId: string, offset: number, limit: number): Promise<SupplierPage> {
+  if (offset >= MAX_BLOCK_ENTRIES) {
+    // Deep in the list: where the page starts comes from the blocks (./supplier-blocks).
+    const [blocks, total] = await Promise.all([readSupplierBlocks(tenantId), readSupplierCount(tenantId)]);
+    const ids = await pageIdsFromBlocks(tenantId, blocks, total, offset, limit);
+    if (ids) return { suppliers: await getSuppliersInOrder(tenantId, ids), total };
+  }
   const wanted = offset + limit;
   const pageIds: string[] = [];
   let seen = 0;

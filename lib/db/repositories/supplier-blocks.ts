@@ -1,0 +1,163 @@
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client';
+import { keys } from '../keys';
+import { queryAll } from '../query';
+import { putAll } from './bulk';
+
+/**
+ * The supplier index in blocks, so that a page deep in the unsearched list does not read
+ * every entry before it (issue 15: page 1,000 at 100,000 suppliers). A block is a run of
+ * consecutive index entries, from its `firstSk` up to the next block's, with their count;
+ * the blocks tile the index in order. A page at offset `o` reads every block header (a few
+ * hundred small items), adds up the counts to find the block where `o` falls, and reads the
+ * index from that block's first entry: at most a block plus the page.
+ *
+ * Every write that adds an entry to the index or takes one out counts it in its block in the
+ * same transaction, conditioned on the block's version (which it bumps), so a count is exact
+ * and a split never races a write. A block that grows past MAX_BLOCK_ENTRIES is split at its
+ * median entry after the write that filled it. A tenant whose suppliers predate the blocks
+ * has none: its writes skip them, its deep pages read the index as before, and `npm run
+ * migrate` builds them.
+ */
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A block splits in two once it holds more entries than this (a deep page reads at most one block and the page). */
+export const MAX_BLOCK_ENTRIES = 400;
+
+export interface SupplierBlock {
+  /** The sort key of the block's first index entry; '' for the first block. */
+  firstSk: string;
+  count: number;
+  version: number;
+}
+
+const BLOCK_PREFIX = 'B#';
+const toBlock = (item: Record<string, unknown>): SupplierBlock => ({ firstSk: String(item.sk).slice(BLOCK_PREFIX.length), count: Number(item.n ?? 0), version: Number(item.version ?? 0) });
+
+/** The block an index entry belongs to (the last one starting at or before it), or undefined when the tenant has no blocks. */
+export async function findSupplierBlock(tenantId: string, entrySk: string): Promise<SupplierBlock | undefined> {
+  const { pk } = keys.supplierBlocksOf(tenantId);
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :entry',
+      ExpressionAttributeValues: { ':pk': pk, ':first': BLOCK_PREFIX, ':entry': keys.supplierBlock(tenantId, entrySk).sk },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  return Items[0] && toBlock(Items[0]);
+}
+
+/** Counts an entry into (`delta` 1) or out of (-1) its block, conditioned on the version read, which it bumps. */
+export function blockCountWrite(tenantId: string, block: SupplierBlock, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.supplierBlock(tenantId, block.firstSk),
+      UpdateExpression: 'SET version = version + :one ADD n :delta',
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':one': 1, ':delta': delta, ':version': block.version },
+    },
+  };
+}
+
+/** The first block of a tenant's index, written with its first entry (fails when another write created it first). */
+export function firstBlockWrite(tenantId: string): TransactItem {
+  return { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, ''), n: 1, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/** Every block of the tenant, in order (consistent). */
+export async function readSupplierBlocks(tenantId: string): Promise<SupplierBlock[]> {
+  return (await queryAll(keys.supplierBlocksOf(tenantId).pk, { consistent: true })).map(toBlock);
+}
+
+/** Up to `limit` index entries from `firstSk` on (all of them from the start for ''), consistent. */
+async function entriesFrom(tenantId: string, firstSk: string, limit: number): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: firstSk === '' ? 'pk = :pk' : 'pk = :pk AND sk >= :first',
+      ExpressionAttributeValues: { ':pk': keys.supplierIndex(tenantId).pk, ...(firstSk === '' ? {} : { ':first': firstSk }) },
+      ExpressionAttributeNames: { '#id': 'id', '#sk': 'sk' },
+      ProjectionExpression: '#sk, #id',
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return Items;
+}
+
+/**
+ * Splits the block starting at `firstSk` at its median entry if it holds more than
+ * MAX_BLOCK_ENTRIES. Best effort: a block written meanwhile (its version moved) is left as
+ * it is, for the next write to split.
+ */
+export async function splitSupplierBlockIfFull(tenantId: string, firstSk: string): Promise<void> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.supplierBlock(tenantId, firstSk), ConsistentRead: true }));
+  if (!Item) return;
+  const block = toBlock(Item);
+  if (block.count <= MAX_BLOCK_ENTRIES) return;
+  const entries = await entriesFrom(tenantId, firstSk, block.count);
+  const half = Math.floor(block.count / 2);
+  const median = entries[half]?.sk;
+  if (entries.length < block.count || typeof median !== 'string') return;
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.supplierBlock(tenantId, firstSk),
+              UpdateExpression: 'SET n = :half, version = :next',
+              ConditionExpression: 'version = :version',
+              ExpressionAttributeValues: { ':half': half, ':next': block.version + 1, ':version': block.version },
+            },
+          },
+          { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, median), n: block.count - half, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TransactionCanceledException') return;
+    throw error;
+  }
+}
+
+/**
+ * The ids of the `limit` index entries from `offset` on, found through the blocks (read
+ * beside `total`, the tenant's count): one Query of at most a block and the page. Null when
+ * the blocks do not add up to the count (a tenant whose suppliers predate them, or a write
+ * between the two reads): the caller then reads the index from its start.
+ */
+export async function pageIdsFromBlocks(tenantId: string, blocks: SupplierBlock[], total: number, offset: number, limit: number): Promise<string[] | null> {
+  if (blocks.length === 0 || blocks.reduce((sum, block) => sum + block.count, 0) !== total) return null;
+  if (offset >= total) return [];
+  let start = 0;
+  let index = 0;
+  while (index < blocks.length - 1 && start + (blocks[index] as SupplierBlock).count <= offset) start += (blocks[index++] as SupplierBlock).count;
+  const skip = offset - start;
+  const entries = await entriesFrom(tenantId, (blocks[index] as SupplierBlock).firstSk, skip + limit);
+  return entries.slice(skip, skip + limit).map((entry) => String(entry.id));
+}
+
+/**
+ * Rebuilds a tenant's blocks from its whole index, in blocks of half the maximum: for the
+ * bulk loaders and `npm run migrate`, never beside live writes (a write between the read and
+ * the rebuild would leave a count off, and deep pages would read the index in full until the
+ * next rebuild). Returns how many blocks it wrote.
+ */
+export async function rebuildSupplierBlocks(tenantId: string): Promise<number> {
+  const [old, entries] = await Promise.all([readSupplierBlocks(tenantId), queryAll(keys.supplierIndex(tenantId).pk, { consistent: true })]);
+  await Promise.all(old.map((block) => db().send(new DeleteCommand({ TableName: tableName(), Key: keys.supplierBlock(tenantId, block.firstSk) }))));
+  const size = MAX_BLOCK_ENTRIES / 2;
+  const blocks: Record<string, unknown>[] = [];
+  for (let start = 0; start < entries.length; start += size) {
+    blocks.push({ ...keys.supplierBlock(tenantId, start === 0 ? '' : String(entries[start]?.sk)), n: Math.min(size, entries.length - start), version: 1 });
+  }
+  await putAll(blocks);
+  return blocks.length;
+}

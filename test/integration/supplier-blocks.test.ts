@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { cpf } from 'cpf-cnpj-validator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../lib/db/keys';
+import { queryAll } from '../../lib/db/query';
+import { MAX_BLOCK_ENTRIES, readSupplierBlocks } from '../../lib/db/repositories/supplier-blocks';
+import { bulkInsertSuppliers } from '../../lib/db/repositories/suppliers';
+import { mapConcurrently } from '../../lib/domain/concurrency';
+import type { Supplier } from '../../lib/suppliers/model';
+import { createSupplier, deleteSupplier, listSuppliers, updateSupplier } from '../../lib/suppliers/service';
+import { testPrincipal } from '../support/principal';
+import { backfillListings } from '../../tools/admin/backfill-listings';
+import { useLocalStoreInProcess } from './api';
+
+/**
+ * Deep pages of the unsearched supplier list come from the index blocks
+ * (lib/db/repositories/supplier-blocks): every page must be exactly the slice of the index
+ * at its offset, and the blocks must keep counting exactly what they hold, through parallel
+ * creates, renames that move a supplier to another block, deletes and splits.
+ */
+beforeAll(useLocalStoreInProcess);
+
+const NOW = Date.parse('2026-11-20T12:00:00.000Z');
+
+const bulkSupplier = (name: string): Supplier => ({
+  id: randomUUID(),
+  name,
+  corporateName: `${name} Ltda`,
+  document: cpf.generate(),
+  email: null,
+  phone: null,
+  active: true,
+  createdAt: new Date(NOW).toISOString(),
+  updatedAt: new Date(NOW).toISOString(),
+});
+
+/** The index in order: what every page must be a slice of. */
+const indexIds = async (tenantId: string) => (await queryAll(keys.supplierIndex(tenantId).pk, { consistent: true })).map((entry) => String(entry.id));
+
+/** Each block counts exactly the entries from its first up to the next block's first, and the blocks add up to the index. */
+async function expectBlocksExact(tenantId: string) {
+  const [blocks, entries] = await Promise.all([readSupplierBlocks(tenantId), queryAll(keys.supplierIndex(tenantId).pk, { consistent: true })]);
+  expect(blocks[0]?.firstSk).toBe('');
+  const counted = blocks.map((block, index) => {
+    const next = blocks[index + 1]?.firstSk;
+    return entries.filter((entry) => String(entry.sk) >= block.firstSk && (next === undefined || String(entry.sk) < next)).length;
+  });
+  expect(blocks.map((block) => block.count)).toEqual(counted);
+  expect(blocks.every((block) => block.count <= MAX_BLOCK_ENTRIES)).toBe(true);
+  return blocks;
+}
+
+async function expectPagesAreSlices(tenantId: string, limits: number[]) {
+  const principal = testPrincipal({ tenantId });
+  const ids = await indexIds(tenantId);
+  for (const limit of limits) {
+    for (const page of [1, Math.ceil(MAX_BLOCK_ENTRIES / limit) + 1, Math.floor(ids.length / limit), Math.ceil(ids.length / limit), Math.ceil(ids.length / limit) + 1]) {
+      const answer = await listSuppliers(principal, { page, limit });
+      expect(answer.total, `page ${page}, limit ${limit}`).toBe(ids.length);
+      expect(answer.data.map((supplier) => supplier.id), `page ${page}, limit ${limit}`).toEqual(ids.slice((page - 1) * limit, page * limit));
+    }
+  }
+}
+
+describe('the supplier index blocks', () => {
+  it('serve deep pages as exact slices of the index after a bulk load', async () => {
+    const tenantId = randomUUID();
+    await bulkInsertSuppliers(tenantId, Array.from({ length: 1_050 }, (_, index) => bulkSupplier(`Fornecedor ${String(index).padStart(4, '0')}`)));
+    const blocks = await expectBlocksExact(tenantId);
+    expect(blocks.length).toBe(Math.ceil(1_050 / (MAX_BLOCK_ENTRIES / 2)));
+    await expectPagesAreSlices(tenantId, [1, 7, 10, 100]);
+  });
+
+  it('keep counting exactly through parallel creates, renames across blocks, deletes and splits', async () => {
+    const tenantId = randomUUID();
+    const principal = testPrincipal({ tenantId, role: 'ADMIN' });
+    const loaded = Array.from({ length: 600 }, (_, index) => bulkSupplier(`Mercado ${String(index).padStart(4, '0')}`));
+    await bulkInsertSuppliers(tenantId, loaded);
+    const before = (await readSupplierBlocks(tenantId)).length;
+
+    // All of these sort before every loaded name, into the first block, which must split.
+    const created = await mapConcurrently(Array.from({ length: 260 }, (_, index) => index), 8, (index) =>
+      createSupplier(principal, { name: `Atacado ${String(index).padStart(3, '0')}`, corporateName: 'Atacado Ltda', document: cpf.generate() }, NOW),
+    );
+    await mapConcurrently(created.slice(0, 40), 8, (supplier) => deleteSupplier(principal, supplier.id));
+    // Renames from the first block to the last, and from the middle to the first.
+    await mapConcurrently(created.slice(40, 60), 8, (supplier) => updateSupplier(principal, supplier.id, { name: `Zona ${supplier.name}` }, NOW));
+    await mapConcurrently(loaded.slice(300, 320), 8, (supplier) => updateSupplier(principal, supplier.id, { name: `Aaa ${supplier.name}` }, NOW));
+
+    const blocks = await expectBlocksExact(tenantId);
+    expect(blocks.length).toBeGreaterThan(before);
+    expect((await indexIds(tenantId)).length).toBe(600 + 260 - 40);
+    await expectPagesAreSlices(tenantId, [3, 10, 100]);
+  });
+
+  it('leave a tenant whose suppliers predate them on the full read, until they are rebuilt', async () => {
+    const tenantId = randomUUID();
+    const principal = testPrincipal({ tenantId, role: 'ADMIN' });
+    await bulkInsertSuppliers(tenantId, Array.from({ length: 450 }, (_, index) => bulkSupplier(`Loja ${String(index).padStart(4, '0')}`)));
+    // As before the blocks: none.
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { db, tableName } = await import('../../lib/db/client');
+    for (const block of await readSupplierBlocks(tenantId)) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.supplierBlock(tenantId, block.firstSk) }));
+
+    // A create counts no block (a first block holding 1 would leave the migration below a
+    // wrong block to keep, which expectBlocksExact would catch).
+    await createSupplier(principal, { name: 'Loja Nova', corporateName: 'Loja Nova Ltda', document: cpf.generate() }, NOW);
+    await expectPagesAreSlices(tenantId, [10]);
+
+    // `npm run migrate` builds them (this run, or the one of backfill.test.ts running beside
+    // it); from then on writes keep them.
+    await backfillListings();
+    await createSupplier(principal, { name: 'Loja Mais Nova', corporateName: 'Loja Mais Nova Ltda', document: cpf.generate() }, NOW);
+    expect((await expectBlocksExact(tenantId)).length).toBe(3);
+    await expectPagesAreSlices(tenantId, [10]);
+  });
+});
