@@ -38,12 +38,12 @@ const deletion = (sortName: string, document: string, version: number) => ({
     { Delete: { TableName: TABLE, Key: keys.supplierIndexEntry(tenantId, sortName, supplierId) } },
     // The count: one less.
     { Update: { TableName: TABLE, Key: keys.supplierStats(tenantId), UpdateExpression: 'ADD #count :minusOne', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minusOne': -1 } } },
-    // And its block's, conditioned on the block's version (lib/db/repositories/supplier-blocks).
+    // And its block's, conditioned on the block not having been split (lib/db/repositories/supplier-blocks).
     {
       Update: {
         TableName: TABLE,
         Key: keys.supplierBlock(tenantId, ''),
-        UpdateExpression: 'SET version = version + :one ADD n :delta',
+        UpdateExpression: 'ADD n :delta, writes :one',
         ConditionExpression: 'version = :version',
         ExpressionAttributeValues: { ':one': 1, ':delta': -1, ':version': 7 },
       },
@@ -52,7 +52,7 @@ const deletion = (sortName: string, document: string, version: number) => ({
 });
 
 /** The tenant's first (and only) block, which every entry belongs to. */
-const block = { ...keys.supplierBlock(tenantId, ''), n: 5, version: 7 };
+const block = { ...keys.supplierBlock(tenantId, ''), n: 5, version: 7, writes: 12 };
 
 const NO_CONTENT = { statusCode: 204, headers: { 'Cache-Control': 'no-store', ...CORS_HEADERS, ...SECURITY_HEADERS }, body: '' };
 

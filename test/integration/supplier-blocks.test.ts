@@ -79,7 +79,7 @@ describe('the supplier index blocks', () => {
     const before = (await readSupplierBlocks(tenantId)).length;
 
     // All of these sort before every loaded name, into the first block, which must split.
-    const created = await mapConcurrently(Array.from({ length: 260 }, (_, index) => index), 8, (index) =>
+    const created = await mapConcurrently(Array.from({ length: 260 }, (_, index) => index), 16, (index) =>
       createSupplier(principal, { name: `Atacado ${String(index).padStart(3, '0')}`, corporateName: 'Atacado Ltda', document: cpf.generate() }, NOW),
     );
     await mapConcurrently(created.slice(0, 40), 8, (supplier) => deleteSupplier(principal, supplier.id));

@@ -13,9 +13,11 @@ import { putAll } from './bulk';
  * index from that block's first entry: at most a block plus the page.
  *
  * Every write that adds an entry to the index or takes one out counts it in its block in the
- * same transaction, conditioned on the block's version (which it bumps), so a count is exact
- * and a split never races a write. A block that grows past MAX_BLOCK_ENTRIES is split at its
- * median entry after the write that filled it. A tenant whose suppliers predate the blocks
+ * same transaction (`n`, and `writes`, which only grows), conditioned on the block's
+ * `version`, which only a split changes: so writes to one block never fail each other's
+ * conditions, and a write that read a block before it was split reads again. A block that
+ * grows past MAX_BLOCK_ENTRIES is split at its median entry after the write that filled it,
+ * conditioned on the `version` and `writes` it read, so no write can slip in between. A tenant whose suppliers predate the blocks
  * has none: its writes skip them, its deep pages read the index as before, and `npm run
  * migrate` builds them.
  */
@@ -29,11 +31,19 @@ export interface SupplierBlock {
   /** The sort key of the block's first index entry; '' for the first block. */
   firstSk: string;
   count: number;
+  /** Changed by splits only. */
   version: number;
+  /** How many writes counted into or out of the block (a split is conditioned on it). */
+  writes: number;
 }
 
 const BLOCK_PREFIX = 'B#';
-const toBlock = (item: Record<string, unknown>): SupplierBlock => ({ firstSk: String(item.sk).slice(BLOCK_PREFIX.length), count: Number(item.n ?? 0), version: Number(item.version ?? 0) });
+const toBlock = (item: Record<string, unknown>): SupplierBlock => ({
+  firstSk: String(item.sk).slice(BLOCK_PREFIX.length),
+  count: Number(item.n ?? 0),
+  version: Number(item.version ?? 0),
+  writes: Number(item.writes ?? 0),
+});
 
 /** The block an index entry belongs to (the last one starting at or before it), or undefined when the tenant has no blocks. */
 export async function findSupplierBlock(tenantId: string, entrySk: string): Promise<SupplierBlock | undefined> {
@@ -51,13 +61,13 @@ export async function findSupplierBlock(tenantId: string, entrySk: string): Prom
   return Items[0] && toBlock(Items[0]);
 }
 
-/** Counts an entry into (`delta` 1) or out of (-1) its block, conditioned on the version read, which it bumps. */
+/** Counts an entry into (`delta` 1) or out of (-1) its block, conditioned on the block not having been split since it was read. */
 export function blockCountWrite(tenantId: string, block: SupplierBlock, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: keys.supplierBlock(tenantId, block.firstSk),
-      UpdateExpression: 'SET version = version + :one ADD n :delta',
+      UpdateExpression: 'ADD n :delta, writes :one',
       ConditionExpression: 'version = :version',
       ExpressionAttributeValues: { ':one': 1, ':delta': delta, ':version': block.version },
     },
@@ -66,7 +76,7 @@ export function blockCountWrite(tenantId: string, block: SupplierBlock, delta: 1
 
 /** The first block of a tenant's index, written with its first entry (fails when another write created it first). */
 export function firstBlockWrite(tenantId: string): TransactItem {
-  return { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, ''), n: 1, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, ''), n: 1, version: 1, writes: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 /** Every block of the tenant, in order (consistent). */
@@ -113,11 +123,11 @@ export async function splitSupplierBlockIfFull(tenantId: string, firstSk: string
               TableName: tableName(),
               Key: keys.supplierBlock(tenantId, firstSk),
               UpdateExpression: 'SET n = :half, version = :next',
-              ConditionExpression: 'version = :version',
-              ExpressionAttributeValues: { ':half': half, ':next': block.version + 1, ':version': block.version },
+              ConditionExpression: 'version = :version AND writes = :writes',
+              ExpressionAttributeValues: { ':half': half, ':next': block.version + 1, ':version': block.version, ':writes': block.writes },
             },
           },
-          { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, median), n: block.count - half, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, median), n: block.count - half, version: 1, writes: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
       }),
     );
@@ -156,7 +166,7 @@ export async function rebuildSupplierBlocks(tenantId: string): Promise<number> {
   const size = MAX_BLOCK_ENTRIES / 2;
   const blocks: Record<string, unknown>[] = [];
   for (let start = 0; start < entries.length; start += size) {
-    blocks.push({ ...keys.supplierBlock(tenantId, start === 0 ? '' : String(entries[start]?.sk)), n: Math.min(size, entries.length - start), version: 1 });
+    blocks.push({ ...keys.supplierBlock(tenantId, start === 0 ? '' : String(entries[start]?.sk)), n: Math.min(size, entries.length - start), version: 1, writes: 0 });
   }
   await putAll(blocks);
   return blocks.length;
