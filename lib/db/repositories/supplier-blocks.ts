@@ -1,4 +1,5 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '../conditions';
 import { db, tableName } from '../client';
 import { keys } from '../keys';
 import { queryAll } from '../query';
@@ -16,8 +17,12 @@ import { putAll } from './bulk';
  * same transaction (`n`, and `writes`, which only grows), conditioned on the block's
  * `version`, which only a split changes: so writes to one block never fail each other's
  * conditions, and a write that read a block before it was split reads again. A block that
- * grows past MAX_BLOCK_ENTRIES is split at its median entry after the write that filled it,
- * conditioned on the `version` and `writes` it read, so no write can slip in between. A tenant whose suppliers predate the blocks
+ * grows past MAX_BLOCK_ENTRIES is split at its median entry after the write that filled it:
+ * the split first freezes the block for a moment (`frozenUntil`, a lease that writes wait
+ * out by retrying), so that it reads a block nobody writes, then writes both halves
+ * conditioned on the `version` and `writes` it read. Without the freeze, a split under a
+ * steady stream of creates into one block (names created in order) lost every time and the
+ * block grew without bound. A tenant whose suppliers predate the blocks
  * has none: its writes skip them, its deep pages read the index as before, and `npm run
  * migrate` builds them.
  */
@@ -61,15 +66,22 @@ export async function findSupplierBlock(tenantId: string, entrySk: string): Prom
   return Items[0] && toBlock(Items[0]);
 }
 
-/** Counts an entry into (`delta` 1) or out of (-1) its block, conditioned on the block not having been split since it was read. */
+/** How long a split may freeze its block (writes to it retry meanwhile); it needs one read of at most a block. */
+const FREEZE_MS = 3_000;
+const NOT_FROZEN = '(attribute_not_exists(frozenUntil) OR frozenUntil < :now)';
+
+/**
+ * Counts an entry into (`delta` 1) or out of (-1) its block, conditioned on the block not
+ * having been split since it was read and not being frozen by a split now.
+ */
 export function blockCountWrite(tenantId: string, block: SupplierBlock, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: keys.supplierBlock(tenantId, block.firstSk),
       UpdateExpression: 'ADD n :delta, writes :one',
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeValues: { ':one': 1, ':delta': delta, ':version': block.version },
+      ConditionExpression: `version = :version AND ${NOT_FROZEN}`,
+      ExpressionAttributeValues: { ':one': 1, ':delta': delta, ':version': block.version, ':now': Date.now() },
     },
   };
 }
@@ -102,38 +114,64 @@ async function entriesFrom(tenantId: string, firstSk: string, limit: number): Pr
 
 /**
  * Splits the block starting at `firstSk` at its median entry if it holds more than
- * MAX_BLOCK_ENTRIES. Best effort: a block written meanwhile (its version moved) is left as
- * it is, for the next write to split.
+ * MAX_BLOCK_ENTRIES: freeze it (a lease writes wait out), read it, write both halves
+ * conditioned on the freeze and on nothing having been written, unfreeze. Best effort: a
+ * block frozen by another split, or changed before the freeze, is left for the next write.
  */
 export async function splitSupplierBlockIfFull(tenantId: string, firstSk: string): Promise<void> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.supplierBlock(tenantId, firstSk), ConsistentRead: true }));
-  if (!Item) return;
-  const block = toBlock(Item);
-  if (block.count <= MAX_BLOCK_ENTRIES) return;
-  const entries = await entriesFrom(tenantId, firstSk, block.count);
-  const half = Math.floor(block.count / 2);
-  const median = entries[half]?.sk;
-  if (entries.length < block.count || typeof median !== 'string') return;
+  const Key = keys.supplierBlock(tenantId, firstSk);
+  const header = async () => {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+    return Item && toBlock(Item);
+  };
+  const before = await header();
+  if (!before || before.count <= MAX_BLOCK_ENTRIES) return;
+  const now = Date.now();
+  const lease = now + FREEZE_MS;
+  const frozen = await conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET frozenUntil = :lease',
+        ConditionExpression: `version = :version AND ${NOT_FROZEN}`,
+        ExpressionAttributeValues: { ':lease': lease, ':version': before.version, ':now': now },
+      }),
+    ),
+  );
+  if (!frozen) return;
+  let split = false;
   try {
+    // Frozen: what it holds now stays put until the halves are written (or the lease ends).
+    const block = await header();
+    if (!block || block.count <= MAX_BLOCK_ENTRIES) return;
+    const entries = await entriesFrom(tenantId, firstSk, block.count);
+    const half = Math.floor(block.count / 2);
+    const median = entries[half]?.sk;
+    if (entries.length < block.count || typeof median !== 'string') return;
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
               TableName: tableName(),
-              Key: keys.supplierBlock(tenantId, firstSk),
-              UpdateExpression: 'SET n = :half, version = :next',
-              ConditionExpression: 'version = :version AND writes = :writes',
-              ExpressionAttributeValues: { ':half': half, ':next': block.version + 1, ':version': block.version, ':writes': block.writes },
+              Key,
+              UpdateExpression: 'SET n = :half, version = :next REMOVE frozenUntil',
+              ConditionExpression: 'version = :version AND writes = :writes AND frozenUntil = :lease',
+              ExpressionAttributeValues: { ':half': half, ':next': block.version + 1, ':version': block.version, ':writes': block.writes, ':lease': lease },
             },
           },
           { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, median), n: block.count - half, version: 1, writes: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
       }),
     );
+    split = true;
   } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') return;
-    throw error;
+    if (!(error instanceof Error && error.name === 'TransactionCanceledException')) throw error;
+  } finally {
+    if (!split) {
+      await conditionally(db().send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE frozenUntil', ConditionExpression: 'frozenUntil = :lease', ExpressionAttributeValues: { ':lease': lease } })));
+    }
   }
 }
 
