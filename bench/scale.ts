@@ -30,6 +30,7 @@ import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
 import { measureCapacity } from './support/capacity';
+import { cnpjWithCheckDigits } from './support/documents';
 import { mapConcurrently } from '../lib/domain/concurrency';
 import { INVENTORY_ITEMS } from '../lib/db/item-types';
 
@@ -116,15 +117,7 @@ async function supplierTenant(count: number, nowMs: number, progress: (done: num
 
 /** A valid, distinct numeric CNPJ for each index (check digits computed). */
 function validCnpj(index: number): string {
-  const base = String(10_000_000 + index).padStart(8, '0') + '0001';
-  const digit = (digits: string) => {
-    const weights = digits.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = digits.split('').reduce((total, char, position) => total + (char.charCodeAt(0) - 48) * (weights[position] as number), 0);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const first = digit(base);
-  return `${base}${first}${digit(`${base}${first}`)}`;
+  return cnpjWithCheckDigits(String(10_000_000 + index).padStart(8, '0') + '0001');
 }
 
 /** Every supplier item of a tenant, read in full: the baseline a page must beat. */

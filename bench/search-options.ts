@@ -29,6 +29,7 @@ import { getMany } from '../lib/db/batch';
 import { normalizeText, searchHaystack, sortName, supplierMatcher } from '../lib/db/supplier-index';
 import type { Supplier } from '../lib/suppliers/model';
 import { itemSize, measureCapacity } from './support/capacity';
+import { cnpjWithCheckDigits } from './support/documents';
 import { benchStore } from './support/store';
 
 const SUPPLIERS = Number(process.env.SUPPLIERS ?? 100_000);
@@ -181,15 +182,7 @@ function phone(): string | null {
 
 /** A valid CNPJ, distinct per index (base digits a bijection of the index, check digits computed). */
 function cnpj(index: number): string {
-  const base = String((index * 7919 + 12_345_678) % 100_000_000).padStart(8, '0') + '0001';
-  const digit = (digits: string) => {
-    const weights = digits.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = digits.split('').reduce((total, char, position) => total + (char.charCodeAt(0) - 48) * (weights[position] as number), 0);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const first = digit(base);
-  return `${base}${first}${digit(`${base}${first}`)}`;
+  return cnpjWithCheckDigits(String((index * 7919 + 12_345_678) % 100_000_000).padStart(8, '0') + '0001');
 }
 
 const formatCnpj = (digits: string): string => `${digits.slice(0, 2)}.${digits.slice(2, 5)}.${digits.slice(5, 8)}/${digits.slice(8, 12)}-${digits.slice(12)}`;
