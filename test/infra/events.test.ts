@@ -159,6 +159,6 @@ describe('sample events', () => {
     expect(event['detail-type']).toBe('Scheduled Event');
     const handler = await handlerOf<ScheduledEvent, unknown>(jobs.salesRollup.handler);
     // 03:15 UTC on the 22nd is 00:15 on the 22nd in São Paulo: the 21st is complete.
-    await expect(handler(event, lambdaContext())).resolves.toEqual({ today: '2026-11-22', counters: 0, products: 0 });
+    await expect(handler(event, lambdaContext())).resolves.toEqual({ today: '2026-11-22', counters: 0, products: 0, coverage: { tenants: 0, products: 0 } });
   });
 });
