@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const store = await connectStore(values.table);
   try {
     const counts = await backfillListings();
-    console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built.`);
+    console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built.`);
   } finally {
     await store.stop();
   }

@@ -1,5 +1,5 @@
 import { getTenant } from '../db/repositories/tenants';
-import { findUserByEmail } from '../db/repositories/users';
+import { findUserByEmail, recordLogin } from '../db/repositories/users';
 import { insertSession } from '../db/repositories/sessions';
 import { Unauthorized } from '../errors';
 import { consume, giveBackIfAlone, type RateLimit } from '../rate-limit';
@@ -40,7 +40,7 @@ export async function login(
   if (!user || !matches || !tenant || tenant.status !== 'ACTIVE') throw new Unauthorized(BAD_CREDENTIALS);
 
   const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs);
-  await insertSession(session);
+  await Promise.all([insertSession(session), recordLogin(user, new Date(nowMs).toISOString())]);
   if (slot) await giveBackIfAlone(slot);
   return { user: toUserView(user), tokens };
 }

@@ -24,6 +24,8 @@ export const userSchema = z.object({
   sessionsValidFrom: z.iso.datetime().nullable(),
   /** SHA-256 of the one password-reset token that may still be used. */
   resetTokenHash: z.string().nullable(),
+  /** When the user last signed in with a password (absent on accounts older than the field). */
+  lastLoginAt: z.iso.datetime().nullable().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { emailField, nameField, uuidField } from '../domain/fields';
-import { invitationSchema, sessionSchema, userSchema } from './model';
+import { invitationSchema, ROLES, sessionSchema, userSchema } from './model';
 import { passwordSchema } from './passwords';
 
 export const registerBody = z.strictObject({
@@ -25,6 +25,20 @@ export const loginBody = z.strictObject({
 /** The user object of login, registration, refresh and /auth/me. */
 export const userView = userSchema.pick({ id: true, name: true, email: true, tenantId: true });
 export type UserView = z.infer<typeof userView>;
+
+/**
+ * A user as GET /users shows it to a tenant administrator. `status` is ACTIVE for every
+ * listed user: a removed user is gone from the list (docs/decisions.md, "Users of a tenant").
+ */
+export const USER_STATUSES = ['ACTIVE'] as const;
+export const tenantUserView = userSchema
+  .pick({ id: true, name: true, email: true, role: true, createdAt: true })
+  .extend({ lastLoginAt: z.iso.datetime().nullable(), status: z.enum(USER_STATUSES) });
+export type TenantUserView = z.infer<typeof tenantUserView>;
+export const tenantUserListView = z.array(tenantUserView);
+
+/** PATCH /users/{id}: the role is all an administrator changes. */
+export const updateUserBody = z.strictObject({ role: z.enum(ROLES) });
 
 export const forgotPasswordBody = z.strictObject({ email: emailField });
 

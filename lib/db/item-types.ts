@@ -5,8 +5,11 @@
  * schemas at cold start.
  */
 
-/** The `type` attribute of the user's items: the user, and its service-wide e-mail sentinel. */
-export const USER_ITEMS = { user: 'User', email: 'Email' } as const;
+/**
+ * The `type` attribute of the user's items: the user, its service-wide e-mail sentinel, its
+ * entry in the tenant's list by name, and the tenant's administrator count.
+ */
+export const USER_ITEMS = { user: 'User', email: 'Email', listing: 'UserListing', adminCount: 'AdminCount' } as const;
 
 /**
  * The `type` attribute of the session's items: the session, and the blacklist entry of a

@@ -39,6 +39,16 @@ export const keys = {
   tenantName: (name: string): Key => ({ pk: `TENANT_NAME#${name}`, sk: 'UNIQUE' }),
 
   user: (tenantId: string, userId: string): Key => ({ pk: tenantPk(tenantId), sk: `USER#${userId}` }),
+  /** A user's entry in the tenant's list by name (`sortName`: lib/db/name-order), holding its id. */
+  userListing: (tenantId: string, sortName: string, userId: string): Key => ({ pk: `${tenantPk(tenantId)}#USERS`, sk: `${sortName}#${userId}` }),
+  userListingOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#USERS` }),
+  /**
+   * How many administrators the tenant has: every role change and removal of an
+   * administrator updates it in its own transaction, conditioned on leaving at least one.
+   */
+  tenantAdmins: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'STATS#ADMINS' }),
+  /** Query prefix for every user of a tenant. */
+  usersOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'USER#' }),
   /** Sentinel that makes an e-mail unique service-wide and finds its user at login. */
   email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'UNIQUE' }),
 

@@ -266,7 +266,14 @@ describe('the attempt limit of POST /auth/login (5 per 15 minutes per e-mail and
   it('gives a successful attempt\'s slot back when it is alone in its window', async () => {
     await login({ email, password: PASSWORD });
 
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot, giveBack]);
+    const recordLogin = {
+      TableName: 'test-table',
+      Key: keys.user(tenantId, userId),
+      UpdateExpression: 'SET lastLoginAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) },
+    };
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot, recordLogin, giveBack]);
   });
 
   it('keeps a successful attempt\'s slot when others are in the window (the give-back condition fails)', async () => {

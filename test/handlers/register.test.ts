@@ -7,6 +7,7 @@ import { handler } from '../../functions/auth/register';
 import { verifyPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
+import { sortName } from '../../lib/db/name-order';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
@@ -136,6 +137,17 @@ describe('POST /auth/register', () => {
               ttl: NOW_EPOCH + settings.refreshTokenSeconds,
             }),
             ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        // Its entry in the tenant's user list (by name), and the tenant's first administrator.
+        { Put: { TableName: TABLE, Item: { ...keys.userListing(tenantId, sortName('Ana Souza'), userId), type: 'UserListing', userId } } },
+        {
+          Update: {
+            TableName: TABLE,
+            Key: keys.tenantAdmins(tenantId),
+            UpdateExpression: 'SET #type = :type ADD n :delta',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':type': 'AdminCount', ':delta': 1 },
           },
         },
       ],

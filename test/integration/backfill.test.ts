@@ -37,6 +37,8 @@ it('lists warehouses, companies and products written before their list entries, 
   const companyEntry = keys.companyListing(admin.tenantId, company.createdAt, company.id);
   await db().send(new DeleteCommand({ TableName: tableName(), Key: warehouseEntry }));
   await db().send(new DeleteCommand({ TableName: tableName(), Key: companyEntry }));
+  const userEntry = keys.userListing(admin.tenantId, sortName('Admin'), admin.userId);
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: userEntry }));
   await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.productSku(admin.tenantId, sku), UpdateExpression: 'REMOVE id, sku, #name, createdAt', ExpressionAttributeNames: { '#name': 'name' } }));
   await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.tenant(tenant.body.id), UpdateExpression: 'SET gsi1pk = :old', ExpressionAttributeValues: { ':old': 'TENANTS' } }));
   const list = async (path: string) => (await call<{ id: string }[]>('GET', path, { cookies: admin.cookies })).body.map((entry) => entry.id);
@@ -49,6 +51,7 @@ it('lists warehouses, companies and products written before their list entries, 
     expect(await list('/inventory/warehouses')).toEqual([warehouse.id]);
     expect(await list('/companies')).toEqual([company.id]);
     expect(await list('/inventory/products')).toEqual([product.id]);
+    expect(await list('/users')).toEqual([admin.userId]);
     expect(await item(keys.productSku(admin.tenantId, sku))).toMatchObject({ productId: product.id, id: product.id, sku, name: 'Produto Antigo', createdAt: product.createdAt });
     expect((await item(keys.tenant(tenant.body.id)))?.gsi1pk).toBe(gsi1.tenantsByName(tenantName).gsi1pk);
   }

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/db/client';
-import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS } from '../../lib/db/item-types';
+import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS, USER_ITEMS } from '../../lib/db/item-types';
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { registerCoverageTenant } from '../../lib/db/repositories/coverage';
@@ -15,6 +15,7 @@ import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/db/reposito
  * - a company gets its entry in the list by creation;
  * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
  * - a product's SKU sentinel without the product's view gets it;
+ * - a user gets its entry in the tenant's list by name;
  * - a tenant with products is registered for the coverage job, which indexes its products
  *   at its next run (until then its dashboard is read in full, as before);
  * - a tenant with suppliers and no index blocks gets them (until then its deep supplier
@@ -33,25 +34,27 @@ export interface BackfillCounts {
   productSentinels: number;
   coverageTenants: number;
   supplierBlocks: number;
+  users: number;
 }
 
 const tenantOf = (pk: unknown): string => String(pk).replace(/^TENANT#/, '');
 
 export async function backfillListings(): Promise<BackfillCounts> {
-  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0 };
+  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0, users: 0 };
   const registered = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: '#type IN (:warehouse, :company, :tenant, :sku) OR sk = :supplierStats',
+        FilterExpression: '#type IN (:warehouse, :company, :tenant, :sku, :user) OR sk = :supplierStats',
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: {
           ':warehouse': INVENTORY_ITEMS.warehouse,
           ':company': COMPANY_ITEMS.company,
           ':tenant': TENANT_ITEMS.tenant,
           ':sku': INVENTORY_ITEMS.productSku,
+          ':user': USER_ITEMS.user,
           ':supplierStats': keys.supplierStats('').sk,
         },
         ExclusiveStartKey: startKey,
@@ -69,6 +72,11 @@ export async function backfillListings(): Promise<BackfillCounts> {
       } else if (item.type === TENANT_ITEMS.tenant && item.gsi1pk === 'TENANTS') {
         await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) }, UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': gsi1.tenantsByName(String(item.name)).gsi1pk } }));
         counts.tenants += 1;
+      }
+      if (item.type === USER_ITEMS.user) {
+        const { id, tenantId, name } = item as { id: string; tenantId: string; name: string };
+        await put({ ...keys.userListing(tenantId, sortName(name), id), type: USER_ITEMS.listing, userId: id });
+        counts.users += 1;
       }
       if (item.sk === keys.supplierStats('').sk && (await readSupplierBlocks(tenantOf(item.pk))).length === 0) {
         counts.supplierBlocks += await rebuildSupplierBlocks(tenantOf(item.pk));

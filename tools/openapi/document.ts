@@ -73,6 +73,7 @@ export const DEFAULT_SERVERS: ServerObject[] = [
 const TAGS: Record<string, { name: string; description: string }> = {
   tenants: { name: 'Tenants', description: 'Merchants: sign-up, the platform list, profile updates.' },
   auth: { name: 'Authentication', description: 'Registration, login, cookie sessions, refresh, password recovery, invitations.' },
+  users: { name: 'Users', description: "The tenant's users, administered by its administrators: the list, roles, removal." },
   companies: { name: 'Companies', description: "Fiscal entities of the caller's tenant and their status lifecycle." },
   suppliers: { name: 'Suppliers', description: "The tenant's suppliers: create, update, a searchable page." },
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },

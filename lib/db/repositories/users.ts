@@ -1,27 +1,32 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Session, User } from '../../auth/model';
 import { USER_ITEMS } from '../item-types';
 
-import { Conflict, Forbidden } from '../../errors';
+import { Conflict, Forbidden, NotFound } from '../../errors';
 import { db, tableName } from '../client';
-import { failedConditions, isConditionFailure } from '../conditions';
+import { conditionally, failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { sessionPut } from './sessions';
+import { sortName } from '../name-order';
+import { getMany } from '../batch';
+import { queryAll, queryPage } from '../query';
+import { cancellationCodes, withOptimisticRetries } from '../retry';
 
 export type { User };
 
 const FIELDS = fieldsOf<User>()([
-  'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt',
+  'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt', 'lastLoginAt',
 ]);
 
 export function toUser(item: Record<string, unknown>): User {
   const user = pick<User>(item, FIELDS);
-  return { ...user, platformAdmin: user.platformAdmin === true };
+  return { ...user, platformAdmin: user.platformAdmin === true, lastLoginAt: user.lastLoginAt ?? null };
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** The user, its e-mail sentinel (both conditioned on being new) and its entry in the tenant's list by name. */
 function userPuts(user: User): TransactItem[] {
   return [
     { Put: { TableName: tableName(), Item: { ...keys.user(user.tenantId, user.id), type: USER_ITEMS.user, ...withoutNulls(user) }, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -32,7 +37,21 @@ function userPuts(user: User): TransactItem[] {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    { Put: { TableName: tableName(), Item: { ...keys.userListing(user.tenantId, sortName(user.name), user.id), type: USER_ITEMS.listing, userId: user.id } } },
   ];
+}
+
+/** One more (or one fewer) administrator in the tenant's count; a decrement keeps at least one. */
+function adminCountWrite(tenantId: string, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.tenantAdmins(tenantId),
+      UpdateExpression: 'SET #type = :type ADD n :delta',
+      ...(delta < 0 ? { ConditionExpression: 'n > :one', ExpressionAttributeValues: { ':type': USER_ITEMS.adminCount, ':delta': delta, ':one': 1 } } : { ExpressionAttributeValues: { ':type': USER_ITEMS.adminCount, ':delta': delta } }),
+      ExpressionAttributeNames: { '#type': 'type' },
+    },
+  };
 }
 
 /** How a registration is allowed into its tenant; re-checked inside the transaction. */
@@ -77,7 +96,12 @@ function admissionCheck(user: User, admission: Admission): TransactItem {
  */
 export async function insertUserWithSession(user: User, admission: Admission, session: Session): Promise<void> {
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [...userPuts(user), admissionCheck(user, admission), sessionPut(session)] }));
+    const [userPut, emailPut, listingPut] = userPuts(user) as [TransactItem, TransactItem, TransactItem];
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [userPut, emailPut, admissionCheck(user, admission), sessionPut(session), listingPut, ...(user.role === 'ADMIN' ? [adminCountWrite(user.tenantId, 1)] : [])],
+      }),
+    );
   } catch (error) {
     const failed = failedConditions(error);
     if (failed?.includes(2)) throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
@@ -123,7 +147,8 @@ export async function insertPlatformAdmin(user: User): Promise<void> {
   } catch (error) {
     const failed = failedConditions(error);
     if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
-    if (failed?.includes(2)) throw new Forbidden('The tenant is not the platform tenant (it was not created by create-admin)');
+    // userPuts is three items (the user, its e-mail, its list entry): the tenant's check is the fourth.
+    if (failed?.includes(3)) throw new Forbidden('The tenant is not the platform tenant (it was not created by create-admin)');
     throw error;
   }
 }
@@ -151,4 +176,113 @@ export async function promoteToPlatformAdmin(user: Pick<User, 'tenantId' | 'id' 
     if (isConditionFailure(error)) throw new Conflict('The account changed meanwhile; run the command again');
     throw error;
   }
+}
+
+/** A page of the tenant's users by name (one Query of the list, one BatchGet of the page's users), after the entry `afterSk`. */
+export async function listUserPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: User[]; lastSk?: string }> {
+  const { items, more } = await queryPage(keys.userListingOf(tenantId).pk, page);
+  const users = (await getMany(items.map((item) => keys.user(tenantId, String(item.userId))))).flatMap((item) => (item ? [toUser(item)] : []));
+  return { items: users, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+}
+
+/**
+ * The tenant's administrator count exists before a role change or a removal relies on it. A
+ * tenant whose users predate it gets it from a count of its users, written only if nobody
+ * wrote it first; from then on every change keeps it.
+ */
+async function ensureAdminCount(tenantId: string): Promise<void> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenantAdmins(tenantId), ConsistentRead: true }));
+  if (Item) return;
+  const { pk, skPrefix } = keys.usersOfTenant(tenantId);
+  const admins = (await queryAll(pk, { skPrefix, consistent: true })).filter((item) => item.type === USER_ITEMS.user && item.role === 'ADMIN').length;
+  await conditionally(db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.tenantAdmins(tenantId), type: USER_ITEMS.adminCount, n: admins }, ConditionExpression: 'attribute_not_exists(pk)' })));
+}
+
+const LAST_ADMIN = 'A tenant keeps at least one administrator: promote another user first';
+
+/**
+ * Sets a user's role, in one transaction with the tenant's administrator count (a demotion is
+ * conditioned on leaving one, so two administrators demoting each other at once leave one:
+ * the second gets 409). The user item is conditioned on the role read, so a concurrent change
+ * makes it read again. 404 when the tenant has no such user.
+ */
+export async function setUserRole(tenantId: string, userId: string, role: User['role'], now: string): Promise<User> {
+  await ensureAdminCount(tenantId);
+  return withOptimisticRetries<User>(async () => {
+    const user = await getUser(tenantId, userId);
+    if (!user) throw new NotFound('No such user');
+    if (user.role === role) return { retry: false, value: user };
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.user(tenantId, userId),
+                UpdateExpression: 'SET #role = :role, updatedAt = :now',
+                ConditionExpression: '#role = :was',
+                ExpressionAttributeNames: { '#role': 'role' },
+                ExpressionAttributeValues: { ':role': role, ':was': user.role, ':now': now },
+              },
+            },
+            adminCountWrite(tenantId, role === 'ADMIN' ? 1 : -1),
+          ],
+        }),
+      );
+      return { retry: false, value: { ...user, role, updatedAt: now } };
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes[1] === 'ConditionalCheckFailed') throw new Conflict(LAST_ADMIN);
+      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
+}
+
+/**
+ * Removes a user from the tenant in one transaction: the user item (so the authorizer and the
+ * refresh answer 401 to every session of it at their next request), its e-mail sentinel (the
+ * address can be invited again), its list entry and, for an administrator, one from the count,
+ * conditioned on leaving one (409). 404 when the tenant has no such user.
+ */
+export async function deleteUser(tenantId: string, userId: string): Promise<void> {
+  await ensureAdminCount(tenantId);
+  await withOptimisticRetries<undefined>(async () => {
+    const user = await getUser(tenantId, userId);
+    if (!user) throw new NotFound('No such user');
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: keys.user(tenantId, userId),
+                ConditionExpression: '#role = :role',
+                ExpressionAttributeNames: { '#role': 'role' },
+                ExpressionAttributeValues: { ':role': user.role },
+              },
+            },
+            { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
+            { Delete: { TableName: tableName(), Key: keys.userListing(tenantId, sortName(user.name), userId) } },
+            ...(user.role === 'ADMIN' ? [adminCountWrite(tenantId, -1)] : []),
+          ],
+        }),
+      );
+      return { retry: false, value: undefined };
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes[3] === 'ConditionalCheckFailed') throw new Conflict(LAST_ADMIN);
+      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
+}
+
+/** Records a sign-in on the user (informational: one plain update beside the session's put). */
+export async function recordLogin(user: Pick<User, 'tenantId' | 'id'>, now: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({ TableName: tableName(), Key: keys.user(user.tenantId, user.id), UpdateExpression: 'SET lastLoginAt = :now', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':now': now } }),
+  );
 }

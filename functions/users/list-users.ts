@@ -1,0 +1,17 @@
+import { tenantUserListView } from '../../lib/auth/schemas';
+import { listUsers } from '../../lib/auth/users';
+import { httpHandler } from '../../lib/http/handler';
+import { pageReply } from '../../lib/http/pages';
+import { describeRoute } from '../../lib/http/route-docs';
+import { listPageQuery } from '../../lib/pages';
+import { routes } from '../../lib/routes';
+
+export const handler = httpHandler(routes.listUsers, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listUsers.path, query, await listUsers(principal, query)));
+
+ROUTE_DOCS: describeRoute(handler, {
+  success: { status: 200, description: "A page of the tenant's users, by name.", body: tenantUserListView },
+  errors: { 403: 'The caller is not a tenant administrator.' },
+  linkPages: true,
+  access: 'tenant administrator',
+  notes: 'tenant administrators; by name; `limit` 1–100 (100), `cursor`; next page in `Link`',
+});
