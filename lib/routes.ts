@@ -195,6 +195,23 @@ export const routes = {
     idempotent: { status: 201 },
     summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
   },
+  listInvitations: {
+    method: 'GET',
+    path: '/auth/invitations',
+    handler: 'functions/auth/list-invitations.ts',
+    auth: 'protected',
+    table: 'read',
+    sealsCursors: true,
+    summary: "The tenant's pending invitations (administrators)",
+  },
+  withdrawInvitation: {
+    method: 'DELETE',
+    path: '/auth/invitations/{id}',
+    handler: 'functions/auth/withdraw-invitation.ts',
+    auth: 'protected',
+    table: 'read-write',
+    summary: 'Withdraw a pending invitation (administrators)',
+  },
   createCompany: {
     method: 'POST',
     path: '/companies',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import { emailHasAccount, getInvitation, putInvitationUnlessPending, takeBackInvitation } from '../db/repositories/invitations';
-import { Forbidden } from '../errors';
+import { emailHasAccount, getInvitation, listPendingInvitationPage, putInvitationUnlessPending, takeBackInvitation, withdrawPendingInvitation } from '../db/repositories/invitations';
+import { Forbidden, NotFound } from '../errors';
+import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import { logger } from '../log';
 import { mailer } from '../mail/mailer';
 import { invitationMail, invitationToExistingAccountMail } from '../mail/templates';
@@ -9,7 +10,7 @@ import { consume, type RateLimit } from '../rate-limit';
 import { hashInvitationToken, newInvitationToken } from './invitation-token';
 import type { Invitation } from './model';
 import type { Principal } from './principal';
-import type { InvitationView } from './schemas';
+import type { InvitationView, PendingInvitationView } from './schemas';
 
 export const INVITATION_DAYS = 7;
 
@@ -101,4 +102,23 @@ function invitationLink(invitation: Invitation, token: string): string {
   link.searchParams.set('email', invitation.email);
   link.searchParams.set('token', token);
   return link.toString();
+}
+
+const requireTenantAdmin = (principal: Principal, what: string): void => {
+  if (principal.role !== 'ADMIN') throw new Forbidden(`Only a tenant administrator may ${what}`);
+};
+
+/** A page of the tenant's pending invitations, by e-mail (administrators only). */
+export async function listPendingInvitations(principal: Principal, page: PageRequest, nowMs: number): Promise<Page<PendingInvitationView>> {
+  requireTenantAdmin(principal, 'see the invitations');
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'invitations' } }, page, async (at) => {
+    const { items, lastSk } = await listPendingInvitationPage(principal.tenantId, Math.floor(nowMs / 1000), at);
+    return { items: items.map(({ id, email, invitedBy, createdAt, expiresAt }) => ({ id, email, invitedBy, createdAt, expiresAt })), ...(lastSk === undefined ? {} : { lastSk }) };
+  });
+}
+
+/** Withdraws a pending invitation: its link stops working at once (404 when there is no such pending invitation). */
+export async function withdrawInvitation(principal: Principal, invitationId: string, nowMs: number): Promise<void> {
+  requireTenantAdmin(principal, 'withdraw an invitation');
+  if (!(await withdrawPendingInvitation(principal.tenantId, invitationId, Math.floor(nowMs / 1000)))) throw new NotFound('No such pending invitation');
 }

@@ -59,6 +59,11 @@ export type SessionView = z.infer<typeof sessionView>;
 export const invitationView = invitationSchema.pick({ id: true, email: true, expiresAt: true });
 export type InvitationView = z.infer<typeof invitationView>;
 
+/** An entry of GET /auth/invitations: a pending invitation, who made it and when. */
+export const pendingInvitationView = invitationSchema.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true });
+export type PendingInvitationView = z.infer<typeof pendingInvitationView>;
+export const pendingInvitationListView = z.array(pendingInvitationView);
+
 export const messageView = z.object({ message: z.string() });
 export type MessageView = z.infer<typeof messageView>;
 

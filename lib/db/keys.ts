@@ -62,6 +62,7 @@ export const keys = {
   revokedJti: (tenantId: string, userId: string, jti: string): Key => ({ pk: userPk(tenantId, userId), sk: `REVOKED_JTI#${jti}` }),
 
   invitation: (tenantId: string, email: string): Key => ({ pk: tenantPk(tenantId), sk: `INVITATION#${email}` }),
+  invitationsOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'INVITATION#' }),
 
   /** Companies live under their tenant; `begins_with(sk, 'COMPANY#')` lists them. */
   company: (tenantId: string, companyId: string): Key => ({ pk: tenantPk(tenantId), sk: `COMPANY#${companyId}` }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allPages, call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, type Account } from './api';
+import { allPages, call, cookiesFrom, invitationTokenFor, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, type Account } from './api';
 
 /**
  * Users of a tenant over HTTP (issue 16): the list by name for its administrators, role
@@ -154,5 +154,56 @@ describe('DELETE /users/{id}', () => {
     expect(answers.map((answer) => answer.status).filter((status) => status === 204)).toHaveLength(1);
     const survivors = await Promise.all([me(admin), me(bia)]);
     expect(survivors.map((answer) => answer.status).sort()).toEqual([200, 401]);
+  });
+});
+
+interface PendingInvitation {
+  id: string;
+  email: string;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+describe('GET /auth/invitations and DELETE /auth/invitations/{id}', () => {
+  it('lists the pending invitations by e-mail, and a withdrawn one can no longer register anyone', async () => {
+    const admin = await newTenantWithAdmin();
+    const invite = async (email: string) => (await call<PendingInvitation>('POST', '/auth/invitations', { cookies: admin.cookies, body: { email } })).body;
+    const [zoe, bob, used] = [uniqueEmail('zoe'), uniqueEmail('bob'), uniqueEmail('used')];
+    const zoeInvitation = await invite(zoe);
+    const bobInvitation = await invite(bob);
+    // An invitation used by a registration is no longer pending.
+    expect((await registerInvitee(admin, used, PASSWORD, 'Used')).status).toBe(200);
+
+    const pending = await call<PendingInvitation[]>('GET', '/auth/invitations', { cookies: admin.cookies });
+    expect(pending.status).toBe(200);
+    const ours = pending.body.filter((invitation) => [zoe, bob, used].includes(invitation.email));
+    expect(ours).toEqual(
+      [
+        { id: zoeInvitation.id, email: zoe, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: zoeInvitation.expiresAt },
+        { id: bobInvitation.id, email: bob, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: bobInvitation.expiresAt },
+      ].sort((a, b) => (a.email < b.email ? -1 : 1)),
+    );
+    expect((await allPages<PendingInvitation>('/auth/invitations?limit=1', admin.cookies)).items).toEqual(pending.body);
+
+    const token = invitationTokenFor(bob);
+    expect((await call('DELETE', `/auth/invitations/${bobInvitation.id}`, { cookies: admin.cookies })).status).toBe(204);
+    expect((await call('DELETE', `/auth/invitations/${bobInvitation.id}`, { cookies: admin.cookies })).status).toBe(404);
+    const refused = await call('POST', '/auth/register', { body: { name: 'Bob', email: bob, password: PASSWORD, tenantId: admin.tenantId, invitationToken: token } });
+    expect(refused).toEqual(expect.objectContaining({ status: 403, body: problem(403, 'forbidden') }));
+    expect((await call<PendingInvitation[]>('GET', '/auth/invitations', { cookies: admin.cookies })).body.map((invitation) => invitation.email)).not.toContain(bob);
+  });
+
+  it('is for administrators of the tenant only', async () => {
+    const admin = await newTenantWithAdmin();
+    const bia = await member(admin, 'Bia Reis');
+    const invitation = (await call<PendingInvitation>('POST', '/auth/invitations', { cookies: admin.cookies, body: { email: uniqueEmail('x') } })).body;
+    const other = await newTenantWithAdmin();
+
+    expect((await call('GET', '/auth/invitations', { cookies: bia.cookies })).status).toBe(403);
+    expect((await call('DELETE', `/auth/invitations/${invitation.id}`, { cookies: bia.cookies })).status).toBe(403);
+    expect((await call('DELETE', `/auth/invitations/${invitation.id}`, { cookies: other.cookies })).status).toBe(404);
+    expect((await call<PendingInvitation[]>('GET', '/auth/invitations', { cookies: other.cookies })).body).toEqual([]);
+    expect((await call<PendingInvitation[]>('GET', '/auth/invitations', { cookies: admin.cookies })).body.map((entry) => entry.id)).toEqual([invitation.id]);
   });
 });

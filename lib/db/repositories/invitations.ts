@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Invitation } from '../../auth/model';
 import { INVITATION_ITEMS } from '../item-types';
 
@@ -74,4 +74,67 @@ export async function emailHasAccount(email: string): Promise<boolean> {
     new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true, ProjectionExpression: 'pk' }),
   );
   return Item !== undefined;
+}
+
+/**
+ * A page of the tenant's pending invitations (not expired), by e-mail, after the entry
+ * `afterSk`: Queries of the tenant's invitation range, filtered on the expiry (an expired one
+ * waits for its TTL), until the page and one more are found or the range ends.
+ */
+export async function listPendingInvitationPage(tenantId: string, nowEpoch: number, page: { limit: number; afterSk?: string }): Promise<{ items: Invitation[]; lastSk?: string }> {
+  const { pk, skPrefix } = keys.invitationsOfTenant(tenantId);
+  const found: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined = page.afterSk === undefined ? undefined : { pk, sk: page.afterSk };
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'expiresAtEpoch > :now',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ':now': nowEpoch },
+        ConsistentRead: true,
+        Limit: page.limit + 1 - found.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && found.length <= page.limit);
+  const items = found.slice(0, page.limit);
+  return { items: items.map(toInvitation), ...(found.length > page.limit ? { lastSk: String(items.at(-1)?.sk) } : {}) };
+}
+
+/**
+ * Withdraws a pending invitation by id: found in the tenant's invitation range (filtered on
+ * the id; the range holds one item per invited address), then deleted on condition that it is
+ * still that invitation, so its token can no longer register anyone. False when the tenant
+ * has no pending invitation with that id.
+ */
+export async function withdrawPendingInvitation(tenantId: string, invitationId: string, nowEpoch: number): Promise<boolean> {
+  const { pk, skPrefix } = keys.invitationsOfTenant(tenantId);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'id = :id AND expiresAtEpoch > :now',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ':id': invitationId, ':now': nowEpoch },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const invitation = result.Items?.[0];
+    if (invitation) {
+      try {
+        await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: String(invitation.sk) }, ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': invitationId } }));
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return false;
 }
