@@ -20,6 +20,8 @@ export interface RateLimit {
    * the password check; a success alone in its window gives the slot back (see lib/rate-limit).
    */
   counts?: 'requests' | 'attempts';
+  /** Routes that share one counter name it here (the session routes: `sessions`); else each route counts apart. */
+  scope?: string;
 }
 
 export interface LimitSubject {
@@ -29,8 +31,8 @@ export interface LimitSubject {
   email?: string;
 }
 
-/** The counter scope of a route: its method and path. */
-export const limitScope = (route: { method: string; path: string }): string => `${route.method} ${route.path}`;
+/** The counter scope of a route: the scope its limit shares, else its method and path. */
+export const limitScope = (route: { method: string; path: string; rateLimit?: RateLimit }): string => route.rateLimit?.scope ?? `${route.method} ${route.path}`;
 
 function subjectKey(limit: RateLimit, subject: LimitSubject): string {
   switch (limit.per) {

@@ -125,7 +125,8 @@ export const routes = {
     handler: 'functions/auth/list-sessions.ts',
     auth: 'protected',
     table: 'read',
-    rateLimit: { per: 'user', limit: 10, windowSeconds: 60 },
+    // One counter for the session routes: 10 a minute per user across all three.
+    rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     summary: "The caller's active sessions, newest first",
   },
   revokeSession: {
@@ -134,9 +135,18 @@ export const routes = {
     handler: 'functions/auth/revoke-session.ts',
     auth: 'protected',
     table: 'read-write',
-    rateLimit: { per: 'user', limit: 10, windowSeconds: 60 },
+    rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     idempotent: { status: 200 },
     summary: 'Revoke one of the caller\'s sessions',
+  },
+  revokeOtherSessions: {
+    method: 'POST',
+    path: '/auth/sessions/revoke-others',
+    handler: 'functions/auth/revoke-other-sessions.ts',
+    auth: 'protected',
+    table: 'read-write',
+    rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
+    summary: "End every session of the caller but the current one",
   },
   listUsers: {
     method: 'GET',

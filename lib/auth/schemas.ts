@@ -65,6 +65,10 @@ export type PendingInvitationView = z.infer<typeof pendingInvitationView>;
 export const pendingInvitationListView = z.array(pendingInvitationView);
 
 export const messageView = z.object({ message: z.string() });
+
+/** POST /auth/sessions/revoke-others: how many of the caller's other sessions it ended. */
+export const revokedSessionsView = z.object({ revoked: z.number().int() });
+export type RevokedSessionsView = z.infer<typeof revokedSessionsView>;
 export type MessageView = z.infer<typeof messageView>;
 
 /** Login, registration and refresh: `{ user }`. */

@@ -7,7 +7,8 @@ import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
 import type { Session, User } from './model';
 import type { IdempotentWrite } from '../idempotency/model';
-import type { MessageView, SessionView, UserView } from './schemas';
+import type { MessageView, RevokedSessionsView, SessionView, UserView } from './schemas';
+import { mapConcurrently } from '../domain/concurrency';
 import { isSessionLive } from './session-state';
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
 
@@ -144,4 +145,18 @@ export async function revokeOwnSession(principal: Principal, sessionId: string, 
   );
   if (!revoked) throw new NotFound('No such session');
   return view;
+}
+
+/**
+ * Ends every live session of the caller but the current one (each by its own conditional
+ * update: a session that ended meanwhile is not counted). A session opened after the list
+ * was read is not touched.
+ */
+export async function revokeOtherSessions(principal: Principal, nowMs: number): Promise<RevokedSessionsView> {
+  const now = new Date(nowMs).toISOString();
+  const others = (await listSessionsOfUser(principal.tenantId, principal.userId)).filter((session) => session.id !== principal.sessionId && isSessionLive(session, principal, nowMs));
+  const results = await mapConcurrently(others, 8, (session) =>
+    revokeActiveSession({ tenantId: principal.tenantId, userId: principal.userId, sessionId: session.id }, now, principal.sessionsValidFrom),
+  );
+  return { revoked: results.filter(Boolean).length };
 }

@@ -126,7 +126,7 @@ describe('GET /auth/sessions', () => {
     await list();
 
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([
-      { pk: `RATE#GET /auth/sessions#${principal.userId}`, sk: `WINDOW#${NOW.getTime()}` },
+      { pk: `RATE#sessions#${principal.userId}`, sk: `WINDOW#${NOW.getTime()}` },
     ]);
   });
 

@@ -158,3 +158,37 @@ describe('refresh rotation and reuse detection', () => {
     expect((await call('GET', '/auth/me', { cookies: { accessToken: next.accessToken ?? '' } })).status).toBe(200);
   });
 });
+
+describe('POST /auth/sessions/revoke-others', () => {
+  it('ends every other session of the caller at its next request; the current one goes on', async () => {
+    const admin = await newTenantWithAdmin();
+    const others = [await login(admin.email, admin.password), await login(admin.email, admin.password)];
+    const current = await login(admin.email, admin.password);
+    const stranger = await newTenantWithAdmin();
+
+    const answer = await call('POST', '/auth/sessions/revoke-others', { cookies: current.cookies });
+    expect(answer).toEqual(expect.objectContaining({ status: 200, body: { revoked: 3 } }));
+    for (const other of [...others, { cookies: admin.cookies }]) {
+      expect((await call('GET', '/auth/me', { cookies: other.cookies })).status).toBe(401);
+    }
+    expect((await call('GET', '/auth/me', { cookies: current.cookies })).status).toBe(200);
+    expect((await call<{ current: boolean }[]>('GET', '/auth/sessions', { cookies: current.cookies })).body.map((session) => session.current)).toEqual([true]);
+    // Another user's sessions are not the caller's.
+    expect((await call('GET', '/auth/me', { cookies: stranger.cookies })).status).toBe(200);
+    // Nothing left to end.
+    expect((await call('POST', '/auth/sessions/revoke-others', { cookies: current.cookies })).body).toEqual({ revoked: 0 });
+  });
+
+  it('shares the 10-a-minute limit of the session routes', async () => {
+    let statuses: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const admin = await newTenantWithAdmin();
+      const minute = Math.floor(Date.now() / 60_000);
+      statuses = [];
+      for (let index = 0; index < 6; index += 1) statuses.push((await call('GET', '/auth/sessions', { cookies: admin.cookies })).status);
+      for (let index = 0; index < 6; index += 1) statuses.push((await call('POST', '/auth/sessions/revoke-others', { cookies: admin.cookies })).status);
+      if (Math.floor(Date.now() / 60_000) === minute) break;
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+});

@@ -95,7 +95,7 @@ carry \`Retry-After\` (seconds). Unknown body fields and unknown query parameter
 
 **Rate limits** are listed per operation in the \`x-rate-limit\` extension: \`limit\` requests per
 \`windowSeconds\`, counted per \`ip\`, per \`user\` or per \`email-and-ip\`; \`counts: failures\` counts only failed
-attempts (login).`;
+attempts (login). Operations whose extension names the same \`scope\` share one counter (the session routes).`;
 
 /** What each error status means, the error class behind it and its response component. */
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; errors: (AppError | Error)[] }> = {
@@ -348,8 +348,8 @@ function operation(route: Route & { id: RouteId }): OperationObject {
   }
 
   if (route.rateLimit) {
-    const { per, limit, windowSeconds, counts = 'requests' } = route.rateLimit;
-    result['x-rate-limit'] = { per, limit, windowSeconds, counts };
+    const { per, limit, windowSeconds, counts = 'requests', scope } = route.rateLimit;
+    result['x-rate-limit'] = { per, limit, windowSeconds, counts, ...(scope === undefined ? {} : { scope }) };
   }
   return result;
 }

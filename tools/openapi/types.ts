@@ -46,6 +46,8 @@ export interface RateLimitExtension {
   limit: number;
   windowSeconds: number;
   counts: 'requests' | 'attempts';
+  /** Operations that share one counter name it. */
+  scope?: string;
 }
 
 export interface OperationObject {

@@ -1,0 +1,12 @@
+import { revokedSessionsView } from '../../lib/auth/schemas';
+import { revokeOtherSessions } from '../../lib/auth/sessions';
+import { httpHandler, ok } from '../../lib/http/handler';
+import { describeRoute } from '../../lib/http/route-docs';
+import { routes } from '../../lib/routes';
+
+export const handler = httpHandler(routes.revokeOtherSessions, {}, async ({ principal }) => ok(await revokeOtherSessions(principal, Date.now())));
+
+ROUTE_DOCS: describeRoute(handler, {
+  success: { status: 200, description: "Every other live session of the caller is ended (each answers 401 from its next request); the current one continues.", body: revokedSessionsView },
+  notes: 'ends every session but the current one; `revoked` counts them; shares the 10 per minute per user of the session routes',
+});
