@@ -173,6 +173,17 @@ export const routes = {
     table: 'read-write',
     summary: 'Remove a user from the tenant (tenant administrators)',
   },
+  changePassword: {
+    method: 'POST',
+    path: '/auth/change-password',
+    handler: 'functions/auth/change-password.ts',
+    auth: 'protected',
+    table: 'read-write',
+    signsTokens: true,
+    sendsMail: true,
+    cpu: 'bcrypt',
+    summary: 'Change the password; every other session ends, this one goes on with fresh cookies',
+  },
   forgotPassword: {
     method: 'POST',
     path: '/auth/forgot-password',

@@ -19,7 +19,8 @@ export const FORGOT_PASSWORD_MIN_MS = 600;
 
 const hashToken = sha256Hex;
 
-async function sendQuietly(send: () => Promise<void>, what: string): Promise<void> {
+/** Send a notification whose failure must not change the answer: it is logged for the operator. */
+export async function sendQuietly(send: () => Promise<void>, what: string): Promise<void> {
   try {
     await send();
   } catch (error) {

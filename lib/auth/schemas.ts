@@ -40,6 +40,12 @@ export const tenantUserListView = z.array(tenantUserView);
 /** PATCH /users/{id}: the role is all an administrator changes. */
 export const updateUserBody = z.strictObject({ role: z.enum(ROLES) });
 
+/** POST /auth/change-password: the current password (any string up to the maximum: a wrong one is a 400 naming it) and a new one under the registration rules. */
+export const changePasswordBody = z.strictObject({
+  currentPassword: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+  newPassword: passwordSchema,
+});
+
 export const forgotPasswordBody = z.strictObject({ email: emailField });
 
 export const resetPasswordBody = z.strictObject({

@@ -229,7 +229,7 @@ describe('functions', () => {
 
   it('gives the bcrypt routes one full vCPU (1769 MB) and every other function 256 MB', () => {
     expect(MEMORY_MB).toEqual({ bcrypt: 1769, default: 256 });
-    expect(routes.filter((route) => route.cpu === 'bcrypt').map((route) => route.id).sort()).toEqual(['login', 'register', 'resetPassword']);
+    expect(routes.filter((route) => route.cpu === 'bcrypt').map((route) => route.id).sort()).toEqual(['changePassword', 'login', 'register', 'resetPassword']);
     for (const route of routes) {
       const memory = resources[routeFunction(route)]?.Properties.MemorySize;
       expect(memory, route.id).toBe(route.cpu === 'bcrypt' ? 1769 : 256);
@@ -521,7 +521,7 @@ describe('IAM', () => {
   });
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
-    expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['login', 'refresh', 'register']);
+    expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'login', 'refresh', 'register']);
     expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage']);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     expect(secrets).toHaveLength(2);

@@ -286,3 +286,35 @@ export async function recordLogin(user: Pick<User, 'tenantId' | 'id'>, now: stri
     new UpdateCommand({ TableName: tableName(), Key: keys.user(user.tenantId, user.id), UpdateExpression: 'SET lastLoginAt = :now', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':now': now } }),
   );
 }
+
+/**
+ * A signed-in user's new password, in one transaction with the session that replaces the
+ * current one: the password (conditioned on the hash that was checked, so of two concurrent
+ * changes one wins), `sessionsValidFrom` = now (every earlier session, the current one too,
+ * ends at its next request) and the new session, which starts at that instant. False when
+ * the password changed meanwhile.
+ */
+export async function replacePassword(user: Pick<User, 'tenantId' | 'id' | 'passwordHash'>, passwordHash: string, now: string, session: Session): Promise<boolean> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(user.tenantId, user.id),
+              UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+              ConditionExpression: 'passwordHash = :checked',
+              ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ':checked': user.passwordHash },
+            },
+          },
+          sessionPut(session),
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditions(error)?.includes(0)) return false;
+    throw error;
+  }
+}
