@@ -201,42 +201,57 @@ async function ensureAdminCount(tenantId: string): Promise<void> {
 const LAST_ADMIN = 'A tenant keeps at least one administrator: promote another user first';
 
 /**
+ * The shape of an administrator's change to a user: read the user (404 when the tenant has
+ * none), let `writes` say what to write (nothing: the change is a no-op), write it in one
+ * transaction in which the item at `adminCountIndex` is the administrator count (its failed
+ * condition is the last administrator: 409), and read again when another write got there
+ * first.
+ */
+async function changeUser<T>(tenantId: string, userId: string, change: (user: User) => { writes: TransactItem[]; result: T } | { result: T }): Promise<T> {
+  await ensureAdminCount(tenantId);
+  return withOptimisticRetries<T>(async () => {
+    const user = await getUser(tenantId, userId);
+    if (!user) throw new NotFound('No such user');
+    const planned = change(user);
+    if (!('writes' in planned)) return { retry: false, value: planned.result };
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: planned.writes }));
+      return { retry: false, value: planned.result };
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      const countIndex = planned.writes.findIndex((item) => item.Update?.Key?.sk === keys.tenantAdmins(tenantId).sk);
+      if (countIndex >= 0 && codes[countIndex] === 'ConditionalCheckFailed') throw new Conflict(LAST_ADMIN);
+      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
+}
+
+/**
  * Sets a user's role, in one transaction with the tenant's administrator count (a demotion is
  * conditioned on leaving one, so two administrators demoting each other at once leave one:
  * the second gets 409). The user item is conditioned on the role read, so a concurrent change
  * makes it read again. 404 when the tenant has no such user.
  */
-export async function setUserRole(tenantId: string, userId: string, role: User['role'], now: string): Promise<User> {
-  await ensureAdminCount(tenantId);
-  return withOptimisticRetries<User>(async () => {
-    const user = await getUser(tenantId, userId);
-    if (!user) throw new NotFound('No such user');
-    if (user.role === role) return { retry: false, value: user };
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.user(tenantId, userId),
-                UpdateExpression: 'SET #role = :role, updatedAt = :now',
-                ConditionExpression: '#role = :was',
-                ExpressionAttributeNames: { '#role': 'role' },
-                ExpressionAttributeValues: { ':role': role, ':was': user.role, ':now': now },
-              },
-            },
-            adminCountWrite(tenantId, role === 'ADMIN' ? 1 : -1),
-          ],
-        }),
-      );
-      return { retry: false, value: { ...user, role, updatedAt: now } };
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (codes[1] === 'ConditionalCheckFailed') throw new Conflict(LAST_ADMIN);
-      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
-      throw error;
-    }
+export function setUserRole(tenantId: string, userId: string, role: User['role'], now: string): Promise<User> {
+  return changeUser(tenantId, userId, (user) => {
+    if (user.role === role) return { result: user };
+    return {
+      writes: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.user(tenantId, userId),
+            UpdateExpression: 'SET #role = :role, updatedAt = :now',
+            ConditionExpression: '#role = :was',
+            ExpressionAttributeNames: { '#role': 'role' },
+            ExpressionAttributeValues: { ':role': role, ':was': user.role, ':now': now },
+          },
+        },
+        adminCountWrite(tenantId, role === 'ADMIN' ? 1 : -1),
+      ],
+      result: { ...user, role, updatedAt: now },
+    };
   });
 }
 
@@ -247,37 +262,23 @@ export async function setUserRole(tenantId: string, userId: string, role: User['
  * conditioned on leaving one (409). 404 when the tenant has no such user.
  */
 export async function deleteUser(tenantId: string, userId: string): Promise<void> {
-  await ensureAdminCount(tenantId);
-  await withOptimisticRetries<undefined>(async () => {
-    const user = await getUser(tenantId, userId);
-    if (!user) throw new NotFound('No such user');
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName(),
-                Key: keys.user(tenantId, userId),
-                ConditionExpression: '#role = :role',
-                ExpressionAttributeNames: { '#role': 'role' },
-                ExpressionAttributeValues: { ':role': user.role },
-              },
-            },
-            { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
-            { Delete: { TableName: tableName(), Key: keys.userListing(tenantId, sortName(user.name), userId) } },
-            ...(user.role === 'ADMIN' ? [adminCountWrite(tenantId, -1)] : []),
-          ],
-        }),
-      );
-      return { retry: false, value: undefined };
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (codes[3] === 'ConditionalCheckFailed') throw new Conflict(LAST_ADMIN);
-      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
-      throw error;
-    }
-  });
+  await changeUser(tenantId, userId, (user) => ({
+    writes: [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.user(tenantId, userId),
+          ConditionExpression: '#role = :role',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':role': user.role },
+        },
+      },
+      { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
+      { Delete: { TableName: tableName(), Key: keys.userListing(tenantId, sortName(user.name), userId) } },
+      ...(user.role === 'ADMIN' ? [adminCountWrite(tenantId, -1)] : []),
+    ],
+    result: undefined,
+  }));
 }
 
 /** Records a sign-in on the user (informational: one plain update beside the session's put). */
