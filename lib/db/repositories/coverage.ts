@@ -39,12 +39,13 @@ const noSales = (): SoldByDays => new Map(INDEXED_COVERAGE_DAYS.map((days) => [d
 export function coverageStateOf(productItem: Record<string, unknown>): CoverageState {
   const version = typeof productItem.coverageVersion === 'number' ? productItem.coverageVersion : 0;
   const stored = productItem.coverageSold as Record<string, unknown> | undefined;
-  if (!stored || INDEXED_COVERAGE_DAYS.some((days) => typeof stored[days] !== 'number')) return { version };
-  return { version, sold: new Map(INDEXED_COVERAGE_DAYS.map((days) => [days, BigInt(stored[days] as number)])) };
+  if (!stored || INDEXED_COVERAGE_DAYS.some((days) => stored[days] === undefined)) return { version };
+  // Whole thousandths; read through the exact-decimal reader, which a number of any size goes through.
+  return { version, sold: new Map(INDEXED_COVERAGE_DAYS.map((days) => [days, scaledFrom(stored[days], 0)])) };
 }
 
 /** The stored form of sold units: a map from each window's `days` to thousandths (exact integers, as in the sales series). */
-export const storedSold = (sold: SoldByDays): Record<string, number> => Object.fromEntries([...sold].map(([days, units]) => [String(days), Number(units)]));
+export const storedSold = (sold: SoldByDays): Record<string, unknown> => Object.fromEntries([...sold].map(([days, units]) => [String(days), storedDecimal(units, 0)]));
 
 /** The condition a write of the product's coverage state makes: nobody wrote it since it was read. */
 export function coverageVersionCondition(version: number): { condition: string; values: Record<string, unknown> } {
@@ -68,7 +69,7 @@ export function coverageEntryWrites(
     const previous = before.sold && coverageOrder({ ...product, onHand: before.onHand }, before.sold.get(days) ?? 0n, days);
     // Small on purpose (a walk of the dashboard reads every entry): the SKU and the id are in
     // the sort key, so the entry holds only the name and the two figures, and no `type`.
-    const entry = { ...keys.coverageEntry(tenantId, days, next), name: product.name, onHand: storedDecimal(after.onHand, QUANTITY_PLACES), sold: Number(sold) };
+    const entry = { ...keys.coverageEntry(tenantId, days, next), name: product.name, onHand: storedDecimal(after.onHand, QUANTITY_PLACES), sold: storedDecimal(sold, 0) };
     const put: TransactItem = { Put: { TableName: tableName(), Item: entry } };
     return previous !== undefined && previous !== next ? [{ Delete: { TableName: tableName(), Key: keys.coverageEntry(tenantId, days, previous) } }, put] : [put];
   });
@@ -139,7 +140,7 @@ export async function readCoverageIndexPage(tenantId: string, days: number, page
   if (marker?.through !== page.today) return null;
   const items = entries.slice(0, page.limit);
   return {
-    rows: items.map((entry) => ({ product: entrySource(entry), sold: BigInt(entry.sold as number) })),
+    rows: items.map((entry) => ({ product: entrySource(entry), sold: scaledFrom(entry.sold, 0) })),
     ...(entries.length > page.limit ? { lastOrder: String(items.at(-1)?.sk) } : {}),
   };
 }
