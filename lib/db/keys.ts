@@ -180,6 +180,8 @@ export const gsi1 = {
    */
   tenantsByName: (name: string) => ({ gsi1pk: `TENANTS#${name.charAt(0)}`, gsi1sk: name }),
   tenantShard: (shard: string) => ({ gsi1pk: `TENANTS#${shard}` }),
+  /** An invitation found by its id (withdrawal), in one index item per invitation. */
+  invitationById: (invitationId: string) => ({ gsi1pk: `INVITATION#${invitationId}`, gsi1sk: 'INVITATION' }),
   /** A company found by id alone (platform administrators act across tenants). */
   companyById: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}`, gsi1sk: 'COMPANY' }),
   /**

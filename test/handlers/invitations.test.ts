@@ -101,6 +101,9 @@ describe('POST /auth/invitations', () => {
         expiresAtEpoch: IN_7_DAYS.getTime() / 1000,
         mailedAtEpoch: NOW_EPOCH,
         tokenHash: sha256(token, 'hex'),
+        // Found by its id for a withdrawal.
+        gsi1pk: `INVITATION#${body.id}`,
+        gsi1sk: 'INVITATION',
         ttl: IN_7_DAYS.getTime() / 1000,
       },
       ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(tokenHash) OR expiresAtEpoch <= :now OR mailedAtEpoch <= :resendAfter',
@@ -168,7 +171,8 @@ describe('POST /auth/invitations', () => {
     const [stored, restored] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
     expect(restored).toEqual({
       TableName: 'test-table',
-      Item: replaced,
+      // As it was, and findable by its id again.
+      Item: { ...replaced, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
       ConditionExpression: 'tokenHash = :token',
       ExpressionAttributeValues: { ':token': stored?.Item?.tokenHash },
     });

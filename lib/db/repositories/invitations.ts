@@ -5,7 +5,7 @@ import { INVITATION_ITEMS } from '../item-types';
 import { db, tableName } from '../client';
 import { isConditionFailure } from '../conditions';
 import { fieldsOf, pick } from '../items';
-import { keys } from '../keys';
+import { gsi1, keys } from '../keys';
 
 const FIELDS = fieldsOf<Invitation>()(['id', 'tenantId', 'email', 'invitedBy', 'createdAt', 'expiresAt', 'expiresAtEpoch', 'mailedAtEpoch', 'tokenHash']);
 
@@ -15,6 +15,7 @@ const invitationItem = (invitation: Invitation) => ({
   ...keys.invitation(invitation.tenantId, invitation.email),
   type: INVITATION_ITEMS.invitation,
   ...invitation,
+  ...gsi1.invitationById(invitation.id),
   ttl: invitation.expiresAtEpoch,
 });
 
@@ -105,36 +106,37 @@ export async function listPendingInvitationPage(tenantId: string, nowEpoch: numb
 }
 
 /**
- * Withdraws a pending invitation by id: found in the tenant's invitation range (filtered on
- * the id; the range holds one item per invited address), then deleted on condition that it is
- * still that invitation, so its token can no longer register anyone. False when the tenant
- * has no pending invitation with that id.
+ * Withdraws a pending invitation by id: found through its gsi1 entry (one Query, whatever the
+ * tenant's number of invitations), then deleted on condition that it is still that invitation
+ * of this tenant, pending, so its token can no longer register anyone. False when the tenant
+ * has no pending invitation with that id. The index is eventually consistent: an invitation
+ * made a moment ago may not be found yet (a 404; withdrawing again finds it). One stored
+ * before the index entry existed cannot be withdrawn; it expires within 7 days.
  */
 export async function withdrawPendingInvitation(tenantId: string, invitationId: string, nowEpoch: number): Promise<boolean> {
-  const { pk, skPrefix } = keys.invitationsOfTenant(tenantId);
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1.invitationById(invitationId).gsi1pk },
+      Limit: 1,
+    }),
+  );
+  const found = Items[0];
+  if (!found || found.tenantId !== tenantId) return false;
+  try {
+    await db().send(
+      new DeleteCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: 'id = :id AND expiresAtEpoch > :now',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ':id': invitationId, ':now': nowEpoch },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
+        Key: keys.invitation(tenantId, String(found.email)),
+        ConditionExpression: 'id = :id AND expiresAtEpoch > :now',
+        ExpressionAttributeValues: { ':id': invitationId, ':now': nowEpoch },
       }),
     );
-    const invitation = result.Items?.[0];
-    if (invitation) {
-      try {
-        await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: String(invitation.sk) }, ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': invitationId } }));
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return false;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
