@@ -30,6 +30,8 @@ const storeShape = {
   /** Always set on Lambda; elsewhere the SDK's own resolution (profile) applies. */
   AWS_REGION: z.optional(text()),
   BCRYPT_COST: z.coerce.number().check(z.int(), z.gte(10), z.lte(15)),
+  /** How long audit entries are kept (DynamoDB TTL), in days. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)),
 };
 const storeSchema = z.object(storeShape);
 

@@ -23,6 +23,8 @@ export const settings = {
   bcryptCost: 10,
   /** The business's calendar (UTC-3, no daylight saving): sales days and the dashboards' days. */
   businessTimeZone: 'America/Sao_Paulo',
+  /** About 13 months: a full fiscal year and its closing, then DynamoDB's TTL removes the audit entry. */
+  auditRetentionDays: 400,
 } as const;
 
 /** The settings as the environment variables lib/config.ts parses. */
@@ -33,6 +35,7 @@ export const settingsEnvironment = {
   COOKIE_SAME_SITE: settings.cookieSameSite,
   BCRYPT_COST: String(settings.bcryptCost),
   BUSINESS_TIME_ZONE: settings.businessTimeZone,
+  AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
 } as const satisfies Partial<Record<keyof Config, string>>;
 
 /**

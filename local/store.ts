@@ -29,6 +29,6 @@ export async function connectLocalStore(): Promise<{ stop: () => Promise<void> }
  */
 export async function connectStore(table: string | undefined): Promise<{ stop: () => Promise<void> }> {
   if (table === undefined) return connectLocalStore();
-  Object.assign(process.env, { TABLE_NAME: table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST });
+  Object.assign(process.env, { TABLE_NAME: table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST, AUDIT_RETENTION_DAYS: process.env.AUDIT_RETENTION_DAYS ?? settingsEnvironment.AUDIT_RETENTION_DAYS });
   return { stop: () => Promise.resolve() };
 }

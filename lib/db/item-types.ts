@@ -59,3 +59,6 @@ export const SUPPLIER_ITEMS = { supplier: 'Supplier', document: 'SupplierDocumen
 
 /** The `type` attribute of the tenant's items: the tenant, and its service-wide name sentinel. */
 export const TENANT_ITEMS = { tenant: 'Tenant', name: 'TenantName' } as const;
+
+/** The `type` attribute of an audit entry (each of its copies). */
+export const AUDIT_ITEMS = { entry: 'AuditEntry' } as const;

@@ -1,3 +1,5 @@
+import type { AuditScope } from '../audit/model';
+
 /**
  * Pure key builders: one function per item kind or access pattern, nothing else. Every
  * tenant-owned key starts with `TENANT#<tenantId>`, so no read can cross tenants by
@@ -21,6 +23,10 @@ export interface HistoryScope {
 }
 const historyPk = (tenantId: string, { productId, warehouseId, type }: HistoryScope) =>
   `${tenantPk(tenantId)}#MOVEMENTS#${productId ?? '*'}#${warehouseId ?? '*'}${type ? `#${type}` : ''}`;
+
+const auditPk = (trail: AuditScope) => (trail === 'platform' ? 'PLATFORM#AUDIT' : `${tenantPk(trail.tenantId)}#AUDIT`);
+/** Audit entries sort by time (an instant's prefix bounds every id at it), so a range is a key condition. */
+const auditSk = (occurredAt: string, entryId: string) => `${occurredAt}#${entryId}`;
 
 /** The coverage index marker's sort key (before every entry's). */
 export const COVERAGE_MARKER_SK = '#CURRENT';
@@ -161,6 +167,19 @@ export const keys = {
   idempotency: (caller: { tenantId: string; userId: string } | { ip: string }, keyHash: string): Key =>
     'ip' in caller ? { pk: `IDEMPOTENCY#IP#${caller.ip}`, sk: `KEY#${keyHash}` } : { pk: userPk(caller.tenantId, caller.userId), sk: `IDEMPOTENCY#${keyHash}` },
 
+  /**
+   * The audit trail (lib/db/repositories/audit). An entry is written whole into up to three
+   * lists, each newest-first by time: the trail itself (every entry; its gsi1 copy lists it
+   * by action), its actor's (gsi1: by resource type) and its resource's.
+   */
+  auditEntry: (trail: AuditScope, occurredAt: string, entryId: string): Key => ({ pk: auditPk(trail), sk: auditSk(occurredAt, entryId) }),
+  /** The actor's list: a user's id, or `system`. */
+  auditByActor: (trail: AuditScope, actorKey: string, occurredAt: string, entryId: string): Key => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}`, sk: auditSk(occurredAt, entryId) }),
+  auditByResource: (trail: AuditScope, resourceId: string, occurredAt: string, entryId: string): Key => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}`, sk: auditSk(occurredAt, entryId) }),
+  auditTrailOf: (trail: AuditScope) => ({ pk: auditPk(trail) }),
+  auditOfActor: (trail: AuditScope, actorKey: string) => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}` }),
+  auditOfResource: (trail: AuditScope, resourceId: string) => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}` }),
+
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 
@@ -193,4 +212,10 @@ export const gsi1 = {
     gsi1sk: `${day}#${tenantId}#${productId}`,
   }),
   salesPendingShard: (shard: number) => ({ gsi1pk: `SALES_PENDING#${shard}` }),
+  /** The trail's entries by action (on the trail's own copy of each entry). */
+  auditByAction: (trail: AuditScope, action: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#ACTION#${action}`, gsi1sk: auditSk(occurredAt, entryId) }),
+  auditOfAction: (trail: AuditScope, action: string) => ({ gsi1pk: `${auditPk(trail)}#ACTION#${action}` }),
+  /** The trail's entries by resource type (on the actor's copy of each entry). */
+  auditByType: (trail: AuditScope, resourceType: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}`, gsi1sk: auditSk(occurredAt, entryId) }),
+  auditOfType: (trail: AuditScope, resourceType: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}` }),
 };

@@ -4,6 +4,8 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
+import { withRequestOrigin } from '../audit/context';
+import { userActor } from '../audit/record';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
 import { logger } from '../log';
@@ -146,6 +148,18 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
         request: requestInfo(event, context),
         idempotency: undefined,
       } as HandlerInput<R, B, Q, P>;
+      // Every audit entry this request writes names it (lib/audit/context).
+      const origin = {
+        requestId: input.request.requestId,
+        sourceIp: input.request.ip,
+        userAgent: input.request.userAgent,
+        ...(principal ? { actor: userActor({ id: principal.userId, name: principal.name }) } : {}),
+      };
+      return withRequestOrigin(origin, () => handle(event, input, key));
+    };
+
+    const handle = async (event: APIGatewayProxyEvent, input: HandlerInput<R, B, Q, P>, key: string | undefined): Promise<APIGatewayProxyResult> => {
+      const { principal } = input;
       if (key === undefined || !route.idempotent) return toResult(await fn(input));
 
       // Only a valid request takes its key: one refused by its schemas leaves nothing behind.

@@ -1,0 +1,86 @@
+import * as z from 'zod';
+
+/**
+ * The audit trail (issue 16): one entry per security event and per data change, written in
+ * the same DynamoDB transaction as the change it records (lib/db/repositories/audit), so no
+ * change commits without its entry and no entry exists without its change. Entries are kept
+ * AUDIT_RETENTION_DAYS (DynamoDB TTL) and no route edits or deletes them.
+ */
+
+/** What happened. Security events first, then data changes. */
+export const AUDIT_ACTIONS = [
+  'auth.login',
+  'auth.login_failed',
+  'auth.logout',
+  'auth.refresh',
+  'auth.refresh_reuse_detected',
+  'auth.password_reset_requested',
+  'auth.password_reset',
+  'auth.password_changed',
+  'session.revoked',
+  'session.revoked_others',
+  'invitation.created',
+  'invitation.withdrawn',
+  'invitation.accepted',
+  'user.role_changed',
+  'user.removed',
+  'tenant.created',
+  'tenant.updated',
+  'platform.admin_promoted',
+  'company.created',
+  'company.updated',
+  'company.status_changed',
+  'supplier.created',
+  'supplier.updated',
+  'supplier.deleted',
+  'warehouse.created',
+  'product.created',
+  'movement.created',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement'] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+
+/** Who did it: a signed-in user, the platform itself (jobs, scripts), or nobody known (a failed login). */
+export const auditActorSchema = z.object({
+  type: z.enum(['user', 'system', 'anonymous']),
+  id: z.string().nullable(),
+  name: z.string().nullable(),
+});
+export type AuditActor = z.infer<typeof auditActorSchema>;
+
+/** A JSON value as a change records it (before or after). */
+const changeValue: z.ZodType<unknown> = z.unknown();
+
+/** One field an update changed, with its value before and after (null: absent). */
+export const auditChangeSchema = z.object({ field: z.string(), before: changeValue, after: changeValue });
+export type AuditChange = z.infer<typeof auditChangeSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.uuid(),
+  occurredAt: z.iso.datetime(),
+  actor: auditActorSchema,
+  action: z.enum(AUDIT_ACTIONS),
+  resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.string().nullable() }),
+  /** API Gateway's request id (a script's or job's own id outside a request). */
+  requestId: z.string(),
+  /** API Gateway's view of the caller's address; null outside a request. */
+  sourceIp: z.string().nullable(),
+  /** The caller's User-Agent, at most 512 characters; null outside a request. */
+  userAgent: z.string().nullable(),
+  /** For updates: each changed field, before and after. Null for every other action. */
+  changes: z.array(auditChangeSchema).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** Whose trail an entry is in: a tenant's, or the platform's (tenants created, administrators promoted, logins of unknown e-mails). */
+export type AuditScope = { tenantId: string } | 'platform';
+
+/** An entry and where it is kept: what a repository adds to the transaction of the change it records. */
+export interface AuditRecord {
+  scope: AuditScope;
+  entry: AuditEntry;
+  /** When DynamoDB removes it (TTL, epoch seconds). */
+  expiresAtEpoch: number;
+}

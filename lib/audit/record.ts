@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { storeConfig } from '../config';
+import { currentOrigin } from './context';
+import type { AuditAction, AuditActor, AuditChange, AuditRecord, AuditResourceType, AuditScope } from './model';
+
+/** A User-Agent is the client's to choose: kept to its first 512 characters. */
+export const MAX_USER_AGENT = 512;
+
+export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: null };
+export const ANONYMOUS_ACTOR: AuditActor = { type: 'anonymous', id: null, name: null };
+export const userActor = (user: { id: string; name: string }): AuditActor => ({ type: 'user', id: user.id, name: user.name });
+
+/** What a service says about its change; the request it happens in supplies the rest. */
+export interface AuditEvent {
+  scope: AuditScope;
+  action: AuditAction;
+  resource: { type: AuditResourceType; id: string | null };
+  /** For updates (lib/audit/record `changesOf`). */
+  changes?: AuditChange[];
+  /** Who, when the request does not say (a public route: the user who logged in, registered or reset). */
+  actor?: AuditActor;
+}
+
+/**
+ * The audit record of a change made at `nowMs`, for its repository to write in the change's
+ * own transaction. The actor is the event's, else the signed-in caller's, else the system's
+ * (outside a request) or nobody's (a public request).
+ */
+export function auditRecord(event: AuditEvent, nowMs: number): AuditRecord {
+  const origin = currentOrigin();
+  const occurredAt = new Date(nowMs).toISOString();
+  return {
+    scope: event.scope,
+    entry: {
+      id: randomUUID(),
+      occurredAt,
+      actor: event.actor ?? origin?.actor ?? (origin ? ANONYMOUS_ACTOR : SYSTEM_ACTOR),
+      action: event.action,
+      resource: event.resource,
+      requestId: origin?.requestId ?? `system-${randomUUID()}`,
+      sourceIp: origin?.sourceIp ?? null,
+      userAgent: origin?.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      changes: event.changes ?? null,
+    },
+    expiresAtEpoch: Math.floor(nowMs / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 24 * 60 * 60,
+  };
+}
+
+/**
+ * The fields of `fields` whose value differs between `before` and `after`, with both values
+ * (absent as null). Values compare as JSON, so an address object that did not change is not a change.
+ */
+export function changesOf<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): AuditChange[] {
+  const changes: AuditChange[] = [];
+  for (const field of fields) {
+    const was = before[field] ?? null;
+    const is = after[field] ?? null;
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes.push({ field, before: was, after: is });
+  }
+  return changes;
+}

@@ -1,0 +1,132 @@
+import { PutCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditAction, AuditEntry, AuditRecord, AuditResourceType, AuditScope } from '../../audit/model';
+import { db, tableName } from '../client';
+import { AUDIT_ITEMS } from '../item-types';
+import { fieldsOf, pick } from '../items';
+import { gsi1, keys } from '../keys';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const FIELDS = fieldsOf<AuditEntry>()(['id', 'occurredAt', 'actor', 'action', 'resource', 'requestId', 'sourceIp', 'userAgent', 'changes']);
+
+/** The entry's attributes, the same in each of its copies. */
+const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => ({ type: AUDIT_ITEMS.entry, ...entry, ttl: expiresAtEpoch });
+
+/** The key an actor's list is under: the user's id, or `system`. */
+const actorKey = (entry: AuditEntry): string | undefined => (entry.actor.type === 'user' ? (entry.actor.id ?? undefined) : entry.actor.type === 'system' ? 'system' : undefined);
+
+/** The trail's own copy, listed by action through gsi1. */
+const trailCopy = (record: AuditRecord) => ({
+  ...keys.auditEntry(record.scope, record.entry.occurredAt, record.entry.id),
+  ...gsi1.auditByAction(record.scope, record.entry.action, record.entry.occurredAt, record.entry.id),
+  ...entryAttributes(record),
+});
+
+/**
+ * The puts that record a change, for the change's own transaction: the entry whole in each
+ * list a filter reads (lib/db/keys, `auditEntry`): the trail (by action on gsi1), its actor's
+ * (by resource type on gsi1) when someone is known, and its resource's when it has an id.
+ * An entry's id is new, so the puts need no condition; if the transaction fails, none is written.
+ */
+export function auditItems(record: AuditRecord): TransactItem[] {
+  const { scope, entry } = record;
+  const items: TransactItem[] = [{ Put: { TableName: tableName(), Item: trailCopy(record) } }];
+  const actor = actorKey(entry);
+  if (actor !== undefined) {
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.auditByActor(scope, actor, entry.occurredAt, entry.id), ...gsi1.auditByType(scope, entry.resource.type, entry.occurredAt, entry.id), ...entryAttributes(record) },
+      },
+    });
+  }
+  if (entry.resource.id !== null) {
+    items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
+  }
+  return items;
+}
+
+/**
+ * An event that changes nothing else (a failed login): one unconditional put of the trail's
+ * copy alone, so it is listed unfiltered, by action and by time, at one write unit.
+ */
+export async function putLoneEntry(record: AuditRecord): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: trailCopy(record) }));
+}
+
+/** What a page of the trail asks for. */
+export interface AuditFilter {
+  actorId?: string;
+  action?: AuditAction;
+  resourceType?: AuditResourceType;
+  resourceId?: string;
+}
+
+export interface AuditPageRequest {
+  filter: AuditFilter;
+  /** Sort-key bounds, both inclusive (`occurredAt#id`). */
+  fromSk: string;
+  toSk: string;
+  limit: number;
+  /** Where the previous page stopped (the keys of the list read), from its cursor. */
+  after?: Record<string, string>;
+}
+
+/** Which list a filter reads: the narrowest one it names; whatever else it names is checked on the entries read. */
+function listFor(scope: AuditScope, filter: AuditFilter): { index?: 'gsi1'; keyName: string; key: string; checked: (keyof AuditFilter)[] } {
+  const rest = (used: keyof AuditFilter) => (['actorId', 'action', 'resourceType', 'resourceId'] as const).filter((name) => name !== used && filter[name] !== undefined);
+  if (filter.resourceId !== undefined) return { keyName: 'pk', key: keys.auditOfResource(scope, filter.resourceId).pk, checked: rest('resourceId') };
+  if (filter.actorId !== undefined) return { keyName: 'pk', key: keys.auditOfActor(scope, filter.actorId).pk, checked: rest('actorId') };
+  if (filter.action !== undefined) return { index: 'gsi1', keyName: 'gsi1pk', key: gsi1.auditOfAction(scope, filter.action).gsi1pk, checked: rest('action') };
+  if (filter.resourceType !== undefined) return { index: 'gsi1', keyName: 'gsi1pk', key: gsi1.auditOfType(scope, filter.resourceType).gsi1pk, checked: [] };
+  return { keyName: 'pk', key: keys.auditTrailOf(scope).pk, checked: [] };
+}
+
+/** Where each filter is checked on an entry read from a list that is not its own. */
+const FILTER_PATHS: Record<keyof AuditFilter, { expression: string; names: Record<string, string> }> = {
+  actorId: { expression: '#actor.#id = :actorId', names: { '#actor': 'actor', '#id': 'id' } },
+  action: { expression: '#action = :action', names: { '#action': 'action' } },
+  resourceType: { expression: '#resource.#type = :resourceType', names: { '#resource': 'resource', '#type': 'type' } },
+  resourceId: { expression: '#resource.#id = :resourceId', names: { '#resource': 'resource', '#id': 'id' } },
+};
+
+/**
+ * One Query per page, newest first, on the list the filter names (see `listFor`); a second
+ * filter is checked on the entries that Query reads, so such a page may hold fewer than
+ * `limit` entries (even none) and still have a next one. Lists on gsi1 are eventually
+ * consistent (an entry shows there within about a second).
+ */
+export async function readAuditPage(scope: AuditScope, request: AuditPageRequest): Promise<{ entries: AuditEntry[]; next?: Record<string, string> }> {
+  const list = listFor(scope, request.filter);
+  const sortKey = list.index ? 'gsi1sk' : 'sk';
+  const names: Record<string, string> = { '#key': list.keyName, '#sort': sortKey };
+  const values: Record<string, unknown> = { ':key': list.key, ':from': request.fromSk, ':to': request.toSk };
+  const filters: string[] = [];
+  for (const name of list.checked) {
+    filters.push(FILTER_PATHS[name].expression);
+    Object.assign(names, FILTER_PATHS[name].names);
+    values[`:${name}`] = request.filter[name];
+  }
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    ...(list.index ? { IndexName: list.index } : { ConsistentRead: true }),
+    KeyConditionExpression: '#key = :key AND #sort BETWEEN :from AND :to',
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+    // One more than the page: without a second filter, a next page exists only if that one came back.
+    Limit: request.limit + 1,
+    ...(request.after ? { ExclusiveStartKey: request.after } : {}),
+  };
+  const { Items = [], LastEvaluatedKey } = await db().send(new QueryCommand(input));
+  const page = Items.slice(0, request.limit);
+  const last = page.at(-1);
+  const positionOf = (item: Record<string, unknown>) => {
+    const position: Record<string, string> = { pk: item.pk as string, sk: item.sk as string };
+    if (list.index) Object.assign(position, { gsi1pk: item.gsi1pk as string, gsi1sk: item.gsi1sk as string });
+    return position;
+  };
+  const next = Items.length > request.limit && last ? positionOf(last) : LastEvaluatedKey ? (LastEvaluatedKey as Record<string, string>) : undefined;
+  return { entries: page.map((item) => pick<AuditEntry>(item, FIELDS)), ...(next ? { next } : {}) };
+}
