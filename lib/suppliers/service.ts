@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { auditRecord, changesOf } from '../audit/record';
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
@@ -8,6 +9,9 @@ import type { Supplier } from './model';
 import type { ListSuppliersInput } from './queries';
 import type { CreateSupplierInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
 import { supplierMatcher } from '../db/supplier-index';
+
+/** What an update's audit entry compares (its timestamps are not the caller's change). */
+const AUDITED_FIELDS = ['name', 'corporateName', 'document', 'email', 'phone', 'active'] as const satisfies readonly (keyof Supplier)[];
 
 /** The Supplier of interface.md: the entity without its timestamps, document formatted with punctuation. */
 export const toSupplierView = ({ createdAt: _createdAt, updatedAt: _updatedAt, ...supplier }: Supplier): SupplierView => ({
@@ -30,7 +34,8 @@ export async function createSupplier(principal: Principal, input: CreateSupplier
     updatedAt: now,
   };
   const view = toSupplierView(supplier);
-  await insertSupplier(principal.tenantId, supplier, idempotency && { write: idempotency, view });
+  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.created', resource: { type: 'supplier', id: supplier.id } }, nowMs);
+  await insertSupplier(principal.tenantId, supplier, audit, idempotency && { write: idempotency, view });
   return view;
 }
 
@@ -41,11 +46,21 @@ export async function getSupplier(principal: Principal, supplierId: string): Pro
   return toSupplierView(supplier);
 }
 
-/** Apply the given fields (null clears email or phone); 404 outside the caller's tenant, 409 for a taken document. */
+/**
+ * Apply the given fields (null clears email or phone); 404 outside the caller's tenant, 409 for
+ * a taken document. Its audit entry lists the fields that changed from the supplier as the
+ * write that commits read it (none when the values given were the ones it had: still one entry).
+ */
 export async function updateSupplier(principal: Principal, supplierId: string, changes: UpdateSupplierInput, nowMs: number): Promise<SupplierView> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<Supplier>;
   const updatedAt = new Date(nowMs).toISOString();
-  const supplier = await modifySupplier(principal.tenantId, supplierId, (current) => ({ ...current, ...given, updatedAt }));
+  const supplier = await modifySupplier(
+    principal.tenantId,
+    supplierId,
+    (current) => ({ ...current, ...given, updatedAt }),
+    (before, after) =>
+      auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.updated', resource: { type: 'supplier', id: supplierId }, changes: changesOf(before, after, AUDITED_FIELDS) }, nowMs),
+  );
   return toSupplierView(supplier);
 }
 
@@ -54,8 +69,8 @@ export async function updateSupplier(principal: Principal, supplierId: string, c
  * the list and its count, its document free for another supplier. 404 outside the caller's
  * tenant or when it is already gone.
  */
-export async function deleteSupplier(principal: Principal, supplierId: string): Promise<void> {
-  await removeSupplier(principal.tenantId, supplierId);
+export async function deleteSupplier(principal: Principal, supplierId: string, nowMs: number = Date.now()): Promise<void> {
+  await removeSupplier(principal.tenantId, supplierId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.deleted', resource: { type: 'supplier', id: supplierId } }, nowMs));
 }
 
 /**

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand 
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { lambdaContext } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { storedSupplierItem, supplierIdEvent } from '../support/suppliers';
@@ -20,7 +20,38 @@ const supplierId = randomUUID();
 
 const supplierItem = (extra: Record<string, unknown> = {}) => storedSupplierItem(tenantId, supplierId, extra);
 
-const remove = (id: string) => deleteSupplier(supplierIdEvent('DELETE', id, principal, REQUEST_ID), lambdaContext());
+/** A DELETE from a browser that names itself (its User-Agent goes into the audit entry). */
+const remove = (id: string) => {
+  const event = supplierIdEvent('DELETE', id, principal, REQUEST_ID);
+  return deleteSupplier({ ...event, headers: { ...event.headers, 'User-Agent': 'vitest' } }, lambdaContext());
+};
+
+/**
+ * The audit entry's three puts, last in the transaction: the trail's copy (by action), the
+ * caller's (by resource type) and the supplier's, each the whole entry.
+ */
+const auditPuts = () => {
+  const trail = { tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: expect.any(String),
+    actor: { type: 'user', id: principal.userId, name: principal.name },
+    action: 'supplier.deleted',
+    resource: { type: 'supplier', id: supplierId },
+    requestId: REQUEST_ID,
+    sourceIp: '203.0.113.10',
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+  return [
+    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'supplier.deleted').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'supplier').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, supplierId).pk, sk, ...entry } } },
+  ];
+};
 
 /** The one transaction of a delete that read `sortName`, `document` and `version`. */
 const deletion = (sortName: string, document: string, version: number) => ({
@@ -48,6 +79,8 @@ const deletion = (sortName: string, document: string, version: number) => ({
         ExpressionAttributeValues: { ':one': 1, ':delta': -1, ':version': 7, ':now': expect.any(Number) },
       },
     },
+    // And the audit entry, which commits only with the delete.
+    ...auditPuts(),
   ],
 });
 
@@ -62,7 +95,7 @@ beforeEach(() => {
 });
 
 describe('DELETE /suppliers/{id}', () => {
-  it('returns 204 with no body and removes the supplier, its document sentinel and index entry and one from the count, in one transaction', async () => {
+  it('returns 204 with no body and removes the supplier, its document sentinel and index entry and one from the count, with its audit entry, in one transaction', async () => {
     ddb.on(GetCommand).resolves({ Item: supplierItem() });
     ddb.on(TransactWriteCommand).resolves({});
 

@@ -8,10 +8,12 @@
  * - the document sentinel (uniqueness within the tenant) and the tenant's supplier count
  *   (`keys.supplierStats`, the `total` of an unsearched page).
  *
- * Every write that touches more than the supplier itself is one transaction, so the index,
- * the sentinel and the count never drift from the suppliers.
+ * Every write is one transaction with its audit entry (./audit, last in it), so the index,
+ * the sentinel and the count never drift from the suppliers, and no change commits without
+ * its entry.
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import { Conflict, NotFound } from '../../errors';
 import type { Supplier } from '../../suppliers/model';
 import { SUPPLIER_ITEMS } from '../item-types';
@@ -19,8 +21,9 @@ import { SUPPLIER_ITEMS } from '../item-types';
 import { searchHaystack, sortName } from '../supplier-index';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
+import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
-import { failedConditions, isConditionFailure } from '../conditions';
+import { failedConditions } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
@@ -79,10 +82,11 @@ function withRetries<T>(step: () => Promise<T | typeof RETRY>): Promise<T> {
 /**
  * One transaction: the supplier, its document sentinel (409 when the tenant already has a
  * supplier with that document), its index entry, the tenant's count + 1 and its block's
- * count + 1 (./supplier-blocks; the tenant's first block with its first supplier). Concurrent
- * creates in one tenant contend for the count and the block, so a conflict is retried.
+ * count + 1 (./supplier-blocks; the tenant's first block with its first supplier), the key's
+ * completion and the audit entry. Concurrent creates in one tenant contend for the count and
+ * the block, so a conflict is retried.
  */
-export async function insertSupplier(tenantId: string, supplier: Supplier, key?: KeyCompletion): Promise<void> {
+export async function insertSupplier(tenantId: string, supplier: Supplier, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   const table = tableName();
   const entry = indexEntry(tenantId, supplier);
   // A tenant with suppliers but no blocks (written before them) is counted without blocks.
@@ -108,7 +112,7 @@ export async function insertSupplier(tenantId: string, supplier: Supplier, key?:
     ];
     const blockIndex = found ? items.push(blockCountWrite(tenantId, found, 1)) - 1 : firstBlock ? items.push(firstBlockWrite(tenantId)) - 1 : -1;
     const keyIndex = items.length;
-    items.push(...completionItems(key));
+    items.push(...completionItems(key), ...auditItems(audit));
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
       return found ?? null;
@@ -149,9 +153,10 @@ export async function findSupplier(tenantId: string, supplierId: string): Promis
  * check); false when someone did, so the caller reads again. A new document claims its
  * sentinel (409 when taken) and frees the old one; a change to what search or ordering
  * sees rewrites the index entry, moving it (delete + put) when the sort name changed. All
- * in one transaction; a change to `active` alone is a single conditional put.
+ * in one transaction with the audit entry (even a change to `active` alone, so the entry
+ * commits with it).
  */
-async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, next: Supplier): Promise<boolean> {
+async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, next: Supplier, audit: AuditRecord): Promise<boolean> {
   const table = tableName();
   const before = stored.supplier;
   const supplierPut = {
@@ -185,13 +190,14 @@ async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, ne
     items.push({ Put: { TableName: table, Item: entry } });
   }
 
+  // Last, so the indexes above are the cancellation reasons' (the entry's puts have no condition).
+  items.push(...auditItems(audit));
+
   try {
-    if (items.length === 1) await db().send(new PutCommand(supplierPut));
-    else await db().send(new TransactWriteCommand({ TransactItems: items }));
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
     if (into && into.count + 1 > MAX_BLOCK_ENTRIES) await splitSupplierBlockIfFull(tenantId, into.firstSk);
     return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
     const failed = failedConditions(error);
     if (failed?.includes(0) || blockIndexes.some((index) => failed?.includes(index))) return false;
     if (sentinelIndex !== undefined && failed?.includes(sentinelIndex)) throw new Conflict('A supplier with this document already exists');
@@ -201,26 +207,28 @@ async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, ne
 }
 
 /**
- * Read the supplier, let `change` compute its new state, write it (optimistic, retried when
- * a concurrent update got there first). 404 when the tenant has no such supplier.
+ * Read the supplier, let `change` compute its new state, write it with the audit entry
+ * `audit` makes of that read and that state (optimistic, retried when a concurrent update got
+ * there first: the entry that commits compares the state its write was conditioned on).
+ * 404 when the tenant has no such supplier.
  */
-export async function modifySupplier(tenantId: string, supplierId: string, change: (current: Supplier) => Supplier): Promise<Supplier> {
+export async function modifySupplier(tenantId: string, supplierId: string, change: (current: Supplier) => Supplier, audit: (before: Supplier, after: Supplier) => AuditRecord): Promise<Supplier> {
   return withRetries(async () => {
     const stored = await readStoredSupplier(tenantId, supplierId);
     if (!stored) throw new NotFound('No such supplier');
     const next = change(stored.supplier);
-    return (await writeSupplierChanges(tenantId, stored, next)) ? next : RETRY;
+    return (await writeSupplierChanges(tenantId, stored, next, audit(stored.supplier, next))) ? next : RETRY;
   });
 }
 
 /**
  * Delete the supplier for good, in one transaction conditioned on the version it read: the
  * item, its document sentinel (the document is free again in the tenant), its index entry,
- * the tenant's count - 1 and its block's. A concurrent update or delete makes it read again, so it
- * removes the index entry the supplier has now, and of parallel deletes exactly one
- * succeeds: the others find nothing, a 404.
+ * the tenant's count - 1 and its block's, and the audit entry. A concurrent update or delete
+ * makes it read again, so it removes the index entry the supplier has now, and of parallel
+ * deletes exactly one succeeds (with its one entry): the others find nothing, a 404.
  */
-export async function removeSupplier(tenantId: string, supplierId: string): Promise<void> {
+export async function removeSupplier(tenantId: string, supplierId: string, audit: AuditRecord): Promise<void> {
   const table = tableName();
   await withRetries(async () => {
     const stored = await readStoredSupplier(tenantId, supplierId);
@@ -252,13 +260,15 @@ export async function removeSupplier(tenantId: string, supplierId: string): Prom
               },
             },
             ...(block ? [blockCountWrite(tenantId, block, -1)] : []),
+            ...auditItems(audit),
           ],
         }),
       );
       return undefined;
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed?.includes(0) || failed?.includes(4) || isTransactionConflict(error)) return RETRY;
+      // Item 4 is the block's count when there is a block (the audit puts after it have no condition).
+      if (failed?.includes(0) || (block && failed?.includes(4)) || isTransactionConflict(error)) return RETRY;
       throw error;
     }
   });
