@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
+import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
@@ -21,7 +22,8 @@ const productViewOf = ({ id, sku, name, createdAt }: Product): ProductView => ({
 export async function createWarehouse(principal: Principal, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
   const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0n, totalProducts: 0, totalValue: 0n };
   const view = warehouseViewOf(warehouse);
-  await insertWarehouse(principal.tenantId, warehouse, idempotency && { write: idempotency, view });
+  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'warehouse.created', resource: { type: 'warehouse', id: warehouse.id } }, nowMs);
+  await insertWarehouse(principal.tenantId, warehouse, audit, idempotency && { write: idempotency, view });
   return view;
 }
 
@@ -40,7 +42,8 @@ export async function listWarehouses(principal: Principal, page: PageRequest): P
 export async function createProduct(principal: Principal, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
   const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
   const view = productViewOf(product);
-  await insertProduct(principal.tenantId, product, idempotency && { write: idempotency, view });
+  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id } }, nowMs);
+  await insertProduct(principal.tenantId, product, audit, idempotency && { write: idempotency, view });
   return view;
 }
 
@@ -98,7 +101,8 @@ export async function addMovement(principal: Principal, input: z.output<typeof m
     day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
   };
   const viewOf = (balance: Balance): MovementView => movementViewOf(movement, balance);
-  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), idempotency && { write: idempotency, view: viewOf });
+  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'movement.created', resource: { type: 'movement', id: movement.id } }, nowMs);
+  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), audit, idempotency && { write: idempotency, view: viewOf });
   return viewOf(balance);
 }
 

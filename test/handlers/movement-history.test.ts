@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as createMovement } from '../../functions/inventory/create-movement';
 import { handler as listMovements } from '../../functions/inventory/list-movements';
 import { toAuthorizerContext } from '../../lib/auth/principal';
+import { gsi1, keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed } from './responses';
@@ -136,6 +137,43 @@ describe('POST /inventory/movements', () => {
       balanceAfter: 3,
       averageCostAfter: 2,
     });
+  });
+
+  it("ends the movement's transaction with its audit entry: the trail's, the caller's and the movement's copies", async () => {
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] } });
+    ddb.on(TransactWriteCommand).resolves({});
+    const body = { productId, warehouseId, type: 'IN', quantity: 3, unitCost: 2, occurredAt: '2026-10-01T10:00:00.000Z' };
+    const event = proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, requestId: 'movement-audit-1', headers: { ...headers, 'Content-Type': 'application/json', 'User-Agent': 'vitest' } });
+
+    const answer = parsed(await createMovement(event, lambdaContext()));
+    expect(answer.statusCode).toBe(201);
+    const { id } = answer.body as { id: string };
+
+    const transactions = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+    expect(transactions).toHaveLength(1);
+    const [transaction = []] = transactions;
+    // The stock balance, the warehouse, the product, the eight history entries, then the entry.
+    expect(transaction).toHaveLength(3 + 8 + 3);
+    const trail = { tenantId };
+    const entry = {
+      type: 'AuditEntry',
+      id: expect.any(String),
+      occurredAt: expect.any(String),
+      actor: { type: 'user', id: principal.userId, name: principal.name },
+      action: 'movement.created',
+      resource: { type: 'movement', id },
+      requestId: 'movement-audit-1',
+      sourceIp: '203.0.113.10',
+      userAgent: 'vitest',
+      changes: null,
+      ttl: expect.any(Number),
+    };
+    const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+    expect(transaction.slice(11)).toEqual([
+      { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'movement.created').gsi1pk, gsi1sk: sk, ...entry } } },
+      { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'movement').gsi1pk, gsi1sk: sk, ...entry } } },
+      { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, id).pk, sk, ...entry } } },
+    ]);
   });
 
   it("moves the product's coverage entries in the same transaction, conditioned on its coverage version", async () => {

@@ -1,8 +1,10 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import { Conflict, NotFound } from '../../errors';
 import type { Balance, Movement, Product, SalesSeries, StoredMovement, Warehouse } from '../../inventory/model';
 import type { IdempotentWrite } from '../../idempotency/model';
 import { INVENTORY_ITEMS } from '../item-types';
+import { auditItems } from './audit';
 import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../../domain/decimal';
@@ -108,12 +110,13 @@ const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => 
   version: balance.version,
 });
 
-/** A new warehouse; with an Idempotency-Key, the key's answer (`view`) commits with it. */
-export async function insertWarehouse(tenantId: string, warehouse: Warehouse, key?: KeyCompletion): Promise<void> {
+/** A new warehouse and its audit entry; with an Idempotency-Key, the key's answer (`view`) commits with it. */
+export async function insertWarehouse(tenantId: string, warehouse: Warehouse, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   const items: TransactItem[] = [
     { Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouseAttributes(warehouse) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName(), Item: { ...keys.warehouseListing(tenantId, sortName(warehouse.name), warehouse.id), type: INVENTORY_ITEMS.warehouseListing, ...pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS) } } },
     ...completionItems(key),
+    ...auditItems(audit),
   ];
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
@@ -142,12 +145,12 @@ export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
 }
 
 /**
- * A product, its SKU sentinel and its coverage entries (./coverage) in one transaction: 409
- * when the tenant already has the SKU. The tenant is registered for the coverage job beside
+ * A product, its SKU sentinel, its coverage entries (./coverage) and its audit entry in one
+ * transaction: 409 when the tenant already has the SKU. The tenant is registered for the coverage job beside
  * it (the same item for every product, so not in the transaction, where concurrent creates
  * would conflict on it; a registration left by a create that then fails is harmless).
  */
-export async function insertProduct(tenantId: string, product: Product, key?: KeyCompletion): Promise<void> {
+export async function insertProduct(tenantId: string, product: Product, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   const coverage = newProductCoverage(tenantId, product);
   try {
     await Promise.all([
@@ -171,6 +174,7 @@ export async function insertProduct(tenantId: string, product: Product, key?: Ke
           },
           ...coverage.writes,
           ...completionItems(key),
+          ...auditItems(audit),
         ],
       }),
       ),
@@ -286,12 +290,13 @@ function productMove(tenantId: string, productId: string, productItem: Record<st
  * Record a movement: in ONE transaction, the balance of the product in the warehouse
  * (conditional on the version read, so concurrent movements never lose an update), the
  * warehouse totals, the product's on-hand quantity and coverage entries, the movement's
- * stock-history entries and, for a sale, the day's sales counter (marked pending for the
- * roll-up job). The balance and the product are read in one BatchGetItem. A condition lost to a
+ * stock-history entries, for a sale the day's sales counter (marked pending for the
+ * roll-up job), the key's completion and the audit entry: at most 3 + 8 + 6 coverage + 1 + 1
+ * + 3 = 22 items, well under DynamoDB's 100. The balance and the product are read in one BatchGetItem. A condition lost to a
  * concurrent movement, or a transaction conflict, re-reads and recomputes; stock can never
  * go below zero because the rule sees the balance it is conditioned on.
  */
-export async function recordMovement(movement: Movement, rule: BalanceRule, idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown }): Promise<Balance> {
+export async function recordMovement(movement: Movement, rule: BalanceRule, audit: AuditRecord, idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown }): Promise<Balance> {
   const { tenantId, productId, warehouseId } = movement;
   const stockKey = keys.stock(tenantId, productId, warehouseId);
   return withOptimisticRetries<Balance>(async () => {
@@ -344,6 +349,8 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, idem
 
     const keyIndex = items.length;
     if (idempotent) items.push(completionItem(idempotent.write, idempotent.view(next)));
+    // Last: the indexes above are the cancellation reasons read below (the entry's puts have no condition).
+    items.push(...auditItems(audit));
 
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
