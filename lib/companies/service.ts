@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { Principal } from '../auth/principal';
 import type { IdempotentWrite } from '../idempotency/model';
+import type { AuditAction } from '../audit/model';
+import { auditRecord, changesOf } from '../audit/record';
 import {
   findCompanyTenant,
   getCompany,
@@ -10,11 +12,28 @@ import {
   transitionCompanyStatus,
   updateCompanyProfile,
   type Company,
+  type CompanyAudit,
   type CompanyChanges,
 } from '../db/repositories/companies';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import type { CompanyStatus, createCompanyBody } from './schemas';
+
+/** The fields a profile change records in its audit entry (settings as JSON text: see `auditedFields`). */
+const PROFILE_FIELDS = ['name', 'email', 'address', 'settings', 'taxRegime', 'costMethod'] as const;
+
+/**
+ * What an entry records of a company: settings as its JSON text, as the company item keeps it,
+ * since a free-form object may hold what a DynamoDB map cannot (nesting past 32 levels inside
+ * the entry, numbers beyond its range) and the entry must never fail the change it records.
+ */
+const auditedFields = (company: Company) => ({ ...company, settings: JSON.stringify(company.settings) });
+
+/** The audit record of a change to a company, in its own tenant's trail (a platform administrator may change another tenant's). */
+const companyChange =
+  (action: AuditAction, fields: readonly (keyof Company)[], nowMs: number): CompanyAudit =>
+  (before, after) =>
+    auditRecord({ scope: { tenantId: before.tenantId }, action, resource: { type: 'company', id: before.id }, changes: changesOf(auditedFields(before), auditedFields(after), fields) }, nowMs);
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
 export async function createCompany(principal: Principal, input: z.output<typeof createCompanyBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<Company> {
@@ -33,7 +52,8 @@ export async function createCompany(principal: Principal, input: z.output<typeof
     createdAt: now,
     updatedAt: now,
   };
-  await insertCompany(company, idempotency && { write: idempotency, view: company });
+  const audit = auditRecord({ scope: { tenantId: company.tenantId }, action: 'company.created', resource: { type: 'company', id: company.id } }, nowMs);
+  await insertCompany(company, audit, idempotency && { write: idempotency, view: company });
   return company;
 }
 
@@ -43,7 +63,7 @@ export async function listCompanies(principal: Principal, page: PageRequest): Pr
 }
 
 export function updateCompany(principal: Principal, companyId: string, changes: CompanyChanges, nowMs: number): Promise<Company> {
-  return updateCompanyProfile(principal.tenantId, companyId, changes, new Date(nowMs).toISOString());
+  return updateCompanyProfile(principal.tenantId, companyId, changes, new Date(nowMs).toISOString(), companyChange('company.updated', PROFILE_FIELDS, nowMs));
 }
 
 /**
@@ -75,5 +95,5 @@ export async function changeCompanyStatus(principal: Principal, companyId: strin
   const rule = TRANSITIONS[company.status][to];
   if (!rule) throw new Conflict(`A company cannot go from ${company.status} to ${to}`);
   if (rule === 'platform' && !principal.platformAdmin) throw new Conflict(`Only a platform administrator may move a company from ${company.status} to ${to}`);
-  return transitionCompanyStatus(company.tenantId, company.id, company.status, to, new Date(nowMs).toISOString());
+  return transitionCompanyStatus(company.tenantId, company.id, company.status, to, new Date(nowMs).toISOString(), companyChange('company.status_changed', ['status'], nowMs));
 }

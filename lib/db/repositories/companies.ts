@@ -1,12 +1,15 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import type { Company, CompanyStatus } from '../../companies/model';
 import { COMPANY_ITEMS } from '../item-types';
 
 import { Conflict, NotFound } from '../../errors';
 import { db, tableName } from '../client';
+import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
-import { failedConditions, isConditionFailure } from '../conditions';
+import { failedConditions } from '../conditions';
 import { setOrRemove } from '../items';
+import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { gsi1, keys } from '../keys';
 import { queryPage } from '../query';
 import { getMany } from '../batch';
@@ -41,8 +44,12 @@ export function toCompany(item: Record<string, unknown>): Company {
   };
 }
 
-/** The company and its document sentinel in one transaction: 409 when any tenant holds the document. */
-export async function insertCompany(company: Company, key?: KeyCompletion): Promise<void> {
+/**
+ * The company, its document sentinel, its listing entry, the key's completion and the audit
+ * entry of its creation in one transaction: 409 when any tenant holds the document. The audit
+ * items come last, so the indexes below stay those of the company's own items.
+ */
+export async function insertCompany(company: Company, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -57,6 +64,7 @@ export async function insertCompany(company: Company, key?: KeyCompletion): Prom
           },
           { Put: { TableName: tableName(), Item: { ...keys.companyListing(company.tenantId, company.createdAt, company.id), type: COMPANY_ITEMS.listing, companyId: company.id } } },
           ...completionItems(key),
+          ...auditItems(audit),
         ],
       }),
     );
@@ -100,43 +108,79 @@ export async function listCompanyPage(tenantId: string, page: { limit: number; a
 
 export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' | 'settings' | 'taxRegime' | 'costMethod'>>;
 
-/** Apply profile changes (null clears email or address); 404 when the company is not there. */
-export async function updateCompanyProfile(tenantId: string, companyId: string, changes: CompanyChanges, now: string): Promise<Company> {
-  const { settings, ...rest } = changes;
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.company(tenantId, companyId),
-        ...setOrRemove({ ...rest, ...(settings !== undefined ? { settingsJson: JSON.stringify(settings) } : {}), updatedAt: now }),
-        ConditionExpression: 'attribute_exists(pk)',
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toCompany(Attributes ?? {});
-  } catch (error) {
-    if (isConditionFailure(error)) throw new NotFound('No such company');
-    throw error;
-  }
+/** The audit record of a change, from the company as it was and as it becomes (lib/companies/service). */
+export type CompanyAudit = (before: Company, after: Company) => AuditRecord;
+
+/**
+ * The optimistic shape of every change to a company: read it (consistent; 404 when absent),
+ * let `next` compute what it becomes (or throw, e.g. a 409), and write the changed fields
+ * with the change's audit entry in one transaction. The update is conditioned on the
+ * company's `revision` (absent on a company never changed: 0) being the one read and moves
+ * it on, so the entry's before is exactly the state replaced: when another change got in
+ * between, the condition fails and the step runs again on the new state.
+ */
+function changeCompany(tenantId: string, companyId: string, next: (company: Company) => { after: Company; fields: Record<string, unknown> }, audit: CompanyAudit): Promise<Company> {
+  return withOptimisticRetries<Company>(async () => {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.company(tenantId, companyId), ConsistentRead: true }));
+    if (!Item) throw new NotFound('No such company');
+    const before = toCompany(Item);
+    const revision = typeof Item.revision === 'number' ? Item.revision : 0;
+    const { after, fields } = next(before);
+    const update = setOrRemove({ ...fields, revision: revision + 1 });
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.company(tenantId, companyId),
+                ...update,
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#revision) OR #revision = :read)',
+                ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#revision': 'revision' },
+                ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':read': revision },
+              },
+            },
+            ...auditItems(audit(before, after)),
+          ],
+        }),
+      );
+      return { retry: false, value: after };
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
 }
 
-/** Move the status only if it is still `from` (a concurrent change makes this a 409). */
-export async function transitionCompanyStatus(tenantId: string, companyId: string, from: CompanyStatus, to: CompanyStatus, now: string): Promise<Company> {
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.company(tenantId, companyId),
-        UpdateExpression: 'SET #status = :to, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :from',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':to': to, ':from': from, ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toCompany(Attributes ?? {});
-  } catch (error) {
-    if (isConditionFailure(error)) throw new Conflict(`The company is no longer ${from}`);
-    throw error;
-  }
+/** Apply profile changes (null clears email or address); 404 when the company is not there. */
+export function updateCompanyProfile(tenantId: string, companyId: string, changes: CompanyChanges, now: string, audit: CompanyAudit): Promise<Company> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as CompanyChanges;
+  const { settings, ...rest } = given;
+  return changeCompany(
+    tenantId,
+    companyId,
+    (company) => ({
+      after: { ...company, ...given, updatedAt: now },
+      fields: { ...rest, ...(settings !== undefined ? { settingsJson: JSON.stringify(settings) } : {}), updatedAt: now },
+    }),
+    audit,
+  );
+}
+
+/**
+ * Move the status only if it is still `from`: a change that finds another status (a
+ * concurrent one won) is a 409, however many other changes came in between.
+ */
+export function transitionCompanyStatus(tenantId: string, companyId: string, from: CompanyStatus, to: CompanyStatus, now: string, audit: CompanyAudit): Promise<Company> {
+  return changeCompany(
+    tenantId,
+    companyId,
+    (company) => {
+      if (company.status !== from) throw new Conflict(`The company is no longer ${from}`);
+      return { after: { ...company, status: to, updatedAt: now }, fields: { status: to, updatedAt: now } };
+    },
+    audit,
+  );
 }
