@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
+import { auditRecord, changesOf } from '../audit/record';
 import { insertTenant, listTenantPage, updateTenantProfile } from '../db/repositories/tenants';
 import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { formatDocument } from '../domain/documents';
@@ -8,6 +9,9 @@ import { cursorRefused } from '../domain/cursor';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView } from './schemas';
+
+/** What PATCH /tenants/{id} may change, and so what its audit entry compares. */
+const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl'] as const satisfies readonly (keyof TenantProfile)[];
 
 /** The list shape of interface.md: document formatted with punctuation. */
 export const toTenantView = (tenant: Tenant): TenantView => ({
@@ -41,7 +45,9 @@ export async function createTenant(input: CreateTenantInput, nowMs: number, idem
     updatedAt: now,
   };
   const view: TenantCreatedView = { id: tenant.id, name: tenant.name, brandName: tenant.brandName, plan: tenant.plan };
-  await insertTenant(tenant, idempotency && { write: idempotency, view });
+  // The platform's trail: nobody is signed in on sign-up, and the tenant has no user yet.
+  const audit = auditRecord({ scope: 'platform', action: 'tenant.created', resource: { type: 'tenant', id: tenant.id } }, nowMs);
+  await insertTenant(tenant, audit, idempotency && { write: idempotency, view });
   return view;
 }
 
@@ -64,5 +70,8 @@ export async function updateTenant(principal: Principal, tenantId: string, chang
     if (principal.tenantId !== tenantId) throw new NotFound('No such tenant');
     if (principal.role !== 'ADMIN') throw new Forbidden('Only an administrator of the tenant may change it');
   }
-  return toTenantView(await updateTenantProfile(tenantId, changes, new Date(nowMs).toISOString()));
+  const updated = await updateTenantProfile(tenantId, changes, new Date(nowMs).toISOString(), (before, after) =>
+    auditRecord({ scope: { tenantId }, action: 'tenant.updated', resource: { type: 'tenant', id: tenantId }, changes: changesOf(before, after, PROFILE_FIELDS) }, nowMs),
+  );
+  return toTenantView(updated);
 }

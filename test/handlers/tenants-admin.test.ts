@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as listTenants } from '../../functions/tenants/list-tenants';
 import { handler as updateTenant } from '../../functions/tenants/update-tenant';
+import type { AuditEntry } from '../../lib/audit/model';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
+import { storeConfig } from '../../lib/config';
 import { keys } from '../../lib/db/keys';
+import { auditItems } from '../../lib/db/repositories/audit';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
@@ -161,8 +164,15 @@ describe('GET /tenants', () => {
 });
 
 describe('PATCH /tenants/{id}', () => {
-  it('lets a tenant administrator set and clear profile fields', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: tenantItem(tenantId, 'acme', { phone: '+5511987654321', document: '11222333000181', updatedAt: NOW.toISOString() }) });
+  const cancelled = (codes: string[]) =>
+    new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: { httpStatusCode: 400 }, CancellationReasons: codes.map((Code) => ({ Code })) });
+  const writtenEntry = (call = 0) => ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.[1]?.Put?.Item as AuditEntry & Record<string, unknown>;
+  const entryOf = ({ id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes }: AuditEntry): AuditEntry => ({ id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes });
+  const expiresAtEpoch = () => Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400;
+
+  it('lets a tenant administrator set and clear profile fields, with the audit entry of the change in the same transaction', async () => {
+    ddb.on(GetCommand).resolves({ Item: tenantItem(tenantId, 'acme', { brandName: 'ACME', phone: '+5511900000000', revision: 4 }) });
+    ddb.on(TransactWriteCommand).resolves({});
 
     const result = await update(tenantId, { phone: '+55 (11) 98765-4321', document: '11222333000181', brandName: null }, caller());
 
@@ -171,15 +181,53 @@ describe('PATCH /tenants/{id}', () => {
       headers: jsonHeaders(),
       body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER' },
     });
-    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
-      TableName: TABLE,
-      Key: keys.tenant(tenantId),
-      UpdateExpression: 'SET #f1 = :v1, #f2 = :v2, #f3 = :v3 REMOVE #f0',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#f0': 'brandName', '#f1': 'document', '#f2': 'phone', '#f3': 'updatedAt' },
-      ExpressionAttributeValues: { ':v1': '11222333000181', ':v2': '+5511987654321', ':v3': NOW.toISOString() },
-      ReturnValues: 'ALL_NEW',
+    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: TABLE, Key: keys.tenant(tenantId), ConsistentRead: true });
+    const entry = writtenEntry();
+    expect(entry).toMatchObject({
+      pk: `TENANT#${tenantId}#AUDIT`,
+      action: 'tenant.updated',
+      actor: { type: 'user', id: expect.any(String), name: expect.any(String) },
+      resource: { type: 'tenant', id: tenantId },
+      requestId: REQUEST_ID,
+      occurredAt: NOW.toISOString(),
+      changes: [
+        { field: 'brandName', before: 'ACME', after: null },
+        { field: 'document', before: null, after: '11222333000181' },
+        { field: 'phone', before: '+5511900000000', after: '+5511987654321' },
+      ],
     });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
+      TransactItems: [
+        {
+          Update: {
+            TableName: TABLE,
+            Key: keys.tenant(tenantId),
+            UpdateExpression: 'SET #f1 = :v1, #f2 = :v2, #f3 = :v3, #f4 = :v4 REMOVE #f0',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#revision) OR #revision = :read)',
+            ExpressionAttributeNames: { '#f0': 'brandName', '#f1': 'document', '#f2': 'phone', '#f3': 'updatedAt', '#f4': 'revision', '#revision': 'revision' },
+            ExpressionAttributeValues: { ':v1': '11222333000181', ':v2': '+5511987654321', ':v3': NOW.toISOString(), ':v4': 5, ':read': 4 },
+          },
+        },
+        // The trail, the caller's list and the tenant's list.
+        ...auditItems({ scope: { tenantId }, entry: entryOf(entry), expiresAtEpoch: expiresAtEpoch() }),
+      ],
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems).toHaveLength(4);
+  });
+
+  it('reads again when another change got in between, and records the change from the state it replaced', async () => {
+    ddb
+      .on(GetCommand)
+      .resolvesOnce({ Item: tenantItem(tenantId, 'acme', { brandName: 'ACME' }) })
+      .resolves({ Item: tenantItem(tenantId, 'acme', { brandName: 'ACME Foods', revision: 1 }) });
+    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None'])).resolves({});
+
+    const result = await update(tenantId, { brandName: 'Acme Inc' }, caller());
+
+    expect(result.statusCode).toBe(200);
+    const writes = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems?.[0]?.Update);
+    expect(writes.map((write) => write?.ExpressionAttributeValues?.[':read'])).toEqual([0, 1]);
+    expect(writtenEntry(1).changes).toEqual([{ field: 'brandName', before: 'ACME Foods', after: 'Acme Inc' }]);
   });
 
   it('returns 404, not 403, for another tenant, without touching it', async () => {
@@ -200,12 +248,13 @@ describe('PATCH /tenants/{id}', () => {
     expect(ddb.calls()).toHaveLength(0);
   });
 
-  it('returns 404 to a platform administrator when the tenant does not exist', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+  it('returns 404 to a platform administrator when the tenant does not exist, writing nothing', async () => {
+    ddb.on(GetCommand).resolves({});
 
     const result = await update(otherTenantId, { brandName: 'Globex' }, caller({ platformAdmin: true }));
 
     expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such tenant', REQUEST_ID) });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
   it('returns 400 when the path id is not a UUID', async () => {

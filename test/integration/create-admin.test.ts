@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allPages, call, cookiesFrom, login, newTenantWithAdmin, nextLink, problem, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
+import { auditRecord } from '../../lib/audit/record';
 import { resetConfig } from '../../lib/config';
 import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
 import { findUserByEmail } from '../../lib/db/repositories/users';
@@ -269,7 +270,7 @@ describe('the platform tenant', () => {
           createdAt: '2026-01-01T00:00:00.000Z',
           updatedAt: '2026-01-01T00:00:00.000Z',
         };
-        await insertTenant(squatted);
+        await insertTenant(squatted, auditRecord({ scope: 'platform', action: 'tenant.created', resource: { type: 'tenant', id: squatted.id } }, Date.now()));
 
         const email = uniqueEmail('root');
         const result = await createAdmin(['--email', email], { password: 'admin password 1', env: { TABLE_NAME: table } });

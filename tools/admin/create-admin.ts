@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { auditRecord } from '../../lib/audit/record';
 import { hashPassword } from '../../lib/auth/passwords';
 import { isSessionLive } from '../../lib/auth/session-state';
 import { listSessionsOfUser, revokeActiveSession } from '../../lib/db/repositories/sessions';
@@ -86,7 +87,8 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
       updatedAt: now,
       platform: true,
     };
-    await insertTenant(tenant);
+    // The platform's trail, by the system (a script, outside any request).
+    await insertTenant(tenant, auditRecord({ scope: 'platform', action: 'tenant.created', resource: { type: 'tenant', id: tenant.id } }, nowMs));
     tenantId = tenant.id;
   }
   // The platform mark is checked again inside the transaction that writes the user.

@@ -1,13 +1,16 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import { Conflict, NotFound } from '../../errors';
 import type { Tenant, TenantProfile } from '../../tenants/model';
 import { TENANT_ITEMS } from '../item-types';
 
 import { db, tableName } from '../client';
+import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
-import { failedConditions, isConditionFailure } from '../conditions';
+import { failedConditions } from '../conditions';
 import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
+import { cancellationCodes, withOptimisticRetries } from '../retry';
 
 export type { Tenant };
 
@@ -19,8 +22,12 @@ export const toTenant = (item: Record<string, unknown>): Tenant => ({
   ...(item.platform === true ? { platform: true as const } : {}),
 });
 
-/** Create the tenant and claim its name in one transaction; 409 when the name is taken. */
-export async function insertTenant(tenant: Tenant, key?: KeyCompletion): Promise<void> {
+/**
+ * Create the tenant and claim its name in one transaction, with the key's completion and the
+ * audit entry of the creation (last, so the indexes below stay the tenant's own items); 409
+ * when the name is taken.
+ */
+export async function insertTenant(tenant: Tenant, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -40,11 +47,13 @@ export async function insertTenant(tenant: Tenant, key?: KeyCompletion): Promise
             },
           },
           ...completionItems(key),
+          ...auditItems(audit),
         ],
       }),
     );
   } catch (error) {
     keyTakenOver(error, 2);
+    // The audit items have no condition: a failed one is the tenant's or its name's.
     if (failedConditions(error)) throw new Conflict(`A tenant named '${tenant.name}' already exists`);
     throw error;
   }
@@ -116,21 +125,48 @@ export async function listTenantPage(page: { limit: number; after?: TenantPositi
   return { tenants, ...(found.length > page.limit && last ? { last: { name: last.name, id: last.id } } : {}) };
 }
 
-/** Set profile fields (null clears one); 404 when the tenant does not exist. */
-export async function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string): Promise<Tenant> {
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.tenant(tenantId),
-        ...setOrRemove({ ...changes, updatedAt: now }),
-        ConditionExpression: 'attribute_exists(pk)',
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toTenant(Attributes ?? {});
-  } catch (error) {
-    if (isConditionFailure(error)) throw new NotFound('No such tenant');
-    throw error;
-  }
+/** The audit record of a profile change, from the tenant as it was and as it becomes (lib/tenants/service). */
+export type TenantAudit = (before: Tenant, after: Tenant) => AuditRecord;
+
+/**
+ * Set profile fields (null clears one); 404 when the tenant does not exist. Read the tenant
+ * (consistent), then write the fields with the change's audit entry in one transaction,
+ * conditioned on the tenant's `revision` (absent on a tenant never changed: 0) being the one
+ * read and moving it on: the entry's before is exactly the profile replaced, and when another
+ * change got in between, the condition fails and the change is made again on the new state.
+ */
+export function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string, audit: TenantAudit): Promise<Tenant> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<TenantProfile>;
+  return withOptimisticRetries<Tenant>(async () => {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true }));
+    if (!Item) throw new NotFound('No such tenant');
+    const before = toTenant(Item);
+    const after: Tenant = { ...before, ...given, updatedAt: now };
+    const revision = typeof Item.revision === 'number' ? Item.revision : 0;
+    const update = setOrRemove({ ...given, updatedAt: now, revision: revision + 1 });
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.tenant(tenantId),
+                ...update,
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#revision) OR #revision = :read)',
+                ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#revision': 'revision' },
+                ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':read': revision },
+              },
+            },
+            ...auditItems(audit(before, after)),
+          ],
+        }),
+      );
+      return { retry: false, value: after };
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
 }
