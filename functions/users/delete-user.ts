@@ -5,7 +5,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { routes } from '../../lib/routes';
 
 export const handler = httpHandler(routes.deleteUser, { path: idPath }, async ({ path, principal }) => {
-  await removeUser(principal, path.id);
+  await removeUser(principal, path.id, Date.now());
   return { status: 204 };
 });
 

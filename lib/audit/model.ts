@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'invitation.created',
   'invitation.withdrawn',
   'invitation.accepted',
+  'user.registered',
   'user.role_changed',
   'user.removed',
   'tenant.created',

@@ -1,3 +1,4 @@
+import { auditRecord } from '../audit/record';
 import { readAuthorizationState } from '../db/repositories/authorization';
 import { replacePassword } from '../db/repositories/users';
 import { Conflict, Unauthorized, ValidationError } from '../errors';
@@ -36,7 +37,8 @@ export async function changePassword(
 
   const passwordHash = await hashPassword(input.newPassword);
   const { session: next, tokens } = await openSession(user, session.rememberMe, client, nowMs);
-  if (!(await replacePassword(user, passwordHash, next.createdAt, next))) throw new Conflict('The password was changed meanwhile; sign in again');
+  const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_changed', resource: { type: 'user', id: user.id } }, nowMs);
+  if (!(await replacePassword(user, passwordHash, next.createdAt, next, record))) throw new Conflict('The password was changed meanwhile; sign in again');
   await giveBackIfAlone(slot);
   await sendQuietly(async () => (await mailer()).send(passwordChangedMail(user.email)), 'password change notification');
   return { user: toUserView(user), tokens };

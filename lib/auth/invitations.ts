@@ -1,3 +1,5 @@
+import type { AuditRecord } from '../audit/model';
+import { auditRecord } from '../audit/record';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { emailHasAccount, getInvitation, listPendingInvitationPage, putInvitationUnlessPending, takeBackInvitation, withdrawPendingInvitation } from '../db/repositories/invitations';
@@ -64,9 +66,10 @@ export async function inviteUser(principal: Principal, email: string, nowMs: num
       mailedAtEpoch: nowEpoch,
       tokenHash: hashInvitationToken(token),
     };
-    const outcome = await putInvitationUnlessPending(invitation, nowEpoch, resendAfterEpoch);
+    const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'invitation.created', resource: { type: 'invitation', id: invitation.id } }, nowMs);
+    const outcome = await putInvitationUnlessPending(invitation, nowEpoch, resendAfterEpoch, record);
     if (outcome.stored) {
-      await mailInvitation(invitation, token, outcome.replaced, nowEpoch);
+      await mailInvitation(invitation, token, outcome.replaced, nowEpoch, record);
       return view(invitation);
     }
     const pending = await getInvitation(principal.tenantId, email);
@@ -81,14 +84,14 @@ export async function inviteUser(principal: Principal, email: string, nowMs: num
  * message cannot be sent the invitation is taken back (a still pending one it replaced comes
  * back), so that a retry mails again and no token changes without an e-mail.
  */
-async function mailInvitation(invitation: Invitation, token: string, replaced: Invitation | undefined, nowEpoch: number): Promise<void> {
+async function mailInvitation(invitation: Invitation, token: string, replaced: Invitation | undefined, nowEpoch: number, record: AuditRecord): Promise<void> {
   try {
     const message = (await emailHasAccount(invitation.email))
       ? invitationToExistingAccountMail(invitation.email, invitation.tenantId)
       : invitationMail(invitation.email, invitation.tenantId, invitationLink(invitation, token), INVITATION_DAYS);
     await (await mailer()).send(message);
   } catch (error) {
-    await takeBackInvitation(invitation, replaced, nowEpoch).catch((rollback: unknown) => {
+    await takeBackInvitation(invitation, replaced, nowEpoch, record).catch((rollback: unknown) => {
       logger.error('could not take back an invitation whose e-mail failed', { error: rollback as Error });
     });
     throw error;
@@ -120,5 +123,6 @@ export async function listPendingInvitations(principal: Principal, page: PageReq
 /** Withdraws a pending invitation: its link stops working at once (404 when there is no such pending invitation). */
 export async function withdrawInvitation(principal: Principal, invitationId: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal, 'withdraw an invitation');
-  if (!(await withdrawPendingInvitation(principal.tenantId, invitationId, Math.floor(nowMs / 1000)))) throw new NotFound('No such pending invitation');
+  const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'invitation.withdrawn', resource: { type: 'invitation', id: invitationId } }, nowMs);
+  if (!(await withdrawPendingInvitation(principal.tenantId, invitationId, Math.floor(nowMs / 1000), record))) throw new NotFound('No such pending invitation');
 }

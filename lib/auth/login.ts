@@ -1,7 +1,9 @@
+import { auditRecord, userActor } from '../audit/record';
+import { putLoneEntry } from '../db/repositories/audit';
 import { getTenant } from '../db/repositories/tenants';
-import { findUserByEmail, recordLogin } from '../db/repositories/users';
-import { insertSession } from '../db/repositories/sessions';
+import { findUserByEmail, insertLoginSession } from '../db/repositories/users';
 import { Unauthorized } from '../errors';
+import { logger } from '../log';
 import { consume, giveBackIfAlone, type RateLimit } from '../rate-limit';
 import type { IssuedTokens } from './tokens';
 import { decoyHash, verifyPassword } from './passwords';
@@ -37,10 +39,26 @@ export async function login(
   const user = await findUserByEmail(input.email);
   const matches = await verifyPassword(input.password, user?.passwordHash ?? decoyHash());
   const tenant = user && matches ? await getTenant(user.tenantId) : undefined;
-  if (!user || !matches || !tenant || tenant.status !== 'ACTIVE') throw new Unauthorized(BAD_CREDENTIALS);
+  if (!user || !matches || !tenant || tenant.status !== 'ACTIVE') {
+    await recordFailure(user, nowMs);
+    throw new Unauthorized(BAD_CREDENTIALS);
+  }
 
   const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs);
-  await Promise.all([insertSession(session), recordLogin(user, new Date(nowMs).toISOString())]);
+  await insertLoginSession(user, session, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs));
   if (slot) await giveBackIfAlone(slot);
   return { user: toUserView(user), tokens };
+}
+
+/**
+ * A failed login is not a change: one unconditional put of its entry (docs/decisions.md,
+ * "Audit trail"). A known e-mail's goes into its tenant's trail, naming the account; an unknown
+ * one's into the platform's, naming nobody. Neither holds the e-mail or the password, and the
+ * answer is the same 401 either way. The attempt was already counted by the throttle, which
+ * bounds how many such puts one e-mail and address can cause. If the put fails the login still
+ * answers 401 (a failed write must not turn a refusal into a 500); the log keeps the event.
+ */
+async function recordFailure(user: { id: string; tenantId: string } | undefined, nowMs: number): Promise<void> {
+  const record = auditRecord({ scope: user ? { tenantId: user.tenantId } : 'platform', action: 'auth.login_failed', resource: { type: 'user', id: user?.id ?? null } }, nowMs);
+  await putLoneEntry(record).catch((error: unknown) => logger.warn('failed login not recorded', { error: error as Error, auditEntryId: record.entry.id }));
 }

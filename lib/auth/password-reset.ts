@@ -1,3 +1,4 @@
+import { auditRecord, userActor } from '../audit/record';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config';
@@ -45,7 +46,7 @@ export async function requestPasswordReset(email: string, nowMs: number): Promis
         tenantId: user.tenantId,
         userId: user.id,
         expiresAtEpoch: Math.floor(nowMs / 1000) + RESET_TOKEN_MINUTES * 60,
-      });
+      }, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset_requested', resource: { type: 'user', id: user.id } }, nowMs));
       const link = new URL('/reset-password', config().APP_URL);
       link.searchParams.set('token', token);
       await (await mailer()).send(passwordResetMail(user.email, link.toString(), RESET_TOKEN_MINUTES));
@@ -70,9 +71,11 @@ export async function resetPassword(input: { token: string; newPassword: string 
   if (!reset || reset.expiresAtEpoch <= nowEpoch) throw invalidToken();
 
   const passwordHash = await hashPassword(input.newPassword);
-  const used = await consumePasswordReset(tokenHash, reset, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch });
+  const user = await getUser(reset.tenantId, reset.userId);
+  if (!user) throw invalidToken();
+  const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset', resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs);
+  const used = await consumePasswordReset(tokenHash, reset, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch }, record);
   if (!used) throw invalidToken();
 
-  const user = await getUser(reset.tenantId, reset.userId);
-  if (user) await sendQuietly(async () => (await mailer()).send(passwordChangedMail(user.email)), 'password change notification');
+  await sendQuietly(async () => (await mailer()).send(passwordChangedMail(user.email)), 'password change notification');
 }

@@ -1,3 +1,4 @@
+import { auditRecord, userActor } from '../audit/record';
 import { randomUUID } from 'node:crypto';
 import { getTenant } from '../db/repositories/tenants';
 import { insertUserWithSession, type Admission } from '../db/repositories/users';
@@ -58,6 +59,8 @@ export async function register(
     updatedAt: now,
   };
   const { session, tokens } = await openSession(user, false, client, nowMs);
-  await insertUserWithSession(user, admission, session);
+  // The first account registers; any later one accepts its invitation.
+  const action = admission.kind === 'invitation' ? 'invitation.accepted' : 'user.registered';
+  await insertUserWithSession(user, admission, session, auditRecord({ scope: { tenantId: tenant.id }, action, resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs));
   return { user: toUserView(user), tokens };
 }

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { readAuthorizationState } from '../db/repositories/authorization';
-import { listSessionsOfUser, revokeActiveSession, revokeSession, revokeSessionAndJti, rotateRefreshJti } from '../db/repositories/sessions';
+import { auditRecord, userActor } from '../audit/record';
+import { listSessionsOfUser, revokeActiveSession, revokeLiveSessions, revokeSession, revokeSessionAndJti, rotateRefreshJti, SESSIONS_PER_REVOCATION } from '../db/repositories/sessions';
+import { withOptimisticRetries } from '../db/retry';
 import { NotFound, Unauthorized } from '../errors';
 import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
 import type { Session, User } from './model';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { MessageView, RevokedSessionsView, SessionView, UserView } from './schemas';
-import { mapConcurrently } from '../domain/concurrency';
 import { isSessionLive } from './session-state';
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
 
@@ -97,20 +98,25 @@ export async function refreshSession(refreshToken: string | undefined, nowMs: nu
   if (claims.jti !== session.refreshJti) {
     const lostRace =
       claims.jti === session.previousRefreshJti && session.rotatedAt !== null && nowMs - Date.parse(session.rotatedAt) <= REFRESH_GRACE_SECONDS * 1000;
-    if (!lostRace) await revokeSession(session, now);
+    if (!lostRace) await revokeSession(session, now, sessionRecord('auth.refresh_reuse_detected', session, user, nowMs));
     throw new Unauthorized(lostRace ? 'The refresh token was already used' : 'The refresh token was reused; the session is revoked');
   }
 
   const { tokens, refreshJti } = await issueTokens(session, nowMs);
-  if (!(await rotateRefreshJti(session, claims.jti, refreshJti, now))) throw new Unauthorized('The refresh token was already used');
+  if (!(await rotateRefreshJti(session, claims.jti, refreshJti, now, sessionRecord('auth.refresh', session, user, nowMs)))) throw new Unauthorized('The refresh token was already used');
   return { user: toUserView(user), tokens };
 }
+
+/** The entry of an event of one session of the user (the refresh route is public: the session's user is the actor). */
+const sessionRecord = (action: 'auth.refresh' | 'auth.refresh_reuse_detected' | 'auth.logout' | 'session.revoked', session: { tenantId: string; id: string }, user: { id: string; name: string }, nowMs: number) =>
+  auditRecord({ scope: { tenantId: session.tenantId }, action, resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
 
 /** Logout: the session is revoked and the access token's jti blacklisted until it expires. */
 export async function endSession(principal: Principal, nowMs: number): Promise<void> {
   await revokeSessionAndJti(
     { tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId, jti: principal.jti, jtiExpiresAt: principal.tokenExpiresAt },
     new Date(nowMs).toISOString(),
+    sessionRecord('auth.logout', { tenantId: principal.tenantId, id: principal.sessionId }, { id: principal.userId, name: principal.name }, nowMs),
   );
 }
 
@@ -141,6 +147,7 @@ export async function revokeOwnSession(principal: Principal, sessionId: string, 
     { tenantId: principal.tenantId, userId: principal.userId, sessionId },
     new Date(nowMs).toISOString(),
     principal.sessionsValidFrom,
+    sessionRecord('session.revoked', { tenantId: principal.tenantId, id: sessionId }, { id: principal.userId, name: principal.name }, nowMs),
     idempotency && { write: idempotency, view },
   );
   if (!revoked) throw new NotFound('No such session');
@@ -148,15 +155,27 @@ export async function revokeOwnSession(principal: Principal, sessionId: string, 
 }
 
 /**
- * Ends every live session of the caller but the current one (each by its own conditional
- * update: a session that ended meanwhile is not counted). A session opened after the list
- * was read is not touched.
+ * Ends every live session of the caller but the current one, in one transaction with its
+ * entry (beyond SESSIONS_PER_REVOCATION sessions, in batches, the entry with the first). A
+ * session that ended meanwhile fails it, and the sessions are read again; one opened after
+ * the read is not touched.
  */
 export async function revokeOtherSessions(principal: Principal, nowMs: number): Promise<RevokedSessionsView> {
   const now = new Date(nowMs).toISOString();
-  const others = (await listSessionsOfUser(principal.tenantId, principal.userId)).filter((session) => session.id !== principal.sessionId && isSessionLive(session, principal, nowMs));
-  const results = await mapConcurrently(others, 8, (session) =>
-    revokeActiveSession({ tenantId: principal.tenantId, userId: principal.userId, sessionId: session.id }, now, principal.sessionsValidFrom),
-  );
-  return { revoked: results.filter(Boolean).length };
+  const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'session.revoked_others', resource: { type: 'user', id: principal.userId } }, nowMs);
+  let revoked = 0;
+  for (let batch = 0; ; batch += 1) {
+    const others = await withOptimisticRetries<string[]>(async () => {
+      const live = (await listSessionsOfUser(principal.tenantId, principal.userId))
+        .filter((session) => session.id !== principal.sessionId && isSessionLive(session, principal, nowMs))
+        .slice(0, SESSIONS_PER_REVOCATION)
+        .map((session) => session.id);
+      // The first batch writes the entry even when there is nothing to revoke: the request happened.
+      if (live.length === 0 && batch > 0) return { retry: false, value: live };
+      const done = await revokeLiveSessions(principal.tenantId, principal.userId, live, now, principal.sessionsValidFrom, batch === 0 ? record : null);
+      return done ? { retry: false, value: live } : { retry: true };
+    });
+    revoked += others.length;
+    if (others.length < SESSIONS_PER_REVOCATION) return { revoked };
+  }
 }

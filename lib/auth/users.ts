@@ -1,3 +1,4 @@
+import { auditRecord } from '../audit/record';
 import type { Principal } from './principal';
 import type { User } from './model';
 import type { TenantUserView } from './schemas';
@@ -37,11 +38,13 @@ export async function listUsers(principal: Principal, page: PageRequest): Promis
 /** Sets a user's role; 409 when it would leave the tenant without an administrator. */
 export async function changeUserRole(principal: Principal, userId: string, role: User['role'], nowMs: number): Promise<TenantUserView> {
   requireTenantAdmin(principal);
-  return toTenantUserView(await setUserRole(principal.tenantId, userId, role, new Date(nowMs).toISOString()));
+  const record = (before: User) =>
+    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.role_changed', resource: { type: 'user', id: userId }, changes: [{ field: 'role', before: before.role, after: role }] }, nowMs);
+  return toTenantUserView(await setUserRole(principal.tenantId, userId, role, new Date(nowMs).toISOString(), record));
 }
 
 /** Removes a user from the tenant (an administrator may remove themselves unless they are the last one). */
-export async function removeUser(principal: Principal, userId: string): Promise<void> {
+export async function removeUser(principal: Principal, userId: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal);
-  await deleteUser(principal.tenantId, userId);
+  await deleteUser(principal.tenantId, userId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.removed', resource: { type: 'user', id: userId } }, nowMs));
 }

@@ -46,14 +46,16 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
           'its password is then replaced by the one given and all its sessions end.',
       );
     }
-    await promoteToPlatformAdmin(existing, await hashPassword(input.password), now);
+    const promoted = auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: existing.id } }, nowMs);
+    await promoteToPlatformAdmin(existing, await hashPassword(input.password), now, promoted);
     // The update already voids every earlier session (sessionsValidFrom, this machine's
     // clock); revoking them as well does not depend on that clock agreeing with the API's.
     let sessionsEnded = 0;
     for (const session of await listSessionsOfUser(existing.tenantId, existing.id)) {
       if (session.status !== 'ACTIVE') continue;
       const wasLive = isSessionLive(session, existing, nowMs);
-      const revoked = await revokeActiveSession({ tenantId: session.tenantId, userId: session.userId, sessionId: session.id }, now, null);
+      const ended = auditRecord({ scope: { tenantId: session.tenantId }, action: 'session.revoked', resource: { type: 'session', id: session.id } }, nowMs);
+      const revoked = await revokeActiveSession({ tenantId: session.tenantId, userId: session.userId, sessionId: session.id }, now, null, ended);
       if (revoked && wasLive) sessionsEnded += 1;
     }
     return { kind: 'promoted', tenantId: existing.tenantId, sessionsEnded };
@@ -104,6 +106,6 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
     resetTokenHash: null,
     createdAt: now,
     updatedAt: now,
-  });
+  }, auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs));
   return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated };
 }

@@ -1,9 +1,12 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import type { Invitation } from '../../auth/model';
 import { INVITATION_ITEMS } from '../item-types';
 
 import { db, tableName } from '../client';
-import { isConditionFailure } from '../conditions';
+import { failedConditions } from '../conditions';
+import { withOptimisticRetries } from '../retry';
+import { auditItems, auditItemsUndone } from './audit';
 import { fieldsOf, pick } from '../items';
 import { gsi1, keys } from '../keys';
 
@@ -22,28 +25,34 @@ const invitationItem = (invitation: Invitation) => ({
 /** What `putInvitationUnlessPending` did: stored (with the item it replaced, if any), or kept the pending one. */
 export type PutOutcome = { stored: true; replaced: Invitation | undefined } | { stored: false };
 
+/** An invitation that still stands: unexpired, mailed after `resendAfterEpoch`, with a token (one from before tokens is replaced). */
+const standing = (item: Record<string, unknown>, nowEpoch: number, resendAfterEpoch: number): boolean =>
+  item.tokenHash !== undefined && Number(item.expiresAtEpoch) > nowEpoch && Number(item.mailedAtEpoch) > resendAfterEpoch;
+
 /**
- * Store a new invitation of an e-mail into a tenant (one per e-mail and tenant), replacing
- * the one already there only when that one is expired or was mailed at or before
- * `resendAfterEpoch` (or predates invitation tokens). One conditional write: of N parallel
- * invitations of one address, one is stored (and mailed) and the others see it.
+ * Store a new invitation of an e-mail into a tenant (one per e-mail and tenant), with its
+ * entry, replacing the one already there only when that one no longer stands (`standing`).
+ * The invitation read is the condition of the write, so of N parallel invitations of one
+ * address one is stored (and mailed) and the others read it again and see it pending.
  */
-export async function putInvitationUnlessPending(invitation: Invitation, nowEpoch: number, resendAfterEpoch: number): Promise<PutOutcome> {
-  try {
-    const { Attributes } = await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: invitationItem(invitation),
-        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(tokenHash) OR expiresAtEpoch <= :now OR mailedAtEpoch <= :resendAfter',
-        ExpressionAttributeValues: { ':now': nowEpoch, ':resendAfter': resendAfterEpoch },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    return { stored: true, replaced: Attributes?.tokenHash === undefined ? undefined : toInvitation(Attributes) };
-  } catch (error) {
-    if (isConditionFailure(error)) return { stored: false };
-    throw error;
-  }
+export async function putInvitationUnlessPending(invitation: Invitation, nowEpoch: number, resendAfterEpoch: number, audit: AuditRecord): Promise<PutOutcome> {
+  return withOptimisticRetries<PutOutcome>(async () => {
+    const { Item: existing } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ConsistentRead: true }));
+    if (existing && standing(existing, nowEpoch, resendAfterEpoch)) return { retry: false, value: { stored: false } };
+    const unchanged =
+      existing === undefined
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : existing.tokenHash === undefined
+          ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(tokenHash)' }
+          : { ConditionExpression: 'tokenHash = :read', ExpressionAttributeValues: { ':read': existing.tokenHash } };
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: tableName(), Item: invitationItem(invitation), ...unchanged } }, ...auditItems(audit)] }));
+    } catch (error) {
+      if (failedConditions(error)?.includes(0)) return { retry: true };
+      throw error;
+    }
+    return { retry: false, value: { stored: true, replaced: existing?.tokenHash === undefined ? undefined : toInvitation(existing) } };
+  });
 }
 
 export async function getInvitation(tenantId: string, email: string): Promise<Invitation | undefined> {
@@ -53,19 +62,20 @@ export async function getInvitation(tenantId: string, email: string): Promise<In
 
 /**
  * Take back an invitation whose e-mail could not be sent, unless another one replaced it
- * meanwhile: the invitation it replaced comes back when that one is still pending (its
- * token keeps working), otherwise the item is deleted.
+ * meanwhile, with its entry (nothing was invited after all): the invitation it replaced
+ * comes back when that one is still pending (its token keeps working), otherwise the item is
+ * deleted.
  */
-export async function takeBackInvitation(invitation: Invitation, replaced: Invitation | undefined, nowEpoch: number): Promise<void> {
+export async function takeBackInvitation(invitation: Invitation, replaced: Invitation | undefined, nowEpoch: number, audit: AuditRecord): Promise<void> {
   const condition = { ConditionExpression: 'tokenHash = :token', ExpressionAttributeValues: { ':token': invitation.tokenHash } };
+  const undo =
+    replaced && replaced.expiresAtEpoch > nowEpoch
+      ? { Put: { TableName: tableName(), Item: invitationItem(replaced), ...condition } }
+      : { Delete: { TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ...condition } };
   try {
-    if (replaced && replaced.expiresAtEpoch > nowEpoch) {
-      await db().send(new PutCommand({ TableName: tableName(), Item: invitationItem(replaced), ...condition }));
-    } else {
-      await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ...condition }));
-    }
+    await db().send(new TransactWriteCommand({ TransactItems: [undo, ...auditItemsUndone(audit)] }));
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
+    if (!failedConditions(error)?.includes(0)) throw error;
   }
 }
 
@@ -113,7 +123,7 @@ export async function listPendingInvitationPage(tenantId: string, nowEpoch: numb
  * made a moment ago may not be found yet (a 404; withdrawing again finds it). One stored
  * before the index entry existed cannot be withdrawn; it expires within 7 days.
  */
-export async function withdrawPendingInvitation(tenantId: string, invitationId: string, nowEpoch: number): Promise<boolean> {
+export async function withdrawPendingInvitation(tenantId: string, invitationId: string, nowEpoch: number, audit: AuditRecord): Promise<boolean> {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -127,16 +137,23 @@ export async function withdrawPendingInvitation(tenantId: string, invitationId: 
   if (!found || found.tenantId !== tenantId) return false;
   try {
     await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.invitation(tenantId, String(found.email)),
-        ConditionExpression: 'id = :id AND expiresAtEpoch > :now',
-        ExpressionAttributeValues: { ':id': invitationId, ':now': nowEpoch },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.invitation(tenantId, String(found.email)),
+              ConditionExpression: 'id = :id AND expiresAtEpoch > :now',
+              ExpressionAttributeValues: { ':id': invitationId, ':now': nowEpoch },
+            },
+          },
+          ...auditItems(audit),
+        ],
       }),
     );
     return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (failedConditions(error)?.includes(0)) return false;
     throw error;
   }
 }

@@ -1,7 +1,9 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
+import type { AuditRecord } from '../../audit/model';
 import type { PasswordReset } from '../../auth/model';
+import { auditItems } from './audit';
 import { PASSWORD_RESET_ITEMS } from '../item-types';
 import { fieldsOf, pick } from '../items';
 import { keys } from '../keys';
@@ -12,7 +14,7 @@ const FIELDS = fieldsOf<PasswordReset>()(['tenantId', 'userId', 'expiresAtEpoch'
  * Store a new reset token (only its hash) and make it the user's one valid token, in one
  * transaction: any older token stops working at once.
  */
-export async function insertPasswordReset(tokenHash: string, reset: PasswordReset): Promise<void> {
+export async function insertPasswordReset(tokenHash: string, reset: PasswordReset, audit: AuditRecord): Promise<void> {
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -32,6 +34,7 @@ export async function insertPasswordReset(tokenHash: string, reset: PasswordRese
             ExpressionAttributeValues: { ':hash': tokenHash },
           },
         },
+        ...auditItems(audit),
       ],
     }),
   );
@@ -53,6 +56,7 @@ export async function consumePasswordReset(
   tokenHash: string,
   reset: PasswordReset,
   change: { passwordHash: string; now: string; nowEpoch: number },
+  audit: AuditRecord,
 ): Promise<boolean> {
   try {
     await db().send(
@@ -75,6 +79,7 @@ export async function consumePasswordReset(
               ExpressionAttributeValues: { ':hash': change.passwordHash, ':now': change.now, ':token': tokenHash },
             },
           },
+          ...auditItems(audit),
         ],
       }),
     );

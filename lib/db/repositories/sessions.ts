@@ -4,13 +4,15 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import type { Session } from '../../auth/model';
 import { db, tableName } from '../client';
-import { conditionally, failedConditions, isConditionFailure } from '../conditions';
+import { failedConditions, isConditionFailure } from '../conditions';
 import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
 import { SESSION_ITEMS } from '../item-types';
 import { keys } from '../keys';
 import { queryAll } from '../query';
+import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
 export type { Session };
@@ -35,27 +37,40 @@ export function sessionPut(session: Session): TransactItem & { Put: object } {
   };
 }
 
+/** A session alone, without an entry: for the benchmarks and tests that need a signed-in user, never for a route. */
 export async function insertSession(session: Session): Promise<void> {
   await db().send(new PutCommand(sessionPut(session).Put as ConstructorParameters<typeof PutCommand>[0]));
 }
 
 /**
  * Rotate the refresh token: succeeds for exactly one caller presenting the current jti of
- * an active session (conditional write), so parallel refreshes have a single winner.
+ * an active session (conditional write), so parallel refreshes have a single winner. The
+ * entry commits with the rotation.
  */
-export async function rotateRefreshJti(session: Session, presentedJti: string, nextJti: string, now: string): Promise<boolean> {
-  return conditionally(
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.session(session.tenantId, session.userId, session.id),
-        UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
-        ConditionExpression: 'refreshJti = :presented AND #status = :active',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
+export async function rotateRefreshJti(session: Session, presentedJti: string, nextJti: string, now: string, audit: AuditRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.session(session.tenantId, session.userId, session.id),
+              UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
+              ConditionExpression: 'refreshJti = :presented AND #status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
+            },
+          },
+          ...auditItems(audit),
+        ],
       }),
-    ),
-  );
+    );
+    return true;
+  } catch (error) {
+    if (failedConditions(error)?.includes(0)) return false;
+    throw error;
+  }
 }
 
 function revokeUpdate(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): TransactItem & { Update: object } {
@@ -71,12 +86,12 @@ function revokeUpdate(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now:
   };
 }
 
-/** Revoke a session (reuse detection, session revocation). Missing sessions are ignored. */
-export async function revokeSession(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): Promise<void> {
+/** Revoke a session (refresh-token reuse), with its entry. A missing session is left alone. */
+export async function revokeSession(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string, audit: AuditRecord): Promise<void> {
   try {
-    await db().send(new UpdateCommand(revokeUpdate(session, now).Update as ConstructorParameters<typeof UpdateCommand>[0]));
+    await db().send(new TransactWriteCommand({ TransactItems: [revokeUpdate(session, now), ...auditItems(audit)] }));
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
+    if (!failedConditions(error)?.includes(0)) throw error;
   }
 }
 
@@ -87,6 +102,7 @@ export async function revokeSession(session: Pick<Session, 'tenantId' | 'userId'
 export async function revokeSessionAndJti(
   ids: { tenantId: string; userId: string; sessionId: string; jti: string; jtiExpiresAt: number },
   now: string,
+  audit: AuditRecord,
 ): Promise<void> {
   await db().send(
     new TransactWriteCommand({
@@ -98,6 +114,7 @@ export async function revokeSessionAndJti(
             Item: { ...keys.revokedJti(ids.tenantId, ids.userId, ids.jti), type: SESSION_ITEMS.revokedJti, revokedAt: now, ttl: ids.jtiExpiresAt },
           },
         },
+        ...auditItems(audit),
       ],
     }),
   );
@@ -109,32 +126,61 @@ export async function listSessionsOfUser(tenantId: string, userId: string): Prom
   return (await queryAll(pk, { skPrefix, consistent: true })).map(toSession);
 }
 
+/** The revocation of one session, only while it is live: the same rule as isSessionLive (active, unexpired, not voided by a password reset). */
+function liveRevokeUpdate(ids: { tenantId: string; userId: string; sessionId: string }, now: string, sessionsValidFrom: string | null): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
+      UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
+    },
+  };
+}
+
 /**
- * Revoke one of the user's own sessions, if it is still active; false when there is no
- * such active session (the caller answers 404).
+ * Revoke one of the user's own sessions, if it is still live, with its entry; false when
+ * there is no such live session (the caller answers 404).
  */
 export async function revokeActiveSession(
   ids: { tenantId: string; userId: string; sessionId: string },
   now: string,
   sessionsValidFrom: string | null,
+  audit: AuditRecord,
   key?: KeyCompletion,
 ): Promise<boolean> {
-  const revoke = {
-    TableName: tableName(),
-    Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
-    UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-    // The same rule as isSessionLive: active, unexpired, not voided by a password reset.
-    ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
-  };
-  if (!key) return conditionally(db().send(new UpdateCommand(revoke)));
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [{ Update: revoke }, ...completionItems(key)] }));
+    await db().send(new TransactWriteCommand({ TransactItems: [liveRevokeUpdate(ids, now, sessionsValidFrom), ...completionItems(key), ...auditItems(audit)] }));
     return true;
   } catch (error) {
-    keyTakenOver(error, 1);
-    if (failedConditions(error)) return false;
+    if (key) keyTakenOver(error, 1);
+    if (failedConditions(error)?.includes(0)) return false;
+    throw error;
+  }
+}
+
+/** How many sessions one transaction revokes beside the entry's (at most) three puts: DynamoDB takes 100 items. */
+export const SESSIONS_PER_REVOCATION = 97;
+
+/**
+ * Revoke these live sessions of one user in one transaction (at most
+ * SESSIONS_PER_REVOCATION), with the entry that records the revocation: a revocation of more
+ * sessions than one transaction takes writes its entry with its first batch (`null` for the
+ * others). False when one of them ended meanwhile: nothing was written, and the caller reads
+ * the sessions again.
+ */
+export async function revokeLiveSessions(tenantId: string, userId: string, sessionIds: string[], now: string, sessionsValidFrom: string | null, audit: AuditRecord | null): Promise<boolean> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [...sessionIds.map((sessionId) => liveRevokeUpdate({ tenantId, userId, sessionId }, now, sessionsValidFrom)), ...(audit ? auditItems(audit) : [])],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditions(error)?.some((index) => index < sessionIds.length)) return false;
     throw error;
   }
 }

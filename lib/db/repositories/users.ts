@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../audit/model';
 import type { Session, User } from '../../auth/model';
 import { USER_ITEMS } from '../item-types';
 
@@ -7,6 +8,7 @@ import { db, tableName } from '../client';
 import { conditionally, failedConditions, isConditionFailure } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
+import { auditItems } from './audit';
 import { sessionPut } from './sessions';
 import { sortName } from '../name-order';
 import { getMany } from '../batch';
@@ -94,12 +96,12 @@ function admissionCheck(user: User, admission: Admission): TransactItem {
  * concurrent request) and the first session. A refused admission answers 403 even when the
  * e-mail is taken too, so a caller who is not admitted learns nothing about the address.
  */
-export async function insertUserWithSession(user: User, admission: Admission, session: Session): Promise<void> {
+export async function insertUserWithSession(user: User, admission: Admission, session: Session, audit: AuditRecord): Promise<void> {
   try {
     const [userPut, emailPut, listingPut] = userPuts(user) as [TransactItem, TransactItem, TransactItem];
     await db().send(
       new TransactWriteCommand({
-        TransactItems: [userPut, emailPut, admissionCheck(user, admission), sessionPut(session), listingPut, ...(user.role === 'ADMIN' ? [adminCountWrite(user.tenantId, 1)] : [])],
+        TransactItems: [userPut, emailPut, admissionCheck(user, admission), sessionPut(session), listingPut, ...(user.role === 'ADMIN' ? [adminCountWrite(user.tenantId, 1)] : []), ...auditItems(audit)],
       }),
     );
   } catch (error) {
@@ -127,7 +129,7 @@ export async function findUserByEmail(email: string): Promise<User | undefined> 
  * (a tenant create-admin made, never one signed up through POST /tenants). The mark is
  * checked in the same transaction as the user and e-mail writes.
  */
-export async function insertPlatformAdmin(user: User): Promise<void> {
+export async function insertPlatformAdmin(user: User, audit: AuditRecord): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -141,6 +143,7 @@ export async function insertPlatformAdmin(user: User): Promise<void> {
               ExpressionAttributeValues: { ':yes': true },
             },
           },
+          ...auditItems(audit),
         ],
       }),
     );
@@ -154,26 +157,31 @@ export async function insertPlatformAdmin(user: User): Promise<void> {
 }
 
 /**
- * create-admin --promote: in one conditional UpdateItem, grant the platform administrator
- * profile, replace the password, void every session that exists now (the rule of a
- * password reset: `sessionsValidFrom`) and drop any pending reset token. The condition
+ * create-admin --promote: in one transaction with its entry, grant the platform
+ * administrator profile, replace the password, void every session that exists now (the rule
+ * of a password reset: `sessionsValidFrom`) and drop any pending reset token. The condition
  * makes sure the item is still the account that owns this e-mail.
  */
-export async function promoteToPlatformAdmin(user: Pick<User, 'tenantId' | 'id' | 'email'>, passwordHash: string, now: string): Promise<User> {
+export async function promoteToPlatformAdmin(user: Pick<User, 'tenantId' | 'id' | 'email'>, passwordHash: string, now: string, audit: AuditRecord): Promise<void> {
   try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.user(user.tenantId, user.id),
-        UpdateExpression: 'SET platformAdmin = :yes, passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
-        ConditionExpression: 'attribute_exists(pk) AND email = :email',
-        ExpressionAttributeValues: { ':yes': true, ':hash': passwordHash, ':now': now, ':email': user.email },
-        ReturnValues: 'ALL_NEW',
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(user.tenantId, user.id),
+              UpdateExpression: 'SET platformAdmin = :yes, passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+              ConditionExpression: 'attribute_exists(pk) AND email = :email',
+              ExpressionAttributeValues: { ':yes': true, ':hash': passwordHash, ':now': now, ':email': user.email },
+            },
+          },
+          ...auditItems(audit),
+        ],
       }),
     );
-    return toUser(Attributes ?? {});
   } catch (error) {
-    if (isConditionFailure(error)) throw new Conflict('The account changed meanwhile; run the command again');
+    if (failedConditions(error)?.includes(0)) throw new Conflict('The account changed meanwhile; run the command again');
     throw error;
   }
 }
@@ -233,7 +241,7 @@ async function changeUser<T>(tenantId: string, userId: string, change: (user: Us
  * the second gets 409). The user item is conditioned on the role read, so a concurrent change
  * makes it read again. 404 when the tenant has no such user.
  */
-export function setUserRole(tenantId: string, userId: string, role: User['role'], now: string): Promise<User> {
+export function setUserRole(tenantId: string, userId: string, role: User['role'], now: string, audit: (before: User) => AuditRecord): Promise<User> {
   return changeUser(tenantId, userId, (user) => {
     if (user.role === role) return { result: user };
     return {
@@ -249,6 +257,7 @@ export function setUserRole(tenantId: string, userId: string, role: User['role']
           },
         },
         adminCountWrite(tenantId, role === 'ADMIN' ? 1 : -1),
+        ...auditItems(audit(user)),
       ],
       result: { ...user, role, updatedAt: now },
     };
@@ -261,7 +270,7 @@ export function setUserRole(tenantId: string, userId: string, role: User['role']
  * address can be invited again), its list entry and, for an administrator, one from the count,
  * conditioned on leaving one (409). 404 when the tenant has no such user.
  */
-export async function deleteUser(tenantId: string, userId: string): Promise<void> {
+export async function deleteUser(tenantId: string, userId: string, audit: AuditRecord): Promise<void> {
   await changeUser(tenantId, userId, (user) => ({
     writes: [
       {
@@ -276,15 +285,30 @@ export async function deleteUser(tenantId: string, userId: string): Promise<void
       { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
       { Delete: { TableName: tableName(), Key: keys.userListing(tenantId, sortName(user.name), userId) } },
       ...(user.role === 'ADMIN' ? [adminCountWrite(tenantId, -1)] : []),
+      ...auditItems(audit),
     ],
     result: undefined,
   }));
 }
 
-/** Records a sign-in on the user (informational: one plain update beside the session's put). */
-export async function recordLogin(user: Pick<User, 'tenantId' | 'id'>, now: string): Promise<void> {
+/** A sign-in: the new session, the user's `lastLoginAt` and the entry, in one transaction. */
+export async function insertLoginSession(user: Pick<User, 'tenantId' | 'id'>, session: Session, audit: AuditRecord): Promise<void> {
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: keys.user(user.tenantId, user.id), UpdateExpression: 'SET lastLoginAt = :now', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':now': now } }),
+    new TransactWriteCommand({
+      TransactItems: [
+        sessionPut(session),
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.user(user.tenantId, user.id),
+            UpdateExpression: 'SET lastLoginAt = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':now': session.createdAt },
+          },
+        },
+        ...auditItems(audit),
+      ],
+    }),
   );
 }
 
@@ -295,7 +319,7 @@ export async function recordLogin(user: Pick<User, 'tenantId' | 'id'>, now: stri
  * ends at its next request) and the new session, which starts at that instant. False when
  * the password changed meanwhile.
  */
-export async function replacePassword(user: Pick<User, 'tenantId' | 'id' | 'passwordHash'>, passwordHash: string, now: string, session: Session): Promise<boolean> {
+export async function replacePassword(user: Pick<User, 'tenantId' | 'id' | 'passwordHash'>, passwordHash: string, now: string, session: Session, audit: AuditRecord): Promise<boolean> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -310,6 +334,7 @@ export async function replacePassword(user: Pick<User, 'tenantId' | 'id' | 'pass
             },
           },
           sessionPut(session),
+          ...auditItems(audit),
         ],
       }),
     );
