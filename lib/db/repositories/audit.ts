@@ -82,12 +82,17 @@ function listFor(scope: AuditScope, filter: AuditFilter): { index?: 'gsi1'; keyN
   return { keyName: 'pk', key: keys.auditTrailOf(scope).pk, checked: [] };
 }
 
-/** Where each filter is checked on an entry read from a list that is not its own. */
-const FILTER_PATHS: Record<keyof AuditFilter, { expression: string; names: Record<string, string> }> = {
-  actorId: { expression: '#actor.#id = :actorId', names: { '#actor': 'actor', '#id': 'id' } },
-  action: { expression: '#action = :action', names: { '#action': 'action' } },
-  resourceType: { expression: '#resource.#type = :resourceType', names: { '#resource': 'resource', '#type': 'type' } },
-  resourceId: { expression: '#resource.#id = :resourceId', names: { '#resource': 'resource', '#id': 'id' } },
+/**
+ * Where each filter is checked on an entry read from a list that is not its own. The actor
+ * `system` has no id: its entries are the ones whose actor's type is `system`.
+ */
+type FilterPath = { expression: string; names: Record<string, string> };
+const FILTER_PATHS: Record<keyof AuditFilter, (value: string) => FilterPath> = {
+  actorId: (value): FilterPath =>
+    value === 'system' ? { expression: '#actor.#actorType = :actorId', names: { '#actor': 'actor', '#actorType': 'type' } } : { expression: '#actor.#id = :actorId', names: { '#actor': 'actor', '#id': 'id' } },
+  action: () => ({ expression: '#action = :action', names: { '#action': 'action' } }),
+  resourceType: () => ({ expression: '#resource.#type = :resourceType', names: { '#resource': 'resource', '#type': 'type' } }),
+  resourceId: () => ({ expression: '#resource.#id = :resourceId', names: { '#resource': 'resource', '#id': 'id' } }),
 };
 
 /**
@@ -103,9 +108,11 @@ export async function readAuditPage(scope: AuditScope, request: AuditPageRequest
   const values: Record<string, unknown> = { ':key': list.key, ':from': request.fromSk, ':to': request.toSk };
   const filters: string[] = [];
   for (const name of list.checked) {
-    filters.push(FILTER_PATHS[name].expression);
-    Object.assign(names, FILTER_PATHS[name].names);
-    values[`:${name}`] = request.filter[name];
+    const value = request.filter[name] as string;
+    const path = FILTER_PATHS[name](value);
+    filters.push(path.expression);
+    Object.assign(names, path.names);
+    values[`:${name}`] = value;
   }
   const input: QueryCommandInput = {
     TableName: tableName(),
