@@ -395,6 +395,15 @@ export const routes = {
     table: 'read',
     summary: 'Stock totals per warehouse',
   },
+  listAuditEvents: {
+    method: 'GET',
+    path: '/audit-events',
+    handler: 'functions/audit/list-audit-events.ts',
+    auth: 'protected',
+    table: 'read',
+    sealsCursors: true,
+    summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;

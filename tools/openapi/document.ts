@@ -77,6 +77,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   companies: { name: 'Companies', description: "Fiscal entities of the caller's tenant and their status lifecycle." },
   suppliers: { name: 'Suppliers', description: "The tenant's suppliers: create, update, a searchable page." },
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
+  'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
 };
 
 const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.
