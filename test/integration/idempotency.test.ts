@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorize } from '../../lib/auth/authorize';
+import { readAuditPage, type AuditFilter } from '../../lib/db/repositories/audit';
 import { listMovements } from '../../lib/db/repositories/inventory';
 import { IdempotencyKeyInUse } from '../../lib/errors';
 import { completeKey } from '../../lib/db/repositories/idempotency';
@@ -216,5 +217,50 @@ describe('a request that dies holding its key', () => {
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(await movementsOf(admin, at)).toHaveLength(0);
+  });
+});
+
+describe('the audit entry of an inventory create', () => {
+  const entriesOf = async (account: Account, filter: AuditFilter) => (await readAuditPage({ tenantId: account.tenantId }, { filter, fromSk: '0', toSk: '~', limit: 20 })).entries;
+
+  it('is written once with the warehouse, the product and the movement it records: none for a replay or a refused movement', async () => {
+    const admin = await newTenantWithAdmin();
+    const creates = [
+      { path: '/inventory/warehouses', type: 'warehouse', action: 'warehouse.created', body: (): unknown => ({ name: 'Central' }) },
+      { path: '/inventory/products', type: 'product', action: 'product.created', body: (): unknown => ({ sku: uniqueName('SKU'), name: 'Café' }) },
+    ];
+    const ids: Record<string, string> = {};
+    for (const create of creates) {
+      const key = randomUUID();
+      const body = create.body();
+      const first = await withKey(admin, key, body, create.path);
+      expect(replayed(await withKey(admin, key, body, create.path))).toBe('true');
+      ids[create.type] = String(first.body.id);
+    }
+    const at = { productId: ids.product ?? '', warehouseId: ids.warehouse ?? '' };
+    const key = randomUUID();
+    const movement = await withKey(admin, key, { ...at, type: 'IN', quantity: 3, unitCost: 2 });
+    expect(replayed(await withKey(admin, key, { ...at, type: 'IN', quantity: 3, unitCost: 2 }))).toBe('true');
+    expect((await call('POST', '/inventory/movements', { cookies: admin.cookies, body: { ...at, type: 'OUT', quantity: 100 } })).status).toBe(409);
+
+    const recorded = [...creates, { type: 'movement', action: 'movement.created' }];
+    ids.movement = String(movement.body.id);
+    for (const { type, action } of recorded) {
+      expect(await entriesOf(admin, { resourceId: ids[type] ?? '' }), type).toEqual([
+        {
+          id: expect.any(String),
+          occurredAt: expect.any(String),
+          actor: { type: 'user', id: admin.userId, name: 'Admin' },
+          action,
+          resource: { type, id: ids[type] },
+          requestId: expect.any(String),
+          sourceIp: expect.any(String),
+          userAgent: expect.toBeOneOf([expect.any(String), null]),
+          changes: null,
+        },
+      ]);
+    }
+    // The tenant's one movement: the refused OUT left no entry.
+    expect(await entriesOf(admin, { action: 'movement.created' })).toHaveLength(1);
   });
 });

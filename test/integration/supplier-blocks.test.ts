@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withRequestOrigin } from '../../lib/audit/context';
+import { userActor } from '../../lib/audit/record';
+import { readAuditPage } from '../../lib/db/repositories/audit';
 import { keys } from '../../lib/db/keys';
 import { queryAll } from '../../lib/db/query';
 import { MAX_BLOCK_ENTRIES, readSupplierBlocks } from '../../lib/db/repositories/supplier-blocks';
@@ -127,5 +130,62 @@ describe('the supplier index blocks', () => {
     await createSupplier(principal, { name: 'Loja Mais Nova', corporateName: 'Loja Mais Nova Ltda', document: cpf.generate() }, NOW);
     expect((await expectBlocksExact(tenantId)).length).toBe(3);
     await expectPagesAreSlices(tenantId, [10]);
+  });
+});
+
+/** The audit entries of one supplier, newest first (its resource's list: consistent). */
+const entriesOf = async (tenantId: string, supplierId: string) => (await readAuditPage({ tenantId }, { filter: { resourceId: supplierId }, fromSk: '0', toSk: '~', limit: 20 })).entries;
+
+describe('the audit trail of suppliers', () => {
+  it('records a create, an update with its changed fields, an update that changes nothing and a delete: one entry each, none for a refused write', async () => {
+    const tenantId = randomUUID();
+    const principal = testPrincipal({ tenantId, role: 'ADMIN' });
+    const origin = { requestId: 'audit-it-1', sourceIp: '203.0.113.7', userAgent: 'vitest', actor: userActor({ id: principal.userId, name: principal.name }) };
+    const asCaller = <T>(fn: () => Promise<T>) => withRequestOrigin(origin, fn);
+
+    const created = await asCaller(() => createSupplier(principal, { name: 'Acme', corporateName: 'Acme Ltda', document: cpf.generate(), email: 'acme@example.com' }, NOW));
+    const other = await asCaller(() => createSupplier(principal, { name: 'Beta', corporateName: 'Beta Ltda', document: cpf.generate() }, NOW));
+    await asCaller(() => updateSupplier(principal, created.id, { name: 'Acme Novo', email: null, active: true }, NOW + 1_000));
+    await asCaller(() => updateSupplier(principal, created.id, { active: true }, NOW + 2_000));
+    // A document another supplier holds: 409, and no entry.
+    await expect(asCaller(() => updateSupplier(principal, other.id, { document: created.document.replace(/\D/g, '') }, NOW + 2_500))).rejects.toThrow('already exists');
+    await asCaller(() => deleteSupplier(principal, created.id, NOW + 3_000));
+    await expect(asCaller(() => deleteSupplier(principal, created.id, NOW + 4_000))).rejects.toThrow('No such supplier');
+
+    const common = { actor: origin.actor, resource: { type: 'supplier', id: created.id }, requestId: 'audit-it-1', sourceIp: '203.0.113.7', userAgent: 'vitest', id: expect.any(String) };
+    expect(await entriesOf(tenantId, created.id)).toEqual([
+      { ...common, action: 'supplier.deleted', occurredAt: new Date(NOW + 3_000).toISOString(), changes: null },
+      { ...common, action: 'supplier.updated', occurredAt: new Date(NOW + 2_000).toISOString(), changes: [] },
+      {
+        ...common,
+        action: 'supplier.updated',
+        occurredAt: new Date(NOW + 1_000).toISOString(),
+        changes: [
+          { field: 'name', before: 'Acme', after: 'Acme Novo' },
+          { field: 'email', before: 'acme@example.com', after: null },
+        ],
+      },
+      { ...common, action: 'supplier.created', occurredAt: new Date(NOW).toISOString(), changes: null },
+    ]);
+    expect((await entriesOf(tenantId, other.id)).map((entry) => entry.action)).toEqual(['supplier.created']);
+  });
+
+  it('records each of parallel renames against the name its committed write replaced: the entries chain from the first name to the last', async () => {
+    const tenantId = randomUUID();
+    const principal = testPrincipal({ tenantId, role: 'ADMIN' });
+    const supplier = await createSupplier(principal, { name: 'Nome 0', corporateName: 'Nome Ltda', document: cpf.generate() }, NOW);
+    const names = Array.from({ length: 8 }, (_, index) => `Nome ${index + 1}`);
+
+    await Promise.all(names.map((name) => updateSupplier(principal, supplier.id, { name }, NOW + 1_000)));
+
+    const updates = (await entriesOf(tenantId, supplier.id)).filter((entry) => entry.action === 'supplier.updated');
+    expect(updates).toHaveLength(names.length);
+    // Outside a request (a script), the platform itself is the actor.
+    for (const entry of updates) expect(entry.actor).toEqual({ type: 'system', id: null, name: null });
+    const next = new Map(updates.map((entry) => [entry.changes?.[0]?.before, entry.changes?.[0]?.after]));
+    let name: unknown = 'Nome 0';
+    for (let step = 0; step < names.length; step += 1) name = next.get(name);
+    expect(name).toBe((await listSuppliers(principal, { page: 1, limit: 1 })).data[0]?.name);
+    expect(new Set(next.values())).toEqual(new Set(names));
   });
 });
