@@ -1,0 +1,405 @@
+import { cnpj } from 'cpf-cnpj-validator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditEntrySchema, type AuditAction, type AuditEntry, type AuditResourceType, type AuditScope } from '../../lib/audit/model';
+import { readAuditPage, type AuditFilter } from '../../lib/db/repositories/audit';
+import { routes } from '../../lib/routes';
+import {
+  allowedOrigin,
+  call,
+  cookiesFrom,
+  invitationTokenFor,
+  linkParameter,
+  login,
+  newTenantWithAdmin,
+  outboxFor,
+  registerInvitee,
+  uniqueEmail,
+  uniqueName,
+  useLocalStoreInProcess,
+  type Account,
+  type ApiResponse,
+} from './api';
+
+/**
+ * The audit trail over HTTP (issue 16): every route of the manifest that writes produces
+ * exactly one entry of the right shape, in the trail it belongs to, in each list a filter
+ * reads. The scenarios below are keyed by route; a route added to the manifest with
+ * `table: 'read-write'` and no scenario here fails this file.
+ */
+const PASSWORD = 'correct horse battery';
+const USER_AGENT = 'audit-test/1.0 (X11; Linux x86_64)';
+const IP = '127.42.0.7';
+
+beforeAll(async () => {
+  await useLocalStoreInProcess();
+});
+
+type Resource = { type: AuditResourceType; id: string | null };
+
+interface Expected {
+  action: AuditAction;
+  resource: Resource;
+  /** The user who acted (undefined: nobody known, a public request). */
+  actor?: { id: string; name: string };
+  changes?: AuditEntry['changes'];
+}
+
+/** Every entry of a list, newest first. */
+async function entriesOf(scope: AuditScope, filter: AuditFilter = {}): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  let after: Record<string, string> | undefined;
+  do {
+    const page = await readAuditPage(scope, { filter, fromSk: '0', toSk: '~', limit: 100, ...(after ? { after } : {}) });
+    entries.push(...page.entries);
+    after = page.next;
+  } while (after);
+  return entries;
+}
+
+/** The entries of the trail that concern one resource (the platform's trail is shared by every test file). */
+const ofResource = (entries: AuditEntry[], resource: Resource) => entries.filter((entry) => entry.resource.type === resource.type && entry.resource.id === resource.id);
+
+/**
+ * Make one request in `scope`'s trail and check that it wrote exactly one entry, as
+ * expected: in the trail, and in the actor's and the resource's lists (the same entry, once
+ * each), with nothing secret in it.
+ */
+async function expectOneEntry(
+  scope: AuditScope,
+  request: () => Promise<ApiResponse>,
+  status: number,
+  expected: (response: ApiResponse) => Expected | Promise<Expected>,
+  secrets: string[] = [],
+): Promise<AuditEntry> {
+  const before = new Set((await entriesOf(scope)).map((entry) => entry.id));
+  const response = await request();
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  const want = await expected(response);
+  const fresh = (await entriesOf(scope)).filter((entry) => !before.has(entry.id));
+  // The platform's trail is shared with every other test file running now.
+  const mine = scope === 'platform' ? ofResource(fresh, want.resource) : fresh;
+  expect(mine.map((entry) => entry.action)).toEqual([want.action]);
+  const entry = mine[0] as AuditEntry;
+
+  expect(auditEntrySchema.parse(entry)).toEqual(entry);
+  expect(entry).toEqual({
+    id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    occurredAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    actor: want.actor ? { type: 'user', id: want.actor.id, name: want.actor.name } : { type: 'anonymous', id: null, name: null },
+    action: want.action,
+    resource: want.resource,
+    requestId: expect.any(String),
+    sourceIp: IP,
+    userAgent: USER_AGENT,
+    changes: want.changes ?? null,
+  });
+  expect(entry.requestId).not.toBe('');
+  expect(Math.abs(Date.parse(entry.occurredAt) - Date.now())).toBeLessThan(60_000);
+
+  // The same entry in the other lists it belongs to, once each.
+  if (want.actor) expect((await entriesOf(scope, { actorId: want.actor.id })).filter((other) => other.id === entry.id)).toEqual([entry]);
+  if (want.resource.id !== null) expect((await entriesOf(scope, { resourceId: want.resource.id })).filter((other) => other.id === entry.id)).toEqual([entry]);
+
+  const text = JSON.stringify(entry);
+  for (const secret of [PASSWORD, ...secrets]) expect(text).not.toContain(secret);
+  return entry;
+}
+
+/** The id of the session a set of cookies belongs to. */
+async function currentSession(cookies: Record<string, string>): Promise<string> {
+  const sessions = await call<{ id: string; current: boolean }[]>('GET', '/auth/sessions', { cookies });
+  return sessions.body.find((session) => session.current)?.id ?? '';
+}
+
+const as = (account: Account, extra: { body?: unknown } = {}) => ({ cookies: account.cookies, ip: IP, headers: { 'user-agent': USER_AGENT, origin: allowedOrigin() }, ...extra });
+const publicCall = (extra: { body?: unknown; cookies?: Record<string, string> } = {}) => ({ ip: IP, headers: { 'user-agent': USER_AGENT }, ...extra });
+const actorOf = (account: Account, name = 'Admin') => ({ id: account.userId, name });
+const idOf = (response: ApiResponse) => (response.body as { id: string }).id;
+
+const admin = (): Promise<Account> => newTenantWithAdmin();
+
+async function member(owner: Account, name = 'Member'): Promise<Account> {
+  const email = uniqueEmail('member');
+  const registered = await registerInvitee(owner, email, PASSWORD, name);
+  expect(registered.status).toBe(200);
+  return { tenantId: owner.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: cookiesFrom(registered) };
+}
+
+async function company(owner: Account): Promise<string> {
+  const created = await call('POST', '/companies', { cookies: owner.cookies, body: { name: 'Loja Centro', document: cnpj.generate() } });
+  expect(created.status).toBe(201);
+  return idOf(created);
+}
+
+async function supplier(owner: Account): Promise<string> {
+  const created = await call('POST', '/suppliers', { cookies: owner.cookies, body: { name: 'Café do Sul', corporateName: 'Café do Sul Ltda', document: cnpj.generate() } });
+  expect(created.status).toBe(201);
+  return idOf(created);
+}
+
+async function stockPlace(owner: Account): Promise<{ productId: string; warehouseId: string }> {
+  const warehouse = await call('POST', '/inventory/warehouses', { cookies: owner.cookies, body: { name: 'Depósito' } });
+  const product = await call('POST', '/inventory/products', { cookies: owner.cookies, body: { sku: `SKU-${uniqueName('p')}`, name: 'Café 500 g' } });
+  return { productId: idOf(product), warehouseId: idOf(warehouse) };
+}
+
+type RouteId = keyof typeof routes;
+
+/** How each writing route is driven, and the entry it must leave. */
+const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
+  createTenant: () =>
+    expectOneEntry(
+      'platform',
+      () => call('POST', '/tenants', publicCall({ body: { name: uniqueName('tenant'), plan: 'STARTER' } })),
+      201,
+      (response) => ({ action: 'tenant.created', resource: { type: 'tenant', id: idOf(response) } }),
+    ),
+  updateTenant: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/tenants/${owner.tenantId}`, as(owner, { body: { brandName: 'Loja da Ana' } })), 200, () => ({
+            action: 'tenant.updated',
+      resource: { type: 'tenant', id: owner.tenantId },
+      actor: actorOf(owner),
+      changes: [{ field: 'brandName', before: null, after: 'Loja da Ana' }],
+    }));
+  },
+  register: async () => {
+    const owner = await admin();
+    const email = uniqueEmail('invitee');
+    expect((await call('POST', '/auth/invitations', { cookies: owner.cookies, body: { email } })).status).toBe(201);
+    const token = invitationTokenFor(email) ?? '';
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/register', publicCall({ body: { name: 'Bia', email, password: PASSWORD, tenantId: owner.tenantId, invitationToken: token } })),
+      200,
+      (response) => {
+        const userId = (response.body as { user: { id: string } }).user.id;
+        return { action: 'invitation.accepted', resource: { type: 'user', id: userId }, actor: { id: userId, name: 'Bia' } };
+      },
+      [token],
+    );
+  },
+  login: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/login', publicCall({ body: { email: owner.email, password: PASSWORD } })), 200, async (response) => ({
+      action: 'auth.login',
+      resource: { type: 'session', id: await currentSession(cookiesFrom(response)) },
+      actor: actorOf(owner),
+    }));
+  },
+  refresh: async () => {
+    const owner = await admin();
+    const refreshToken = owner.cookies.refreshToken ?? '';
+    const sessionId = await currentSession(owner.cookies);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/refresh', publicCall({ cookies: { refreshToken } })),
+      200,
+      () => ({ action: 'auth.refresh', resource: { type: 'session', id: sessionId }, actor: actorOf(owner) }),
+      [refreshToken],
+    );
+  },
+  logout: async () => {
+    const owner = await admin();
+    const sessionId = await currentSession(owner.cookies);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/logout', as(owner)),
+      200,
+      () => ({ action: 'auth.logout', resource: { type: 'session', id: sessionId }, actor: actorOf(owner) }),
+      [owner.cookies.accessToken ?? '', owner.cookies.refreshToken ?? ''],
+    );
+  },
+  revokeSession: async () => {
+    const owner = await admin();
+    await login(owner.email, PASSWORD);
+    const sessions = await call<{ id: string; current: boolean }[]>('GET', '/auth/sessions', { cookies: owner.cookies });
+    const other = sessions.body.find((session) => !session.current)?.id ?? '';
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/auth/sessions/${other}/revoke`, as(owner)), 200, () => ({
+            action: 'session.revoked',
+      resource: { type: 'session', id: other },
+      actor: actorOf(owner),
+    }));
+  },
+  revokeOtherSessions: async () => {
+    const owner = await admin();
+    await login(owner.email, PASSWORD);
+    await login(owner.email, PASSWORD);
+    const entry = await expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/sessions/revoke-others', as(owner)), 200, () => ({
+            action: 'session.revoked_others',
+      resource: { type: 'user', id: owner.userId },
+      actor: actorOf(owner),
+    }));
+    const left = await call<unknown[]>('GET', '/auth/sessions', { cookies: owner.cookies });
+    expect(left.body).toHaveLength(1);
+    return entry;
+  },
+  updateUser: async () => {
+    const owner = await admin();
+    const someone = await member(owner, 'Caio');
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/users/${someone.userId}`, as(owner, { body: { role: 'ADMIN' } })), 200, () => ({
+            action: 'user.role_changed',
+      resource: { type: 'user', id: someone.userId },
+      actor: actorOf(owner),
+      changes: [{ field: 'role', before: 'MEMBER', after: 'ADMIN' }],
+    }));
+  },
+  deleteUser: async () => {
+    const owner = await admin();
+    const someone = await member(owner, 'Davi');
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/users/${someone.userId}`, as(owner)), 204, () => ({
+            action: 'user.removed',
+      resource: { type: 'user', id: someone.userId },
+      actor: actorOf(owner),
+    }));
+  },
+  changePassword: async () => {
+    const owner = await admin();
+    const newPassword = 'another horse battery';
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/change-password', as(owner, { body: { currentPassword: PASSWORD, newPassword } })),
+      200,
+      () => ({ action: 'auth.password_changed', resource: { type: 'user', id: owner.userId }, actor: actorOf(owner) }),
+      [newPassword],
+    );
+  },
+  forgotPassword: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/forgot-password', publicCall({ body: { email: owner.email } })), 200, () => ({
+            action: 'auth.password_reset_requested',
+      resource: { type: 'user', id: owner.userId },
+    }));
+  },
+  resetPassword: async () => {
+    const owner = await admin();
+    expect((await call('POST', '/auth/forgot-password', { body: { email: owner.email } })).status).toBe(200);
+    const mail = outboxFor(owner.email).filter((message) => linkParameter(message, 'token') !== null).at(-1);
+    const token = mail ? (linkParameter(mail, 'token') ?? '') : '';
+    const newPassword = 'a brand new password';
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/reset-password', publicCall({ body: { token, newPassword } })),
+      200,
+      () => ({ action: 'auth.password_reset', resource: { type: 'user', id: owner.userId }, actor: actorOf(owner) }),
+      [token, newPassword],
+    );
+  },
+  createInvitation: async () => {
+    const owner = await admin();
+    const email = uniqueEmail('guest');
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/invitations', as(owner, { body: { email } })), 201, (response) => ({
+            action: 'invitation.created',
+      resource: { type: 'invitation', id: idOf(response) },
+      actor: actorOf(owner),
+    }));
+  },
+  withdrawInvitation: async () => {
+    const owner = await admin();
+    const invited = await call('POST', '/auth/invitations', { cookies: owner.cookies, body: { email: uniqueEmail('guest') } });
+    const invitationId = idOf(invited);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/auth/invitations/${invitationId}`, as(owner)), 204, () => ({
+            action: 'invitation.withdrawn',
+      resource: { type: 'invitation', id: invitationId },
+      actor: actorOf(owner),
+    }));
+  },
+  createCompany: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/companies', as(owner, { body: { name: 'Loja Norte', document: cnpj.generate() } })), 201, (response) => ({
+            action: 'company.created',
+      resource: { type: 'company', id: idOf(response) },
+      actor: actorOf(owner),
+    }));
+  },
+  updateCompany: async () => {
+    const owner = await admin();
+    const companyId = await company(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/companies/${companyId}`, as(owner, { body: { name: 'Loja Centro 2' } })), 200, () => ({
+            action: 'company.updated',
+      resource: { type: 'company', id: companyId },
+      actor: actorOf(owner),
+      changes: [{ field: 'name', before: 'Loja Centro', after: 'Loja Centro 2' }],
+    }));
+  },
+  updateCompanyStatus: async () => {
+    const owner = await admin();
+    const companyId = await company(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/companies/${companyId}/status`, as(owner, { body: { status: 'DISABLED' } })), 200, () => ({
+            action: 'company.status_changed',
+      resource: { type: 'company', id: companyId },
+      actor: actorOf(owner),
+      changes: [{ field: 'status', before: 'ACTIVE', after: 'DISABLED' }],
+    }));
+  },
+  createSupplier: async () => {
+    const owner = await admin();
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/suppliers', as(owner, { body: { name: 'Fornecedor Um', corporateName: 'Fornecedor Um Ltda', document: cnpj.generate() } })),
+      201,
+      (response) => ({ action: 'supplier.created', resource: { type: 'supplier', id: idOf(response) }, actor: actorOf(owner) }),
+    );
+  },
+  updateSupplier: async () => {
+    const owner = await admin();
+    const supplierId = await supplier(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/suppliers/${supplierId}`, as(owner, { body: { email: 'vendas@cafe.example', active: false } })), 200, () => ({
+            action: 'supplier.updated',
+      resource: { type: 'supplier', id: supplierId },
+      actor: actorOf(owner),
+      changes: [
+        { field: 'email', before: null, after: 'vendas@cafe.example' },
+        { field: 'active', before: true, after: false },
+      ],
+    }));
+  },
+  deleteSupplier: async () => {
+    const owner = await admin();
+    const supplierId = await supplier(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/suppliers/${supplierId}`, as(owner)), 204, () => ({
+            action: 'supplier.deleted',
+      resource: { type: 'supplier', id: supplierId },
+      actor: actorOf(owner),
+    }));
+  },
+  createWarehouse: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/inventory/warehouses', as(owner, { body: { name: 'Depósito Sul' } })), 201, (response) => ({
+            action: 'warehouse.created',
+      resource: { type: 'warehouse', id: idOf(response) },
+      actor: actorOf(owner),
+    }));
+  },
+  createProduct: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/inventory/products', as(owner, { body: { sku: 'CAFE-500', name: 'Café 500 g' } })), 201, (response) => ({
+            action: 'product.created',
+      resource: { type: 'product', id: idOf(response) },
+      actor: actorOf(owner),
+    }));
+  },
+  createMovement: async () => {
+    const owner = await admin();
+    const place = await stockPlace(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/inventory/movements', as(owner, { body: { ...place, type: 'IN', quantity: 10, unitCost: 3.5 } })), 201, (response) => ({
+            action: 'movement.created',
+      resource: { type: 'movement', id: idOf(response) },
+      actor: actorOf(owner),
+    }));
+  },
+};
+
+const writeRoutes = (Object.keys(routes) as RouteId[]).filter((id) => routes[id].table === 'read-write');
+
+describe('every route that writes records exactly one audit entry', () => {
+  it('has a scenario for every writing route of the manifest', () => {
+    expect(writeRoutes.filter((id) => scenarios[id] === undefined)).toEqual([]);
+  });
+
+  it.each(writeRoutes)('%s', async (id) => {
+    const scenario = scenarios[id];
+    if (!scenario) throw new Error(`${id} writes (manifest table: read-write) but has no audit scenario in this file`);
+    await scenario();
+  });
+});
