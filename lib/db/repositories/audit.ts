@@ -54,6 +54,13 @@ export async function putLoneEntry(record: AuditRecord): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: trailCopy(record) }));
 }
 
+/**
+ * The deletes that take an entry back, for the transaction that undoes its change (an
+ * invitation whose e-mail could not be sent): an entry never outlives its change.
+ */
+export const auditItemsUndone = (record: AuditRecord): TransactItem[] =>
+  auditItems(record).map((item) => ({ Delete: { TableName: tableName(), Key: { pk: item.Put?.Item?.pk as string, sk: item.Put?.Item?.sk as string } } }));
+
 /** What a page of the trail asks for. */
 export interface AuditFilter {
   actorId?: string;
