@@ -108,7 +108,7 @@ describe('GET /audit-events: pages and refusals', () => {
   it('answers the entries read, newest first, and a cursor that starts the next Query after the last one', async () => {
     const items = ['2026-10-05', '2026-10-04', '2026-10-03'].map((day) => entry(`${day}T10:00:00.000Z`));
     const stored = items.map((item) => ({ pk: trail, sk: `${item.occurredAt}#${item.id}`, gsi1pk: 'x', gsi1sk: 'y', type: 'AuditEntry', ttl: 1, ...item }));
-    ddb.on(QueryCommand).resolvesOnce({ Items: stored }).resolvesOnce({ Items: [stored[2]] });
+    ddb.on(QueryCommand).resolvesOnce({ Items: stored }).resolvesOnce({ Items: stored.slice(2) });
 
     const first = parsed(await get({ limit: '2' }));
     expect(first.body).toEqual({ items: items.slice(0, 2), nextCursor: expect.any(String) });
