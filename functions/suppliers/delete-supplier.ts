@@ -5,7 +5,7 @@ import { routes } from '../../lib/routes';
 import { deleteSupplier } from '../../lib/suppliers/service';
 
 export const handler = httpHandler(routes.deleteSupplier, { path: idPath }, async ({ path, principal }) => {
-  await deleteSupplier(principal, path.id);
+  await deleteSupplier(principal, path.id, Date.now());
   return { status: 204 };
 });
 

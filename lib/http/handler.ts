@@ -152,7 +152,8 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
       const origin = {
         requestId: input.request.requestId,
         sourceIp: input.request.ip,
-        userAgent: input.request.userAgent,
+        // A request without a User-Agent has none (null), like a script's.
+        userAgent: input.request.userAgent === '' ? null : input.request.userAgent,
         ...(principal ? { actor: userActor({ id: principal.userId, name: principal.name }) } : {}),
       };
       return withRequestOrigin(origin, () => handle(event, input, key));

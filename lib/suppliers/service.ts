@@ -69,7 +69,7 @@ export async function updateSupplier(principal: Principal, supplierId: string, c
  * the list and its count, its document free for another supplier. 404 outside the caller's
  * tenant or when it is already gone.
  */
-export async function deleteSupplier(principal: Principal, supplierId: string, nowMs: number = Date.now()): Promise<void> {
+export async function deleteSupplier(principal: Principal, supplierId: string, nowMs: number): Promise<void> {
   await removeSupplier(principal.tenantId, supplierId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.deleted', resource: { type: 'supplier', id: supplierId } }, nowMs));
 }
 

@@ -403,3 +403,50 @@ describe('every route that writes records exactly one audit entry', () => {
     await scenario();
   });
 });
+
+describe('failed logins', () => {
+  const failures = async (scope: AuditScope) => (await entriesOf(scope, { action: 'auth.login_failed' })).filter((entry) => entry.sourceIp === IP);
+
+  it("are one entry each, in the account's tenant for a known e-mail and the platform's for an unknown one, alike and without the password", async () => {
+    const owner = await admin();
+    const wrong = 'not the password at all';
+    const unknownEmail = uniqueEmail('nobody');
+    const platformBefore = new Set((await failures('platform')).map((entry) => entry.id));
+
+    const known = await call('POST', '/auth/login', publicCall({ body: { email: owner.email, password: wrong } }));
+    const unknown = await call('POST', '/auth/login', publicCall({ body: { email: unknownEmail, password: wrong } }));
+    expect(known.status).toBe(401);
+    expect({ ...(unknown.body as object), requestId: null }).toEqual({ ...(known.body as object), requestId: null });
+
+    const anonymousFailure = { type: 'anonymous', id: null, name: null };
+    const inTenant = await failures({ tenantId: owner.tenantId });
+    expect(inTenant).toEqual([
+      expect.objectContaining({ action: 'auth.login_failed', actor: anonymousFailure, resource: { type: 'user', id: owner.userId }, sourceIp: IP, userAgent: USER_AGENT, changes: null }),
+    ]);
+    const inPlatform = (await failures('platform')).filter((entry) => !platformBefore.has(entry.id));
+    // Other files' failed logins come from other addresses; this one is the only one from IP now.
+    expect(inPlatform.filter((entry) => Date.parse(entry.occurredAt) >= Date.parse(inTenant[0]?.occurredAt ?? '') - 1000)).toEqual([
+      expect.objectContaining({ action: 'auth.login_failed', actor: anonymousFailure, resource: { type: 'user', id: null } }),
+    ]);
+    for (const entry of [...inTenant, ...inPlatform]) {
+      expect(JSON.stringify(entry)).not.toContain(wrong);
+      expect(JSON.stringify(entry)).not.toContain(unknownEmail);
+      expect(JSON.stringify(entry)).not.toContain(owner.email);
+    }
+  });
+
+  it('past the throttle write nothing: the refused attempt is counted by the throttle alone', async () => {
+    const owner = await admin();
+    const ip = '127.42.0.8';
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 7; attempt += 1) {
+      statuses.push((await call('POST', '/auth/login', { ip, headers: { 'user-agent': USER_AGENT }, body: { email: owner.email, password: 'wrong password' } })).status);
+    }
+    // A burst that crossed a window boundary would reset the count; 5 attempts per window either way.
+    const refused = statuses.filter((status) => status === 401).length;
+    expect(statuses.filter((status) => status === 429).length).toBe(7 - refused);
+    expect(refused).toBeLessThanOrEqual(10);
+    const recorded = (await entriesOf({ tenantId: owner.tenantId }, { action: 'auth.login_failed' })).filter((entry) => entry.sourceIp === ip);
+    expect(recorded).toHaveLength(refused);
+  });
+});

@@ -86,7 +86,7 @@ describe('the supplier index blocks', () => {
     const created = await mapConcurrently(Array.from({ length: 260 }, (_, index) => index), 16, (index) =>
       createSupplier(principal, { name: `Atacado ${String(index).padStart(3, '0')}`, corporateName: 'Atacado Ltda', document: cpf.generate() }, NOW),
     );
-    await mapConcurrently(created.slice(0, 40), 8, (supplier) => deleteSupplier(principal, supplier.id));
+    await mapConcurrently(created.slice(0, 40), 8, (supplier) => deleteSupplier(principal, supplier.id, NOW));
     // Renames from the first block to the last, and from the middle to the first.
     await mapConcurrently(created.slice(40, 60), 8, (supplier) => updateSupplier(principal, supplier.id, { name: `Zona ${supplier.name}` }, NOW));
     await mapConcurrently(loaded.slice(300, 320), 8, (supplier) => updateSupplier(principal, supplier.id, { name: `Aaa ${supplier.name}` }, NOW));

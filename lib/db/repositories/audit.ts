@@ -12,8 +12,8 @@ const FIELDS = fieldsOf<AuditEntry>()(['id', 'occurredAt', 'actor', 'action', 'r
 /** The entry's attributes, the same in each of its copies. */
 const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => ({ type: AUDIT_ITEMS.entry, ...entry, ttl: expiresAtEpoch });
 
-/** The key an actor's list is under: the user's id, or `system`. */
-const actorKey = (entry: AuditEntry): string | undefined => (entry.actor.type === 'user' ? (entry.actor.id ?? undefined) : entry.actor.type === 'system' ? 'system' : undefined);
+/** The key an actor's list is under: the user's id, else `system` or `anonymous`. */
+const actorKey = (entry: AuditEntry): string => (entry.actor.type === 'user' && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
 
 /** The trail's own copy, listed by action through gsi1. */
 const trailCopy = (record: AuditRecord) => ({
@@ -25,21 +25,20 @@ const trailCopy = (record: AuditRecord) => ({
 /**
  * The puts that record a change, for the change's own transaction: the entry whole in each
  * list a filter reads (lib/db/keys, `auditEntry`): the trail (by action on gsi1), its actor's
- * (by resource type on gsi1) when someone is known, and its resource's when it has an id.
- * An entry's id is new, so the puts need no condition; if the transaction fails, none is written.
+ * (by resource type on gsi1) and its resource's when it has an id. An entry's id is new, so
+ * the puts need no condition; if the transaction fails, none is written.
  */
 export function auditItems(record: AuditRecord): TransactItem[] {
   const { scope, entry } = record;
-  const items: TransactItem[] = [{ Put: { TableName: tableName(), Item: trailCopy(record) } }];
-  const actor = actorKey(entry);
-  if (actor !== undefined) {
-    items.push({
+  const items: TransactItem[] = [
+    { Put: { TableName: tableName(), Item: trailCopy(record) } },
+    {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.auditByActor(scope, actor, entry.occurredAt, entry.id), ...gsi1.auditByType(scope, entry.resource.type, entry.occurredAt, entry.id), ...entryAttributes(record) },
+        Item: { ...keys.auditByActor(scope, actorKey(entry), entry.occurredAt, entry.id), ...gsi1.auditByType(scope, entry.resource.type, entry.occurredAt, entry.id), ...entryAttributes(record) },
       },
-    });
-  }
+    },
+  ];
   if (entry.resource.id !== null) {
     items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
   }
