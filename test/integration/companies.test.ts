@@ -1,11 +1,20 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
-import { describe, expect, it } from 'vitest';
-import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, type Account } from './api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../lib/audit/model';
+import { readAuditPage } from '../../lib/db/repositories/audit';
+import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ADDRESS = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310-100' };
 
 const newCnpj = () => cnpj.generate();
+
+// The audit entries of the changes below are read from the store the local API writes.
+beforeAll(useLocalStoreInProcess);
+
+/** A company's audit entries in its tenant's trail, newest first. */
+const auditOf = async (tenantId: string, companyId: string): Promise<AuditEntry[]> =>
+  (await readAuditPage({ tenantId }, { filter: { resourceId: companyId }, fromSk: '0', toSk: '~', limit: 50 })).entries;
 
 async function createCompany(account: Account, body: Record<string, unknown>) {
   return call<Record<string, unknown>>('POST', '/companies', { cookies: account.cookies, body });
@@ -249,6 +258,10 @@ describe('PATCH /companies/{id}/status', () => {
     const response = await setStatus(platform.cookies, id, 'ACTIVE');
     expect(response.status).toBe(200);
     expect(response.body).toEqual(expect.objectContaining({ id, tenantId: admin.tenantId, status: 'ACTIVE' }));
+    // The entry is in the company's tenant's trail, naming the platform administrator.
+    const [latest] = await auditOf(admin.tenantId, id);
+    expect(latest).toEqual(expect.objectContaining({ action: 'company.status_changed', actor: expect.objectContaining({ type: 'user' }), changes: [{ field: 'status', before: 'BLOCKED', after: 'ACTIVE' }] }));
+    expect(latest?.actor.id).not.toBe(admin.userId);
   });
 
   it('answers 403 to a member, 404 to another tenant, 400 for an unknown status', async () => {
@@ -261,5 +274,61 @@ describe('PATCH /companies/{id}/status', () => {
     const unknown = await setStatus(admin.cookies, id, 'ARCHIVED');
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual(problem(400, 'validation', { errors: [{ field: 'status', message: expect.any(String) }] }));
+  });
+});
+
+describe('the audit entries of company writes', () => {
+  it('records the creation, then each change with the fields before and after (settings as JSON text, not updatedAt)', async () => {
+    const admin = await newTenantWithAdmin();
+    const created = await createCompany(admin, { name: 'Audited', document: newCnpj(), settings: { theme: 'light' } });
+    const id = created.body.id as string;
+    expect((await call('PATCH', `/companies/${id}`, { cookies: admin.cookies, body: { name: 'Audited Ltda', address: ADDRESS, settings: { theme: 'dark' }, costMethod: 'WEIGHTED_AVERAGE' } })).status).toBe(200);
+
+    const actor = { type: 'user', id: admin.userId, name: 'Admin' };
+    expect(await auditOf(admin.tenantId, id)).toEqual([
+      expect.objectContaining({
+        action: 'company.updated',
+        actor,
+        resource: { type: 'company', id },
+        changes: [
+          { field: 'name', before: 'Audited', after: 'Audited Ltda' },
+          { field: 'address', before: null, after: ADDRESS },
+          { field: 'settings', before: '{"theme":"light"}', after: '{"theme":"dark"}' },
+        ],
+      }),
+      expect.objectContaining({ action: 'company.created', actor, resource: { type: 'company', id }, changes: null }),
+    ]);
+  });
+
+  it('answers one of parallel changes from the same status, the others the 409 of a stale status, and records the one', async () => {
+    const admin = await newTenantWithAdmin();
+    const id = String((await createCompany(admin, { name: 'Race', document: newCnpj() })).body.id);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call('PATCH', `/companies/${id}/status`, { cookies: admin.cookies, body: { status: 'DISABLED' } })));
+
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((each) => each.status !== 200)) expect(answer.body).toEqual(problem(409, 'conflict'));
+    const changes = (await auditOf(admin.tenantId, id)).filter((entry) => entry.action === 'company.status_changed').map((entry) => entry.changes);
+    expect(changes).toEqual([[{ field: 'status', before: 'ACTIVE', after: 'DISABLED' }]]);
+  });
+
+  it('records racing profile changes each from the state it replaced: one chain from the first name to the last', async () => {
+    const admin = await newTenantWithAdmin();
+    const id = String((await createCompany(admin, { name: 'Name 0', document: newCnpj() })).body.id);
+    const names = Array.from({ length: 6 }, (_, index) => `Name ${index + 1}`);
+    const answers = await Promise.all([
+      ...names.map((name) => call('PATCH', `/companies/${id}`, { cookies: admin.cookies, body: { name } })),
+      call('PATCH', `/companies/${id}/status`, { cookies: admin.cookies, body: { status: 'SUSPENDED' } }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 200).concat(200));
+
+    const renames = (await auditOf(admin.tenantId, id)).filter((entry) => entry.action === 'company.updated').map((entry) => entry.changes?.[0] as { before: string; after: string });
+    expect(renames).toHaveLength(names.length);
+    // Each write replaced the one before it: following before -> after from Name 0 visits every name once.
+    const next = new Map(renames.map((change) => [change.before, change.after]));
+    expect(next.size).toBe(names.length);
+    let name = 'Name 0';
+    for (let step = 0; step < names.length; step += 1) name = next.get(name) ?? 'broken chain';
+    const company = await call<{ name: string; status: string }>('GET', '/companies', { cookies: admin.cookies });
+    expect(company.body).toEqual([expect.objectContaining({ name, status: 'SUSPENDED' })]);
   });
 });

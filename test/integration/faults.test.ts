@@ -14,6 +14,7 @@ import { register } from '../../lib/auth/registration';
 import { createCompany } from '../../lib/companies/service';
 import { resetConfig } from '../../lib/config';
 import { addMovement, createProduct, createWarehouse } from '../../lib/inventory/service';
+import { readAuditPage } from '../../lib/db/repositories/audit';
 import { listMovements } from '../../lib/db/repositories/inventory';
 import { createSupplier } from '../../lib/suppliers/service';
 import { createTenant } from '../../lib/tenants/service';
@@ -228,5 +229,34 @@ describe('a store fault between an Idempotency-Key and its write', () => {
     expect(JSON.parse(again.body)).toEqual(JSON.parse(retried.body));
     // The world's own IN of 10, then this one, once.
     expect((await listMovements(w.tenantId, w.productId, w.warehouseId)).map((movement) => movement.quantity)).toEqual([10, 3]);
+  });
+});
+
+describe('a store fault on a company status change', () => {
+  it('leaves neither the change nor its audit entry, and the retry records the change once, from the state it replaced', async () => {
+    const w = await world();
+    const handler = await load('companies/update-company-status.ts');
+    const before = await snapshot();
+
+    armed = 'server-error';
+    armedOperations = new Set(['TransactWriteItems']);
+    let failed: APIGatewayProxyResult;
+    try {
+      failed = await handler(patch('/companies/{id}/status', w.companyId, { status: 'SUSPENDED' }, w.context), lambdaContext());
+    } finally {
+      armed = undefined;
+      armedOperations = WRITES;
+    }
+    expect(failed.statusCode).toBe(503);
+    expect(await snapshot()).toEqual(before);
+
+    const retried = await handler(patch('/companies/{id}/status', w.companyId, { status: 'SUSPENDED' }, w.context), lambdaContext());
+    expect(retried.statusCode).toBe(200);
+    const { entries } = await readAuditPage({ tenantId: w.tenantId }, { filter: { resourceId: w.companyId }, fromSk: '0', toSk: '~', limit: 10 });
+    // Newest first: the change, then the creation (made by world() outside a request: the system's).
+    expect(entries.map(({ action, actor, changes }) => ({ action, actor: actor.type, changes }))).toEqual([
+      { action: 'company.status_changed', actor: 'user', changes: [{ field: 'status', before: 'ACTIVE', after: 'SUSPENDED' }] },
+      { action: 'company.created', actor: 'system', changes: null },
+    ]);
   });
 });

@@ -136,6 +136,22 @@ describe('POST with an Idempotency-Key', () => {
     // From another address the key is another key: a new request, and the name is taken.
     expect(elsewhere.status).toBe(409);
     expect(elsewhere.body).toEqual(problem(409, 'conflict'));
+    // One sign-up, one entry in the platform's trail: none for the replay or the refused one.
+    const tenantId = String(first.body.id);
+    const { entries } = await readAuditPage('platform', { filter: { resourceId: tenantId }, fromSk: '0', toSk: '~', limit: 10 });
+    expect(entries).toEqual([
+      {
+        id: expect.any(String),
+        occurredAt: expect.any(String),
+        actor: { type: 'anonymous', id: null, name: null },
+        action: 'tenant.created',
+        resource: { type: 'tenant', id: tenantId },
+        requestId: expect.any(String),
+        sourceIp: '127.0.0.77',
+        userAgent: expect.toBeOneOf([expect.any(String), null]),
+        changes: null,
+      },
+    ]);
   });
 
   it.each([
