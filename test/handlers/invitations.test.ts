@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/create-invitation';
 import { INVITATIONS_PER_ADDRESS, INVITATIONS_PER_ADDRESS_SCOPE } from '../../lib/auth/invitations';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { limitScope } from '../../lib/rate-limit';
 import { routes } from '../../lib/routes';
 import { jsonPost, lambdaContext } from '../../tools/events';
@@ -35,21 +35,61 @@ const conditionFailed = () => new ConditionalCheckFailedException({ message: 'Th
 const userCounter = keys.counter(limitScope(routes.createInvitation), admin.userId, Math.floor(NOW.getTime() / 3_600_000) * 3_600_000);
 const addressCounter = keys.counter(INVITATIONS_PER_ADDRESS_SCOPE, sha256(EMAIL, 'base64url'), Math.floor(NOW.getTime() / 86_400_000) * 86_400_000);
 
-/** An invitation of EMAIL mailed at 20:00 today, pending for 7 days. */
-const pendingItem = () => ({
-  ...keys.invitation(admin.tenantId, EMAIL),
-  type: 'Invitation',
-  id: randomUUID(),
-  tenantId: admin.tenantId,
-  email: EMAIL,
-  invitedBy: admin.userId,
-  createdAt: '2026-11-21T20:00:00.000Z',
-  expiresAt: '2026-11-28T20:00:00.000Z',
-  expiresAtEpoch: Date.parse('2026-11-28T20:00:00.000Z') / 1000,
-  mailedAtEpoch: Date.parse('2026-11-21T20:00:00.000Z') / 1000,
-  tokenHash: 'a'.repeat(64),
-  ttl: Date.parse('2026-11-28T20:00:00.000Z') / 1000,
-});
+/** An invitation of EMAIL mailed at `mailedAt` (20:00 today unless told), pending for 7 days from then. */
+const pendingItem = (mailedAt = '2026-11-21T20:00:00.000Z') => {
+  const expiresAt = new Date(Date.parse(mailedAt) + 7 * 86_400_000).toISOString();
+  return {
+    ...keys.invitation(admin.tenantId, EMAIL),
+    type: 'Invitation',
+    id: randomUUID(),
+    tenantId: admin.tenantId,
+    email: EMAIL,
+    invitedBy: admin.userId,
+    createdAt: mailedAt,
+    expiresAt,
+    expiresAtEpoch: Date.parse(expiresAt) / 1000,
+    mailedAtEpoch: Date.parse(mailedAt) / 1000,
+    tokenHash: 'a'.repeat(64),
+    ttl: Date.parse(expiresAt) / 1000,
+  };
+};
+/** One still pending but mailed two days ago, past the 24-hour resend window: a new invitation replaces it. */
+const resendableItem = () => pendingItem('2026-11-19T20:00:00.000Z');
+
+/**
+ * The entry of the invitation, last in its transaction: the trail's copy (by action), the
+ * inviting administrator's (by resource type) and the invitation's, each the whole entry.
+ */
+const auditPuts = (invitationId: string) => {
+  const trail = { tenantId: admin.tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: NOW.toISOString(),
+    actor: { type: 'user', id: admin.userId, name: admin.name },
+    action: 'invitation.created',
+    resource: { type: 'invitation', id: invitationId },
+    requestId: REQUEST_ID,
+    sourceIp: '203.0.113.10',
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+  return [
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'invitation.created').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfActor(trail, admin.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'invitation').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfResource(trail, invitationId).pk, sk, ...entry } } },
+  ];
+};
+
+/** The transactions written, in order. */
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
+/** The item the (first) storing transaction put. */
+const storedInvitation = () => transactions()[0]?.TransactItems?.[0]?.Put?.Item;
+/** The deletes that take back the entry the storing transaction wrote: the same three keys. */
+const entryTakenBack = () =>
+  (transactions()[0]?.TransactItems?.slice(1) ?? []).map((item) => ({ Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } } }));
 
 const sentMail = () => ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
 const linkIn = (text: string | undefined) => new URL(/https:\/\/\S+/.exec(text ?? '')?.[0] ?? 'https://none.invalid');
@@ -61,6 +101,7 @@ beforeEach(() => {
   ddb.on(GetCommand).resolves({});
   ddb.on(PutCommand).resolves({});
   ddb.on(DeleteCommand).resolves({});
+  ddb.on(TransactWriteCommand).resolves({});
   ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
@@ -87,29 +128,43 @@ describe('POST /auth/invitations', () => {
     expect(Object.fromEntries(link.searchParams)).toEqual({ tenantId: admin.tenantId, email: EMAIL, token: expect.stringMatching(/^[\w-]{43}$/) });
     const token = link.searchParams.get('token') ?? '';
 
-    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input).toEqual({
-      TableName: 'test-table',
-      Item: {
-        ...keys.invitation(admin.tenantId, EMAIL),
-        type: 'Invitation',
-        id: body.id,
-        tenantId: admin.tenantId,
-        email: EMAIL,
-        invitedBy: admin.userId,
-        createdAt: NOW.toISOString(),
-        expiresAt: IN_7_DAYS.toISOString(),
-        expiresAtEpoch: IN_7_DAYS.getTime() / 1000,
-        mailedAtEpoch: NOW_EPOCH,
-        tokenHash: sha256(token, 'hex'),
-        // Found by its id for a withdrawal.
-        gsi1pk: `INVITATION#${body.id}`,
-        gsi1sk: 'INVITATION',
-        ttl: IN_7_DAYS.getTime() / 1000,
+    // The invitation there is read first (consistently); the write is conditioned on what was read: here, nothing.
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toContainEqual({ TableName: 'test-table', Key: keys.invitation(admin.tenantId, EMAIL), ConsistentRead: true });
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    expect(transactions()).toEqual([
+      {
+        TransactItems: [
+          {
+            Put: {
+              TableName: 'test-table',
+              Item: {
+                ...keys.invitation(admin.tenantId, EMAIL),
+                type: 'Invitation',
+                id: body.id,
+                tenantId: admin.tenantId,
+                email: EMAIL,
+                invitedBy: admin.userId,
+                createdAt: NOW.toISOString(),
+                expiresAt: IN_7_DAYS.toISOString(),
+                expiresAtEpoch: IN_7_DAYS.getTime() / 1000,
+                mailedAtEpoch: NOW_EPOCH,
+                tokenHash: sha256(token, 'hex'),
+                // Found by its id for a withdrawal.
+                gsi1pk: `INVITATION#${body.id}`,
+                gsi1sk: 'INVITATION',
+                ttl: IN_7_DAYS.getTime() / 1000,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          // The invitation's audit entry, which commits only with it.
+          ...auditPuts(body.id),
+        ],
       },
-      ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(tokenHash) OR expiresAtEpoch <= :now OR mailedAtEpoch <= :resendAfter',
-      ExpressionAttributeValues: { ':now': NOW_EPOCH, ':resendAfter': NOW_EPOCH - 24 * 3600 },
-      ReturnValues: 'ALL_OLD',
-    });
+    ]);
+    // The entry names the invitation, not the address, and holds neither the token nor its hash.
+    const audit = JSON.stringify(transactions()[0]?.TransactItems?.slice(1));
+    for (const secret of [token, sha256(token, 'hex'), EMAIL]) expect(audit).not.toContain(secret);
     // The token itself is stored nowhere and never answered.
     expect(JSON.stringify(ddb.calls().map((call) => call.args[0].input))).not.toContain(token);
     expect(result.body).not.toContain(token);
@@ -124,7 +179,8 @@ describe('POST /auth/invitations', () => {
     const body = JSON.parse(result.body) as { id: string };
     expect(parsed(result)).toEqual({ statusCode: 201, headers: jsonHeaders(), body: { id: expect.stringMatching(UUID), email: EMAIL, expiresAt: IN_7_DAYS.toISOString() } });
     // Stored like any invitation, so that a second invitation answers as for an unknown address.
-    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item).toEqual(expect.objectContaining({ id: body.id, email: EMAIL, tokenHash: expect.any(String) }));
+    expect(storedInvitation()).toEqual(expect.objectContaining({ id: body.id, email: EMAIL, tokenHash: expect.any(String) }));
+    expect(transactions()[0]?.TransactItems?.slice(1)).toEqual(auditPuts(body.id));
     const mail = sentMail();
     expect(mail?.Destination).toEqual({ ToAddresses: [EMAIL] });
     expect(mail?.Message?.Body?.Text?.Data).toContain('already has an account');
@@ -133,14 +189,35 @@ describe('POST /auth/invitations', () => {
 
   it('answers the pending invitation, mailing nothing, when it was mailed within the resend window', async () => {
     const pending = pendingItem();
-    ddb.on(PutCommand).rejects(conditionFailed());
     ddb.on(GetCommand, { Key: keys.invitation(admin.tenantId, EMAIL) }).resolves({ Item: pending });
 
     const result = await invite({ email: EMAIL });
 
     expect(parsed(result)).toEqual({ statusCode: 201, headers: jsonHeaders(), body: { id: pending.id, email: EMAIL, expiresAt: pending.expiresAt } });
     expect(ses.calls()).toHaveLength(0);
+    // Nothing written, so no entry either: nothing was invited.
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+  });
+
+  it('reads again when a parallel invitation was stored between its read and its write, and answers that one, mailing nothing', async () => {
+    const parallel = pendingItem('2026-11-21T23:14:59.000Z');
+    ddb.on(GetCommand, { Key: keys.invitation(admin.tenantId, EMAIL) }).resolvesOnce({}).resolves({ Item: parallel });
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, None, None]',
+        $metadata: { httpStatusCode: 400 },
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
+
+    const result = await invite({ email: EMAIL });
+
+    expect(parsed(result)).toEqual({ statusCode: 201, headers: jsonHeaders(), body: { id: parallel.id, email: EMAIL, expiresAt: parallel.expiresAt } });
+    // One attempt, conditioned on there being no invitation, failed as a whole (its entry too).
+    expect(transactions()).toHaveLength(1);
+    expect(transactions()[0]?.TransactItems?.[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(ses.calls()).toHaveLength(0);
   });
 
   it('answers 429 with Retry-After to the 4th invitation of an address in a day, storing and mailing nothing', async () => {
@@ -156,26 +233,39 @@ describe('POST /auth/invitations', () => {
     });
     expect(ddb.commandCalls(UpdateCommand).at(-1)?.args[0].input.ConditionExpression).toBe('attribute_not_exists(#count) OR #count < :limit');
     expect(ddb.commandCalls(UpdateCommand).at(-1)?.args[0].input.ExpressionAttributeValues?.[':limit']).toBe(INVITATIONS_PER_ADDRESS.limit);
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(ses.calls()).toHaveLength(0);
   });
 
   it('puts back the pending invitation it replaced when the new e-mail cannot be sent (the old token keeps working)', async () => {
-    const replaced = pendingItem();
-    ddb.on(PutCommand).resolvesOnce({ Attributes: replaced }).resolves({});
+    const replaced = resendableItem();
+    ddb.on(GetCommand, { Key: keys.invitation(admin.tenantId, EMAIL) }).resolves({ Item: replaced });
     ses.on(SendEmailCommand).rejects(new Error('SES is down'));
 
     const result = await invite({ email: EMAIL });
 
     expect(result.statusCode).toBe(500);
-    const [stored, restored] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
-    expect(restored).toEqual({
-      TableName: 'test-table',
-      // As it was, and findable by its id again.
-      Item: { ...replaced, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
-      ConditionExpression: 'tokenHash = :token',
-      ExpressionAttributeValues: { ':token': stored?.Item?.tokenHash },
+    const [store, takeBack] = transactions();
+    // The new one replaced the one read, on condition that it is still that one.
+    expect(store?.TransactItems?.[0]?.Put).toMatchObject({ ConditionExpression: 'tokenHash = :read', ExpressionAttributeValues: { ':read': replaced.tokenHash } });
+    expect(store?.TransactItems?.slice(1)).toEqual(auditPuts(String(storedInvitation()?.id)));
+    expect(takeBack).toEqual({
+      TransactItems: [
+        {
+          Put: {
+            TableName: 'test-table',
+            // As it was, and findable by its id again.
+            Item: { ...replaced, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
+            ConditionExpression: 'tokenHash = :token',
+            ExpressionAttributeValues: { ':token': storedInvitation()?.tokenHash },
+          },
+        },
+        // With the entry of the invitation that was never mailed.
+        ...entryTakenBack(),
+      ],
     });
+    expect(entryTakenBack()).toHaveLength(3);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
   });
 
@@ -185,13 +275,23 @@ describe('POST /auth/invitations', () => {
     const result = await invite({ email: EMAIL });
 
     expect(result.statusCode).toBe(500);
-    const stored = ddb.commandCalls(PutCommand)[0]?.args[0].input.Item;
-    expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input).toEqual({
-      TableName: 'test-table',
-      Key: keys.invitation(admin.tenantId, EMAIL),
-      ConditionExpression: 'tokenHash = :token',
-      ExpressionAttributeValues: { ':token': stored?.tokenHash },
+    expect(transactions()).toHaveLength(2);
+    expect(transactions()[1]).toEqual({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: 'test-table',
+            Key: keys.invitation(admin.tenantId, EMAIL),
+            ConditionExpression: 'tokenHash = :token',
+            ExpressionAttributeValues: { ':token': storedInvitation()?.tokenHash },
+          },
+        },
+        // And its entry, every copy: an entry never outlives its change.
+        ...entryTakenBack(),
+      ],
     });
+    expect(entryTakenBack()).toHaveLength(3);
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
   });
 
   it('returns 403 to a member of the tenant, storing and mailing nothing', async () => {

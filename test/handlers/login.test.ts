@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type * as bcrypt from 'bcryptjs';
 import { compare } from 'bcryptjs';
@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { handler } from '../../functions/auth/login';
 import { decoyHash, hashPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
@@ -65,6 +65,48 @@ function storeHolds(tenant = tenantItem()) {
   ddb.on(UpdateCommand).resolves({});
 }
 
+const SK = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+/** The fields every audit entry of a login request shares: the request's. */
+const requestEntry = (action: string, requestId: string) => ({
+  type: 'AuditEntry',
+  id: expect.any(String),
+  occurredAt: NOW.toISOString(),
+  action,
+  requestId,
+  sourceIp: '198.51.100.7',
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+  changes: null,
+  ttl: expect.any(Number),
+});
+
+/**
+ * The entry of a sign-in, last in its transaction: the trail's copy (by action), the user's
+ * (by resource type) and the new session's, each the whole entry.
+ */
+const loginAuditPuts = (sessionId: string, requestId = 'login-request-1') => {
+  const trail = { tenantId };
+  const entry = { ...requestEntry('auth.login', requestId), actor: { type: 'user', id: userId, name: 'Ana Souza' }, resource: { type: 'session', id: sessionId } };
+  return [
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditTrailOf(trail).pk, sk: SK, gsi1pk: gsi1.auditOfAction(trail, 'auth.login').gsi1pk, gsi1sk: SK, ...entry } } },
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfActor(trail, userId).pk, sk: SK, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: SK, ...entry } } },
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfResource(trail, sessionId).pk, sk: SK, ...entry } } },
+  ];
+};
+
+/** The one put of a failed login: the trail's copy alone, naming nobody as the actor. */
+const failedLoginPut = (trail: { tenantId: string } | 'platform', resourceId: string | null, requestId: string) => ({
+  TableName: 'test-table',
+  Item: {
+    pk: keys.auditTrailOf(trail).pk,
+    sk: SK,
+    gsi1pk: gsi1.auditOfAction(trail, 'auth.login_failed').gsi1pk,
+    gsi1sk: SK,
+    ...requestEntry('auth.login_failed', requestId),
+    actor: { type: 'anonymous', id: null, name: null },
+    resource: { type: 'user', id: resourceId },
+  },
+});
+
 const login = (body: object, requestId = 'login-request-1') =>
   handler(jsonPost('/auth/login', body, { requestId, sourceIp: '198.51.100.7', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }), lambdaContext());
 
@@ -117,30 +159,51 @@ describe('POST /auth/login', () => {
     const [accessCookie, refreshCookie] = (result.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
     const access = await verifyAccessToken(cookieValue(accessCookie, 'accessToken'));
     const refresh = await verifyRefreshToken(cookieValue(refreshCookie, 'refreshToken'));
-    const puts = ddb.commandCalls(PutCommand);
-    expect(puts).toHaveLength(1);
+    const writes = ddb.commandCalls(TransactWriteCommand);
+    expect(writes).toHaveLength(1);
+    // One transaction, no lone put: the session, the sign-in's stamp on the user and its audit entry.
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(access).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: access.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.accessTokenSeconds });
     expect(refresh).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: refresh.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.refreshTokenSeconds });
-    expect(puts[0]?.args[0].input).toEqual({
-      TableName: 'test-table',
-      Item: {
-        ...keys.session(tenantId, userId, access.sessionId),
-        type: 'Session',
-        id: access.sessionId,
-        tenantId,
-        userId,
-        status: 'ACTIVE',
-        rememberMe: false,
-        createdAt: '2026-11-21T23:15:00.000Z',
-        lastActiveAt: '2026-11-21T23:15:00.000Z',
-        expiresAt: new Date(NOW.getTime() + settings.refreshTokenSeconds * 1000).toISOString(),
-        ipAddress: '198.51.100.7',
-        userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-        refreshJti: refresh.jti,
-        ttl: NOW_EPOCH + settings.refreshTokenSeconds,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    expect(writes[0]?.args[0].input).toEqual({
+      TransactItems: [
+        {
+          Put: {
+            TableName: 'test-table',
+            Item: {
+              ...keys.session(tenantId, userId, access.sessionId),
+              type: 'Session',
+              id: access.sessionId,
+              tenantId,
+              userId,
+              status: 'ACTIVE',
+              rememberMe: false,
+              createdAt: '2026-11-21T23:15:00.000Z',
+              lastActiveAt: '2026-11-21T23:15:00.000Z',
+              expiresAt: new Date(NOW.getTime() + settings.refreshTokenSeconds * 1000).toISOString(),
+              ipAddress: '198.51.100.7',
+              userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+              refreshJti: refresh.jti,
+              ttl: NOW_EPOCH + settings.refreshTokenSeconds,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: 'test-table',
+            Key: keys.user(tenantId, userId),
+            UpdateExpression: 'SET lastLoginAt = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':now': '2026-11-21T23:15:00.000Z' },
+          },
+        },
+        ...loginAuditPuts(access.sessionId),
+      ],
     });
+    // The entry holds neither the password nor a token.
+    const audit = JSON.stringify(writes[0]?.args[0].input.TransactItems?.slice(2));
+    for (const secret of [PASSWORD, passwordHash, cookieValue(accessCookie, 'accessToken'), cookieValue(refreshCookie, 'refreshToken'), refresh.jti, access.jti]) expect(audit).not.toContain(secret);
   });
 
   it('sets a persistent refresh cookie for the rememberMe lifetime when rememberMe is true', async () => {
@@ -157,7 +220,7 @@ describe('POST /auth/login', () => {
       ],
     });
     await expect(verifyRefreshToken(refreshToken)).resolves.toMatchObject({ exp: NOW_EPOCH + settings.rememberMeSeconds });
-    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item).toMatchObject({ rememberMe: true, expiresAt: new Date(NOW.getTime() + settings.rememberMeSeconds * 1000).toISOString() });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item).toMatchObject({ rememberMe: true, expiresAt: new Date(NOW.getTime() + settings.rememberMeSeconds * 1000).toISOString() });
   });
 
   it('finds the account whatever the case of the e-mail', async () => {
@@ -183,7 +246,13 @@ describe('POST /auth/login', () => {
       body: problem('unauthorized', 'Unauthorized', 401, detail, 'request-wrong'),
     });
     expect(unknown.body.replace('request-unknown', 'ID')).toBe(wrong.body.replace('request-wrong', 'ID'));
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    // Each failure is one lone put of its entry and nothing else: an unknown e-mail's in the
+    // platform's trail naming no account, a wrong password's in the tenant's naming the user.
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(puts).toEqual([failedLoginPut('platform', null, 'request-unknown'), failedLoginPut({ tenantId }, userId, 'request-wrong')]);
+    // Neither holds the e-mail or either password.
+    for (const secret of ['nobody@acme.example', email, PASSWORD, 'not the password', passwordHash]) expect(JSON.stringify(puts)).not.toContain(secret);
   });
 
   it('spends one bcrypt comparison on an unknown e-mail, against a decoy at the configured cost', async () => {
@@ -204,7 +273,9 @@ describe('POST /auth/login', () => {
       headers: problemHeaders(),
       body: problem('unauthorized', 'Unauthorized', 401, 'Invalid e-mail or password', 'login-request-1'),
     });
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    // A refusal: no session, only the failure's entry in the tenant's trail.
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([failedLoginPut({ tenantId }, userId, 'login-request-1')]);
   });
 
   it('returns 400 when the password is missing and rememberMe is not a boolean', async () => {
@@ -266,14 +337,9 @@ describe('the attempt limit of POST /auth/login (5 per 15 minutes per e-mail and
   it('gives a successful attempt\'s slot back when it is alone in its window', async () => {
     await login({ email, password: PASSWORD });
 
-    const recordLogin = {
-      TableName: 'test-table',
-      Key: keys.user(tenantId, userId),
-      UpdateExpression: 'SET lastLoginAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) },
-    };
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot, recordLogin, giveBack]);
+    // The sign-in's own writes are one transaction; the slot's are the only updates, the give-back after it.
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot, giveBack]);
+    expect(ddb.calls().map((call) => call.args[0].constructor.name).filter((name) => name !== 'GetCommand')).toEqual(['UpdateCommand', 'TransactWriteCommand', 'UpdateCommand']);
   });
 
   it('keeps a successful attempt\'s slot when others are in the window (the give-back condition fails)', async () => {
@@ -296,7 +362,9 @@ describe('the attempt limit of POST /auth/login (5 per 15 minutes per e-mail and
     });
     expect(vi.mocked(compare)).not.toHaveBeenCalled();
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    // Not even a failed login's entry: the throttle answered, no attempt was made.
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
   it('answers an unknown e-mail\'s full window exactly as a known one\'s', async () => {

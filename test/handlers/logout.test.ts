@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/logout';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
@@ -14,8 +14,36 @@ const NOW = new Date('2026-11-21T23:15:00.000Z');
 
 const principal: Principal = testPrincipal({ tokenExpiresAt: NOW.getTime() / 1000 + 600 });
 
+/**
+ * The entry of the logout, last in its transaction: the trail's copy (by action), the
+ * caller's (by resource type) and the session's, each the whole entry.
+ */
+const auditPuts = () => {
+  const trail = { tenantId: principal.tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: NOW.toISOString(),
+    actor: { type: 'user', id: principal.userId, name: principal.name },
+    action: 'auth.logout',
+    resource: { type: 'session', id: principal.sessionId },
+    requestId: REQUEST_ID,
+    sourceIp: '203.0.113.10',
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+  return [
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'auth.logout').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfResource(trail, principal.sessionId).pk, sk, ...entry } } },
+  ];
+};
+
+/** A logout from a browser that names itself (its User-Agent goes into the audit entry). */
 const logout = (authorizer: Record<string, string> | null, origin = ALLOWED_ORIGIN) =>
-  handler(proxyEvent({ method: 'POST', resource: '/auth/logout', requestId: REQUEST_ID, authorizer, headers: { Origin: origin } }), lambdaContext());
+  handler(proxyEvent({ method: 'POST', resource: '/auth/logout', requestId: REQUEST_ID, authorizer, headers: { Origin: origin, 'User-Agent': 'vitest' } }), lambdaContext());
 
 beforeEach(() => {
   ddb.reset();
@@ -29,7 +57,7 @@ afterEach(() => {
 });
 
 describe('POST /auth/logout', () => {
-  it('returns 200, clears both cookies, and revokes the session and the access token in one transaction', async () => {
+  it('returns 200, clears both cookies, and revokes the session and the access token with its audit entry in one transaction', async () => {
     const result = await logout(toAuthorizerContext(principal));
 
     expect(parsed(result)).toEqual({
@@ -62,9 +90,13 @@ describe('POST /auth/logout', () => {
               Item: { ...keys.revokedJti(principal.tenantId, principal.userId, principal.jti), type: 'RevokedJti', revokedAt: NOW.toISOString(), ttl: principal.tokenExpiresAt },
             },
           },
+          // The logout's audit entry, which commits only with the revocation.
+          ...auditPuts(),
         ],
       },
     ]);
+    // The entry does not hold the access token's jti (its blacklist item does).
+    expect(JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(2))).not.toContain(principal.jti);
   });
 
   it('returns 401 without an authorizer context and writes nothing', async () => {

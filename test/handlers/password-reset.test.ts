@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as forgotPassword } from '../../functions/auth/forgot-password';
 import { handler as resetPassword } from '../../functions/auth/reset-password';
 import { verifyPassword } from '../../lib/auth/passwords';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -35,6 +35,37 @@ const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').dig
 
 const forgot = (body: object) => forgotPassword(jsonPost('/auth/forgot-password', body, { requestId: REQUEST_ID, sourceIp: '198.51.100.7' }), lambdaContext());
 const reset = (body: object) => resetPassword(jsonPost('/auth/reset-password', body, { requestId: REQUEST_ID }), lambdaContext());
+
+/** Who asks for a reset link: nobody signed in (the actor's copy goes to the anonymous list). */
+const ANONYMOUS = { type: 'anonymous', id: null, name: null };
+const SK = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+
+/**
+ * The puts of an audit entry about the account, last in its transaction: the trail's copy (by
+ * action), the actor's (the user's, or the anonymous list; by resource type) and the user's
+ * own, each the whole entry.
+ */
+const auditPuts = (action: 'auth.password_reset_requested' | 'auth.password_reset', actor: { type: string; id: string | null; name: string | null }, sourceIp: string) => {
+  const trail = { tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: NOW.toISOString(),
+    actor,
+    action,
+    resource: { type: 'user', id: userId },
+    requestId: REQUEST_ID,
+    sourceIp,
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  return [
+    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk: SK, gsi1pk: gsi1.auditOfAction(trail, action).gsi1pk, gsi1sk: SK, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, actor.id ?? actor.type).pk, sk: SK, gsi1pk: gsi1.auditOfType(trail, 'user').gsi1pk, gsi1sk: SK, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, userId).pk, sk: SK, ...entry } } },
+  ];
+};
 
 const invalidToken = () => ({
   statusCode: 400,
@@ -94,9 +125,14 @@ describe('POST /auth/forgot-password', () => {
             ExpressionAttributeValues: { ':hash': sha256(token) },
           },
         },
+        // The request's audit entry: nobody is signed in, so its actor is anonymous; it names the account.
+        ...auditPuts('auth.password_reset_requested', ANONYMOUS, '198.51.100.7'),
       ],
     });
     expect(JSON.stringify(ddb.calls().map((call) => call.args[0].input))).not.toContain(token);
+    // Neither the token's hash nor the address is in the entry.
+    const audit = JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(2));
+    for (const secret of [sha256(token), email]) expect(audit).not.toContain(secret);
   });
 
   it('answers an unknown address exactly the same, writing and mailing nothing', async () => {
@@ -178,8 +214,13 @@ describe('POST /auth/reset-password', () => {
             ExpressionAttributeValues: { ':hash': passwordHash, ':now': NOW.toISOString(), ':token': sha256(token) },
           },
         },
+        // The reset's audit entry, naming the account's owner (read before the token is used) as its actor.
+        ...auditPuts('auth.password_reset', { type: 'user', id: userId, name: 'Ana Souza' }, '203.0.113.10'),
       ],
     });
+    // No password, hash or token in the entry.
+    const audit = JSON.stringify(input?.TransactItems?.slice(2));
+    for (const secret of [NEW_PASSWORD, passwordHash, token, sha256(token)]) expect(audit).not.toContain(secret);
     expect(ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input.Message?.Subject?.Data)).toEqual(['Your password was changed']);
     expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Destination).toEqual({ ToAddresses: [email] });
   });
@@ -202,17 +243,31 @@ describe('POST /auth/reset-password', () => {
 
   it('returns 400 to the loser of two concurrent uses, or for a token replaced by a newer one', async () => {
     ddb.on(GetCommand, { Key: keys.passwordReset(sha256(token)) }).resolves({ Item: resetItem(NOW_EPOCH + 600) });
+    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem });
     ddb.on(TransactWriteCommand).rejects(
       new TransactionCanceledException({
         message: 'Transaction cancelled',
         $metadata: { httpStatusCode: 400 },
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
       }),
     );
 
     const result = await reset({ token, newPassword: NEW_PASSWORD });
 
     expect(parsed(result)).toEqual(invalidToken());
+    // The one attempt failed as a whole: its entry was not written either.
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
+  it('returns 400 when the account of the token is gone, using nothing up', async () => {
+    ddb.on(GetCommand, { Key: keys.passwordReset(sha256(token)) }).resolves({ Item: resetItem(NOW_EPOCH + 600) });
+
+    const result = await reset({ token, newPassword: NEW_PASSWORD });
+
+    expect(parsed(result)).toEqual(invalidToken());
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toContainEqual(keys.user(tenantId, userId));
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
   });
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/refresh';
 import { signAccessToken, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
@@ -45,14 +45,64 @@ const sessionItem = (overrides: Item): Item => ({
 function storeHolds(session: Item): void {
   ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [tenantItem, userItem, session] } });
   ddb.on(UpdateCommand).resolves({});
+  ddb.on(TransactWriteCommand).resolves({});
 }
+
+/**
+ * The entry of an event of the session, last in its transaction: the trail's copy (by
+ * action), the user's (the route is public: the session's user is the actor; by resource
+ * type) and the session's, each the whole entry.
+ */
+const auditPuts = (action: 'auth.refresh' | 'auth.refresh_reuse_detected') => {
+  const trail = { tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: NOW.toISOString(),
+    actor: { type: 'user', id: userId, name: 'Ana Souza' },
+    action,
+    resource: { type: 'session', id: sessionId },
+    requestId: REQUEST_ID,
+    sourceIp: '203.0.113.10',
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+  return [
+    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, action).gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, sessionId).pk, sk, ...entry } } },
+  ];
+};
+
+/** The revocation of the session on a reused refresh token, with its entry, in one transaction. */
+const reuseRevocation = () => ({
+  TransactItems: [
+    {
+      Update: {
+        TableName: TABLE,
+        Key: keys.session(tenantId, userId, sessionId),
+        UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':now': NOW.toISOString() },
+      },
+    },
+    ...auditPuts('auth.refresh_reuse_detected'),
+  ],
+});
+
+/** Whatever the request wrote: plain updates and transactions. */
+const writes = () => [...ddb.commandCalls(UpdateCommand), ...ddb.commandCalls(TransactWriteCommand)];
 
 /** A refresh token signed a minute ago, as the session's current one unless told otherwise. */
 const refreshToken = () => signRefreshToken(subject, NOW_EPOCH - 60, SESSION_EXPIRES_EPOCH);
 
 const refresh = (cookie: string | undefined, headers: Record<string, string> = {}) =>
   handler(
-    proxyEvent({ method: 'POST', resource: '/auth/refresh', requestId: REQUEST_ID, headers: { Origin: ALLOWED_ORIGIN, ...(cookie ? { Cookie: cookie } : {}), ...headers } }),
+    // A browser that names itself: its User-Agent goes into the audit entry.
+    proxyEvent({ method: 'POST', resource: '/auth/refresh', requestId: REQUEST_ID, headers: { Origin: ALLOWED_ORIGIN, 'User-Agent': 'vitest', ...(cookie ? { Cookie: cookie } : {}), ...headers } }),
     lambdaContext(),
   );
 
@@ -94,16 +144,28 @@ describe('POST /auth/refresh', () => {
     expect(access).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.accessTokenSeconds });
     expect(rotated).toMatchObject({ sub: userId, tenantId, sessionId, iat: NOW_EPOCH, exp: SESSION_EXPIRES_EPOCH });
     expect(rotated.jti).not.toBe(presented.jti);
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+    // The rotation and its audit entry, in one transaction; no plain update.
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([
       {
-        TableName: TABLE,
-        Key: keys.session(tenantId, userId, sessionId),
-        UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
-        ConditionExpression: 'refreshJti = :presented AND #status = :active',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':next': rotated.jti, ':presented': presented.jti, ':now': NOW.toISOString(), ':active': 'ACTIVE' },
+        TransactItems: [
+          {
+            Update: {
+              TableName: TABLE,
+              Key: keys.session(tenantId, userId, sessionId),
+              UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
+              ConditionExpression: 'refreshJti = :presented AND #status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':next': rotated.jti, ':presented': presented.jti, ':now': NOW.toISOString(), ':active': 'ACTIVE' },
+            },
+          },
+          ...auditPuts('auth.refresh'),
+        ],
       },
     ]);
+    // The entry holds neither token nor either jti.
+    const audit = JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(1));
+    for (const secret of [presented.token, presented.jti, cookieValue(refreshCookie, 'refreshToken'), rotated.jti, cookieValue(accessCookie, 'accessToken')]) expect(audit).not.toContain(secret);
   });
 
   it('keeps a remember-me refresh cookie persistent until the session\'s absolute expiry', async () => {
@@ -139,7 +201,7 @@ describe('POST /auth/refresh', () => {
     const result = await refresh(`refreshToken=${presented.token}`);
 
     expect(parsed(result)).toEqual(unauthorized('The session has ended'));
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
   });
 
   it('returns 401 and revokes the whole session when an old refresh token is replayed', async () => {
@@ -149,16 +211,11 @@ describe('POST /auth/refresh', () => {
     const result = await refresh(`refreshToken=${replayed.token}`);
 
     expect(parsed(result)).toEqual(unauthorized('The refresh token was reused; the session is revoked'));
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
-      {
-        TableName: TABLE,
-        Key: keys.session(tenantId, userId, sessionId),
-        UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':now': NOW.toISOString() },
-      },
-    ]);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([reuseRevocation()]);
+    // The entry does not hold the replayed token or its jti.
+    const audit = JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(1));
+    for (const secret of [replayed.token, replayed.jti]) expect(audit).not.toContain(secret);
   });
 
   it('returns 401 but keeps the session when the token was rotated by a parallel tab within the grace period', async () => {
@@ -168,7 +225,7 @@ describe('POST /auth/refresh', () => {
     const result = await refresh(`refreshToken=${late.token}`);
 
     expect(parsed(result)).toEqual(unauthorized('The refresh token was already used'));
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
   });
 
   it('revokes the session when the previous token comes back after the grace period', async () => {
@@ -178,17 +235,25 @@ describe('POST /auth/refresh', () => {
     const result = await refresh(`refreshToken=${late.token}`);
 
     expect(parsed(result)).toEqual(unauthorized('The refresh token was reused; the session is revoked'));
-    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.UpdateExpression).toBe('SET #status = :revoked, revokedAt = :now');
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([reuseRevocation()]);
   });
 
   it('returns 401 to the loser of two parallel refreshes (the conditional rotation fails)', async () => {
     const presented = await refreshToken();
     storeHolds(sessionItem({ refreshJti: presented.jti }));
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+    // The rotation's condition fails, so its entry is not written either.
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, None, None]',
+        $metadata: { httpStatusCode: 400 },
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
 
     const result = await refresh(`refreshToken=${presented.token}`);
 
     expect(parsed(result)).toEqual(unauthorized('The refresh token was already used'));
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
   it('returns 403 for a cross-site refresh and reads nothing', async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/register';
 import { verifyPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
@@ -41,6 +41,33 @@ function storeHolds(tenant: Record<string, unknown> | undefined): void {
 const register = (body: object) => handler(jsonPost('/auth/register', body, { requestId: REQUEST_ID, sourceIp: '198.51.100.7' }), lambdaContext());
 const validBody = (overrides: object = {}) => ({ name: ' Ana Souza ', email: 'Ana@ACME.example', password: PASSWORD, tenantId, ...overrides });
 
+/**
+ * The entry of the registration, last in its transaction: the trail's copy (by action), the
+ * new user's own as its actor (by resource type) and as its resource, each the whole entry.
+ */
+const auditPuts = (action: 'user.registered' | 'invitation.accepted', userId: string) => {
+  const trail = { tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: NOW.toISOString(),
+    actor: { type: 'user', id: userId, name: 'Ana Souza' },
+    action,
+    resource: { type: 'user', id: userId },
+    requestId: REQUEST_ID,
+    sourceIp: '198.51.100.7',
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+  return [
+    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, action).gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'user').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, userId).pk, sk, ...entry } } },
+  ];
+};
+
 const cancelledAt = (index: number | number[]) =>
   new TransactionCanceledException({
     message: 'Transaction cancelled',
@@ -59,7 +86,7 @@ afterEach(() => {
 });
 
 describe('POST /auth/register', () => {
-  it('registers the base account as tenant administrator, in one transaction, and sets both cookies', async () => {
+  it('registers the base account as tenant administrator, with its audit entry in one transaction, and sets both cookies', async () => {
     storeHolds(tenantItem());
 
     const result = await register(validBody());
@@ -150,8 +177,13 @@ describe('POST /auth/register', () => {
             ExpressionAttributeValues: { ':type': 'AdminCount', ':delta': 1 },
           },
         },
+        // The registration's audit entry, which commits only with the account.
+        ...auditPuts('user.registered', userId),
       ],
     });
+    // No password, hash, token or e-mail in the entry.
+    const audit = JSON.stringify(input?.TransactItems?.slice(6));
+    for (const secret of [PASSWORD, passwordHash, accessToken, refreshToken, refresh.jti, 'ana@acme.example']) expect(audit).not.toContain(secret);
   });
 
   it('returns 409 when the e-mail is already taken (the e-mail sentinel condition fails)', async () => {
@@ -216,15 +248,20 @@ describe('POST /auth/register', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('registers a later account as a member with the token of its invitation', async () => {
+  it('registers a later account as a member with the token of its invitation, recording the invitation accepted', async () => {
     storeHolds(tenantItem({ baseAccountUserId: randomUUID() }));
 
     const result = await register(validBody({ invitationToken: INVITATION_TOKEN }));
 
     expect(result.statusCode).toBe(200);
+    const userId = (JSON.parse(result.body) as { user: { id: string } }).user.id;
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
     expect(items?.[0]?.Put?.Item?.role).toBe('MEMBER');
     expect(items?.[2]?.Delete?.Key).toEqual(keys.invitation(tenantId, 'ana@acme.example'));
+    // A member changes no administrator count: the entry follows the user's list entry.
+    expect(items?.slice(5)).toEqual(auditPuts('invitation.accepted', userId));
+    expect(JSON.stringify(items?.slice(5))).not.toContain(INVITATION_TOKEN);
+    expect(JSON.stringify(items?.slice(5))).not.toContain(PASSWORD);
   });
 
   it('returns 403 when the base account is claimed by another e-mail than the tenant\'s administrative one', async () => {

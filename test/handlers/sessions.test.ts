@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as listSessions } from '../../functions/auth/list-sessions';
 import { handler as revokeSession } from '../../functions/auth/revoke-session';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
-import { keys } from '../../lib/db/keys';
+import { gsi1, keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
@@ -50,6 +50,41 @@ const view = (item: ReturnType<typeof sessionItem>, current: boolean) => ({
 
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
 
+/** A transaction whose first item's condition failed (the session is not live), the others' not checked. */
+const revocationRefused = (items: number) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None]',
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, ...Array.from({ length: items - 1 }, () => ({ Code: 'None' }))],
+  });
+
+/**
+ * The entry of a session's revocation, last in its transaction: the trail's copy (by
+ * action), the caller's (by resource type) and the session's, each the whole entry.
+ */
+const revocationAuditPuts = (sessionId: string) => {
+  const trail = { tenantId: principal.tenantId };
+  const entry = {
+    type: 'AuditEntry',
+    id: expect.any(String),
+    occurredAt: NOW.toISOString(),
+    actor: { type: 'user', id: principal.userId, name: principal.name },
+    action: 'session.revoked',
+    resource: { type: 'session', id: sessionId },
+    requestId: REQUEST_ID,
+    sourceIp: '203.0.113.10',
+    userAgent: 'vitest',
+    changes: null,
+    ttl: expect.any(Number),
+  };
+  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+  return [
+    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'session.revoked').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: sk, ...entry } } },
+    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, sessionId).pk, sk, ...entry } } },
+  ];
+};
+
 const list = (caller: Principal | null = principal) =>
   listSessions(
     proxyEvent({ method: 'GET', resource: '/auth/sessions', requestId: REQUEST_ID, authorizer: caller ? toAuthorizerContext(caller) : null, headers: { Origin: ALLOWED_ORIGIN } }),
@@ -65,7 +100,8 @@ const revoke = (id: string, origin = ALLOWED_ORIGIN) =>
       pathParameters: { id },
       requestId: REQUEST_ID,
       authorizer: toAuthorizerContext(principal),
-      headers: { Origin: origin },
+      // A browser that names itself: its User-Agent goes into the audit entry.
+      headers: { Origin: origin, 'User-Agent': 'vitest' },
     }),
     lambdaContext(),
   );
@@ -73,6 +109,7 @@ const revoke = (id: string, origin = ALLOWED_ORIGIN) =>
 beforeEach(() => {
   ddb.reset();
   ddb.on(UpdateCommand).resolves({});
+  ddb.on(TransactWriteCommand).resolves({});
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
@@ -158,20 +195,32 @@ describe('GET /auth/sessions', () => {
 });
 
 describe('POST /auth/sessions/{id}/revoke', () => {
-  it('revokes another of the caller\'s sessions and keeps the caller\'s cookies', async () => {
+  it('revokes another of the caller\'s sessions, with its audit entry in one transaction, and keeps the caller\'s cookies', async () => {
     const other = randomUUID();
 
     const result = await revoke(other);
 
     expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { message: 'Session revoked' } });
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toContainEqual({
-      TableName: TABLE,
-      Key: keys.session(principal.tenantId, principal.userId, other),
-      UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-      ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': NOW.toISOString(), ':validFrom': '' },
-    });
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TransactItems: [
+          {
+            Update: {
+              TableName: TABLE,
+              Key: keys.session(principal.tenantId, principal.userId, other),
+              UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
+              ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': NOW.toISOString(), ':validFrom': '' },
+            },
+          },
+          // The entry commits only with the revocation.
+          ...revocationAuditPuts(other),
+        ],
+      },
+    ]);
+    // The only plain update is the rate limit's counter.
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).not.toContainEqual(keys.session(principal.tenantId, principal.userId, other));
   });
 
   it('clears the cookies when the caller revokes the session in use', async () => {
@@ -192,11 +241,14 @@ describe('POST /auth/sessions/{id}/revoke', () => {
 
   it('returns 404 when the id is not one of the caller\'s active sessions', async () => {
     const unknown = randomUUID();
-    ddb.on(UpdateCommand, { Key: keys.session(principal.tenantId, principal.userId, unknown) }).rejects(conditionFailed());
+    // The revocation's condition fails, so the transaction writes nothing, its entry included.
+    ddb.on(TransactWriteCommand).rejects(revocationRefused(4));
 
     const result = await revoke(unknown);
 
     expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such session', REQUEST_ID) });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update?.Key).toEqual(keys.session(principal.tenantId, principal.userId, unknown));
   });
 
   it('returns 400 when the id is not a UUID', async () => {
