@@ -44,7 +44,7 @@ export async function putInvitationUnlessPending(invitation: Invitation, nowEpoc
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
         : existing.tokenHash === undefined
           ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(tokenHash)' }
-          : { ConditionExpression: 'tokenHash = :read', ExpressionAttributeValues: { ':read': existing.tokenHash } };
+          : { ConditionExpression: 'tokenHash = :read', ExpressionAttributeValues: { ':read': String(existing.tokenHash) } };
     try {
       await db().send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: tableName(), Item: invitationItem(invitation), ...unchanged } }, ...auditItems(audit)] }));
     } catch (error) {

@@ -1,11 +1,11 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import type { Session, User } from '../../auth/model';
 import { USER_ITEMS } from '../item-types';
 
 import { Conflict, Forbidden, NotFound } from '../../errors';
 import { db, tableName } from '../client';
-import { conditionally, failedConditions, isConditionFailure } from '../conditions';
+import { conditionally, failedConditions } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { auditItems } from './audit';
