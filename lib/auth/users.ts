@@ -39,7 +39,7 @@ export async function listUsers(principal: Principal, page: PageRequest): Promis
 export async function changeUserRole(principal: Principal, userId: string, role: User['role'], nowMs: number): Promise<TenantUserView> {
   requireTenantAdmin(principal);
   const record = (before: User) =>
-    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.role_changed', resource: { type: 'user', id: userId }, changes: [{ field: 'role', before: before.role, after: role }] }, nowMs);
+    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.role_changed', resource: { type: 'user', id: userId }, changes: before.role === role ? [] : [{ field: 'role', before: before.role, after: role }] }, nowMs);
   return toTenantUserView(await setUserRole(principal.tenantId, userId, role, new Date(nowMs).toISOString(), record));
 }
 

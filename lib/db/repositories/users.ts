@@ -210,18 +210,17 @@ const LAST_ADMIN = 'A tenant keeps at least one administrator: promote another u
 
 /**
  * The shape of an administrator's change to a user: read the user (404 when the tenant has
- * none), let `writes` say what to write (nothing: the change is a no-op), write it in one
- * transaction in which the item at `adminCountIndex` is the administrator count (its failed
- * condition is the last administrator: 409), and read again when another write got there
- * first.
+ * none), let `writes` say what to write (always the change's audit entry), write it in one
+ * transaction in which an update of the administrator count, if any, is conditioned on
+ * leaving one (its failed condition is the last administrator: 409), and read again when
+ * another write got there first.
  */
-async function changeUser<T>(tenantId: string, userId: string, change: (user: User) => { writes: TransactItem[]; result: T } | { result: T }): Promise<T> {
+async function changeUser<T>(tenantId: string, userId: string, change: (user: User) => { writes: TransactItem[]; result: T }): Promise<T> {
   await ensureAdminCount(tenantId);
   return withOptimisticRetries<T>(async () => {
     const user = await getUser(tenantId, userId);
     if (!user) throw new NotFound('No such user');
     const planned = change(user);
-    if (!('writes' in planned)) return { retry: false, value: planned.result };
     try {
       await db().send(new TransactWriteCommand({ TransactItems: planned.writes }));
       return { retry: false, value: planned.result };
@@ -243,7 +242,24 @@ async function changeUser<T>(tenantId: string, userId: string, change: (user: Us
  */
 export function setUserRole(tenantId: string, userId: string, role: User['role'], now: string, audit: (before: User) => AuditRecord): Promise<User> {
   return changeUser(tenantId, userId, (user) => {
-    if (user.role === role) return { result: user };
+    // No change, but a request that happened: its entry alone, on condition that the role is still the one read.
+    if (user.role === role) {
+      return {
+        writes: [
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.user(tenantId, userId),
+              ConditionExpression: '#role = :was',
+              ExpressionAttributeNames: { '#role': 'role' },
+              ExpressionAttributeValues: { ':was': role },
+            },
+          },
+          ...auditItems(audit(user)),
+        ],
+        result: user,
+      };
+    }
     return {
       writes: [
         {
