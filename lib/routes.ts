@@ -6,6 +6,7 @@
  * Adding an endpoint = one entry here + one file under `functions/`.
  */
 
+import type { AuditAction } from './audit/model';
 import type { RateLimit } from './rate-limit';
 
 export type { RateLimit };
@@ -41,6 +42,12 @@ export interface Route {
    * `status` is what it answers on success, recorded with the key in the write's transaction.
    */
   idempotent?: { status: 200 | 201 };
+  /**
+   * What a route that writes records in the audit trail (lib/audit): one entry per successful
+   * request, with one of these actions. Every `read-write` route names at least one
+   * (test/unit/routes-audit.test.ts); test/integration/audit-trail.test.ts drives each.
+   */
+  audits?: readonly AuditAction[];
   summary: string;
 }
 
@@ -51,6 +58,7 @@ export const routes = {
     handler: 'functions/tenants/create-tenant.ts',
     auth: 'public',
     table: 'read-write',
+    audits: ['tenant.created'],
     rateLimit: { per: 'ip', limit: 10, windowSeconds: 3600 },
     idempotent: { status: 201 },
     summary: 'Create a tenant (sign-up)',
@@ -70,6 +78,7 @@ export const routes = {
     handler: 'functions/tenants/update-tenant.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['tenant.updated'],
     summary: 'Update a tenant profile',
   },
   register: {
@@ -78,6 +87,7 @@ export const routes = {
     handler: 'functions/auth/register.ts',
     auth: 'public',
     table: 'read-write',
+    audits: ['user.registered', 'invitation.accepted'],
     signsTokens: true,
     cpu: 'bcrypt',
     summary: 'Register a user into a tenant',
@@ -88,6 +98,7 @@ export const routes = {
     handler: 'functions/auth/login.ts',
     auth: 'public',
     table: 'read-write',
+    audits: ['auth.login', 'auth.login_failed'],
     signsTokens: true,
     cpu: 'bcrypt',
     rateLimit: { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts' },
@@ -107,6 +118,7 @@ export const routes = {
     handler: 'functions/auth/refresh.ts',
     auth: 'public',
     table: 'read-write',
+    audits: ['auth.refresh', 'auth.refresh_reuse_detected'],
     signsTokens: true,
     verifiesTokens: true,
     summary: 'Rotate the refresh token and issue a new access token',
@@ -117,6 +129,7 @@ export const routes = {
     handler: 'functions/auth/logout.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['auth.logout'],
     summary: 'End the current session',
   },
   listSessions: {
@@ -135,6 +148,7 @@ export const routes = {
     handler: 'functions/auth/revoke-session.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['session.revoked'],
     rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     idempotent: { status: 200 },
     summary: 'Revoke one of the caller\'s sessions',
@@ -145,6 +159,7 @@ export const routes = {
     handler: 'functions/auth/revoke-other-sessions.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['session.revoked_others'],
     rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     summary: "End every session of the caller but the current one",
   },
@@ -163,6 +178,7 @@ export const routes = {
     handler: 'functions/users/update-user.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['user.role_changed'],
     summary: "Change a user's role (tenant administrators)",
   },
   deleteUser: {
@@ -171,6 +187,7 @@ export const routes = {
     handler: 'functions/users/delete-user.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['user.removed'],
     summary: 'Remove a user from the tenant (tenant administrators)',
   },
   changePassword: {
@@ -179,6 +196,7 @@ export const routes = {
     handler: 'functions/auth/change-password.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['auth.password_changed'],
     signsTokens: true,
     sendsMail: true,
     cpu: 'bcrypt',
@@ -190,6 +208,7 @@ export const routes = {
     handler: 'functions/auth/forgot-password.ts',
     auth: 'public',
     table: 'read-write',
+    audits: ['auth.password_reset_requested'],
     sendsMail: true,
     rateLimit: { per: 'ip', limit: 3, windowSeconds: 3600 },
     summary: 'E-mail a password reset link if the address exists',
@@ -200,6 +219,7 @@ export const routes = {
     handler: 'functions/auth/reset-password.ts',
     auth: 'public',
     table: 'read-write',
+    audits: ['auth.password_reset'],
     cpu: 'bcrypt',
     sendsMail: true,
     summary: 'Set a new password with a reset token',
@@ -210,6 +230,7 @@ export const routes = {
     handler: 'functions/auth/create-invitation.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['invitation.created'],
     sendsMail: true,
     // Per inviting user; the per-address limit (3 a day) is the service's (lib/auth/invitations).
     rateLimit: { per: 'user', limit: 20, windowSeconds: 3600 },
@@ -231,6 +252,7 @@ export const routes = {
     handler: 'functions/auth/withdraw-invitation.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['invitation.withdrawn'],
     summary: 'Withdraw a pending invitation (administrators)',
   },
   createCompany: {
@@ -239,6 +261,7 @@ export const routes = {
     handler: 'functions/companies/create-company.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['company.created'],
     idempotent: { status: 201 },
     summary: "Create a company in the caller's tenant",
   },
@@ -257,6 +280,7 @@ export const routes = {
     handler: 'functions/companies/update-company.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['company.updated'],
     summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
   },
   updateCompanyStatus: {
@@ -265,6 +289,7 @@ export const routes = {
     handler: 'functions/companies/update-company-status.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['company.status_changed'],
     summary: 'Move a company through its status lifecycle (administrators)',
   },
   createSupplier: {
@@ -273,6 +298,7 @@ export const routes = {
     handler: 'functions/suppliers/create-supplier.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['supplier.created'],
     idempotent: { status: 201 },
     summary: "Create a supplier in the caller's tenant",
   },
@@ -298,6 +324,7 @@ export const routes = {
     handler: 'functions/suppliers/update-supplier.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['supplier.updated'],
     summary: 'Update a supplier',
   },
   deleteSupplier: {
@@ -306,6 +333,7 @@ export const routes = {
     handler: 'functions/suppliers/delete-supplier.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['supplier.deleted'],
     summary: 'Delete a supplier for good',
   },
   createWarehouse: {
@@ -314,6 +342,7 @@ export const routes = {
     handler: 'functions/inventory/create-warehouse.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['warehouse.created'],
     idempotent: { status: 201 },
     summary: 'Create a warehouse',
   },
@@ -340,6 +369,7 @@ export const routes = {
     handler: 'functions/inventory/create-product.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['product.created'],
     idempotent: { status: 201 },
     summary: 'Create a product (SKU unique in the tenant)',
   },
@@ -366,6 +396,7 @@ export const routes = {
     handler: 'functions/inventory/create-movement.ts',
     auth: 'protected',
     table: 'read-write',
+    audits: ['movement.created'],
     idempotent: { status: 201 },
     summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
   },

@@ -96,7 +96,10 @@ carry \`Retry-After\` (seconds). Unknown body fields and unknown query parameter
 
 **Rate limits** are listed per operation in the \`x-rate-limit\` extension: \`limit\` requests per
 \`windowSeconds\`, counted per \`ip\`, per \`user\` or per \`email-and-ip\`; \`counts: failures\` counts only failed
-attempts (login). Operations whose extension names the same \`scope\` share one counter (the session routes).`;
+attempts (login). Operations whose extension names the same \`scope\` share one counter (the session routes).
+
+**Audit trail.** Every operation that writes records one audit entry per successful request, in the
+same transaction as its change; \`x-audit-actions\` lists the actions it may record (see GET /audit-events).`;
 
 /** What each error status means, the error class behind it and its response component. */
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; errors: (AppError | Error)[] }> = {
@@ -352,6 +355,7 @@ function operation(route: Route & { id: RouteId }): OperationObject {
     const { per, limit, windowSeconds, counts = 'requests', scope } = route.rateLimit;
     result['x-rate-limit'] = { per, limit, windowSeconds, counts, ...(scope === undefined ? {} : { scope }) };
   }
+  if (route.audits) result['x-audit-actions'] = route.audits;
   return result;
 }
 

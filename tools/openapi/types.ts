@@ -60,6 +60,8 @@ export interface OperationObject {
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject | ReferenceObject>;
   'x-rate-limit'?: RateLimitExtension;
+  /** The audit actions a writing operation records (one entry per successful request). */
+  'x-audit-actions'?: readonly string[];
 }
 
 export type HttpVerb = 'get' | 'post' | 'put' | 'patch' | 'delete';
