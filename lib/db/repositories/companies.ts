@@ -3,13 +3,12 @@ import type { AuditRecord } from '../../audit/model';
 import type { Company, CompanyStatus } from '../../companies/model';
 import { COMPANY_ITEMS } from '../item-types';
 
-import { Conflict, NotFound } from '../../errors';
+import { Conflict } from '../../errors';
 import { db, tableName } from '../client';
 import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 import { failedConditions } from '../conditions';
-import { setOrRemove } from '../items';
-import { cancellationCodes, withOptimisticRetries } from '../retry';
+import { reviseItem, type Revision } from '../revisions';
 import { gsi1, keys } from '../keys';
 import { queryPage } from '../query';
 import { getMany } from '../batch';
@@ -111,48 +110,9 @@ export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' 
 /** The audit record of a change, from the company as it was and as it becomes (lib/companies/service). */
 export type CompanyAudit = (before: Company, after: Company) => AuditRecord;
 
-/**
- * The optimistic shape of every change to a company: read it (consistent; 404 when absent),
- * let `next` compute what it becomes (or throw, e.g. a 409), and write the changed fields
- * with the change's audit entry in one transaction. The update is conditioned on the
- * company's `revision` (absent on a company never changed: 0) being the one read and moves
- * it on, so the entry's before is exactly the state replaced: when another change got in
- * between, the condition fails and the step runs again on the new state.
- */
-function changeCompany(tenantId: string, companyId: string, next: (company: Company) => { after: Company; fields: Record<string, unknown> }, audit: CompanyAudit): Promise<Company> {
-  return withOptimisticRetries<Company>(async () => {
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.company(tenantId, companyId), ConsistentRead: true }));
-    if (!Item) throw new NotFound('No such company');
-    const before = toCompany(Item);
-    const revision = typeof Item.revision === 'number' ? Item.revision : 0;
-    const { after, fields } = next(before);
-    const update = setOrRemove({ ...fields, revision: revision + 1 });
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.company(tenantId, companyId),
-                ...update,
-                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#revision) OR #revision = :read)',
-                ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#revision': 'revision' },
-                ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':read': revision },
-              },
-            },
-            ...auditItems(audit(before, after)),
-          ],
-        }),
-      );
-      return { retry: false, value: after };
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
-      throw error;
-    }
-  });
-}
+/** A change to a company, with its entry, conditioned on the revision read (lib/db/revisions). */
+const changeCompany = (tenantId: string, companyId: string, next: (company: Company) => Revision<Company>, audit: CompanyAudit): Promise<Company> =>
+  reviseItem(keys.company(tenantId, companyId), toCompany, next, audit, 'No such company');
 
 /** Apply profile changes (null clears email or address); 404 when the company is not there. */
 export function updateCompanyProfile(tenantId: string, companyId: string, changes: CompanyChanges, now: string, audit: CompanyAudit): Promise<Company> {

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
-import { Conflict, NotFound } from '../../errors';
+import { Conflict } from '../../errors';
 import type { Tenant, TenantProfile } from '../../tenants/model';
 import { TENANT_ITEMS } from '../item-types';
 
@@ -8,9 +8,9 @@ import { db, tableName } from '../client';
 import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 import { failedConditions } from '../conditions';
-import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
+import { fieldsOf, pick, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
-import { cancellationCodes, withOptimisticRetries } from '../retry';
+import { reviseItem } from '../revisions';
 
 export type { Tenant };
 
@@ -137,36 +137,5 @@ export type TenantAudit = (before: Tenant, after: Tenant) => AuditRecord;
  */
 export function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string, audit: TenantAudit): Promise<Tenant> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<TenantProfile>;
-  return withOptimisticRetries<Tenant>(async () => {
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true }));
-    if (!Item) throw new NotFound('No such tenant');
-    const before = toTenant(Item);
-    const after: Tenant = { ...before, ...given, updatedAt: now };
-    const revision = typeof Item.revision === 'number' ? Item.revision : 0;
-    const update = setOrRemove({ ...given, updatedAt: now, revision: revision + 1 });
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: keys.tenant(tenantId),
-                ...update,
-                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#revision) OR #revision = :read)',
-                ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#revision': 'revision' },
-                ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':read': revision },
-              },
-            },
-            ...auditItems(audit(before, after)),
-          ],
-        }),
-      );
-      return { retry: false, value: after };
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return { retry: true };
-      throw error;
-    }
-  });
+  return reviseItem(keys.tenant(tenantId), toTenant, (before) => ({ after: { ...before, ...given, updatedAt: now }, fields: { ...given, updatedAt: now } }), audit, 'No such tenant');
 }
