@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/tenants/create-tenant';
 import type { AuditEntry } from '../../lib/audit/model';
 import { storeConfig } from '../../lib/config';
-import { auditItems } from '../../lib/db/repositories/audit';
 import { ALLOWED_ORIGIN, jsonPost, lambdaContext, proxyEvent } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -15,11 +15,6 @@ const REQUEST_ID = 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const validBody = { name: 'acme-foods', plan: 'STARTER', brandName: 'ACME Foods', document: '12abc34501de35', adminEmail: 'Owner@ACME.example ' };
-/** The entry's own fields of an audit item. */
-const pickEntry = (item: AuditEntry): AuditEntry => {
-  const { id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes } = item;
-  return { id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes };
-};
 const invoke = (event: Parameters<typeof handler>[0]) => handler(event, lambdaContext());
 
 beforeEach(() => {
@@ -62,7 +57,18 @@ describe('POST /tenants', () => {
       changes: null,
       ttl: Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400,
     });
-    const audit = auditItems({ scope: 'platform', entry: pickEntry(entry), expiresAtEpoch: Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400 });
+    const audit = expectedAuditPuts({
+      trail: 'platform',
+      action: 'tenant.created',
+      actor: { type: 'anonymous', id: null, name: null },
+      resource: { type: 'tenant', id: body.id },
+      requestId: REQUEST_ID,
+      sourceIp: '203.0.113.10',
+      userAgent: 'vitest',
+      occurredAt: NOW.toISOString(),
+      id: entry.id,
+      ttl: Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400,
+    });
     expect(writes[0]?.args[0].input).toEqual({
       TransactItems: [
         {

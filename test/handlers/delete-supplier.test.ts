@@ -4,8 +4,9 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand 
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { lambdaContext } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { testPrincipal } from '../support/principal';
 import { storedSupplierItem, supplierIdEvent } from '../support/suppliers';
 import { CORS_HEADERS, parsed, problem, problemHeaders, SECURITY_HEADERS } from './responses';
@@ -26,32 +27,18 @@ const remove = (id: string) => {
   return deleteSupplier({ ...event, headers: { ...event.headers, 'User-Agent': 'vitest' } }, lambdaContext());
 };
 
-/**
- * The audit entry's three puts, last in the transaction: the trail's copy (by action), the
- * caller's (by resource type) and the supplier's, each the whole entry.
- */
-const auditPuts = () => {
-  const trail = { tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: expect.any(String),
-    actor: { type: 'user', id: principal.userId, name: principal.name },
+/** The audit entry's puts, last in the transaction: the trail's, the caller's and the supplier's copies. */
+const auditPuts = () =>
+  expectedAuditPuts({
+    table: TABLE,
+    trail: { tenantId },
     action: 'supplier.deleted',
+    actor: { type: 'user', id: principal.userId, name: principal.name },
     resource: { type: 'supplier', id: supplierId },
     requestId: REQUEST_ID,
     sourceIp: '203.0.113.10',
     userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-  return [
-    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'supplier.deleted').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'supplier').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, supplierId).pk, sk, ...entry } } },
-  ];
-};
+  });
 
 /** The one transaction of a delete that read `sortName`, `document` and `version`. */
 const deletion = (sortName: string, document: string, version: number) => ({

@@ -7,10 +7,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/create-invitation';
 import { INVITATIONS_PER_ADDRESS, INVITATIONS_PER_ADDRESS_SCOPE } from '../../lib/auth/invitations';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { limitScope } from '../../lib/rate-limit';
 import { routes } from '../../lib/routes';
 import { jsonPost, lambdaContext } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -56,32 +57,18 @@ const pendingItem = (mailedAt = '2026-11-21T20:00:00.000Z') => {
 /** One still pending but mailed two days ago, past the 24-hour resend window: a new invitation replaces it. */
 const resendableItem = () => pendingItem('2026-11-19T20:00:00.000Z');
 
-/**
- * The entry of the invitation, last in its transaction: the trail's copy (by action), the
- * inviting administrator's (by resource type) and the invitation's, each the whole entry.
- */
-const auditPuts = (invitationId: string) => {
-  const trail = { tenantId: admin.tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: NOW.toISOString(),
-    actor: { type: 'user', id: admin.userId, name: admin.name },
+/** The entry of the invitation, last in its transaction: the trail's, the inviting administrator's and the invitation's copies. */
+const auditPuts = (invitationId: string) =>
+  expectedAuditPuts({
+    trail: { tenantId: admin.tenantId },
     action: 'invitation.created',
+    actor: { type: 'user', id: admin.userId, name: admin.name },
     resource: { type: 'invitation', id: invitationId },
     requestId: REQUEST_ID,
     sourceIp: '203.0.113.10',
     userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-  return [
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'invitation.created').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfActor(trail, admin.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'invitation').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfResource(trail, invitationId).pk, sk, ...entry } } },
-  ];
-};
+    occurredAt: NOW.toISOString(),
+  });
 
 /** The transactions written, in order. */
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);

@@ -6,11 +6,13 @@ import type * as bcrypt from 'bcryptjs';
 import { compare } from 'bcryptjs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/login';
+import type { AuditScope } from '../../lib/audit/model';
 import { decoyHash, hashPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
+import { expectedAuditPuts, expectedTrailPut } from '../support/audit-puts';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 // bcrypt's compare, spied on but still real: an unknown e-mail must cost one comparison too.
@@ -65,47 +67,15 @@ function storeHolds(tenant = tenantItem()) {
   ddb.on(UpdateCommand).resolves({});
 }
 
-const SK = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-/** The fields every audit entry of a login request shares: the request's. */
-const requestEntry = (action: string, requestId: string) => ({
-  type: 'AuditEntry',
-  id: expect.any(String),
-  occurredAt: NOW.toISOString(),
-  action,
-  requestId,
-  sourceIp: '198.51.100.7',
-  userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-  changes: null,
-  ttl: expect.any(Number),
-});
+const LOGIN_REQUEST = { sourceIp: '198.51.100.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', occurredAt: NOW.toISOString() };
 
-/**
- * The entry of a sign-in, last in its transaction: the trail's copy (by action), the user's
- * (by resource type) and the new session's, each the whole entry.
- */
-const loginAuditPuts = (sessionId: string, requestId = 'login-request-1') => {
-  const trail = { tenantId };
-  const entry = { ...requestEntry('auth.login', requestId), actor: { type: 'user', id: userId, name: 'Ana Souza' }, resource: { type: 'session', id: sessionId } };
-  return [
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditTrailOf(trail).pk, sk: SK, gsi1pk: gsi1.auditOfAction(trail, 'auth.login').gsi1pk, gsi1sk: SK, ...entry } } },
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfActor(trail, userId).pk, sk: SK, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: SK, ...entry } } },
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfResource(trail, sessionId).pk, sk: SK, ...entry } } },
-  ];
-};
+/** The entry of a sign-in, last in its transaction: the trail's, the user's and the new session's copies. */
+const loginAuditPuts = (sessionId: string, requestId = 'login-request-1') =>
+  expectedAuditPuts({ ...LOGIN_REQUEST, trail: { tenantId }, action: 'auth.login', actor: { type: 'user', id: userId, name: 'Ana Souza' }, resource: { type: 'session', id: sessionId }, requestId });
 
 /** The one put of a failed login: the trail's copy alone, naming nobody as the actor. */
-const failedLoginPut = (trail: { tenantId: string } | 'platform', resourceId: string | null, requestId: string) => ({
-  TableName: 'test-table',
-  Item: {
-    pk: keys.auditTrailOf(trail).pk,
-    sk: SK,
-    gsi1pk: gsi1.auditOfAction(trail, 'auth.login_failed').gsi1pk,
-    gsi1sk: SK,
-    ...requestEntry('auth.login_failed', requestId),
-    actor: { type: 'anonymous', id: null, name: null },
-    resource: { type: 'user', id: resourceId },
-  },
-});
+const failedLoginPut = (trail: AuditScope, resourceId: string | null, requestId: string) =>
+  expectedTrailPut({ ...LOGIN_REQUEST, trail, action: 'auth.login_failed', actor: { type: 'anonymous', id: null, name: null }, resource: { type: 'user', id: resourceId }, requestId });
 
 const login = (body: object, requestId = 'login-request-1') =>
   handler(jsonPost('/auth/login', body, { requestId, sourceIp: '198.51.100.7', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }), lambdaContext());

@@ -3,8 +3,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/logout';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
@@ -14,32 +15,18 @@ const NOW = new Date('2026-11-21T23:15:00.000Z');
 
 const principal: Principal = testPrincipal({ tokenExpiresAt: NOW.getTime() / 1000 + 600 });
 
-/**
- * The entry of the logout, last in its transaction: the trail's copy (by action), the
- * caller's (by resource type) and the session's, each the whole entry.
- */
-const auditPuts = () => {
-  const trail = { tenantId: principal.tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: NOW.toISOString(),
-    actor: { type: 'user', id: principal.userId, name: principal.name },
+/** The entry of the logout, last in its transaction: the trail's, the caller's and the session's copies. */
+const auditPuts = () =>
+  expectedAuditPuts({
+    trail: { tenantId: principal.tenantId },
     action: 'auth.logout',
+    actor: { type: 'user', id: principal.userId, name: principal.name },
     resource: { type: 'session', id: principal.sessionId },
     requestId: REQUEST_ID,
     sourceIp: '203.0.113.10',
     userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-  return [
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'auth.logout').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: 'test-table', Item: { pk: keys.auditOfResource(trail, principal.sessionId).pk, sk, ...entry } } },
-  ];
-};
+    occurredAt: NOW.toISOString(),
+  });
 
 /** A logout from a browser that names itself (its User-Agent goes into the audit entry). */
 const logout = (authorizer: Record<string, string> | null, origin = ALLOWED_ORIGIN) =>

@@ -5,8 +5,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as createMovement } from '../../functions/inventory/create-movement';
 import { handler as listMovements } from '../../functions/inventory/list-movements';
 import { toAuthorizerContext } from '../../lib/auth/principal';
-import { gsi1, keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed } from './responses';
 
@@ -154,26 +154,18 @@ describe('POST /inventory/movements', () => {
     const [transaction = []] = transactions;
     // The stock balance, the warehouse, the product, the eight history entries, then the entry.
     expect(transaction).toHaveLength(3 + 8 + 3);
-    const trail = { tenantId };
-    const entry = {
-      type: 'AuditEntry',
-      id: expect.any(String),
-      occurredAt: expect.any(String),
-      actor: { type: 'user', id: principal.userId, name: principal.name },
-      action: 'movement.created',
-      resource: { type: 'movement', id },
-      requestId: 'movement-audit-1',
-      sourceIp: '203.0.113.10',
-      userAgent: 'vitest',
-      changes: null,
-      ttl: expect.any(Number),
-    };
-    const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-    expect(transaction.slice(11)).toEqual([
-      { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'movement.created').gsi1pk, gsi1sk: sk, ...entry } } },
-      { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'movement').gsi1pk, gsi1sk: sk, ...entry } } },
-      { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, id).pk, sk, ...entry } } },
-    ]);
+    expect(transaction.slice(11)).toEqual(
+      expectedAuditPuts({
+        table: TABLE,
+        trail: { tenantId },
+        action: 'movement.created',
+        actor: { type: 'user', id: principal.userId, name: principal.name },
+        resource: { type: 'movement', id },
+        requestId: 'movement-audit-1',
+        sourceIp: '203.0.113.10',
+        userAgent: 'vitest',
+      }),
+    );
   });
 
   it("moves the product's coverage entries in the same transaction, conditioned on its coverage version", async () => {

@@ -8,9 +8,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as forgotPassword } from '../../functions/auth/forgot-password';
 import { handler as resetPassword } from '../../functions/auth/reset-password';
+import type { AuditActor } from '../../lib/audit/model';
 import { verifyPassword } from '../../lib/auth/passwords';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { jsonPost, lambdaContext } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 // forgot-password pads its answer with a timer; the test reads the requested delay instead of waiting.
@@ -37,35 +39,11 @@ const forgot = (body: object) => forgotPassword(jsonPost('/auth/forgot-password'
 const reset = (body: object) => resetPassword(jsonPost('/auth/reset-password', body, { requestId: REQUEST_ID }), lambdaContext());
 
 /** Who asks for a reset link: nobody signed in (the actor's copy goes to the anonymous list). */
-const ANONYMOUS = { type: 'anonymous', id: null, name: null };
-const SK = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
+const ANONYMOUS: AuditActor = { type: 'anonymous', id: null, name: null };
 
-/**
- * The puts of an audit entry about the account, last in its transaction: the trail's copy (by
- * action), the actor's (the user's, or the anonymous list; by resource type) and the user's
- * own, each the whole entry.
- */
-const auditPuts = (action: 'auth.password_reset_requested' | 'auth.password_reset', actor: { type: string; id: string | null; name: string | null }, sourceIp: string) => {
-  const trail = { tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: NOW.toISOString(),
-    actor,
-    action,
-    resource: { type: 'user', id: userId },
-    requestId: REQUEST_ID,
-    sourceIp,
-    userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  return [
-    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk: SK, gsi1pk: gsi1.auditOfAction(trail, action).gsi1pk, gsi1sk: SK, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, actor.id ?? actor.type).pk, sk: SK, gsi1pk: gsi1.auditOfType(trail, 'user').gsi1pk, gsi1sk: SK, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, userId).pk, sk: SK, ...entry } } },
-  ];
-};
+/** The puts of an audit entry about the account, last in its transaction: the trail's, the actor's (the user's, or the anonymous list) and the user's copies. */
+const auditPuts = (action: 'auth.password_reset_requested' | 'auth.password_reset', actor: AuditActor, sourceIp: string) =>
+  expectedAuditPuts({ table: TABLE, trail: { tenantId }, action, actor, resource: { type: 'user', id: userId }, requestId: REQUEST_ID, sourceIp, userAgent: 'vitest', occurredAt: NOW.toISOString() });
 
 const invalidToken = () => ({
   statusCode: 400,

@@ -5,9 +5,10 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/refresh';
 import { signAccessToken, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -49,32 +50,21 @@ function storeHolds(session: Item): void {
 }
 
 /**
- * The entry of an event of the session, last in its transaction: the trail's copy (by
- * action), the user's (the route is public: the session's user is the actor; by resource
- * type) and the session's, each the whole entry.
+ * The entry of an event of the session, last in its transaction: the trail's, the user's (the
+ * route is public: the session's user is the actor) and the session's copies.
  */
-const auditPuts = (action: 'auth.refresh' | 'auth.refresh_reuse_detected') => {
-  const trail = { tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: NOW.toISOString(),
-    actor: { type: 'user', id: userId, name: 'Ana Souza' },
+const auditPuts = (action: 'auth.refresh' | 'auth.refresh_reuse_detected') =>
+  expectedAuditPuts({
+    table: TABLE,
+    trail: { tenantId },
     action,
+    actor: { type: 'user', id: userId, name: 'Ana Souza' },
     resource: { type: 'session', id: sessionId },
     requestId: REQUEST_ID,
     sourceIp: '203.0.113.10',
     userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-  return [
-    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, action).gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, sessionId).pk, sk, ...entry } } },
-  ];
-};
+    occurredAt: NOW.toISOString(),
+  });
 
 /** The revocation of the session on a reused refresh token, with its entry, in one transaction. */
 const reuseRevocation = () => ({

@@ -6,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/register';
 import { verifyPassword } from '../../lib/auth/passwords';
 import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -41,32 +42,19 @@ function storeHolds(tenant: Record<string, unknown> | undefined): void {
 const register = (body: object) => handler(jsonPost('/auth/register', body, { requestId: REQUEST_ID, sourceIp: '198.51.100.7' }), lambdaContext());
 const validBody = (overrides: object = {}) => ({ name: ' Ana Souza ', email: 'Ana@ACME.example', password: PASSWORD, tenantId, ...overrides });
 
-/**
- * The entry of the registration, last in its transaction: the trail's copy (by action), the
- * new user's own as its actor (by resource type) and as its resource, each the whole entry.
- */
-const auditPuts = (action: 'user.registered' | 'invitation.accepted', userId: string) => {
-  const trail = { tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: NOW.toISOString(),
-    actor: { type: 'user', id: userId, name: 'Ana Souza' },
+/** The entry of the registration, last in its transaction: the trail's copy, and the new user's own as its actor and as its resource. */
+const auditPuts = (action: 'user.registered' | 'invitation.accepted', userId: string) =>
+  expectedAuditPuts({
+    table: TABLE,
+    trail: { tenantId },
     action,
+    actor: { type: 'user', id: userId, name: 'Ana Souza' },
     resource: { type: 'user', id: userId },
     requestId: REQUEST_ID,
     sourceIp: '198.51.100.7',
     userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-  return [
-    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, action).gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'user').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, userId).pk, sk, ...entry } } },
-  ];
-};
+    occurredAt: NOW.toISOString(),
+  });
 
 const cancelledAt = (index: number | number[]) =>
   new TransactionCanceledException({

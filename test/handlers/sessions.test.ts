@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as listSessions } from '../../functions/auth/list-sessions';
 import { handler as revokeSession } from '../../functions/auth/revoke-session';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
-import { gsi1, keys } from '../../lib/db/keys';
+import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
+import { expectedAuditPuts } from '../support/audit-puts';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
@@ -58,32 +59,19 @@ const revocationRefused = (items: number) =>
     CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, ...Array.from({ length: items - 1 }, () => ({ Code: 'None' }))],
   });
 
-/**
- * The entry of a session's revocation, last in its transaction: the trail's copy (by
- * action), the caller's (by resource type) and the session's, each the whole entry.
- */
-const revocationAuditPuts = (sessionId: string) => {
-  const trail = { tenantId: principal.tenantId };
-  const entry = {
-    type: 'AuditEntry',
-    id: expect.any(String),
-    occurredAt: NOW.toISOString(),
-    actor: { type: 'user', id: principal.userId, name: principal.name },
+/** The entry of a session's revocation, last in its transaction: the trail's, the caller's and the session's copies. */
+const revocationAuditPuts = (sessionId: string) =>
+  expectedAuditPuts({
+    table: TABLE,
+    trail: { tenantId: principal.tenantId },
     action: 'session.revoked',
+    actor: { type: 'user', id: principal.userId, name: principal.name },
     resource: { type: 'session', id: sessionId },
     requestId: REQUEST_ID,
     sourceIp: '203.0.113.10',
     userAgent: 'vitest',
-    changes: null,
-    ttl: expect.any(Number),
-  };
-  const sk = expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/);
-  return [
-    { Put: { TableName: TABLE, Item: { pk: keys.auditTrailOf(trail).pk, sk, gsi1pk: gsi1.auditOfAction(trail, 'session.revoked').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfActor(trail, principal.userId).pk, sk, gsi1pk: gsi1.auditOfType(trail, 'session').gsi1pk, gsi1sk: sk, ...entry } } },
-    { Put: { TableName: TABLE, Item: { pk: keys.auditOfResource(trail, sessionId).pk, sk, ...entry } } },
-  ];
-};
+    occurredAt: NOW.toISOString(),
+  });
 
 const list = (caller: Principal | null = principal) =>
   listSessions(
