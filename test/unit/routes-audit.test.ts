@@ -16,3 +16,9 @@ describe('the audit actions of the manifest', () => {
     expect(AUDIT_ACTIONS.filter((action) => !named.has(action))).toEqual(['platform.admin_promoted']);
   });
 });
+
+describe('the audit trail through the API', () => {
+  it('can be read and never edited nor deleted: its one route is a GET', () => {
+    expect(Object.values(routes).filter((route) => route.path.startsWith('/audit-events')).map((route) => `${route.method} ${route.path}`)).toEqual(['GET /audit-events']);
+  });
+});
