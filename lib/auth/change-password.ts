@@ -7,7 +7,7 @@ import { passwordChangedMail } from '../mail/templates';
 import { consume, giveBackIfAlone } from '../rate-limit';
 import type { AttemptLimit } from './login';
 import { hashPassword, verifyPassword } from './passwords';
-import { sendQuietly } from './password-reset';
+import { sendQuietly } from '../mail/send-quietly';
 import type { Principal } from './principal';
 import type { UserView } from './schemas';
 import { openSession, toUserView, type ClientInfo } from './sessions';

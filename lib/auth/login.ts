@@ -4,6 +4,7 @@ import { getTenant } from '../db/repositories/tenants';
 import { findUserByEmail, insertLoginSession } from '../db/repositories/users';
 import { Unauthorized } from '../errors';
 import { logger } from '../log';
+import { openChallenge } from './mfa-challenge';
 import { consume, giveBackIfAlone, type RateLimit } from '../rate-limit';
 import type { IssuedTokens } from './tokens';
 import { decoyHash, verifyPassword } from './passwords';
@@ -11,6 +12,9 @@ import type { UserView } from './schemas';
 import { openSession, toUserView, type ClientInfo } from './sessions';
 
 const BAD_CREDENTIALS = 'Invalid e-mail or password';
+
+/** A right password signs in, or, for a user with a second factor, opens its challenge (the cookie's token). */
+export type LoginOutcome = { kind: 'signed-in'; user: UserView; tokens: IssuedTokens } | { kind: 'mfa-required'; challenge: { token: string; maxAge: number } };
 
 /** The attempt limit of login: counted per e-mail and source IP. */
 export interface AttemptLimit {
@@ -33,7 +37,7 @@ export async function login(
   client: ClientInfo,
   nowMs: number,
   attempts?: AttemptLimit,
-): Promise<{ user: UserView; tokens: IssuedTokens }> {
+): Promise<LoginOutcome> {
   const slot = attempts ? await consume(attempts.scope, attempts.limit, { ip: client.ip, email: input.email }, nowMs) : undefined;
 
   const user = await findUserByEmail(input.email);
@@ -44,10 +48,17 @@ export async function login(
     throw new Unauthorized(BAD_CREDENTIALS);
   }
 
+  if (user.totpSecret) {
+    // The password was right; the session waits for the second factor (POST /auth/mfa/verify).
+    const challenge = await openChallenge(user, input.rememberMe, nowMs);
+    if (slot) await giveBackIfAlone(slot);
+    return { kind: 'mfa-required', challenge };
+  }
+
   const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs);
   await insertLoginSession(user, session, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs));
   if (slot) await giveBackIfAlone(slot);
-  return { user: toUserView(user), tokens };
+  return { kind: 'signed-in', user: toUserView(user), tokens };
 }
 
 /**

@@ -26,6 +26,17 @@ export const userSchema = z.object({
   resetTokenHash: z.string().nullable(),
   /** When the user last signed in with a password (absent on accounts older than the field). */
   lastLoginAt: z.iso.datetime().nullable().optional(),
+  /**
+   * The second factor (issue 17; lib/auth/mfa): the TOTP secret (base32) once confirmed, when,
+   * and the last time step a code was accepted at (a code is accepted once). Absent: none.
+   */
+  totpSecret: z.string().nullable().optional(),
+  totpEnabledAt: z.iso.datetime().nullable().optional(),
+  totpLastStep: z.number().int().nullable().optional(),
+  /** A secret offered by POST /auth/mfa/totp and not confirmed yet. */
+  totpPendingSecret: z.string().nullable().optional(),
+  /** SHA-256 of each recovery code not used yet. */
+  recoveryCodeHashes: z.array(z.string()).nullable().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -84,3 +95,16 @@ export const passwordResetSchema = z.object({
 
 export type PasswordReset = z.infer<typeof passwordResetSchema>;
 
+
+/**
+ * A login waiting for its second factor: found by the SHA-256 of the challenge cookie's
+ * token, for 5 minutes (TTL), dead after 5 wrong codes.
+ */
+export const mfaChallengeSchema = z.object({
+  tenantId: z.uuid(),
+  userId: z.uuid(),
+  rememberMe: z.boolean(),
+  failures: z.number().int(),
+  expiresAtEpoch: z.number().int(),
+});
+export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;

@@ -6,8 +6,8 @@ import { sha256Hex } from '../domain/hash';
 import { consumePasswordReset, getPasswordReset, insertPasswordReset } from '../db/repositories/password-resets';
 import { findUserByEmail, getUser } from '../db/repositories/users';
 import { ValidationError } from '../errors';
-import { logger } from '../log';
 import { mailer } from '../mail/mailer';
+import { sendQuietly } from '../mail/send-quietly';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates';
 import { hashPassword } from './passwords';
 
@@ -19,16 +19,6 @@ export const RESET_TOKEN_MINUTES = 30;
 export const FORGOT_PASSWORD_MIN_MS = 600;
 
 const hashToken = sha256Hex;
-
-/** Send a notification whose failure must not change the answer: it is logged for the operator. */
-export async function sendQuietly(send: () => Promise<void>, what: string): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    // The answer must not depend on it (existence would leak); the operator sees it.
-    logger.error(`${what} failed`, { error: error as Error });
-  }
-}
 
 /**
  * Start a password reset. Known address: a new token (32 random bytes, stored only as its

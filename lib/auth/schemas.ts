@@ -80,3 +80,24 @@ export type MessageView = z.infer<typeof messageView>;
 /** Login, registration and refresh: `{ user }`. */
 export const userEnvelopeView = z.object({ user: userView });
 export const sessionListView = z.array(sessionView);
+
+/** A TOTP code: 6 digits. */
+const totpCode = z.string().regex(/^\d{6}$/, 'must be 6 digits');
+/** A recovery code as shown (`xxxxx-xxxxx`), dashes and case optional. */
+const recoveryCode = z.string().min(10, 'is not a recovery code').max(16, 'is not a recovery code');
+
+/** POST /auth/login: signed in (`user`, both cookies), or, with a second factor, `mfaRequired` and the challenge cookie. */
+export const loginResultView = z.object({ user: userView.optional(), mfaRequired: z.literal(true).optional() });
+
+/** POST /auth/mfa/totp: the secret to add to an authenticator app, as a URI, as text and as a QR code. */
+export const totpEnrolmentView = z.object({ otpauthUri: z.string(), secret: z.string(), qrSvg: z.string() });
+
+/** POST /auth/mfa/totp/confirm: a code of the new secret. */
+export const totpConfirmBody = z.strictObject({ code: totpCode });
+/** The recovery codes, shown this once. */
+export const totpConfirmedView = z.object({ user: userView, recoveryCodes: z.array(z.string()) });
+
+/** DELETE /auth/mfa/totp and POST /auth/mfa/verify: a current code, or an unused recovery code (exactly one). */
+export const secondFactorBody = z
+  .strictObject({ code: totpCode.optional(), recoveryCode: recoveryCode.optional() })
+  .refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), { message: 'give exactly one of code and recoveryCode', path: ['code'] });

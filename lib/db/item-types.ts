@@ -20,6 +20,9 @@ export const SESSION_ITEMS = { session: 'Session', revokedJti: 'RevokedJti' } as
 /** The `type` attribute of an Idempotency-Key's record. */
 export const IDEMPOTENCY_ITEMS = { key: 'IdempotencyKey' } as const;
 
+/** The `type` attribute of a login's second-factor challenge. */
+export const MFA_ITEMS = { challenge: 'MfaChallenge' } as const;
+
 /** The `type` attribute of a password-reset token's item. */
 export const PASSWORD_RESET_ITEMS = { passwordReset: 'PasswordReset' } as const;
 

@@ -180,6 +180,9 @@ export const keys = {
   auditOfActor: (trail: AuditScope, actorKey: string) => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}` }),
   auditOfResource: (trail: AuditScope, resourceId: string) => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}` }),
 
+  /** A login's second-factor challenge, found by the SHA-256 of its cookie's token. */
+  mfaChallenge: (tokenHash: string): Key => ({ pk: `MFA_CHALLENGE#${tokenHash}`, sk: 'CHALLENGE' }),
+
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 

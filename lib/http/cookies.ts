@@ -4,6 +4,16 @@ import { config } from '../config';
 
 export const ACCESS_COOKIE = 'accessToken';
 export const REFRESH_COOKIE = 'refreshToken';
+/** A login waiting for its second factor (issue 17): only POST /auth/mfa/verify receives it. */
+export const CHALLENGE_COOKIE = 'mfaChallenge';
+
+const challengePath = () => `${config().PATH_PREFIX}/auth/mfa/verify`;
+
+/** The challenge cookie of a login that needs its second factor: HttpOnly, for its 5 minutes, to the verify route alone. */
+export const challengeCookie = (token: string, maxAge: number): string => stringifySetCookie({ name: CHALLENGE_COOKIE, value: token, ...base(), path: challengePath(), maxAge });
+
+/** The challenge cookie cleared (the login completed). */
+export const clearedChallengeCookie = (): string => stringifySetCookie({ name: CHALLENGE_COOKIE, value: '', ...base(), path: challengePath(), maxAge: 0 });
 
 function base(): Omit<SetCookie, 'name' | 'value'> {
   const { COOKIE_SAME_SITE, COOKIE_DOMAIN } = config();

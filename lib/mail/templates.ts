@@ -33,6 +33,15 @@ export function passwordChangedMail(to: string): MailMessage {
   ]);
 }
 
+export function secondFactorChangedMail(to: string, enabled: boolean): MailMessage {
+  return message(to, enabled ? 'A second factor was turned on for your account' : 'The second factor of your account was turned off', [
+    enabled
+      ? 'Signing in to your account now takes a code from your authenticator app (or a recovery code) after the password. Every other session was signed out.'
+      : 'Signing in to your account now takes the password alone. Every other session was signed out.',
+    'If you did not do this, reset your password at once and contact your administrator.',
+  ]);
+}
+
 export function invitationMail(to: string, tenantId: string, link: string, days: number): MailMessage {
   return message(
     to,

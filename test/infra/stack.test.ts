@@ -521,7 +521,7 @@ describe('IAM', () => {
   });
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
-    expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'login', 'refresh', 'register']);
+    expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
     expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents']);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     expect(secrets).toHaveLength(2);

@@ -43,6 +43,8 @@ export async function call<T = Record<string, unknown>>(method: string, path: st
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
+  // Node sends a DELETE's body neither chunked nor with a length unless told: say its length, as a browser does.
+  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding')) headers['content-length'] = String(Buffer.byteLength(body));
   if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([name, value]) => `${name}=${value}`).join('; ');
   const url = new URL(`${apiUrl()}${path}`);
   const { status, rawHeaders, text } = await new Promise<{ status: number; rawHeaders: string[]; text: string }>((resolveCall, reject) => {

@@ -1,5 +1,6 @@
 import { cnpj } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { codeAt } from '../../lib/auth/totp';
 import { auditEntrySchema, type AuditAction, type AuditEntry, type AuditResourceType, type AuditScope } from '../../lib/audit/model';
 import { readAuditPage, type AuditFilter } from '../../lib/db/repositories/audit';
 import { routes } from '../../lib/routes';
@@ -117,6 +118,14 @@ const actorOf = (account: Account, name = 'Admin') => ({ id: account.userId, nam
 const idOf = (response: ApiResponse) => (response.body as { id: string }).id;
 
 const admin = (): Promise<Account> => newTenantWithAdmin();
+
+/** Turn a second factor on for an account; its secret and the cookies of the session that goes on. */
+async function withSecondFactor(owner: Account): Promise<{ secret: string; cookies: Record<string, string> }> {
+  const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies })).body;
+  const confirmed = await call('POST', '/auth/mfa/totp/confirm', { cookies: owner.cookies, body: { code: codeAt(secret, Date.now()) } });
+  expect(confirmed.status).toBe(200);
+  return { secret, cookies: cookiesFrom(confirmed) };
+}
 
 async function member(owner: Account, name = 'Member'): Promise<Account> {
   const email = uniqueEmail('member');
@@ -262,6 +271,49 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       200,
       () => ({ action: 'auth.password_changed', resource: { type: 'user', id: owner.userId }, actor: actorOf(owner) }),
       [newPassword],
+    );
+  },
+  startTotpEnrolment: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/mfa/totp', as(owner)), 200, () => ({
+      action: 'auth.mfa_enrolment_started',
+      resource: { type: 'user', id: owner.userId },
+      actor: actorOf(owner),
+    }));
+  },
+  confirmTotpEnrolment: async () => {
+    const owner = await admin();
+    const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies })).body;
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/mfa/totp/confirm', as(owner, { body: { code: codeAt(secret, Date.now()) } })),
+      200,
+      () => ({ action: 'auth.mfa_enabled', resource: { type: 'user', id: owner.userId }, actor: actorOf(owner) }),
+      [secret],
+    );
+  },
+  disableTotp: async () => {
+    const owner = await admin();
+    const { secret, cookies } = await withSecondFactor(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', '/auth/mfa/totp', as({ ...owner, cookies }, { body: { code: codeAt(secret, Date.now() + 30_000) } })),
+      200,
+      () => ({ action: 'auth.mfa_disabled', resource: { type: 'user', id: owner.userId }, actor: actorOf(owner) }),
+      [secret],
+    );
+  },
+  verifySecondFactor: async () => {
+    const owner = await admin();
+    const { secret } = await withSecondFactor(owner);
+    const challenged = await call('POST', '/auth/login', { body: { email: owner.email, password: PASSWORD } });
+    const challenge = cookiesFrom(challenged).mfaChallenge ?? '';
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/mfa/verify', publicCall({ cookies: { mfaChallenge: challenge }, body: { code: codeAt(secret, Date.now() + 30_000) } })),
+      200,
+      async (response) => ({ action: 'auth.login', resource: { type: 'session', id: await currentSession(cookiesFrom(response)) }, actor: actorOf(owner) }),
+      [secret, challenge],
     );
   },
   forgotPassword: async () => {

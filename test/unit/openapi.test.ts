@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
   it('documents 401 on every protected route, and x-rate-limit exactly where the manifest limits', () => {
     for (const route of routeList()) {
       const operation = operationOf(route.id);
-      expect(operation.responses['401'] !== undefined, route.id).toBe(route.auth === 'protected' || route.id === 'login' || route.id === 'refresh');
+      expect(operation.responses['401'] !== undefined, route.id).toBe(route.auth === 'protected' || route.id === 'login' || route.id === 'refresh' || route.id === 'verifySecondFactor');
       expect(operation['x-rate-limit'], route.id).toEqual(route.rateLimit ? { counts: 'requests', ...route.rateLimit } : undefined);
       // Every route: the deployed stage throttles all of them; the limited ones say their limit.
       expect((operation.responses['429'] as ReferenceObject).description, route.id).toMatch(route.rateLimit ? /see x-rate-limit.*Or: .*throttling/ : /^The stage-wide/);

@@ -19,11 +19,14 @@ export type { User };
 
 const FIELDS = fieldsOf<User>()([
   'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt', 'lastLoginAt',
+  'totpSecret', 'totpEnabledAt', 'totpLastStep', 'totpPendingSecret', 'recoveryCodeHashes',
 ]);
 
 export function toUser(item: Record<string, unknown>): User {
   const user = pick<User>(item, FIELDS);
-  return { ...user, platformAdmin: user.platformAdmin === true, lastLoginAt: user.lastLoginAt ?? null };
+  // Recovery codes are a string set (DELETE removes one atomically).
+  const codes = item.recoveryCodeHashes;
+  return { ...user, platformAdmin: user.platformAdmin === true, lastLoginAt: user.lastLoginAt ?? null, recoveryCodeHashes: codes instanceof Set ? [...(codes as Set<string>)] : null };
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

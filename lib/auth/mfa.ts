@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { auditRecord, userActor } from '../audit/record';
+import { matchingStep, record } from './totp';
+import { readAuthorizationState } from '../db/repositories/authorization';
+import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, type FactorProof } from '../db/repositories/mfa';
+import { getUser } from '../db/repositories/users';
+import { sha256Hex } from '../domain/hash';
+import { Conflict, Unauthorized, ValidationError } from '../errors';
+import { mailer } from '../mail/mailer';
+import { secondFactorChangedMail } from '../mail/templates';
+import { consume, type RateLimit } from '../rate-limit';
+import type { User } from './model';
+import { sendQuietly } from '../mail/send-quietly';
+import type { Principal } from './principal';
+import type { UserView } from './schemas';
+import { openSession, toUserView, type ClientInfo } from './sessions';
+import type { IssuedTokens } from './tokens';
+
+/**
+ * The second factor (issue 17): TOTP codes (lib/auth/totp), QR codes drawn locally as SVG
+ * (lib/auth/mfa-enrolment), and 10 single-use recovery codes kept only as SHA-256 hashes (each
+ * is 50 random bits: a hash, not bcrypt, is enough). The login's first step is
+ * lib/auth/mfa-challenge.
+ */
+export const RECOVERY_CODES = 10;
+
+/** Recovery codes: 10 characters of Crockford base32 shown as `xxxxx-xxxxx`; compared without dashes, case-insensitively. */
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+function newRecoveryCode(): string {
+  const bytes = randomBytes(10);
+  const text = [...bytes].map((byte) => CROCKFORD[byte & 31]).join('');
+  return `${text.slice(0, 5)}-${text.slice(5)}`;
+}
+export const recoveryCodeHash = (code: string): string => sha256Hex(`recovery:${code.replace(/-/g, '').toLowerCase()}`);
+
+const wrongCode = () => ValidationError.of('code', 'is not a valid code');
+
+/** The caller's user and session, as the authorizer saw them (401 when either is gone). */
+async function callerState(principal: Principal): Promise<{ user: User; rememberMe: boolean }> {
+  const { user, session } = await readAuthorizationState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
+  if (!user || !session) throw new Unauthorized('The session has ended');
+  return { user, rememberMe: session.rememberMe };
+}
+
+async function notify(user: Pick<User, 'email'>, enabled: boolean): Promise<void> {
+  await sendQuietly(async () => (await mailer()).send(secondFactorChangedMail(user.email, enabled)), 'second factor notification');
+}
+
+/**
+ * POST /auth/mfa/totp/confirm: a code of the pending secret turns the second factor on. The
+ * 10 recovery codes are returned once; every other session of the user ends and the caller
+ * goes on with fresh cookies; a notification e-mail follows.
+ */
+export async function confirmEnrolment(principal: Principal, code: string, client: ClientInfo, nowMs: number): Promise<{ user: UserView; recoveryCodes: string[]; tokens: IssuedTokens }> {
+  const { user, rememberMe } = await callerState(principal);
+  if (user.totpSecret) throw new Conflict('A second factor is already on');
+  if (!user.totpPendingSecret) throw new Conflict('No enrolment was started: POST /auth/mfa/totp first');
+  const step = matchingStep(user.totpPendingSecret, code, nowMs);
+  if (step === undefined) throw wrongCode();
+
+  const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  const { session, tokens } = await openSession(user, rememberMe, client, nowMs);
+  const enabled = await enableTotp(
+    user,
+    { secret: user.totpPendingSecret, step, recoveryCodeHashes: recoveryCodes.map(recoveryCodeHash), now: session.createdAt },
+    session,
+    record('auth.mfa_enabled', user, nowMs),
+  );
+  if (!enabled) throw new Conflict('The enrolment changed meanwhile; start again');
+  await notify(user, true);
+  return { user: toUserView(user), recoveryCodes, tokens };
+}
+
+/** What proves the second factor: a code of the secret (its step), or an unused recovery code (its hash); undefined when neither. */
+function proofFor(user: User, input: { code?: string | undefined; recoveryCode?: string | undefined }, nowMs: number): FactorProof | undefined {
+  if (!user.totpSecret) return undefined;
+  if (input.code !== undefined) {
+    const step = matchingStep(user.totpSecret, input.code, nowMs);
+    // A code already used (its step or an earlier one) is refused like a wrong one.
+    return step !== undefined && step > (user.totpLastStep ?? -1) ? { step } : undefined;
+  }
+  if (input.recoveryCode !== undefined) {
+    const hash = recoveryCodeHash(input.recoveryCode);
+    return user.recoveryCodeHashes?.includes(hash) ? { recoveryCodeHash: hash } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * DELETE /auth/mfa/totp: a current code (or an unused recovery code) turns the second factor
+ * off; every other session ends and the caller goes on with fresh cookies; a notification
+ * e-mail follows.
+ */
+export async function turnOffTotp(principal: Principal, input: { code?: string | undefined; recoveryCode?: string | undefined }, client: ClientInfo, nowMs: number): Promise<{ user: UserView; tokens: IssuedTokens }> {
+  const { user, rememberMe } = await callerState(principal);
+  if (!user.totpSecret) throw new Conflict('No second factor is on');
+  const proof = proofFor(user, input, nowMs);
+  if (!proof) throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
+  const { session, tokens } = await openSession(user, rememberMe, client, nowMs);
+  if (!(await disableTotp(user, proof, session.createdAt, session, record('auth.mfa_disabled', user, nowMs)))) {
+    throw new Conflict('The code was used or the second factor changed meanwhile');
+  }
+  await notify(user, false);
+  return { user: toUserView(user), tokens };
+}
+
+const CHALLENGE_ENDED = 'The sign-in expired or took too many wrong codes: sign in again';
+
+/**
+ * POST /auth/mfa/verify: the second step of a login. The challenge (from its cookie) must be
+ * alive; wrong codes are counted on it (it dies at the fifth) and under the per-user limit,
+ * which holds across challenges. A right code opens the session exactly as a login does,
+ * with the challenge's `rememberMe`; a code is accepted once (its step must be after the last
+ * one used) and a recovery code once.
+ */
+export async function verifyChallenge(
+  token: string | undefined,
+  input: { code?: string | undefined; recoveryCode?: string | undefined },
+  client: ClientInfo,
+  nowMs: number,
+  perUser: { scope: string; limit: RateLimit },
+): Promise<{ user: UserView; tokens: IssuedTokens }> {
+  if (!token) throw new Unauthorized('No sign-in in progress');
+  const tokenHash = sha256Hex(token);
+  const nowEpoch = Math.floor(nowMs / 1000);
+  const challenge = await getChallenge(tokenHash);
+  if (!challenge || challenge.expiresAtEpoch <= nowEpoch || challenge.failures >= 5) throw new Unauthorized(CHALLENGE_ENDED);
+  await consume(perUser.scope, perUser.limit, { ip: client.ip, userId: challenge.userId }, nowMs);
+
+  const user = await getUser(challenge.tenantId, challenge.userId);
+  if (!user?.totpSecret) throw new Unauthorized(CHALLENGE_ENDED);
+  const proof = proofFor(user, input, nowMs);
+  if (!proof) {
+    const counted = await failChallenge(tokenHash, nowEpoch, record('auth.mfa_failed', user, nowMs));
+    if (!counted) throw new Unauthorized(CHALLENGE_ENDED);
+    throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
+  }
+
+  const { session, tokens } = await openSession(user, challenge.rememberMe, client, nowMs);
+  const action = 'step' in proof ? 'auth.login' : 'auth.mfa_recovery_code_used';
+  // As a login without a second factor: the session is the resource.
+  const entry = auditRecord({ scope: { tenantId: user.tenantId }, action, resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
+  const outcome = await completeChallenge(tokenHash, nowEpoch, user, proof, session, entry);
+  if (!outcome.done) {
+    if (outcome.refused === 'challenge') throw new Unauthorized(CHALLENGE_ENDED);
+    throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
+  }
+  return { user: toUserView(user), tokens };
+}
