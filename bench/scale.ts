@@ -57,6 +57,7 @@ function principalOf(tenantId: string): Principal {
     email: 'bench@example.com',
     tokenExpiresAt: 0,
     sessionsValidFrom: null,
+    mfaEnrolmentRequired: false,
   };
 }
 

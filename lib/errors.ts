@@ -57,6 +57,16 @@ export class Forbidden extends AppError {
   }
 }
 
+/** The tenant requires a second factor of the caller, who has none yet: only enrolment is open (issue 17). */
+export class MfaEnrolmentRequired extends AppError {
+  readonly status = 403;
+  readonly type = 'mfa-enrolment-required';
+  readonly title = 'Second factor required';
+  constructor() {
+    super('This tenant requires a second factor: enrol one with POST /auth/mfa/totp and POST /auth/mfa/totp/confirm before anything else');
+  }
+}
+
 export class NotFound extends AppError {
   readonly status = 404;
   readonly type = 'not-found';

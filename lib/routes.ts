@@ -48,6 +48,12 @@ export interface Route {
    * (test/unit/routes-audit.test.ts); test/integration/audit-trail.test.ts drives each.
    */
   audits?: readonly AuditAction[];
+  /**
+   * Open to a user whose tenant requires a second factor they have not enrolled yet (issue 17):
+   * enrolment itself, /auth/me and logout. Every other protected route answers 403
+   * `mfa-enrolment-required` to them.
+   */
+  openDuringMfaEnrolment?: true;
   summary: string;
 }
 
@@ -110,6 +116,7 @@ export const routes = {
     handler: 'functions/auth/me.ts',
     auth: 'protected',
     table: 'read',
+    openDuringMfaEnrolment: true,
     summary: 'The current user',
   },
   refresh: {
@@ -130,6 +137,7 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     audits: ['auth.logout'],
+    openDuringMfaEnrolment: true,
     summary: 'End the current session',
   },
   listSessions: {
@@ -209,6 +217,7 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     audits: ['auth.mfa_enrolment_started'],
+    openDuringMfaEnrolment: true,
     summary: 'Start enrolling a TOTP second factor (secret, otpauth URI and QR code)',
   },
   confirmTotpEnrolment: {
@@ -220,6 +229,7 @@ export const routes = {
     audits: ['auth.mfa_enabled'],
     signsTokens: true,
     sendsMail: true,
+    openDuringMfaEnrolment: true,
     summary: 'Turn the second factor on with a code; returns the recovery codes once',
   },
   disableTotp: {

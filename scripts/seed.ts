@@ -114,6 +114,7 @@ async function main(): Promise<void> {
       email: adminEmail,
       tokenExpiresAt: 0,
       sessionsValidFrom: null,
+      mfaEnrolmentRequired: false,
     };
     await inviteUser(principal, memberEmail, nowMs);
     const invitationToken = invitationTokenFromOutbox(memberEmail);

@@ -1,9 +1,20 @@
 import { readAuthorizationState } from '../db/repositories/authorization';
 import { touchSession } from '../db/repositories/sessions';
 import { Unauthorized } from '../errors';
+import type { MfaPolicy } from '../tenants/model';
+import type { User } from './model';
 import type { Principal } from './principal';
 import { isSessionLive, LAST_ACTIVE_RESOLUTION_MS } from './session-state';
 import { verifyAccessToken } from './tokens';
+
+/**
+ * Whether the tenant's policy requires a second factor of this user, who has none yet: from
+ * the tenant and the user the authorizer reads anyway, so the rule costs no round trip.
+ */
+export function mustEnrolSecondFactor(policy: MfaPolicy, user: Pick<User, 'role' | 'totpSecret'>): boolean {
+  if (user.totpSecret) return false;
+  return policy === 'ALL' || (policy === 'ADMINS' && user.role === 'ADMIN');
+}
 
 /**
  * The authorizer's decision for an access token: the token verifies (signature, type, iss,
@@ -47,5 +58,6 @@ export async function authorize(accessToken: string | undefined, nowMs: number):
     email: user.email,
     tokenExpiresAt: claims.exp,
     sessionsValidFrom: user.sessionsValidFrom,
+    mfaEnrolmentRequired: mustEnrolSecondFactor(tenant.mfaPolicy, user),
   };
 }

@@ -20,6 +20,11 @@ export interface Principal {
   tokenExpiresAt: number;
   /** Sessions created before this instant are void (password reset); null when never. */
   sessionsValidFrom: string | null;
+  /**
+   * The tenant requires a second factor of this user, who has none: every route but the
+   * enrolment ones answers 403 (issue 17; lib/http/handler).
+   */
+  mfaEnrolmentRequired: boolean;
 }
 
 /** The authorizer context: API Gateway turns every value into a string. */
@@ -37,6 +42,7 @@ export function toAuthorizerContext(principal: Principal): PrincipalContext {
     email: principal.email,
     tokenExpiresAt: String(principal.tokenExpiresAt),
     sessionsValidFrom: principal.sessionsValidFrom ?? '',
+    mfaEnrolmentRequired: String(principal.mfaEnrolmentRequired),
   };
 }
 
@@ -61,5 +67,6 @@ export function fromAuthorizerContext(context: Record<string, unknown> | null | 
     email: value('email'),
     tokenExpiresAt: Number(value('tokenExpiresAt')),
     sessionsValidFrom: typeof context?.sessionsValidFrom === 'string' && context.sessionsValidFrom !== '' ? context.sessionsValidFrom : null,
+    mfaEnrolmentRequired: context?.mfaEnrolmentRequired === 'true' || context?.mfaEnrolmentRequired === true,
   };
 }

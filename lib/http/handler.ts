@@ -9,7 +9,7 @@ import { userActor } from '../audit/record';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
 import { logger } from '../log';
-import { ValidationError } from '../errors';
+import { MfaEnrolmentRequired, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { abandonIdempotent, finishIdempotent, startIdempotent } from '../idempotency/service';
 import type { Route } from '../routes';
@@ -139,6 +139,8 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
     const { ALLOWED_ORIGINS } = config();
     const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
       const principal = route.auth === 'protected' ? fromAuthorizerContext(event.requestContext?.authorizer) : undefined;
+      // A tenant that requires a second factor of a user without one opens only its enrolment.
+      if (principal?.mfaEnrolmentRequired && !route.openDuringMfaEnrolment) throw new MfaEnrolmentRequired();
       const key = route.idempotent ? idempotencyKey(event) : undefined;
       const input = {
         body: spec.body ? parseWith(spec.body, event.body) : undefined,

@@ -8,6 +8,8 @@ import * as z from 'zod';
 
 export const PLANS = ['STARTER', 'PROFESSIONAL', 'ENTERPRISE'] as const;
 export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+/** Whose second factor the tenant requires (issue 17): nobody's, its administrators', everyone's. */
+export const MFA_POLICIES = ['OFF', 'ADMINS', 'ALL'] as const;
 
 export const tenantSchema = z.object({
   id: z.uuid(),
@@ -24,6 +26,8 @@ export const tenantSchema = z.object({
   /** Only this e-mail may register the base account, when set. */
   adminEmail: z.string().nullable(),
   status: z.enum(TENANT_STATUSES),
+  /** Whose second factor the tenant requires (stored tenants without it: OFF). */
+  mfaPolicy: z.enum(MFA_POLICIES),
   /** Set once the base (administrator) account registered. */
   baseAccountUserId: z.uuid().nullable(),
   createdAt: z.iso.datetime(),
@@ -40,5 +44,6 @@ export type Plan = Tenant['plan'];
 export type TenantStatus = Tenant['status'];
 
 /** The fields of the tenant's profile: what PATCH /tenants/{id} may change. */
-export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl'>;
+export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl' | 'mfaPolicy'>;
+export type MfaPolicy = Tenant['mfaPolicy'];
 

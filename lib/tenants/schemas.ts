@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { documentSchema } from '../domain/documents';
 import { emailField, httpsUrlField, requiredText } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
-import { PLANS, tenantSchema, type Tenant } from './model';
+import { MFA_POLICIES, PLANS, tenantSchema, type Tenant } from './model';
 
 /** A tenant name is a slug: lower-case words joined by single dashes, 3 to 63 characters. */
 export const tenantNameField = z
@@ -37,6 +37,7 @@ const tenantInput = {
   logoUrl: httpsUrlField,
   plan: z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }),
   adminEmail: emailField,
+  mfaPolicy: z.enum(MFA_POLICIES, { message: `must be one of ${MFA_POLICIES.join(', ')}` }),
 } satisfies { [K in TenantInputField]: z.ZodType<NonNullable<Tenant[K]>> };
 
 export const createTenantBody = z.strictObject({
@@ -55,6 +56,7 @@ export const updateTenantBody = z
     address: tenantInput.address.nullable().optional(),
     phone: tenantInput.phone.nullable().optional(),
     logoUrl: tenantInput.logoUrl.nullable().optional(),
+    mfaPolicy: tenantInput.mfaPolicy.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
 
@@ -62,7 +64,7 @@ export const updateTenantBody = z
 export const tenantCreatedView = tenantSchema.pick({ id: true, name: true, brandName: true, plan: true });
 
 /** A tenant as the API shows it: its profile and plan, the document formatted with punctuation. */
-export const tenantView = tenantSchema.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true });
+export const tenantView = tenantSchema.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true });
 
 export type TenantView = z.infer<typeof tenantView>;
 export type TenantCreatedView = z.infer<typeof tenantCreatedView>;

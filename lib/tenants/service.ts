@@ -11,7 +11,7 @@ import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView } from './schemas';
 
 /** What PATCH /tenants/{id} may change, and so what its audit entry compares. */
-const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl'] as const satisfies readonly (keyof TenantProfile)[];
+const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl', 'mfaPolicy'] as const satisfies readonly (keyof TenantProfile)[];
 
 /** The list shape of interface.md: document formatted with punctuation. */
 export const toTenantView = (tenant: Tenant): TenantView => ({
@@ -23,6 +23,7 @@ export const toTenantView = (tenant: Tenant): TenantView => ({
   phone: tenant.phone,
   logoUrl: tenant.logoUrl,
   plan: tenant.plan,
+  mfaPolicy: tenant.mfaPolicy,
 });
 
 /** Sign-up: a new active tenant; 409 when the name is taken or reserved. */
@@ -40,6 +41,7 @@ export async function createTenant(input: CreateTenantInput, nowMs: number, idem
     plan: input.plan,
     adminEmail: input.adminEmail ?? null,
     status: 'ACTIVE',
+    mfaPolicy: 'OFF',
     baseAccountUserId: null,
     createdAt: now,
     updatedAt: now,

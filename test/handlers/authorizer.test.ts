@@ -4,6 +4,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/authorizer';
+import { mustEnrolSecondFactor } from '../../lib/auth/authorize';
 import { signAccessToken, signRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
 import { Unauthorized } from '../../lib/errors';
@@ -105,6 +106,7 @@ describe('the REQUEST authorizer', () => {
         email: 'ana@acme.example',
         tokenExpiresAt: String(exp),
         sessionsValidFrom: '',
+        mfaEnrolmentRequired: 'false',
       },
     });
     for (const value of Object.values(decision.context ?? {})) expect(typeof value).toBe('string');
@@ -187,6 +189,24 @@ describe('the REQUEST authorizer', () => {
     const decision = await authorizeWith(`accessToken=${token}`);
 
     expect(decision.context).toMatchObject({ platformAdmin: 'true', role: 'MEMBER' });
+  });
+
+  it('passes "the tenant requires a second factor this user has not enrolled" as the string "true"', async () => {
+    storeHolds(tenantItem({ mfaPolicy: 'ADMINS' }), userItem({ role: 'ADMIN' }), sessionItem());
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.context).toMatchObject({ mfaEnrolmentRequired: 'true' });
+  });
+
+  it('passes "false" when the user has already enrolled the second factor the tenant requires', async () => {
+    storeHolds(tenantItem({ mfaPolicy: 'ALL' }), userItem({ totpSecret: 'JBSWY3DPEHPK3PXP' }), sessionItem());
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.context).toMatchObject({ mfaEnrolmentRequired: 'false' });
   });
 
   it('finds the access token among other cookies', async () => {
@@ -310,5 +330,35 @@ describe('the REQUEST authorizer', () => {
 
     await expect(authorizeWith(`accessToken=${token}`)).rejects.toMatchObject({ name: 'ThrottlingException', message: 'Unprocessed keys after retries' });
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(3);
+  });
+});
+
+describe('mustEnrolSecondFactor', () => {
+  const admin = { role: 'ADMIN', totpSecret: null } as const;
+  const member = { role: 'MEMBER', totpSecret: null } as const;
+
+  it('never requires enrolment under the OFF policy', () => {
+    expect(mustEnrolSecondFactor('OFF', admin)).toBe(false);
+    expect(mustEnrolSecondFactor('OFF', member)).toBe(false);
+  });
+
+  it('requires it of an administrator without a second factor, not of a member, under ADMINS', () => {
+    expect(mustEnrolSecondFactor('ADMINS', admin)).toBe(true);
+    expect(mustEnrolSecondFactor('ADMINS', { role: 'ADMIN' })).toBe(true);
+    expect(mustEnrolSecondFactor('ADMINS', member)).toBe(false);
+  });
+
+  it('requires it of everyone without a second factor under ALL', () => {
+    expect(mustEnrolSecondFactor('ALL', admin)).toBe(true);
+    expect(mustEnrolSecondFactor('ALL', member)).toBe(true);
+    expect(mustEnrolSecondFactor('ALL', { role: 'MEMBER' })).toBe(true);
+  });
+
+  it('never requires it of a user who has a second factor', () => {
+    for (const policy of ['OFF', 'ADMINS', 'ALL'] as const) {
+      for (const role of ['ADMIN', 'MEMBER'] as const) {
+        expect(mustEnrolSecondFactor(policy, { role, totpSecret: 'JBSWY3DPEHPK3PXP' }), `${policy} ${role}`).toBe(false);
+      }
+    }
   });
 });

@@ -87,6 +87,7 @@ describe('POST /tenants', () => {
               plan: 'STARTER',
               adminEmail: 'owner@acme.example',
               status: 'ACTIVE',
+              mfaPolicy: 'OFF',
               createdAt: '2026-11-21T23:15:00.000Z',
               updatedAt: '2026-11-21T23:15:00.000Z',
             },

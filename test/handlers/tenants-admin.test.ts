@@ -100,8 +100,8 @@ describe('GET /tenants', () => {
       statusCode: 200,
       headers: jsonHeaders(),
       body: [
-        { id: tenantId, name: 'acme', brandName: 'ACME', document: '12.ABC.345/01DE-35', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER' },
-        { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER' },
+        { id: tenantId, name: 'acme', brandName: 'ACME', document: '12.ABC.345/01DE-35', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
+        { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
       ],
     });
     // Every shard once (`a` twice: its second DynamoDB page), each asking for what the page
@@ -179,7 +179,7 @@ describe('PATCH /tenants/{id}', () => {
     expect(parsed(result)).toEqual({
       statusCode: 200,
       headers: jsonHeaders(),
-      body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER' },
+      body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
     });
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: TABLE, Key: keys.tenant(tenantId), ConsistentRead: true });
     const entry = writtenEntry();
@@ -213,6 +213,36 @@ describe('PATCH /tenants/{id}', () => {
       ],
     });
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems).toHaveLength(4);
+  });
+
+  it('lets a tenant administrator set the second-factor policy (a stored tenant without one reads as OFF), and refuses an unknown one', async () => {
+    ddb.on(GetCommand).resolves({ Item: tenantItem(tenantId, 'acme', { revision: 2 }) });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    const result = await update(tenantId, { mfaPolicy: 'ADMINS' }, caller());
+
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      body: { id: tenantId, name: 'acme', brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'ADMINS' },
+    });
+    const entry = writtenEntry();
+    expect(entry).toMatchObject({ action: 'tenant.updated', resource: { type: 'tenant', id: tenantId }, changes: [{ field: 'mfaPolicy', before: 'OFF', after: 'ADMINS' }] });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
+      UpdateExpression: 'SET #f0 = :v0, #f1 = :v1, #f2 = :v2',
+      ExpressionAttributeNames: { '#f0': 'mfaPolicy', '#f1': 'updatedAt', '#f2': 'revision', '#revision': 'revision' },
+      ExpressionAttributeValues: { ':v0': 'ADMINS', ':v1': NOW.toISOString(), ':v2': 3, ':read': 2 },
+    });
+
+    ddb.reset();
+    const unknown = await update(tenantId, { mfaPolicy: 'SOMETIMES' }, caller());
+
+    expect(parsed(unknown)).toEqual({
+      statusCode: 400,
+      headers: problemHeaders(),
+      body: problem('validation', 'Invalid request', 400, 'mfaPolicy: must be one of OFF, ADMINS, ALL', REQUEST_ID, [{ field: 'mfaPolicy', message: 'must be one of OFF, ADMINS, ALL' }]),
+    });
+    expect(ddb.calls()).toHaveLength(0);
   });
 
   it('reads again when another change got in between, and records the change from the state it replaced', async () => {

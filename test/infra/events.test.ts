@@ -102,6 +102,7 @@ describe('sample events', () => {
       email: 'e',
       tokenExpiresAt: 0,
       sessionsValidFrom: null,
+      mfaEnrolmentRequired: false,
     };
     const contextKeys = Object.keys(toAuthorizerContext(principal)).sort();
     for (const route of routes) {

@@ -66,7 +66,7 @@ describe('npm run create-admin', () => {
     const response = { body: (await allPages<Record<string, unknown>>('/tenants', signedIn.cookies)).items };
     expect(response.body).toEqual(
       expect.arrayContaining([
-        { id: tenant.tenantId, name: expect.any(String), brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER' },
+        { id: tenant.tenantId, name: expect.any(String), brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
       ]),
     );
     const names = response.body.map((item) => item.name as string);
@@ -266,6 +266,7 @@ describe('the platform tenant', () => {
           plan: 'STARTER',
           adminEmail: null,
           status: 'ACTIVE',
+          mfaPolicy: 'OFF',
           baseAccountUserId: null,
           createdAt: '2026-01-01T00:00:00.000Z',
           updatedAt: '2026-01-01T00:00:00.000Z',
@@ -300,6 +301,7 @@ describe('the platform tenant', () => {
           phone: null,
           logoUrl: null,
           plan: 'ENTERPRISE',
+          mfaPolicy: 'OFF',
           adminEmail: first,
           status: 'ACTIVE',
           baseAccountUserId: firstUser?.id,

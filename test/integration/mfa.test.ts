@@ -181,3 +181,44 @@ describe('the clock (in process)', () => {
     expect(signedIn.user.id).toBe(account.userId);
   });
 });
+
+describe("a tenant's policy", () => {
+  const companies = (cookies: Record<string, string>) => call('GET', '/companies', { cookies });
+  const setPolicy = (account: Account, cookies: Record<string, string>, mfaPolicy: string) =>
+    call<{ mfaPolicy: string }>('PATCH', `/tenants/${account.tenantId}`, { cookies, body: { mfaPolicy }, headers: { origin: allowedOrigin() } });
+
+  it('ADMINS: an administrator without a second factor may only enrol (403 mfa-enrolment-required elsewhere); members are not concerned', async () => {
+    const admin = await newTenantWithAdmin();
+    const memberEmail = `member.${admin.userId.slice(0, 8)}@example.com`;
+    const invited = await call('POST', '/auth/invitations', { cookies: admin.cookies, body: { email: memberEmail } });
+    expect(invited.status).toBe(201);
+    const token = outboxFor(memberEmail).at(-1)?.text.match(/token=([\w-]+)/)?.[1] ?? '';
+    const member = cookiesFrom(await call('POST', '/auth/register', { body: { name: 'Member', email: memberEmail, password: PASSWORD, tenantId: admin.tenantId, invitationToken: token } }));
+
+    const set = await setPolicy(admin, admin.cookies, 'ADMINS');
+    expect(set.status).toBe(200);
+    expect(set.body.mfaPolicy).toBe('ADMINS');
+
+    const refused = await companies(admin.cookies);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(problem(403, 'mfa-enrolment-required'));
+    expect((await call('GET', '/auth/me', { cookies: admin.cookies })).status).toBe(200);
+    expect((await companies(member)).status).toBe(200);
+
+    const { cookies } = await enrol(admin);
+    expect((await companies(cookies)).status).toBe(200);
+    // A second factor on: the login asks for it.
+    expect((await passwordStep(admin)).body).toEqual({ mfaRequired: true });
+  });
+
+  it('ALL: every user without a second factor may only enrol, and OFF lifts it', async () => {
+    const admin = await newTenantWithAdmin();
+    expect((await setPolicy(admin, admin.cookies, 'ALL')).status).toBe(200);
+    expect((await companies(admin.cookies)).status).toBe(403);
+    // The policy itself cannot be changed back without enrolling first.
+    expect((await setPolicy(admin, admin.cookies, 'OFF')).status).toBe(403);
+    const { cookies } = await enrol(admin);
+    expect((await setPolicy(admin, cookies, 'OFF')).body.mfaPolicy).toBe('OFF');
+    expect((await setPolicy(admin, cookies, 'SOMETIMES')).status).toBe(400);
+  });
+});

@@ -98,6 +98,7 @@ describe('PATCH /tenants/{id}', () => {
       phone: '+5511987654321',
       logoUrl: 'https://cdn.example.com/logo.png',
       plan: 'STARTER',
+      mfaPolicy: 'OFF',
     });
   });
 

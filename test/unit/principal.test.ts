@@ -13,6 +13,7 @@ const principal: Principal = {
   email: 'ana@acme.example',
   tokenExpiresAt: 1_795_000_900,
   sessionsValidFrom: '2026-11-20T10:00:00.000Z',
+  mfaEnrolmentRequired: false,
 };
 
 describe('authorizer context', () => {
@@ -28,6 +29,7 @@ describe('authorizer context', () => {
       email: 'ana@acme.example',
       tokenExpiresAt: '1795000900',
       sessionsValidFrom: '2026-11-20T10:00:00.000Z',
+      mfaEnrolmentRequired: 'false',
     });
   });
 

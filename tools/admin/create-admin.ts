@@ -84,6 +84,7 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
       plan: 'ENTERPRISE',
       adminEmail: input.email,
       status: 'ACTIVE',
+      mfaPolicy: 'OFF',
       baseAccountUserId: userId,
       createdAt: now,
       updatedAt: now,

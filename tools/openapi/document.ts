@@ -8,7 +8,7 @@ import {
   Conflict,
   IdempotencyKeyInUse,
   IdempotencyKeyReused,
-  Forbidden,
+  Forbidden, MfaEnrolmentRequired,
   NotFound,
   PayloadTooLarge,
   ServiceUnavailable,
@@ -105,7 +105,7 @@ same transaction as its change; \`x-audit-actions\` lists the actions it may rec
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; errors: (AppError | Error)[] }> = {
   400: { name: 'BadRequest', description: 'Invalid input, bad JSON or a bad query or path parameter.', errors: [new ValidationError([]), new BadRequest('')] },
   401: { name: 'Unauthorized', description: 'No, invalid, expired or revoked access token.', errors: [new Unauthorized()] },
-  403: { name: 'Forbidden', description: 'Authenticated but not allowed, or a cross-origin state-changing request.', errors: [new Forbidden()] },
+  403: { name: 'Forbidden', description: 'Authenticated but not allowed, or a cross-origin state-changing request.', errors: [new Forbidden(), new MfaEnrolmentRequired()] },
   404: { name: 'NotFound', description: "No such resource in the caller's tenant.", errors: [new NotFound()] },
   409: {
     name: 'Conflict',
@@ -265,6 +265,7 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   if (route.auth === 'protected') add(401, 'No, invalid, expired or revoked access token: refresh and retry once.');
   for (const [status, why] of Object.entries<string>(spec.errors)) add(Number(status) as ErrorStatus, why);
   if (STATE_CHANGING.has(route.method)) add(403, 'A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`.');
+  if (route.auth === 'protected' && !route.openDuringMfaEnrolment) add(403, 'The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open.');
   add(413, ERROR_RESPONSES[413].description);
   add(415, ERROR_RESPONSES[415].description);
   if (route.idempotent) {

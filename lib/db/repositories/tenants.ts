@@ -14,11 +14,12 @@ import { reviseItem } from '../revisions';
 
 export type { Tenant };
 
-const FIELDS = fieldsOf<Omit<Tenant, 'platform'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
+const FIELDS = fieldsOf<Omit<Tenant, 'platform'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
 
 /** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant). */
 export const toTenant = (item: Record<string, unknown>): Tenant => ({
   ...pick<Omit<Tenant, 'platform'>>(item, FIELDS),
+  mfaPolicy: (item.mfaPolicy as Tenant['mfaPolicy'] | undefined) ?? 'OFF',
   ...(item.platform === true ? { platform: true as const } : {}),
 });
 
