@@ -5,6 +5,7 @@ import { cnpj } from 'cpf-cnpj-validator';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeAt } from '../../lib/auth/totp';
 import { createContractValidator } from '../../tools/openapi/contract';
 import { buildOpenApiDocument } from '../../tools/openapi/document';
 import { startLocalApi, type LocalApi } from '../../tools/local-api';
@@ -239,6 +240,34 @@ describe('a browser client on an allowed origin', () => {
 
       expect(await callFrom(page, 'GET', '/auth/me')).toEqual(expect.objectContaining({ ok: true, status: 200, statuses: [200] }));
     });
+  });
+
+  it('turns on a second factor, then signs in with the password, then the code page, then reads /auth/me', async () => {
+    await note(page, '8. POST /auth/mfa/totp and /confirm: a second factor');
+    const started = await callFrom(page, 'POST', '/auth/mfa/totp');
+    expect(started).toEqual(expect.objectContaining({ ok: true, status: 200 }));
+    const { secret, qrSvg } = (started as { body: { secret: string; qrSvg: string } }).body;
+    expect(qrSvg.startsWith('<svg')).toBe(true);
+    const confirmed = await callFrom(page, 'POST', '/auth/mfa/totp/confirm', { code: codeAt(secret, Date.now()) });
+    expect(confirmed).toEqual(expect.objectContaining({ ok: true, status: 200, body: expect.objectContaining({ recoveryCodes: expect.any(Array) }) }));
+    expect(await callFrom(page, 'POST', '/auth/logout')).toEqual(expect.objectContaining({ ok: true, status: 200 }));
+
+    await note(page, '9. POST /auth/login: the password step answers mfaRequired and an HttpOnly challenge cookie');
+    const first = await callFrom(page, 'POST', '/auth/login', { email, password: PASSWORD });
+    expect(first).toEqual(expect.objectContaining({ ok: true, status: 200, body: { mfaRequired: true } }));
+    expect(await sessionCookies()).toEqual({});
+    const [challenge] = await context.cookies(`${apiBase}/auth/mfa/verify`);
+    expect(challenge).toEqual(expect.objectContaining({ name: 'mfaChallenge', path: '/auth/mfa/verify', httpOnly: true, secure: true, sameSite: 'Strict' }));
+    expect(await page.evaluate(() => (globalThis as unknown as ClientGlobal).client.cookieText())).not.toContain('mfaChallenge');
+    await screenshot(page, 'password-step');
+
+    await note(page, '10. The code page: POST /auth/mfa/verify with the authenticator code, then GET /auth/me');
+    await page.goto(`http://localhost:${servers.client.port}/code`);
+    const verified = await callFrom(page, 'POST', '/auth/mfa/verify', { code: codeAt(secret, Date.now() + 30_000) });
+    expect(verified).toEqual(expect.objectContaining({ ok: true, status: 200, body: { user: expect.objectContaining({ id: userId, email }) } }));
+    expect(Object.keys(await sessionCookies()).sort()).toEqual(['accessToken', 'refreshToken']);
+    expect(await callFrom(page, 'GET', '/auth/me')).toEqual(expect.objectContaining({ ok: true, status: 200, statuses: [200] }));
+    await screenshot(page, 'signed-in-with-second-factor');
   });
 });
 

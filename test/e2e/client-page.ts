@@ -47,7 +47,7 @@ export function clientPage(apiBase: string, title: string): string {
   <div id="log"></div>
   <script>
     const API = ${JSON.stringify(apiBase)};
-    const NO_REFRESH = ['/auth/login', '/auth/register', '/auth/refresh'];
+    const NO_REFRESH = ['/auth/login', '/auth/register', '/auth/refresh', '/auth/mfa/verify'];
     let refreshing = null;
 
     document.getElementById('origin').textContent = location.origin;
@@ -136,7 +136,8 @@ export interface PageServer {
 export async function startPageServer(): Promise<PageServer> {
   let html = '<!doctype html><title>not ready</title>';
   const server: Server = createServer((request, response) => {
-    if (request.method === 'GET' && (request.url === '/' || request.url === '/index.html')) {
+    // The same client at each of its pages: the start page, and the second-factor code page.
+    if (request.method === 'GET' && ['/', '/index.html', '/code'].includes(request.url ?? '')) {
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       response.end(html);
       return;
