@@ -155,6 +155,18 @@ async function main(): Promise<void> {
         ? `Created platform administrator ${args.email} in ${outcome.tenantCreated ? 'the new ' : ''}platform tenant '${outcome.tenantName}' (${outcome.tenantId}).`
         : `Promoted ${args.email} (tenant ${outcome.tenantId}) to platform administrator: its password was replaced and ${outcome.sessionsEnded} session(s) ended.`,
     );
+    // Shown this once: the administrator's sign-in now takes a code after the password.
+    const { otpauthUri, secret, recoveryCodes } = outcome.secondFactor;
+    console.log(
+      [
+        'Its second factor is on: signing in takes the password, then a code (POST /auth/mfa/verify).',
+        'Add it to an authenticator app (scan a QR code of this URI, or type the secret):',
+        `  otpauth URI: ${otpauthUri}`,
+        `  secret: ${secret}`,
+        'Recovery codes (each works once in place of a code; keep them offline):',
+        ...recoveryCodes.map((code) => `  ${code}`),
+      ].join('\n'),
+    );
   } finally {
     await store.stop();
   }

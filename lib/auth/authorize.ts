@@ -11,9 +11,10 @@ import { verifyAccessToken } from './tokens';
  * Whether the tenant's policy requires a second factor of this user, who has none yet: from
  * the tenant and the user the authorizer reads anyway, so the rule costs no round trip.
  */
-export function mustEnrolSecondFactor(policy: MfaPolicy, user: Pick<User, 'role' | 'totpSecret'>): boolean {
+export function mustEnrolSecondFactor(policy: MfaPolicy, user: Pick<User, 'role' | 'totpSecret'> & { platformAdmin?: boolean }): boolean {
   if (user.totpSecret) return false;
-  return policy === 'ALL' || (policy === 'ADMINS' && user.role === 'ADMIN');
+  // A platform administrator always needs one (create-admin enrols it; see README).
+  return user.platformAdmin === true || policy === 'ALL' || (policy === 'ADMINS' && user.role === 'ADMIN');
 }
 
 /**

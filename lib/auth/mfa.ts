@@ -5,7 +5,7 @@ import { readAuthorizationState } from '../db/repositories/authorization';
 import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, type FactorProof } from '../db/repositories/mfa';
 import { getUser } from '../db/repositories/users';
 import { sha256Hex } from '../domain/hash';
-import { Conflict, Unauthorized, ValidationError } from '../errors';
+import { Conflict, Forbidden, Unauthorized, ValidationError } from '../errors';
 import { mailer } from '../mail/mailer';
 import { secondFactorChangedMail } from '../mail/templates';
 import { consume, type RateLimit } from '../rate-limit';
@@ -26,6 +26,9 @@ export const RECOVERY_CODES = 10;
 
 /** Recovery codes: 10 characters of Crockford base32 shown as `xxxxx-xxxxx`; compared without dashes, case-insensitively. */
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** A fresh set of recovery codes, as shown to the user once. */
+export const newRecoveryCodes = (): string[] => Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
 function newRecoveryCode(): string {
   const bytes = randomBytes(10);
   const text = [...bytes].map((byte) => CROCKFORD[byte & 31]).join('');
@@ -58,7 +61,7 @@ export async function confirmEnrolment(principal: Principal, code: string, clien
   const step = matchingStep(user.totpPendingSecret, code, nowMs);
   if (step === undefined) throw wrongCode();
 
-  const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  const recoveryCodes = newRecoveryCodes();
   const { session, tokens } = await openSession(user, rememberMe, client, nowMs);
   const enabled = await enableTotp(
     user,
@@ -94,6 +97,7 @@ function proofFor(user: User, input: { code?: string | undefined; recoveryCode?:
 export async function turnOffTotp(principal: Principal, input: { code?: string | undefined; recoveryCode?: string | undefined }, client: ClientInfo, nowMs: number): Promise<{ user: UserView; tokens: IssuedTokens }> {
   const { user, rememberMe } = await callerState(principal);
   if (!user.totpSecret) throw new Conflict('No second factor is on');
+  if (principal.platformAdmin) throw new Forbidden('A platform administrator always keeps a second factor');
   const proof = proofFor(user, input, nowMs);
   if (!proof) throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
   const { session, tokens } = await openSession(user, rememberMe, client, nowMs);

@@ -354,6 +354,13 @@ describe('mustEnrolSecondFactor', () => {
     expect(mustEnrolSecondFactor('ALL', { role: 'MEMBER' })).toBe(true);
   });
 
+  it('requires it of a platform administrator without one, whatever the policy', () => {
+    for (const policy of ['OFF', 'ADMINS', 'ALL'] as const) {
+      expect(mustEnrolSecondFactor(policy, { ...member, platformAdmin: true }), policy).toBe(true);
+      expect(mustEnrolSecondFactor(policy, { ...member, platformAdmin: true, totpSecret: 'JBSWY3DPEHPK3PXP' }), policy).toBe(false);
+    }
+  });
+
   it('never requires it of a user who has a second factor', () => {
     for (const policy of ['OFF', 'ADMINS', 'ALL'] as const) {
       for (const role of ['ADMIN', 'MEMBER'] as const) {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
+import { codeAt } from '../../lib/auth/totp';
 import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../tools/openapi/contract';
 import { buildOpenApiDocument } from '../../tools/openapi/document';
 
@@ -183,6 +184,52 @@ export async function registerInvitee(admin: Account, email: string, password: s
 export async function login(email: string, password: string, options: { ip?: string; rememberMe?: boolean } = {}) {
   const response = await call('POST', '/auth/login', { body: { email, password, ...(options.rememberMe ? { rememberMe: true } : {}) }, ip: options.ip });
   return { response, cookies: cookiesFrom(response) };
+}
+
+/** The second factor `npm run create-admin` enrolled and printed (issue 17). */
+export interface PrintedSecondFactor {
+  otpauthUri: string;
+  secret: string;
+  recoveryCodes: string[];
+}
+
+/** The otpauth URI, secret and recovery codes from `npm run create-admin`'s stdout; throws when they are missing. */
+export function secondFactorFrom(stdout: string): PrintedSecondFactor {
+  const otpauthUri = /^ {2}otpauth URI: (\S+)$/m.exec(stdout)?.[1];
+  const secret = /^ {2}secret: ([A-Z2-7]+)$/m.exec(stdout)?.[1];
+  const afterHeading = stdout.split(/^Recovery codes .*$/m)[1] ?? '';
+  const recoveryCodes = [...afterHeading.matchAll(/^ {2}(\S+)$/gm)].map((match) => match[1] as string);
+  if (!otpauthUri || !secret || recoveryCodes.length === 0) throw new Error(`no second factor in create-admin's output: ${stdout}`);
+  return { otpauthUri, secret, recoveryCodes };
+}
+
+export interface SecondFactorOptions {
+  ip?: string;
+  rememberMe?: boolean;
+  /** Prove the second step with this recovery code instead of a TOTP code. */
+  recoveryCode?: string;
+  /**
+   * The instant the TOTP code is made for (Date.now() by default). A code's step is accepted
+   * once per user: a second sign-in within the same 30 s needs `Date.now() + 30_000`.
+   */
+  codeAtMs?: number;
+}
+
+/**
+ * The two-step login of an account with a second factor (every platform administrator):
+ * the password (answered with `mfaRequired` and the challenge cookie), then a code of
+ * `secret` (or a recovery code) to POST /auth/mfa/verify. `response` and `cookies` are the
+ * second step's; `challenge` the first's. Throws when the password step opens no challenge.
+ */
+export async function signInWithSecondFactor(email: string, password: string, secret: string, options: SecondFactorOptions = {}) {
+  const challenge = await call('POST', '/auth/login', { body: { email, password, ...(options.rememberMe ? { rememberMe: true } : {}) }, ip: options.ip });
+  const mfaChallenge = cookiesFrom(challenge).mfaChallenge;
+  if (challenge.status !== 200 || challenge.body.mfaRequired !== true || !mfaChallenge) {
+    throw new Error(`the password step opened no second-factor challenge: ${challenge.status} ${JSON.stringify(challenge.body)}`);
+  }
+  const body = options.recoveryCode !== undefined ? { recoveryCode: options.recoveryCode } : { code: codeAt(secret, options.codeAtMs ?? Date.now()) };
+  const response = await call('POST', '/auth/mfa/verify', { cookies: { mfaChallenge }, body, headers: { origin: allowedOrigin() }, ip: options.ip });
+  return { challenge, response, cookies: cookiesFrom(response) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditActor, AuditEntry, AuditRecord, AuditScope } from '../../lib/audit/model';
 import { db } from '../../lib/db/client';
 import { auditItems, putLoneEntry } from '../../lib/db/repositories/audit';
-import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
+import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, secondFactorFrom, signInWithSecondFactor, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * GET /audit-events over HTTP (issue 16): who may read which trail, the parameters it
@@ -230,7 +230,9 @@ describe('GET /audit-events?scope=platform', () => {
     const password = 'platform password 1';
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1', ADMIN_PASSWORD: password };
     const child = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/create-admin.ts', '--email', email], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.stdin.end('');
     const code = await new Promise<number | null>((resolve, reject) => {
@@ -238,7 +240,10 @@ describe('GET /audit-events?scope=platform', () => {
       child.on('close', resolve);
     });
     expect(code, stderr).toBe(0);
-    const root = { ...admin, cookies: (await login(email, password)).cookies };
+    // A platform administrator signs in with the second factor create-admin enrolled (issue 17).
+    const signedIn = await signInWithSecondFactor(email, password, secondFactorFrom(stdout).secret);
+    expect(signedIn.response.status).toBe(200);
+    const root = { ...admin, cookies: signedIn.cookies };
 
     const entry = await record('platform', entryOf('2024-03-10T10:00:00.000Z', SYSTEM, 'tenant.created', { type: 'tenant', id: other.tenantId }));
     const { items } = await walk(root, `scope=platform&${WINDOW}&resourceId=${other.tenantId}`);

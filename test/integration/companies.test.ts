@@ -2,7 +2,7 @@ import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lib/audit/model';
 import { readAuditPage } from '../../lib/db/repositories/audit';
-import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
+import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, secondFactorFrom, signInWithSecondFactor, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ADDRESS = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310-100' };
@@ -251,10 +251,12 @@ describe('PATCH /companies/{id}/status', () => {
     const { promisify } = await import('node:util');
     const { inject } = await import('vitest');
     const email = uniqueEmail('platform');
-    await promisify(execFile)('node_modules/.bin/tsx', ['scripts/create-admin.ts', '--email', email], {
+    const { stdout } = await promisify(execFile)('node_modules/.bin/tsx', ['scripts/create-admin.ts', '--email', email], {
       env: { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1', ADMIN_PASSWORD: 'platform password' },
     });
-    const platform = await login(email, 'platform password');
+    // A platform administrator signs in with the second factor create-admin enrolled (issue 17).
+    const platform = await signInWithSecondFactor(email, 'platform password', secondFactorFrom(stdout).secret);
+    expect(platform.response.status).toBe(200);
     const response = await setStatus(platform.cookies, id, 'ACTIVE');
     expect(response.status).toBe(200);
     expect(response.body).toEqual(expect.objectContaining({ id, tenantId: admin.tenantId, status: 'ACTIVE' }));

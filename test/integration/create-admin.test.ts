@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { allPages, call, cookiesFrom, login, newTenantWithAdmin, nextLink, problem, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
+import { allPages, call, cookiesFrom, login, newTenantWithAdmin, nextLink, problem, secondFactorFrom, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
 import { auditRecord } from '../../lib/audit/record';
 import { resetConfig } from '../../lib/config';
 import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
@@ -42,6 +42,28 @@ async function createAdmin(args: string[], options: { password?: string; stdin?:
 
 const USAGE = expect.stringContaining('usage: npm run create-admin -- --email E');
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The whole stdout of a successful run: `firstLine` (text, or a pattern of it), then the
+ * second factor it enrolled for `email` (issue 17): its otpauth URI, the same secret as text,
+ * and 10 recovery codes.
+ */
+function printed(firstLine: string | RegExp, email: string) {
+  const first = typeof firstLine === 'string' ? escape(firstLine) : firstLine.source;
+  return expect.stringMatching(
+    new RegExp(
+      `^${first}\n` +
+        'Its second factor is on: signing in takes the password, then a code \\(POST /auth/mfa/verify\\)\\.\n' +
+        'Add it to an authenticator app \\(scan a QR code of this URI, or type the secret\\):\n' +
+        `  otpauth URI: otpauth://totp/Backoffice:${escape(encodeURIComponent(email))}\\?issuer=Backoffice&secret=(?<secret>[A-Z2-7]{32})&algorithm=SHA1&digits=6&period=30\n` +
+        '  secret: \\k<secret>\n' +
+        'Recovery codes \\(each works once in place of a code; keep them offline\\):\n' +
+        '(  [0-9a-z]{5}-[0-9a-z]{5}\n){10}$',
+    ),
+  );
+}
+
 /** A platform administrator for the checks below (created once). */
 let platform: { email: string; password: string; cookies: Record<string, string> };
 
@@ -50,7 +72,9 @@ beforeAll(async () => {
   const password = 'platform password 1';
   const result = await createAdmin(['--email', email], { password });
   if (result.code !== 0) throw new Error(`create-admin failed: ${result.stderr}`);
-  platform = { email, password, cookies: (await login(email, password)).cookies };
+  const signedIn = await signInWithSecondFactor(email, password, secondFactorFrom(result.stdout).secret);
+  if (signedIn.response.status !== 200) throw new Error(`platform sign-in failed: ${JSON.stringify(signedIn.response.body)}`);
+  platform = { email, password, cookies: signedIn.cookies };
 });
 
 describe('npm run create-admin', () => {
@@ -58,9 +82,9 @@ describe('npm run create-admin', () => {
     const tenant = await newTenantWithAdmin();
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email, '--name', 'Root'], { password: 'admin password 1' });
-    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator .* in (the new )?platform tenant 'platform' \(/), stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in (the new )?platform tenant 'platform' \(.*\)\./, email), stderr: '' });
 
-    const signedIn = await login(email, 'admin password 1');
+    const signedIn = await signInWithSecondFactor(email, 'admin password 1', secondFactorFrom(result.stdout).secret);
     expect(signedIn.response.status).toBe(200);
     // Every page (other test files' tenants share the store), following each Link.
     const response = { body: (await allPages<Record<string, unknown>>('/tenants', signedIn.cookies)).items };
@@ -94,10 +118,10 @@ describe('npm run create-admin', () => {
   it('reads the password from the first line of stdin when ADMIN_PASSWORD is not set', async () => {
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email], { stdin: 'piped password 1\nsecond line\n' });
-    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator/), stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: '' });
 
     expect((await login(email, 'piped password 1\nsecond line')).response.status).toBe(401);
-    const signedIn = await login(email, 'piped password 1');
+    const signedIn = await signInWithSecondFactor(email, 'piped password 1', secondFactorFrom(result.stdout).secret);
     expect(signedIn.response.status).toBe(200);
     expect((await call('GET', '/tenants', { cookies: signedIn.cookies })).status).toBe(200);
   });
@@ -141,7 +165,63 @@ describe('npm run create-admin', () => {
     });
     expect(await createAdmin(['--email', email])).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('No password: set ADMIN_PASSWORD') });
     // Nothing was stored: the e-mail is still free.
-    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator/), stderr: '' });
+    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: '' });
+  });
+});
+
+describe('the second factor it enrols (issue 17)', () => {
+  beforeAll(useLocalStoreInProcess);
+
+  it('prints the otpauth URI, the same secret as base32 text, and 10 distinct recovery codes', async () => {
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email], { password: 'admin password 1' });
+    expect(result.code, result.stderr).toBe(0);
+    const factor = secondFactorFrom(result.stdout);
+    expect(factor.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(factor.otpauthUri).toBe(`otpauth://totp/Backoffice:${encodeURIComponent(email)}?issuer=Backoffice&secret=${factor.secret}&algorithm=SHA1&digits=6&period=30`);
+    expect(factor.recoveryCodes).toHaveLength(10);
+    expect(new Set(factor.recoveryCodes).size).toBe(10);
+    for (const code of factor.recoveryCodes) expect(code).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
+    // Each of them signs in: a code of the secret, and a recovery code.
+    expect((await signInWithSecondFactor(email, 'admin password 1', factor.secret)).response.status).toBe(200);
+    expect((await signInWithSecondFactor(email, 'admin password 1', factor.secret, { recoveryCode: factor.recoveryCodes[0] })).response.status).toBe(200);
+  });
+
+  it('makes the password alone not enough: the login answers mfaRequired and sets no session cookie', async () => {
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email], { password: 'admin password 1' });
+    expect(result.code, result.stderr).toBe(0);
+    const { response, cookies } = await login(email, 'admin password 1');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ mfaRequired: true });
+    expect(cookies.mfaChallenge).toMatch(/^[\w-]{43}$/);
+    expect(cookies).not.toHaveProperty('accessToken');
+    expect(cookies).not.toHaveProperty('refreshToken');
+    const me = await call('GET', '/auth/me', { cookies });
+    expect(me.status).toBe(401);
+    expect((await call('GET', '/tenants', { cookies })).status).toBe(401);
+  });
+
+  it('cannot be turned off by the administrator (403), even with a valid recovery code, and stays on', async () => {
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email], { password: 'admin password 1' });
+    expect(result.code, result.stderr).toBe(0);
+    const factor = secondFactorFrom(result.stdout);
+    const signedIn = await signInWithSecondFactor(email, 'admin password 1', factor.secret);
+    expect(signedIn.response.status).toBe(200);
+
+    const refused = await call('DELETE', '/auth/mfa/totp', { cookies: signedIn.cookies, body: { recoveryCode: factor.recoveryCodes[0] } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(problem(403, 'forbidden'));
+    // Still signed in, and the password alone still opens only a challenge.
+    expect((await call('GET', '/auth/me', { cookies: signedIn.cookies })).status).toBe(200);
+    const again = await login(email, 'admin password 1');
+    expect(again.response.status).toBe(200);
+    expect(again.response.body).toEqual({ mfaRequired: true });
+    expect(again.cookies).not.toHaveProperty('accessToken');
+    // The refusal spent nothing: the same recovery code still completes a sign-in.
+    expect((await signInWithSecondFactor(email, 'admin password 1', factor.secret, { recoveryCode: factor.recoveryCodes[0] })).response.status).toBe(200);
+    expect(await findUserByEmail(email)).toEqual(expect.objectContaining({ platformAdmin: true, totpSecret: factor.secret }));
   });
 });
 
@@ -169,7 +249,7 @@ describe('promoting an existing account', () => {
     const result = await createAdmin(['--email', user.email, '--promote'], { password: 'the real admin password' });
     expect(result).toEqual({
       code: 0,
-      stdout: `Promoted ${user.email} (tenant ${user.tenantId}) to platform administrator: its password was replaced and 2 session(s) ended.\n`,
+      stdout: printed(`Promoted ${user.email} (tenant ${user.tenantId}) to platform administrator: its password was replaced and 2 session(s) ended.`, user.email),
       stderr: '',
     });
 
@@ -180,7 +260,7 @@ describe('promoting an existing account', () => {
       expect((await call('POST', '/auth/refresh', { cookies })).status).toBe(401);
     }
     expect((await login(user.email, user.password)).response.status).toBe(401);
-    const signedIn = await login(user.email, 'the real admin password');
+    const signedIn = await signInWithSecondFactor(user.email, 'the real admin password', secondFactorFrom(result.stdout).secret);
     expect(signedIn.response.status).toBe(200);
     const cookies = cookiesFrom(signedIn.response);
     expect((await call('GET', '/tenants', { cookies })).status).toBe(200);
@@ -286,9 +366,9 @@ describe('the platform tenant', () => {
         const first = uniqueEmail('root');
         const second = uniqueEmail('root');
         const created = await createAdmin(['--email', first], { password: 'admin password 1', env: { TABLE_NAME: table } });
-        expect(created).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator .* in the new platform tenant 'platform'/), stderr: '' });
+        expect(created).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, first), stderr: '' });
         const joined = await createAdmin(['--email', second], { password: 'admin password 2', env: { TABLE_NAME: table } });
-        expect(joined).toEqual({ code: 0, stdout: expect.stringMatching(/^Created platform administrator .* in platform tenant 'platform'/), stderr: '' });
+        expect(joined).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in platform tenant 'platform' \(.*\)\./, second), stderr: '' });
 
         const tenantId = await findTenantIdByName('platform');
         const firstUser = await findUserByEmail(first);

@@ -166,6 +166,22 @@ describe('the clock (in process)', () => {
     expect(matchingStep(secret, codeAt(secret, now + 2 * STEP), now)).toBeUndefined();
   });
 
+  it('runs out of recovery codes after the tenth', async () => {
+    const { account, recoveryCodes } = await enrol(await newTenantWithAdmin());
+    const user = await getUser(account.tenantId, account.userId);
+    if (!user) throw new Error('no user');
+    const client = { ip: '127.0.0.1', userAgent: 'mfa-test' };
+    // A limit of its own, wide enough for eleven attempts (the route's is 10 per 15 minutes).
+    const limit = { scope: `mfa-exhaustion-${account.userId}`, limit: { per: 'user' as const, limit: 20, windowSeconds: 900 } };
+    for (const code of recoveryCodes) {
+      const { token } = await openChallenge(user, false, Date.now());
+      expect((await verifyChallenge(token, { recoveryCode: code }, client, Date.now(), limit)).user.id).toBe(account.userId);
+    }
+    expect((await getUser(account.tenantId, account.userId))?.recoveryCodeHashes).toBeNull();
+    const { token } = await openChallenge(user, false, Date.now());
+    await expect(verifyChallenge(token, { recoveryCode: recoveryCodes[0] }, client, Date.now(), limit)).rejects.toBeInstanceOf(ValidationError);
+  });
+
   it('ends a challenge after its 5 minutes', async () => {
     const { account, secret } = await enrol(await newTenantWithAdmin());
     const user = await getUser(account.tenantId, account.userId);

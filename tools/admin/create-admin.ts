@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { auditRecord } from '../../lib/audit/record';
+import { newRecoveryCodes, recoveryCodeHash } from '../../lib/auth/mfa';
 import { hashPassword } from '../../lib/auth/passwords';
+import { stepAt, totpOf } from '../../lib/auth/totp';
+import { Secret } from 'otpauth';
 import { isSessionLive } from '../../lib/auth/session-state';
 import { listSessionsOfUser, revokeActiveSession } from '../../lib/db/repositories/sessions';
 import { findTenantIdByName, getTenant, insertTenant } from '../../lib/db/repositories/tenants';
@@ -16,9 +19,30 @@ export interface AdminInput {
   promote: boolean;
 }
 
+/** The administrator's second factor, enrolled by the command: shown to the operator once. */
+export interface EnrolledFactor {
+  otpauthUri: string;
+  secret: string;
+  recoveryCodes: string[];
+}
+
 export type AdminOutcome =
-  | { kind: 'created'; tenantId: string; tenantName: string; tenantCreated: boolean }
-  | { kind: 'promoted'; tenantId: string; sessionsEnded: number };
+  | { kind: 'created'; tenantId: string; tenantName: string; tenantCreated: boolean; secondFactor: EnrolledFactor }
+  | { kind: 'promoted'; tenantId: string; sessionsEnded: number; secondFactor: EnrolledFactor };
+
+/**
+ * A platform administrator always has a second factor (issue 17): a new TOTP secret and
+ * recovery codes, enrolled with the account. Codes of the current step (and one either side)
+ * are accepted from the start.
+ */
+function newSecondFactor(email: string, nowMs: number): { shown: EnrolledFactor; stored: { secret: string; lastStep: number; recoveryCodeHashes: string[] } } {
+  const secret = new Secret({ size: 20 }).base32;
+  const recoveryCodes = newRecoveryCodes();
+  return {
+    shown: { otpauthUri: totpOf(secret, email).toString(), secret, recoveryCodes },
+    stored: { secret, lastStep: stepAt(nowMs) - 2, recoveryCodeHashes: recoveryCodes.map(recoveryCodeHash) },
+  };
+}
 
 /** The command refuses to act; the message tells the operator why and what to do. */
 export class AdminRefused extends Error {
@@ -37,6 +61,7 @@ export class AdminRefused extends Error {
  */
 export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Promise<AdminOutcome> {
   const now = new Date(nowMs).toISOString();
+  const factor = newSecondFactor(input.email, nowMs);
   const existing = await findUserByEmail(input.email);
   if (existing) {
     if (!input.promote) {
@@ -47,7 +72,7 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
       );
     }
     const promoted = auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: existing.id } }, nowMs);
-    await promoteToPlatformAdmin(existing, await hashPassword(input.password), now, promoted);
+    await promoteToPlatformAdmin(existing, await hashPassword(input.password), now, factor.stored, promoted);
     // The update already voids every earlier session (sessionsValidFrom, this machine's
     // clock); revoking them as well does not depend on that clock agreeing with the API's.
     let sessionsEnded = 0;
@@ -58,7 +83,7 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
       const revoked = await revokeActiveSession({ tenantId: session.tenantId, userId: session.userId, sessionId: session.id }, now, null, ended);
       if (revoked && wasLive) sessionsEnded += 1;
     }
-    return { kind: 'promoted', tenantId: existing.tenantId, sessionsEnded };
+    return { kind: 'promoted', tenantId: existing.tenantId, sessionsEnded, secondFactor: factor.shown };
   }
 
   const userId = randomUUID();
@@ -107,6 +132,10 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
     resetTokenHash: null,
     createdAt: now,
     updatedAt: now,
+    totpSecret: factor.stored.secret,
+    totpEnabledAt: now,
+    totpLastStep: factor.stored.lastStep,
+    recoveryCodeHashes: factor.stored.recoveryCodeHashes,
   }, auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs));
-  return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated };
+  return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated, secondFactor: factor.shown };
 }

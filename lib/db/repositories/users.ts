@@ -34,7 +34,14 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /** The user, its e-mail sentinel (both conditioned on being new) and its entry in the tenant's list by name. */
 function userPuts(user: User): TransactItem[] {
   return [
-    { Put: { TableName: tableName(), Item: { ...keys.user(user.tenantId, user.id), type: USER_ITEMS.user, ...withoutNulls(user) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        // Recovery codes are a string set (a login removes one with DELETE).
+        Item: { ...keys.user(user.tenantId, user.id), type: USER_ITEMS.user, ...withoutNulls(user), ...(user.recoveryCodeHashes ? { recoveryCodeHashes: new Set(user.recoveryCodeHashes) } : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     {
       Put: {
         TableName: tableName(),
@@ -165,7 +172,13 @@ export async function insertPlatformAdmin(user: User, audit: AuditRecord): Promi
  * of a password reset: `sessionsValidFrom`) and drop any pending reset token. The condition
  * makes sure the item is still the account that owns this e-mail.
  */
-export async function promoteToPlatformAdmin(user: Pick<User, 'tenantId' | 'id' | 'email'>, passwordHash: string, now: string, audit: AuditRecord): Promise<void> {
+export async function promoteToPlatformAdmin(
+  user: Pick<User, 'tenantId' | 'id' | 'email'>,
+  passwordHash: string,
+  now: string,
+  factor: { secret: string; lastStep: number; recoveryCodeHashes: string[] },
+  audit: AuditRecord,
+): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -174,9 +187,18 @@ export async function promoteToPlatformAdmin(user: Pick<User, 'tenantId' | 'id' 
             Update: {
               TableName: tableName(),
               Key: keys.user(user.tenantId, user.id),
-              UpdateExpression: 'SET platformAdmin = :yes, passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+              UpdateExpression:
+                'SET platformAdmin = :yes, passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now, totpSecret = :secret, totpEnabledAt = :now, totpLastStep = :step, recoveryCodeHashes = :codes REMOVE resetTokenHash, totpPendingSecret',
               ConditionExpression: 'attribute_exists(pk) AND email = :email',
-              ExpressionAttributeValues: { ':yes': true, ':hash': passwordHash, ':now': now, ':email': user.email },
+              ExpressionAttributeValues: {
+                ':yes': true,
+                ':hash': passwordHash,
+                ':now': now,
+                ':email': user.email,
+                ':secret': factor.secret,
+                ':step': factor.lastStep,
+                ':codes': new Set(factor.recoveryCodeHashes),
+              },
             },
           },
           ...auditItems(audit),
