@@ -1,24 +1,12 @@
 import * as z from 'zod';
 import { cursorParam } from '../domain/cursor';
-import { isDay } from '../domain/days';
-import { integerParam } from '../domain/fields';
+import { integerParam, timeBound } from '../domain/fields';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, auditEntrySchema } from './model';
 
 /** GET /audit-events: page sizes, as the stock history's. */
 export const MAX_AUDIT_PAGE = 100;
 export const DEFAULT_AUDIT_PAGE = 50;
 
-/**
- * A `from`/`to` bound, both inclusive: a business day `YYYY-MM-DD` (the whole day in the
- * business time zone) or an ISO 8601 date-time with its offset. The stock history's rule
- * (lib/inventory/schemas `historyBound`, not exported there), stated again here.
- */
-const timeBound = z
-  .string()
-  .refine(
-    (value) => isDay(value) || z.iso.datetime({ offset: true }).safeParse(value).success,
-    'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time',
-  );
 
 /**
  * A resource id as entries carry it (UUIDs today): it becomes part of a partition key, so

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isDay } from './days';
 import { storableText } from './text';
 
 /**
@@ -40,3 +41,15 @@ export const integerParam = (min: number, max: number, message: string) =>
     .regex(/^[0-9]+$/, message)
     .transform(Number)
     .pipe(z.number().min(min, message).max(max, message));
+
+/**
+ * A `from`/`to` bound of a time-ordered list (the stock history, the audit trail), both
+ * inclusive: a business day `YYYY-MM-DD` (the whole day in the business time zone) or an ISO
+ * 8601 date-time with its offset.
+ */
+export const timeBound = z
+  .string()
+  .refine(
+    (value) => isDay(value) || z.iso.datetime({ offset: true }).safeParse(value).success,
+    'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time',
+  );

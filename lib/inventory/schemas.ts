@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { cursorParam } from '../domain/cursor';
-import { isDay } from '../domain/days';
-import { integerParam, nameField, requiredText, uuidField } from '../domain/fields';
+import { integerParam, nameField, requiredText, timeBound, uuidField } from '../domain/fields';
 import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
@@ -82,16 +81,6 @@ export type CoverageInput = z.output<typeof coverageQuery>;
 export const MAX_HISTORY_PAGE = 100;
 export const DEFAULT_HISTORY_PAGE = 50;
 
-/**
- * A `from`/`to` bound of the stock history, both inclusive: a business day `YYYY-MM-DD` (the
- * whole day in the business time zone) or an ISO 8601 date-time with its offset.
- */
-const historyBound = z
-  .string()
-  .refine(
-    (value) => isDay(value) || z.iso.datetime({ offset: true }).safeParse(value).success,
-    'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time',
-  );
 
 /** GET /inventory/movements; any other parameter is a 400. */
 export const movementHistoryQuery = z
@@ -99,8 +88,8 @@ export const movementHistoryQuery = z
     productId: uuidField.optional(),
     warehouseId: uuidField.optional(),
     type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }).optional(),
-    from: historyBound.optional(),
-    to: historyBound.optional(),
+    from: timeBound.optional(),
+    to: timeBound.optional(),
     limit: integerParam(1, MAX_HISTORY_PAGE, `must be an integer from 1 to ${MAX_HISTORY_PAGE}`).default(DEFAULT_HISTORY_PAGE),
     cursor: cursorParam,
   });

@@ -1,6 +1,7 @@
-import { PutCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditAction, AuditEntry, AuditRecord, AuditResourceType, AuditScope } from '../../audit/model';
 import { db, tableName } from '../client';
+import { failedConditions } from '../conditions';
 import { AUDIT_ITEMS } from '../item-types';
 import { fieldsOf, pick } from '../items';
 import { gsi1, keys } from '../keys';
@@ -43,6 +44,20 @@ export function auditItems(record: AuditRecord): TransactItem[] {
     items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
   }
   return items;
+}
+
+/**
+ * A change and its entry in one transaction. False when the condition of the change's first
+ * item failed (nothing was written); any other cancellation is thrown.
+ */
+export async function writeWithEntry(change: TransactItem[], audit: AuditRecord): Promise<boolean> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [...change, ...auditItems(audit)] }));
+    return true;
+  } catch (error) {
+    if (failedConditions(error)?.includes(0)) return false;
+    throw error;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { INVITATION_ITEMS } from '../item-types';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { withOptimisticRetries } from '../retry';
-import { auditItems, auditItemsUndone } from './audit';
+import { auditItems, auditItemsUndone, writeWithEntry } from './audit';
 import { fieldsOf, pick } from '../items';
 import { gsi1, keys } from '../keys';
 
@@ -135,25 +135,17 @@ export async function withdrawPendingInvitation(tenantId: string, invitationId: 
   );
   const found = Items[0];
   if (!found || found.tenantId !== tenantId) return false;
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: keys.invitation(tenantId, String(found.email)),
-              ConditionExpression: 'id = :id AND expiresAtEpoch > :now',
-              ExpressionAttributeValues: { ':id': invitationId, ':now': nowEpoch },
-            },
-          },
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.invitation(tenantId, String(found.email)),
+          ConditionExpression: 'id = :id AND expiresAtEpoch > :now',
+          ExpressionAttributeValues: { ':id': invitationId, ':now': nowEpoch },
+        },
+      },
+    ],
+    audit,
+  );
 }

@@ -6,7 +6,7 @@ import { failedConditions } from '../conditions';
 import { MFA_ITEMS } from '../item-types';
 import { fieldsOf, pick } from '../items';
 import { keys } from '../keys';
-import { auditItems } from './audit';
+import { auditItems, writeWithEntry } from './audit';
 import { sessionPut } from './sessions';
 
 /**
@@ -25,28 +25,20 @@ const userKey = (user: Pick<User, 'tenantId' | 'id'>) => keys.user(user.tenantId
 
 /** Offer a new secret: kept as pending on the user (replacing one offered before) until a code confirms it; refused once a second factor is on. */
 export async function putPendingTotp(user: Pick<User, 'tenantId' | 'id'>, secret: string, now: string, audit: AuditRecord): Promise<boolean> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: userKey(user),
-              UpdateExpression: 'SET totpPendingSecret = :secret, updatedAt = :now',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(totpSecret)',
-              ExpressionAttributeValues: { ':secret': secret, ':now': now },
-            },
-          },
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: userKey(user),
+          UpdateExpression: 'SET totpPendingSecret = :secret, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(totpSecret)',
+          ExpressionAttributeValues: { ':secret': secret, ':now': now },
+        },
+      },
+    ],
+    audit,
+  );
 }
 
 /**
@@ -68,29 +60,21 @@ export async function enableTotp(
   audit: AuditRecord,
 ): Promise<boolean> {
   const ending = endingOtherSessions(enable.now);
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: userKey(user),
-              UpdateExpression: `SET totpSecret = :secret, totpEnabledAt = :now, totpLastStep = :step, recoveryCodeHashes = :codes, ${ending.clause} REMOVE totpPendingSecret`,
-              ConditionExpression: 'totpPendingSecret = :secret AND attribute_not_exists(totpSecret)',
-              ExpressionAttributeValues: { ':secret': enable.secret, ':step': enable.step, ':codes': new Set(enable.recoveryCodeHashes), ...ending.values },
-            },
-          },
-          sessionPut(session),
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: userKey(user),
+          UpdateExpression: `SET totpSecret = :secret, totpEnabledAt = :now, totpLastStep = :step, recoveryCodeHashes = :codes, ${ending.clause} REMOVE totpPendingSecret`,
+          ConditionExpression: 'totpPendingSecret = :secret AND attribute_not_exists(totpSecret)',
+          ExpressionAttributeValues: { ':secret': enable.secret, ':step': enable.step, ':codes': new Set(enable.recoveryCodeHashes), ...ending.values },
+        },
+      },
+      sessionPut(session),
+    ],
+    audit,
+  );
 }
 
 /** What proves the second factor in a write: a TOTP code's step (after the last one used), or a recovery code's hash (used up). */
@@ -118,29 +102,21 @@ function proofOf(proof: FactorProof): { condition: string; conditionValues: Reco
 export async function disableTotp(user: Pick<User, 'tenantId' | 'id' | 'totpSecret'>, proof: FactorProof, now: string, session: Session, audit: AuditRecord): Promise<boolean> {
   const ending = endingOtherSessions(now);
   const proven = proofOf(proof);
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: userKey(user),
-              UpdateExpression: `SET ${ending.clause} REMOVE totpSecret, totpEnabledAt, totpLastStep, recoveryCodeHashes, totpPendingSecret`,
-              ConditionExpression: `totpSecret = :secret AND ${proven.condition}`,
-              ExpressionAttributeValues: { ':secret': user.totpSecret, ...ending.values, ...proven.conditionValues },
-            },
-          },
-          sessionPut(session),
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: userKey(user),
+          UpdateExpression: `SET ${ending.clause} REMOVE totpSecret, totpEnabledAt, totpLastStep, recoveryCodeHashes, totpPendingSecret`,
+          ConditionExpression: `totpSecret = :secret AND ${proven.condition}`,
+          ExpressionAttributeValues: { ':secret': user.totpSecret, ...ending.values, ...proven.conditionValues },
+        },
+      },
+      sessionPut(session),
+    ],
+    audit,
+  );
 }
 
 /** A login's challenge, with its entry. */
@@ -179,28 +155,10 @@ const alive = (nowEpoch: number): { condition: string; values: Record<string, un
  */
 export async function failChallenge(tokenHash: string, nowEpoch: number, audit: AuditRecord): Promise<boolean> {
   const live = alive(nowEpoch);
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.mfaChallenge(tokenHash),
-              UpdateExpression: 'ADD failures :one',
-              ConditionExpression: live.condition,
-              ExpressionAttributeValues: { ':one': 1, ...live.values },
-            },
-          },
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [{ Update: { TableName: tableName(), Key: keys.mfaChallenge(tokenHash), UpdateExpression: 'ADD failures :one', ConditionExpression: live.condition, ExpressionAttributeValues: { ':one': 1, ...live.values } } }],
+    audit,
+  );
 }
 
 /**

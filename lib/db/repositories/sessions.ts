@@ -12,7 +12,7 @@ import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
 import { SESSION_ITEMS } from '../item-types';
 import { keys } from '../keys';
 import { queryAll } from '../query';
-import { auditItems } from './audit';
+import { auditItems, writeWithEntry } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
 export type { Session };
@@ -48,29 +48,21 @@ export async function insertSession(session: Session): Promise<void> {
  * entry commits with the rotation.
  */
 export async function rotateRefreshJti(session: Session, presentedJti: string, nextJti: string, now: string, audit: AuditRecord): Promise<boolean> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.session(session.tenantId, session.userId, session.id),
-              UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
-              ConditionExpression: 'refreshJti = :presented AND #status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
-            },
-          },
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.session(session.tenantId, session.userId, session.id),
+          UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
+          ConditionExpression: 'refreshJti = :presented AND #status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
+        },
+      },
+    ],
+    audit,
+  );
 }
 
 function revokeUpdate(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): TransactItem & { Update: object } {

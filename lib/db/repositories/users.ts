@@ -8,7 +8,7 @@ import { db, tableName } from '../client';
 import { conditionally, failedConditions } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
-import { auditItems } from './audit';
+import { auditItems, writeWithEntry } from './audit';
 import { sessionPut } from './sessions';
 import { sortName } from '../name-order';
 import { getMany } from '../batch';
@@ -361,27 +361,19 @@ export async function insertLoginSession(user: Pick<User, 'tenantId' | 'id'>, se
  * the password changed meanwhile.
  */
 export async function replacePassword(user: Pick<User, 'tenantId' | 'id' | 'passwordHash'>, passwordHash: string, now: string, session: Session, audit: AuditRecord): Promise<boolean> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(user.tenantId, user.id),
-              UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
-              ConditionExpression: 'passwordHash = :checked',
-              ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ':checked': user.passwordHash },
-            },
-          },
-          sessionPut(session),
-          ...auditItems(audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+  return writeWithEntry(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.user(user.tenantId, user.id),
+          UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+          ConditionExpression: 'passwordHash = :checked',
+          ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ':checked': user.passwordHash },
+        },
+      },
+      sessionPut(session),
+    ],
+    audit,
+  );
 }
