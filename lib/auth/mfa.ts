@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { auditRecord, userActor } from '../audit/record';
 import { matchingStep, record } from './totp';
 import { readAuthorizationState } from '../db/repositories/authorization';
-import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, type FactorProof } from '../db/repositories/mfa';
+import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, MAX_CHALLENGE_FAILURES, type FactorProof } from '../db/repositories/mfa';
 import { getUser } from '../db/repositories/users';
 import { sha256Hex } from '../domain/hash';
 import { Conflict, Forbidden, Unauthorized, ValidationError } from '../errors';
@@ -37,6 +37,9 @@ function newRecoveryCode(): string {
 export const recoveryCodeHash = (code: string): string => sha256Hex(`recovery:${code.replace(/-/g, '').toLowerCase()}`);
 
 const wrongCode = () => ValidationError.of('code', 'is not a valid code');
+
+/** The 400 of a proof that does not hold, naming the field given. */
+const refusedProof = (input: { code?: string | undefined }) => (input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code'));
 
 /** The caller's user and session, as the authorizer saw them (401 when either is gone). */
 async function callerState(principal: Principal): Promise<{ user: User; rememberMe: boolean }> {
@@ -99,7 +102,7 @@ export async function turnOffTotp(principal: Principal, input: { code?: string |
   if (!user.totpSecret) throw new Conflict('No second factor is on');
   if (principal.platformAdmin) throw new Forbidden('A platform administrator always keeps a second factor');
   const proof = proofFor(user, input, nowMs);
-  if (!proof) throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
+  if (!proof) throw refusedProof(input);
   const { session, tokens } = await openSession(user, rememberMe, client, nowMs);
   if (!(await disableTotp(user, proof, session.createdAt, session, record('auth.mfa_disabled', user, nowMs)))) {
     throw new Conflict('The code was used or the second factor changed meanwhile');
@@ -128,7 +131,7 @@ export async function verifyChallenge(
   const tokenHash = sha256Hex(token);
   const nowEpoch = Math.floor(nowMs / 1000);
   const challenge = await getChallenge(tokenHash);
-  if (!challenge || challenge.expiresAtEpoch <= nowEpoch || challenge.failures >= 5) throw new Unauthorized(CHALLENGE_ENDED);
+  if (!challenge || challenge.expiresAtEpoch <= nowEpoch || challenge.failures >= MAX_CHALLENGE_FAILURES) throw new Unauthorized(CHALLENGE_ENDED);
   await consume(perUser.scope, perUser.limit, { ip: client.ip, userId: challenge.userId }, nowMs);
 
   const user = await getUser(challenge.tenantId, challenge.userId);
@@ -137,7 +140,7 @@ export async function verifyChallenge(
   if (!proof) {
     const counted = await failChallenge(tokenHash, nowEpoch, record('auth.mfa_failed', user, nowMs));
     if (!counted) throw new Unauthorized(CHALLENGE_ENDED);
-    throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
+    throw refusedProof(input);
   }
 
   const { session, tokens } = await openSession(user, challenge.rememberMe, client, nowMs);
@@ -147,7 +150,7 @@ export async function verifyChallenge(
   const outcome = await completeChallenge(tokenHash, nowEpoch, user, proof, session, entry);
   if (!outcome.done) {
     if (outcome.refused === 'challenge') throw new Unauthorized(CHALLENGE_ENDED);
-    throw input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
+    throw refusedProof(input);
   }
   return { user: toUserView(user), tokens };
 }
