@@ -30,14 +30,14 @@ export interface ColdStartFigure {
   met: boolean;
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
 /** Import time of a bundle in a fresh process, measured inside it (process start excluded). */
-async function importTime(file: string): Promise<number> {
+export async function importTime(file: string): Promise<number> {
   const script = `const t = performance.now(); await import(${JSON.stringify(`./${file}`)}); process.stdout.write(String(performance.now() - t));`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '--no-warnings', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } });
   return Number(stdout);

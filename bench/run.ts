@@ -3,16 +3,19 @@
  * written to bench/results/latest.json. A benchmark, never part of `npm test`.
  *
  *   npm run bench                 everything (about 6 minutes on 2 cores)
- *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt
+ *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt, tracing
+ *                                 (tracing is not in the default run: it measures a library we decided against)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runColdStartBench } from './cold-start';
 import { runBcryptBench, runLoadBench } from './load';
 import { runRouteBench } from './routes';
 import { runScaleBench } from './scale';
+import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt'] as const;
+const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'tracing'] as const;
+const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt'];
 type Part = (typeof PARTS)[number];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
@@ -22,7 +25,7 @@ async function main(): Promise<void> {
   const asked = process.argv.slice(2);
   const unknown = asked.filter((part) => !PARTS.includes(part as Part));
   if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);
-  const parts = new Set<Part>(asked.length ? (asked as Part[]) : PARTS);
+  const parts = new Set<Part>(asked.length ? (asked as Part[]) : DEFAULT_PARTS);
   const started = Date.now();
   const results: Record<string, unknown> = { measuredAt: new Date().toISOString(), node: process.version };
   const log = (line: string) => console.log(line);
@@ -32,6 +35,13 @@ async function main(): Promise<void> {
     results.coldStart = cold;
     console.log('\nBundles and cold load (median of 15 fresh processes; targets: 450 KB, authorizer +10 ms, others +25 ms over the baseline)');
     console.table(cold.map((entry) => ({ function: entry.name, bundle: kb(entry.bytes), 'import ms': entry.medianMs, 'over baseline ms': entry.overBaselineMs, target: entry.targetMs === null ? '' : `+${entry.targetMs} ms`, met: entry.targetMs === null ? '' : yes(entry.met) })));
+  }
+
+  if (parts.has('tracing')) {
+    const tracing = await runTracingBench(log);
+    results.tracing = tracing;
+    console.log('\nPowertools Tracer: cold load with and without it (median of 15 fresh processes, over the same baseline)');
+    console.table(tracing.map((entry) => ({ function: entry.function, variant: entry.variant, bundle: kb(entry.bytes), 'over baseline ms': entry.overBaselineMs })));
   }
 
   if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt')) {

@@ -56,7 +56,7 @@ async function ensureKeys(dataDir: string): Promise<Required<KeyFile>> {
 export const LOCAL_CONFIG_VARIABLES = [
   ...(Object.keys(settingsEnvironment) as (keyof typeof settingsEnvironment)[]),
   ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'CURSOR_SECRET', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'MAIL_FROM', 'MAIL_TRANSPORT',
-    'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL'] as const),
+    'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED'] as const),
 ];
 
 /** Fill `process.env` with the local configuration; call before any handler runs. */
@@ -84,8 +84,13 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     OUTBOX_DIR: join(settings.dataDir, 'outbox'),
     // The emulator prints one line per request; the functions' own JSON logs show warnings up.
     POWERTOOLS_LOG_LEVEL: 'WARN',
+    // No CloudWatch here to read the metrics' EMF lines (lib/metrics.ts): off unless asked for.
+    POWERTOOLS_METRICS_DISABLED: 'true',
   };
   for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
+  // The store is the one chosen here, whatever an inherited environment says (a command run
+  // from a shell or test that once pointed at another DynamoDB Local would write there).
+  process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
   // The logger may have been built at import, before these defaults.
   logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as Parameters<typeof logger.setLogLevel>[0]);
 }

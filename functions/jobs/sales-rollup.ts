@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import type { ScheduledEvent } from 'aws-lambda';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 import { isDay } from '../../lib/domain/days';
 import { runSalesRollup, type RollupResult } from '../../lib/jobs/sales-rollup';
 import type { JobCommand } from '../../lib/jobs/command';
+import { logger } from '../../lib/log';
 
 const summary = (result: RollupResult) =>
   `${result.counters} daily counters of ${result.products} products rolled up (days before ${result.today}); coverage index current for ${result.coverage.tenants} tenants (${result.coverage.products} products moved)`;
@@ -27,7 +28,11 @@ function failIfSkipped(result: RollupResult): Omit<RollupResult, 'skipped'> {
  * safe because the roll-up is idempotent. Skipped bad records are such a failure: every
  * retry rolls up what arrived meanwhile and skips them again until they are fixed.
  */
-export const handler = async (event: ScheduledEvent): Promise<Omit<RollupResult, 'skipped'>> => failIfSkipped(await runSalesRollup({ nowMs: Date.parse(event.time) || Date.now() }));
+export const handler = async (event: ScheduledEvent, context?: Context): Promise<Omit<RollupResult, 'skipped'>> => {
+  // The function, the invocation and the cold-start flag on every log line (Powertools).
+  if (context) logger.addContext(context);
+  return failIfSkipped(await runSalesRollup({ nowMs: Date.parse(event.time) || Date.now() }));
+};
 
 /** `npm run job -- sales-rollup [--date YYYY-MM-DD]`: every complete day with pending sales, or only that day. Fails as the handler does on skipped records. */
 export const command: JobCommand = {

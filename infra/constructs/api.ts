@@ -24,6 +24,7 @@ import { Construct } from 'constructs';
 import type { CustomDomain } from '../stages';
 import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayCorsOrigin, gatewayProblem, gatewayResponses } from '../../lib/http/gateway-responses';
 import { authorizer as authorizerManifest, type Route } from '../../lib/routes';
+import { acknowledgeApiGatewayInvokePermissions, acknowledgeLogGroupFindings } from '../acknowledgments';
 
 export interface ApiProps {
   /** API Gateway stage name; also the path prefix of the default execute-api URL. */
@@ -88,6 +89,8 @@ export class Api extends Construct {
         // (dataTrace would write the Cookie header, i.e. the tokens, to the log).
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
+        // X-Ray: each request's trace runs from the stage through the authorizer to the function.
+        tracingEnabled: true,
         throttlingRateLimit: props.throttling.rateLimit,
         throttlingBurstLimit: props.throttling.burstLimit,
       },
@@ -127,6 +130,11 @@ export class Api extends Construct {
       this.url = this.restApi.url;
     }
 
+    acknowledgeLogGroupFindings(accessLogs);
+    acknowledgeLogGroupFindings(executionLogs);
+    // The routes' permissions sit under the API; the authorizer's under its function.
+    acknowledgeApiGatewayInvokePermissions(this.restApi);
+    acknowledgeApiGatewayInvokePermissions(props.authorizerFunction);
     this.acknowledgeFindings();
   }
 

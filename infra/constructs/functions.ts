@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type CfnFunction, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type CfnFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -17,7 +17,9 @@ import {
   BUNDLE_TSCONFIG,
   ESM_REQUIRE_BANNER,
 } from '../bundling';
+import { acknowledgeFunctionOutsideVpc, acknowledgeLogGroupFindings } from '../acknowledgments';
 import { repoRoot } from '../paths';
+import { serviceMetricsNamespace } from './observability';
 
 /**
  * Memory per CPU profile. Lambda hands out CPU in proportion to memory, and at 1,769 MB a
@@ -52,8 +54,15 @@ export interface ServiceFunctionProps {
 /**
  * The house Lambda function: Node.js 22 on Graviton, an ESM bundle built by the local
  * esbuild (no Docker), JSON logs in a log group of its own with a retention, memory picked
- * by CPU profile, and a role of its own that may write to that log group and nothing else
+ * by CPU profile, X-Ray active tracing, the stack's metrics namespace (lib/metrics.ts), and a
+ * role of its own that may write to that log group (and trace segments) and nothing else
  * until the function is bound to what it uses. Every function of the stack is one.
+ *
+ * Tracing is active without in-process instrumentation: Lambda records each invocation's
+ * segment (init, invocation, overhead), and API Gateway's trace links to it. Powertools
+ * Tracer would add a subsegment per DynamoDB call, but measured (`npm run bench -- tracing`)
+ * it adds about 120 KB and 20 ms of cold load to every function, which would put the
+ * authorizer at +26 ms against its +10 ms budget (docs/decisions.md, "Tracing").
  *
  * The function's CloudFormation logical id is the construct id (`LoginFunction`), so that
  * `sam local invoke LoginFunction` and the alarms read plainly and stay stable.
@@ -88,7 +97,8 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.cpu === 'bcrypt' ? MEMORY_MB.bcrypt : MEMORY_MB.default,
       timeout: props.timeout ?? Duration.seconds(10),
-      environment: props.environment,
+      environment: { ...props.environment, POWERTOOLS_METRICS_NAMESPACE: serviceMetricsNamespace(Stack.of(this)) },
+      tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
@@ -114,6 +124,13 @@ export class ServiceFunction extends Construct {
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(id);
 
+    acknowledgeLogGroupFindings(this.logGroup);
+    acknowledgeFunctionOutsideVpc(this.function);
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        "Active tracing's grant: xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray authorizes on '*' only (it has no resource-level permissions). The stack test allows '*' for exactly those two actions, so no other wildcard resource can hide behind this.",
+    });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:

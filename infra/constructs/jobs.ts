@@ -50,6 +50,11 @@ export class Jobs extends Construct {
       removalPolicy: props.removalPolicy,
     });
     Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'cdk-validator-cfnguard::sqs_dlq_check',
+      reason:
+        "This queue is the dead-letter queue of the jobs' asynchronous Lambda invocations, not of an SQS queue, and nothing consumes it: a dead-letter queue of its own would never receive a message. The rule recognises a dead-letter queue only by an SQS redrive allowance (allowAll or byQueue), which would let queues that have no reason to redrive into it.",
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is itself the dead-letter queue of the scheduled jobs; its messages are inspected by an operator (alarm on ApproximateNumberOfMessagesVisible > 0), never consumed automatically.',
     });

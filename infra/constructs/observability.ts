@@ -1,6 +1,6 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { type Stage } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -10,9 +10,27 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../lib/db/table';
+import { LOGIN_FAILURE, METRICS, METRICS_SERVICE } from '../../lib/metrics';
 
 /** Every alarm looks at 5-minute windows and fires on the first bad one. */
 const PERIOD = Duration.minutes(5);
+
+/**
+ * The namespace of the stack's own metrics: the functions' EMF metrics (lib/metrics.ts, through
+ * POWERTOOLS_METRICS_NAMESPACE) and the log metric filters. Per stack, so a dev and a prod
+ * stack in one account never add up.
+ */
+export function serviceMetricsNamespace(stack: Stack): string {
+  return `Backoffice/${stack.stackName}`;
+}
+
+/**
+ * Failed sign-ins (wrong password, unknown e-mail, suspended tenant) across the service in
+ * 5 minutes that mean an attack rather than typos: the login throttle lets one e-mail and
+ * address try 5 times in 15 minutes, so this many failures come from many addresses or many
+ * e-mails at once, the shape of credential stuffing. A stage may set its own.
+ */
+export const DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD = 50;
 
 /**
  * The line functions/auth/authorizer.ts logs (at ERROR) when authorization fails for a
@@ -42,6 +60,8 @@ export interface ObservabilityProps {
   /** ... or create one (optionally with an e-mail subscription); neither: alarms only change state. */
   createAlarmTopic: boolean;
   alarmEmail?: string;
+  /** Failed sign-ins in 5 minutes that raise the login-failure alarm (default DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD). */
+  loginFailureAlarmThreshold?: number;
 }
 
 /**
@@ -54,11 +74,17 @@ export interface ObservabilityProps {
  *   timeouts and crashes there also surface as API 5XX (AUTHORIZER_FAILURE / 503);
  * - API Gateway 5XXError on the stage;
  * - DynamoDB read and write throttle events, of the table and of its indexes;
- * - any message in the jobs' dead-letter queue.
+ * - any message in the jobs' dead-letter queue;
+ * - the security signals of the service's own metrics (lib/metrics.ts): a spike of failed
+ *   sign-ins, and any refresh-token reuse (a stolen refresh token, or a client bug).
  * Missing data is "not breaching": no traffic is not an outage.
+ *
+ * And one dashboard, `<stack>-operations`: the API's traffic, the sign-ins, sessions and
+ * security signals, throttling and 5xx by route, movements by type and idempotent replays.
  */
 export class Observability extends Construct {
   readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
   readonly alarmTopic?: ITopic;
   /** Only set when this construct created the topic. */
   readonly createdAlarmTopic?: Topic;
@@ -78,6 +104,14 @@ export class Observability extends Construct {
       this.createdAlarmTopic = topic;
     }
 
+    if (!this.alarmTopic) {
+      Validations.of(this).acknowledge({
+        id: 'cdk-validator-cfnguard::cloudwatch_alarm_action_check',
+        reason:
+          'This stage notifies nobody by its own configuration (no alarmTopicArn, createAlarmTopic false: the dev default): its alarms change state in the console only. A stage with a topic gives every alarm an alarm and an OK action, and this acknowledgment is not made.',
+      });
+    }
+
     for (const { id: functionId, name, function: fn } of props.functions) {
       this.alarm(`${functionId}Errors`, {
         metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
@@ -89,7 +123,7 @@ export class Observability extends Construct {
       logGroup: props.authorizer.logGroup,
       filterPattern: FilterPattern.literal(`"${AUTHORIZER_FAILURE_LOG_MESSAGE}"`),
       // Per stack, so a dev and a prod stack in one account never add up.
-      metricNamespace: `Backoffice/${Stack.of(this).stackName}`,
+      metricNamespace: serviceMetricsNamespace(Stack.of(this)),
       metricName: 'AuthorizerFailures',
       metricValue: '1',
       defaultValue: 0,
@@ -116,6 +150,67 @@ export class Observability extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       description: 'A scheduled job failed after its retries: its event is in the dead-letter queue. Fix the cause, then re-run the job (it is idempotent).',
     });
+
+    const namespace = serviceMetricsNamespace(Stack.of(this));
+    const own = (metricName: string, dimensions: Record<string, string> = {}) =>
+      new Metric({ namespace, metricName, dimensionsMap: { service: METRICS_SERVICE, ...dimensions }, period: PERIOD, statistic: 'Sum' });
+    const loginFailureThreshold = props.loginFailureAlarmThreshold ?? DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD;
+    const loginFailures = own(METRICS.logins.name, { [METRICS.logins.dimension]: LOGIN_FAILURE });
+    this.alarm('LoginFailureSpike', {
+      metric: loginFailures,
+      threshold: loginFailureThreshold,
+      description: `Security: at least ${loginFailureThreshold} failed sign-ins in 5 minutes across the service (credential stuffing or a password spray?). See the dashboard's sign-ins and throttled requests, and the platform audit trail's auth.login_failed entries.`,
+    });
+    const refreshReuse = own(METRICS.refreshReuse.name);
+    this.alarm('RefreshTokenReuse', {
+      metric: refreshReuse,
+      description:
+        'Security: a refresh token was presented again after its rotation, outside the grace window for parallel tabs; its session was revoked. A stolen token, or a client that keeps an old one. The audit trail has auth.refresh_reuse_detected with the session.',
+    });
+
+    this.dashboard = this.operationsDashboard(props, namespace, { loginFailures, refreshReuse });
+  }
+
+  /**
+   * One page for the people on call. The per-route and per-type graphs are CloudWatch SEARCH
+   * expressions over the stack's namespace: a route shows up once it has data, and a new
+   * route needs no change here.
+   */
+  private operationsDashboard(props: ObservabilityProps, namespace: string, security: { loginFailures: Metric; refreshReuse: Metric }): Dashboard {
+    const search = (metric: { name: string; dimension: string }, label: string) =>
+      new MathExpression({
+        expression: `SEARCH('{${namespace},service,${metric.dimension}} MetricName="${metric.name}"', 'Sum', 300)`,
+        usingMetrics: {},
+        label,
+        period: PERIOD,
+      });
+    const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6, period: PERIOD, statistic: 'Sum' });
+    const stage = props.apiStage;
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${Stack.of(this).stackName}-operations` });
+    dashboard.addWidgets(
+      new TextWidget({
+        markdown: `# ${Stack.of(this).stackName}\nTraffic, security signals and business events. Alarms: ${this.alarms.length} (see the alarm list). Traces: X-Ray, service map of the API stage.`,
+        width: 24,
+        height: 2,
+      }),
+    );
+    dashboard.addWidgets(
+      graph('API requests', [stage.metricCount({ period: PERIOD, statistic: 'Sum' })]),
+      graph('API 4XX and 5XX', [stage.metricClientError({ period: PERIOD, statistic: 'Sum' }), stage.metricServerError({ period: PERIOD, statistic: 'Sum' })]),
+      new GraphWidget({ title: 'API latency (p50, p99)', left: [stage.metricLatency({ period: PERIOD, statistic: 'p50' }), stage.metricLatency({ period: PERIOD, statistic: 'p99' })], width: 8, height: 6 }),
+    );
+    dashboard.addWidgets(
+      graph('Sign-ins by outcome', [search(METRICS.logins, 'Sign-ins')]),
+      graph('Failed sign-ins and refresh-token reuse', [security.loginFailures.with({ label: 'Failed sign-ins' }), security.refreshReuse.with({ label: 'Refresh-token reuse' })]),
+      graph('Sessions revoked by reason', [search(METRICS.sessionsRevoked, 'Sessions revoked')]),
+    );
+    dashboard.addWidgets(
+      graph('Throttled requests (429) by route', [search(METRICS.throttled, '429')]),
+      graph('5xx by route (function problems)', [search(METRICS.serverErrors, '5xx')]),
+      graph('Idempotent replays by route', [search(METRICS.idempotentReplays, 'Replays')]),
+    );
+    dashboard.addWidgets(graph('Inventory movements by type', [search(METRICS.movements, 'Movements')], 12), graph('DynamoDB throttle events', [throttleEvents(props.table)], 12));
+    return dashboard;
   }
 
   private alarm(

@@ -3,6 +3,7 @@ import { readAuthorizationState } from '../db/repositories/authorization';
 import { replacePassword } from '../db/repositories/users';
 import { Conflict, Unauthorized, ValidationError } from '../errors';
 import { mailer } from '../mail/mailer';
+import { countSessionsRevoked } from '../metrics';
 import { passwordChangedMail } from '../mail/templates';
 import { consume, giveBackIfAlone } from '../rate-limit';
 import type { AttemptLimit } from './login';
@@ -39,6 +40,7 @@ export async function changePassword(
   const { session: next, tokens } = await openSession(user, session.rememberMe, client, nowMs);
   const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_changed', resource: { type: 'user', id: user.id } }, nowMs);
   if (!(await replacePassword(user, passwordHash, next.createdAt, next, record))) throw new Conflict('The password was changed meanwhile; sign in again');
+  countSessionsRevoked('password_changed');
   await giveBackIfAlone(slot);
   await sendQuietly(async () => (await mailer()).send(passwordChangedMail(user.email)), 'password change notification');
   return { user: toUserView(user), tokens };

@@ -3,6 +3,7 @@ import { putLoneEntry } from '../db/repositories/audit';
 import { getTenant } from '../db/repositories/tenants';
 import { findUserByEmail, insertLoginSession } from '../db/repositories/users';
 import { Unauthorized } from '../errors';
+import { countLogin } from '../metrics';
 import { logger } from '../log';
 import { openChallenge } from './mfa-challenge';
 import { consume, giveBackIfAlone, type RateLimit } from '../rate-limit';
@@ -45,6 +46,7 @@ export async function login(
   const tenant = user && matches ? await getTenant(user.tenantId) : undefined;
   if (!user || !matches || !tenant || tenant.status !== 'ACTIVE') {
     await recordFailure(user, nowMs);
+    countLogin('failure');
     throw new Unauthorized(BAD_CREDENTIALS);
   }
 
@@ -52,12 +54,14 @@ export async function login(
     // The password was right; the session waits for the second factor (POST /auth/mfa/verify).
     const challenge = await openChallenge(user, input.rememberMe, nowMs);
     if (slot) await giveBackIfAlone(slot);
+    countLogin('second_factor_required');
     return { kind: 'mfa-required', challenge };
   }
 
   const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs);
   await insertLoginSession(user, session, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs));
   if (slot) await giveBackIfAlone(slot);
+  countLogin('success');
   return { kind: 'signed-in', user: toUserView(user), tokens };
 }
 

@@ -6,6 +6,7 @@ import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge
 import { getUser } from '../db/repositories/users';
 import { sha256Hex } from '../domain/hash';
 import { Conflict, Forbidden, Unauthorized, ValidationError } from '../errors';
+import { countLogin, countSessionsRevoked } from '../metrics';
 import { mailer } from '../mail/mailer';
 import { secondFactorChangedMail } from '../mail/templates';
 import { consume, type RateLimit } from '../rate-limit';
@@ -73,6 +74,7 @@ export async function confirmEnrolment(principal: Principal, code: string, clien
     record('auth.mfa_enabled', user, nowMs),
   );
   if (!enabled) throw new Conflict('The enrolment changed meanwhile; start again');
+  countSessionsRevoked('second_factor_changed');
   await notify(user, true);
   return { user: toUserView(user), recoveryCodes, tokens };
 }
@@ -107,6 +109,7 @@ export async function turnOffTotp(principal: Principal, input: { code?: string |
   if (!(await disableTotp(user, proof, session.createdAt, session, record('auth.mfa_disabled', user, nowMs)))) {
     throw new Conflict('The code was used or the second factor changed meanwhile');
   }
+  countSessionsRevoked('second_factor_changed');
   await notify(user, false);
   return { user: toUserView(user), tokens };
 }
@@ -139,6 +142,7 @@ export async function verifyChallenge(
   const proof = proofFor(user, input, nowMs);
   if (!proof) {
     const counted = await failChallenge(tokenHash, nowEpoch, record('auth.mfa_failed', user, nowMs));
+    countLogin('second_factor_failure');
     if (!counted) throw new Unauthorized(CHALLENGE_ENDED);
     throw refusedProof(input);
   }
@@ -152,5 +156,6 @@ export async function verifyChallenge(
     if (outcome.refused === 'challenge') throw new Unauthorized(CHALLENGE_ENDED);
     throw refusedProof(input);
   }
+  countLogin('success');
   return { user: toUserView(user), tokens };
 }

@@ -7,6 +7,7 @@ import { consumePasswordReset, getPasswordReset, insertPasswordReset } from '../
 import { findUserByEmail, getUser } from '../db/repositories/users';
 import { ValidationError } from '../errors';
 import { mailer } from '../mail/mailer';
+import { countSessionsRevoked } from '../metrics';
 import { sendQuietly } from '../mail/send-quietly';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates';
 import { hashPassword } from './passwords';
@@ -66,6 +67,7 @@ export async function resetPassword(input: { token: string; newPassword: string 
   const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset', resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs);
   const used = await consumePasswordReset(tokenHash, reset, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch }, record);
   if (!used) throw invalidToken();
+  countSessionsRevoked('password_reset');
 
   await sendQuietly(async () => (await mailer()).send(passwordChangedMail(user.email)), 'password change notification');
 }

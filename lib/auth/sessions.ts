@@ -5,6 +5,7 @@ import { auditRecord, userActor } from '../audit/record';
 import { listSessionsOfUser, revokeActiveSession, revokeLiveSessions, revokeSession, revokeSessionAndJti, rotateRefreshJti, SESSIONS_PER_REVOCATION } from '../db/repositories/sessions';
 import { withOptimisticRetries } from '../db/retry';
 import { NotFound, Unauthorized } from '../errors';
+import { countRefreshReuse, countSessionsRevoked } from '../metrics';
 import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
 import type { Session, User } from './model';
@@ -98,7 +99,11 @@ export async function refreshSession(refreshToken: string | undefined, nowMs: nu
   if (claims.jti !== session.refreshJti) {
     const lostRace =
       claims.jti === session.previousRefreshJti && session.rotatedAt !== null && nowMs - Date.parse(session.rotatedAt) <= REFRESH_GRACE_SECONDS * 1000;
-    if (!lostRace) await revokeSession(session, now, sessionRecord('auth.refresh_reuse_detected', session, user, nowMs));
+    if (!lostRace) {
+      await revokeSession(session, now, sessionRecord('auth.refresh_reuse_detected', session, user, nowMs));
+      countRefreshReuse();
+      countSessionsRevoked('refresh_reuse');
+    }
     throw new Unauthorized(lostRace ? 'The refresh token was already used' : 'The refresh token was reused; the session is revoked');
   }
 
@@ -118,6 +123,7 @@ export async function endSession(principal: Principal, nowMs: number): Promise<v
     new Date(nowMs).toISOString(),
     sessionRecord('auth.logout', { tenantId: principal.tenantId, id: principal.sessionId }, { id: principal.userId, name: principal.name }, nowMs),
   );
+  countSessionsRevoked('logout');
 }
 
 /** The caller's live sessions in the caller's tenant, newest first. */
@@ -151,6 +157,7 @@ export async function revokeOwnSession(principal: Principal, sessionId: string, 
     idempotency && { write: idempotency, view },
   );
   if (!revoked) throw new NotFound('No such session');
+  countSessionsRevoked('revoked');
   return view;
 }
 
@@ -176,6 +183,9 @@ export async function revokeOtherSessions(principal: Principal, nowMs: number): 
       return done ? { retry: false, value: live } : { retry: true };
     });
     revoked += others.length;
-    if (others.length < SESSIONS_PER_REVOCATION) return { revoked };
+    if (others.length < SESSIONS_PER_REVOCATION) {
+      countSessionsRevoked('others_revoked', revoked);
+      return { revoked };
+    }
   }
 }

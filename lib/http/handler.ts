@@ -9,6 +9,7 @@ import { userActor } from '../audit/record';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
 import { config } from '../config';
 import { logger } from '../log';
+import { countIdempotentReplay } from '../metrics';
 import { MfaEnrolmentRequired, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { abandonIdempotent, finishIdempotent, startIdempotent } from '../idempotency/service';
@@ -134,6 +135,8 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
   fn: (input: HandlerInput<R, B, Q, P>) => Promise<Reply>,
 ): RouteHandler {
   let built: Handler | undefined;
+  /** The route's dimension value in the metrics (`POST /auth/login`). */
+  const routeName = `${route.method} ${route.path}`;
 
   const build = (): Handler => {
     const { ALLOWED_ORIGINS } = config();
@@ -168,7 +171,10 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
       // Only a valid request takes its key: one refused by its schemas leaves nothing behind.
       const caller = principal ? { tenantId: principal.tenantId, userId: principal.userId } : { ip: input.request.ip };
       const start = await startIdempotent(caller, key, { method: event.httpMethod, path: event.path, body: event.body, successStatus: route.idempotent.status }, Date.now());
-      if (start.kind === 'replay') return replayed(start.status, start.body);
+      if (start.kind === 'replay') {
+        countIdempotentReplay(routeName);
+        return replayed(start.status, start.body);
+      }
       try {
         const reply = await fn({ ...input, idempotency: start.write });
         await finishIdempotent(start.write, reply.body);
@@ -186,7 +192,7 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
       // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent
       // routes send it) and Link (the list routes' next page).
       .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link' }))
-      .use(problemHandler())
+      .use(problemHandler(routeName))
       .use(csrfGuard(ALLOWED_ORIGINS))
       .use(rateLimitGuard(route));
     if (spec.body) {

@@ -3,6 +3,7 @@ import type * as z from 'zod';
 import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
+import { countMovement } from '../metrics';
 import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
 import { keyOrderedPage, openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { NotFound, ValidationError } from '../errors';
@@ -103,6 +104,7 @@ export async function addMovement(principal: Principal, input: z.output<typeof m
   const viewOf = (balance: Balance): MovementView => movementViewOf(movement, balance);
   const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'movement.created', resource: { type: 'movement', id: movement.id } }, nowMs);
   const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), audit, idempotency && { write: idempotency, view: viewOf });
+  countMovement(movement.type);
   return viewOf(balance);
 }
 

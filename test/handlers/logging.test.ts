@@ -56,7 +56,20 @@ describe('structured request logs', () => {
 
     expect(setCookies).toHaveLength(2);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'INFO', message: 'request', requestId: 'log-request-1', method: 'POST', resource: '/auth/register', status: 200, durationMs: expect.any(Number) }),
+      expect.objectContaining({
+        level: 'INFO',
+        message: 'request',
+        requestId: 'log-request-1',
+        method: 'POST',
+        resource: '/auth/register',
+        status: 200,
+        durationMs: expect.any(Number),
+        // The Lambda context (Powertools): which function, which invocation, and whether it was a cold start.
+        function_name: 'test-function',
+        function_request_id: 'lambda-request-id',
+        function_memory_size: '1024',
+        cold_start: expect.any(Boolean),
+      }),
     ]);
     expect(raw).not.toContain(PASSWORD);
     for (const cookie of setCookies) expect(raw).not.toContain(cookie.split(';')[0]?.split('=')[1] ?? 'missing');

@@ -7,12 +7,13 @@ import { createBackofficeApp } from '../../infra/backoffice-app';
 import { bundleSizes } from '../../infra/bundle-sizes';
 import { MEMORY_MB, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/functions';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
-import { AUTHORIZER_FAILURE_LOG_MESSAGE } from '../../infra/constructs/observability';
+import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
+import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
 import { authorizer as authorizerManifest, jobs, routeList } from '../../lib/routes';
 import { settings } from '../../lib/settings';
-import { cdkJsonContext, type ValidationReport, violationsOf } from './synth';
+import { cdkJsonContext, missingControlTowerRuleFolders, type ValidationReport, violationsOf } from './synth';
 
 /**
  * Properties of the synthesized dev stack, checked against the route manifest, and its
@@ -181,6 +182,13 @@ function jobFunction(jobId: string): string {
 }
 
 describe('functions', () => {
+  it('traces every function actively and gives each the metrics namespace of the stack', () => {
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect((fn.Properties.Environment as { Variables: Json }).Variables.POWERTOOLS_METRICS_NAMESPACE, id).toBe('Backoffice/Backoffice-dev');
+    }
+  });
+
   it('creates one function per manifest route and job plus the authorizer, each its own', () => {
     template.resourceCountIs('AWS::Lambda::Function', routes.length + jobList.length + 1);
     const behindRoutes = new Set(routes.map(routeFunction));
@@ -269,6 +277,11 @@ describe('functions', () => {
 });
 
 describe('API routes and authorizer', () => {
+  it('traces requests through the stage with X-Ray', () => {
+    const [, stage] = only(ofType('AWS::ApiGateway::Stage'), 'stages');
+    expect(stage.Properties.TracingEnabled).toBe(true);
+  });
+
   it('has a REQUEST authorizer on the Cookie header with caching off', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
@@ -455,13 +468,28 @@ describe('IAM', () => {
     }
   });
 
-  it('names the table and each index, never a wildcard resource, and attaches no managed policy', () => {
+  it('names the table and each index, never a wildcard resource but for X-Ray, and attaches no managed policy', () => {
     for (const [id] of ofType('AWS::Lambda::Function')) {
       for (const statement of statementsOfFunction(id)) {
-        expect(JSON.stringify(statement.Resource), id).not.toContain('*');
+        // X-Ray has no resource-level permissions: sending trace segments is granted on '*'.
+        if (statement.Resource === '*') expect(statement.Action, id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        else expect(JSON.stringify(statement.Resource), id).not.toContain('*');
       }
       const roleId = only([...referencedIds(resources[id]?.Properties.Role)], 'roles of the function');
       expect(resources[roleId]?.Properties.ManagedPolicyArns, id).toBeUndefined();
+    }
+  });
+
+  it('lets API Gateway invoke a function only from this API', () => {
+    const [apiId] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
+    const permissions = ofType('AWS::Lambda::Permission');
+    expect(permissions.length).toBeGreaterThan(routes.length);
+    for (const [id, permission] of permissions) {
+      if (permission.Properties.Principal === 'events.amazonaws.com') continue;
+      expect(permission.Properties.Principal, id).toBe('apigateway.amazonaws.com');
+      // arn:<partition>:execute-api:<region>:<account>:<this API's id>/...
+      const parts = (permission.Properties.SourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+      expect(parts, id).toEqual(expect.arrayContaining([':execute-api:', { Ref: apiId }]));
     }
   });
 
@@ -721,6 +749,37 @@ describe('alarms', () => {
     );
   });
 
+  it('alarms on a spike of failed sign-ins and on any refresh-token reuse, from the functions\' own metrics', () => {
+    const own = { Namespace: 'Backoffice/Backoffice-dev', Statistic: 'Sum', Period: 300, EvaluationPeriods: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' };
+    expect(alarms()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          ...own,
+          MetricName: METRICS.logins.name,
+          Dimensions: [
+            { Name: 'outcome', Value: 'failure' },
+            { Name: 'service', Value: METRICS_SERVICE },
+          ],
+          Threshold: DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD,
+        }),
+        expect.objectContaining({ ...own, MetricName: METRICS.refreshReuse.name, Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }], Threshold: 1 }),
+      ]),
+    );
+  });
+
+  it('draws one operations dashboard with every metric of the catalogue', () => {
+    const [, dashboard] = only(ofType('AWS::CloudWatch::Dashboard'), 'dashboards');
+    expect(dashboard.Properties.DashboardName).toBe('Backoffice-dev-operations');
+    // The body is JSON text joined with references (the stage, the table): those become placeholders.
+    const parts = (dashboard.Properties.DashboardBody as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+    const body = parts.map((part) => (typeof part === 'string' ? part : '"REF"')).join('');
+    for (const metric of Object.values(METRICS)) {
+      // By dimension: a SEARCH over the stack's namespace; without one: the metric itself.
+      expect(body, metric.name).toContain(metric.dimension ? `{Backoffice/Backoffice-dev,service,${metric.dimension}} MetricName=\\"${metric.name}\\"` : `"${metric.name}"`);
+    }
+    for (const metric of ['"Count"', '"4XXError"', '"5XXError"', '"Latency"', '"ReadThrottleEvents"']) expect(body, metric).toContain(metric);
+  });
+
   it('notifies no topic in dev unless one is configured', () => {
     template.resourceCountIs('AWS::SNS::Topic', 0);
     for (const alarm of alarms()) expect(alarm.AlarmActions).toBeUndefined();
@@ -734,6 +793,15 @@ describe('AWS Solutions checks (cdk-nag)', () => {
 
   it('leaves no unacknowledged AwsSolutions error or warning', () => {
     expect(violationsOf(report, 'AwsSolutions')).toEqual([]);
+  });
+
+  it("ran cfn-guard's Control Tower rules beside it, and left no unacknowledged finding", () => {
+    expect(report.pluginReports).toEqual(expect.arrayContaining([expect.objectContaining({ pluginName: 'cdk-validator-cfnguard', conclusion: 'success' })]));
+    expect(violationsOf(report, 'cdk-validator-cfnguard')).toEqual([]);
+  });
+
+  it('gives cfn-guard the rules of every resource type of the stack', () => {
+    expect(missingControlTowerRuleFolders(template)).toEqual([]);
   });
 
   it('reports nothing but the placeholder key set warning of the dev defaults', () => {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
-import { createBackofficeApp } from '../../infra/backoffice-app';
+import { CONTROL_TOWER_RULE_FOLDERS, CONTROL_TOWER_RULES_DIR, createBackofficeApp } from '../../infra/backoffice-app';
 import { fromRoot } from '../../infra/paths';
 import type { BackofficeStack } from '../../infra/stack';
 
@@ -59,4 +59,28 @@ export function synthWithoutBundling(
   const report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
   rmSync(outdir, { recursive: true, force: true });
   return { report, ...(template ? { template } : {}), ...(error ? { error } : {}) };
+}
+
+/**
+ * The resource types a guard rule file evaluates: those it selects with
+ * `Resources.*[ Type == %NAME ]`, where `let NAME = "AWS::..."` (the types it only mentions, to
+ * follow a reference to another resource, are not evaluated by it).
+ */
+function evaluatedTypes(rule: string): string[] {
+  const constants = new Map([...rule.matchAll(/^let (\w+) = "(AWS::[\w:]+)"/gm)].map((match) => [match[1] as string, match[2] as string]));
+  return [...rule.matchAll(/Resources\.\*\[\s*Type == %(\w+)\s*\]/g)].flatMap((match) => constants.get(match[1] as string) ?? []);
+}
+
+/**
+ * Control Tower rule folders that the app leaves out although one of their rule files names a
+ * resource type of this template: each would be a rule that never runs.
+ */
+export function missingControlTowerRuleFolders(template: Template): string[] {
+  const types = new Set(Object.values(template.toJSON().Resources as Record<string, { Type: string }>).map((resource) => resource.Type));
+  const included = new Set<string>(CONTROL_TOWER_RULE_FOLDERS);
+  return readdirSync(CONTROL_TOWER_RULES_DIR).filter((folder) => {
+    if (included.has(folder)) return false;
+    const evaluated = readdirSync(path.join(CONTROL_TOWER_RULES_DIR, folder)).flatMap((file) => evaluatedTypes(readFileSync(path.join(CONTROL_TOWER_RULES_DIR, folder, file), 'utf8')));
+    return evaluated.some((type) => types.has(type));
+  });
 }

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { synthWithoutBundling, type ValidationReport, violationsOf } from './synth';
+import { missingControlTowerRuleFolders, synthWithoutBundling, type ValidationReport, violationsOf } from './synth';
 
 /**
  * The other configurations of the stack: prod, a custom domain, an alarm topic, a cached
@@ -65,8 +65,10 @@ describe('AWS Solutions checks on every configuration', () => {
     ['prod with a custom domain, hosted zone and alarm e-mail', () => prodWithDomain],
     ['dev with a custom domain and no zone', () => devWithDomainOnly],
     ['dev with an alarm topic and a cached authorizer', () => devWithTopicAndCache],
-  ])('%s: no unacknowledged AwsSolutions finding', (_name, variant) => {
+  ])('%s: no unacknowledged AwsSolutions or Control Tower finding, every rule folder it needs', (_name, variant) => {
     expect(violationsOf(variant().report, 'AwsSolutions')).toEqual([]);
+    expect(violationsOf(variant().report, 'cdk-validator-cfnguard')).toEqual([]);
+    expect(missingControlTowerRuleFolders(variant().template)).toEqual([]);
   });
 
   it('fails synthesis on a new unacknowledged finding, naming the rule and the resource', () => {

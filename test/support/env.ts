@@ -31,6 +31,8 @@ Object.assign(process.env, {
   MAIL_FROM: 'no-reply@example.com',
   MAIL_TRANSPORT: 'ses',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
+  // Metrics (EMF lines on stdout) are off, as in the local API; test/handlers/metrics.test.ts turns them on.
+  POWERTOOLS_METRICS_DISABLED: 'true',
 });
 delete process.env.DYNAMODB_ENDPOINT;
 resetConfig();
