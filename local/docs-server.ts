@@ -3,15 +3,15 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument, DEFAULT_SERVERS } from '../tools/openapi/document';
+import { buildOpenApiDocument } from '../tools/openapi/document';
 import type { OpenApiDocument } from '../tools/openapi/types';
 import { acceptRequest, gatewayErrorResponse } from './gateway';
 
 /**
  * The API's documentation beside the local API (`npm start`):
  *
- * - GET /openapi.json: the OpenAPI document (tools/openapi), listing this server first so the
- *   reference page's "Try it out" calls it;
+ * - GET /openapi.json: the OpenAPI document (tools/openapi) with this server, at the origin it
+ *   was fetched from, as its only server, so the reference page's "Try it out" calls it;
  * - GET /docs: a reference page rendered by Swagger UI from the `swagger-ui-dist` package's
  *   own files, served from node_modules: no CDN, no network.
  *
@@ -107,9 +107,10 @@ export function withDocs(next: RequestListener, options: DocsOptions = {}): Requ
 
   const serveDocument = (request: IncomingMessage, response: ServerResponse) => {
     document ??= buildOpenApiDocument();
+    // The origin the document was fetched from, whatever port `npm start` listens on: the one
+    // server a reader of this copy can call. Without a usable Host, the document's own list.
     const host = request.headers.host;
-    const here = host && HOST.test(host) ? [{ url: `http://${host}`, description: 'This server (`npm start`)' }] : [];
-    const servers = [...here, ...DEFAULT_SERVERS.filter((server) => !here.some((local) => local.url === server.url))];
+    const servers = host && HOST.test(host) ? [{ url: `http://${host}`, description: 'This server (`npm start`)' }] : document.servers;
     send(request, response, 200, 'application/json; charset=utf-8', JSON.stringify({ ...document, servers }, null, 2));
   };
 

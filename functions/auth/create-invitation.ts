@@ -14,6 +14,8 @@ ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: invited, body: invitationView },
   errors: { 403: 'The caller is not a tenant administrator.', 429: 'More than 3 invitations of one address in 24 hours (a fixed window, across every tenant).' },
   access: 'tenant administrator',
+  description:
+    "Invites an e-mail address into the caller's tenant (tenant administrators): the address receives a single-use link valid for 7 days, which POST /auth/register redeems. The answer is the same for an address that already has an account. At most 20 invitations per hour per administrator and 3 per address per day.",
   notes: '201 `{ id, email, expiresAt }`, 7 days, the same for an address that has an account; e-mail with a single-use token; 20 per hour per user, 3 per day per address',
   example: { body: { email: 'bruno@example.com' } },
 });

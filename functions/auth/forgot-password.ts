@@ -11,6 +11,8 @@ export const handler = httpHandler(routes.forgotPassword, { body: forgotPassword
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The same answer whether the address exists or not; a reset link is mailed only when it does.', body: messageView },
+  description:
+    'Sends a single-use password reset link to the address if it has an account. The answer is the same whether it has one or not, so it cannot be used to find accounts. 3 requests per hour per IP.',
   notes: 'the same 200 whether the address exists or not; 3 per hour per IP',
   example: { body: { email: 'ana@example.com' } },
 });

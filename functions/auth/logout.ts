@@ -12,5 +12,7 @@ export const handler = httpHandler(routes.logout, {}, async ({ principal }) => {
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The session was revoked and both cookies cleared.', body: messageView, cookies: 'cleared' },
+  description:
+    "Ends the current session: the session is revoked, its access token's `jti` is blacklisted until it expires, and both cookies are cleared. Other sessions of the user continue.",
   notes: 'revokes the session, blacklists the jti, clears both cookies',
 });

@@ -9,5 +9,7 @@ export const handler = httpHandler(routes.me, {}, ({ principal }) => Promise.res
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The current user.', body: userView },
+  description:
+    'The user the access cookie belongs to: id, name, e-mail and tenant. A client calls it on start to learn whether it is signed in (401: not, or the session ended).',
   notes: 'the user `{ id, name, email, tenantId }`',
 });

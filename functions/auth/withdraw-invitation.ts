@@ -16,6 +16,8 @@ ROUTE_DOCS: describeRoute(handler, {
     404: "No such pending invitation in the caller's tenant (unknown, expired, used or already withdrawn).",
   },
   access: 'tenant administrator',
+  description:
+    "Withdraws a pending invitation of the caller's tenant (tenant administrators): its link stops working. An invitation that is no longer pending (expired, used or withdrawn) is a 404.",
   notes: 'tenant administrators; 204; the link stops working; 404 when not pending',
   example: { path: { id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f' } },
 });

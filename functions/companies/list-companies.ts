@@ -11,5 +11,7 @@ export const handler = httpHandler(routes.listCompanies, { query: listPageQuery 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: "A page of the caller's tenant's companies, oldest first.", body: companyListView },
   linkPages: true,
+  description:
+    "The companies of the caller's tenant, oldest first, documents as stored (unformatted). Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.",
   notes: "the caller's tenant's companies, oldest first; `limit` 1–100 (100), `cursor`; next page in `Link`",
 });

@@ -9,6 +9,8 @@ export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The warehouse.', body: warehouseView },
+  description:
+    "Creates a warehouse in the caller's tenant. Its stock totals start at zero and follow every movement.",
   notes: '201 `{ id, name, createdAt }`',
   example: { body: { name: 'Depósito Centro' } },
 });

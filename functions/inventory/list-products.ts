@@ -11,5 +11,7 @@ export const handler = httpHandler(routes.listProducts, { query: listPageQuery }
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: "A page of the tenant's products, by SKU.", body: productListView },
   linkPages: true,
+  description:
+    "The products of the caller's tenant, by SKU. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.",
   notes: 'by SKU; `limit` 1–100 (100), `cursor`; next page in `Link`',
 });

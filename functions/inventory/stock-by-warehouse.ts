@@ -8,5 +8,7 @@ export const handler = httpHandler(routes.stockByWarehouse, {}, async ({ princip
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'One summary per warehouse.', body: warehouseSummaryListView },
+  description:
+    "Stock totals per warehouse of the caller's tenant, by warehouse name: units on hand (2 decimals), products with stock, and the stock's value at average cost. A warehouse without stock shows zeros.",
   notes: 'totals per warehouse, by name',
 });

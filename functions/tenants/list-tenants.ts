@@ -13,6 +13,8 @@ ROUTE_DOCS: describeRoute(handler, {
   errors: { 403: 'The caller is not a platform administrator.' },
   linkPages: true,
   access: 'platform administrator',
+  description:
+    "Every tenant of the platform, by name, for platform administrators only: the document formatted, the phone in E.164. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.",
   notes: 'every tenant, by name, document formatted; `limit` 1–100 (100), `cursor`; next page in `Link`',
   example: { platformAdmin: true },
 });

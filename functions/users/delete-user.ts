@@ -17,6 +17,8 @@ ROUTE_DOCS: describeRoute(handler, {
     409: 'The user is the last administrator of the tenant.',
   },
   access: 'tenant administrator',
+  description:
+    "Removes a user from the caller's tenant (tenant administrators): its sessions end at their next request and its e-mail can be invited again. The tenant's last administrator cannot be removed (409).",
   notes: 'tenant administrators; 204; its sessions get 401; 409 for the last administrator',
   example: { path: { id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e' } },
 });

@@ -13,5 +13,7 @@ ROUTE_DOCS: describeRoute(handler, {
   errors: { 403: 'The caller is not a tenant administrator.' },
   linkPages: true,
   access: 'tenant administrator',
+  description:
+    "The users of the caller's tenant, by name, with their roles, for tenant administrators. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.",
   notes: 'tenant administrators; by name; `limit` 1–100 (100), `cursor`; next page in `Link`',
 });

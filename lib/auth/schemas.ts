@@ -100,4 +100,6 @@ export const totpConfirmedView = z.object({ user: userView, recoveryCodes: z.arr
 /** DELETE /auth/mfa/totp and POST /auth/mfa/verify: a current code, or an unused recovery code (exactly one). */
 export const secondFactorBody = z
   .strictObject({ code: totpCode.optional(), recoveryCode: recoveryCode.optional() })
-  .refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), { message: 'give exactly one of code and recoveryCode', path: ['code'] });
+  .refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), { message: 'give exactly one of code and recoveryCode', path: ['code'] })
+  // The refinement, as the OpenAPI document states it.
+  .meta({ oneOf: [{ required: ['code'] }, { required: ['recoveryCode'] }] });

@@ -18,11 +18,14 @@ export const addressSchema = z.strictObject({
     .string()
     .trim()
     .toUpperCase()
-    .pipe(z.enum(UFS, { message: 'must be a Brazilian state (UF), e.g. SP' })),
+    .pipe(z.enum(UFS, { message: 'must be a Brazilian state (UF), e.g. SP' }))
+    // The OpenAPI document shows the input side of a pipe (a string): the UFs are stated here.
+    .meta({ enum: [...UFS], description: 'A UF (state or Federal District), e.g. SP; lower case is accepted and upper-cased.', examples: ['SP'] }),
   zipCode: z
     .string()
     .trim()
     .regex(/^\d{5}-?\d{3}$/, 'must be a CEP, e.g. 01310-100')
+    .meta({ examples: ['01310-100'] })
     .transform((cep) => `${cep.replace('-', '').slice(0, 5)}-${cep.replace('-', '').slice(5)}`),
 });
 

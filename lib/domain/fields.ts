@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { isDay } from './days';
-import { storableText } from './text';
+import { REQUIRED_TEXT_PATTERN, storableText } from './text';
+
+/** The metadata key under which a field states its text rule as a pattern (see `requiredText`). */
+export const TEXT_PATTERN_META = 'x-text-pattern';
 
 /**
  * Field schemas shared by every resource (contract section 1): strings are trimmed and
@@ -9,7 +12,14 @@ import { storableText } from './text';
  * bidirectional control or non-scalar characters.
  */
 export const requiredText = (max: number) =>
-  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).superRefine(storableText);
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .superRefine(storableText)
+    // For the OpenAPI document (tools/openapi), which cannot read the trimming and the refinement.
+    .meta({ [TEXT_PATTERN_META]: REQUIRED_TEXT_PATTERN });
 
 export const nameField = requiredText(200);
 

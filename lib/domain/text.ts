@@ -30,6 +30,16 @@ export function textProblem(value: string, controls: 'refused' | 'allowed' = 're
   return undefined;
 }
 
+/** Characters `textProblem` refuses in a name or any other required text (surrogates: lone ones). */
+const NOT_TEXT = '\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF\\uFFFD';
+
+/**
+ * A required text field (trimmed, then not empty, then `textProblem`'s rule) as a regular
+ * expression (ECMA-262, `u` flag), for the OpenAPI document: blanks around it, none of the
+ * refused characters inside, at least one character that is not blank.
+ */
+export const REQUIRED_TEXT_PATTERN = `^\\s*[^\\s${NOT_TEXT}](?:[^${NOT_TEXT}]*[^\\s${NOT_TEXT}])?\\s*$`;
+
 /** zod refinement of a storable text field: `.superRefine(storableText)`, after any trimming. */
 export function storableText(value: string, ctx: z.RefinementCtx): void {
   const problem = textProblem(value);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { cursorParam } from '../domain/cursor';
 import { integerParam, nameField, requiredText, timeBound, uuidField } from '../domain/fields';
-import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import { movementSchema, MOVEMENT_TYPES, type MovementType, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
 
@@ -15,6 +15,22 @@ const amount = (places: number) =>
     .number()
     .max(1e9, 'must be at most 1000000000')
     .refine((value) => parseScaled(value, places) !== undefined, `must have at most ${places} decimal places`);
+
+/**
+ * What the OpenAPI document says of an amount: the bounds of the `.pipe()`, which a conversion of
+ * the input side does not see, and the decimal places in words (`multipleOf: 0.0001` would be
+ * exact but binary floats make validators refuse 18.9). Metadata only: parsing is the schema's.
+ */
+const amountDocs = (places: number, minimum: { minimum: number } | { exclusiveMinimum: number }, example: number) => ({
+  ...minimum,
+  maximum: 1e9,
+  description: `At most ${places} decimal places.`,
+  examples: [example],
+});
+
+/** A movement's `quantity` and `unitCost` as the service parses them (the per-type rules are `movementBody`'s). */
+const quantityField = amount(QUANTITY_PLACES).pipe(z.number().min(0, 'must not be negative'));
+const unitCostField = amount(UNIT_COST_PLACES).pipe(z.number().min(0, 'must not be negative'));
 
 /**
  * The earliest `occurredAt` a movement may carry: a back-dated movement older than this is a
@@ -34,29 +50,58 @@ export const productBody = z.strictObject({
   name: nameField,
 });
 
-export const movementBody = z
-  .strictObject({
-    productId: uuidField,
-    warehouseId: uuidField,
-    type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
-    quantity: amount(QUANTITY_PLACES).pipe(z.number().min(0, 'must not be negative')),
-    unitCost: amount(UNIT_COST_PLACES).pipe(z.number().min(0, 'must not be negative')).optional(),
-    occurredAt: z.iso
-      .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
-      .refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)
-      .optional(),
-  })
-  .superRefine((movement, ctx) => {
-    if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {
-      ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'must be greater than 0' });
-    }
-    if (movement.type === 'IN' && movement.unitCost === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['unitCost'], message: 'is required for IN' });
-    }
-    if ((movement.type === 'OUT' || movement.type === 'SALE') && movement.unitCost !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['unitCost'], message: `is not accepted for ${movement.type}: stock leaves at its average cost` });
-    }
+const occurredAtField = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
+  .refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)
+  .meta({
+    description: `When the goods moved; defaults to now. Not before ${OCCURRED_AT_FLOOR} and not in the future (both 400).`,
+    examples: ['2026-11-20T14:30:00.000Z'],
   });
+
+const movementFields = {
+  productId: uuidField,
+  warehouseId: uuidField,
+  type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
+  quantity: quantityField,
+  unitCost: unitCostField.optional(),
+  occurredAt: occurredAtField.optional(),
+};
+
+export const movementBody = z.strictObject(movementFields).superRefine((movement, ctx) => {
+  if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {
+    ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'must be greater than 0' });
+  }
+  if (movement.type === 'IN' && movement.unitCost === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['unitCost'], message: 'is required for IN' });
+  }
+  if ((movement.type === 'OUT' || movement.type === 'SALE') && movement.unitCost !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['unitCost'], message: `is not accepted for ${movement.type}: stock leaves at its average cost` });
+  }
+});
+
+/**
+ * `movementBody`'s per-type rules (its `superRefine`) as the OpenAPI document states them: one
+ * strict object per `type`, discriminated on it. Documentation only: the service parses with
+ * `movementBody`, whose messages name the rule a request broke; test/unit/openapi.test.ts holds
+ * the two to accepting the same bodies.
+ */
+const positiveQuantity = quantityField.meta(amountDocs(QUANTITY_PLACES, { exclusiveMinimum: 0 }, 24));
+const cost = (description: string) => unitCostField.meta({ ...amountDocs(UNIT_COST_PLACES, { minimum: 0 }, 18.9), description });
+const { productId, warehouseId, occurredAt } = movementFields;
+export const movementBodyByType = {
+  IN: z.strictObject({ productId, warehouseId, type: z.literal('IN'), quantity: positiveQuantity, unitCost: cost('The unit cost of what comes in; at most 4 decimal places.'), occurredAt }),
+  OUT: z.strictObject({ productId, warehouseId, type: z.literal('OUT'), quantity: positiveQuantity, occurredAt }),
+  SALE: z.strictObject({ productId, warehouseId, type: z.literal('SALE'), quantity: positiveQuantity, occurredAt }),
+  ADJUSTMENT: z.strictObject({
+    productId,
+    warehouseId,
+    type: z.literal('ADJUSTMENT'),
+    quantity: quantityField.meta({ ...amountDocs(QUANTITY_PLACES, { minimum: 0 }, 120), description: 'The counted on-hand quantity (0 allowed); at most 3 decimal places.' }),
+    unitCost: cost('Optional: the unit cost of the counted stock; at most 4 decimal places.').optional(),
+    occurredAt,
+  }),
+} as const satisfies Record<MovementType, z.ZodType>;
+export const movementBodyDocs = z.discriminatedUnion('type', [movementBodyByType.IN, movementBodyByType.OUT, movementBodyByType.SALE, movementBodyByType.ADJUSTMENT]);
 
 /**
  * GET /inventory/dashboard/coverage pages (issue 15): bounded like every list, large enough

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import fc from 'fast-check';
 import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,9 @@ import type { OperationObject, ReferenceObject } from '../../tools/openapi/types
 import type { RouteHandler } from '../../lib/http/handler';
 import { routeList, routes, type RouteId } from '../../lib/routes';
 import { withDocs } from '../../local/docs-server';
+import { requiredText } from '../../lib/domain/fields';
+import { REQUIRED_TEXT_PATTERN } from '../../lib/domain/text';
+import { movementBody, MOVEMENT_TYPES } from '../../lib/inventory/schemas';
 
 const document = buildOpenApiDocument();
 const contract = createContractValidator(document);
@@ -99,19 +103,27 @@ describe('the OpenAPI document', () => {
     expect(operationOf('login')['x-rate-limit']).toEqual({ per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts' });
   });
 
-  it('answers every error with the problem schema of that status', () => {
+  it('answers every error with the problem schema of that status, with `errors` only on 400', () => {
     for (const { operation } of documentedOperations()) {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
         const name = (response as ReferenceObject).$ref.replace('#/components/responses/', '');
         const schema = document.components.responses[name]?.content?.['application/problem+json']?.schema;
+        const problem = status === '400' ? 'ValidationProblem' : 'Problem';
         expect(schema, `${operation.operationId} ${status}`).toEqual({
-          allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { status: { const: Number(status) }, type: { enum: expect.any(Array) } } }],
+          allOf: [{ $ref: `#/components/schemas/${problem}` }, { type: 'object', properties: { status: { const: Number(status) }, type: { enum: expect.any(Array) } } }],
         });
       }
     }
-    expect(document.components.schemas.Problem).toEqual(
-      expect.objectContaining({ required: ['type', 'title', 'status', 'detail', 'requestId'], additionalProperties: false }),
+    const required = ['type', 'title', 'status', 'detail', 'requestId'];
+    expect(document.components.schemas.Problem).toEqual(expect.objectContaining({ required, additionalProperties: false }));
+    expect(Object.keys(document.components.schemas.Problem?.properties as object)).not.toContain('errors');
+    expect(document.components.schemas.ValidationProblem).toEqual(expect.objectContaining({ required, additionalProperties: false }));
+    expect((document.components.schemas.ValidationProblem?.properties as Record<string, unknown>).errors).toEqual(
+      expect.objectContaining({ type: 'array', items: { $ref: '#/components/schemas/FieldError' } }),
+    );
+    expect(contract.check({ method: 'GET', path: '/auth/me', status: 401, contentType: 'application/problem+json', body: { ...notFound, type: 'https://problems.backoffice.dev/unauthorized', status: 401, errors: [] } })).toMatch(
+      /must NOT have additional properties/,
     );
   });
 
@@ -128,7 +140,7 @@ describe('the OpenAPI document', () => {
     expect(operationOf('stockCoverage').parameters).toEqual([
       { name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 } },
       { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
-      { name: 'cursor', in: 'query', required: false, schema: { type: 'string', maxLength: 1024 } },
+      { name: 'cursor', in: 'query', required: false, schema: { type: 'string', maxLength: 1024, description: expect.stringMatching(/^Opaque/) } },
     ]);
   });
 
@@ -155,7 +167,9 @@ describe('the OpenAPI document', () => {
   });
 
   it.each([
-    ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'sp', zipCode: '01310100' }, settings: { a: [1, { b: null }] } }, true],
+    ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310100' }, settings: { a: [1, { b: null }] } }, true],
+    ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'XX', zipCode: '01310-100' } }, false],
+    ['POST', '/companies', { name: '   ', document: '11222333000181' }, false],
     ['POST', '/companies', { name: 'Loja', document: '11222333000181', status: 'BLOCKED' }, false],
     ['POST', '/companies', { name: 'Loja' }, false],
     ['POST', '/auth/login', { email: 'ana@example.com', password: 'x', rememberMe: true }, true],
@@ -166,6 +180,96 @@ describe('the OpenAPI document', () => {
     ['PATCH', `/suppliers/${UUID}`, {}, false],
   ])('agrees with the handler schema on %s %s %j', (method, path, body, valid) => {
     expect(contract.checkRequestBody(method, path, body) === undefined).toBe(valid);
+  });
+});
+
+describe('the OpenAPI document is as strict as the server', () => {
+  it('describes every operation in prose', () => {
+    const bare = documentedOperations().filter(({ operation }) => !operation.description?.trim()).map(({ operation }) => operation.operationId);
+    expect(bare).toEqual([]);
+  });
+
+  it("shows each handler's example request body, valid against its schema", () => {
+    const shown = documentedOperations().filter(({ operation }) => operation.requestBody);
+    for (const { method, path, operation } of shown) {
+      const example = operation.requestBody?.content['application/json']?.example;
+      const id = operation.operationId as RouteId;
+      expect(example, id).toEqual((operations[id] as { example?: { body?: unknown } }).example?.body);
+      if (example !== undefined) expect(contract.checkRequestBody(method, path.replace(/\{[^}]+\}/g, UUID), example), id).toBeUndefined();
+    }
+    expect(shown.filter(({ operation }) => operation.requestBody?.content['application/json']?.example !== undefined).length).toBeGreaterThan(15);
+  });
+
+  it('gives request bodies no `default` (a generated client would make the field required); the default is said in words', () => {
+    const defaults: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) return value.forEach((item, index) => walk(item, `${at}/${index}`));
+      if (value === null || typeof value !== 'object') return;
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'default') defaults.push(at);
+        walk(child, `${at}/${key}`);
+      }
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas)) if (name.endsWith('Request')) walk(schema, name);
+    expect(defaults).toEqual([]);
+    expect(document.components.schemas.LoginRequest?.properties).toEqual(expect.objectContaining({ rememberMe: { type: 'boolean', description: 'Optional; `false` when absent.' } }));
+  });
+
+  it('states the bounds hidden behind a pipe: quantities, unit costs, the UF of an address', () => {
+    const schemas = document.components.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>;
+    expect(schemas.InMovementRequest?.properties.quantity).toEqual(expect.objectContaining({ type: 'number', exclusiveMinimum: 0, maximum: 1e9 }));
+    expect(schemas.InMovementRequest?.properties.unitCost).toEqual(expect.objectContaining({ type: 'number', minimum: 0, maximum: 1e9 }));
+    expect(schemas.AdjustmentMovementRequest?.properties.quantity).toEqual(expect.objectContaining({ type: 'number', minimum: 0, maximum: 1e9 }));
+    expect(schemas.AddressInput?.properties.state).toEqual(expect.objectContaining({ type: 'string', enum: expect.arrayContaining(['SP', 'DF', 'TO']) }));
+    expect((schemas.AddressInput?.properties.state?.enum as string[]).length).toBe(27);
+  });
+
+  it('states the per-type movement rules as a union discriminated on type', () => {
+    const ref = (name: string) => `#/components/schemas/${name}`;
+    expect(document.components.schemas.CreateMovementRequest).toEqual({
+      type: 'object',
+      description: expect.any(String),
+      oneOf: ['InMovementRequest', 'OutMovementRequest', 'SaleMovementRequest', 'AdjustmentMovementRequest'].map((name) => ({ $ref: ref(name) })),
+      discriminator: {
+        propertyName: 'type',
+        mapping: { IN: ref('InMovementRequest'), OUT: ref('OutMovementRequest'), SALE: ref('SaleMovementRequest'), ADJUSTMENT: ref('AdjustmentMovementRequest') },
+      },
+    });
+  });
+
+  it('accepts exactly the movements the handler schema accepts, type by type', () => {
+    const base = { productId: UUID, warehouseId: UUID, occurredAt: TIMESTAMP };
+    const quantities = [-1, 0, 0.001, 0.0005, 24, 1e9, 1e9 + 1];
+    const costs = [undefined, -0.5, 0, 18.9, 0.00001, 1e9 + 1];
+    let checked = 0;
+    for (const type of MOVEMENT_TYPES) {
+      for (const quantity of quantities) {
+        for (const unitCost of costs) {
+          const body = { ...base, type, quantity, ...(unitCost === undefined ? {} : { unitCost }) };
+          const parsed = movementBody.safeParse(body);
+          const documented = contract.checkRequestBody('POST', '/inventory/movements', body) === undefined;
+          // Decimal places are stated in words only (`multipleOf: 0.0001` would make JSON Schema
+          // validators refuse 18.9 for binary-float reasons): the one rule the document may not enforce.
+          const onlyDecimals = !parsed.success && parsed.error.issues.every((issue) => /decimal places/.test(issue.message));
+          expect(documented, JSON.stringify(body)).toBe(parsed.success || onlyDecimals);
+          checked += parsed.success ? 1 : 0;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('states the rule of a required text field as a pattern that agrees with the field schema', () => {
+    const pattern = new RegExp(REQUIRED_TEXT_PATTERN, 'u');
+    const field = requiredText(100_000);
+    const blanksAndControls = fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u2028', '\u0000', '\u0007', '\u0085', '\u202e', '\u2067', '\ufffd', '\ud800', '\udc00', '\ufeff', 'a', 'é', '😀');
+    const text = fc.oneof(fc.string({ unit: 'grapheme-composite' }), fc.array(fc.oneof(blanksAndControls, fc.string({ maxLength: 3 }))).map((parts) => parts.join('')));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(pattern.test(value), JSON.stringify(value)).toBe(field.safeParse(value).success);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 
@@ -216,13 +320,15 @@ describe('the documentation routes of npm start', () => {
   });
   afterAll(() => new Promise<void>((resolveClose) => server.close(() => resolveClose())));
 
-  it('serves the document with this server listed first', async () => {
+  it('serves the document with the origin it is served from as its only server, whatever the port', async () => {
     const response = await fetch(`${base}/openapi.json`);
     const body = (await response.json()) as typeof document;
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(body.servers[0]).toEqual({ url: base, description: expect.any(String) });
+    expect(base).not.toBe('http://127.0.0.1:3000');
+    expect(body.servers).toEqual([{ url: base, description: expect.any(String) }]);
+    expect(JSON.stringify(body)).not.toContain(':3000');
     expect(body.paths).toEqual(document.paths);
     expect(body.components).toEqual(document.components);
   });

@@ -26,12 +26,20 @@ const SCHEMA_REF = '#/components/schemas/';
 const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const JSON_CONTENT_TYPE = 'application/json';
 
-/** Point the document's `#/components/schemas/X` references at the components Ajv knows. */
+/**
+ * Point the document's `#/components/schemas/X` references at the components Ajv knows. A
+ * `discriminator` loses its `mapping`, which Ajv does not read: it finds the branch by the
+ * `const` each one gives the property.
+ */
 function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value === null || typeof value !== 'object') return value;
   const result: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
+    if (key === 'discriminator' && child !== null && typeof child === 'object' && 'propertyName' in child) {
+      result[key] = { propertyName: (child as { propertyName: unknown }).propertyName };
+      continue;
+    }
     result[key] = key === '$ref' && typeof child === 'string' && child.startsWith(SCHEMA_REF) ? `${COMPONENTS_ID}#/$defs/${child.slice(SCHEMA_REF.length)}` : rewriteRefs(child);
   }
   return result;
@@ -70,7 +78,10 @@ export interface ContractValidator {
 }
 
 export function createContractValidator(document: OpenApiDocument): ContractValidator {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  // `discriminator`: OpenAPI's keyword on the unions of request shapes (the movement types).
+  // `strictRequired` off: "exactly one of" is `oneOf: [{ required: [a] }, { required: [b] }]`,
+  // whose branches name properties their parent defines.
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true, discriminator: true });
   addFormats(ajv);
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewriteRefs(document.components.schemas) as Record<string, JsonSchema> });
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { documentSchema } from '../../lib/domain/documents';
-import { emailField } from '../../lib/domain/fields';
+import { cursorParam } from '../../lib/domain/cursor';
+import { emailField, httpsUrlField, TEXT_PATTERN_META, timeBound } from '../../lib/domain/fields';
 import { phoneSchema } from '../../lib/domain/phones';
 import {
   type AppError,
@@ -20,7 +21,7 @@ import {
 import { MAX_BODY_BYTES } from '../../lib/http/middleware/body';
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../../lib/http/problem';
 import { routeList, type Route, type RouteId } from '../../lib/routes';
-import { operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
+import { documentedAs, operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
 import type {
   HttpVerb,
   JsonSchema,
@@ -45,6 +46,8 @@ import type {
  */
 
 export const OPENAPI_VERSION = '3.1.0';
+/** Whom to ask: the team that keeps this repository (README.md). */
+const CONTACT = { name: 'Back-office API maintainers' };
 export const API_VERSION = '1.0.0';
 export const JSON_CONTENT_TYPE = 'application/json';
 
@@ -150,6 +153,34 @@ const FIELD_HINTS = new Map<unknown, JsonSchema>([
     },
   ],
   [emailField, { format: 'email', description: 'Compared case-insensitively; stored lower-cased.' }],
+  [httpsUrlField, { pattern: '^https://', examples: ['https://cdn.example.com/loja-da-ana/logo.png'] }],
+]);
+
+/**
+ * Examples of the formats zod writes without one, so that a reader (and a tool that makes up
+ * sample requests from the schemas, as Swagger UI does) sees realistic values: lower-case
+ * UUIDs, dates of this era, not a string made up from the pattern.
+ */
+const FORMAT_EXAMPLES: Record<string, unknown[]> = {
+  uuid: ['3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60'],
+  'date-time': ['2026-11-21T10:00:00.000Z'],
+  email: ['ana@example.com'],
+};
+
+/**
+ * The same for query parameters, whose schemas the document shows on the output side (the
+ * parsed value): a list's cursor, and the time bounds, which a refinement checks.
+ */
+const PARAMETER_HINTS = new Map<unknown, JsonSchema>([
+  [cursorParam.unwrap(), { description: "Opaque: the `cursor` of the previous page's `Link` header (or `nextCursor`), issued for this list and these filters." }],
+  [
+    timeBound,
+    {
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?$',
+      description: 'Inclusive: a day (YYYY-MM-DD, the whole day in the business time zone) or an ISO 8601 date-time with its offset.',
+      examples: ['2026-11-01'],
+    },
+  ],
 ]);
 
 type JsonSchemaParams = NonNullable<Parameters<typeof z.toJSONSchema>[1]>;
@@ -163,6 +194,18 @@ const conversion = (io: 'input' | 'output'): JsonSchemaParams => ({
   override: ({ zodSchema, jsonSchema }) => {
     const hint = FIELD_HINTS.get(zodSchema);
     if (hint && io === 'input') Object.assign(jsonSchema, hint);
+    const parameterHint = PARAMETER_HINTS.get(zodSchema);
+    if (parameterHint) Object.assign(jsonSchema, parameterHint);
+    // A required text field's rule (trimmed, not blank, no control characters), beside a
+    // pattern of its own if it has one (SKUs); a response shows what was stored, so no pattern.
+    const textPattern = jsonSchema[TEXT_PATTERN_META];
+    delete jsonSchema[TEXT_PATTERN_META];
+    if (typeof textPattern === 'string' && io === 'input') {
+      if (typeof jsonSchema.pattern === 'string') jsonSchema.allOf = [{ pattern: textPattern }];
+      else jsonSchema.pattern = textPattern;
+    }
+    const example = typeof jsonSchema.format === 'string' ? FORMAT_EXAMPLES[jsonSchema.format] : undefined;
+    if (example && jsonSchema.examples === undefined) jsonSchema.examples = example;
   },
 });
 
@@ -177,6 +220,12 @@ function convertComponents(registry: typeof requestComponents, io: 'input' | 'ou
   const { schemas } = z.toJSONSchema(registry, { ...conversion(io), uri: (id) => `${SCHEMA_REF}${id}` });
   const result: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(schemas)) result[name] = asComponent(schema);
+  // zod reads only `id` from the registry it converts (other metadata from the global one):
+  // the registry's descriptions are the components' own.
+  for (const [name, schema] of registry._idmap) {
+    const description = registry.get(schema)?.description;
+    if (description && result[name]) result[name] = { description, ...result[name] };
+  }
   return result;
 }
 
@@ -187,18 +236,63 @@ function convertComponents(registry: typeof requestComponents, io: 'input' | 'ou
 function requireOneField(schemas: Record<string, JsonSchema>): void {
   for (const spec of Object.values(operations)) {
     const body = spec.request?.body;
-    const name = body && spec.request?.atLeastOneField ? requestComponents.get(body)?.id : undefined;
+    const name = body && spec.request?.atLeastOneField ? requestComponents.get(documentedAs.get(body) ?? body)?.id : undefined;
     const schema = name ? schemas[name] : undefined;
     if (schema) schema.minProperties = 1;
   }
 }
+
+/**
+ * A request body's property with a `default` is optional to send; a generated client reads a
+ * `default` as "always there" (openapi-typescript makes it required), which holds for a
+ * response, not for a request. So request schemas say their defaults in words.
+ */
+function describeDefaults(schemas: Record<string, JsonSchema>): void {
+  for (const schema of Object.values(schemas)) {
+    for (const property of Object.values(propertiesOf(schema))) {
+      if (!('default' in property)) continue;
+      const { default: value } = property;
+      delete property.default;
+      const said = `Optional; \`${JSON.stringify(value)}\` when absent.`;
+      property.description = typeof property.description === 'string' ? `${property.description} ${said}` : said;
+    }
+  }
+}
+
+/**
+ * A union of objects that each fix one required property to a constant (the movement types)
+ * gets an OpenAPI `discriminator` on it, so that readers and generators pick the branch by it.
+ */
+function addDiscriminators(schemas: Record<string, JsonSchema>): void {
+  for (const schema of Object.values(schemas)) {
+    const branches = Array.isArray(schema.oneOf) ? (schema.oneOf as JsonSchema[]) : [];
+    const targets = branches.map((branch) => (typeof branch.$ref === 'string' ? schemas[branch.$ref.slice(SCHEMA_REF.length)] : undefined));
+    const first = targets[0];
+    if (!first || targets.some((target) => !target)) continue;
+    const property = [...requiredOf(first)].find((name) => targets.every((target) => target && requiredOf(target).has(name) && 'const' in (propertiesOf(target)[name] ?? {})));
+    if (!property) continue;
+    const mapping: Record<string, string> = {};
+    branches.forEach((branch, index) => {
+      mapping[String(propertiesOf(targets[index] as JsonSchema)[property]?.const)] = branch.$ref as string;
+    });
+    schema.type = 'object';
+    schema.discriminator = { propertyName: property, mapping };
+  }
+}
+
+/**
+ * Any JSON value (company settings). Written as the recursive union it is (`z.json()`), the
+ * array branch refers to the schema itself, which TypeScript types generated from the document
+ * cannot express (openapi-typescript's output fails with TS2502); an empty schema says the same.
+ */
+const JSON_VALUE_SCHEMA: JsonSchema = { description: 'Any JSON value: an object, an array, a string, a number, a boolean or null.' };
 
 function convertInline(schema: Schema, io: 'input' | 'output'): JsonSchema {
   return asComponent(z.toJSONSchema(schema, conversion(io)));
 }
 
 function componentRef(registry: typeof requestComponents, schema: Schema, routeId: RouteId): ReferenceObject {
-  const name = registry.get(schema)?.id;
+  const name = registry.get(registry === requestComponents ? (documentedAs.get(schema) ?? schema) : schema)?.id;
   if (!name) throw new Error(`openapi: a schema of route ${routeId} has no component name`);
   return { $ref: `${SCHEMA_REF}${name}` };
 }
@@ -212,7 +306,7 @@ const pascal = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 function nameUnnamedSchemas(): void {
   for (const [id, spec] of Object.entries(operations) as [RouteId, OperationSpec][]) {
     const body = spec.request?.body;
-    if (body && !requestComponents.has(body)) requestComponents.add(body, { id: `${pascal(id)}Request` });
+    if (body && !requestComponents.has(documentedAs.get(body) ?? body)) requestComponents.add(body, { id: `${pascal(id)}Request` });
     const response = spec.success.body;
     if (response && !responseComponents.has(response)) responseComponents.add(response, { id: `${pascal(id)}Response` });
   }
@@ -344,7 +438,11 @@ function operation(route: Route & { id: RouteId }): OperationObject {
   if (parameters.length) result.parameters = parameters;
 
   if (spec.request?.body) {
-    result.requestBody = { required: true, content: { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(requestComponents, spec.request.body, route.id) } } } };
+    const example = spec.example?.body;
+    result.requestBody = {
+      required: true,
+      content: { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(requestComponents, spec.request.body, route.id) }, ...(example === undefined ? {} : { example }) } },
+    };
   }
 
   result.responses[String(spec.success.status)] = successResponse(route, spec);
@@ -369,7 +467,7 @@ function errorResponse(status: ErrorStatus): ResponseObject {
     content: {
       [PROBLEM_CONTENT_TYPE]: {
         schema: {
-          allOf: [{ $ref: `${SCHEMA_REF}Problem` }, { type: 'object', properties: { status: { const: status }, type: { enum: types } } }],
+          allOf: [{ $ref: `${SCHEMA_REF}${status === 400 ? 'ValidationProblem' : 'Problem'}` }, { type: 'object', properties: { status: { const: status }, type: { enum: types } } }],
         },
       },
     },
@@ -400,13 +498,16 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
   const requestSchemas = convertComponents(requestComponents, 'input');
   requireOneField(requestSchemas);
+  describeDefaults(requestSchemas);
+  addDiscriminators(requestSchemas);
+  if (requestSchemas.JsonValue) requestSchemas.JsonValue = { ...JSON_VALUE_SCHEMA };
   const responseSchemas = convertComponents(responseComponents, 'output');
   const clashes = Object.keys(requestSchemas).filter((name) => name in responseSchemas);
   if (clashes.length) throw new Error(`openapi: request and response components share the names ${clashes.join(', ')}`);
 
   return {
     openapi: OPENAPI_VERSION,
-    info: { title: 'Back-office API', version: API_VERSION, description: DESCRIPTION },
+    info: { title: 'Back-office API', version: API_VERSION, description: DESCRIPTION, contact: CONTACT },
     servers: options.servers ?? DEFAULT_SERVERS,
     tags: Object.values(TAGS).filter((tag) => usedTags.has(tag.name)),
     paths,

@@ -15,12 +15,12 @@ import { companyListView } from '../../lib/companies/schemas';
 import { coverageItemView, coverageListView, movementView, productListView, productView, warehouseListView, warehouseSummaryListView, warehouseSummaryView, warehouseView } from '../../lib/inventory/schemas';
 import { invitationView, sessionListView, userEnvelopeView } from '../../lib/auth/schemas';
 import { tenantListView } from '../../lib/tenants/schemas';
-import { movementBody, productBody, warehouseBody } from '../../lib/inventory/schemas';
+import { movementBody, movementBodyByType, movementBodyDocs, productBody, warehouseBody } from '../../lib/inventory/schemas';
 import type { RouteId } from '../../lib/routes';
 import { createSupplierBody, supplierPageView, supplierView, updateSupplierBody } from '../../lib/suppliers/schemas';
 import { createTenantBody, tenantCreatedView, tenantView, updateTenantBody } from '../../lib/tenants/schemas';
 import { routeHandlers } from './handlers';
-import { fieldErrorView, problemView } from './response-schemas';
+import { fieldErrorView, problemView, validationProblemView } from './response-schemas';
 
 export type { CookieEffect, ErrorStatus };
 
@@ -37,6 +37,8 @@ export interface OperationSpec {
   refreshCookie?: boolean;
   /** The next page comes in a `Link` header. */
   linkPages?: boolean;
+  /** The handler's typical request body, shown as the request body's example. */
+  example?: { body?: unknown };
 }
 
 /** A handler as an operation: the schemas it validates with, its answer and its own errors. */
@@ -49,6 +51,7 @@ export function operationOf({ input, docs }: DescribedHandler): OperationSpec {
     ...(docs.description ? { description: docs.description } : {}),
     ...(docs.refreshCookie ? { refreshCookie: true } : {}),
     ...(docs.linkPages ? { linkPages: true } : {}),
+    ...(docs.example?.body === undefined ? {} : { example: { body: docs.example.body } }),
   };
 }
 
@@ -84,11 +87,21 @@ export const requestComponents = z
   .add(updateSupplierBody, { id: 'UpdateSupplierRequest', description: 'Any of the create fields; `null` clears email or phone.' })
   .add(warehouseBody, { id: 'CreateWarehouseRequest' })
   .add(productBody, { id: 'CreateProductRequest' })
-  .add(movementBody, {
+  .add(movementBodyDocs, {
     id: 'CreateMovementRequest',
-    description:
-      '`quantity` > 0 (for ADJUSTMENT: the counted on-hand quantity, 0 allowed); `unitCost` required for IN, refused for OUT and SALE, optional for ADJUSTMENT; `occurredAt` defaults to now and may not be in the future.',
-  });
+    description: 'One shape per `type`: IN needs a `unitCost`, OUT and SALE refuse one (stock leaves at its average cost), ADJUSTMENT sets the counted quantity (0 allowed) with an optional `unitCost`. `occurredAt` defaults to now and may not be in the future.',
+  })
+  .add(movementBodyByType.IN, { id: 'InMovementRequest', description: 'Goods received: a quantity above 0 at a unit cost.' })
+  .add(movementBodyByType.OUT, { id: 'OutMovementRequest', description: 'Goods leaving other than by a sale (loss, transfer out): a quantity above 0, at the average cost.' })
+  .add(movementBodyByType.SALE, { id: 'SaleMovementRequest', description: "A sale: a quantity above 0, at the average cost; counts in the day's sales." })
+  .add(movementBodyByType.ADJUSTMENT, { id: 'AdjustmentMovementRequest', description: 'A stock count: the on-hand quantity becomes `quantity`.' });
+
+/**
+ * Request schemas the document states through another schema: `movementBody` checks its
+ * per-type rules in code (a refinement JSON Schema cannot read), so the document shows the same
+ * rules as a union discriminated on `type` (lib/inventory/schemas `movementBodyDocs`).
+ */
+export const documentedAs = new Map<Schema, Schema>([[movementBody, movementBodyDocs]]);
 
 /** Component names of the response bodies: converted with `io: 'output'`; unnamed ones get `<RouteId>Response`. */
 export const responseComponents = z
@@ -116,4 +129,5 @@ export const responseComponents = z
   .add(warehouseSummaryView, { id: 'WarehouseSummary', description: '`totalValue` in money, rounded to cents.' })
   .add(warehouseSummaryListView, { id: 'WarehouseSummaryList', description: 'By warehouse name; warehouses without stock have zeros.' })
   .add(fieldErrorView, { id: 'FieldError' })
-  .add(problemView, { id: 'Problem', description: 'An RFC 9457 problem document (`application/problem+json`).' });
+  .add(problemView, { id: 'Problem', description: 'An RFC 9457 problem document (`application/problem+json`).' })
+  .add(validationProblemView, { id: 'ValidationProblem', description: 'The problem document of a 400: with `errors` when the request failed validation.' });

@@ -14,6 +14,7 @@ export interface ReferenceObject {
 
 export interface MediaTypeObject {
   schema: JsonSchema;
+  example?: unknown;
 }
 
 export interface HeaderObject {
@@ -83,7 +84,7 @@ export interface SecuritySchemeObject {
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; contact?: { name?: string; url?: string; email?: string } };
   servers: ServerObject[];
   tags: { name: string; description: string }[];
   paths: Record<string, PathItemObject>;
