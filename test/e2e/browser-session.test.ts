@@ -9,13 +9,16 @@ import { codeAt } from '../../lib/auth/totp';
 import { createContractValidator } from '../../tools/openapi/contract';
 import { buildOpenApiDocument } from '../../tools/openapi/document';
 import { startLocalApi, type LocalApi } from '../../tools/local-api';
-import { clientPage, startPageServer, type CallResult, type ClientGlobal, type PageServer } from './client-page';
+import type { CallOptions } from './client-entry';
+import { bundleClient, clientPage, startPageServer, type CallResult, type ClientGlobal, type PageServer } from './client-page';
 
 /**
- * The cookie flow in a real browser (Debian's Chromium driven by playwright-core): a page
- * served from an allowed origin signs up, reads /auth/me, cannot see the HttpOnly cookies,
- * creates a company, survives an expired access token by refreshing on 401, logs out and is
- * refused; pages from origins that are not allowed read nothing the API answers with data.
+ * The cookie flow in a real browser (Debian's Chromium driven by playwright-core), through the
+ * typed client (clients/typescript, bundled for the page by esbuild): a page served from an
+ * allowed origin signs up, reads /auth/me, cannot see the HttpOnly cookies, creates a company,
+ * survives an expired access token and a missing one by refreshing on 401 (parallel calls
+ * sharing one refresh), logs out and is refused; pages from origins that are not allowed read
+ * nothing the API answers with data.
  *
  * Origins: the API on http://localhost:<api>; the client on http://localhost:<client>
  * (allowed; same site, so SameSite=Strict cookies travel with its fetches); a sibling on
@@ -59,6 +62,18 @@ async function callFrom(target: Page, method: string, path: string, body?: unkno
   return result;
 }
 
+/** Several calls at once from the page; every answer is held to the OpenAPI document. */
+async function parallelFrom(target: Page, calls: [method: string, path: string, body?: unknown, options?: CallOptions][]): Promise<{ results: CallResult[]; trail: string[] }> {
+  const batch = await target.evaluate((list) => (globalThis as unknown as ClientGlobal).client.parallel(list), calls);
+  batch.results.forEach((result, index) => {
+    const [method, path] = calls[index] ?? [];
+    if (result.ok) expect(contract.check({ method: method ?? '', path: path ?? '', status: result.status, contentType: result.contentType, body: result.body }), `${method} ${path}`).toBeUndefined();
+  });
+  return batch;
+}
+
+const expiredSessions = (target: Page) => target.evaluate(() => (globalThis as unknown as ClientGlobal).client.expiredSessions());
+
 const note = (target: Page, text: string) => target.evaluate((line) => (globalThis as unknown as ClientGlobal).client.note(line), text);
 
 const sessionCookies = async (): Promise<Record<string, Cookie>> =>
@@ -85,9 +100,10 @@ const problem = (status: number, type: string) =>
 beforeAll(async () => {
   rmSync(SCREENSHOTS, { recursive: true, force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
-  servers.client = await startPageServer();
-  servers.sibling = await startPageServer();
-  servers.foreign = await startPageServer();
+  const clientScript = await bundleClient();
+  servers.client = await startPageServer(clientScript);
+  servers.sibling = await startPageServer(clientScript);
+  servers.foreign = await startPageServer(clientScript);
   dataDir = mkdtempSync(join(tmpdir(), 'backoffice-e2e-'));
   api = await startLocalApi({ dataDir, inMemory: true, allowedOrigins: `http://localhost:${servers.client.port}` });
   apiBase = api.url.replace('127.0.0.1', 'localhost');
@@ -177,6 +193,40 @@ describe('a browser client on an allowed origin', () => {
     await screenshot(page, 'refreshed');
   });
 
+  it('survives a missing access cookie: parallel calls share one refresh, and each is retried once, a write with its body and Idempotency-Key', async () => {
+    await note(page, '5b. The access cookie is gone: three calls at once, one POST /auth/refresh, three retries');
+    const before = await sessionCookies();
+    await context.clearCookies({ name: 'accessToken' });
+
+    const { results, trail } = await parallelFrom(page, [
+      ['GET', '/auth/me'],
+      ['GET', '/companies'],
+      ['POST', '/inventory/warehouses', { name: 'Depósito Central' }, { idempotent: true }],
+    ]);
+
+    // The call whose 401 came first started the refresh (its `refresh` is 200); the others waited for it.
+    expect(results.map((result) => (result.ok ? { ...result, refresh: undefined } : result))).toEqual([
+      { ok: true, status: 200, contentType: 'application/json', body: { id: userId, name: 'Ana', email, tenantId }, statuses: [401, 200], refresh: undefined },
+      { ok: true, status: 200, contentType: 'application/json', body: [expect.objectContaining({ document, name: 'Loja Centro' })], statuses: [401, 200], refresh: undefined },
+      { ok: true, status: 201, contentType: 'application/json', body: expect.objectContaining({ name: 'Depósito Central' }), statuses: [401, 201], refresh: undefined },
+    ]);
+    expect(results.map((result) => (result.ok ? result.refresh : undefined)).filter((status) => status !== null)).toEqual([200]);
+    const [key, ...otherKeys] = new Set(trail.flatMap((exchange) => exchange.match(/ key=(.+)$/)?.[1] ?? []));
+    expect({ key, otherKeys }).toEqual({ key: expect.stringMatching(/^[0-9a-f-]{36}$/), otherKeys: [] });
+    expect([...trail].sort()).toEqual(
+      ['GET /auth/me 401', 'GET /companies 401', `POST /inventory/warehouses 401 key=${key}`, 'POST /auth/refresh 200', 'GET /auth/me 200', 'GET /companies 200', `POST /inventory/warehouses 201 key=${key}`].sort(),
+    );
+    // Every retry left after the one refresh.
+    const refreshedAt = trail.indexOf('POST /auth/refresh 200');
+    expect(trail.slice(0, refreshedAt).every((exchange) => / 401( key=.+)?$/.test(exchange))).toBe(true);
+    expect(await expiredSessions(page)).toBe(0);
+
+    const after = await sessionCookies();
+    expect(Object.keys(after).sort()).toEqual(['accessToken', 'refreshToken']);
+    expect(after.refreshToken?.value).not.toBe(before.refreshToken?.value);
+    await screenshot(page, 'refreshed-in-parallel');
+  });
+
   it('logs out, and is then refused, also with the old access token', async () => {
     await note(page, '6. POST /auth/logout, then GET /auth/me is refused');
     const oldAccess = (await sessionCookies()).accessToken?.value ?? '';
@@ -190,6 +240,8 @@ describe('a browser client on an allowed origin', () => {
     await setAccessCookie(oldAccess);
     const replayed = await callFrom(page, 'GET', '/auth/me');
     expect(replayed).toEqual(expect.objectContaining({ ok: true, status: 401, statuses: [401], refresh: 401 }));
+    // Each refused refresh told the application once that the session is over.
+    expect(await expiredSessions(page)).toBe(2);
     await context.clearCookies({ name: 'accessToken' });
     await screenshot(page, 'logged-out');
   });

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { CallOptions } from './client-entry';
 
 /**
- * The browser client the end-to-end test drives: one HTML page with an inline script, as a
- * real front end would call the API. `window.client.call()` sends every request with
- * `credentials: 'include'` and, when a request answers 401, calls POST /auth/refresh once
- * (one refresh at a time, shared by parallel callers) and retries; `client.probe()` sends
- * one bare request, as another page's script could. Each call is logged on the page, so the
- * screenshots show what happened.
+ * The browser client the end-to-end test drives: one HTML page whose script is the typed
+ * client (clients/typescript), bundled by esbuild from client-entry.ts, as a real front end
+ * would ship it. `window.client.call()` goes through that client: the session cookies on
+ * every request and, when a request answers 401, one shared POST /auth/refresh and a retry;
+ * `client.probe()` sends one bare request, as another page's script could. Each call is
+ * logged on the page, so the screenshots show what happened.
  */
 
 /** What `client.call()` hands back to the test (plain data, across `page.evaluate`). */
@@ -21,11 +24,31 @@ export type CallResult =
  */
 export interface ClientGlobal {
   client: {
-    call(method: string, path: string, body?: unknown): Promise<CallResult>;
+    call(method: string, path: string, body?: unknown, options?: CallOptions): Promise<CallResult>;
     probe(method: string, path: string, body?: unknown): Promise<CallResult>;
+    /** Several calls at once; `trail` lists every request of the batch as `METHOD /path status[ key=<Idempotency-Key>]`, in the order answered. */
+    parallel(calls: [method: string, path: string, body?: unknown, options?: CallOptions][]): Promise<{ results: CallResult[]; trail: string[] }>;
+    /** How many times the client's `onSessionExpired` ran on this page. */
+    expiredSessions(): number;
     note(text: string): void;
     cookieText(): string;
   };
+}
+
+/** The page's client script: the typed client and client-entry.ts, bundled for the browser. */
+export async function bundleClient(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('client-entry.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    write: false,
+    logLevel: 'silent',
+  });
+  const [file] = result.outputFiles;
+  if (!file) throw new Error('esbuild wrote no bundle for the client page');
+  return file.text;
 }
 
 export function clientPage(apiBase: string, title: string): string {
@@ -40,16 +63,14 @@ export function clientPage(apiBase: string, title: string): string {
     pre { background: #f4f4f4; padding: 8px; white-space: pre-wrap; word-break: break-all; }
     .refused { color: #a00; } .ok { color: #070; }
   </style>
+  <script>window.API_BASE = ${JSON.stringify(apiBase)};</script>
+  <script src="/client.js"></script>
 </head>
 <body>
   <h1>${title}</h1>
-  <p>Page origin: <code id="origin"></code> · API: <code>${apiBase}</code></p>
+  <p>Page origin: <code id="origin"></code> · API: <code>${apiBase}</code> · client: <code>@backoffice/client</code></p>
   <div id="log"></div>
   <script>
-    const API = ${JSON.stringify(apiBase)};
-    const NO_REFRESH = ['/auth/login', '/auth/register', '/auth/refresh', '/auth/mfa/verify'];
-    let refreshing = null;
-
     document.getElementById('origin').textContent = location.origin;
 
     function show(text, className) {
@@ -59,33 +80,15 @@ export function clientPage(apiBase: string, title: string): string {
       document.getElementById('log').append(line);
     }
 
-    /** One refresh at a time: parallel 401s share it (the server lets one of several win). */
-    function refreshOnce() {
-      refreshing ??= fetch(API + '/auth/refresh', { method: 'POST', credentials: 'include' }).finally(() => { refreshing = null; });
-      return refreshing;
-    }
-
-    /** fetch with the session cookies; on 401, refresh once and retry (unless told not to). */
-    async function apiFetch(path, { method = 'GET', body, refreshOn401 = true } = {}) {
-      const send = () => fetch(API + path, {
-        method,
-        credentials: 'include',
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const statuses = [];
-      let refresh = null;
-      let response = await send();
-      statuses.push(response.status);
-      if (response.status === 401 && refreshOn401 && !NO_REFRESH.includes(path)) {
-        const refreshed = await refreshOnce();
-        refresh = refreshed.status;
-        if (refreshed.ok) {
-          response = await send();
-          statuses.push(response.status);
-        }
+    function logged(method, path, result) {
+      if (!result.ok) {
+        show(method + ' ' + path + ': ' + result.error, 'refused');
+      } else {
+        const trail = result.statuses.join(' → ') + (result.refresh === null ? '' : ' (refresh ' + result.refresh + ')');
+        const text = result.body === undefined ? '(no body)' : JSON.stringify(result.body);
+        show(method + ' ' + path + ': ' + trail + '\\n' + text, result.status < 400 ? 'ok' : 'refused');
       }
-      return { response, statuses, refresh };
+      return result;
     }
 
     window.client = {
@@ -99,25 +102,21 @@ export function clientPage(apiBase: string, title: string): string {
         return document.cookie;
       },
       /** A request as the application makes it: refresh on 401 and retry. */
-      call(method, path, body) {
-        return this.run(method, path, { method, body });
+      async call(method, path, body, options) {
+        return logged(method, path, await backoffice.call(method, path, body, options));
       },
       /** One bare request, no refresh: what another page's script could try. */
-      probe(method, path, body) {
-        return this.run(method, path, { method, body, refreshOn401: false });
+      async probe(method, path, body) {
+        return logged(method, path, await backoffice.call(method, path, body, { probe: true }));
       },
-      async run(method, path, options) {
-        try {
-          const { response, statuses, refresh } = await apiFetch(path, options);
-          const text = await response.text();
-          const parsed = text ? JSON.parse(text) : undefined;
-          const trail = statuses.join(' → ') + (refresh === null ? '' : ' (refresh ' + refresh + ')');
-          show(method + ' ' + path + ': ' + trail + '\\n' + (text || '(no body)'), response.ok ? 'ok' : 'refused');
-          return { ok: true, status: response.status, contentType: response.headers.get('content-type'), body: parsed, statuses, refresh };
-        } catch (error) {
-          show(method + ' ' + path + ': ' + error.name + ': ' + error.message, 'refused');
-          return { ok: false, error: error.name + ': ' + error.message };
-        }
+      async parallel(calls) {
+        const batch = await backoffice.parallel(calls);
+        batch.results.forEach((result, index) => logged(calls[index][0], calls[index][1], result));
+        show('in the order answered: ' + batch.trail.join(', '));
+        return batch;
+      },
+      expiredSessions() {
+        return backoffice.expiredSessions();
       },
     };
   </script>
@@ -126,16 +125,21 @@ export function clientPage(apiBase: string, title: string): string {
 `;
 }
 
-/** A one-page HTTP server on 127.0.0.1; the page is set once the API's address is known. */
+/** A one-page HTTP server on 127.0.0.1 (and the page's client script); the page is set once the API's address is known. */
 export interface PageServer {
   port: number;
   setPage(html: string): void;
   close(): Promise<void>;
 }
 
-export async function startPageServer(): Promise<PageServer> {
+export async function startPageServer(clientScript: string): Promise<PageServer> {
   let html = '<!doctype html><title>not ready</title>';
   const server: Server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/client.js') {
+      response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+      response.end(clientScript);
+      return;
+    }
     // The same client at each of its pages: the start page, and the second-factor code page.
     if (request.method === 'GET' && ['/', '/index.html', '/code'].includes(request.url ?? '')) {
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
