@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '../lib/db/table';
 
@@ -10,6 +12,14 @@ import { createTableInput, tableDefinition } from '../lib/db/table';
  * DynamoDB Local, AWS's own emulator (it implements transactions, conditions and GSIs like
  * the service). Its jar ships inside the npm package `amplify-dynamodb-simulator`; we run
  * it directly with the machine's Java.
+ *
+ * It listens on 127.0.0.1 only: the jar has no bind option (`-help`; its Jetty server listens
+ * on every interface), so it is started through local/DynamoDBLocalOnLoopback.java, which
+ * builds the jar's own server and binds it to the loopback address. The launcher is compiled
+ * once, with the Java compiler module (no `javac` needed; Debian's and Ubuntu's Java runtime
+ * packages have it), into node_modules/.cache; without that module the plain jar runs, with
+ * a warning. Telemetry is off (`-disableTelemetry`). Its CORS default sends no
+ * Access-Control-Allow-Origin, so a web page cannot call it from a browser either.
  */
 
 export interface DynamoLocal {
@@ -22,15 +32,61 @@ function emulatorDirectory(): string {
   return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
 }
 
-/** Fails with an actionable message when Java is missing. */
-export function assertJava(): void {
-  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+const LOOPBACK_LAUNCHER = fileURLToPath(new URL('DynamoDBLocalOnLoopback.java', import.meta.url));
+const LAUNCHER_CACHE = fileURLToPath(new URL('../node_modules/.cache/dynamodb-local-loopback', import.meta.url));
+
+let javaCanCompile: boolean | undefined;
+
+/**
+ * Fails with an actionable message when Java is missing; true when this Java can compile the
+ * loopback launcher (it has the `jdk.compiler` module).
+ */
+export function assertJava(): boolean {
+  if (javaCanCompile !== undefined) return javaCanCompile;
+  const probe = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (probe.error) {
     throw new Error(
       'Java is required to run DynamoDB Local but `java` was not found.\n' +
         'Install a Java runtime, e.g. on Debian/Ubuntu: sudo apt-get install -y default-jre-headless',
     );
   }
+  javaCanCompile = probe.status === 0 && /^jdk\.compiler@/m.test(probe.stdout);
+  return javaCanCompile;
+}
+
+/**
+ * The folder holding the compiled launcher (compiled on first use, about 2 s, then kept per
+ * source and jar), or undefined when this Java cannot compile it.
+ */
+function compiledLauncher(emulator: string): string | undefined {
+  const jar = join(emulator, 'DynamoDBLocal.jar');
+  const version = readFileSync(join(emulator, 'dynamodb-local-metadata.json'));
+  const key = createHash('sha256').update(readFileSync(LOOPBACK_LAUNCHER)).update(version).digest('hex').slice(0, 16);
+  const folder = join(LAUNCHER_CACHE, key);
+  if (existsSync(join(folder, 'DynamoDBLocalOnLoopback.class'))) return folder;
+  const building = `${folder}.${process.pid}`;
+  const compiled = spawnSync('java', ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '-d', building, '-cp', jar, LOOPBACK_LAUNCHER], { encoding: 'utf8' });
+  if (compiled.status !== 0) {
+    rmSync(building, { recursive: true, force: true });
+    console.warn(`Could not compile ${LOOPBACK_LAUNCHER}:\n${compiled.stderr}`);
+    return undefined;
+  }
+  try {
+    renameSync(building, folder);
+  } catch {
+    // Another process compiled it at the same time: theirs is the same.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return folder;
+}
+
+/** True when nothing listens on `port` of the loopback interface (nor on every interface). */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
+  });
 }
 
 /** A free TCP port on the loopback interface. */
@@ -77,16 +133,19 @@ async function waitUntilReachable(endpoint: string, child: ChildProcess, output:
  * memory when `dbPath` is undefined (tests).
  */
 export async function startDynamoLocal(options: { port: number; dbPath?: string }): Promise<DynamoLocal> {
-  assertJava();
   const cwd = emulatorDirectory();
-  const args = ['-Xms64m', `-Xmx${process.env.DYNAMODB_HEAP ?? '2g'}`, '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(options.port), '-sharedDb'];
+  const launcher = assertJava() ? compiledLauncher(cwd) : undefined;
+  if (!launcher) console.warn(`This Java cannot compile ${LOOPBACK_LAUNCHER} (no jdk.compiler module): DynamoDB Local listens on every interface, port ${options.port}.`);
+  const main = launcher ? ['-cp', ['DynamoDBLocal.jar', launcher].join(delimiter), 'DynamoDBLocalOnLoopback'] : ['-jar', 'DynamoDBLocal.jar'];
+  const args = ['-Xms64m', `-Xmx${process.env.DYNAMODB_HEAP ?? '2g'}`, '-Djava.library.path=./DynamoDBLocal_lib', ...main, '-port', String(options.port), '-sharedDb', '-disableTelemetry'];
   if (options.dbPath) {
     mkdirSync(options.dbPath, { recursive: true });
     args.push('-dbPath', options.dbPath);
   } else {
     args.push('-inMemory');
   }
-  const child = spawn('java', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The launcher exits when its stdin closes, so it never outlives this process.
+  const child = spawn('java', args, { cwd, stdio: [launcher ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000);

@@ -1,23 +1,45 @@
 /**
- * `npm start`: the whole API on http://127.0.0.1:$PORT, locally, as it runs on AWS:
- * DynamoDB Local persisted under $DATA_DIR, the table created on first start from the
+ * `npm start [-- --no-watch]`: the whole API on http://127.0.0.1:$PORT, locally, as it runs
+ * on AWS: DynamoDB Local persisted under $DATA_DIR, the table created on first start from the
  * stack's own definition, and the API Gateway emulator running the same handlers and the
- * same authorizer.
+ * same authorizer. A change under functions/ or lib/ reloads the handlers (local/hot-reload.ts)
+ * unless `--no-watch` is given (the integration tests' API, tools/local-api.ts).
+ *
+ * Ports: the API's PORT (3000) is the address clients are configured with, so when it is
+ * taken the start fails and says so; DYNAMODB_PORT (8000) is found by the other local
+ * commands through $DATA_DIR/runtime.json, so when it is taken a free port is used instead.
  */
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
 import { withDocs } from './docs-server';
-import { ensureTable, freePort, startDynamoLocal } from './dynamodb-local';
+import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
-import { clearRuntimeInfo, loadAuthorizer, loadHandler, writeRuntimeInfo } from './runtime';
+import { startHotReload } from './hot-reload';
+import { clearRuntimeInfo, loadAuthorizer, loadCurrentJob, loadHandler, runtimeState, writeRuntimeInfo } from './runtime';
 import { startSchedules } from './scheduler';
 
 async function main(): Promise<void> {
+  const { watch } = parseArgs({ options: { watch: { type: 'boolean', default: true } }, allowNegative: true, strict: true }).values;
   const settings = localSettings();
   const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
-  const dynamoPort = settings.dynamoPort === 0 ? await freePort() : settings.dynamoPort;
+
+  // One npm start per data folder: two DynamoDB Locals must not share a database file.
+  const previous = runtimeState(settings.dataDir);
+  if (previous.kind === 'running') {
+    throw new Error(`npm start is already running on DATA_DIR=${settings.dataDir} (process ${previous.info.pid}, API ${previous.info.apiUrl}). Stop it first, or use another DATA_DIR.`);
+  }
+  if (previous.kind === 'stale') console.log(`Removed a stale ${join(settings.dataDir, 'runtime.json')} (${previous.pid === undefined ? 'unreadable' : `process ${previous.pid} is not running`}).`);
+  if (settings.port !== 0 && !(await isPortFree(settings.port))) {
+    throw new Error(`Port ${settings.port} is taken (another npm start, from this checkout or another?). Stop what uses it, or choose another port: PORT=${settings.port + 1} npm start`);
+  }
+  let dynamoPort = settings.dynamoPort === 0 ? await freePort() : settings.dynamoPort;
+  if (settings.dynamoPort !== 0 && !(await isPortFree(dynamoPort))) {
+    dynamoPort = await freePort();
+    console.log(`DynamoDB port ${settings.dynamoPort} is taken: DynamoDB Local uses port ${dynamoPort} instead (the other local commands find it in ${join(settings.dataDir, 'runtime.json')}).`);
+  }
   const dynamo = await startDynamoLocal({ port: dynamoPort, dbPath: inMemory ? undefined : join(settings.dataDir, 'dynamodb') });
   let table: 'created' | 'exists';
   try {
@@ -40,7 +62,15 @@ async function main(): Promise<void> {
   // what Node's parser refuses (oversized or malformed requests) with the gateway's problems.
   const server = createGatewayServer(withDocs(gateway, { allowedOrigins: ALLOWED_ORIGINS, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolveListen) => server.listen(settings.port, '127.0.0.1', resolveListen));
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, '127.0.0.1', resolveListen);
+    });
+  } catch (error) {
+    await dynamo.stop();
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new Error(`Port ${settings.port} is taken: choose another, e.g. PORT=${settings.port + 1} npm start`) : error;
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const apiUrl = `http://127.0.0.1:${port}`;
@@ -49,16 +79,19 @@ async function main(): Promise<void> {
   console.log(`DynamoDB Local on ${dynamo.endpoint} (${inMemory ? 'in memory' : `data in ${settings.dataDir}`}), table ${TABLE_NAME} ${table}`);
   console.log(`API listening on ${apiUrl}`);
   console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
-  const stopSchedules = startSchedules((line) => console.log(line));
+  const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
+  if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');
+  const stopSchedules = startSchedules((line) => console.log(line), { loadJob: loadCurrentJob });
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    hotReload?.stop();
     stopSchedules();
     server.closeAllConnections();
     server.close();
-    clearRuntimeInfo(settings.dataDir);
+    clearRuntimeInfo(settings.dataDir, process.pid);
     await dynamo.stop();
     process.exit(0);
   };

@@ -17,9 +17,10 @@
  * keeps the account in its tenant, replaces its password with the one given and ends all its
  * sessions: whoever registered that e-mail first keeps no way in.
  *
- * Store: the local one by default, also while `npm start` runs (it then talks to that
- * DynamoDB Local; otherwise it starts one on $DATA_DIR briefly). `--table NAME` targets a
- * deployed table instead, with the usual AWS credentials and region.
+ * Store: the running `npm start`'s on $DATA_DIR; with none running it refuses, unless
+ * `--private-store` lets it start a DynamoDB Local of its own there (local/store.ts).
+ * `--table NAME` targets a deployed table instead, with the usual AWS credentials and region.
+ * The store it uses is named on stderr.
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
@@ -29,10 +30,10 @@ import { promoteOrCreateAdmin } from '../tools/admin/create-admin';
 import { passwordSchema } from '../lib/auth/passwords';
 import { emailField, nameField } from '../lib/domain/fields';
 import { tenantNameField } from '../lib/tenants/schemas';
-import { connectStore } from '../local/store';
+import { chooseLocalStore, connectStore, PRIVATE_STORE_FLAG } from '../local/store';
 
 const USAGE = [
-  'usage: npm run create-admin -- --email E [--name N] [--tenant SLUG] [--promote] [--table DEPLOYED_TABLE]',
+  `usage: npm run create-admin -- --email E [--name N] [--tenant SLUG] [--promote] [--table DEPLOYED_TABLE | ${PRIVATE_STORE_FLAG}]`,
   '  The password is read from $ADMIN_PASSWORD, else from the first line of stdin when it is not a terminal,',
   '  else from a prompt: ADMIN_PASSWORD=… npm run create-admin -- --email E',
 ].join('\n');
@@ -43,6 +44,7 @@ const argsSchema = z.object({
   tenant: tenantNameField.default('platform'),
   promote: z.boolean().default(false),
   table: z.string().min(1).optional(),
+  'private-store': z.boolean().default(false),
 });
 
 /** Exit 2 (bad usage) with these lines and the usage. */
@@ -126,6 +128,7 @@ function parseCommandLine() {
         tenant: { type: 'string' },
         promote: { type: 'boolean' },
         table: { type: 'string' },
+        'private-store': { type: 'boolean' },
       },
       strict: true,
     }));
@@ -139,12 +142,15 @@ function parseCommandLine() {
 
 async function main(): Promise<void> {
   const args = parseCommandLine();
+  const storeOptions = { privateStore: args['private-store'] };
+  // Refused before the password is asked for.
+  if (args.table === undefined) await chooseLocalStore(storeOptions);
   const rawPassword = await readPassword();
   if (rawPassword === '') usageError('No password: set ADMIN_PASSWORD, pipe it on stdin, or run the command on a terminal to be asked.');
   const password = passwordSchema.safeParse(rawPassword);
   if (!password.success) usageError(...password.error.issues.map((issue) => `password: ${issue.message}`));
 
-  const store = await connectStore(args.table);
+  const store = await connectStore(args.table, storeOptions);
   try {
     const outcome = await promoteOrCreateAdmin(
       { email: args.email, password: password.data, name: args.name, tenantName: args.tenant, promote: args.promote },

@@ -1,13 +1,14 @@
 /**
- * `npm run seed [-- --suppliers 200 --products 300 --warehouses 4 --sales 20000 --companies 3]`
+ * `npm run seed [-- --suppliers 200 --products 300 --warehouses 4 --sales 20000 --companies 3] [--private-store]`
  *
- * A demo tenant in the local store (also while `npm start` runs): an administrator and a
+ * A demo tenant in the running `npm start`'s store (or, with `--private-store` and no API on
+ * $DATA_DIR, in a DynamoDB Local of its own there; local/store.ts): an administrator and a
  * member, companies, suppliers, products, warehouses with stock, and 90 days of sales already
  * rolled up for the coverage dashboard. Prints the logins at the end.
  *
  * Everything goes through the services the API uses (so every invariant holds), except the
  * sales: they are written as daily totals per product (what a day's SALE movements leave
- * for the roll-up job) and rolled up by the real job, so 100,000 sales take seconds.
+ * for the roll-up job) and rolled up by the real job, so 100,000 sales are not 100,000 writes.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -84,16 +85,17 @@ function invitationTokenFromOutbox(address: string): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { suppliers: { type: 'string' }, products: { type: 'string' }, warehouses: { type: 'string' }, sales: { type: 'string' }, companies: { type: 'string' } },
+    options: { suppliers: { type: 'string' }, products: { type: 'string' }, warehouses: { type: 'string' }, sales: { type: 'string' }, companies: { type: 'string' }, 'private-store': { type: 'boolean' } },
     strict: true,
   });
-  const parsed = optionsSchema.safeParse(values);
+  const { 'private-store': privateStore, ...counts } = values;
+  const parsed = optionsSchema.safeParse(counts);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`);
     process.exit(2);
   }
   const options = parsed.data;
-  const store = await connectLocalStore();
+  const store = await connectLocalStore({ privateStore });
   try {
     const nowMs = Date.now();
     const suffix = randomUUID().slice(0, 6);

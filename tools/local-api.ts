@@ -7,14 +7,29 @@ export interface LocalApi {
   stop(): Promise<void>;
 }
 
+export interface LocalApiOptions {
+  dataDir: string;
+  /** Keep DynamoDB Local off the disk (the shared integration instance). */
+  inMemory: boolean;
+  allowedOrigins: string;
+  /** Reload the handlers when functions/ or lib/ change, as `npm start` does; off by default. */
+  watch?: boolean;
+  /** The checkout to run (a copy of the repository, for the hot-reload test); this one by default. */
+  root?: string;
+  /** Every line the API prints, as it comes. */
+  onOutput?: (text: string) => void;
+}
+
 /**
- * Start the local API as `npm start` does, on free ports, with the data folder given.
- * `inMemory` keeps DynamoDB Local off the disk (the shared integration instance).
+ * Start the local API as `npm start` does, on free ports, with the data folder given, without
+ * watching the source unless `watch` is set.
  */
-export async function startLocalApi(options: { dataDir: string; inMemory: boolean; allowedOrigins: string }): Promise<LocalApi> {
+export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   // A fresh API: none of this process's own local configuration leaks into it.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name)));
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['local/start.ts'], {
+  const root = options.root ?? process.cwd();
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['local/start.ts', options.watch ? '--watch' : '--no-watch'], {
+    cwd: root,
     env: {
       ...inherited,
       PORT: '0',
@@ -27,12 +42,16 @@ export async function startLocalApi(options: { dataDir: string; inMemory: boolea
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let started = false;
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`the local API did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
+      options.onOutput?.(chunk.toString());
+      if (started) return;
       output += chunk.toString();
       const match = /API listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {
+        started = true;
         clearTimeout(timer);
         resolveUrl(match[1]);
       }

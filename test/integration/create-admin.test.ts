@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
@@ -42,6 +44,9 @@ async function createAdmin(args: string[], options: { password?: string; stdin?:
 
 const USAGE = expect.stringContaining('usage: npm run create-admin -- --email E');
 
+/** What a successful run prints on stderr: the one line naming its store (issue 18). */
+const STORE_LINE = expect.stringMatching(/^Store: the running API's store \(DynamoDB Local at http:\/\/127\.0\.0\.1:\d+, API http:\/\/127\.0\.0\.1:\d+\)\.\n$/);
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -82,7 +87,7 @@ describe('npm run create-admin', () => {
     const tenant = await newTenantWithAdmin();
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email, '--name', 'Root'], { password: 'admin password 1' });
-    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in (the new )?platform tenant 'platform' \(.*\)\./, email), stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in (the new )?platform tenant 'platform' \(.*\)\./, email), stderr: STORE_LINE });
 
     const signedIn = await signInWithSecondFactor(email, 'admin password 1', secondFactorFrom(result.stdout).secret);
     expect(signedIn.response.status).toBe(200);
@@ -118,7 +123,7 @@ describe('npm run create-admin', () => {
   it('reads the password from the first line of stdin when ADMIN_PASSWORD is not set', async () => {
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email], { stdin: 'piped password 1\nsecond line\n' });
-    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: STORE_LINE });
 
     expect((await login(email, 'piped password 1\nsecond line')).response.status).toBe(401);
     const signedIn = await signInWithSecondFactor(email, 'piped password 1', secondFactorFrom(result.stdout).secret);
@@ -165,7 +170,7 @@ describe('npm run create-admin', () => {
     });
     expect(await createAdmin(['--email', email])).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('No password: set ADMIN_PASSWORD') });
     // Nothing was stored: the e-mail is still free.
-    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: '' });
+    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: STORE_LINE });
   });
 });
 
@@ -250,7 +255,7 @@ describe('promoting an existing account', () => {
     expect(result).toEqual({
       code: 0,
       stdout: printed(`Promoted ${user.email} (tenant ${user.tenantId}) to platform administrator: its password was replaced and 2 session(s) ended.`, user.email),
-      stderr: '',
+      stderr: STORE_LINE,
     });
 
     for (const cookies of [user.cookies, second.cookies]) {
@@ -366,9 +371,9 @@ describe('the platform tenant', () => {
         const first = uniqueEmail('root');
         const second = uniqueEmail('root');
         const created = await createAdmin(['--email', first], { password: 'admin password 1', env: { TABLE_NAME: table } });
-        expect(created).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, first), stderr: '' });
+        expect(created).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, first), stderr: STORE_LINE });
         const joined = await createAdmin(['--email', second], { password: 'admin password 2', env: { TABLE_NAME: table } });
-        expect(joined).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in platform tenant 'platform' \(.*\)\./, second), stderr: '' });
+        expect(joined).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in platform tenant 'platform' \(.*\)\./, second), stderr: STORE_LINE });
 
         const tenantId = await findTenantIdByName('platform');
         const firstUser = await findUserByEmail(first);
@@ -396,3 +401,54 @@ describe('the platform tenant', () => {
     });
   });
 });
+
+describe('the store it writes to (issue 18)', () => {
+  const folders: string[] = [];
+  const emptyDataDir = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'backoffice-other-data-'));
+    folders.push(folder);
+    return folder;
+  };
+  afterAll(() => {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("names the running API's store when npm start runs on its DATA_DIR", async () => {
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email], { password: 'admin password 1' });
+    expect(result.code, result.stderr).toBe(0);
+    const runtime = readRuntimeInfo(inject('dataDir'));
+    expect(result.stderr).toBe(`Store: the running API's store (DynamoDB Local at ${runtime?.dynamoEndpoint}, API ${runtime?.apiUrl}).\n`);
+  });
+
+  it('refuses with exit code 1 when no npm start runs on its DATA_DIR, before asking for a password, and starts nothing', async () => {
+    const other = emptyDataDir();
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email], { env: { DATA_DIR: other } });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`No npm start is running on DATA_DIR=${other}: nothing would read what this command writes`) });
+    expect(result.stderr).toContain('add --private-store to write into');
+    expect(readdirSync(other)).toEqual([]);
+    expect((await login(email, 'admin password 1')).response.status).toBe(401);
+  });
+
+  it('removes a stale runtime.json (its process is gone) and refuses as when there is none', async () => {
+    const other = emptyDataDir();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(join(other, 'runtime.json'), JSON.stringify({ pid: gone, dynamoEndpoint: 'http://127.0.0.1:9', apiUrl: 'http://127.0.0.1:9' }));
+    const result = await createAdmin(['--email', uniqueEmail('root')], { password: 'admin password 1', env: { DATA_DIR: other } });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`No npm start is running on DATA_DIR=${other}`) });
+    expect(result.stderr).toContain(`Removed a stale ${join(other, 'runtime.json')} (process ${gone} is not running).`);
+    expect(readdirSync(other)).toEqual([]);
+  });
+
+  it('with --private-store starts a DynamoDB Local of its own on that DATA_DIR, and says so', async () => {
+    const other = emptyDataDir();
+    const email = uniqueEmail('root');
+    const result = await createAdmin(['--email', email, '--private-store'], { password: 'admin password 1', env: { DATA_DIR: other } });
+    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, email), stderr: `Store: a private DynamoDB Local on DATA_DIR=${other} (no npm start runs on it).\n` });
+    expect(readdirSync(join(other, 'dynamodb'))).toEqual(['shared-local-instance.db']);
+    // Not in the running API's store.
+    expect((await login(email, 'admin password 1')).response.status).toBe(401);
+  }, 90_000);
+});
+

@@ -38,5 +38,6 @@ describe('npm start persistence', () => {
     } finally {
       await second.stop();
     }
-  });
+    // Two starts of DynamoDB Local and the API: beyond the default 30 s on a loaded 2-core machine.
+  }, 120_000);
 });
