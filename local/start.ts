@@ -1,9 +1,11 @@
 /**
- * `npm start [-- --no-watch]`: the whole API on http://127.0.0.1:$PORT, locally, as it runs
- * on AWS: DynamoDB Local persisted under $DATA_DIR, the table created on first start from the
- * stack's own definition, and the API Gateway emulator running the same handlers and the
- * same authorizer. A change under functions/ or lib/ reloads the handlers (local/hot-reload.ts)
- * unless `--no-watch` is given (the integration tests' API, tools/local-api.ts).
+ * `npm start [-- --no-watch | --bundles]`: the whole API on http://127.0.0.1:$PORT, locally,
+ * as it runs on AWS: DynamoDB Local persisted under $DATA_DIR, the table created on first
+ * start from the stack's own definition, and the API Gateway emulator running the same
+ * handlers and the same authorizer. A change under functions/ or lib/ reloads the handlers
+ * (local/hot-reload.ts) unless `--no-watch` is given (the integration tests' API,
+ * tools/local-api.ts). With `--bundles` it runs the synthesized bundles of cdk.out instead,
+ * with each function's template environment and IAM grants (local/bundles/local-api.ts).
  *
  * Ports: the API's PORT (3000) is the address clients are configured with, so when it is
  * taken the start fails and says so; DYNAMODB_PORT (8000) is found by the other local
@@ -17,12 +19,16 @@ import { withDocs } from './docs-server';
 import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
+import { startBundleMode, type BundleMode } from './bundles/local-api';
 import { startHotReload } from './hot-reload';
 import { clearRuntimeInfo, loadAuthorizer, loadCurrentJob, loadHandler, runtimeState, writeRuntimeInfo } from './runtime';
 import { startSchedules } from './scheduler';
 
 async function main(): Promise<void> {
-  const { watch } = parseArgs({ options: { watch: { type: 'boolean', default: true } }, allowNegative: true, strict: true }).values;
+  const args = parseArgs({ options: { watch: { type: 'boolean', default: true }, bundles: { type: 'boolean', default: false } }, allowNegative: true, strict: true }).values;
+  // The bundles are built by cdk synth, not from the sources on each change: nothing to watch.
+  const { bundles } = args;
+  const watch = args.watch && !bundles;
   const settings = localSettings();
   const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
 
@@ -50,11 +56,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const { TABLE_NAME, ALLOWED_ORIGINS } = config();
+  let bundleMode: BundleMode | undefined;
+  try {
+    bundleMode = bundles ? await startBundleMode({ dataDir: settings.dataDir, dynamoEndpoint: dynamo.endpoint, log: (line) => console.log(line) }) : undefined;
+  } catch (error) {
+    await dynamo.stop();
+    throw error;
+  }
 
   const gateway = createGateway({
     routes: routeList(),
-    loadHandler,
-    loadAuthorizer,
+    loadHandler: bundleMode ? bundleMode.runtime.loadHandler : loadHandler,
+    loadAuthorizer: bundleMode ? bundleMode.runtime.loadAuthorizer : loadAuthorizer,
     allowedOrigins: ALLOWED_ORIGINS,
     log: (line) => console.log(line),
   });
@@ -81,7 +94,7 @@ async function main(): Promise<void> {
   console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
   if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');
-  const stopSchedules = startSchedules((line) => console.log(line), { loadJob: loadCurrentJob });
+  const stopSchedules = startSchedules((line) => console.log(line), { loadJob: bundleMode ? bundleMode.loadJob : loadCurrentJob });
 
   let stopping = false;
   const stop = async () => {
@@ -92,6 +105,7 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     server.close();
     clearRuntimeInfo(settings.dataDir, process.pid);
+    await bundleMode?.runtime.stop();
     await dynamo.stop();
     process.exit(0);
   };

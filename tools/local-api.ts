@@ -16,6 +16,8 @@ export interface LocalApiOptions {
   watch?: boolean;
   /** The checkout to run (a copy of the repository, for the hot-reload test); this one by default. */
   root?: string;
+  /** Run the synthesized bundles with their IAM grants (`npm start -- --bundles`). */
+  bundles?: boolean;
   /** Every line the API prints, as it comes. */
   onOutput?: (text: string) => void;
 }
@@ -28,7 +30,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   // A fresh API: none of this process's own local configuration leaks into it.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name)));
   const root = options.root ?? process.cwd();
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['local/start.ts', options.watch ? '--watch' : '--no-watch'], {
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['local/start.ts', options.watch ? '--watch' : '--no-watch', ...(options.bundles ? ['--bundles'] : [])], {
     cwd: root,
     env: {
       ...inherited,
@@ -44,7 +46,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   let output = '';
   let started = false;
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the local API did not start:\n${output}`)), 60_000);
+    // Bundle mode may synthesize first (a minute or two on 2 cores).
+    const timer = setTimeout(() => reject(new Error(`the local API did not start:\n${output}`)), options.bundles ? 600_000 : 60_000);
     const onData = (chunk: Buffer) => {
       options.onOutput?.(chunk.toString());
       if (started) return;

@@ -33,14 +33,26 @@ export interface BundleRuntime {
   world: LocalWorld;
   proxy: DynamoProxy;
   environmentOf(fn: AssemblyFunction): BundleEnvironment;
-  /** The worker of a function (one per function, started on first use). */
+  /** The first worker of a function (started on first use): what `npm run invoke` runs. */
   worker(functionId: string): FunctionWorker;
+  /**
+   * Invoke a function as Lambda scales it: on an idle worker if one is free, else on a new
+   * one (a cold start), up to MAX_WORKERS_PER_FUNCTION, then queued on the least busy.
+   */
+  invoke(functionId: string, event: unknown, awsRequestId?: string): Promise<unknown>;
   /** The handler of a route's function, for the gateway: `route` is matched by method and resource path. */
-  loadHandler(route: { method: string; path: string }): Promise<(event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>>;
+  loadHandler: (route: { method: string; path: string }) => Promise<(event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>>;
   /** The authorizer (the one of the first protected route), for the gateway: throws `Error('Unauthorized')` as the handler does. */
-  loadAuthorizer(): Promise<(event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>>;
+  loadAuthorizer: () => Promise<(event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>>;
   stop(): Promise<void>;
 }
+
+/**
+ * Concurrent invocations of one function that get their own worker (execution environment)
+ * before they queue: enough for the tests' parallel requests to run in parallel, few enough
+ * that a burst does not start dozens of isolates on a laptop.
+ */
+export const MAX_WORKERS_PER_FUNCTION = 4;
 
 /** An invocation error as the in-process handler would have thrown it (the gateway reads its message). */
 const asThrown = (error: unknown): Error => (error instanceof InvocationError ? Object.assign(new Error(error.errorMessage), { name: error.errorType }) : (error as Error));
@@ -51,7 +63,7 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
   const world: LocalWorld = { region: LOCAL_REGION, accountId: LOCAL_ACCOUNT, tableName: options.tableName, stackName: assembly.stackName };
   const keys = readLocalKeys(options.dataDir);
   const proxy = await startDynamoProxy({ target: options.dynamoEndpoint, ...assemblyCallers(assembly, world), log });
-  const workers = new Map<string, FunctionWorker>();
+  const pools = new Map<string, { worker: FunctionWorker; inFlight: number }[]>();
 
   const environmentOf = (fn: AssemblyFunction) =>
     resolveFunctionEnvironment(assembly, fn, {
@@ -62,16 +74,32 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
       ...(options.overrides ? { overrides: options.overrides } : {}),
     });
 
-  const worker = (functionId: string): FunctionWorker => {
-    let existing = workers.get(functionId);
-    if (existing) return existing;
+  const start = (functionId: string) => {
     const fn = assembly.functions.get(functionId);
     if (!fn) throw new Error(`No function ${functionId} in ${assembly.stackName}`);
     const { env, notes } = environmentOf(fn);
-    for (const note of notes.filter((line) => line.includes('may not') || line.includes('no local value'))) log(`[bundles] ${functionId}: ${note}`);
-    existing = startFunctionWorker(fn, env, options.functionLog ? { log: options.functionLog } : {});
-    workers.set(functionId, existing);
-    return existing;
+    const pool = pools.get(functionId) ?? [];
+    if (pool.length === 0) for (const note of notes.filter((line) => line.includes('may not') || line.includes('no local value'))) log(`[bundles] ${functionId}: ${note}`);
+    const slot = { worker: startFunctionWorker(fn, env, options.functionLog ? { log: options.functionLog } : {}), inFlight: 0 };
+    pools.set(functionId, [...pool, slot]);
+    return slot;
+  };
+
+  const worker = (functionId: string): FunctionWorker => (pools.get(functionId)?.[0] ?? start(functionId)).worker;
+
+  const invoke = async (functionId: string, event: unknown, awsRequestId?: string): Promise<unknown> => {
+    const pool = pools.get(functionId) ?? [];
+    const slot =
+      pool.find((candidate) => candidate.inFlight === 0) ??
+      (pool.length < MAX_WORKERS_PER_FUNCTION ? start(functionId) : pool.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least)));
+    slot.inFlight += 1;
+    try {
+      return await slot.worker.invoke(event, awsRequestId === undefined ? {} : { awsRequestId });
+    } catch (error) {
+      throw asThrown(error);
+    } finally {
+      slot.inFlight -= 1;
+    }
   };
 
   const routeFunction = (route: { method: string; path: string }) => {
@@ -86,19 +114,19 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
     proxy,
     environmentOf,
     worker,
+    invoke,
     loadHandler: (route) => {
-      const target = worker(routeFunction(route).functionId);
-      return Promise.resolve((event, context) => target.invoke(event, { awsRequestId: context.awsRequestId }).catch((error: unknown) => Promise.reject(asThrown(error))) as Promise<APIGatewayProxyResult>);
+      const { functionId } = routeFunction(route);
+      return Promise.resolve((event, context) => invoke(functionId, event, context.awsRequestId) as Promise<APIGatewayProxyResult>);
     },
     loadAuthorizer: () => {
       const authorizerId = assembly.routes.find((route) => route.authorizerFunctionId)?.authorizerFunctionId;
       if (!authorizerId) return Promise.reject(new Error(`No method of ${assembly.stackName} has an authorizer`));
-      const target = worker(authorizerId);
-      return Promise.resolve((event) => target.invoke(event).catch((error: unknown) => Promise.reject(asThrown(error))) as Promise<APIGatewayAuthorizerResult>);
+      return Promise.resolve((event) => invoke(authorizerId, event) as Promise<APIGatewayAuthorizerResult>);
     },
     async stop() {
-      await Promise.all([...workers.values()].map((running) => running.stop()));
-      workers.clear();
+      await Promise.all([...pools.values()].flat().map((slot) => slot.worker.stop()));
+      pools.clear();
       await proxy.stop();
     },
   };

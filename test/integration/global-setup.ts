@@ -20,11 +20,33 @@ declare module 'vitest' {
 export const ALLOWED_ORIGIN = 'https://app.example.com';
 
 let api: LocalApi | undefined;
+/** How the IAM proxy of bundle mode logs a denied call (local/bundles/dynamo-proxy.ts). */
+const DENIAL_MARK = '[iam]';
+const denials: string[] = [];
+let pending = '';
 let dataDir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   dataDir = mkdtempSync(join(tmpdir(), 'backoffice-it-'));
-  api = await startLocalApi({ dataDir, inMemory: true, allowedOrigins: ALLOWED_ORIGIN });
+  // INTEGRATION_BUNDLES=1 (npm run test:bundles): the same tests against the synthesized
+  // bundles, IAM enforced. A call outside a function's grants is shown as it happens, and
+  // fails the run at the end even if the test that made it did not notice the 500.
+  const bundles = process.env.INTEGRATION_BUNDLES === '1';
+  api = await startLocalApi({
+    dataDir,
+    inMemory: true,
+    allowedOrigins: ALLOWED_ORIGIN,
+    bundles,
+    onOutput: (text) => {
+      // Output comes in chunks: only whole lines are read.
+      const lines = (pending + text).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines.filter((candidate) => candidate.includes(DENIAL_MARK))) {
+        denials.push(line);
+        console.error(line);
+      }
+    },
+  });
   project.provide('apiUrl', api.url);
   project.provide('dataDir', dataDir);
   project.provide('allowedOrigin', ALLOWED_ORIGIN);
@@ -33,4 +55,5 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await api?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (denials.length > 0) throw new Error(`${denials.length} DynamoDB call(s) outside a function's IAM grants:\n${denials.join('\n')}`);
 }
