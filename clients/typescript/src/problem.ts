@@ -1,21 +1,13 @@
-/** One invalid field of a 400 `validation` problem (a dotted path, and why). */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { components } from './schema';
+
+/** One invalid field of a 400 `validation` problem (a dotted path, and why), as the document defines it. */
+export type FieldError = components['schemas']['FieldError'];
 
 /**
  * The RFC 9457 problem document every error of the API carries (`application/problem+json`,
- * contract.md section 2); `errors` on `validation` problems only.
+ * contract.md section 2), as the document defines it: `errors` on 400 `validation` problems only.
  */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  errors?: FieldError[];
-  requestId: string;
-}
+export type Problem = components['schemas']['ValidationProblem'];
 
 /** The base of every problem `type` the API answers: `${PROBLEM_TYPE_BASE}conflict` and so on. */
 export const PROBLEM_TYPE_BASE = 'https://problems.backoffice.dev/';
