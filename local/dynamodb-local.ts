@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -60,7 +60,10 @@ export function assertJava(): boolean {
  */
 function compiledLauncher(emulator: string): string | undefined {
   const jar = join(emulator, 'DynamoDBLocal.jar');
-  const version = readFileSync(join(emulator, 'dynamodb-local-metadata.json'));
+  // The jar's identity: the checksum file the package ships beside it (dynamodb-local-metadata.json
+  // is not one: DynamoDB Local writes it on its first run, with a random installation id).
+  const checksum = join(emulator, 'sha256');
+  const version = existsSync(checksum) ? readFileSync(checksum) : String(statSync(jar).size);
   const key = createHash('sha256').update(readFileSync(LOOPBACK_LAUNCHER)).update(version).digest('hex').slice(0, 16);
   const folder = join(LAUNCHER_CACHE, key);
   if (existsSync(join(folder, 'DynamoDBLocalOnLoopback.class'))) return folder;
