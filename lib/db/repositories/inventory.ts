@@ -7,6 +7,7 @@ import { INVENTORY_ITEMS } from '../item-types';
 import { auditItems } from './audit';
 import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
+import { settleAll } from '../../domain/concurrency';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../../domain/decimal';
 import { getMany } from '../batch';
 import { scaledFrom, storedDecimal } from '../decimals';
@@ -153,8 +154,9 @@ export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
 export async function insertProduct(tenantId: string, product: Product, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   const coverage = newProductCoverage(tenantId, product);
   try {
-    await Promise.all([
-      registerCoverageTenant(tenantId),
+    // In parallel, but settled both before answering: the transaction's error first (its
+    // conditions name a taken SKU or key), the registry's otherwise.
+    await settleAll([
       db().send(
       new TransactWriteCommand({
         TransactItems: [
@@ -178,6 +180,7 @@ export async function insertProduct(tenantId: string, product: Product, audit: A
         ],
       }),
       ),
+      registerCoverageTenant(tenantId),
     ]);
   } catch (error) {
     keyTakenOver(error, 2 + coverage.writes.length);
