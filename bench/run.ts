@@ -4,7 +4,8 @@
  *
  *   npm run bench                 everything (about 6 minutes on 2 cores)
  *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt, tracing
- *                                 (tracing is not in the default run: it measures a library we decided against)
+ *                                 (tracing is not in the default run: Powertools Tracer, which we decided against,
+ *                                 and Powertools Metrics, each against the same function)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runColdStartBench } from './cold-start';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   if (parts.has('tracing')) {
     const tracing = await runTracingBench(log);
     results.tracing = tracing;
-    console.log('\nPowertools Tracer: cold load with and without it (median of 15 fresh processes, over the same baseline)');
+    console.log('\nPowertools Tracer and Metrics: cold load with and without each (median of 15 fresh processes, over the same baseline)');
     console.table(tracing.map((entry) => ({ function: entry.function, variant: entry.variant, bundle: kb(entry.bytes), 'over baseline ms': entry.overBaselineMs })));
   }
 

@@ -1,6 +1,8 @@
 /**
- * What Powertools Tracer's in-process instrumentation would cost at cold start, measured
- * before adopting it (issue 18). Active tracing itself (the Lambda service's segment, the
+ * What the observability libraries cost at cold start (issue 18): Powertools Tracer's
+ * in-process instrumentation, measured before adopting it (it was not), and Powertools
+ * Metrics, which every route function holds (lib/metrics.ts), against the same function
+ * with the metrics module swapped for a stub that records nothing. Active tracing itself (the Lambda service's segment, the
  * API stage's) costs the function nothing at import; the Tracer adds the X-Ray SDK and
  * patches the DynamoDB client, so every DynamoDB call becomes a subsegment.
  *
@@ -20,10 +22,13 @@ const RUNS = 15;
 
 export interface TracingFigure {
   function: string;
-  variant: 'as deployed' | 'with Tracer';
+  variant: 'as deployed' | 'with Tracer' | 'without Metrics';
   bytes: number;
   overBaselineMs: number;
 }
+
+/** Powertools Metrics' API, doing nothing: the function without the library. */
+const METRICS_STUB = "export const MetricUnit = { Count: 'Count' };\nexport class Metrics { singleMetric() { return this; } addDimension() { return this; } addMetric() { return this; } }\n";
 
 const BASELINE =
   "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: '' });\n";
@@ -50,15 +55,19 @@ export async function runTracingBench(log: (line: string) => void): Promise<Trac
     { name: 'POST /inventory/movements', file: list.find((route) => route.method === 'POST' && route.path === '/inventory/movements')?.handler },
   ];
   writeFileSync(join(OUT, 'baseline.ts'), BASELINE);
-  const entries: { name: string; variant: TracingFigure['variant'] | 'baseline'; entry: string }[] = [{ name: 'baseline', variant: 'baseline', entry: join(OUT, 'baseline.ts') }];
+  writeFileSync(join(OUT, 'metrics-stub.ts'), METRICS_STUB);
+  const withoutMetrics = { '@aws-lambda-powertools/metrics': `./${join(OUT, 'metrics-stub.ts')}` };
+  const entries: { name: string; variant: TracingFigure['variant'] | 'baseline'; entry: string; alias?: Record<string, string> }[] = [
+    { name: 'baseline', variant: 'baseline', entry: join(OUT, 'baseline.ts') },
+  ];
   for (const [index, { name, file }] of sample.entries()) {
     if (!file) throw new Error(`${name} is not in the route manifest`);
     const traced = join(OUT, `traced${index}.ts`);
     writeFileSync(traced, withTracer(file));
-    entries.push({ name, variant: 'as deployed', entry: file }, { name, variant: 'with Tracer', entry: traced });
+    entries.push({ name, variant: 'as deployed', entry: file }, { name, variant: 'with Tracer', entry: traced }, { name, variant: 'without Metrics', entry: file, alias: withoutMetrics });
   }
   const bundles = [];
-  for (const [index, entry] of entries.entries()) bundles.push({ ...entry, ...(await bundle(entry.entry, OUT, `b${index}`)) });
+  for (const [index, entry] of entries.entries()) bundles.push({ ...entry, ...(await bundle(entry.entry, OUT, `b${index}`, entry.alias)) });
   log(`tracing: ${bundles.length} bundles built; ${RUNS} rounds of fresh imports ...`);
   const times = bundles.map(() => [] as number[]);
   for (let round = 0; round < RUNS; round += 1) {
