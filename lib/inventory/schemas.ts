@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { cursorParam } from '../domain/cursor';
 import { integerParam, nameField, requiredText, timeBound, uuidField } from '../domain/fields';
-import { movementSchema, MOVEMENT_TYPES, type MovementType, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
 
@@ -16,21 +16,9 @@ const amount = (places: number) =>
     .max(1e9, 'must be at most 1000000000')
     .refine((value) => parseScaled(value, places) !== undefined, `must have at most ${places} decimal places`);
 
-/**
- * What the OpenAPI document says of an amount: the bounds of the `.pipe()`, which a conversion of
- * the input side does not see, and the decimal places in words (`multipleOf: 0.0001` would be
- * exact but binary floats make validators refuse 18.9). Metadata only: parsing is the schema's.
- */
-const amountDocs = (places: number, minimum: { minimum: number } | { exclusiveMinimum: number }, example: number) => ({
-  ...minimum,
-  maximum: 1e9,
-  description: `At most ${places} decimal places.`,
-  examples: [example],
-});
-
 /** A movement's `quantity` and `unitCost` as the service parses them (the per-type rules are `movementBody`'s). */
-const quantityField = amount(QUANTITY_PLACES).pipe(z.number().min(0, 'must not be negative'));
-const unitCostField = amount(UNIT_COST_PLACES).pipe(z.number().min(0, 'must not be negative'));
+export const quantityField = amount(QUANTITY_PLACES).pipe(z.number().min(0, 'must not be negative'));
+export const unitCostField = amount(UNIT_COST_PLACES).pipe(z.number().min(0, 'must not be negative'));
 
 /**
  * The earliest `occurredAt` a movement may carry: a back-dated movement older than this is a
@@ -58,7 +46,7 @@ const occurredAtField = z.iso
     examples: ['2026-11-20T14:30:00.000Z'],
   });
 
-const movementFields = {
+export const movementFields = {
   productId: uuidField,
   warehouseId: uuidField,
   type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
@@ -79,29 +67,6 @@ export const movementBody = z.strictObject(movementFields).superRefine((movement
   }
 });
 
-/**
- * `movementBody`'s per-type rules (its `superRefine`) as the OpenAPI document states them: one
- * strict object per `type`, discriminated on it. Documentation only: the service parses with
- * `movementBody`, whose messages name the rule a request broke; test/unit/openapi.test.ts holds
- * the two to accepting the same bodies.
- */
-const positiveQuantity = quantityField.meta(amountDocs(QUANTITY_PLACES, { exclusiveMinimum: 0 }, 24));
-const cost = (description: string) => unitCostField.meta({ ...amountDocs(UNIT_COST_PLACES, { minimum: 0 }, 18.9), description });
-const { productId, warehouseId, occurredAt } = movementFields;
-export const movementBodyByType = {
-  IN: z.strictObject({ productId, warehouseId, type: z.literal('IN'), quantity: positiveQuantity, unitCost: cost('The unit cost of what comes in; at most 4 decimal places.'), occurredAt }),
-  OUT: z.strictObject({ productId, warehouseId, type: z.literal('OUT'), quantity: positiveQuantity, occurredAt }),
-  SALE: z.strictObject({ productId, warehouseId, type: z.literal('SALE'), quantity: positiveQuantity, occurredAt }),
-  ADJUSTMENT: z.strictObject({
-    productId,
-    warehouseId,
-    type: z.literal('ADJUSTMENT'),
-    quantity: quantityField.meta({ ...amountDocs(QUANTITY_PLACES, { minimum: 0 }, 120), description: 'The counted on-hand quantity (0 allowed); at most 3 decimal places.' }),
-    unitCost: cost('Optional: the unit cost of the counted stock; at most 4 decimal places.').optional(),
-    occurredAt,
-  }),
-} as const satisfies Record<MovementType, z.ZodType>;
-export const movementBodyDocs = z.discriminatedUnion('type', [movementBodyByType.IN, movementBodyByType.OUT, movementBodyByType.SALE, movementBodyByType.ADJUSTMENT]);
 
 /**
  * GET /inventory/dashboard/coverage pages (issue 15): bounded like every list, large enough

@@ -15,7 +15,8 @@ import { companyListView } from '../../lib/companies/schemas';
 import { coverageItemView, coverageListView, movementView, productListView, productView, warehouseListView, warehouseSummaryListView, warehouseSummaryView, warehouseView } from '../../lib/inventory/schemas';
 import { invitationView, sessionListView, userEnvelopeView } from '../../lib/auth/schemas';
 import { tenantListView } from '../../lib/tenants/schemas';
-import { movementBody, movementBodyByType, movementBodyDocs, productBody, warehouseBody } from '../../lib/inventory/schemas';
+import { movementBody, productBody, warehouseBody } from '../../lib/inventory/schemas';
+import { movementBodyByType, movementBodyDocs } from './movement-docs';
 import type { RouteId } from '../../lib/routes';
 import { createSupplierBody, supplierPageView, supplierView, updateSupplierBody } from '../../lib/suppliers/schemas';
 import { createTenantBody, tenantCreatedView, tenantView, updateTenantBody } from '../../lib/tenants/schemas';
@@ -99,7 +100,7 @@ export const requestComponents = z
 /**
  * Request schemas the document states through another schema: `movementBody` checks its
  * per-type rules in code (a refinement JSON Schema cannot read), so the document shows the same
- * rules as a union discriminated on `type` (lib/inventory/schemas `movementBodyDocs`).
+ * rules as a union discriminated on `type` (`movementBodyDocs`, ./movement-docs.ts).
  */
 export const documentedAs = new Map<Schema, Schema>([[movementBody, movementBodyDocs]]);
 
