@@ -23,7 +23,8 @@ import { createCompany } from '../lib/companies/service';
 import { insertSession } from '../lib/db/repositories/sessions';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { routeHandlers } from '../tools/openapi/handlers';
-import { routeList, type Route, type RouteId } from '../lib/routes';
+import { routeLimit, takenByChain } from '../lib/rate-limit';
+import { routeList, routes, type Route, type RouteId } from '../lib/routes';
 import { createSupplier } from '../lib/suppliers/service';
 import { createTenant } from '../lib/tenants/service';
 import { exampleRequest } from '../scripts/route-artifacts';
@@ -62,14 +63,15 @@ interface World {
 }
 
 const client = { ip: '198.51.100.1', userAgent: 'bench' };
+const REGISTER_ATTEMPTS = routeLimit(routes.register, 'ip');
 const ipOf = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
 
 async function buildWorld(dataDir: string): Promise<World> {
   const now = Date.now();
-  const tenant = await createTenant({ name: `bench-${randomUUID().slice(0, 8)}`, plan: 'ENTERPRISE' }, now);
   const adminEmail = `admin.${randomUUID().slice(0, 8)}@bench.example`;
+  const tenant = await createTenant({ name: `bench-${randomUUID().slice(0, 8)}`, plan: 'ENTERPRISE', adminEmail }, now);
   const password = 'bench password 123';
-  const registered = await register({ name: 'Bench Admin', email: adminEmail, password, tenantId: tenant.id }, client, now);
+  const registered = await register({ name: 'Bench Admin', email: adminEmail, password, tenantId: tenant.id, invitationToken: latestMailToken(dataDir, adminEmail) }, client, now, REGISTER_ATTEMPTS);
   const admin = await authorize(registered.tokens.accessToken, now);
   const company = await createCompany(admin, { name: 'Bench Company', document: cnpj.generate() }, now);
   const supplier = await createSupplier(admin, { name: 'Fornecedor Bench', corporateName: 'Fornecedor Bench Ltda', document: cnpj.generate(), active: true }, now);
@@ -94,8 +96,7 @@ async function buildWorld(dataDir: string): Promise<World> {
 /** A new live session of the admin (no bcrypt), with its authorizer context. */
 async function freshSession(world: World): Promise<{ context: Record<string, string>; accessToken: string; refreshToken: string; sessionId: string }> {
   const now = Date.now();
-  const user = { id: world.admin.userId, tenantId: world.tenantId, name: world.admin.name, email: world.adminEmail, passwordHash: '', role: 'ADMIN' as const, platformAdmin: false, sessionsValidFrom: null, resetTokenHash: null, createdAt: '', updatedAt: '' };
-  const { session, tokens } = await openSession(user, false, client, now);
+  const { session, tokens } = await openSession({ id: world.admin.userId, tenantId: world.tenantId }, false, client, now, world.admin.credentialVersion);
   await insertSession(session);
   const principal = await authorize(tokens.accessToken, now);
   return { context: toAuthorizerContext(principal), accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, sessionId: session.id };
@@ -221,8 +222,8 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
         const email = `reset.${randomUUID().slice(0, 8)}@bench.example`;
         await inviteUser(world.admin, email, Date.now());
         const invitationToken = latestMailToken(world.dataDir, email);
-        await register({ name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId, invitationToken }, client, Date.now());
-        await requestPasswordReset(email, Date.now());
+        await register({ name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId, invitationToken }, client, Date.now(), REGISTER_ATTEMPTS);
+        await requestPasswordReset(email, Date.now(), routeLimit(routes.forgotPassword, 'email'));
         events.push(jsonPost('/auth/reset-password', { token: latestMailToken(world.dataDir, email), newPassword: 'new password 123' }));
       }
       return events;
@@ -289,10 +290,12 @@ const CREATES: RouteId[] = ['createTenant', 'createCompany', 'createSupplier', '
 
 function targetOf(route: Route & { id: RouteId }): { text: string; check: (commands: string[]) => boolean } | undefined {
   // The limiter's conditional UpdateItem comes first on a rate-limited route.
-  const own = (commands: string[]) => (route.rateLimit && route.rateLimit.counts !== 'attempts' ? commands.slice(1) : commands);
-  if (route.method === 'GET') return { text: `1 round trip${route.rateLimit ? ' (+ limiter)' : ''}`, check: (commands) => own(commands).length <= 1 };
+  const chainLimits = (route.rateLimits ?? []).filter(takenByChain).length;
+  const limiter = route.rateLimits?.length ? ' (+ limiter)' : '';
+  const own = (commands: string[]) => commands.slice(chainLimits);
+  if (route.method === 'GET') return { text: `1 round trip${limiter}`, check: (commands) => own(commands).length <= 1 };
   if (CREATES.includes(route.id)) {
-    return { text: `1 transaction${route.rateLimit ? ' (+ limiter)' : ''}`, check: (commands) => own(commands).filter((name) => name.startsWith('TransactWrite')).length === 1 };
+    return { text: `1 transaction${limiter}`, check: (commands) => own(commands).filter((name) => name.startsWith('TransactWrite')).length === 1 };
   }
   return undefined;
 }

@@ -57,6 +57,7 @@ function principalOf(tenantId: string): Principal {
     email: 'bench@example.com',
     tokenExpiresAt: 0,
     sessionsValidFrom: null,
+    credentialVersion: 0,
     mfaEnrolmentRequired: false,
   };
 }
@@ -181,7 +182,7 @@ export async function runScaleBench(log: (line: string) => void): Promise<ScaleF
 
   log('scale: loading 10,000 suppliers ...');
   const suppliers = await supplierTenant(10_000, nowMs, (done) => log(`scale:   ${done} suppliers`));
-  const page = await measureCapacity(() => listSuppliers(suppliers, { page: 1, limit: 10 }));
+  const page = await measureCapacity(() => listSuppliers(suppliers, { page: 1, limit: 10 }, nowMs, undefined));
   const everything = await measureCapacity(() => readAllSupplierItems(suppliers.tenantId));
   if (everything.result !== 10_000) throw new Error(`expected 10,000 supplier items, read ${everything.result}`);
   figures.push(
@@ -222,7 +223,7 @@ async function supplierFigures(tenThousand: Principal, nowMs: number, log: (line
   });
   const measure = async (principal: Principal, input: { page: number; limit: number; search?: string }) => {
     const start = performance.now();
-    const measured = await measureCapacity(() => listSuppliers(principal, input));
+    const measured = await measureCapacity(() => listSuppliers(principal, input, Date.now(), undefined));
     return { capacityUnits: measured.capacityUnits, requests: measured.requests, ms: Math.round(performance.now() - start) };
   };
   const figures: ScaleFigure[] = [];
@@ -354,12 +355,12 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   const input = { days: 30, limit: DEFAULT_COVERAGE_PAGE };
   const firstPage = async (principal: Principal) => {
     const runs = [];
-    for (let run = 0; run < 7; run += 1) runs.push(await pageCost(() => coveragePage(principal, input, nowMs)));
+    for (let run = 0; run < 7; run += 1) runs.push(await pageCost(() => coveragePage(principal, input, nowMs, undefined)));
     const last = runs.at(-1) as (typeof runs)[number];
     return { ...last, ms: median(runs.map((entry) => entry.ms)) };
   };
   const [small, large] = [await firstPage(few), await firstPage(many)];
-  const walk = await walkCost((cursor) => coveragePage(many, { ...input, ...(cursor ? { cursor } : {}) }, nowMs));
+  const walk = await walkCost((cursor) => coveragePage(many, { ...input, ...(cursor ? { cursor } : {}) }, nowMs, undefined));
   if (walk.items !== count) throw new Error(`the coverage walk listed ${walk.items} of ${count}`);
   const fullStart = performance.now();
   const full = await measureCapacity(() => stockCoverage(many, 30, nowMs));

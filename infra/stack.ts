@@ -124,7 +124,7 @@ export class BackofficeStack extends Stack {
         cpu: route.cpu,
       }).function;
       bindTable(fn, table, route.table);
-      if (route.rateLimit) grantRateLimitCounters(fn, table);
+      if (route.rateLimits?.length) grantRateLimitCounters(fn, table);
       if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);
       if (route.sealsCursors) cursorKey.bindSealer(fn);

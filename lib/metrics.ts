@@ -32,10 +32,11 @@ export const METRICS = {
 export type LoginOutcome = 'success' | 'second_factor_required' | 'failure' | 'second_factor_failure';
 
 /**
- * Why sessions ended. The first four count sessions; the user-wide ones (every session of a
- * user ends at once through `sessionsValidFrom`, whose number is not read) count one per user.
+ * Why sessions ended. The first four and `evicted` (the cap of sessions per user) count
+ * sessions; the user-wide ones (every session of a user ends at once when its credential
+ * version moves on, whose number is not read) count one per user.
  */
-export type SessionEndReason = 'logout' | 'revoked' | 'others_revoked' | 'refresh_reuse' | 'password_changed' | 'password_reset' | 'second_factor_changed';
+export type SessionEndReason = 'logout' | 'revoked' | 'others_revoked' | 'refresh_reuse' | 'evicted' | 'password_changed' | 'password_reset' | 'second_factor_changed' | 'second_factor_reset';
 
 /** The dimension value of the sign-in failures the login-failure alarm counts. */
 export const LOGIN_FAILURE: LoginOutcome = 'failure';

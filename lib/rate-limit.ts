@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { decrementIfOnly, incrementBelow } from './db/repositories/counters';
+import { clearWindow, decrementIfAny, incrementBelow } from './db/repositories/counters';
 import { TooManyRequests } from './errors';
 
 /**
- * The one rate limiter, driven by the `rateLimit` of each route in the manifest: fixed
+ * The one rate limiter, driven by the `rateLimits` of each route in the manifest: fixed
  * windows counted in DynamoDB (one conditional write per limited request, exact under
  * concurrency), answering 429 with Retry-After until the window ends.
  */
@@ -15,12 +15,19 @@ export interface RateLimit {
   limit: number;
   windowSeconds: number;
   /**
-   * Default `requests`: the handler chain counts every request before any work.
-   * `attempts` (login): the service takes the slot itself, once it knows the e-mail, before
-   * the password check; a success alone in its window gives the slot back (see lib/rate-limit).
+   * What takes a slot:
+   * - `requests` (default): every request. The handler chain takes it before any other work
+   *   when the limit is per IP or per user; a limit keyed by an e-mail is taken by the
+   *   service, which alone has read the address.
+   * - `attempts`: every password or registration check. The service takes the slot itself,
+   *   before any lookup and before bcrypt; a success clears its e-mail-and-IP window and gives
+   *   its per-IP slot back (`clearOnSuccess`), so only failures accumulate.
+   * - `searches`: a supplier list request with `search` (taken by the service).
+   * - `full-reads`: a coverage page that the precomputed index does not serve (taken by the
+   *   service when it falls back to reading the catalog).
    */
-  counts?: 'requests' | 'attempts';
-  /** Routes that share one counter name it here (the session routes: `sessions`); else each route counts apart. */
+  counts?: 'requests' | 'attempts' | 'searches' | 'full-reads';
+  /** Routes that share one counter name it here; else each route counts apart. */
   scope?: string;
 }
 
@@ -31,8 +38,24 @@ export interface LimitSubject {
   email?: string;
 }
 
-/** The counter scope of a route: the scope its limit shares, else its method and path. */
-export const limitScope = (route: { method: string; path: string; rateLimit?: RateLimit }): string => route.rateLimit?.scope ?? `${route.method} ${route.path}`;
+/** The counter scope of a limit: the scope it names, else its route's method and path. */
+export const limitScope = (route: { method: string; path: string }, limit: RateLimit): string => limit.scope ?? `${route.method} ${route.path}`;
+
+/** Whether the handler chain takes this limit's slot (every request, keyed by what the chain knows). */
+export const takenByChain = (limit: RateLimit): boolean => (limit.counts ?? 'requests') === 'requests' && (limit.per === 'ip' || limit.per === 'user');
+
+/** A limit of a route, with the scope its counter lives under. */
+export interface ScopedLimit {
+  scope: string;
+  limit: RateLimit;
+}
+
+/** The route's limit keyed `per` (and counting `counts`, when given), with its scope; throws when the manifest has none (a wiring mistake). */
+export function routeLimit(route: { method: string; path: string; rateLimits?: readonly RateLimit[] }, per: RateLimit['per'], counts?: RateLimit['counts']): ScopedLimit {
+  const limit = route.rateLimits?.find((candidate) => candidate.per === per && (counts === undefined || (candidate.counts ?? 'requests') === counts));
+  if (!limit) throw new Error(`${route.method} ${route.path} has no rate limit per ${per}${counts ? ` counting ${counts}` : ''}`);
+  return { scope: limitScope(route, limit), limit };
+}
 
 function subjectKey(limit: RateLimit, subject: LimitSubject): string {
   switch (limit.per) {
@@ -62,26 +85,32 @@ function refusal(endsAt: number, nowMs: number): TooManyRequests {
 
 export interface Slot {
   counter: { scope: string; subject: string; windowStart: number };
+  per: RateLimit['per'];
 }
 
 /**
  * Take one slot of the window; 429 when it already holds `limit`. One conditional write, so
  * N parallel requests can never get more than `limit` through. Limits that count attempts
- * (login) take their slot before the expensive check, and may give a success's slot back.
+ * take their slot before the expensive check (see `clearOnSuccess`).
  */
 export async function consume(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<Slot> {
   const { windowStart, endsAt } = windowOf(limit, nowMs);
   const counter = { scope, subject: subjectKey(limit, subject), windowStart };
   if (!(await incrementBelow(counter, limit.limit, Math.ceil(endsAt / 1000)))) throw refusal(endsAt, nowMs);
-  return { counter };
+  return { counter, per: limit.per };
 }
 
+/** `consume` for a limit of the manifest (`routeLimit`). */
+export const consumeLimit = (scoped: ScopedLimit, subject: LimitSubject, nowMs: number): Promise<Slot> => consume(scoped.scope, scoped.limit, subject, nowMs);
+
 /**
- * A successful attempt gives its slot back only when it is the only one in its window: no
- * earlier failure and no other attempt in flight. A user who signs in again and again keeps
- * a free window, while a burst that contains the right password still runs at most `limit`
- * checks (the success keeps its slot, because the burst's other attempts hold theirs).
+ * What a successful attempt does to the slots it took (docs/decisions.md, "Login attempt
+ * limit"): the e-mail-and-IP window is cleared, because whoever sent the right password
+ * already has it, so one typo never turns into a lockout; a per-IP slot is given back, so an
+ * office behind one address counts only its failures against the ceiling. Each is one
+ * conditional write; a burst still runs at most `limit` checks, since every attempt holds its
+ * slot until it is known to be right.
  */
-export async function giveBackIfAlone(slot: Slot): Promise<boolean> {
-  return decrementIfOnly(slot.counter);
+export async function clearOnSuccess(...slots: (Slot | undefined)[]): Promise<void> {
+  await Promise.all(slots.flatMap((slot) => (slot === undefined ? [] : [slot.per === 'email-and-ip' ? clearWindow(slot.counter) : decrementIfAny(slot.counter)])));
 }

@@ -35,7 +35,13 @@ export interface Route {
   verifiesTokens?: boolean;
   /** Functions that page with sealed cursors (lib/domain/cursor) may read the cursor key; no other may. */
   sealsCursors?: boolean;
-  rateLimit?: RateLimit;
+  /** Rate limits, each its own counter (lib/rate-limit: who takes the slot and what counts). */
+  rateLimits?: readonly RateLimit[];
+  /**
+   * A public route that refuses an `Idempotency-Key` with 400: a key scoped to a client IP
+   * would hand one caller's answer to another behind the same address (POST /tenants).
+   */
+  refusesIdempotencyKey?: true;
   /**
    * The route honours an `Idempotency-Key` header (every POST that creates or changes data,
    * except the session routes: login, refresh, logout, register and the password routes);
@@ -57,6 +63,20 @@ export interface Route {
   summary: string;
 }
 
+/**
+ * The password attempts of one e-mail from one address, 5 per 15 minutes: login and every
+ * route that checks the current password (change-password, the second factor's step-up)
+ * count in this one window. A correct password clears it (lib/rate-limit, `clearOnSuccess`).
+ */
+export const PASSWORD_ATTEMPTS = { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts', scope: 'password-attempts' } as const satisfies RateLimit;
+
+/**
+ * The sign-in and registration attempts of one address, 30 per 15 minutes, whatever the
+ * e-mail: rotating addresses no longer buys bcrypt. A success gives its slot back, so an
+ * office behind one NAT counts only its mistakes.
+ */
+export const SIGN_IN_ATTEMPTS_PER_IP = { per: 'ip', limit: 30, windowSeconds: 900, counts: 'attempts', scope: 'sign-in-per-ip' } as const satisfies RateLimit;
+
 export const routes = {
   createTenant: {
     method: 'POST',
@@ -65,9 +85,10 @@ export const routes = {
     auth: 'public',
     table: 'read-write',
     audits: ['tenant.created'],
-    rateLimit: { per: 'ip', limit: 10, windowSeconds: 3600 },
-    idempotent: { status: 201 },
-    summary: 'Create a tenant (sign-up)',
+    sendsMail: true,
+    rateLimits: [{ per: 'ip', limit: 10, windowSeconds: 3600 }],
+    refusesIdempotencyKey: true,
+    summary: 'Create a tenant (sign-up); its administrator is invited by e-mail',
   },
   listTenants: {
     method: 'GET',
@@ -85,7 +106,8 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     audits: ['tenant.updated'],
-    summary: 'Update a tenant profile',
+    sendsMail: true,
+    summary: 'Update a tenant profile, or invite its administrator (platform administrators)',
   },
   register: {
     method: 'POST',
@@ -96,6 +118,7 @@ export const routes = {
     audits: ['user.registered', 'invitation.accepted'],
     signsTokens: true,
     cpu: 'bcrypt',
+    rateLimits: [SIGN_IN_ATTEMPTS_PER_IP],
     summary: 'Register a user into a tenant',
   },
   login: {
@@ -107,7 +130,7 @@ export const routes = {
     audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged'],
     signsTokens: true,
     cpu: 'bcrypt',
-    rateLimit: { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts' },
+    rateLimits: [PASSWORD_ATTEMPTS, SIGN_IN_ATTEMPTS_PER_IP],
     summary: 'Log in and receive the session cookies',
   },
   me: {
@@ -146,8 +169,8 @@ export const routes = {
     handler: 'functions/auth/list-sessions.ts',
     auth: 'protected',
     table: 'read',
-    // One counter for the session routes: 10 a minute per user across all three.
-    rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
+    // Each session route counts apart, so reading the list never holds a revocation back.
+    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
     summary: "The caller's active sessions, newest first",
   },
   revokeSession: {
@@ -157,7 +180,7 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     audits: ['session.revoked'],
-    rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
+    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
     idempotent: { status: 200 },
     summary: 'Revoke one of the caller\'s sessions',
   },
@@ -168,7 +191,7 @@ export const routes = {
     auth: 'protected',
     table: 'read-write',
     audits: ['session.revoked_others'],
-    rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
+    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
     summary: "End every session of the caller but the current one",
   },
   listUsers: {
@@ -198,6 +221,16 @@ export const routes = {
     audits: ['user.removed'],
     summary: 'Remove a user from the tenant (tenant administrators)',
   },
+  resetUserMfa: {
+    method: 'DELETE',
+    path: '/users/{id}/mfa',
+    handler: 'functions/users/reset-user-mfa.ts',
+    auth: 'protected',
+    table: 'read-write',
+    audits: ['user.mfa_reset'],
+    sendsMail: true,
+    summary: "Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)",
+  },
   changePassword: {
     method: 'POST',
     path: '/auth/change-password',
@@ -208,6 +241,7 @@ export const routes = {
     signsTokens: true,
     sendsMail: true,
     cpu: 'bcrypt',
+    rateLimits: [PASSWORD_ATTEMPTS],
     summary: 'Change the password; every other session ends, this one goes on with fresh cookies',
   },
   startTotpEnrolment: {
@@ -218,7 +252,9 @@ export const routes = {
     table: 'read-write',
     audits: ['auth.mfa_enrolment_started'],
     openDuringMfaEnrolment: true,
-    summary: 'Start enrolling a TOTP second factor (secret, otpauth URI and QR code)',
+    cpu: 'bcrypt',
+    rateLimits: [PASSWORD_ATTEMPTS],
+    summary: 'Start enrolling a TOTP second factor with the current password (secret, otpauth URI and QR code)',
   },
   confirmTotpEnrolment: {
     method: 'POST',
@@ -251,7 +287,7 @@ export const routes = {
     table: 'read-write',
     audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed'],
     signsTokens: true,
-    rateLimit: { per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' },
+    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' }],
     summary: 'Complete a login with a TOTP code or a recovery code',
   },
   forgotPassword: {
@@ -262,7 +298,11 @@ export const routes = {
     table: 'read-write',
     audits: ['auth.password_reset_requested'],
     sendsMail: true,
-    rateLimit: { per: 'ip', limit: 3, windowSeconds: 3600 },
+    // Per IP (every request), and per address (5 a day) so that many IPs cannot flood one mailbox.
+    rateLimits: [
+      { per: 'ip', limit: 3, windowSeconds: 3600 },
+      { per: 'email', limit: 5, windowSeconds: 24 * 3600 },
+    ],
     summary: 'E-mail a password reset link if the address exists',
   },
   resetPassword: {
@@ -285,7 +325,7 @@ export const routes = {
     audits: ['invitation.created'],
     sendsMail: true,
     // Per inviting user; the per-address limit (3 a day) is the service's (lib/auth/invitations).
-    rateLimit: { per: 'user', limit: 20, windowSeconds: 3600 },
+    rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }],
     idempotent: { status: 201 },
     summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
   },
@@ -360,6 +400,8 @@ export const routes = {
     handler: 'functions/suppliers/list-suppliers.ts',
     auth: 'protected',
     table: 'read',
+    // A search reads the tenant's supplier index: each user's searches are limited.
+    rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
     summary: 'A page of suppliers by name, optionally searched',
   },
   getSupplier: {
@@ -468,6 +510,8 @@ export const routes = {
     auth: 'protected',
     table: 'read',
     sealsCursors: true,
+    // A window the index does not serve reads the whole catalog: each user's such reads are limited.
+    rateLimits: [{ per: 'user', limit: 60, windowSeconds: 3600, counts: 'full-reads' }],
     summary: 'Days of stock per product at the average daily sales of the last `days` days',
   },
   stockByWarehouse: {

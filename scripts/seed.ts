@@ -29,6 +29,8 @@ import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { mapConcurrently } from '../lib/domain/concurrency';
 import { createSupplier } from '../lib/suppliers/service';
 import { createTenant } from '../lib/tenants/service';
+import { routeLimit } from '../lib/rate-limit';
+import { routes } from '../lib/routes';
 import { connectLocalStore } from '../local/store';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(0).max(max).default(fallback);
@@ -101,10 +103,12 @@ async function main(): Promise<void> {
     const suffix = randomUUID().slice(0, 6);
     const client = { ip: '127.0.0.1', userAgent: 'seed' };
 
-    const tenant = await createTenant({ name: `demo-${suffix}`, plan: 'PROFESSIONAL', brandName: 'Loja Demonstração' }, nowMs);
     const adminEmail = `admin.${suffix}@demo.example`;
     const memberEmail = `member.${suffix}@demo.example`;
-    const admin = await register({ name: 'Ana Administradora', email: adminEmail, password: PASSWORD, tenantId: tenant.id }, client, nowMs);
+    // Every account opens through its e-mailed link, as over HTTP: the sign-up invites the administrator.
+    const tenant = await createTenant({ name: `demo-${suffix}`, plan: 'PROFESSIONAL', brandName: 'Loja Demonstração', adminEmail }, nowMs);
+    const attempts = routeLimit(routes.register, 'ip');
+    const admin = await register({ name: 'Ana Administradora', email: adminEmail, password: PASSWORD, tenantId: tenant.id, invitationToken: invitationTokenFromOutbox(adminEmail) }, client, nowMs, attempts);
     const principal: Principal = {
       tenantId: tenant.id,
       userId: admin.user.id,
@@ -116,11 +120,12 @@ async function main(): Promise<void> {
       email: adminEmail,
       tokenExpiresAt: 0,
       sessionsValidFrom: null,
+      credentialVersion: 0,
       mfaEnrolmentRequired: false,
     };
     await inviteUser(principal, memberEmail, nowMs);
     const invitationToken = invitationTokenFromOutbox(memberEmail);
-    await register({ name: 'Marcos Membro', email: memberEmail, password: PASSWORD, tenantId: tenant.id, invitationToken }, client, nowMs);
+    await register({ name: 'Marcos Membro', email: memberEmail, password: PASSWORD, tenantId: tenant.id, invitationToken }, client, nowMs, attempts);
 
     await step('companies', options.companies, Array.from({ length: options.companies }, (_, index) => () =>
       createCompany(principal, { name: `Loja Demonstração ${index + 1}`, document: cnpj.generate() }, nowMs),

@@ -4,11 +4,11 @@ import { challengeCookie, sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { loginResultView } from '../../lib/auth/schemas';
-import { limitScope } from '../../lib/rate-limit';
+import { routeLimit } from '../../lib/rate-limit';
 import { routes } from '../../lib/routes';
 
 export const handler = httpHandler(routes.login, { body: loginBody }, async ({ body, request }) => {
-  const outcome = await login(body, request, Date.now(), { scope: limitScope(routes.login), limit: routes.login.rateLimit });
+  const outcome = await login(body, request, Date.now(), { perAddress: routeLimit(routes.login, 'email-and-ip'), perIp: routeLimit(routes.login, 'ip') });
   if (outcome.kind === 'mfa-required') return ok({ mfaRequired: true }, { cookies: [challengeCookie(outcome.challenge.token, outcome.challenge.maxAge)] });
   return ok({ user: outcome.user }, { cookies: sessionCookies(outcome.tokens) });
 });
@@ -20,7 +20,7 @@ ROUTE_DOCS: describeRoute(handler, {
     body: loginResultView,
     cookies: 'issued',
   },
-  errors: { 401: 'Bad credentials (the same answer whether the e-mail exists or not).' },
+  errors: { 401: 'Bad credentials (the same answer whether the e-mail exists or not), or the password changed while it was being checked.' },
   description: '`rememberMe` makes the refresh cookie persistent for 30 days (else a browser-session cookie; the session lasts 12 hours).',
   notes: '200 `{ user }`, both cookies; 401 bad credentials',
   example: { body: { email: 'ana@example.com', password: 'correct horse battery', rememberMe: true } },

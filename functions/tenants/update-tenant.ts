@@ -10,9 +10,16 @@ export const handler = httpHandler(routes.updateTenant, { path: idPath, body: up
 ROUTE_DOCS: describeRoute(handler, {
   atLeastOneField: true,
   success: { status: 200, description: 'The tenant as updated.', body: tenantView },
-  errors: { 403: 'A member (not administrator) of the tenant.', 404: 'No such tenant, or another tenant (to a tenant administrator).' },
-  description: 'By a platform administrator, or an administrator of that tenant.',
+  errors: {
+    403: 'A member (not administrator) of the tenant, or `adminEmail` from anyone but a platform administrator.',
+    404: 'No such tenant, or another tenant (to a tenant administrator).',
+    409: '`adminEmail` for a tenant that already has its administrator.',
+    429: 'Past 3 invitations a day of `adminEmail`.',
+    503: 'The invitation e-mail could not be sent: the invitation was taken back, try again.',
+  },
+  description:
+    "By a platform administrator, or an administrator of that tenant. `adminEmail` (platform administrators only) invites the tenant's administrator: for a tenant signed up without one, or whose invitation was lost; the address gets an invitation e-mail whose link opens the account through POST /auth/register.",
   access: 'tenant or platform administrator',
-  notes: 'brandName, document, address, phone, logoUrl; `null` clears',
+  notes: 'brandName, document, address, phone, logoUrl, mfaPolicy; `null` clears; `adminEmail` invites the administrator (platform administrators)',
   example: { path: { id: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b' }, body: { brandName: 'Loja da Ana Centro', phone: '+55 11 98765-4321' } },
 });

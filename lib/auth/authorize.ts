@@ -11,8 +11,8 @@ import { verifyAccessToken } from './tokens';
  * Whether the tenant's policy requires a second factor of this user, who has none yet: from
  * the tenant and the user the authorizer reads anyway, so the rule costs no round trip.
  */
-export function mustEnrolSecondFactor(policy: MfaPolicy, user: Pick<User, 'role' | 'totpSecret'> & { platformAdmin?: boolean }): boolean {
-  if (user.totpSecret) return false;
+export function mustEnrolSecondFactor(policy: MfaPolicy, user: Pick<User, 'role' | 'totpEnabledAt'> & { platformAdmin?: boolean }): boolean {
+  if (user.totpEnabledAt) return false;
   // A platform administrator always needs one (create-admin enrols it; see README).
   return user.platformAdmin === true || policy === 'ALL' || (policy === 'ADMINS' && user.role === 'ADMIN');
 }
@@ -59,6 +59,7 @@ export async function authorize(accessToken: string | undefined, nowMs: number):
     email: user.email,
     tokenExpiresAt: claims.exp,
     sessionsValidFrom: user.sessionsValidFrom,
+    credentialVersion: user.credentialVersion,
     mfaEnrolmentRequired: mustEnrolSecondFactor(tenant.mfaPolicy, user),
   };
 }

@@ -46,26 +46,13 @@ const view = (invitation: Invitation): InvitationView => ({ id: invitation.id, e
  */
 export async function inviteUser(principal: Principal, email: string, nowMs: number): Promise<InvitationView> {
   if (principal.role !== 'ADMIN') throw new Forbidden('Only a tenant administrator may invite users');
-  // A per-e-mail limit is keyed by the e-mail's hash alone; the IP plays no part.
-  await consume(INVITATIONS_PER_ADDRESS_SCOPE, INVITATIONS_PER_ADDRESS, { ip: '', email }, nowMs);
+  await countInvitationOf(email, nowMs);
 
   const nowEpoch = Math.floor(nowMs / 1000);
   const resendAfterEpoch = nowEpoch - INVITATION_RESEND_HOURS * 3600;
   // A second round only when the kept invitation was used by a registration in between.
   for (let round = 0; round < 3; round += 1) {
-    const token = newInvitationToken();
-    const expiresMs = nowMs + INVITATION_DAYS * 24 * 3600 * 1000;
-    const invitation: Invitation = {
-      id: randomUUID(),
-      tenantId: principal.tenantId,
-      email,
-      invitedBy: principal.userId,
-      createdAt: new Date(nowMs).toISOString(),
-      expiresAt: new Date(expiresMs).toISOString(),
-      expiresAtEpoch: Math.floor(expiresMs / 1000),
-      mailedAtEpoch: nowEpoch,
-      tokenHash: hashInvitationToken(token),
-    };
+    const { invitation, token } = newInvitation({ tenantId: principal.tenantId, email, invitedBy: principal.userId, baseAccount: false }, nowMs);
     const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'invitation.created', resource: { type: 'invitation', id: invitation.id } }, nowMs);
     const outcome = await putInvitationUnlessPending(invitation, nowEpoch, resendAfterEpoch, record);
     if (outcome.stored) {
@@ -79,17 +66,55 @@ export async function inviteUser(principal: Principal, email: string, nowMs: num
 }
 
 /**
- * The invitation e-mail (or, for an address that has an account, the notice). Both paths
- * read the e-mail sentinel and send one message, so they take about the same time. When the
+ * One more invitation of `email` today, counted across every tenant and every way an address
+ * is invited (a member's invitation, a tenant's sign-up, a platform administrator's invitation
+ * of a tenant's administrator); 429 past INVITATIONS_PER_ADDRESS. Keyed by the e-mail's hash
+ * alone; the IP plays no part.
+ */
+export async function countInvitationOf(email: string, nowMs: number): Promise<void> {
+  await consume(INVITATIONS_PER_ADDRESS_SCOPE, INVITATIONS_PER_ADDRESS, { ip: '', email }, nowMs);
+}
+
+/** A new invitation, 7 days, with its single-use token (only its SHA-256 is stored). */
+export function newInvitation(who: Pick<Invitation, 'tenantId' | 'email' | 'invitedBy'> & { baseAccount: boolean }, nowMs: number): { invitation: Invitation; token: string } {
+  const token = newInvitationToken();
+  const expiresMs = nowMs + INVITATION_DAYS * 24 * 3600 * 1000;
+  const invitation: Invitation = {
+    id: randomUUID(),
+    tenantId: who.tenantId,
+    email: who.email,
+    invitedBy: who.invitedBy,
+    ...(who.baseAccount ? { baseAccount: true } : {}),
+    createdAt: new Date(nowMs).toISOString(),
+    expiresAt: new Date(expiresMs).toISOString(),
+    expiresAtEpoch: Math.floor(expiresMs / 1000),
+    mailedAtEpoch: Math.floor(nowMs / 1000),
+    tokenHash: hashInvitationToken(token),
+  };
+  return { invitation, token };
+}
+
+/**
+ * Send an invitation's e-mail: the link with its token, or, for an address that already has
+ * an account, a notice that carries no token (nobody can hold an address they cannot read,
+ * and only its owner learns it is taken). Both paths read the e-mail sentinel and send one
+ * message, so they take about the same time. Throws when the message cannot be sent.
+ */
+export async function sendInvitationMail(invitation: Invitation, token: string): Promise<void> {
+  const message = (await emailHasAccount(invitation.email))
+    ? invitationToExistingAccountMail(invitation.email, invitation.tenantId)
+    : invitationMail(invitation.email, invitation.tenantId, invitationLink(invitation, token), INVITATION_DAYS, invitation.baseAccount === true);
+  await (await mailer()).send(message);
+}
+
+/**
+ * The invitation e-mail (or, for an address that has an account, the notice). When the
  * message cannot be sent the invitation is taken back (a still pending one it replaced comes
  * back), so that a retry mails again and no token changes without an e-mail.
  */
 async function mailInvitation(invitation: Invitation, token: string, replaced: Invitation | undefined, nowEpoch: number, record: AuditRecord): Promise<void> {
   try {
-    const message = (await emailHasAccount(invitation.email))
-      ? invitationToExistingAccountMail(invitation.email, invitation.tenantId)
-      : invitationMail(invitation.email, invitation.tenantId, invitationLink(invitation, token), INVITATION_DAYS);
-    await (await mailer()).send(message);
+    await sendInvitationMail(invitation, token);
   } catch (error) {
     await takeBackInvitation(invitation, replaced, nowEpoch, record).catch((rollback: unknown) => {
       logger.error('could not take back an invitation whose e-mail failed', { error: rollback as Error });
@@ -116,7 +141,7 @@ export async function listPendingInvitations(principal: Principal, page: PageReq
   requireTenantAdmin(principal, 'see the invitations');
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'invitations' } }, page, async (at) => {
     const { items, lastSk } = await listPendingInvitationPage(principal.tenantId, Math.floor(nowMs / 1000), at);
-    return { items: items.map(({ id, email, invitedBy, createdAt, expiresAt }) => ({ id, email, invitedBy, createdAt, expiresAt })), ...(lastSk === undefined ? {} : { lastSk }) };
+    return { items: items.map(({ id, email, invitedBy, createdAt, expiresAt, baseAccount }) => ({ id, email, invitedBy, createdAt, expiresAt, role: baseAccount ? ('ADMIN' as const) : ('MEMBER' as const) })), ...(lastSk === undefined ? {} : { lastSk }) };
   });
 }
 

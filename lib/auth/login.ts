@@ -1,66 +1,73 @@
 import { auditRecord, userActor } from '../audit/record';
 import { putLoneEntry } from '../db/repositories/audit';
-import { getTenant } from '../db/repositories/tenants';
-import { findUserByEmail, insertLoginSession } from '../db/repositories/users';
+import { findSignInState } from '../db/repositories/credentials';
+import { CredentialsChanged } from '../db/repositories/session-opening';
+import { insertLoginSession } from '../db/repositories/users';
 import { Unauthorized } from '../errors';
 import { countLogin } from '../metrics';
 import { logger } from '../log';
 import { openChallenge } from './mfa-challenge';
-import { consume, giveBackIfAlone, type RateLimit } from '../rate-limit';
+import { clearOnSuccess, consumeLimit, type ScopedLimit } from '../rate-limit';
 import type { IssuedTokens } from './tokens';
 import { decoyHash, verifyPassword } from './passwords';
 import type { UserView } from './schemas';
-import { openSession, toUserView, type ClientInfo } from './sessions';
+import { evictionRecord, openSession, toUserView, type ClientInfo } from './sessions';
 
 const BAD_CREDENTIALS = 'Invalid e-mail or password';
 
 /** A right password signs in, or, for a user with a second factor, opens its challenge (the cookie's token). */
 export type LoginOutcome = { kind: 'signed-in'; user: UserView; tokens: IssuedTokens } | { kind: 'mfa-required'; challenge: { token: string; maxAge: number } };
 
-/** The attempt limit of login: counted per e-mail and source IP. */
-export interface AttemptLimit {
-  scope: string;
-  limit: RateLimit;
+/** The attempt limits of login (the manifest's): per e-mail and source IP, and per source IP. */
+export interface LoginLimits {
+  perAddress: ScopedLimit;
+  perIp: ScopedLimit;
 }
 
 /**
- * Log in. Each attempt first takes a slot of the e-mail-and-IP window, in one conditional
- * write, before anything is read or compared: once `limit` attempts hold the window, every
- * attempt (the right password included) gets 429 at once, without bcrypt and without a
- * lookup, so it cannot tell an existing e-mail from an unknown one. A success alone in its
- * window gives its slot back (see `giveBackIfAlone`).
+ * Log in. Cheap checks first: each attempt takes a slot of its e-mail-and-IP window, then one
+ * of its IP's window, each in one conditional write, before anything is read or compared.
+ * Once either is full every attempt gets 429 at once, without a lookup or bcrypt, so a 429
+ * says nothing about the address, and rotating e-mails from one IP buys at most the IP's
+ * ceiling of bcrypt runs. A right password clears the e-mail-and-IP window and gives the IP
+ * slot back (lib/rate-limit, `clearOnSuccess`): one typo never locks a user out, and an office
+ * behind one NAT counts only its mistakes.
  *
  * An unknown e-mail still costs one bcrypt comparison (against a decoy hash), so it answers
  * the same 401 in about the same time as a wrong password.
+ *
+ * The session's write is conditioned on the credential version the password was checked at:
+ * a login that read the hash before a reset and commits after it is refused (401).
  */
-export async function login(
-  input: { email: string; password: string; rememberMe: boolean },
-  client: ClientInfo,
-  nowMs: number,
-  attempts?: AttemptLimit,
-): Promise<LoginOutcome> {
-  const slot = attempts ? await consume(attempts.scope, attempts.limit, { ip: client.ip, email: input.email }, nowMs) : undefined;
+export async function login(input: { email: string; password: string; rememberMe: boolean }, client: ClientInfo, nowMs: number, limits: LoginLimits): Promise<LoginOutcome> {
+  const addressSlot = await consumeLimit(limits.perAddress, { ip: client.ip, email: input.email }, nowMs);
+  const ipSlot = await consumeLimit(limits.perIp, { ip: client.ip }, nowMs);
 
-  const user = await findUserByEmail(input.email);
-  const matches = await verifyPassword(input.password, user?.passwordHash ?? decoyHash());
-  const tenant = user && matches ? await getTenant(user.tenantId) : undefined;
-  if (!user || !matches || !tenant || tenant.status !== 'ACTIVE') {
+  const { user, credentials, tenant } = await findSignInState(input.email);
+  const matches = await verifyPassword(input.password, credentials?.passwordHash ?? decoyHash());
+  if (!user || !credentials || !matches || !tenant || tenant.status !== 'ACTIVE') {
     await recordFailure(user, nowMs);
     countLogin('failure');
     throw new Unauthorized(BAD_CREDENTIALS);
   }
+  await clearOnSuccess(addressSlot, ipSlot);
 
-  if (user.totpSecret) {
+  if (credentials.totpSecret) {
     // The password was right; the session waits for the second factor (POST /auth/mfa/verify).
     const challenge = await openChallenge(user, input.rememberMe, nowMs);
-    if (slot) await giveBackIfAlone(slot);
     countLogin('second_factor_required');
     return { kind: 'mfa-required', challenge };
   }
 
-  const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs);
-  await insertLoginSession(user, session, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs));
-  if (slot) await giveBackIfAlone(slot);
+  const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs, user.credentialVersion);
+  const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
+  try {
+    await insertLoginSession(user, session, record, nowMs, evictionRecord(user, nowMs));
+  } catch (error) {
+    // The password was changed (or reset) while it was being checked: the old one opens nothing.
+    if (error instanceof CredentialsChanged) throw new Unauthorized(BAD_CREDENTIALS);
+    throw error;
+  }
   countLogin('success');
   return { kind: 'signed-in', user: toUserView(user), tokens };
 }

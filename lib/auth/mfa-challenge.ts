@@ -18,7 +18,8 @@ export async function openChallenge(user: User, rememberMe: boolean, nowMs: numb
   const token = randomBytes(32).toString('base64url');
   await insertChallenge(
     sha256Hex(token),
-    { tenantId: user.tenantId, userId: user.id, rememberMe, failures: 0, expiresAtEpoch: Math.floor(nowMs / 1000) + CHALLENGE_SECONDS },
+    // The credential version the password was checked at: verify refuses the challenge once it moved (a reset, a new password).
+    { tenantId: user.tenantId, userId: user.id, rememberMe, failures: 0, expiresAtEpoch: Math.floor(nowMs / 1000) + CHALLENGE_SECONDS, credentialVersion: user.credentialVersion },
     auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.mfa_challenged', resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs),
   );
   return { token, maxAge: CHALLENGE_SECONDS };

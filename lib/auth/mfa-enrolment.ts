@@ -1,9 +1,13 @@
 import { Secret } from 'otpauth';
 import { renderSVG } from 'uqr';
+import { readAccountState } from '../db/repositories/credentials';
 import { putPendingTotp } from '../db/repositories/mfa';
-import { Conflict } from '../errors';
+import { Conflict, Unauthorized, ValidationError } from '../errors';
+import { clearOnSuccess, consumeLimit, type ScopedLimit } from '../rate-limit';
+import { verifyPassword } from './passwords';
 import { record, totpOf } from './totp';
 import type { Principal } from './principal';
+import type { ClientInfo } from './sessions';
 
 /**
  * The start of a TOTP enrolment (issue 17): apart from lib/auth/mfa so that only this
@@ -16,14 +20,26 @@ export interface TotpEnrolment {
   qrSvg: string;
 }
 
-/** POST /auth/mfa/totp: a new secret, pending until a code confirms it; 409 when a second factor is already on. */
-export async function startEnrolment(principal: Principal, nowMs: number): Promise<TotpEnrolment> {
+/**
+ * POST /auth/mfa/totp: a new secret, pending until a code confirms it. A step-up: the current
+ * password must come with it, so an access cookie alone cannot put a second factor on an
+ * account. The password is checked in login's password-attempt window (a wrong one counts as
+ * a failed attempt there and answers 400 naming `password`; a right one clears the window).
+ * 409 when a second factor is already on.
+ */
+export async function startEnrolment(principal: Principal, password: string, client: ClientInfo, nowMs: number, attempts: ScopedLimit): Promise<TotpEnrolment> {
+  const slot = await consumeLimit(attempts, { ip: client.ip, email: principal.email }, nowMs);
+  const { user, credentials } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId });
+  if (!user || !credentials) throw new Unauthorized('The session has ended');
+  if (credentials.totpSecret) throw new Conflict('A second factor is already on: turn it off first');
+  if (!(await verifyPassword(password, credentials.passwordHash))) throw ValidationError.of('password', 'is not the current password');
+  await clearOnSuccess(slot);
+
   const secret = new Secret({ size: 20 }).base32;
-  const user = { tenantId: principal.tenantId, id: principal.userId };
-  if (!(await putPendingTotp(user, secret, new Date(nowMs).toISOString(), record('auth.mfa_enrolment_started', user, nowMs)))) {
-    throw new Conflict('A second factor is already on: turn it off first');
+  // Conditioned on the credential version the password was checked at, and on no second factor.
+  if (!(await putPendingTotp(user, secret, record('auth.mfa_enrolment_started', user, nowMs)))) {
+    throw new Conflict('A second factor was turned on, or the password changed, meanwhile');
   }
   const otpauthUri = totpOf(secret, principal.email).toString();
   return { otpauthUri, secret, qrSvg: renderSVG(otpauthUri) };
 }
-

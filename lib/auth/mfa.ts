@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { auditRecord, userActor } from '../audit/record';
 import { matchingStep, record } from './totp';
-import { readAuthorizationState } from '../db/repositories/authorization';
+import { readAccountState } from '../db/repositories/credentials';
 import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, MAX_CHALLENGE_FAILURES, type FactorProof } from '../db/repositories/mfa';
-import { getUser } from '../db/repositories/users';
+import { CredentialsChanged } from '../db/repositories/session-opening';
 import { sha256Hex } from '../domain/hash';
 import { Conflict, Forbidden, Unauthorized, ValidationError } from '../errors';
 import { countLogin, countSessionsRevoked } from '../metrics';
 import { mailer } from '../mail/mailer';
 import { secondFactorChangedMail } from '../mail/templates';
-import { consume, type RateLimit } from '../rate-limit';
-import type { User } from './model';
+import { consumeLimit, type ScopedLimit } from '../rate-limit';
+import type { Credentials, User } from './model';
 import { sendQuietly } from '../mail/send-quietly';
 import type { Principal } from './principal';
 import type { UserView } from './schemas';
-import { openSession, toUserView, type ClientInfo } from './sessions';
+import { evictionRecord, openSession, toUserView, type ClientInfo } from './sessions';
 import type { IssuedTokens } from './tokens';
 
 /**
@@ -42,11 +42,23 @@ const wrongCode = () => ValidationError.of('code', 'is not a valid code');
 /** The 400 of a proof that does not hold, naming the field given. */
 const refusedProof = (input: { code?: string | undefined }) => (input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code'));
 
-/** The caller's user and session, as the authorizer saw them (401 when either is gone). */
-async function callerState(principal: Principal): Promise<{ user: User; rememberMe: boolean }> {
-  const { user, session } = await readAuthorizationState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
-  if (!user || !session) throw new Unauthorized('The session has ended');
-  return { user, rememberMe: session.rememberMe };
+/** The caller's user, credentials and session, read together (401 when any is gone). */
+async function callerState(principal: Principal): Promise<{ user: User; credentials: Credentials; rememberMe: boolean }> {
+  const { user, credentials, session } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
+  if (!user || !credentials || !session) throw new Unauthorized('The session has ended');
+  return { user, credentials, rememberMe: session.rememberMe };
+}
+
+const CREDENTIALS_MOVED = 'The password or the second factor changed meanwhile; sign in again';
+
+/** A credentials write that found them changed by another request: 409 (the caller's session has ended too). */
+async function unlessCredentialsMoved<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof CredentialsChanged) throw new Conflict(CREDENTIALS_MOVED);
+    throw error;
+  }
 }
 
 async function notify(user: Pick<User, 'email'>, enabled: boolean): Promise<void> {
@@ -59,19 +71,24 @@ async function notify(user: Pick<User, 'email'>, enabled: boolean): Promise<void
  * goes on with fresh cookies; a notification e-mail follows.
  */
 export async function confirmEnrolment(principal: Principal, code: string, client: ClientInfo, nowMs: number): Promise<{ user: UserView; recoveryCodes: string[]; tokens: IssuedTokens }> {
-  const { user, rememberMe } = await callerState(principal);
-  if (user.totpSecret) throw new Conflict('A second factor is already on');
-  if (!user.totpPendingSecret) throw new Conflict('No enrolment was started: POST /auth/mfa/totp first');
-  const step = matchingStep(user.totpPendingSecret, code, nowMs);
+  const { user, credentials, rememberMe } = await callerState(principal);
+  if (credentials.totpSecret) throw new Conflict('A second factor is already on');
+  if (!credentials.totpPendingSecret) throw new Conflict('No enrolment was started: POST /auth/mfa/totp first');
+  const step = matchingStep(credentials.totpPendingSecret, code, nowMs);
   if (step === undefined) throw wrongCode();
 
   const recoveryCodes = newRecoveryCodes();
-  const { session, tokens } = await openSession(user, rememberMe, client, nowMs);
-  const enabled = await enableTotp(
-    user,
-    { secret: user.totpPendingSecret, step, recoveryCodeHashes: recoveryCodes.map(recoveryCodeHash), now: session.createdAt },
-    session,
-    record('auth.mfa_enabled', user, nowMs),
+  // The new session is opened at the version this change moves the credentials to.
+  const { session, tokens } = await openSession(user, rememberMe, client, nowMs, user.credentialVersion + 1);
+  const enabled = await unlessCredentialsMoved(
+    enableTotp(
+      user,
+      { secret: credentials.totpPendingSecret, step, recoveryCodeHashes: recoveryCodes.map(recoveryCodeHash) },
+      session,
+      record('auth.mfa_enabled', user, nowMs),
+      nowMs,
+      evictionRecord(user, nowMs),
+    ),
   );
   if (!enabled) throw new Conflict('The enrolment changed meanwhile; start again');
   countSessionsRevoked('second_factor_changed');
@@ -80,16 +97,16 @@ export async function confirmEnrolment(principal: Principal, code: string, clien
 }
 
 /** What proves the second factor: a code of the secret (its step), or an unused recovery code (its hash); undefined when neither. */
-function proofFor(user: User, input: { code?: string | undefined; recoveryCode?: string | undefined }, nowMs: number): FactorProof | undefined {
-  if (!user.totpSecret) return undefined;
+function proofFor(credentials: Credentials, input: { code?: string | undefined; recoveryCode?: string | undefined }, nowMs: number): FactorProof | undefined {
+  if (!credentials.totpSecret) return undefined;
   if (input.code !== undefined) {
-    const step = matchingStep(user.totpSecret, input.code, nowMs);
+    const step = matchingStep(credentials.totpSecret, input.code, nowMs);
     // A code already used (its step or an earlier one) is refused like a wrong one.
-    return step !== undefined && step > (user.totpLastStep ?? -1) ? { step } : undefined;
+    return step !== undefined && step > (credentials.totpLastStep ?? -1) ? { step } : undefined;
   }
   if (input.recoveryCode !== undefined) {
     const hash = recoveryCodeHash(input.recoveryCode);
-    return user.recoveryCodeHashes?.includes(hash) ? { recoveryCodeHash: hash } : undefined;
+    return credentials.recoveryCodeHashes?.includes(hash) ? { recoveryCodeHash: hash } : undefined;
   }
   return undefined;
 }
@@ -100,13 +117,13 @@ function proofFor(user: User, input: { code?: string | undefined; recoveryCode?:
  * e-mail follows.
  */
 export async function turnOffTotp(principal: Principal, input: { code?: string | undefined; recoveryCode?: string | undefined }, client: ClientInfo, nowMs: number): Promise<{ user: UserView; tokens: IssuedTokens }> {
-  const { user, rememberMe } = await callerState(principal);
-  if (!user.totpSecret) throw new Conflict('No second factor is on');
+  const { user, credentials, rememberMe } = await callerState(principal);
+  if (!credentials.totpSecret) throw new Conflict('No second factor is on');
   if (principal.platformAdmin) throw new Forbidden('A platform administrator always keeps a second factor');
-  const proof = proofFor(user, input, nowMs);
+  const proof = proofFor(credentials, input, nowMs);
   if (!proof) throw refusedProof(input);
-  const { session, tokens } = await openSession(user, rememberMe, client, nowMs);
-  if (!(await disableTotp(user, proof, session.createdAt, session, record('auth.mfa_disabled', user, nowMs)))) {
+  const { session, tokens } = await openSession(user, rememberMe, client, nowMs, user.credentialVersion + 1);
+  if (!(await unlessCredentialsMoved(disableTotp(user, credentials.totpSecret, proof, session, record('auth.mfa_disabled', user, nowMs), nowMs, evictionRecord(user, nowMs))))) {
     throw new Conflict('The code was used or the second factor changed meanwhile');
   }
   countSessionsRevoked('second_factor_changed');
@@ -119,27 +136,29 @@ const CHALLENGE_ENDED = 'The sign-in expired or took too many wrong codes: sign 
 /**
  * POST /auth/mfa/verify: the second step of a login. The challenge (from its cookie) must be
  * alive; wrong codes are counted on it (it dies at the fifth) and under the per-user limit,
- * which holds across challenges. A right code opens the session exactly as a login does,
- * with the challenge's `rememberMe`; a code is accepted once (its step must be after the last
- * one used) and a recovery code once.
+ * which holds across challenges. The challenge is bound to the credential version its
+ * password was checked at: after a password change or reset it is refused, and so is a
+ * tenant that stopped being active meanwhile. A right code opens the session exactly as a
+ * login does, with the challenge's `rememberMe`; a code is accepted once (its step must be
+ * after the last one used) and a recovery code once.
  */
 export async function verifyChallenge(
   token: string | undefined,
   input: { code?: string | undefined; recoveryCode?: string | undefined },
   client: ClientInfo,
   nowMs: number,
-  perUser: { scope: string; limit: RateLimit },
+  perUser: ScopedLimit,
 ): Promise<{ user: UserView; tokens: IssuedTokens }> {
   if (!token) throw new Unauthorized('No sign-in in progress');
   const tokenHash = sha256Hex(token);
   const nowEpoch = Math.floor(nowMs / 1000);
   const challenge = await getChallenge(tokenHash);
   if (!challenge || challenge.expiresAtEpoch <= nowEpoch || challenge.failures >= MAX_CHALLENGE_FAILURES) throw new Unauthorized(CHALLENGE_ENDED);
-  await consume(perUser.scope, perUser.limit, { ip: client.ip, userId: challenge.userId }, nowMs);
+  await consumeLimit(perUser, { ip: client.ip, userId: challenge.userId }, nowMs);
 
-  const user = await getUser(challenge.tenantId, challenge.userId);
-  if (!user?.totpSecret) throw new Unauthorized(CHALLENGE_ENDED);
-  const proof = proofFor(user, input, nowMs);
+  const { user, credentials, tenant } = await readAccountState({ tenantId: challenge.tenantId, userId: challenge.userId });
+  if (!user || !credentials?.totpSecret || tenant?.status !== 'ACTIVE' || challenge.credentialVersion !== user.credentialVersion) throw new Unauthorized(CHALLENGE_ENDED);
+  const proof = proofFor(credentials, input, nowMs);
   if (!proof) {
     const counted = await failChallenge(tokenHash, nowEpoch, record('auth.mfa_failed', user, nowMs));
     countLogin('second_factor_failure');
@@ -147,11 +166,18 @@ export async function verifyChallenge(
     throw refusedProof(input);
   }
 
-  const { session, tokens } = await openSession(user, challenge.rememberMe, client, nowMs);
+  const { session, tokens } = await openSession(user, challenge.rememberMe, client, nowMs, user.credentialVersion);
   const action = 'step' in proof ? 'auth.login' : 'auth.mfa_recovery_code_used';
   // As a login without a second factor: the session is the resource.
   const entry = auditRecord({ scope: { tenantId: user.tenantId }, action, resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
-  const outcome = await completeChallenge(tokenHash, nowEpoch, user, proof, session, entry);
+  let outcome: Awaited<ReturnType<typeof completeChallenge>>;
+  try {
+    outcome = await completeChallenge(tokenHash, nowMs, user, proof, session, entry, evictionRecord(user, nowMs));
+  } catch (error) {
+    // The password or the second factor changed since the challenge's password step.
+    if (error instanceof CredentialsChanged) throw new Unauthorized(CHALLENGE_ENDED);
+    throw error;
+  }
   if (!outcome.done) {
     if (outcome.refused === 'challenge') throw new Unauthorized(CHALLENGE_ENDED);
     throw refusedProof(input);

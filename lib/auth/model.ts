@@ -16,32 +16,58 @@ export const userSchema = z.object({
   name: z.string(),
   /** Lower-cased; unique across the service (its sentinel). */
   email: z.string(),
-  passwordHash: z.string(),
   role: z.enum(ROLES),
   /** Platform administrator (GET /tenants); granted only by `npm run create-admin`. */
   platformAdmin: z.boolean(),
-  /** Sessions created before this instant are void (set by a password reset). */
+  /**
+   * Sessions created before this instant are void: the rule of sessions opened before the
+   * credential version existed (`isSessionLive`). Every credential change still sets it.
+   */
   sessionsValidFrom: z.iso.datetime().nullable(),
-  /** SHA-256 of the one password-reset token that may still be used. */
-  resetTokenHash: z.string().nullable(),
+  /**
+   * The version of the user's credentials (password and second factor), 0 when absent. Every
+   * change of them moves it on, in the change's transaction, and every write that opens or
+   * extends a session is conditioned on the version its check read; a session carries the
+   * version it was opened at and dies when the user's moves on (lib/auth/session-state).
+   */
+  credentialVersion: z.number().int(),
+  /**
+   * How many session items the user has, at least (TTL may have removed some): the cap of
+   * live sessions reads the list only when this says it may be full (lib/db/repositories/
+   * session-opening). Absent on users older than the cap: the list is read once.
+   */
+  sessionCount: z.number().int().nullable().optional(),
   /** When the user last signed in with a password (absent on accounts older than the field). */
   lastLoginAt: z.iso.datetime().nullable().optional(),
-  /**
-   * The second factor (issue 17; lib/auth/mfa): the TOTP secret (base32) once confirmed, when,
-   * and the last time step a code was accepted at (a code is accepted once). Absent: none.
-   */
-  totpSecret: z.string().nullable().optional(),
+  /** When the second factor was turned on; absent while there is none (the secret itself is a credential). */
   totpEnabledAt: z.iso.datetime().nullable().optional(),
-  totpLastStep: z.number().int().nullable().optional(),
-  /** A secret offered by POST /auth/mfa/totp and not confirmed yet. */
-  totpPendingSecret: z.string().nullable().optional(),
-  /** SHA-256 of each recovery code not used yet. */
-  recoveryCodeHashes: z.array(z.string()).nullable().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 
 export type User = z.infer<typeof userSchema>;
+
+/**
+ * A user's secrets, in an item of their own under a partition of their own
+ * (`CREDENTIALS#<tenant>#<user>`), so that the IAM policy of every function that does not
+ * check a password or a code can refuse the whole partition (docs/decisions.md, "Least
+ * privilege"): the authorizer and the rest read the user item, which holds none of these.
+ */
+export const credentialsSchema = z.object({
+  tenantId: z.uuid(),
+  userId: z.uuid(),
+  passwordHash: z.string(),
+  /** SHA-256 of the one password-reset token that may still be used. */
+  resetTokenHash: z.string().nullable(),
+  /** The TOTP secret (base32) once confirmed, and the last time step a code was accepted at. */
+  totpSecret: z.string().nullable(),
+  totpLastStep: z.number().int().nullable(),
+  /** A secret offered by POST /auth/mfa/totp and not confirmed yet. */
+  totpPendingSecret: z.string().nullable(),
+  /** SHA-256 of each recovery code not used yet (a string set: a use removes one atomically). */
+  recoveryCodeHashes: z.array(z.string()).nullable(),
+});
+export type Credentials = z.infer<typeof credentialsSchema>;
 
 export const SESSION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
 
@@ -63,6 +89,8 @@ export const sessionSchema = z.object({
   previousRefreshJti: z.string().nullable(),
   rotatedAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
+  /** The user's credential version when the session opened; absent on sessions older than it. */
+  credentialVersion: z.number().int().nullable().optional(),
 });
 
 export type Session = z.infer<typeof sessionSchema>;
@@ -73,7 +101,14 @@ export const invitationSchema = z.object({
   tenantId: z.uuid(),
   /** One invitation per e-mail and tenant. */
   email: z.string(),
-  invitedBy: z.uuid(),
+  /** The administrator who invited; null for a tenant's base account (its sign-up, or a platform administrator's PATCH). */
+  invitedBy: z.uuid().nullable(),
+  /**
+   * The invitation of the tenant's base account (its first administrator), made by POST
+   * /tenants with `adminEmail` or by a platform administrator's PATCH: registering with it
+   * claims the base account, as the tenant's `adminEmail`, in the registration's transaction.
+   */
+  baseAccount: z.boolean().nullable().optional(),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   expiresAtEpoch: z.number().int(),
@@ -106,5 +141,7 @@ export const mfaChallengeSchema = z.object({
   rememberMe: z.boolean(),
   failures: z.number().int(),
   expiresAtEpoch: z.number().int(),
+  /** The user's credential version when the password was checked: verify refuses the challenge once it moved. */
+  credentialVersion: z.number().int().nullable(),
 });
 export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;

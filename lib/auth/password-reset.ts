@@ -11,6 +11,7 @@ import { countSessionsRevoked } from '../metrics';
 import { sendQuietly } from '../mail/send-quietly';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates';
 import { hashPassword } from './passwords';
+import { consumeLimit, type ScopedLimit } from '../rate-limit';
 
 export const RESET_TOKEN_MINUTES = 30;
 /**
@@ -22,11 +23,14 @@ export const FORGOT_PASSWORD_MIN_MS = 600;
 const hashToken = sha256Hex;
 
 /**
- * Start a password reset. Known address: a new token (32 random bytes, stored only as its
- * SHA-256, 30 minutes, replacing any older one) and an e-mail with the link. Unknown address:
- * nothing. Both take at least FORGOT_PASSWORD_MIN_MS and answer the same.
+ * Start a password reset. Each address may ask 5 times a day (`perAddress`, the manifest's;
+ * counted whether it has an account or not, so a 429 tells nothing), so that many IPs cannot
+ * flood one mailbox. Known address: a new token (32 random bytes, stored only as its SHA-256,
+ * 30 minutes, replacing any older one) and an e-mail with the link. Unknown address: nothing.
+ * Both take at least FORGOT_PASSWORD_MIN_MS and answer the same.
  */
-export async function requestPasswordReset(email: string, nowMs: number): Promise<void> {
+export async function requestPasswordReset(email: string, nowMs: number, perAddress: ScopedLimit): Promise<void> {
+  await consumeLimit(perAddress, { ip: '', email }, nowMs);
   const started = Date.now();
   try {
     const user = await findUserByEmail(email);
@@ -52,8 +56,9 @@ const invalidToken = () => ValidationError.of('token', 'is invalid, expired or a
 
 /**
  * Complete a reset: single use (of two concurrent uses, one wins), the newest token only,
- * within 30 minutes. The password changes and every earlier session of the user is voided
- * in the same transaction; a notification e-mail follows.
+ * within 30 minutes. The password changes and the credential version moves on in the same
+ * transaction, so every session of the user ends, and a sign-in or a second-factor challenge
+ * that checked the old password can no longer open one; a notification e-mail follows.
  */
 export async function resetPassword(input: { token: string; newPassword: string }, nowMs: number): Promise<void> {
   const tokenHash = hashToken(input.token);
@@ -65,7 +70,7 @@ export async function resetPassword(input: { token: string; newPassword: string 
   const user = await getUser(reset.tenantId, reset.userId);
   if (!user) throw invalidToken();
   const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset', resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs);
-  const used = await consumePasswordReset(tokenHash, reset, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch }, record);
+  const used = await consumePasswordReset(tokenHash, reset, user, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch }, record);
   if (!used) throw invalidToken();
   countSessionsRevoked('password_reset');
 

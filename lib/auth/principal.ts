@@ -18,8 +18,10 @@ export interface Principal {
   email: string;
   /** Access token expiry, epoch seconds (how long a jti must stay blacklisted). */
   tokenExpiresAt: number;
-  /** Sessions created before this instant are void (password reset); null when never. */
+  /** Sessions created before this instant are void (the rule of sessions older than credential versions); null when never. */
   sessionsValidFrom: string | null;
+  /** The user's credential version: a session opened at another one is dead (lib/auth/session-state). */
+  credentialVersion: number;
   /**
    * The tenant requires a second factor of this user, who has none: every route but the
    * enrolment ones answers 403 (issue 17; lib/http/handler).
@@ -42,6 +44,7 @@ export function toAuthorizerContext(principal: Principal): PrincipalContext {
     email: principal.email,
     tokenExpiresAt: String(principal.tokenExpiresAt),
     sessionsValidFrom: principal.sessionsValidFrom ?? '',
+    credentialVersion: String(principal.credentialVersion),
     mfaEnrolmentRequired: String(principal.mfaEnrolmentRequired),
   };
 }
@@ -67,6 +70,7 @@ export function fromAuthorizerContext(context: Record<string, unknown> | null | 
     email: value('email'),
     tokenExpiresAt: Number(value('tokenExpiresAt')),
     sessionsValidFrom: typeof context?.sessionsValidFrom === 'string' && context.sessionsValidFrom !== '' ? context.sessionsValidFrom : null,
+    credentialVersion: Number(value('credentialVersion')),
     mfaEnrolmentRequired: context?.mfaEnrolmentRequired === 'true' || context?.mfaEnrolmentRequired === true,
   };
 }

@@ -9,8 +9,9 @@ export const registerBody = z.strictObject({
   password: passwordSchema,
   tenantId: uuidField,
   /**
-   * The token of the invitation e-mail's link: needed for every account but a tenant's base
-   * account. Any string up to 256 characters; a wrong one is a 403, not a 400.
+   * The token of the invitation e-mail's link: needed for every account, the tenant's base
+   * account included. Any string up to 256 characters; a missing or wrong one is a 403, not a
+   * 400, so the answer is the same whatever the address.
    */
   invitationToken: z.string().max(256, 'must be at most 256 characters').optional(),
 });
@@ -36,6 +37,9 @@ export const tenantUserView = userSchema
   .extend({ lastLoginAt: z.iso.datetime().nullable(), status: z.enum(USER_STATUSES) });
 export type TenantUserView = z.infer<typeof tenantUserView>;
 export const tenantUserListView = z.array(tenantUserView);
+
+/** DELETE /users/{id}/mfa: the user's tenant, for a platform administrator (a tenant administrator's own by default). */
+export const resetUserMfaQuery = z.strictObject({ tenantId: uuidField.optional() });
 
 /** PATCH /users/{id}: the role is all an administrator changes. */
 export const updateUserBody = z.strictObject({ role: z.enum(ROLES) });
@@ -65,8 +69,11 @@ export type SessionView = z.infer<typeof sessionView>;
 export const invitationView = invitationSchema.pick({ id: true, email: true, expiresAt: true });
 export type InvitationView = z.infer<typeof invitationView>;
 
-/** An entry of GET /auth/invitations: a pending invitation, who made it and when. */
-export const pendingInvitationView = invitationSchema.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true });
+/**
+ * An entry of GET /auth/invitations: a pending invitation, who made it (null: the tenant's
+ * sign-up or a platform administrator, for the base account) and when, and the role it admits to.
+ */
+export const pendingInvitationView = invitationSchema.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true }).extend({ role: z.enum(ROLES) });
 export type PendingInvitationView = z.infer<typeof pendingInvitationView>;
 export const pendingInvitationListView = z.array(pendingInvitationView);
 
@@ -91,6 +98,11 @@ export const loginResultView = z.object({ user: userView.optional(), mfaRequired
 
 /** POST /auth/mfa/totp: the secret to add to an authenticator app, as a URI, as text and as a QR code. */
 export const totpEnrolmentView = z.object({ otpauthUri: z.string(), secret: z.string(), qrSvg: z.string() });
+
+/** POST /auth/mfa/totp: the current password (a step-up; any string up to the maximum: a wrong one is a 400 naming it). */
+export const totpStartBody = z.strictObject({
+  password: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+});
 
 /** POST /auth/mfa/totp/confirm: a code of the new secret. */
 export const totpConfirmBody = z.strictObject({ code: totpCode });

@@ -10,6 +10,7 @@ import type { IssuedTokens } from './tokens';
 import type { Principal } from './principal';
 import type { Session, User } from './model';
 import type { IdempotentWrite } from '../idempotency/model';
+import type { AuditRecord } from '../audit/model';
 import type { MessageView, RevokedSessionsView, SessionView, UserView } from './schemas';
 import { isSessionLive } from './session-state';
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from './tokens';
@@ -50,10 +51,18 @@ async function issueTokens(session: Session, nowMs: number): Promise<{ tokens: I
 }
 
 /**
- * A new session for a user who just proved who they are, with its first token pair. The
- * caller persists the session (alone at login, inside the registration transaction).
+ * A new session for a user who just proved who they are, with its first token pair, at the
+ * credential version the proof was checked against (`credentialVersion`: the user's, or the
+ * next one when the same transaction changes the credentials). The caller persists it, in the
+ * transaction that is conditioned on that version (lib/db/repositories/session-opening).
  */
-export async function openSession(user: User, rememberMe: boolean, client: ClientInfo, nowMs: number): Promise<{ session: Session; tokens: IssuedTokens }> {
+export async function openSession(
+  user: Pick<User, 'tenantId' | 'id'>,
+  rememberMe: boolean,
+  client: ClientInfo,
+  nowMs: number,
+  credentialVersion: number,
+): Promise<{ session: Session; tokens: IssuedTokens }> {
   const { REFRESH_TOKEN_TTL_SECONDS, REMEMBER_ME_TTL_SECONDS } = config();
   const now = new Date(nowMs).toISOString();
   const lifetime = rememberMe ? REMEMBER_ME_TTL_SECONDS : REFRESH_TOKEN_TTL_SECONDS;
@@ -72,6 +81,7 @@ export async function openSession(user: User, rememberMe: boolean, client: Clien
     previousRefreshJti: null,
     rotatedAt: null,
     revokedAt: null,
+    credentialVersion,
   };
   const { tokens, refreshJti } = await issueTokens(draft, nowMs);
   return { session: { ...draft, refreshJti }, tokens };
@@ -108,12 +118,22 @@ export async function refreshSession(refreshToken: string | undefined, nowMs: nu
   }
 
   const { tokens, refreshJti } = await issueTokens(session, nowMs);
-  if (!(await rotateRefreshJti(session, claims.jti, refreshJti, now, sessionRecord('auth.refresh', session, user, nowMs)))) throw new Unauthorized('The refresh token was already used');
+  // Conditioned on the credential version read: a refresh cannot extend a session past a password reset.
+  if (!(await rotateRefreshJti(session, user, claims.jti, refreshJti, now, sessionRecord('auth.refresh', session, user, nowMs)))) throw new Unauthorized('The refresh token was already used');
   return { user: toUserView(user), tokens };
 }
 
+/**
+ * How an opening records each live session it ends to stay within MAX_SESSIONS_PER_USER: one
+ * `session.evicted` entry per session, the opening user as the actor.
+ */
+export const evictionRecord =
+  (user: { id: string; name: string }, nowMs: number) =>
+  (evicted: Session): AuditRecord =>
+    sessionRecord('session.evicted', { tenantId: evicted.tenantId, id: evicted.id }, user, nowMs);
+
 /** The entry of an event of one session of the user (the refresh route is public: the session's user is the actor). */
-const sessionRecord = (action: 'auth.refresh' | 'auth.refresh_reuse_detected' | 'auth.logout' | 'session.revoked', session: { tenantId: string; id: string }, user: { id: string; name: string }, nowMs: number) =>
+const sessionRecord = (action: 'auth.refresh' | 'auth.refresh_reuse_detected' | 'auth.logout' | 'session.revoked' | 'session.evicted', session: { tenantId: string; id: string }, user: { id: string; name: string }, nowMs: number) =>
   auditRecord({ scope: { tenantId: session.tenantId }, action, resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
 
 /** Logout: the session is revoked and the access token's jti blacklisted until it expires. */
@@ -152,7 +172,7 @@ export async function revokeOwnSession(principal: Principal, sessionId: string, 
   const revoked = await revokeActiveSession(
     { tenantId: principal.tenantId, userId: principal.userId, sessionId },
     new Date(nowMs).toISOString(),
-    principal.sessionsValidFrom,
+    principal,
     sessionRecord('session.revoked', { tenantId: principal.tenantId, id: sessionId }, { id: principal.userId, name: principal.name }, nowMs),
     idempotency && { write: idempotency, view },
   );
@@ -179,7 +199,7 @@ export async function revokeOtherSessions(principal: Principal, nowMs: number): 
         .map((session) => session.id);
       // The first batch writes the entry even when there is nothing to revoke: the request happened.
       if (live.length === 0 && batch > 0) return { retry: false, value: live };
-      const done = await revokeLiveSessions(principal.tenantId, principal.userId, live, now, principal.sessionsValidFrom, batch === 0 ? record : null);
+      const done = await revokeLiveSessions(principal.tenantId, principal.userId, live, now, principal, batch === 0 ? record : null);
       return done ? { retry: false, value: live } : { retry: true };
     });
     revoked += others.length;

@@ -2,8 +2,13 @@ import { auditRecord } from '../audit/record';
 import type { Principal } from './principal';
 import type { User } from './model';
 import type { TenantUserView } from './schemas';
-import { deleteUser, listUserPage, setUserRole } from '../db/repositories/users';
-import { Forbidden } from '../errors';
+import { resetSecondFactor } from '../db/repositories/mfa';
+import { deleteUser, getUser, listUserPage, setUserRole } from '../db/repositories/users';
+import { Conflict, Forbidden, NotFound } from '../errors';
+import { mailer } from '../mail/mailer';
+import { sendQuietly } from '../mail/send-quietly';
+import { secondFactorResetMail } from '../mail/templates';
+import { countSessionsRevoked } from '../metrics';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 
 /**
@@ -47,4 +52,33 @@ export async function changeUserRole(principal: Principal, userId: string, role:
 export async function removeUser(principal: Principal, userId: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal);
   await deleteUser(principal.tenantId, userId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.removed', resource: { type: 'user', id: userId } }, nowMs));
+}
+
+/**
+ * DELETE /users/{id}/mfa: an administrator resets a user's second factor, for a user who lost
+ * both the authenticator and the recovery codes. A tenant administrator may reset a member's
+ * in the tenant; an administrator's is reset by a platform administrator (any tenant, named by
+ * `tenantId`), so one administrator's stolen cookie cannot strip the others'. Nobody resets
+ * their own here (DELETE /auth/mfa/totp takes a code or a recovery code), and a platform
+ * administrator's is never reset by a route (`create-admin --promote` enrols a new one). The
+ * user's sessions all end (the credential version moves on) and the user is mailed.
+ */
+export async function resetUserSecondFactor(principal: Principal, userId: string, tenantId: string | undefined, nowMs: number): Promise<void> {
+  const tenant = tenantId ?? principal.tenantId;
+  if (!principal.platformAdmin) {
+    requireTenantAdmin(principal);
+    // Another tenant's user is a 404 to a tenant administrator, never a 403.
+    if (tenant !== principal.tenantId) throw new NotFound('No such user');
+  }
+  const user = await getUser(tenant, userId);
+  if (!user) throw new NotFound('No such user');
+  if (user.id === principal.userId) throw new Forbidden('Turn your own second factor off with DELETE /auth/mfa/totp and a code or a recovery code');
+  if (user.platformAdmin) throw new Forbidden("A platform administrator's second factor is replaced with `npm run create-admin -- --promote`");
+  if (!principal.platformAdmin && user.role === 'ADMIN') throw new Forbidden("An administrator's second factor is reset by a platform administrator");
+  if (!user.totpEnabledAt) throw new Conflict('The user has no second factor');
+
+  const record = auditRecord({ scope: { tenantId: tenant }, action: 'user.mfa_reset', resource: { type: 'user', id: user.id } }, nowMs);
+  if (!(await resetSecondFactor(user, new Date(nowMs).toISOString(), record))) throw new Conflict('The second factor changed meanwhile; look again');
+  countSessionsRevoked('second_factor_reset');
+  await sendQuietly(async () => (await mailer()).send(secondFactorResetMail(user.email)), 'second factor reset notification');
 }

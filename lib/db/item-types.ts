@@ -7,9 +7,10 @@
 
 /**
  * The `type` attribute of the user's items: the user, its service-wide e-mail sentinel, its
- * entry in the tenant's list by name, and the tenant's administrator count.
+ * entry in the tenant's list by name, the tenant's administrator count, and the user's
+ * credentials (an item apart: lib/auth/model `credentialsSchema`).
  */
-export const USER_ITEMS = { user: 'User', email: 'Email', listing: 'UserListing', adminCount: 'AdminCount' } as const;
+export const USER_ITEMS = { user: 'User', email: 'Email', listing: 'UserListing', adminCount: 'AdminCount', credentials: 'Credentials' } as const;
 
 /**
  * The `type` attribute of the session's items: the session, and the blacklist entry of a

@@ -12,6 +12,9 @@ export interface Key {
   sk: string;
 }
 
+/** The partition key prefix of every credentials item: what the IAM policies name. */
+export const CREDENTIALS_PK_PREFIX = 'CREDENTIALS#';
+
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
 
@@ -55,6 +58,12 @@ export const keys = {
   tenantAdmins: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'STATS#ADMINS' }),
   /** Query prefix for every user of a tenant. */
   usersOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'USER#' }),
+  /**
+   * A user's secrets (password hash, second factor, reset token): a partition of their own,
+   * outside the tenant's, so that IAM can refuse it to every function that does not check
+   * credentials (`CREDENTIALS_PK_PREFIX`, infra/constructs/functions).
+   */
+  credentials: (tenantId: string, userId: string): Key => ({ pk: `${CREDENTIALS_PK_PREFIX}${tenantId}#${userId}`, sk: 'SECRETS' }),
   /** Sentinel that makes an e-mail unique service-wide and finds its user at login. */
   email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'UNIQUE' }),
 

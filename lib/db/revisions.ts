@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../audit/model';
 import { NotFound } from '../errors';
 import { db, tableName } from './client';
@@ -6,6 +6,8 @@ import { setOrRemove } from './items';
 import type { Key } from './keys';
 import { auditItems } from './repositories/audit';
 import { cancellationCodes, withOptimisticRetries } from './retry';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** What a revised change does to an entity: what it becomes, and the attributes to write for it (null removes one). */
 export interface Revision<T> {
@@ -28,6 +30,8 @@ export function reviseItem<T>(
   next: (before: T) => Revision<T>,
   audit: (before: T, after: T) => AuditRecord,
   missing: string,
+  /** Writes that belong to the change and commit with it (a tenant's base-account invitation). */
+  alongside: TransactItem[] = [],
 ): Promise<T> {
   return withOptimisticRetries<T>(async () => {
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -50,6 +54,7 @@ export function reviseItem<T>(
                 ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':read': revision },
               },
             },
+            ...alongside,
             ...auditItems(audit(before, after)),
           ],
         }),

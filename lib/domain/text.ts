@@ -45,3 +45,18 @@ export function storableText(value: string, ctx: z.RefinementCtx): void {
   const problem = textProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }
+
+/** What a header value may not bring into a stored record: `textProblem`'s characters, and the line and paragraph separators. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_STORABLE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFFFD]|[\uD800-\uDFFF]/gu;
+
+/**
+ * A header value the client chose (the User-Agent) as a stored record keeps it: each
+ * character the stored-text rule refuses (controls, bidirectional controls, lone surrogates,
+ * U+FFFD) and each line or paragraph separator becomes `?`, so an entry of the audit trail or
+ * a session can never show a forged line, and the value is cut to `max` characters (whole
+ * code points). A request is never refused for its User-Agent.
+ */
+export function storedHeaderText(value: string, max: number): string {
+  return [...value.replace(NOT_STORABLE, '?')].slice(0, max).join('');
+}

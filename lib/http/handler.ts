@@ -19,7 +19,9 @@ import { csrfGuard } from './middleware/csrf';
 import { problemHandler } from './middleware/problems';
 import { rateLimitGuard } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
-import { cookies, header, idempotencyKey } from './request';
+import { cookies, header, IDEMPOTENCY_KEY_HEADER, idempotencyKey } from './request';
+import { storedHeaderText } from '../domain/text';
+import { MAX_USER_AGENT } from '../audit/record';
 import { parseWith } from './validation';
 
 /**
@@ -102,7 +104,8 @@ function requestInfo(event: APIGatewayProxyEvent, context: Context): RequestInfo
   return {
     requestId: event.requestContext?.requestId ?? context.awsRequestId,
     ip: event.requestContext?.identity?.sourceIp ?? 'unknown',
-    userAgent: header(event, 'user-agent') ?? '',
+    // The client's to choose, and stored (sessions, the audit trail): the stored-text rule, cut to a length.
+    userAgent: storedHeaderText(header(event, 'user-agent') ?? '', MAX_USER_AGENT),
     cookies: cookies(event),
   };
 }
@@ -144,6 +147,10 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
       const principal = route.auth === 'protected' ? fromAuthorizerContext(event.requestContext?.authorizer) : undefined;
       // A tenant that requires a second factor of a user without one opens only its enrolment.
       if (principal?.mfaEnrolmentRequired && !route.openDuringMfaEnrolment) throw new MfaEnrolmentRequired();
+      // A public route's key would be scoped to a client IP, which callers behind one NAT share.
+      if (route.refusesIdempotencyKey && header(event, IDEMPOTENCY_KEY_HEADER) !== undefined) {
+        throw ValidationError.of(IDEMPOTENCY_KEY_HEADER, 'is not taken by this public route: a retry that finds the name taken gets 409');
+      }
       const key = route.idempotent ? idempotencyKey(event) : undefined;
       const input = {
         body: spec.body ? parseWith(spec.body, event.body) : undefined,

@@ -10,6 +10,7 @@ import { dashboardQuantity, moneyOf } from './rounding';
 import type { CoverageInput, CoverageItem, WarehouseSummary } from './schemas';
 import { cursorRefused } from '../domain/cursor';
 import { openPageCursor, sealPageCursor, type Page } from '../pages';
+import { consumeLimit, type ScopedLimit } from '../rate-limit';
 
 /**
  * One dashboard item and its place in the order (model: coverageOrder), from the product and
@@ -52,10 +53,11 @@ export async function stockCoverage(principal: Principal, days: number, nowMs: n
  * A page of the coverage dashboard: the items after the cursor's place in the order, as the
  * data stands now (a movement between two pages moves its product, as it should). For an
  * indexed `days` (INDEXED_COVERAGE_DAYS) whose index is current, one Query of the page; else
- * the full read, cut to the page. Both give the same items in the same order, and a cursor
+ * the full read, cut to the page, which takes a slot of the user's `fullReads` limit first
+ * (undefined: none, for the benchmarks that measure the read itself). Both give the same items in the same order, and a cursor
  * is a place in that order, so a walk may cross from one to the other.
  */
-export async function coveragePage(principal: Principal, input: CoverageInput, nowMs: number): Promise<Page<CoverageItem>> {
+export async function coveragePage(principal: Principal, input: CoverageInput, nowMs: number, fullReads: ScopedLimit | undefined): Promise<Page<CoverageItem>> {
   const scope = { tenantId: principal.tenantId, filters: { list: 'coverage', days: String(input.days) } };
   const after = await openPageCursor(input.cursor, scope);
   const afterOrder = after?.o;
@@ -65,6 +67,8 @@ export async function coveragePage(principal: Principal, input: CoverageInput, n
   const indexed = isIndexedCoverageDays(input.days) ? await readCoverageIndexPage(principal.tenantId, input.days, { today, limit: input.limit, ...(afterOrder ? { afterOrder } : {}) }) : null;
   if (indexed) return { items: indexed.rows.map(({ product, sold }) => coverageItem(product, sold, input.days).item), nextCursor: await sealPageCursor(indexed.lastOrder === undefined ? undefined : { o: indexed.lastOrder }, scope) };
 
+  // The full read grows with the catalog (about 0.4 read units a product): each user's are limited (the manifest's).
+  if (fullReads) await consumeLimit(fullReads, { ip: '', userId: principal.userId }, nowMs);
   const all = await stockCoverage(principal, input.days, nowMs);
   const rest = afterOrder === undefined ? all : all.filter((entry) => entry.order > afterOrder);
   const page = rest.slice(0, input.limit);

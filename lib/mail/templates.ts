@@ -42,12 +42,22 @@ export function secondFactorChangedMail(to: string, enabled: boolean): MailMessa
   ]);
 }
 
-export function invitationMail(to: string, tenantId: string, link: string, days: number): MailMessage {
+/** An invitation with its registration link; `administrator`: the tenant's first account, which administers it. */
+export function secondFactorResetMail(to: string): MailMessage {
+  return message(to, 'The second factor of your account was reset', [
+    'An administrator reset the second factor of your account: signing in now takes the password alone until you enrol a new one. Every session was signed out.',
+    'If you did not ask for this, contact your administrator and change your password.',
+  ]);
+}
+
+export function invitationMail(to: string, tenantId: string, link: string, days: number, administrator = false): MailMessage {
   return message(
     to,
     'You are invited to the back-office',
     [
-      `You were invited to join a back-office account (tenant ${tenantId}). Register with this e-mail address through the link below, within ${days} days. The link works once; do not share it.`,
+      administrator
+        ? `A back-office account (tenant ${tenantId}) was opened with this e-mail address as its administrator. Confirm the address and choose your password through the link below, within ${days} days. The link works once; do not share it.`
+        : `You were invited to join a back-office account (tenant ${tenantId}). Register with this e-mail address through the link below, within ${days} days. The link works once; do not share it.`,
       'If you did not expect this, ignore this e-mail.',
     ],
     link,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { auditRecord, changesOf } from '../audit/record';
+import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
@@ -77,9 +78,12 @@ export async function deleteSupplier(principal: Principal, supplierId: string, n
  * A page of the caller's tenant's suppliers by name (case- and accent-insensitive, ties by
  * id), searched when `search` is not blank; `total` counts every match.
  */
-export async function listSuppliers(principal: Principal, query: ListSuppliersInput): Promise<SupplierPageView> {
+export async function listSuppliers(principal: Principal, query: ListSuppliersInput, nowMs: number, searches: ScopedLimit | undefined): Promise<SupplierPageView> {
   const offset = (query.page - 1) * query.limit;
   const matches = query.search === undefined ? undefined : supplierMatcher(query.search);
+  // A search reads the tenant's whole supplier index: each user's searches are limited (the
+  // manifest's; undefined for the benchmarks that measure the read itself).
+  if (matches && searches) await consumeLimit(searches, { ip: '', userId: principal.userId }, nowMs);
   const { suppliers, total } = matches
     ? await searchSupplierPage(principal.tenantId, matches, offset, query.limit)
     : await readSupplierPage(principal.tenantId, offset, query.limit);

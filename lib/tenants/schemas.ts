@@ -48,9 +48,13 @@ export const createTenantBody = z.strictObject({
   adminEmail: tenantInput.adminEmail.optional(),
 });
 
-/** PATCH: any of the profile fields; null clears an optional one. At least one field. */
+/**
+ * PATCH: any of the profile fields; null clears an optional one. At least one field.
+ * `adminEmail` (platform administrators only) invites the tenant's administrator.
+ */
 export const updateTenantBody = z
   .strictObject({
+    adminEmail: tenantInput.adminEmail.optional(),
     brandName: tenantInput.brandName.nullable().optional(),
     document: tenantInput.document.nullable().optional(),
     address: tenantInput.address.nullable().optional(),

@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { openSession } from '../../lib/auth/sessions';
+import { evictionRecord, openSession } from '../../lib/auth/sessions';
 import { auditRecord, userActor } from '../../lib/audit/record';
 import { findUserByEmail, insertLoginSession } from '../../lib/db/repositories/users';
 import { sessionCookies } from '../../lib/http/cookies';
@@ -18,11 +18,13 @@ import type { FunctionWorker } from './worker';
 export async function sessionCookieHeader(email: string, nowMs = Date.now()): Promise<string> {
   const user = await findUserByEmail(email);
   if (!user) throw new Error(`No user ${email} in the local store`);
-  const { session, tokens } = await openSession(user, false, { ip: '127.0.0.1', userAgent: 'npm run invoke --as' }, nowMs);
+  const { session, tokens } = await openSession(user, false, { ip: '127.0.0.1', userAgent: 'npm run invoke --as' }, nowMs, user.credentialVersion);
   await insertLoginSession(
     user,
     session,
     auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs),
+    nowMs,
+    evictionRecord(user, nowMs),
   );
   return sessionCookies(tokens)
     .map((cookie) => cookie.split(';')[0] as string)

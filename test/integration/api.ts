@@ -124,14 +124,18 @@ export interface Account {
   cookies: Record<string, string>;
 }
 
-/** A fresh tenant with its administrator registered (and logged in through registration). */
-export async function newTenantWithAdmin(): Promise<Account> {
-  const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('tenant'), plan: 'STARTER' } });
-  if (tenant.status !== 201) throw new Error(`tenant creation failed: ${JSON.stringify(tenant.body)}`);
+/**
+ * A fresh tenant with its administrator registered (and logged in through registration): the
+ * sign-up with `adminEmail`, then the invitation e-mail's token, as a real administrator does.
+ */
+export async function newTenantWithAdmin(options: { ip?: string } = {}): Promise<Account> {
   const email = uniqueEmail('admin');
+  const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('tenant'), plan: 'STARTER', adminEmail: email }, ip: options.ip });
+  if (tenant.status !== 201) throw new Error(`tenant creation failed: ${JSON.stringify(tenant.body)}`);
   const password = 'correct horse battery';
   const registered = await call<{ user: { id: string } }>('POST', '/auth/register', {
-    body: { name: 'Admin', email, password, tenantId: tenant.body.id },
+    body: { name: 'Admin', email, password, tenantId: tenant.body.id, invitationToken: invitationTokenFor(email) },
+    ip: options.ip,
   });
   if (registered.status !== 200) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
   return { tenantId: tenant.body.id, userId: registered.body.user.id, email, password, cookies: cookiesFrom(registered) };

@@ -5,7 +5,8 @@ import { hashPassword } from '../../lib/auth/passwords';
 import { stepAt, totpOf } from '../../lib/auth/totp';
 import { Secret } from 'otpauth';
 import { isSessionLive } from '../../lib/auth/session-state';
-import { listSessionsOfUser, revokeActiveSession } from '../../lib/db/repositories/sessions';
+import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
+import type { Credentials, User } from '../../lib/auth/model';
 import { findTenantIdByName, getTenant, insertTenant } from '../../lib/db/repositories/tenants';
 import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../../lib/db/repositories/users';
 import type { Tenant } from '../../lib/tenants/model';
@@ -44,6 +45,18 @@ function newSecondFactor(email: string, nowMs: number): { shown: EnrolledFactor;
   };
 }
 
+/** The administrator's credentials: the password given and the second factor enrolled. */
+const credentialsOf = (user: Pick<User, 'tenantId' | 'id'>, passwordHash: string, factor: { secret: string; lastStep: number; recoveryCodeHashes: string[] }): Credentials => ({
+  tenantId: user.tenantId,
+  userId: user.id,
+  passwordHash,
+  resetTokenHash: null,
+  totpSecret: factor.secret,
+  totpLastStep: factor.lastStep,
+  totpPendingSecret: null,
+  recoveryCodeHashes: factor.recoveryCodeHashes,
+});
+
 /** The command refuses to act; the message tells the operator why and what to do. */
 export class AdminRefused extends Error {
   override name = 'AdminRefused';
@@ -71,18 +84,11 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
           'its password is then replaced by the one given and all its sessions end.',
       );
     }
+    // The sessions live now: the promotion moves the credential version on, which ends each of
+    // them (whatever this machine's clock says; lib/auth/session-state).
+    const sessionsEnded = (await listSessionsOfUser(existing.tenantId, existing.id)).filter((session) => isSessionLive(session, existing, nowMs)).length;
     const promoted = auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: existing.id } }, nowMs);
-    await promoteToPlatformAdmin(existing, await hashPassword(input.password), now, factor.stored, promoted);
-    // The update already voids every earlier session (sessionsValidFrom, this machine's
-    // clock); revoking them as well does not depend on that clock agreeing with the API's.
-    let sessionsEnded = 0;
-    for (const session of await listSessionsOfUser(existing.tenantId, existing.id)) {
-      if (session.status !== 'ACTIVE') continue;
-      const wasLive = isSessionLive(session, existing, nowMs);
-      const ended = auditRecord({ scope: { tenantId: session.tenantId }, action: 'session.revoked', resource: { type: 'session', id: session.id } }, nowMs);
-      const revoked = await revokeActiveSession({ tenantId: session.tenantId, userId: session.userId, sessionId: session.id }, now, null, ended);
-      if (revoked && wasLive) sessionsEnded += 1;
-    }
+    await promoteToPlatformAdmin(existing, credentialsOf(existing, await hashPassword(input.password), factor.stored), now, promoted);
     return { kind: 'promoted', tenantId: existing.tenantId, sessionsEnded, secondFactor: factor.shown };
   }
 
@@ -120,22 +126,20 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
     tenantId = tenant.id;
   }
   // The platform mark is checked again inside the transaction that writes the user.
-  await insertPlatformAdmin({
+  const user: User = {
     id: userId,
     tenantId,
     name: input.name,
     email: input.email,
-    passwordHash: await hashPassword(input.password),
     role: 'ADMIN',
     platformAdmin: true,
     sessionsValidFrom: null,
-    resetTokenHash: null,
+    credentialVersion: 0,
+    sessionCount: 0,
     createdAt: now,
     updatedAt: now,
-    totpSecret: factor.stored.secret,
     totpEnabledAt: now,
-    totpLastStep: factor.stored.lastStep,
-    recoveryCodeHashes: factor.stored.recoveryCodeHashes,
-  }, auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs));
+  };
+  await insertPlatformAdmin(user, credentialsOf(user, await hashPassword(input.password), factor.stored), auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs));
   return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated, secondFactor: factor.shown };
 }

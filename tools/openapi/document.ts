@@ -20,6 +20,7 @@ import {
 } from '../../lib/errors';
 import { MAX_BODY_BYTES } from '../../lib/http/middleware/body';
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../../lib/http/problem';
+import type { RateLimit } from '../../lib/rate-limit';
 import { routeList, type Route, type RouteId } from '../../lib/routes';
 import { documentedAs, operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
 import type {
@@ -344,6 +345,14 @@ function pathParameters(route: Route & { id: RouteId }, path: Schema | undefined
   return names.map((name) => ({ name, in: 'path', required: true, schema: properties[name] as JsonSchema }));
 }
 
+/** What a limit counts, in the 429's words (lib/rate-limit `RateLimit.counts`). */
+const COUNTED: Record<NonNullable<RateLimit['counts']>, string> = {
+  requests: 'requests',
+  attempts: 'attempts (a success clears or gives back its slot)',
+  searches: 'searches (requests with `search`)',
+  'full-reads': 'reads of a window the index does not serve',
+};
+
 /**
  * Every error status a route can answer: its own (from `operations.ts`) and those of the
  * handler chain every function shares (`lib/http/handler.ts`) and of the gateway in front.
@@ -366,9 +375,8 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
     add(409, 'A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds.');
     add(422, ERROR_RESPONSES[422].description);
   }
-  if (route.rateLimit) {
-    const { limit, windowSeconds, per, counts } = route.rateLimit;
-    add(429, `More than ${limit} ${counts === 'attempts' ? 'attempts' : 'requests'} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
+  for (const { limit, windowSeconds, per, counts = 'requests' } of route.rateLimits ?? []) {
+    add(429, `More than ${limit} ${COUNTED[counts]} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
   }
   // The deployed stage throttles every route (API Gateway's THROTTLED gateway response).
   add(429, 'The stage-wide request throttling of a deployed API was exceeded.');
@@ -450,9 +458,8 @@ function operation(route: Route & { id: RouteId }): OperationObject {
     result.responses[String(status)] = { $ref: `${RESPONSE_REF}${ERROR_RESPONSES[status].name}`, description: why };
   }
 
-  if (route.rateLimit) {
-    const { per, limit, windowSeconds, counts = 'requests', scope } = route.rateLimit;
-    result['x-rate-limit'] = { per, limit, windowSeconds, counts, ...(scope === undefined ? {} : { scope }) };
+  if (route.rateLimits?.length) {
+    result['x-rate-limit'] = route.rateLimits.map(({ per, limit, windowSeconds, counts = 'requests', scope }) => ({ per, limit, windowSeconds, counts, ...(scope === undefined ? {} : { scope }) }));
   }
   if (route.audits) result['x-audit-actions'] = route.audits;
   return result;

@@ -41,12 +41,12 @@ export interface RequestBodyObject {
   content: Record<string, MediaTypeObject>;
 }
 
-/** The manifest's rate limit, as the `x-rate-limit` extension of an operation. */
+/** One of the manifest's rate limits, as an entry of the `x-rate-limit` extension of an operation (each limit its own counter). */
 export interface RateLimitExtension {
   per: 'ip' | 'user' | 'email' | 'email-and-ip';
   limit: number;
   windowSeconds: number;
-  counts: 'requests' | 'attempts';
+  counts: 'requests' | 'attempts' | 'searches' | 'full-reads';
   /** Operations that share one counter name it. */
   scope?: string;
 }
@@ -60,7 +60,7 @@ export interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject | ReferenceObject>;
-  'x-rate-limit'?: RateLimitExtension;
+  'x-rate-limit'?: RateLimitExtension[];
   /** The audit actions a writing operation records (one entry per successful request). */
   'x-audit-actions'?: readonly string[];
 }

@@ -3,16 +3,14 @@ import { db, tableName } from '../client';
 import { conditionally } from '../conditions';
 import { keys } from '../keys';
 
+type Counter = { scope: string; subject: string; windowStart: number };
+
 /**
  * Fixed-window counters for the rate limiter. One conditional UpdateItem both counts and
  * refuses: it adds 1 only while the count is below the limit, atomically, so N parallel
  * requests can never get more than `limit` through. The item expires (TTL) after its window.
  */
-export async function incrementBelow(
-  counter: { scope: string; subject: string; windowStart: number },
-  limit: number,
-  expiresAtEpoch: number,
-): Promise<boolean> {
+export async function incrementBelow(counter: Counter, limit: number, expiresAtEpoch: number): Promise<boolean> {
   return conditionally(
     db().send(
       new UpdateCommand({
@@ -27,18 +25,31 @@ export async function incrementBelow(
   );
 }
 
-/**
- * Give back the window's one slot: 1 becomes 0, atomically; any other count is left alone.
- * Returns whether it was given back.
- */
-export async function decrementIfOnly(counter: { scope: string; subject: string; windowStart: number }): Promise<boolean> {
+/** Empty the window (a correct password clears its e-mail-and-IP window); an absent counter is left absent. */
+export async function clearWindow(counter: Counter): Promise<boolean> {
   return conditionally(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.counter(counter.scope, counter.subject, counter.windowStart),
         UpdateExpression: 'SET #count = :zero',
-        ConditionExpression: '#count = :one',
+        ConditionExpression: 'attribute_exists(#count)',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    ),
+  );
+}
+
+/** Give one slot back: the count goes down by one, never below zero. Returns whether it did. */
+export async function decrementIfAny(counter: Counter): Promise<boolean> {
+  return conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.counter(counter.scope, counter.subject, counter.windowStart),
+        UpdateExpression: 'SET #count = #count - :one',
+        ConditionExpression: '#count > :zero',
         ExpressionAttributeNames: { '#count': 'count' },
         ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
       }),

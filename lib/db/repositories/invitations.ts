@@ -1,26 +1,45 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import type { Invitation } from '../../auth/model';
 import { INVITATION_ITEMS } from '../item-types';
 
 import { db, tableName } from '../client';
-import { failedConditions } from '../conditions';
+import { conditionally, failedConditions } from '../conditions';
 import { withOptimisticRetries } from '../retry';
 import { auditItems, auditItemsUndone, writeWithEntry } from './audit';
-import { fieldsOf, pick } from '../items';
+import { fieldsOf, pick, withoutNulls } from '../items';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 import { gsi1, keys } from '../keys';
 
-const FIELDS = fieldsOf<Invitation>()(['id', 'tenantId', 'email', 'invitedBy', 'createdAt', 'expiresAt', 'expiresAtEpoch', 'mailedAtEpoch', 'tokenHash']);
+const FIELDS = fieldsOf<Invitation>()(['id', 'tenantId', 'email', 'invitedBy', 'baseAccount', 'createdAt', 'expiresAt', 'expiresAtEpoch', 'mailedAtEpoch', 'tokenHash']);
 
-const toInvitation = (item: Record<string, unknown>): Invitation => pick<Invitation>(item, FIELDS);
+const toInvitation = (item: Record<string, unknown>): Invitation => {
+  const invitation = pick<Invitation>(item, FIELDS);
+  return { ...invitation, baseAccount: invitation.baseAccount === true };
+};
 
 const invitationItem = (invitation: Invitation) => ({
   ...keys.invitation(invitation.tenantId, invitation.email),
   type: INVITATION_ITEMS.invitation,
-  ...invitation,
+  ...withoutNulls(invitation),
+  ...(invitation.baseAccount ? { baseAccount: true } : {}),
   ...gsi1.invitationById(invitation.id),
   ttl: invitation.expiresAtEpoch,
 });
+
+/**
+ * The Put of a tenant's base-account invitation, for the transaction that creates the tenant
+ * or sets its `adminEmail`: it replaces any invitation of that address into the tenant.
+ */
+export const baseInvitationPut = (invitation: Invitation): TransactItem => ({ Put: { TableName: tableName(), Item: invitationItem(invitation) } });
+
+/** Take back a base-account invitation whose e-mail could not be sent (unless another replaced it). */
+export async function deleteInvitationIfUnchanged(invitation: Invitation): Promise<void> {
+  await conditionally(
+    db().send(new DeleteCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ConditionExpression: 'tokenHash = :token', ExpressionAttributeValues: { ':token': invitation.tokenHash } })),
+  );
+}
 
 /** What `putInvitationUnlessPending` did: stored (with the item it replaced, if any), or kept the pending one. */
 export type PutOutcome = { stored: true; replaced: Invitation | undefined } | { stored: false };

@@ -6,81 +6,94 @@ import { failedConditions } from '../conditions';
 import { MFA_ITEMS } from '../item-types';
 import { fieldsOf, pick } from '../items';
 import { keys } from '../keys';
+import { updateItem, type UpdateParts } from '../update-parts';
 import { auditItems, writeWithEntry } from './audit';
-import { sessionPut } from './sessions';
+import { credentialsAsRead, credentialsChange, openSessionInTransaction, type UserGround } from './session-opening';
+import type { EvictionRecord } from './users';
 
 /**
- * The second factor's writes (issue 17, lib/auth/mfa): the enrolment on the user item, and a
- * login's challenge. Each commits with its audit entry.
+ * The second factor's writes (lib/auth/mfa): the secret, its last step and the recovery codes
+ * on the user's credentials item, whether it is on (`totpEnabledAt`) and the credential
+ * version on the user item, and a login's challenge. Each commits with its audit entry.
  */
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const CHALLENGE_FIELDS = fieldsOf<MfaChallenge>()(['tenantId', 'userId', 'rememberMe', 'failures', 'expiresAtEpoch']);
+const CHALLENGE_FIELDS = fieldsOf<MfaChallenge>()(['tenantId', 'userId', 'rememberMe', 'failures', 'expiresAtEpoch', 'credentialVersion']);
 
 /** The challenge dies at this many wrong codes. */
 export const MAX_CHALLENGE_FAILURES = 5;
 
 const userKey = (user: Pick<User, 'tenantId' | 'id'>) => keys.user(user.tenantId, user.id);
+const credentialsKey = (user: Pick<User, 'tenantId' | 'id'>) => keys.credentials(user.tenantId, user.id);
 
-/** Offer a new secret: kept as pending on the user (replacing one offered before) until a code confirms it; refused once a second factor is on. */
-export async function putPendingTotp(user: Pick<User, 'tenantId' | 'id'>, secret: string, now: string, audit: AuditRecord): Promise<boolean> {
-  return writeWithEntry(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: userKey(user),
-          UpdateExpression: 'SET totpPendingSecret = :secret, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(totpSecret)',
-          ExpressionAttributeValues: { ':secret': secret, ':now': now },
-        },
-      },
-    ],
-    audit,
-  );
+/** Every attribute of the second factor on the credentials item. */
+const FACTOR_ATTRIBUTES = ['totpSecret', 'totpLastStep', 'recoveryCodeHashes', 'totpPendingSecret'];
+
+/**
+ * Offer a new secret: kept as pending on the credentials (replacing one offered before) until
+ * a code confirms it; refused once a second factor is on, and when the password the caller
+ * just proved is no longer the user's (the credential version moved). False when refused.
+ */
+export async function putPendingTotp(user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>, secret: string, audit: AuditRecord): Promise<boolean> {
+  const version = credentialsAsRead(user.credentialVersion);
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          updateItem(tableName(), credentialsKey(user), { set: ['totpPendingSecret = :secret'], conditions: ['attribute_exists(pk)', 'attribute_not_exists(totpSecret)'], values: { ':secret': secret } }),
+          { ConditionCheck: { TableName: tableName(), Key: userKey(user), ConditionExpression: version.conditions?.join(' AND '), ExpressionAttributeValues: version.values } },
+          ...auditItems(audit),
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditions(error)) return false;
+    throw error;
+  }
 }
 
-/**
- * Every session of the user ends (`sessionsValidFrom` = now) and `session` replaces the
- * caller's, as a password change does: the update of the user that goes with it.
- */
-const endingOtherSessions = (now: string) => ({ clause: 'sessionsValidFrom = :now, updatedAt = :now', values: { ':now': now } });
+/** What the second factor's change does to the user item besides the credential change. */
+const factorOn = (now: string): UpdateParts => ({ set: ['totpEnabledAt = :totpEnabledAt'], values: { ':totpEnabledAt': now } });
+const factorOff: UpdateParts = { remove: ['totpEnabledAt'] };
 
 /**
- * Turn the second factor on: the pending secret becomes the user's (conditioned on still
- * being the one the code was checked against), with the step of that code (it cannot be used
- * again), the recovery codes' hashes, the end of every other session and the caller's new
- * one. False when the pending secret changed meanwhile.
+ * Turn the second factor on, with the caller's new session: the pending secret becomes the
+ * user's (conditioned on still being the one the code was checked against), with the step of
+ * that code (it cannot be used again) and the recovery codes' hashes; the credential version
+ * moves on (every other session ends). `done: false` when the pending secret changed
+ * meanwhile; `CredentialsChanged` when the credentials did.
  */
 export async function enableTotp(
-  user: Pick<User, 'tenantId' | 'id'>,
-  enable: { secret: string; step: number; recoveryCodeHashes: string[]; now: string },
+  user: UserGround,
+  enable: { secret: string; step: number; recoveryCodeHashes: string[] },
   session: Session,
   audit: AuditRecord,
+  nowMs: number,
+  evictionRecord: EvictionRecord,
 ): Promise<boolean> {
-  const ending = endingOtherSessions(enable.now);
-  return writeWithEntry(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: userKey(user),
-          UpdateExpression: `SET totpSecret = :secret, totpEnabledAt = :now, totpLastStep = :step, recoveryCodeHashes = :codes, ${ending.clause} REMOVE totpPendingSecret`,
-          ConditionExpression: 'totpPendingSecret = :secret AND attribute_not_exists(totpSecret)',
-          ExpressionAttributeValues: { ':secret': enable.secret, ':step': enable.step, ':codes': new Set(enable.recoveryCodeHashes), ...ending.values },
-        },
-      },
-      sessionPut(session),
+  const outcome = await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
+    items: [
+      updateItem(tableName(), credentialsKey(ground), {
+        set: ['totpSecret = :secret', 'totpLastStep = :step', 'recoveryCodeHashes = :codes'],
+        remove: ['totpPendingSecret'],
+        conditions: ['totpPendingSecret = :secret', 'attribute_not_exists(totpSecret)'],
+        values: { ':secret': enable.secret, ':step': enable.step, ':codes': new Set(enable.recoveryCodeHashes) },
+      }),
+      updateItem(tableName(), userKey(ground), credentialsChange(user.credentialVersion, session.createdAt), factorOn(session.createdAt), opening.user),
+      ...opening.items,
+      ...auditItems(audit),
     ],
-    audit,
-  );
+    userIndex: 1,
+  }));
+  return outcome.done;
 }
 
 /** What proves the second factor in a write: a TOTP code's step (after the last one used), or a recovery code's hash (used up). */
 export type FactorProof = { step: number } | { recoveryCodeHash: string };
 
-/** How a proof conditions a write on the user, and how it uses itself up there. */
+/** How a proof conditions a write on the credentials, and how it uses itself up there. */
 function proofOf(proof: FactorProof): { condition: string; conditionValues: Record<string, unknown>; sets: string[]; deletes: string; useValues: Record<string, unknown> } {
   if ('step' in proof) {
     return { condition: 'totpLastStep < :step', conditionValues: { ':step': proof.step }, sets: ['totpLastStep = :step'], deletes: '', useValues: {} };
@@ -95,25 +108,44 @@ function proofOf(proof: FactorProof): { condition: string; conditionValues: Reco
 }
 
 /**
- * Turn the second factor off, proven by a code: the secret, its last step and the recovery
- * codes go, every other session ends and the caller's new one starts. False when the code was
- * used meanwhile (a replay) or the second factor changed.
+ * Turn the second factor off, proven by a code, with the caller's new session: the secret,
+ * its last step and the recovery codes go, the credential version moves on (every other
+ * session ends). False when the code was used meanwhile (a replay) or the second factor
+ * changed; `CredentialsChanged` when the credentials did.
  */
-export async function disableTotp(user: Pick<User, 'tenantId' | 'id' | 'totpSecret'>, proof: FactorProof, now: string, session: Session, audit: AuditRecord): Promise<boolean> {
-  const ending = endingOtherSessions(now);
+export async function disableTotp(user: UserGround, secret: string, proof: FactorProof, session: Session, audit: AuditRecord, nowMs: number, evictionRecord: EvictionRecord): Promise<boolean> {
   const proven = proofOf(proof);
-  return writeWithEntry(
-    [
+  const outcome = await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
+    items: [
       {
         Update: {
           TableName: tableName(),
-          Key: userKey(user),
-          UpdateExpression: `SET ${ending.clause} REMOVE totpSecret, totpEnabledAt, totpLastStep, recoveryCodeHashes, totpPendingSecret`,
+          Key: credentialsKey(ground),
+          UpdateExpression: `REMOVE ${FACTOR_ATTRIBUTES.join(', ')}`,
           ConditionExpression: `totpSecret = :secret AND ${proven.condition}`,
-          ExpressionAttributeValues: { ':secret': user.totpSecret, ...ending.values, ...proven.conditionValues },
+          ExpressionAttributeValues: { ':secret': secret, ...proven.conditionValues },
         },
       },
-      sessionPut(session),
+      updateItem(tableName(), userKey(ground), credentialsChange(user.credentialVersion, session.createdAt), factorOff, opening.user),
+      ...opening.items,
+      ...auditItems(audit),
+    ],
+    userIndex: 1,
+  }));
+  return outcome.done;
+}
+
+/**
+ * An administrator resets a user's second factor (DELETE /users/{id}/mfa): the secret, the
+ * pending one and the recovery codes go, and the credential version moves on, so every session
+ * of the user ends; conditioned on the user still having one at the version read. False when
+ * it does not (it was turned off or changed meanwhile).
+ */
+export async function resetSecondFactor(user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>, now: string, audit: AuditRecord): Promise<boolean> {
+  return writeWithEntry(
+    [
+      updateItem(tableName(), userKey(user), credentialsChange(user.credentialVersion, now), factorOff, { conditions: ['attribute_exists(totpEnabledAt)'] }),
+      { Update: { TableName: tableName(), Key: credentialsKey(user), UpdateExpression: `REMOVE ${FACTOR_ATTRIBUTES.join(', ')}`, ConditionExpression: 'attribute_exists(pk)' } },
     ],
     audit,
   );
@@ -163,41 +195,41 @@ export async function failChallenge(tokenHash: string, nowEpoch: number, audit: 
 
 /**
  * The login completes: the challenge is used up (conditioned on being alive), the proof
- * accepted on the user (a TOTP step after the last one, or a recovery code still unused, so a
- * code is accepted once), the session opens with `lastLoginAt`, and the entry, in one
- * transaction. `refused` names what failed: the challenge (401) or the proof (a replay).
+ * accepted on the credentials (a TOTP step after the last one, or a recovery code still
+ * unused, so a code is accepted once), the session opens with `lastLoginAt` at the credential
+ * version the challenge's password was checked at, and the entry, in one transaction.
+ * `refused` names what failed: the challenge (401) or the proof (a replay);
+ * `CredentialsChanged` is thrown when the credentials moved on.
  */
 export async function completeChallenge(
   tokenHash: string,
-  nowEpoch: number,
-  user: Pick<User, 'tenantId' | 'id'>,
+  nowMs: number,
+  user: UserGround,
   proof: FactorProof,
   session: Session,
   audit: AuditRecord,
+  evictionRecord: EvictionRecord,
 ): Promise<{ done: true } | { done: false; refused: 'challenge' | 'proof' }> {
-  const live = alive(nowEpoch);
+  const live = alive(Math.floor(nowMs / 1000));
   const proven = proofOf(proof);
-  const items: TransactItem[] = [
-    { Delete: { TableName: tableName(), Key: keys.mfaChallenge(tokenHash), ConditionExpression: live.condition, ExpressionAttributeValues: live.values } },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: userKey(user),
-        UpdateExpression: `SET ${['lastLoginAt = :login', ...proven.sets].join(', ')}${proven.deletes}`,
-        ConditionExpression: `attribute_exists(pk) AND ${proven.condition}`,
-        ExpressionAttributeValues: { ...proven.conditionValues, ...proven.useValues, ':login': session.createdAt },
+  const outcome = await openSessionInTransaction(user, session, { endsOthers: false, nowMs, evictionRecord }, (ground, opening) => ({
+    items: [
+      { Delete: { TableName: tableName(), Key: keys.mfaChallenge(tokenHash), ConditionExpression: live.condition, ExpressionAttributeValues: live.values } },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: credentialsKey(ground),
+          UpdateExpression: `${proven.sets.length ? `SET ${proven.sets.join(', ')}` : ''}${proven.deletes}`.trim(),
+          ConditionExpression: `attribute_exists(pk) AND ${proven.condition}`,
+          ExpressionAttributeValues: { ...proven.conditionValues, ...proven.useValues },
+        },
       },
-    },
-    sessionPut(session),
-    ...auditItems(audit),
-  ];
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return { done: true };
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) return { done: false, refused: 'challenge' };
-    if (failed?.includes(1)) return { done: false, refused: 'proof' };
-    throw error;
-  }
+      updateItem(tableName(), userKey(ground), credentialsAsRead(user.credentialVersion), opening.user, { set: ['lastLoginAt = :lastLoginAt'], values: { ':lastLoginAt': session.createdAt } }),
+      ...opening.items,
+      ...auditItems(audit),
+    ] satisfies TransactItem[],
+    userIndex: 2,
+  }));
+  if (outcome.done) return { done: true };
+  return { done: false, refused: outcome.failed.includes(0) ? 'challenge' : 'proof' };
 }

@@ -2,7 +2,9 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import type { AuditRecord } from '../../audit/model';
-import type { PasswordReset } from '../../auth/model';
+import type { PasswordReset, User } from '../../auth/model';
+import { updateItem } from '../update-parts';
+import { credentialsChange } from './session-opening';
 import { auditItems } from './audit';
 import { PASSWORD_RESET_ITEMS } from '../item-types';
 import { fieldsOf, pick } from '../items';
@@ -28,7 +30,7 @@ export async function insertPasswordReset(tokenHash: string, reset: PasswordRese
         {
           Update: {
             TableName: tableName(),
-            Key: keys.user(reset.tenantId, reset.userId),
+            Key: keys.credentials(reset.tenantId, reset.userId),
             UpdateExpression: 'SET resetTokenHash = :hash',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':hash': tokenHash },
@@ -48,13 +50,15 @@ export async function getPasswordReset(tokenHash: string): Promise<PasswordReset
 
 /**
  * Use a reset token, once: the token item is deleted (it must still exist and be unexpired),
- * the user's password replaced, its token cleared (it must still be the user's current one)
- * and every earlier session voided, all in one transaction. False when the token was used,
- * replaced or expired meanwhile (of two concurrent uses, one wins).
+ * the password replaced and the token cleared on the credentials (it must still be the user's
+ * current one), and the credential version moved on from the one read, which ends every
+ * session of the user, all in one transaction. False when the token was used, replaced or
+ * expired meanwhile (of two concurrent uses, one wins), or the credentials changed.
  */
 export async function consumePasswordReset(
   tokenHash: string,
   reset: PasswordReset,
+  user: Pick<User, 'credentialVersion'>,
   change: { passwordHash: string; now: string; nowEpoch: number },
   audit: AuditRecord,
 ): Promise<boolean> {
@@ -73,12 +77,13 @@ export async function consumePasswordReset(
           {
             Update: {
               TableName: tableName(),
-              Key: keys.user(reset.tenantId, reset.userId),
-              UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
+              Key: keys.credentials(reset.tenantId, reset.userId),
+              UpdateExpression: 'SET passwordHash = :hash REMOVE resetTokenHash',
               ConditionExpression: 'resetTokenHash = :token',
-              ExpressionAttributeValues: { ':hash': change.passwordHash, ':now': change.now, ':token': tokenHash },
+              ExpressionAttributeValues: { ':hash': change.passwordHash, ':token': tokenHash },
             },
           },
+          updateItem(tableName(), keys.user(reset.tenantId, reset.userId), credentialsChange(user.credentialVersion, change.now)),
           ...auditItems(audit),
         ],
       }),

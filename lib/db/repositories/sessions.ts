@@ -5,21 +5,22 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
-import type { Session } from '../../auth/model';
+import type { Session, User } from '../../auth/model';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
 import { SESSION_ITEMS } from '../item-types';
 import { keys } from '../keys';
 import { queryAll } from '../query';
-import { auditItems, writeWithEntry } from './audit';
+import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
+import { credentialsCheck } from './session-opening';
 
 export type { Session };
 
 const FIELDS = fieldsOf<Session>()([
   'id', 'tenantId', 'userId', 'status', 'rememberMe', 'createdAt', 'lastActiveAt', 'expiresAt', 'ipAddress', 'userAgent',
-  'refreshJti', 'previousRefreshJti', 'rotatedAt', 'revokedAt',
+  'refreshJti', 'previousRefreshJti', 'rotatedAt', 'revokedAt', 'credentialVersion',
 ]);
 
 export const toSession = (item: Record<string, unknown>): Session => pick<Session>(item, FIELDS);
@@ -44,12 +45,22 @@ export async function insertSession(session: Session): Promise<void> {
 
 /**
  * Rotate the refresh token: succeeds for exactly one caller presenting the current jti of
- * an active session (conditional write), so parallel refreshes have a single winner. The
- * entry commits with the rotation.
+ * an active session (conditional write), so parallel refreshes have a single winner, and only
+ * while the user's credential version is still the one the refresh read (a reset that commits
+ * first ends it). The entry commits with the rotation.
  */
-export async function rotateRefreshJti(session: Session, presentedJti: string, nextJti: string, now: string, audit: AuditRecord): Promise<boolean> {
-  return writeWithEntry(
-    [
+export async function rotateRefreshJti(session: Session, user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>, presentedJti: string, nextJti: string, now: string, audit: AuditRecord): Promise<boolean> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [rotation(session, presentedJti, nextJti, now), credentialsCheck(user), ...auditItems(audit)] }));
+    return true;
+  } catch (error) {
+    if (failedConditions(error)) return false;
+    throw error;
+  }
+}
+
+function rotation(session: Session, presentedJti: string, nextJti: string, now: string): TransactItem {
+  return (
       {
         Update: {
           TableName: tableName(),
@@ -59,9 +70,7 @@ export async function rotateRefreshJti(session: Session, presentedJti: string, n
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
         },
-      },
-    ],
-    audit,
+      }
   );
 }
 
@@ -118,16 +127,24 @@ export async function listSessionsOfUser(tenantId: string, userId: string): Prom
   return (await queryAll(pk, { skPrefix, consistent: true })).map(toSession);
 }
 
-/** The revocation of one session, only while it is live: the same rule as isSessionLive (active, unexpired, not voided by a password reset). */
-function liveRevokeUpdate(ids: { tenantId: string; userId: string; sessionId: string }, now: string, sessionsValidFrom: string | null): TransactItem {
+/** The user's credential state a live session is judged against (lib/auth/session-state). */
+export type CredentialState = Pick<User, 'credentialVersion' | 'sessionsValidFrom'>;
+
+/**
+ * The revocation of one session, only while it is live: the same rule as isSessionLive
+ * (active, unexpired, opened at the user's credential version, or for a session older than
+ * versions, not before `sessionsValidFrom`).
+ */
+function liveRevokeUpdate(ids: { tenantId: string; userId: string; sessionId: string }, now: string, user: CredentialState): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: keys.session(ids.tenantId, ids.userId, ids.sessionId),
       UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-      ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
+      ConditionExpression:
+        'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND (credentialVersion = :version OR (attribute_not_exists(credentialVersion) AND createdAt >= :validFrom))',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':validFrom': sessionsValidFrom ?? '' },
+      ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':version': user.credentialVersion, ':validFrom': user.sessionsValidFrom ?? '' },
     },
   };
 }
@@ -139,12 +156,12 @@ function liveRevokeUpdate(ids: { tenantId: string; userId: string; sessionId: st
 export async function revokeActiveSession(
   ids: { tenantId: string; userId: string; sessionId: string },
   now: string,
-  sessionsValidFrom: string | null,
+  user: CredentialState,
   audit: AuditRecord,
   key?: KeyCompletion,
 ): Promise<boolean> {
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [liveRevokeUpdate(ids, now, sessionsValidFrom), ...completionItems(key), ...auditItems(audit)] }));
+    await db().send(new TransactWriteCommand({ TransactItems: [liveRevokeUpdate(ids, now, user), ...completionItems(key), ...auditItems(audit)] }));
     return true;
   } catch (error) {
     if (key) keyTakenOver(error, 1);
@@ -163,11 +180,11 @@ export const SESSIONS_PER_REVOCATION = 97;
  * others). False when one of them ended meanwhile: nothing was written, and the caller reads
  * the sessions again.
  */
-export async function revokeLiveSessions(tenantId: string, userId: string, sessionIds: string[], now: string, sessionsValidFrom: string | null, audit: AuditRecord | null): Promise<boolean> {
+export async function revokeLiveSessions(tenantId: string, userId: string, sessionIds: string[], now: string, user: CredentialState, audit: AuditRecord | null): Promise<boolean> {
   try {
     await db().send(
       new TransactWriteCommand({
-        TransactItems: [...sessionIds.map((sessionId) => liveRevokeUpdate({ tenantId, userId, sessionId }, now, sessionsValidFrom)), ...(audit ? auditItems(audit) : [])],
+        TransactItems: [...sessionIds.map((sessionId) => liveRevokeUpdate({ tenantId, userId, sessionId }, now, user)), ...(audit ? auditItems(audit) : [])],
       }),
     );
     return true;

@@ -5,8 +5,9 @@ import type { Tenant, TenantProfile } from '../../tenants/model';
 import { TENANT_ITEMS } from '../item-types';
 
 import { db, tableName } from '../client';
-import { auditItems } from './audit';
-import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
+import type { Invitation } from '../../auth/model';
+import { auditItems, auditItemsUndone } from './audit';
+import { baseInvitationPut } from './invitations';
 import { failedConditions } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
@@ -24,11 +25,11 @@ export const toTenant = (item: Record<string, unknown>): Tenant => ({
 });
 
 /**
- * Create the tenant and claim its name in one transaction, with the key's completion and the
- * audit entry of the creation (last, so the indexes below stay the tenant's own items); 409
- * when the name is taken.
+ * Create the tenant and claim its name in one transaction, with its base account's
+ * invitation when it has one and the audit entry of the creation (last, so the indexes below
+ * stay the tenant's own items); 409 when the name is taken.
  */
-export async function insertTenant(tenant: Tenant, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
+export async function insertTenant(tenant: Tenant, audit: AuditRecord, invitation?: Invitation): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -47,17 +48,34 @@ export async function insertTenant(tenant: Tenant, audit: AuditRecord, key?: Key
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          ...completionItems(key),
+          ...(invitation ? [baseInvitationPut(invitation)] : []),
           ...auditItems(audit),
         ],
       }),
     );
   } catch (error) {
-    keyTakenOver(error, 2);
-    // The audit items have no condition: a failed one is the tenant's or its name's.
+    // The invitation and audit items have no condition: a failed one is the tenant's or its name's.
     if (failedConditions(error)) throw new Conflict(`A tenant named '${tenant.name}' already exists`);
     throw error;
   }
+}
+
+/**
+ * Take back a tenant whose administrator's invitation could not be mailed: the tenant, its
+ * name, the invitation and the creation's entry, in one transaction, so that the sign-up can
+ * be tried again with the same name. Only while nobody registered into it (no base account).
+ */
+export async function takeBackTenant(tenant: Tenant, invitation: Invitation, audit: AuditRecord): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: keys.tenant(tenant.id), ConditionExpression: 'attribute_not_exists(baseAccountUserId)' } },
+        { Delete: { TableName: tableName(), Key: keys.tenantName(tenant.name), ConditionExpression: 'tenantId = :id', ExpressionAttributeValues: { ':id': tenant.id } } },
+        { Delete: { TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email) } },
+        ...auditItemsUndone(audit),
+      ],
+    }),
+  );
 }
 
 export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
@@ -139,4 +157,25 @@ export type TenantAudit = (before: Tenant, after: Tenant) => AuditRecord;
 export function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string, audit: TenantAudit): Promise<Tenant> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<TenantProfile>;
   return reviseItem(keys.tenant(tenantId), toTenant, (before) => ({ after: { ...before, ...given, updatedAt: now }, fields: { ...given, updatedAt: now } }), audit, 'No such tenant');
+}
+
+/**
+ * Set the tenant's administrative e-mail with the invitation of its base account, in one
+ * transaction with the change's entry (and any profile changes given with it), revised as a
+ * profile change is. 409 when the tenant already has its base account: the e-mail only
+ * decides who may open it.
+ */
+export function setTenantAdminEmail(tenantId: string, changes: Partial<TenantProfile>, invitation: Invitation, now: string, audit: TenantAudit): Promise<Tenant> {
+  const given = { ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)), adminEmail: invitation.email };
+  return reviseItem(
+    keys.tenant(tenantId),
+    toTenant,
+    (before) => {
+      if (before.baseAccountUserId !== null) throw new Conflict('The tenant already has its administrator: invite other users from the tenant');
+      return { after: { ...before, ...given, updatedAt: now }, fields: { ...given, updatedAt: now } };
+    },
+    audit,
+    'No such tenant',
+    [baseInvitationPut(invitation)],
+  );
 }

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
-import type { Session, User } from '../../auth/model';
+import type { Credentials, Session, User } from '../../auth/model';
 import { USER_ITEMS } from '../item-types';
 
 import { Conflict, Forbidden, NotFound } from '../../errors';
@@ -8,8 +8,11 @@ import { db, tableName } from '../client';
 import { conditionally, failedConditions } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
-import { auditItems, writeWithEntry } from './audit';
+import { auditItems } from './audit';
+import { credentialsItem, credentialsPut } from './credentials';
 import { sessionPut } from './sessions';
+import { credentialsAsRead, credentialsChange, openSessionInTransaction, type UserGround } from './session-opening';
+import { updateItem } from '../update-parts';
 import { sortName } from '../name-order';
 import { getMany } from '../batch';
 import { queryAll, queryPage } from '../query';
@@ -18,27 +21,30 @@ import { cancellationCodes, withOptimisticRetries } from '../retry';
 export type { User };
 
 const FIELDS = fieldsOf<User>()([
-  'id', 'tenantId', 'name', 'email', 'passwordHash', 'role', 'platformAdmin', 'sessionsValidFrom', 'resetTokenHash', 'createdAt', 'updatedAt', 'lastLoginAt',
-  'totpSecret', 'totpEnabledAt', 'totpLastStep', 'totpPendingSecret', 'recoveryCodeHashes',
+  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt',
 ]);
 
+/** Item -> User. The secrets are not on the user item (lib/db/repositories/credentials). */
 export function toUser(item: Record<string, unknown>): User {
   const user = pick<User>(item, FIELDS);
-  // Recovery codes are a string set (DELETE removes one atomically).
-  const codes = item.recoveryCodeHashes;
-  return { ...user, platformAdmin: user.platformAdmin === true, lastLoginAt: user.lastLoginAt ?? null, recoveryCodeHashes: codes instanceof Set ? [...(codes as Set<string>)] : null };
+  return {
+    ...user,
+    platformAdmin: user.platformAdmin === true,
+    // A user older than the credential version has none: version 0.
+    credentialVersion: typeof item.credentialVersion === 'number' ? item.credentialVersion : 0,
+    lastLoginAt: user.lastLoginAt ?? null,
+  };
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** The user, its e-mail sentinel (both conditioned on being new) and its entry in the tenant's list by name. */
-function userPuts(user: User): TransactItem[] {
+/** The user, its e-mail sentinel (both conditioned on being new), its entry in the tenant's list by name and its credentials. */
+function userPuts(user: User, credentials: Credentials): TransactItem[] {
   return [
     {
       Put: {
         TableName: tableName(),
-        // Recovery codes are a string set (a login removes one with DELETE).
-        Item: { ...keys.user(user.tenantId, user.id), type: USER_ITEMS.user, ...withoutNulls(user), ...(user.recoveryCodeHashes ? { recoveryCodeHashes: new Set(user.recoveryCodeHashes) } : {}) },
+        Item: { ...keys.user(user.tenantId, user.id), type: USER_ITEMS.user, ...withoutNulls(user) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -50,6 +56,7 @@ function userPuts(user: User): TransactItem[] {
       },
     },
     { Put: { TableName: tableName(), Item: { ...keys.userListing(user.tenantId, sortName(user.name), user.id), type: USER_ITEMS.listing, userId: user.id } } },
+    credentialsPut(credentials),
   ];
 }
 
@@ -66,31 +73,22 @@ function adminCountWrite(tenantId: string, delta: 1 | -1): TransactItem {
   };
 }
 
-/** How a registration is allowed into its tenant; re-checked inside the transaction. */
-export type Admission =
-  | { kind: 'base-account' }
-  | {
-      kind: 'invitation';
-      nowEpoch: number;
-      /** SHA-256 of the token the registrant presents; it must be the pending invitation's. */
-      tokenHash: string;
-    };
+/**
+ * How a registration is allowed into its tenant, re-checked inside the transaction: the
+ * pending invitation of its e-mail with the presented token (used up by the registration),
+ * and, for the invitation of the tenant's base account, the claim of that account.
+ */
+export interface Admission {
+  nowEpoch: number;
+  /** SHA-256 of the token the registrant presents; it must be the pending invitation's. */
+  tokenHash: string;
+  /** The invitation is the base account's: the tenant must still have none, with this e-mail as its `adminEmail`. */
+  baseAccount: boolean;
+}
 
-function admissionCheck(user: User, admission: Admission): TransactItem {
-  if (admission.kind === 'base-account') {
-    return {
-      Update: {
-        TableName: tableName(),
-        Key: keys.tenant(user.tenantId),
-        UpdateExpression: 'SET baseAccountUserId = :user',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND attribute_not_exists(baseAccountUserId)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':user': user.id, ':active': 'ACTIVE' },
-      },
-    };
-  }
+function admissionChecks(user: User, admission: Admission): TransactItem[] {
   // Single use: the invitation is consumed by the registration that presents its token.
-  return {
+  const invitation: TransactItem = {
     Delete: {
       TableName: tableName(),
       Key: keys.invitation(user.tenantId, user.email),
@@ -98,25 +96,37 @@ function admissionCheck(user: User, admission: Admission): TransactItem {
       ExpressionAttributeValues: { ':now': admission.nowEpoch, ':token': admission.tokenHash },
     },
   };
+  if (!admission.baseAccount) return [invitation];
+  return [
+    invitation,
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.tenant(user.tenantId),
+        UpdateExpression: 'SET baseAccountUserId = :user',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :active AND attribute_not_exists(baseAccountUserId) AND adminEmail = :email',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':user': user.id, ':active': 'ACTIVE', ':email': user.email },
+      },
+    },
+    adminCountWrite(user.tenantId, 1),
+  ];
 }
 
 /**
- * Registration in one transaction: the user, its e-mail sentinel (409 when taken), the
- * admission (base-account claim or invitation with its token; 403 when refused or lost to a
- * concurrent request) and the first session. A refused admission answers 403 even when the
- * e-mail is taken too, so a caller who is not admitted learns nothing about the address.
+ * Registration in one transaction: the user, its e-mail sentinel (409 when taken), its
+ * credentials, the admission (the invitation with its token, and for a base account the
+ * tenant's claim; 403 when refused or lost to a concurrent request) and the first session.
+ * A refused admission answers 403 even when the e-mail is taken too, so a caller who is not
+ * admitted learns nothing about the address.
  */
-export async function insertUserWithSession(user: User, admission: Admission, session: Session, audit: AuditRecord): Promise<void> {
+export async function insertUserWithSession(user: User, credentials: Credentials, admission: Admission, session: Session, audit: AuditRecord): Promise<void> {
+  const [userPut, emailPut, ...rest] = userPuts(user, credentials) as [TransactItem, TransactItem, ...TransactItem[]];
   try {
-    const [userPut, emailPut, listingPut] = userPuts(user) as [TransactItem, TransactItem, TransactItem];
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [userPut, emailPut, admissionCheck(user, admission), sessionPut(session), listingPut, ...(user.role === 'ADMIN' ? [adminCountWrite(user.tenantId, 1)] : []), ...auditItems(audit)],
-      }),
-    );
+    await db().send(new TransactWriteCommand({ TransactItems: [userPut, emailPut, ...admissionChecks(user, admission), sessionPut(session), ...rest, ...auditItems(audit)] }));
   } catch (error) {
     const failed = failedConditions(error);
-    if (failed?.includes(2)) throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
+    if (failed?.some((index) => index >= 2 && index < 2 + (admission.baseAccount ? 3 : 1))) throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
     if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
     throw error;
   }
@@ -139,12 +149,12 @@ export async function findUserByEmail(email: string): Promise<User | undefined> 
  * (a tenant create-admin made, never one signed up through POST /tenants). The mark is
  * checked in the same transaction as the user and e-mail writes.
  */
-export async function insertPlatformAdmin(user: User, audit: AuditRecord): Promise<void> {
+export async function insertPlatformAdmin(user: User, credentials: Credentials, audit: AuditRecord): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          ...userPuts({ ...user, platformAdmin: true }),
+          ...userPuts({ ...user, platformAdmin: true }, credentials),
           {
             ConditionCheck: {
               TableName: tableName(),
@@ -160,47 +170,36 @@ export async function insertPlatformAdmin(user: User, audit: AuditRecord): Promi
   } catch (error) {
     const failed = failedConditions(error);
     if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
-    // userPuts is three items (the user, its e-mail, its list entry): the tenant's check is the fourth.
-    if (failed?.includes(3)) throw new Forbidden('The tenant is not the platform tenant (it was not created by create-admin)');
+    // userPuts is four items (the user, its e-mail, its list entry, its credentials): the tenant's check is the fifth.
+    if (failed?.includes(4)) throw new Forbidden('The tenant is not the platform tenant (it was not created by create-admin)');
     throw error;
   }
 }
 
 /**
  * create-admin --promote: in one transaction with its entry, grant the platform
- * administrator profile, replace the password, void every session that exists now (the rule
- * of a password reset: `sessionsValidFrom`) and drop any pending reset token. The condition
- * makes sure the item is still the account that owns this e-mail.
+ * administrator profile, replace the credentials (the password given, the second factor
+ * enrolled, no pending reset token) and move the credential version on, which ends every
+ * session (the rule of a password reset). The condition makes sure the item is still the
+ * account that owns this e-mail, at the version read.
  */
 export async function promoteToPlatformAdmin(
-  user: Pick<User, 'tenantId' | 'id' | 'email'>,
-  passwordHash: string,
+  user: Pick<User, 'tenantId' | 'id' | 'email' | 'credentialVersion'>,
+  credentials: Credentials,
   now: string,
-  factor: { secret: string; lastStep: number; recoveryCodeHashes: string[] },
   audit: AuditRecord,
 ): Promise<void> {
+  const change = credentialsChange(user.credentialVersion, now);
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.user(user.tenantId, user.id),
-              UpdateExpression:
-                'SET platformAdmin = :yes, passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now, totpSecret = :secret, totpEnabledAt = :now, totpLastStep = :step, recoveryCodeHashes = :codes REMOVE resetTokenHash, totpPendingSecret',
-              ConditionExpression: 'attribute_exists(pk) AND email = :email',
-              ExpressionAttributeValues: {
-                ':yes': true,
-                ':hash': passwordHash,
-                ':now': now,
-                ':email': user.email,
-                ':secret': factor.secret,
-                ':step': factor.lastStep,
-                ':codes': new Set(factor.recoveryCodeHashes),
-              },
-            },
-          },
+          updateItem(tableName(), keys.user(user.tenantId, user.id), change, {
+            set: ['platformAdmin = :yes', 'totpEnabledAt = :credentialsChangedAt'],
+            conditions: ['attribute_exists(pk)', 'email = :email'],
+            values: { ':yes': true, ':email': user.email },
+          }),
+          { Put: { TableName: tableName(), Item: credentialsItem(credentials) } },
           ...auditItems(audit),
         ],
       }),
@@ -325,6 +324,8 @@ export async function deleteUser(tenantId: string, userId: string, audit: AuditR
       },
       { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
       { Delete: { TableName: tableName(), Key: keys.userListing(tenantId, sortName(user.name), userId) } },
+      // The user's secrets go with it.
+      { Delete: { TableName: tableName(), Key: keys.credentials(tenantId, userId) } },
       ...(user.role === 'ADMIN' ? [adminCountWrite(tenantId, -1)] : []),
       ...auditItems(audit),
     ],
@@ -332,48 +333,43 @@ export async function deleteUser(tenantId: string, userId: string, audit: AuditR
   }));
 }
 
-/** A sign-in: the new session, the user's `lastLoginAt` and the entry, in one transaction. */
-export async function insertLoginSession(user: Pick<User, 'tenantId' | 'id'>, session: Session, audit: AuditRecord): Promise<void> {
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        sessionPut(session),
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.user(user.tenantId, user.id),
-            UpdateExpression: 'SET lastLoginAt = :now',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':now': session.createdAt },
-          },
-        },
-        ...auditItems(audit),
-      ],
-    }),
-  );
+/** How an opening records each session it ends to stay within the cap. */
+export type EvictionRecord = (evicted: Session) => AuditRecord;
+
+/**
+ * A sign-in with a password: the new session, the user's `lastLoginAt` and the entry in one
+ * transaction, conditioned on the credential version the password was checked at (a reset
+ * that commits first makes it throw `CredentialsChanged`) and within the cap of sessions.
+ */
+export async function insertLoginSession(user: UserGround, session: Session, audit: AuditRecord, nowMs: number, evictionRecord: EvictionRecord): Promise<void> {
+  await openSessionInTransaction(user, session, { endsOthers: false, nowMs, evictionRecord }, (ground, opening) => ({
+    items: [
+      updateItem(tableName(), keys.user(ground.tenantId, ground.id), credentialsAsRead(user.credentialVersion), opening.user, {
+        set: ['lastLoginAt = :lastLoginAt'],
+        values: { ':lastLoginAt': session.createdAt },
+      }),
+      ...opening.items,
+      ...auditItems(audit),
+    ],
+    userIndex: 0,
+  }));
 }
 
 /**
  * A signed-in user's new password, in one transaction with the session that replaces the
- * current one: the password (conditioned on the hash that was checked, so of two concurrent
- * changes one wins), `sessionsValidFrom` = now (every earlier session, the current one too,
- * ends at its next request) and the new session, which starts at that instant. False when
- * the password changed meanwhile.
+ * current one: the new hash (and no pending reset token) on the credentials, the credential
+ * version moved on from the one the current password was checked at (every session of the
+ * user ends, the one in use included; `CredentialsChanged` when another change got there
+ * first) and the new session, at the new version.
  */
-export async function replacePassword(user: Pick<User, 'tenantId' | 'id' | 'passwordHash'>, passwordHash: string, now: string, session: Session, audit: AuditRecord): Promise<boolean> {
-  return writeWithEntry(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.user(user.tenantId, user.id),
-          UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
-          ConditionExpression: 'passwordHash = :checked',
-          ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ':checked': user.passwordHash },
-        },
-      },
-      sessionPut(session),
+export async function replacePassword(user: UserGround, passwordHash: string, session: Session, audit: AuditRecord, nowMs: number, evictionRecord: EvictionRecord): Promise<void> {
+  await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
+    items: [
+      updateItem(tableName(), keys.user(ground.tenantId, ground.id), credentialsChange(user.credentialVersion, session.createdAt), opening.user),
+      updateItem(tableName(), keys.credentials(ground.tenantId, ground.id), { set: ['passwordHash = :passwordHash'], remove: ['resetTokenHash'], conditions: ['attribute_exists(pk)'], values: { ':passwordHash': passwordHash } }),
+      ...opening.items,
+      ...auditItems(audit),
     ],
-    audit,
-  );
+    userIndex: 0,
+  }));
 }
