@@ -17,6 +17,7 @@ export function testPrincipal(overrides: Partial<Principal> = {}): Principal {
     email: 'ana@acme.example',
     tokenExpiresAt: 1_795_000_000,
     sessionsValidFrom: null,
+    credentialVersion: 0,
     mfaEnrolmentRequired: false,
     ...overrides,
   };
