@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/tenants/create-tenant';
@@ -17,6 +17,8 @@ const base64Post = (bytes: Buffer) => ({ ...jsonPost('/tenants', bytes.toString(
 
 beforeEach(() => {
   ddb.reset();
+  // The name is free (POST /tenants looks it up before it counts anything else).
+  ddb.on(GetCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
 });

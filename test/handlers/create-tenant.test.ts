@@ -1,26 +1,63 @@
-import { ConditionalCheckFailedException, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/tenants/create-tenant';
 import type { AuditEntry } from '../../lib/audit/model';
 import { storeConfig } from '../../lib/config';
+import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, jsonPost, lambdaContext, proxyEvent } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
+import { counterKey, subjects, takeSlot, windowAt, windowFullError } from '../support/rate-limits';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
+const ses = mockClient(SESClient);
 const NOW = new Date('2026-11-21T23:15:00.000Z');
+const NOW_EPOCH = NOW.getTime() / 1000;
+const IN_7_DAYS = new Date('2026-11-28T23:15:00.000Z');
 const REQUEST_ID = 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ADMIN_EMAIL = 'owner@acme.example';
 
 const validBody = { name: 'acme-foods', plan: 'STARTER', brandName: 'ACME Foods', document: '12abc34501de35', adminEmail: 'Owner@ACME.example ' };
 const invoke = (event: Parameters<typeof handler>[0]) => handler(event, lambdaContext());
 
+/** The counters a sign-up with adminEmail takes: the route's (10 an hour per IP, by the chain) and the address's invitations (3 a day, by the service). */
+const hour = windowAt(NOW.getTime(), 3600);
+const day = windowAt(NOW.getTime(), 86_400);
+const ipCounter = counterKey('POST /tenants', subjects.ip('203.0.113.10'), hour.start);
+const addressCounter = counterKey('invitations-per-address', subjects.email(ADMIN_EMAIL), day.start);
+
+/** The tenant's creation entry, in the platform's trail: nobody is signed in on sign-up. */
+const creationAudit = (tenantId: string, entry: AuditEntry) => ({
+  trail: 'platform' as const,
+  action: 'tenant.created' as const,
+  actor: { type: 'anonymous' as const, id: null, name: null },
+  resource: { type: 'tenant' as const, id: tenantId },
+  requestId: REQUEST_ID,
+  sourceIp: '203.0.113.10',
+  userAgent: 'vitest',
+  occurredAt: NOW.toISOString(),
+  id: entry.id,
+  ttl: NOW_EPOCH + storeConfig().AUDIT_RETENTION_DAYS * 86_400,
+});
+
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
+const sentMail = () => ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+const linkIn = (text: string | undefined) => new URL(/https:\/\/\S+/.exec(text ?? '')?.[0] ?? 'https://none.invalid');
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
 beforeEach(() => {
   ddb.reset();
+  ses.reset();
+  // The name is free and the address has no account, unless a test says otherwise.
+  ddb.on(GetCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
+  ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
@@ -30,7 +67,7 @@ afterEach(() => {
 });
 
 describe('POST /tenants', () => {
-  it('returns 201 with the new tenant and writes it with its name sentinel in one transaction', async () => {
+  it('returns 201 with the new tenant and writes it, its name sentinel and its administrator\'s invitation in one transaction, then mails the invitation', async () => {
     const result = await invoke(jsonPost('/tenants', validBody));
 
     const body = JSON.parse(result.body) as { id: string };
@@ -40,36 +77,23 @@ describe('POST /tenants', () => {
       headers: jsonHeaders(),
       body: { id: body.id, name: 'acme-foods', brandName: 'ACME Foods', plan: 'STARTER' },
     });
-    const writes = ddb.commandCalls(TransactWriteCommand);
+
+    // The invitation e-mail carries the one copy of the token, in the registration link.
+    const mail = sentMail();
+    expect(mail?.Destination).toEqual({ ToAddresses: [ADMIN_EMAIL] });
+    expect(mail?.Message?.Subject?.Data).toBe('You are invited to the back-office');
+    expect(mail?.Message?.Body?.Text?.Data).toContain('as its administrator');
+    const link = linkIn(mail?.Message?.Body?.Text?.Data);
+    expect(`${link.origin}${link.pathname}`).toBe('https://app.example.com/register');
+    expect(Object.fromEntries(link.searchParams)).toEqual({ tenantId: body.id, email: ADMIN_EMAIL, token: expect.stringMatching(/^[\w-]{43}$/) });
+    const token = link.searchParams.get('token') ?? '';
+
+    const writes = transactions();
     expect(writes).toHaveLength(1);
-    // The audit entry of the sign-up, in the platform's trail: nobody is signed in.
-    const entry = writes[0]?.args[0].input.TransactItems?.[2]?.Put?.Item as AuditEntry;
-    expect(entry).toMatchObject({
-      pk: 'PLATFORM#AUDIT',
-      type: 'AuditEntry',
-      id: expect.stringMatching(UUID),
-      occurredAt: NOW.toISOString(),
-      actor: { type: 'anonymous', id: null, name: null },
-      action: 'tenant.created',
-      resource: { type: 'tenant', id: body.id },
-      requestId: REQUEST_ID,
-      sourceIp: '203.0.113.10',
-      changes: null,
-      ttl: Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400,
-    });
-    const audit = expectedAuditPuts({
-      trail: 'platform',
-      action: 'tenant.created',
-      actor: { type: 'anonymous', id: null, name: null },
-      resource: { type: 'tenant', id: body.id },
-      requestId: REQUEST_ID,
-      sourceIp: '203.0.113.10',
-      userAgent: 'vitest',
-      occurredAt: NOW.toISOString(),
-      id: entry.id,
-      ttl: Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400,
-    });
-    expect(writes[0]?.args[0].input).toEqual({
+    const invitationId = String(writes[0]?.TransactItems?.[2]?.Put?.Item?.id);
+    expect(invitationId).toMatch(UUID);
+    const entry = writes[0]?.TransactItems?.[3]?.Put?.Item as AuditEntry;
+    expect(writes[0]).toEqual({
       TransactItems: [
         {
           Put: {
@@ -85,7 +109,7 @@ describe('POST /tenants', () => {
               brandName: 'ACME Foods',
               document: '12ABC34501DE35',
               plan: 'STARTER',
-              adminEmail: 'owner@acme.example',
+              adminEmail: ADMIN_EMAIL,
               status: 'ACTIVE',
               mfaPolicy: 'OFF',
               createdAt: '2026-11-21T23:15:00.000Z',
@@ -101,9 +125,126 @@ describe('POST /tenants', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        ...audit,
+        // The base account's invitation: 7 days, only the token's hash, replacing any earlier one of the address.
+        {
+          Put: {
+            TableName: 'test-table',
+            Item: {
+              ...keys.invitation(body.id, ADMIN_EMAIL),
+              type: 'Invitation',
+              id: invitationId,
+              tenantId: body.id,
+              email: ADMIN_EMAIL,
+              baseAccount: true,
+              createdAt: NOW.toISOString(),
+              expiresAt: IN_7_DAYS.toISOString(),
+              expiresAtEpoch: IN_7_DAYS.getTime() / 1000,
+              mailedAtEpoch: NOW_EPOCH,
+              tokenHash: sha256Hex(token),
+              gsi1pk: `INVITATION#${invitationId}`,
+              gsi1sk: 'INVITATION',
+              ttl: IN_7_DAYS.getTime() / 1000,
+            },
+          },
+        },
+        ...expectedAuditPuts(creationAudit(body.id, entry)),
       ],
     });
+    expect(JSON.stringify(writes)).not.toContain(token);
+    // Read first: the name's sentinel, and (for the e-mail's wording) whether the address has an account.
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'test-table', Key: keys.tenantName('acme-foods'), ConsistentRead: true },
+      { TableName: 'test-table', Key: keys.email(ADMIN_EMAIL), ConsistentRead: true, ProjectionExpression: 'pk' },
+    ]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot(ipCounter, 10, hour.endEpoch), takeSlot(addressCounter, 3, day.endEpoch)]);
+  });
+
+  it('creates a tenant without adminEmail with no invitation, no mail and no address counted', async () => {
+    const result = await invoke(jsonPost('/tenants', { name: 'acme', plan: 'STARTER' }));
+
+    expect(result.statusCode).toBe(201);
+    expect(transactions()[0]?.TransactItems?.map((item) => item.Put?.Item?.type)).toEqual(['Tenant', 'TenantName', 'AuditEntry', 'AuditEntry', 'AuditEntry']);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([ipCounter]);
+  });
+
+  it('mails a notice without a token when adminEmail already has an account (the stored invitation can open nothing)', async () => {
+    ddb.on(GetCommand, { Key: keys.email(ADMIN_EMAIL) }).resolves({ Item: { pk: keys.email(ADMIN_EMAIL).pk } });
+
+    const result = await invoke(jsonPost('/tenants', validBody));
+
+    expect(result.statusCode).toBe(201);
+    const text = sentMail()?.Message?.Body?.Text?.Data ?? '';
+    expect(sentMail()?.Destination).toEqual({ ToAddresses: [ADMIN_EMAIL] });
+    expect(text).toContain('already has an account');
+    expect(text).not.toMatch(/https:\/\//);
+  });
+
+  it('returns 503 with Retry-After and takes the tenant back, its name, invitation and entry, when the invitation cannot be mailed', async () => {
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' }));
+
+    const result = await invoke(jsonPost('/tenants', validBody));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 503,
+      headers: problemHeaders({ 'Retry-After': '5' }),
+      body: problem('unavailable', 'Service unavailable', 503, 'The invitation e-mail could not be sent; try the sign-up again', REQUEST_ID),
+    });
+    const [created, takenBack] = transactions();
+    const tenantId = String(created?.TransactItems?.[0]?.Put?.Item?.id);
+    expect(transactions()).toHaveLength(2);
+    expect(takenBack).toEqual({
+      TransactItems: [
+        // Only while nobody registered into it.
+        { Delete: { TableName: 'test-table', Key: keys.tenant(tenantId), ConditionExpression: 'attribute_not_exists(baseAccountUserId)' } },
+        { Delete: { TableName: 'test-table', Key: keys.tenantName('acme-foods'), ConditionExpression: 'tenantId = :id', ExpressionAttributeValues: { ':id': tenantId } } },
+        { Delete: { TableName: 'test-table', Key: keys.invitation(tenantId, ADMIN_EMAIL) } },
+        // The creation's entry goes with it: an entry never outlives its change.
+        ...(created?.TransactItems?.slice(3) ?? []).map((item) => ({ Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } } })),
+      ],
+    });
+  });
+
+  it('returns 409 when the name is found taken, before the address\'s invitations are counted', async () => {
+    ddb.on(GetCommand, { Key: keys.tenantName('acme-foods') }).resolves({ Item: { ...keys.tenantName('acme-foods'), type: 'TenantName', tenantId: '0d6f0b1c-2a3e-4f5a-8b7c-9d0e1f2a3b4c' } });
+
+    const result = await invoke(jsonPost('/tenants', validBody));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 409,
+      headers: problemHeaders(),
+      body: problem('conflict', 'Conflict', 409, "A tenant named 'acme-foods' already exists", REQUEST_ID),
+    });
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([ipCounter]);
+    expect(transactions()).toEqual([]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
+  it('returns 429 past 3 invitations a day of the address, creating and mailing nothing', async () => {
+    ddb.on(UpdateCommand, { Key: addressCounter }).rejects(windowFullError());
+
+    const result = await invoke(jsonPost('/tenants', validBody));
+
+    expect(parsed(result)).toEqual({
+      statusCode: 429,
+      headers: problemHeaders({ 'Retry-After': '2700' }),
+      body: problem('rate-limited', 'Too many requests', 429, 'Rate limit reached, try again later', REQUEST_ID),
+    });
+    expect(transactions()).toEqual([]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
+  it('returns 400 to a request with an Idempotency-Key and writes nothing but the rate limit\'s count', async () => {
+    const result = await invoke(jsonPost('/tenants', validBody, { headers: { 'Idempotency-Key': 'sign-up-1' } }));
+
+    const detail = 'is not taken by this public route: a retry that finds the name taken gets 409';
+    expect(parsed(result)).toEqual({
+      statusCode: 400,
+      headers: problemHeaders(),
+      body: problem('validation', 'Invalid request', 400, `Idempotency-Key: ${detail}`, REQUEST_ID, [{ field: 'Idempotency-Key', message: detail }]),
+    });
+    expect(ddb.calls().map((call) => call.args[0].input)).toEqual([takeSlot(ipCounter, 10, hour.endEpoch)]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
   });
 
   it('accepts a JSON content type with parameters and any casing', async () => {
@@ -424,23 +565,17 @@ describe('the common HTTP chain (on POST /tenants)', () => {
 });
 
 describe('the rate limit of POST /tenants (10 per hour per IP)', () => {
-  it('counts the request in the hour window of the caller\'s IP with one conditional write', async () => {
+  it('counts the request in the hour window of the caller\'s IP with one conditional write, before anything else', async () => {
     await invoke(jsonPost('/tenants', validBody, { sourceIp: '203.0.113.99' }));
 
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
-      {
-        TableName: 'test-table',
-        Key: { pk: 'RATE#POST /tenants#203.0.113.99', sk: `WINDOW#${Date.parse('2026-11-21T23:00:00.000Z')}` },
-        UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': 10, ':ttl': Date.parse('2026-11-22T00:00:00.000Z') / 1000 },
-      },
-    ]);
+    // First, before the name is looked up (the address's invitations are counted after it).
+    expect(ddb.calls()[0]?.args[0].input).toEqual(
+      takeSlot({ pk: 'RATE#POST /tenants#203.0.113.99', sk: `WINDOW#${Date.parse('2026-11-21T23:00:00.000Z')}` }, 10, Date.parse('2026-11-22T00:00:00.000Z') / 1000),
+    );
   });
 
   it('returns 429 with Retry-After until the window ends, and creates nothing, once the window is full', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+    ddb.on(UpdateCommand).rejects(windowFullError());
 
     const result = await invoke(jsonPost('/tenants', validBody));
 
@@ -453,7 +588,7 @@ describe('the rate limit of POST /tenants (10 per hour per IP)', () => {
   });
 
   it('counts invalid requests too', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+    ddb.on(UpdateCommand).rejects(windowFullError());
 
     const result = await invoke(jsonPost('/tenants', '{not json'));
 
