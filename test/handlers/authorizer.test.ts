@@ -9,6 +9,7 @@ import { signAccessToken, signRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
 import { Unauthorized } from '../../lib/errors';
 import { authorizerEvent } from '../../tools/events';
+import { storedSession, storedTenant, storedUser, type Item } from '../support/items';
 import { mintToken, nowSeconds } from '../support/tokens';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -22,38 +23,19 @@ const userId = randomUUID();
 const sessionId = randomUUID();
 const subject = { userId, tenantId, sessionId };
 
-type Item = Record<string, unknown>;
-
-const tenantItem = (overrides: Item = {}): Item => ({ ...keys.tenant(tenantId), type: 'Tenant', id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE', ...overrides });
-const userItem = (overrides: Item = {}): Item => ({
-  ...keys.user(tenantId, userId),
-  type: 'User',
-  id: userId,
-  tenantId,
-  name: 'Ana Souza',
-  email: 'ana@acme.example',
-  passwordHash: '$2b$10$abcdefghijklmnopqrstuuVQ0w3Tb5JvCz2n6yHq2b2m8QvUqzE1e',
-  role: 'ADMIN',
-  platformAdmin: false,
-  ...overrides,
-});
-const sessionItem = (overrides: Item = {}): Item => ({
-  ...keys.session(tenantId, userId, sessionId),
-  type: 'Session',
-  id: sessionId,
-  tenantId,
-  userId,
-  status: 'ACTIVE',
-  rememberMe: false,
-  createdAt: ago(3_600_000),
-  // Recently active: no lastActiveAt write is due.
-  lastActiveAt: ago(10_000),
-  expiresAt: ago(-3_600_000),
-  ipAddress: '198.51.100.7',
-  userAgent: 'vitest',
-  refreshJti: randomUUID(),
-  ...overrides,
-});
+/** The tenant, Ana (its administrator, at credential version 4) and her session opened an hour ago at that version, recently active. */
+const tenantItem = (overrides: Item = {}): Item => storedTenant(tenantId, overrides);
+const userItem = (overrides: Item = {}): Item => storedUser(tenantId, userId, { role: 'ADMIN', credentialVersion: 4, ...overrides });
+const sessionItem = (overrides: Item = {}): Item =>
+  storedSession(tenantId, userId, sessionId, {
+    createdAt: ago(3_600_000),
+    // Recently active: no lastActiveAt write is due.
+    lastActiveAt: ago(10_000),
+    expiresAt: ago(-3_600_000),
+    refreshJti: randomUUID(),
+    credentialVersion: 4,
+    ...overrides,
+  });
 
 /** The BatchGet answer: whatever items exist of tenant, user, session and jti blacklist. */
 function storeHolds(...items: Item[]): void {
@@ -106,6 +88,7 @@ describe('the REQUEST authorizer', () => {
         email: 'ana@acme.example',
         tokenExpiresAt: String(exp),
         sessionsValidFrom: '',
+        credentialVersion: '4',
         mfaEnrolmentRequired: 'false',
       },
     });
@@ -158,11 +141,45 @@ describe('the REQUEST authorizer', () => {
     expect(decision.context).toMatchObject({ sessionsValidFrom: ago(7_200_000) });
   });
 
-  it('denies a session opened before the user\'s last password reset', async () => {
-    storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(60_000) }), sessionItem({ createdAt: ago(3_600_000) }));
+  it('denies a session opened at another credential version than the user\'s, whatever the clocks say', async () => {
+    // The password was changed (or the second factor turned on, off or reset) since: the version moved on.
+    storeHolds(tenantItem(), userItem({ credentialVersion: 5 }), sessionItem({ credentialVersion: 4 }));
     const { token } = await accessToken();
 
     await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('denies a session at a later version than the user\'s too (only the same version is live)', async () => {
+    storeHolds(tenantItem(), userItem({ credentialVersion: 4 }), sessionItem({ credentialVersion: 5 }));
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('allows a session at the user\'s version even when it opened before sessionsValidFrom (the version decides)', async () => {
+    // A password change opens the new session at the new version and sets sessionsValidFrom to the same instant.
+    storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(60_000) }), sessionItem({ createdAt: ago(3_600_000) }));
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.context).toMatchObject({ credentialVersion: '4', sessionsValidFrom: ago(60_000) });
+  });
+
+  it('denies a session older than credential versions opened before the user\'s last password reset', async () => {
+    storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(60_000) }), sessionItem({ credentialVersion: undefined, createdAt: ago(3_600_000) }));
+    const { token } = await accessToken();
+
+    await expectDenied(authorizeWith(`accessToken=${token}`));
+  });
+
+  it('allows a session older than credential versions opened after the last reset', async () => {
+    storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(7_200_000) }), sessionItem({ credentialVersion: undefined, createdAt: ago(3_600_000) }));
+    const { token } = await accessToken();
+
+    const decision = await authorizeWith(`accessToken=${token}`);
+
+    expect(decision.principalId).toBe(userId);
   });
 
   it('reads tenant, user, session and the jti blacklist in one consistent BatchGet', async () => {
@@ -201,7 +218,7 @@ describe('the REQUEST authorizer', () => {
   });
 
   it('passes "false" when the user has already enrolled the second factor the tenant requires', async () => {
-    storeHolds(tenantItem({ mfaPolicy: 'ALL' }), userItem({ totpSecret: 'JBSWY3DPEHPK3PXP' }), sessionItem());
+    storeHolds(tenantItem({ mfaPolicy: 'ALL' }), userItem({ totpEnabledAt: ago(86_400_000) }), sessionItem());
     const { token } = await accessToken();
 
     const decision = await authorizeWith(`accessToken=${token}`);
@@ -334,8 +351,10 @@ describe('the REQUEST authorizer', () => {
 });
 
 describe('mustEnrolSecondFactor', () => {
-  const admin = { role: 'ADMIN', totpSecret: null } as const;
-  const member = { role: 'MEMBER', totpSecret: null } as const;
+  // Whether the second factor is on is `totpEnabledAt` on the user item (the secret is a credential, read by no authorizer).
+  const admin = { role: 'ADMIN', totpEnabledAt: null } as const;
+  const member = { role: 'MEMBER', totpEnabledAt: null } as const;
+  const ENABLED_AT = '2026-11-01T00:00:00.000Z';
 
   it('never requires enrolment under the OFF policy', () => {
     expect(mustEnrolSecondFactor('OFF', admin)).toBe(false);
@@ -357,14 +376,14 @@ describe('mustEnrolSecondFactor', () => {
   it('requires it of a platform administrator without one, whatever the policy', () => {
     for (const policy of ['OFF', 'ADMINS', 'ALL'] as const) {
       expect(mustEnrolSecondFactor(policy, { ...member, platformAdmin: true }), policy).toBe(true);
-      expect(mustEnrolSecondFactor(policy, { ...member, platformAdmin: true, totpSecret: 'JBSWY3DPEHPK3PXP' }), policy).toBe(false);
+      expect(mustEnrolSecondFactor(policy, { ...member, platformAdmin: true, totpEnabledAt: ENABLED_AT }), policy).toBe(false);
     }
   });
 
   it('never requires it of a user who has a second factor', () => {
     for (const policy of ['OFF', 'ADMINS', 'ALL'] as const) {
       for (const role of ['ADMIN', 'MEMBER'] as const) {
-        expect(mustEnrolSecondFactor(policy, { role, totpSecret: 'JBSWY3DPEHPK3PXP' }), `${policy} ${role}`).toBe(false);
+        expect(mustEnrolSecondFactor(policy, { role, totpEnabledAt: ENABLED_AT }), `${policy} ${role}`).toBe(false);
       }
     }
   });
