@@ -9,7 +9,9 @@ import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
+import { storedSession, type Item } from '../support/items';
 import { testPrincipal } from '../support/principal';
+import { counterKey, takeSlot } from '../support/rate-limits';
 import { jsonHeaders, NO_ORIGIN_CORS_HEADERS, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -20,24 +22,19 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const principal: Principal = testPrincipal({ tokenExpiresAt: NOW.getTime() / 1000 + 600 });
+const principal: Principal = testPrincipal({ tokenExpiresAt: NOW.getTime() / 1000 + 600, credentialVersion: 3 });
 
-const sessionItem = (id: string, overrides: Record<string, unknown> = {}) => ({
-  ...keys.session(principal.tenantId, principal.userId, id),
-  type: 'Session',
-  id,
-  tenantId: principal.tenantId,
-  userId: principal.userId,
-  status: 'ACTIVE',
-  rememberMe: false,
-  createdAt: ago(HOUR),
-  lastActiveAt: ago(MINUTE),
-  expiresAt: ago(-11 * HOUR),
-  ipAddress: '198.51.100.7',
-  userAgent: 'Mozilla/5.0',
-  refreshJti: randomUUID(),
-  ...overrides,
-});
+/** One of the caller's sessions, opened an hour ago at the caller's credential version, unless told. */
+const sessionItem = (id: string, overrides: Item = {}) =>
+  storedSession(principal.tenantId, principal.userId, id, {
+    createdAt: ago(HOUR),
+    lastActiveAt: ago(MINUTE),
+    expiresAt: ago(-11 * HOUR),
+    userAgent: 'Mozilla/5.0',
+    refreshJti: randomUUID(),
+    credentialVersion: principal.credentialVersion,
+    ...overrides,
+  });
 
 const view = (item: ReturnType<typeof sessionItem>, current: boolean) => ({
   id: item.id,
@@ -135,24 +132,34 @@ describe('GET /auth/sessions', () => {
     ]);
   });
 
-  it('leaves out the sessions opened before the caller\'s last password reset', async () => {
+  it('leaves out the sessions opened at another credential version than the caller\'s', async () => {
+    const current = sessionItem(principal.sessionId);
+    const beforeChange = sessionItem(randomUUID(), { credentialVersion: 2 });
+    ddb.on(QueryCommand).resolves({ Items: [current, beforeChange] });
+
+    const result = await list();
+
+    expect(JSON.parse(result.body)).toEqual([view(current, true)]);
+  });
+
+  it('leaves out the sessions older than credential versions opened before the caller\'s last password reset', async () => {
     const afterReset = sessionItem(principal.sessionId, { createdAt: ago(5 * MINUTE) });
-    const beforeReset = sessionItem(randomUUID(), { createdAt: ago(HOUR) });
-    ddb.on(QueryCommand).resolves({ Items: [afterReset, beforeReset] });
+    const beforeReset = sessionItem(randomUUID(), { createdAt: ago(HOUR), credentialVersion: undefined });
+    const legacyAfterReset = sessionItem(randomUUID(), { createdAt: ago(10 * MINUTE), credentialVersion: undefined });
+    ddb.on(QueryCommand).resolves({ Items: [afterReset, beforeReset, legacyAfterReset] });
 
     const result = await list({ ...principal, sessionsValidFrom: ago(30 * MINUTE) });
 
-    expect(JSON.parse(result.body)).toEqual([view(afterReset, true)]);
+    expect(JSON.parse(result.body)).toEqual([view(afterReset, true), view(legacyAfterReset, false)]);
   });
 
-  it('counts the request in the caller\'s one-minute window', async () => {
+  it('counts the request in the caller\'s one-minute window of this route alone', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
 
     await list();
 
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([
-      { pk: `RATE#sessions#${principal.userId}`, sk: `WINDOW#${NOW.getTime()}` },
-    ]);
+    // Each session route counts apart: reading the list never holds a revocation back.
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot(counterKey('GET /auth/sessions', principal.userId, NOW.getTime()), 10, NOW.getTime() / 1000 + 60)]);
   });
 
   it('returns 429 with Retry-After after 10 requests in a minute, reading no session', async () => {
@@ -197,9 +204,11 @@ describe('POST /auth/sessions/{id}/revoke', () => {
               TableName: TABLE,
               Key: keys.session(principal.tenantId, principal.userId, other),
               UpdateExpression: 'SET #status = :revoked, revokedAt = :now',
-              ConditionExpression: 'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND createdAt >= :validFrom',
+              // Only while live: at the caller's credential version, or (a session older than versions) not before sessionsValidFrom.
+              ConditionExpression:
+                'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND (credentialVersion = :version OR (attribute_not_exists(credentialVersion) AND createdAt >= :validFrom))',
               ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': NOW.toISOString(), ':validFrom': '' },
+              ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': NOW.toISOString(), ':version': 3, ':validFrom': '' },
             },
           },
           // The entry commits only with the revocation.
@@ -207,8 +216,8 @@ describe('POST /auth/sessions/{id}/revoke', () => {
         ],
       },
     ]);
-    // The only plain update is the rate limit's counter.
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).not.toContainEqual(keys.session(principal.tenantId, principal.userId, other));
+    // The only plain update is the rate limit's counter, this route's own.
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([counterKey('POST /auth/sessions/{id}/revoke', principal.userId, NOW.getTime())]);
   });
 
   it('clears the cookies when the caller revokes the session in use', async () => {
