@@ -9,6 +9,7 @@ import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
+import { batchGetAnswer, storedSession, storedTenant, storedUser, type Item } from '../support/items';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -24,27 +25,14 @@ const userId = randomUUID();
 const sessionId = randomUUID();
 const subject = { userId, tenantId, sessionId };
 
-type Item = Record<string, unknown>;
-const tenantItem: Item = { ...keys.tenant(tenantId), type: 'Tenant', id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE' };
-const userItem: Item = { ...keys.user(tenantId, userId), type: 'User', id: userId, tenantId, name: 'Ana Souza', email: 'ana@acme.example', role: 'MEMBER' };
-const sessionItem = (overrides: Item): Item => ({
-  ...keys.session(tenantId, userId, sessionId),
-  type: 'Session',
-  id: sessionId,
-  tenantId,
-  userId,
-  status: 'ACTIVE',
-  rememberMe: false,
-  createdAt: '2026-11-21T23:00:00.000Z',
-  lastActiveAt: '2026-11-21T23:00:00.000Z',
-  expiresAt: SESSION_EXPIRES.toISOString(),
-  ipAddress: '198.51.100.7',
-  userAgent: 'vitest',
-  ...overrides,
-});
+/** The tenant, Ana (a member at credential version 2) and her session, opened at that version at 23:00, ending at 11:00. */
+const tenantItem: Item = storedTenant(tenantId);
+const userItem = (overrides: Item = {}): Item => storedUser(tenantId, userId, { credentialVersion: 2, ...overrides });
+const sessionItem = (overrides: Item): Item =>
+  storedSession(tenantId, userId, sessionId, { createdAt: '2026-11-21T23:00:00.000Z', lastActiveAt: '2026-11-21T23:00:00.000Z', expiresAt: SESSION_EXPIRES.toISOString(), credentialVersion: 2, ...overrides });
 
-function storeHolds(session: Item): void {
-  ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [tenantItem, userItem, session] } });
+function storeHolds(session: Item, user: Item = userItem()): void {
+  ddb.on(BatchGetCommand).resolves(batchGetAnswer(tenantItem, user, session));
   ddb.on(UpdateCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
 }
@@ -149,12 +137,21 @@ describe('POST /auth/refresh', () => {
               ExpressionAttributeValues: { ':next': rotated.jti, ':presented': presented.jti, ':now': NOW.toISOString(), ':active': 'ACTIVE' },
             },
           },
+          // Only while the user's credentials are the ones the refresh read: a reset that commits first ends the session.
+          {
+            ConditionCheck: {
+              TableName: TABLE,
+              Key: keys.user(tenantId, userId),
+              ConditionExpression: 'credentialVersion = :readCredentialVersion',
+              ExpressionAttributeValues: { ':readCredentialVersion': 2 },
+            },
+          },
           ...auditPuts('auth.refresh'),
         ],
       },
     ]);
     // The entry holds neither token nor either jti.
-    const audit = JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(1));
+    const audit = JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(2));
     for (const secret of [presented.token, presented.jti, cookieValue(refreshCookie, 'refreshToken'), rotated.jti, cookieValue(accessCookie, 'accessToken')]) expect(audit).not.toContain(secret);
   });
 
@@ -192,6 +189,33 @@ describe('POST /auth/refresh', () => {
 
     expect(parsed(result)).toEqual(unauthorized('The session has ended'));
     expect(writes()).toHaveLength(0);
+  });
+
+  it('returns 401 for a session opened at an earlier credential version, and writes nothing', async () => {
+    const presented = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: presented.jti }), userItem({ credentialVersion: 3 }));
+
+    const result = await refresh(`refreshToken=${presented.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The session has ended'));
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('returns 401 when the credentials change while it refreshes (the version check fails), with nothing written', async () => {
+    const presented = await refreshToken();
+    storeHolds(sessionItem({ refreshJti: presented.jti }));
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, None, None, None]',
+        $metadata: { httpStatusCode: 400 },
+        CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
+
+    const result = await refresh(`refreshToken=${presented.token}`);
+
+    expect(parsed(result)).toEqual(unauthorized('The refresh token was already used'));
+    expect(result.multiValueHeaders).toBeUndefined();
   });
 
   it('returns 401 and revokes the whole session when an old refresh token is replayed', async () => {
@@ -236,7 +260,7 @@ describe('POST /auth/refresh', () => {
       new TransactionCanceledException({
         message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, None, None]',
         $metadata: { httpStatusCode: 400 },
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
       }),
     );
 
