@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type * as timers from 'node:timers/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -13,6 +13,8 @@ import { verifyPassword } from '../../lib/auth/passwords';
 import { keys } from '../../lib/db/keys';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
+import { storedEmail, storedUser } from '../support/items';
+import { counterKey, subjects, takeSlot, windowAt, windowFullError } from '../support/rate-limits';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
 // forgot-password pads its answer with a timer; the test reads the requested delay instead of waiting.
@@ -32,7 +34,8 @@ const SENT = 'If an account exists for this address, a reset link is on its way'
 const tenantId = randomUUID();
 const userId = randomUUID();
 const email = 'ana@acme.example';
-const userItem = { ...keys.user(tenantId, userId), type: 'User', id: userId, tenantId, name: 'Ana Souza', email, passwordHash: 'x', role: 'MEMBER' };
+/** Ana, a member at credential version 1 (her secrets are in their own item, which neither route reads). */
+const userItem = storedUser(tenantId, userId, { credentialVersion: 1 });
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 const forgot = (body: object) => forgotPassword(jsonPost('/auth/forgot-password', body, { requestId: REQUEST_ID, sourceIp: '198.51.100.7' }), lambdaContext());
@@ -71,7 +74,7 @@ afterEach(() => {
 
 describe('POST /auth/forgot-password', () => {
   beforeEach(() => {
-    ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: { ...keys.email(email), type: 'Email', email, tenantId, userId } });
+    ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: storedEmail(email, tenantId, userId) });
     ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem });
   });
 
@@ -94,10 +97,11 @@ describe('POST /auth/forgot-password', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        // The one token that may still be used, on the credentials item.
         {
           Update: {
             TableName: TABLE,
-            Key: keys.user(tenantId, userId),
+            Key: keys.credentials(tenantId, userId),
             UpdateExpression: 'SET resetTokenHash = :hash',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':hash': sha256(token) },
@@ -139,8 +143,35 @@ describe('POST /auth/forgot-password', () => {
     expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { message: SENT } });
   });
 
+  it('counts each request in the IP\'s hour and in the address\'s day, before the address is looked up', async () => {
+    await forgot({ email: 'nobody@acme.example' });
+
+    const hour = windowAt(NOW.getTime(), 3600);
+    const day = windowAt(NOW.getTime(), 86_400);
+    expect(ddb.calls().slice(0, 2).map((call) => call.args[0].input)).toEqual([
+      takeSlot(counterKey('POST /auth/forgot-password', subjects.ip('198.51.100.7'), hour.start), 3, hour.endEpoch),
+      // Counted whether the address has an account or not, so a 429 tells nothing.
+      takeSlot(counterKey('POST /auth/forgot-password', subjects.email('nobody@acme.example'), day.start), 5, day.endEpoch),
+    ]);
+  });
+
+  it('returns 429 to the sixth request of the day for one address, whatever the IP, mailing nothing', async () => {
+    const day = windowAt(NOW.getTime(), 86_400);
+    ddb.on(UpdateCommand, { Key: counterKey('POST /auth/forgot-password', subjects.email(email), day.start) }).rejects(windowFullError());
+
+    const result = await forgot({ email });
+
+    expect(parsed(result)).toEqual({
+      statusCode: 429,
+      headers: problemHeaders({ 'Retry-After': '2700' }),
+      body: problem('rate-limited', 'Too many requests', 429, 'Rate limit reached, try again later', REQUEST_ID),
+    });
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
   it('returns 429 with Retry-After to the fourth request of the hour from one IP, looking nothing up', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } }));
+    ddb.on(UpdateCommand).rejects(windowFullError());
 
     const result = await forgot({ email });
 
@@ -183,13 +214,24 @@ describe('POST /auth/reset-password', () => {
             ExpressionAttributeValues: { ':now': NOW_EPOCH },
           },
         },
+        // The new password on the credentials, on condition that the token is still the user's current one.
+        {
+          Update: {
+            TableName: TABLE,
+            Key: keys.credentials(tenantId, userId),
+            UpdateExpression: 'SET passwordHash = :hash REMOVE resetTokenHash',
+            ConditionExpression: 'resetTokenHash = :token',
+            ExpressionAttributeValues: { ':hash': passwordHash, ':token': sha256(token) },
+          },
+        },
+        // The credential version moves on from the one read: every session of the user ends, and a sign-in that checked the old password opens none.
         {
           Update: {
             TableName: TABLE,
             Key: keys.user(tenantId, userId),
-            UpdateExpression: 'SET passwordHash = :hash, sessionsValidFrom = :now, updatedAt = :now REMOVE resetTokenHash',
-            ConditionExpression: 'resetTokenHash = :token',
-            ExpressionAttributeValues: { ':hash': passwordHash, ':now': NOW.toISOString(), ':token': sha256(token) },
+            UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt',
+            ConditionExpression: 'credentialVersion = :readCredentialVersion',
+            ExpressionAttributeValues: { ':readCredentialVersion': 1, ':nextCredentialVersion': 2, ':credentialsChangedAt': NOW.toISOString() },
           },
         },
         // The reset's audit entry, naming the account's owner (read before the token is used) as its actor.
@@ -197,7 +239,7 @@ describe('POST /auth/reset-password', () => {
       ],
     });
     // No password, hash or token in the entry.
-    const audit = JSON.stringify(input?.TransactItems?.slice(2));
+    const audit = JSON.stringify(input?.TransactItems?.slice(3));
     for (const secret of [NEW_PASSWORD, passwordHash, token, sha256(token)]) expect(audit).not.toContain(secret);
     expect(ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input.Message?.Subject?.Data)).toEqual(['Your password was changed']);
     expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Destination).toEqual({ ToAddresses: [email] });
@@ -226,7 +268,7 @@ describe('POST /auth/reset-password', () => {
       new TransactionCanceledException({
         message: 'Transaction cancelled',
         $metadata: { httpStatusCode: 400 },
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
       }),
     );
 
@@ -235,6 +277,23 @@ describe('POST /auth/reset-password', () => {
     expect(parsed(result)).toEqual(invalidToken());
     // The one attempt failed as a whole: its entry was not written either.
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
+  it('returns 400 and notifies nobody when the credentials changed since the user was read (the version condition fails)', async () => {
+    ddb.on(GetCommand, { Key: keys.passwordReset(sha256(token)) }).resolves({ Item: resetItem(NOW_EPOCH + 600) });
+    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem });
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: { httpStatusCode: 400 },
+        CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
+
+    const result = await reset({ token, newPassword: NEW_PASSWORD });
+
+    expect(parsed(result)).toEqual(invalidToken());
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
   });
 
