@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as login } from '../../functions/auth/login';
@@ -8,6 +8,7 @@ import { hashPassword } from '../../lib/auth/passwords';
 import { keys } from '../../lib/db/keys';
 import { logger } from '../../lib/log';
 import { jsonPost, lambdaContext } from '../../tools/events';
+import { batchGetAnswer, storedCredentials, storedEmail, storedInvitation, storedTenant, storedUser } from '../support/items';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PASSWORD = 'a password that must never be logged';
@@ -42,11 +43,14 @@ afterEach(() => logger.setLogLevel('SILENT'));
 
 describe('structured request logs', () => {
   it('log one line per request with requestId, method, status and duration, and no password, token or cookie', async () => {
-    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({
-      Item: { ...keys.tenant(tenantId), id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE', createdAt: 'x', updatedAt: 'x' },
+    const invitationToken = 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq';
+    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId, { baseAccountUserId: randomUUID() }) });
+    ddb.on(GetCommand, { Key: keys.invitation(tenantId, 'ana@acme.example') }).resolves({
+      Item: storedInvitation(tenantId, 'ana@acme.example', createHash('sha256').update(invitationToken).digest('hex'), { mailedAt: new Date(Date.now() - 3_600_000).toISOString() }),
     });
+    ddb.on(UpdateCommand).resolves({});
     ddb.on(TransactWriteCommand).resolves({});
-    const event = jsonPost('/auth/register', { name: 'Ana', email: 'ana@acme.example', password: PASSWORD, tenantId }, { requestId: 'log-request-1' });
+    const event = jsonPost('/auth/register', { name: 'Ana', email: 'ana@acme.example', password: PASSWORD, tenantId, invitationToken }, { requestId: 'log-request-1' });
 
     let setCookies: string[] = [];
     const { lines, raw } = await captureLogs(async () => {
@@ -72,6 +76,7 @@ describe('structured request logs', () => {
       }),
     ]);
     expect(raw).not.toContain(PASSWORD);
+    expect(raw).not.toContain(invitationToken);
     for (const cookie of setCookies) expect(raw).not.toContain(cookie.split(';')[0]?.split('=')[1] ?? 'missing');
     expect(raw).not.toMatch(/accessToken|refreshToken|cookie/i);
   });
@@ -79,11 +84,9 @@ describe('structured request logs', () => {
   it('log a failed login as one line, without the password that was tried', async () => {
     const userId = randomUUID();
     ddb.on(GetCommand).resolves({});
-    ddb.on(GetCommand, { Key: keys.email('ana@acme.example') }).resolves({ Item: { tenantId, userId } });
-    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({
-      Item: { id: userId, tenantId, name: 'Ana', email: 'ana@acme.example', passwordHash: await hashPassword('the right one'), role: 'ADMIN' },
-    });
-    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: { id: tenantId, status: 'ACTIVE' } });
+    ddb.on(GetCommand, { Key: keys.email('ana@acme.example') }).resolves({ Item: storedEmail('ana@acme.example', tenantId, userId) });
+    ddb.on(BatchGetCommand).resolves(batchGetAnswer(storedTenant(tenantId), storedUser(tenantId, userId), storedCredentials(tenantId, userId, await hashPassword('the right one'))));
+    ddb.on(UpdateCommand).resolves({});
     ddb.on(PutCommand).resolves({});
 
     const { lines, raw } = await captureLogs(() => login(jsonPost('/auth/login', { email: 'ana@acme.example', password: PASSWORD }, { requestId: 'log-request-2' }), lambdaContext()));

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as login } from '../../functions/auth/login';
 import { hashPassword } from '../../lib/auth/passwords';
 import { keys } from '../../lib/db/keys';
 import { jsonPost, lambdaContext } from '../../tools/events';
+import { batchGetAnswer, storedCredentials, storedEmail, storedTenant, storedUser } from '../support/items';
 
 /**
  * The business and security metrics (lib/metrics.ts) as CloudWatch receives them: one EMF
@@ -63,13 +64,10 @@ beforeEach(() => {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   process.env.POWERTOOLS_METRICS_NAMESPACE = NAMESPACE;
   ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: { ...keys.email(email), type: 'Email', email, tenantId, userId } });
-  ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({
-    Item: { ...keys.user(tenantId, userId), type: 'User', id: userId, tenantId, name: 'Ana Souza', email, passwordHash, role: 'ADMIN', platformAdmin: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
-  });
-  ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({
-    Item: { ...keys.tenant(tenantId), type: 'Tenant', id: tenantId, name: 'acme', plan: 'STARTER', status: 'ACTIVE', baseAccountUserId: userId, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
-  });
+  ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: storedEmail(email, tenantId, userId) });
+  ddb.on(BatchGetCommand).resolves(
+    batchGetAnswer(storedTenant(tenantId, { baseAccountUserId: userId }), storedUser(tenantId, userId, { role: 'ADMIN' }), storedCredentials(tenantId, userId, passwordHash)),
+  );
   ddb.on(PutCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
