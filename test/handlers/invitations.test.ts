@@ -8,7 +8,7 @@ import { handler } from '../../functions/auth/create-invitation';
 import { INVITATIONS_PER_ADDRESS, INVITATIONS_PER_ADDRESS_SCOPE } from '../../lib/auth/invitations';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
-import { limitScope } from '../../lib/rate-limit';
+import { routeLimit } from '../../lib/rate-limit';
 import { routes } from '../../lib/routes';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
@@ -33,7 +33,7 @@ const sha256 = (text: string, encoding: 'hex' | 'base64url') => createHash('sha2
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
 
 /** The two counters one invitation takes: the route's (per inviting user) and the address's. */
-const userCounter = keys.counter(limitScope(routes.createInvitation), admin.userId, Math.floor(NOW.getTime() / 3_600_000) * 3_600_000);
+const userCounter = keys.counter(routeLimit(routes.createInvitation, 'user').scope, admin.userId, Math.floor(NOW.getTime() / 3_600_000) * 3_600_000);
 const addressCounter = keys.counter(INVITATIONS_PER_ADDRESS_SCOPE, sha256(EMAIL, 'base64url'), Math.floor(NOW.getTime() / 86_400_000) * 86_400_000);
 
 /** An invitation of EMAIL mailed at `mailedAt` (20:00 today unless told), pending for 7 days from then. */
@@ -241,8 +241,9 @@ describe('POST /auth/invitations', () => {
         {
           Put: {
             TableName: 'test-table',
-            // As it was, and findable by its id again.
-            Item: { ...replaced, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
+            // As it was, and findable by its id again; read back through the model, it now says it is a member's
+            // (`baseAccount: false`, which reads the same as absent).
+            Item: { ...replaced, baseAccount: false, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
             ConditionExpression: 'tokenHash = :token',
             ExpressionAttributeValues: { ':token': storedInvitation()?.tokenHash },
           },
