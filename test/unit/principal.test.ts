@@ -13,6 +13,7 @@ const principal: Principal = {
   email: 'ana@acme.example',
   tokenExpiresAt: 1_795_000_900,
   sessionsValidFrom: '2026-11-20T10:00:00.000Z',
+  credentialVersion: 7,
   mfaEnrolmentRequired: false,
 };
 
@@ -29,6 +30,7 @@ describe('authorizer context', () => {
       email: 'ana@acme.example',
       tokenExpiresAt: '1795000900',
       sessionsValidFrom: '2026-11-20T10:00:00.000Z',
+      credentialVersion: '7',
       mfaEnrolmentRequired: 'false',
     });
   });
@@ -37,13 +39,20 @@ describe('authorizer context', () => {
     expect(toAuthorizerContext({ ...principal, sessionsValidFrom: null }).sessionsValidFrom).toBe('');
   });
 
+  it('passes credential version 0 (a user older than versions) as "0", and reads it back as 0', () => {
+    const context = toAuthorizerContext({ ...principal, credentialVersion: 0 });
+
+    expect(context.credentialVersion).toBe('0');
+    expect(fromAuthorizerContext(context).credentialVersion).toBe(0);
+  });
+
   it('reads the principal back from the strings API Gateway hands over', () => {
     expect(fromAuthorizerContext(toAuthorizerContext(principal))).toEqual(principal);
     expect(fromAuthorizerContext(toAuthorizerContext({ ...principal, sessionsValidFrom: null }))).toEqual({ ...principal, sessionsValidFrom: null });
   });
 
   it('reads numbers and booleans as the local emulator may pass them', () => {
-    const context = { ...toAuthorizerContext(principal), platformAdmin: false, tokenExpiresAt: 1_795_000_900 };
+    const context = { ...toAuthorizerContext(principal), platformAdmin: false, tokenExpiresAt: 1_795_000_900, credentialVersion: 7 };
 
     expect(fromAuthorizerContext(context)).toEqual({ ...principal, platformAdmin: false });
   });
@@ -54,6 +63,8 @@ describe('authorizer context', () => {
     ['an empty userId', { ...toAuthorizerContext(principal), userId: '' }],
     ['an unknown role', { ...toAuthorizerContext(principal), role: 'ROOT' }],
     ['an object value', { ...toAuthorizerContext(principal), tenantId: { forged: true } }],
+    ['no credential version (a context from before versions)', { ...toAuthorizerContext(principal), credentialVersion: undefined }],
+    ['an empty credential version', { ...toAuthorizerContext(principal), credentialVersion: '' }],
   ])('refuses %s with Unauthorized', (_label, context) => {
     expect(() => fromAuthorizerContext(context)).toThrow(Unauthorized);
   });
