@@ -96,11 +96,44 @@ describe('the OpenAPI document', () => {
     for (const route of routeList()) {
       const operation = operationOf(route.id);
       expect(operation.responses['401'] !== undefined, route.id).toBe(route.auth === 'protected' || route.id === 'login' || route.id === 'refresh' || route.id === 'verifySecondFactor');
-      expect(operation['x-rate-limit'], route.id).toEqual(route.rateLimit ? { counts: 'requests', ...route.rateLimit } : undefined);
-      // Every route: the deployed stage throttles all of them; the limited ones say their limit.
-      expect((operation.responses['429'] as ReferenceObject).description, route.id).toMatch(route.rateLimit ? /see x-rate-limit.*Or: .*throttling/ : /^The stage-wide/);
+      // One entry per limit of the manifest, each its own counter, `counts` always said.
+      expect(operation['x-rate-limit'], route.id).toEqual(route.rateLimits?.length ? route.rateLimits.map((limit) => ({ counts: 'requests', ...limit })) : undefined);
+      // Every route: the deployed stage throttles all of them, last; the limited ones say their limits, and no other one points at x-rate-limit.
+      const tooMany = (operation.responses['429'] as ReferenceObject).description;
+      expect(tooMany, route.id).toMatch(/The stage-wide request throttling of a deployed API was exceeded\.$/);
+      if (route.rateLimits?.length) expect(tooMany, route.id).toMatch(/see x-rate-limit.*Or: .*throttling/);
+      else expect(tooMany, route.id).not.toContain('x-rate-limit');
     }
-    expect(operationOf('login')['x-rate-limit']).toEqual({ per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts' });
+    expect(operationOf('login')['x-rate-limit']).toEqual([
+      { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts', scope: 'password-attempts' },
+      { per: 'ip', limit: 30, windowSeconds: 900, counts: 'attempts', scope: 'sign-in-per-ip' },
+    ]);
+  });
+
+  it('says each limit of a route in its 429, in the order of the manifest, with what it counts', () => {
+    const described = (id: RouteId) => (operationOf(id).responses['429'] as ReferenceObject).description;
+
+    expect(described('login')).toBe(
+      'More than 5 attempts (a success clears or gives back its slot) in 900 seconds per email-and-ip (see x-rate-limit). ' +
+        'Or: More than 30 attempts (a success clears or gives back its slot) in 900 seconds per ip (see x-rate-limit). ' +
+        'Or: The stage-wide request throttling of a deployed API was exceeded.',
+    );
+    expect(described('forgotPassword')).toBe(
+      'More than 3 requests in 3600 seconds per ip (see x-rate-limit). Or: More than 5 requests in 86400 seconds per email (see x-rate-limit). ' +
+        'Or: The stage-wide request throttling of a deployed API was exceeded.',
+    );
+    expect(described('listSuppliers')).toMatch(/^More than 30 searches \(requests with `search`\) in 60 seconds per user \(see x-rate-limit\)\. Or: /);
+    expect(described('stockCoverage')).toMatch(/^More than 60 reads of a window the index does not serve in 3600 seconds per user \(see x-rate-limit\)\. Or: /);
+    // A route without a limit of its own: the stage's throttling alone.
+    expect(described('listTenants')).toBe('The stage-wide request throttling of a deployed API was exceeded.');
+    // A route's own 429 words come first (POST /tenants: the address's invitations), then each limit.
+    expect(described('createTenant')).toMatch(/^Past 10 sign-ups per hour from this IP, or past 3 invitations a day of `adminEmail`\. Or: More than 10 requests in 3600 seconds per ip \(see x-rate-limit\)\./);
+  });
+
+  it('shares one named counter between the routes that check the current password, and none with the others', () => {
+    const scoped = routeList().flatMap((route) => (operationOf(route.id)['x-rate-limit'] ?? []).filter((limit) => limit.scope === 'password-attempts').map(() => route.id));
+
+    expect(scoped.sort()).toEqual(['changePassword', 'login', 'startTotpEnrolment']);
   });
 
   it('answers every error with the problem schema of that status, with `errors` only on 400', () => {
