@@ -19,8 +19,8 @@ export interface paths {
         get: operations["listTenants"];
         put?: never;
         /**
-         * Create a tenant (sign-up)
-         * @description Public sign-up. `name` is a slug, unique across the service, and not one of the reserved names; `adminEmail`, when given, is the only e-mail that may register the base account.
+         * Create a tenant (sign-up); its administrator is invited by e-mail
+         * @description Public sign-up. `name` is a slug, unique across the service, and not one of the reserved names. With `adminEmail`, that address gets an invitation e-mail whose link (`invitationToken`) opens the tenant's administrator account through POST /auth/register: every account proves its mailbox. Without it, the tenant has no account until a platform administrator sets one with PATCH /tenants/{id}.
          */
         post: operations["createTenant"];
         delete?: never;
@@ -43,8 +43,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a tenant profile
-         * @description By a platform administrator, or an administrator of that tenant.
+         * Update a tenant profile, or invite its administrator (platform administrators)
+         * @description By a platform administrator, or an administrator of that tenant. `adminEmail` (platform administrators only) invites the tenant's administrator: for a tenant signed up without one, or whose invitation was lost; the address gets an invitation e-mail whose link opens the account through POST /auth/register.
          */
         patch: operations["updateTenant"];
         trace?: never;
@@ -60,7 +60,7 @@ export interface paths {
         put?: never;
         /**
          * Register a user into a tenant
-         * @description A tenant's first account is its administrator and needs no token; every later account needs `invitationToken`, the single-use token of the invitation e-mail's link (the invitation must be pending, for this e-mail, in this tenant).
+         * @description Every account is opened through a link e-mailed to its address: `invitationToken` is the single-use token of the invitation e-mail's link (the invitation must be pending, for this e-mail, in this tenant). The invitation POST /tenants sends to `adminEmail` makes the tenant's administrator (its base account); an administrator's invitation makes a member. The token is checked before the password is hashed. 30 attempts per 15 minutes per IP, a success giving its slot back.
          */
         post: operations["register"];
         delete?: never;
@@ -253,6 +253,26 @@ export interface paths {
         patch: operations["updateUser"];
         trace?: never;
     };
+    "/users/{id}/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)
+         * @description For a user who lost both the authenticator and the recovery codes. A tenant administrator resets a member's second factor in the tenant; a platform administrator resets a tenant administrator's (`tenantId` names the user's tenant). Audited (`user.mfa_reset`), mailed to the user, and every session of the user ends. A tenant whose policy requires a second factor holds the user to enrolment at the next sign-in.
+         */
+        delete: operations["resetUserMfa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/change-password": {
         parameters: {
             query?: never;
@@ -264,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password; every other session ends, this one goes on with fresh cookies
-         * @description A notification e-mail is sent to the user. The current password is checked under the login throttle (the same window of 5 attempts per 15 minutes per e-mail and IP): a wrong one counts as a failed login attempt, and past the limit the answer is 429 with Retry-After.
+         * @description A notification e-mail is sent to the user. The current password is checked in the window login counts in (5 attempts per 15 minutes per e-mail and IP): a wrong one counts as a failed attempt, past the limit the answer is 429 with Retry-After, and a right one clears the window.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -283,8 +303,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start enrolling a TOTP second factor (secret, otpauth URI and QR code)
-         * @description TOTP as RFC 6238: SHA-1, 6 digits, 30-second steps. Starting again replaces a secret not confirmed yet. The secret is shown here only; once confirmed no route returns it.
+         * Start enrolling a TOTP second factor with the current password (secret, otpauth URI and QR code)
+         * @description A step-up: the current password comes in the body, so an access cookie alone cannot put a second factor on an account. It is checked in the window login counts in (5 attempts per 15 minutes per e-mail and IP; 429 past it). TOTP as RFC 6238: SHA-1, 6 digits, 30-second steps. Starting again replaces a secret not confirmed yet. The secret is shown here only; once confirmed no route returns it.
          */
         post: operations["startTotpEnrolment"];
         /**
@@ -348,7 +368,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a password reset link if the address exists
-         * @description Sends a single-use password reset link to the address if it has an account. The answer is the same whether it has one or not, so it cannot be used to find accounts. 3 requests per hour per IP.
+         * @description Sends a single-use password reset link to the address if it has an account. The answer is the same whether it has one or not, so it cannot be used to find accounts. 3 requests per hour per IP, and 5 per day per address (counted whether it has an account or not), so that many IPs cannot flood one mailbox.
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -494,7 +514,7 @@ export interface paths {
         };
         /**
          * A page of suppliers by name, optionally searched
-         * @description Search is case- and accent-insensitive over trade name, legal name and e-mail; documents and phones match with or without punctuation. Any other query parameter is a 400.
+         * @description Search is case- and accent-insensitive over trade name, legal name and e-mail; documents and phones match with or without punctuation. Searches are limited per user (30 a minute; 429 past them); pages without `search` are not. Any other query parameter is a 400.
          */
         get: operations["listSuppliers"];
         put?: never;
@@ -658,7 +678,7 @@ export interface paths {
         };
         /**
          * Days of stock per product at the average daily sales of the last `days` days
-         * @description `averageDailySales` = units sold in the `days` complete business days before today / `days`; `estimatedCoverageDays` = available / average. Ordered by coverage, shortest first, products without sales last, then by SKU. `limit` 1 to 1000 (default 500); the next page is in `Link`, with the same `days`. Any other query parameter is a 400.
+         * @description `averageDailySales` = units sold in the `days` complete business days before today / `days`; `estimatedCoverageDays` = available / average. Ordered by coverage, shortest first, products without sales last, then by SKU. `limit` 1 to 1000 (default 500); the next page is in `Link`, with the same `days`. `days` of 7, 30 and 90 are precomputed each day; any other window (or one asked before the day's precomputation) reads the whole catalog, and such reads are limited to 60 an hour per user (429 past them). Any other query parameter is a 400.
          */
         get: operations["stockCoverage"];
         put?: never;
@@ -736,6 +756,12 @@ export interface components {
         };
         /** @description Any of the profile fields; `null` clears one. */
         UpdateTenantRequest: {
+            /**
+             * Format: email
+             * @description Compared case-insensitively; stored lower-cased.
+             * @example ana@example.com
+             */
+            adminEmail?: string;
             brandName?: string | null;
             document?: string | null;
             address?: string | null;
@@ -1018,6 +1044,9 @@ export interface components {
         ChangePasswordRequest: {
             currentPassword: string;
             newPassword: string;
+        };
+        StartTotpEnrolmentRequest: {
+            password: string;
         };
         ConfirmTotpEnrolmentRequest: {
             code: string;
@@ -1350,11 +1379,7 @@ export interface components {
              */
             id: string;
             email: string;
-            /**
-             * Format: uuid
-             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
-             */
-            invitedBy: string;
+            invitedBy: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -1365,6 +1390,8 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             expiresAt: string;
+            /** @enum {string} */
+            role: "ADMIN" | "MEMBER";
         }[];
         ListMovementsResponse: {
             items: components["schemas"]["Movement"][];
@@ -1389,7 +1416,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement";
@@ -1620,10 +1647,7 @@ export interface operations {
     createTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1642,34 +1666,30 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The tenant was created. */
+            /** @description The tenant was created; with `adminEmail`, its administrator's invitation was mailed to that address. */
             201: {
                 headers: {
-                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TenantCreated"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: The body is invalid, or the request carries an `Idempotency-Key` (a public route does not take one). */
             400: components["responses"]["BadRequest"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
             403: components["responses"]["Forbidden"];
-            /** @description A tenant with this name already exists, or the name is reserved (`platform`, `admin`, `www`, ...). Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            /** @description A tenant with this name already exists, or the name is reserved (`platform`, `admin`, `www`, ...). */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
-            422: components["responses"]["IdempotencyKeyReused"];
-            /** @description More than 10 requests in 3600 seconds per ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description Past 10 sign-ups per hour from this IP, or past 3 invitations a day of `adminEmail`. Or: More than 10 requests in 3600 seconds per ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
-            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            /** @description The invitation e-mail could not be sent: nothing was kept, try again. Or: The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1707,19 +1727,21 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description No, invalid, expired or revoked access token: refresh and retry once. */
             401: components["responses"]["Unauthorized"];
-            /** @description A member (not administrator) of the tenant. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A member (not administrator) of the tenant, or `adminEmail` from anyone but a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
             403: components["responses"]["Forbidden"];
             /** @description No such tenant, or another tenant (to a tenant administrator). */
             404: components["responses"]["NotFound"];
+            /** @description `adminEmail` for a tenant that already has its administrator. */
+            409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description Past 3 invitations a day of `adminEmail`. Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
-            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            /** @description The invitation e-mail could not be sent: the invitation was taken back, try again. Or: The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1758,7 +1780,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. */
             400: components["responses"]["BadRequest"];
-            /** @description Registration is not permitted: the tenant's administrative e-mail only, or a pending invitation of this e-mail into this tenant and its token (`invitationToken`) are needed; a missing, wrong, used or expired token is this 403. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
+            /** @description Registration is not permitted: a pending invitation of this e-mail into this tenant and its token (`invitationToken`) are needed; a missing, wrong, used or expired token is this 403, whatever the address. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
             403: components["responses"]["Forbidden"];
             /** @description No such tenant, or the tenant is not active. */
             404: components["responses"]["NotFound"];
@@ -1768,7 +1790,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 30 attempts (a success clears or gives back its slot) in 900 seconds per ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -1809,7 +1831,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. */
             400: components["responses"]["BadRequest"];
-            /** @description Bad credentials (the same answer whether the e-mail exists or not). */
+            /** @description Bad credentials (the same answer whether the e-mail exists or not), or the password changed while it was being checked. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
             403: components["responses"]["Forbidden"];
@@ -1817,7 +1839,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 5 attempts in 900 seconds per email-and-ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 5 attempts (a success clears or gives back its slot) in 900 seconds per email-and-ip (see x-rate-limit). Or: More than 30 attempts (a success clears or gives back its slot) in 900 seconds per ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -2180,6 +2202,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    resetUserMfa: {
+        parameters: {
+            query?: {
+                tenantId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's second factor was reset: every session of the user has ended, signing in takes the password alone until a new one is enrolled, and the user was mailed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each field. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator; the user is an administrator (a platform administrator's work), the caller, or a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such user in the tenant (a tenant administrator's own tenant; `tenantId` names another only for platform administrators). */
+            404: components["responses"]["NotFound"];
+            /** @description The user has no second factor. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     changePassword: {
         parameters: {
             query?: never;
@@ -2216,13 +2280,13 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
             403: components["responses"]["Forbidden"];
-            /** @description The password was changed by another request meanwhile. */
+            /** @description The password or the second factor was changed by another request meanwhile. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 5 attempts (a success clears or gives back its slot) in 900 seconds per email-and-ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -2237,7 +2301,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartTotpEnrolmentRequest"];
+            };
+        };
         responses: {
             /** @description A new secret, pending until POST /auth/mfa/totp/confirm: as an `otpauth://` URI, as base32 text and as a QR code (an SVG document drawn by the server, never by a network service). */
             200: {
@@ -2248,6 +2321,8 @@ export interface operations {
                     "application/json": components["schemas"]["StartTotpEnrolmentResponse"];
                 };
             };
+            /** @description The request is invalid; `errors` names each field. Or: The body is invalid, or `password` is not the current password (a failed attempt in the login window). */
+            400: components["responses"]["BadRequest"];
             /** @description No, invalid, expired or revoked access token: refresh and retry once. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
@@ -2258,7 +2333,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 5 attempts (a success clears or gives back its slot) in 900 seconds per email-and-ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -2395,7 +2470,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: The code is wrong or already used, or the recovery code is not an unused one (each counts against the challenge and the user). */
             400: components["responses"]["BadRequest"];
-            /** @description No challenge cookie, or the challenge expired (5 minutes) or took 5 wrong codes: sign in again. */
+            /** @description No challenge cookie, or the challenge expired (5 minutes), took 5 wrong codes, or was opened with a password that has changed since (or the tenant is no longer active): sign in again. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
             403: components["responses"]["Forbidden"];
@@ -2403,7 +2478,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 10 attempts in 900 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 10 attempts (a success clears or gives back its slot) in 900 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -2446,7 +2521,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 3 requests in 3600 seconds per ip (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 3 requests in 3600 seconds per ip (see x-rate-limit). Or: More than 5 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -2867,7 +2942,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 30 searches (requests with `search`) in 60 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -3471,7 +3546,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 60 reads of a window the index does not serve in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -3517,7 +3592,7 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created";
                 resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement";
                 resourceId?: string;
                 from?: string;
