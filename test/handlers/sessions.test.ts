@@ -175,10 +175,9 @@ describe('GET /auth/sessions', () => {
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
   });
 
-  // The per-user rate limit runs before the principal is read (lib/http/handler.ts,
-  // rateLimitGuard): without a userId, lib/rate-limit.ts subjectKey throws a plain Error, so
-  // this protected route answers 500 where GET /auth/me and POST /auth/logout answer 401.
-  it('returns 401 without an authorizer context', async () => {
+  // The per-user limit reads the principal first (lib/http/middleware/rate-limit.ts): a
+  // protected route without one is a 401 before anything is counted.
+  it('returns 401 without an authorizer context, counting nothing', async () => {
     const result = await list(null);
 
     expect(parsed(result)).toEqual({
@@ -186,6 +185,7 @@ describe('GET /auth/sessions', () => {
       headers: problemHeaders(),
       body: problem('unauthorized', 'Unauthorized', 401, 'Authentication is required or has failed', REQUEST_ID),
     });
+    expect(ddb.calls()).toHaveLength(0);
   });
 });
 
