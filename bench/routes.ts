@@ -117,7 +117,7 @@ const get = (route: Route, world: World, extra: Parameters<typeof proxyEvent>[0]
 /** The token of the newest mail to an address that carries one (a reset or an invitation link). */
 function latestMailToken(dataDir: string, email: string): string {
   const directory = join(dataDir, 'outbox');
-  const files = readdirSync(directory).sort().reverse();
+  const files = readdirSync(directory).filter((file) => file.endsWith('.json')).sort().reverse();
   for (const file of files) {
     const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
     const token = /[?&]token=([\w-]+)/.exec(message.text)?.[1];

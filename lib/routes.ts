@@ -127,7 +127,8 @@ export const routes = {
     handler: 'functions/auth/login.ts',
     auth: 'public',
     table: 'read-write',
-    audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged'],
+    // A sign-in past the cap of sessions also records each live session it ends.
+    audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged', 'session.evicted'],
     signsTokens: true,
     cpu: 'bcrypt',
     rateLimits: [PASSWORD_ATTEMPTS, SIGN_IN_ATTEMPTS_PER_IP],
@@ -285,7 +286,7 @@ export const routes = {
     handler: 'functions/auth/verify-second-factor.ts',
     auth: 'public',
     table: 'read-write',
-    audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed'],
+    audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed', 'session.evicted'],
     signsTokens: true,
     rateLimits: [{ per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' }],
     summary: 'Complete a login with a TOTP code or a recovery code',

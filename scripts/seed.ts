@@ -77,7 +77,7 @@ async function step(label: string, total: number, tasks: (() => Promise<unknown>
 function invitationTokenFromOutbox(address: string): string {
   const directory = config().OUTBOX_DIR;
   if (config().MAIL_TRANSPORT !== 'outbox' || !directory) throw new Error('seed needs the local outbox mail transport');
-  for (const file of readdirSync(directory).sort().reverse()) {
+  for (const file of readdirSync(directory).filter((name) => name.endsWith('.json')).sort().reverse()) {
     const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
     const token = message.to === address ? /[?&]token=([\w-]+)/.exec(message.text)?.[1] : undefined;
     if (token) return token;

@@ -12,6 +12,7 @@ import { sendQuietly } from '../mail/send-quietly';
 import type { Principal } from './principal';
 import type { UserView } from './schemas';
 import { evictionRecord, openSession, toUserView, type ClientInfo } from './sessions';
+import { atCheckedVersion } from './session-state';
 import type { IssuedTokens } from './tokens';
 
 /**
@@ -31,8 +32,10 @@ export async function changePassword(
   attempts: ScopedLimit,
 ): Promise<{ user: UserView; tokens: IssuedTokens }> {
   const slot = await consumeLimit(attempts, { ip: client.ip, email: principal.email }, nowMs);
-  const { user, credentials, session } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
-  if (!user || !credentials || !session) throw new Unauthorized('The session has ended');
+  const { user: found, credentials, session } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
+  if (!found || !credentials || !session) throw new Unauthorized('The session has ended');
+  // The change is conditioned on the version of the password checked (lib/auth/session-state).
+  const user = atCheckedVersion(found, credentials);
   if (!(await verifyPassword(input.currentPassword, credentials.passwordHash))) {
     throw new ValidationError([{ field: 'currentPassword', message: 'is not the current password' }]);
   }

@@ -102,7 +102,7 @@ export function newInvitation(who: Pick<Invitation, 'tenantId' | 'email' | 'invi
  */
 export async function sendInvitationMail(invitation: Invitation, token: string): Promise<void> {
   const message = (await emailHasAccount(invitation.email))
-    ? invitationToExistingAccountMail(invitation.email, invitation.tenantId)
+    ? invitationToExistingAccountMail(invitation.email, invitation.tenantId, invitation.baseAccount === true)
     : invitationMail(invitation.email, invitation.tenantId, invitationLink(invitation, token), INVITATION_DAYS, invitation.baseAccount === true);
   await (await mailer()).send(message);
 }

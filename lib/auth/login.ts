@@ -12,6 +12,7 @@ import type { IssuedTokens } from './tokens';
 import { decoyHash, verifyPassword } from './passwords';
 import type { UserView } from './schemas';
 import { evictionRecord, openSession, toUserView, type ClientInfo } from './sessions';
+import { atCheckedVersion } from './session-state';
 
 const BAD_CREDENTIALS = 'Invalid e-mail or password';
 
@@ -43,14 +44,16 @@ export async function login(input: { email: string; password: string; rememberMe
   const addressSlot = await consumeLimit(limits.perAddress, { ip: client.ip, email: input.email }, nowMs);
   const ipSlot = await consumeLimit(limits.perIp, { ip: client.ip }, nowMs);
 
-  const { user, credentials, tenant } = await findSignInState(input.email);
+  const { user: found, credentials, tenant } = await findSignInState(input.email);
   const matches = await verifyPassword(input.password, credentials?.passwordHash ?? decoyHash());
-  if (!user || !credentials || !matches || !tenant || tenant.status !== 'ACTIVE') {
-    await recordFailure(user, nowMs);
+  if (!found || !credentials || !matches || !tenant || tenant.status !== 'ACTIVE') {
+    await recordFailure(found, nowMs);
     countLogin('failure');
     throw new Unauthorized(BAD_CREDENTIALS);
   }
   await clearOnSuccess(addressSlot, ipSlot);
+  // Bound to the version of the hash just checked, whatever the user item says by now.
+  const user = atCheckedVersion(found, credentials);
 
   if (credentials.totpSecret) {
     // The password was right; the session waits for the second factor (POST /auth/mfa/verify).

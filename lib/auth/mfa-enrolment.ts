@@ -8,6 +8,7 @@ import { verifyPassword } from './passwords';
 import { record, totpOf } from './totp';
 import type { Principal } from './principal';
 import type { ClientInfo } from './sessions';
+import { atCheckedVersion } from './session-state';
 
 /**
  * The start of a TOTP enrolment (issue 17): apart from lib/auth/mfa so that only this
@@ -29,8 +30,9 @@ export interface TotpEnrolment {
  */
 export async function startEnrolment(principal: Principal, password: string, client: ClientInfo, nowMs: number, attempts: ScopedLimit): Promise<TotpEnrolment> {
   const slot = await consumeLimit(attempts, { ip: client.ip, email: principal.email }, nowMs);
-  const { user, credentials } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId });
-  if (!user || !credentials) throw new Unauthorized('The session has ended');
+  const { user: found, credentials } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId });
+  if (!found || !credentials) throw new Unauthorized('The session has ended');
+  const user = atCheckedVersion(found, credentials);
   if (credentials.totpSecret) throw new Conflict('A second factor is already on: turn it off first');
   if (!(await verifyPassword(password, credentials.passwordHash))) throw ValidationError.of('password', 'is not the current password');
   await clearOnSuccess(slot);

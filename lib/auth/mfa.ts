@@ -15,6 +15,7 @@ import { sendQuietly } from '../mail/send-quietly';
 import type { Principal } from './principal';
 import type { UserView } from './schemas';
 import { evictionRecord, openSession, toUserView, type ClientInfo } from './sessions';
+import { atCheckedVersion } from './session-state';
 import type { IssuedTokens } from './tokens';
 
 /**
@@ -46,7 +47,8 @@ const refusedProof = (input: { code?: string | undefined }) => (input.code !== u
 async function callerState(principal: Principal): Promise<{ user: User; credentials: Credentials; rememberMe: boolean }> {
   const { user, credentials, session } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
   if (!user || !credentials || !session) throw new Unauthorized('The session has ended');
-  return { user, credentials, rememberMe: session.rememberMe };
+  // The change is conditioned on the version of the credentials read (lib/auth/session-state).
+  return { user: atCheckedVersion(user, credentials), credentials, rememberMe: session.rememberMe };
 }
 
 const CREDENTIALS_MOVED = 'The password or the second factor changed meanwhile; sign in again';
@@ -156,8 +158,9 @@ export async function verifyChallenge(
   if (!challenge || challenge.expiresAtEpoch <= nowEpoch || challenge.failures >= MAX_CHALLENGE_FAILURES) throw new Unauthorized(CHALLENGE_ENDED);
   await consumeLimit(perUser, { ip: client.ip, userId: challenge.userId }, nowMs);
 
-  const { user, credentials, tenant } = await readAccountState({ tenantId: challenge.tenantId, userId: challenge.userId });
-  if (!user || !credentials?.totpSecret || tenant?.status !== 'ACTIVE' || challenge.credentialVersion !== user.credentialVersion) throw new Unauthorized(CHALLENGE_ENDED);
+  const { user: found, credentials, tenant } = await readAccountState({ tenantId: challenge.tenantId, userId: challenge.userId });
+  if (!found || !credentials?.totpSecret || tenant?.status !== 'ACTIVE' || challenge.credentialVersion !== credentials.credentialVersion) throw new Unauthorized(CHALLENGE_ENDED);
+  const user = atCheckedVersion(found, credentials);
   const proof = proofFor(credentials, input, nowMs);
   if (!proof) {
     const counted = await failChallenge(tokenHash, nowEpoch, record('auth.mfa_failed', user, nowMs));

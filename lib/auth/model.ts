@@ -37,6 +37,12 @@ export const userSchema = z.object({
    * session-opening). Absent on users older than the cap: the list is read once.
    */
   sessionCount: z.number().int().nullable().optional(),
+  /**
+   * How many sessions were ever opened for the user: every opening moves it on, conditioned on
+   * the value read, so two openings serialize even when the cap keeps `sessionCount` where it
+   * was (an opening that evicts one leaves the count equal).
+   */
+  sessionOpenings: z.number().int().nullable().optional(),
   /** When the user last signed in with a password (absent on accounts older than the field). */
   lastLoginAt: z.iso.datetime().nullable().optional(),
   /** When the second factor was turned on; absent while there is none (the secret itself is a credential). */
@@ -56,6 +62,13 @@ export type User = z.infer<typeof userSchema>;
 export const credentialsSchema = z.object({
   tenantId: z.uuid(),
   userId: z.uuid(),
+  /**
+   * The user's credential version, moved on with the user item's in every change of the
+   * credentials (0 when absent). A check reads it with the secret it checks, in one item, so
+   * the session it opens is bound to the version of that very secret: the user item is read
+   * apart (a BatchGetItem is no snapshot) and may already show a newer one.
+   */
+  credentialVersion: z.number().int(),
   passwordHash: z.string(),
   /** SHA-256 of the one password-reset token that may still be used. */
   resetTokenHash: z.string().nullable(),

@@ -59,6 +59,8 @@ export function fromAuthorizerContext(context: Record<string, unknown> | null | 
   };
   const role = value('role');
   if (role !== 'ADMIN' && role !== 'MEMBER') throw new Unauthorized();
+  const credentialVersion = Number(value('credentialVersion'));
+  if (!Number.isInteger(credentialVersion)) throw new Unauthorized();
   return {
     tenantId: value('tenantId'),
     userId: value('userId'),
@@ -70,7 +72,7 @@ export function fromAuthorizerContext(context: Record<string, unknown> | null | 
     email: value('email'),
     tokenExpiresAt: Number(value('tokenExpiresAt')),
     sessionsValidFrom: typeof context?.sessionsValidFrom === 'string' && context.sessionsValidFrom !== '' ? context.sessionsValidFrom : null,
-    credentialVersion: Number(value('credentialVersion')),
+    credentialVersion,
     mfaEnrolmentRequired: context?.mfaEnrolmentRequired === 'true' || context?.mfaEnrolmentRequired === true,
   };
 }

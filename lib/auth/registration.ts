@@ -63,12 +63,14 @@ export async function register(
     sessionsValidFrom: null,
     credentialVersion: 0,
     sessionCount: 1,
+    sessionOpenings: 1,
     createdAt: now,
     updatedAt: now,
   };
   const credentials: Credentials = {
     tenantId: tenant.id,
     userId: user.id,
+    credentialVersion: user.credentialVersion,
     passwordHash: await hashPassword(input.password),
     resetTokenHash: null,
     totpSecret: null,

@@ -119,7 +119,9 @@ export async function refreshSession(refreshToken: string | undefined, nowMs: nu
 
   const { tokens, refreshJti } = await issueTokens(session, nowMs);
   // Conditioned on the credential version read: a refresh cannot extend a session past a password reset.
-  if (!(await rotateRefreshJti(session, user, claims.jti, refreshJti, now, sessionRecord('auth.refresh', session, user, nowMs)))) throw new Unauthorized('The refresh token was already used');
+  const rotated = await rotateRefreshJti(session, user, claims.jti, refreshJti, now, sessionRecord('auth.refresh', session, user, nowMs));
+  if (rotated === 'credentials-changed') throw new Unauthorized('The session has ended');
+  if (rotated === 'lost-race') throw new Unauthorized('The refresh token was already used');
   return { user: toUserView(user), tokens };
 }
 

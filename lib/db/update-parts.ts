@@ -17,7 +17,7 @@ export interface UpdateParts {
   values?: Record<string, unknown>;
 }
 
-/** The parts joined: clauses in order, placeholders merged (a name given twice with two values is a mistake, thrown). */
+/** The parts joined: clauses in order, placeholders merged (a placeholder given twice with two values or attributes is a mistake, thrown). */
 export function joinParts(...parts: UpdateParts[]): Required<UpdateParts> {
   const joined = { set: [] as string[], remove: [] as string[], conditions: [] as string[], names: {} as Record<string, string>, values: {} as Record<string, unknown> };
   for (const part of parts) {
@@ -28,7 +28,10 @@ export function joinParts(...parts: UpdateParts[]): Required<UpdateParts> {
       if (name in joined.values && joined.values[name] !== value) throw new Error(`update parts: ${name} given twice`);
       joined.values[name] = value;
     }
-    Object.assign(joined.names, part.names);
+    for (const [name, attribute] of Object.entries(part.names ?? {})) {
+      if (name in joined.names && joined.names[name] !== attribute) throw new Error(`update parts: ${name} names two attributes`);
+      joined.names[name] = attribute;
+    }
   }
   return joined;
 }

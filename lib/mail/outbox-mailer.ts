@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MailMessage, Mailer } from './mailer';
 
@@ -13,8 +13,12 @@ export class OutboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     const sentAt = new Date().toISOString();
     await mkdir(this.directory, { recursive: true });
-    const file = join(this.directory, `${sentAt.replace(/[:.]/g, '-')}-${randomUUID()}.json`);
-    await writeFile(file, `${JSON.stringify({ ...message, sentAt }, null, 2)}\n`);
+    const name = `${sentAt.replace(/[:.]/g, '-')}-${randomUUID()}`;
+    // Written beside, then renamed: a reader of the folder (a test, the seed, a developer's
+    // script) never sees half a message.
+    const partial = join(this.directory, `.${name}.partial`);
+    await writeFile(partial, `${JSON.stringify({ ...message, sentAt }, null, 2)}\n`);
+    await rename(partial, join(this.directory, `${name}.json`));
     const links = message.text.match(/https?:\/\/\S+/g) ?? [];
     console.warn(`[mail] to ${message.to}: ${message.subject}${links.map((link) => `\n       ${link}`).join('')}`);
   }

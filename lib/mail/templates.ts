@@ -69,9 +69,13 @@ export function invitationMail(to: string, tenantId: string, link: string, days:
  * inviting administrator gets the same answer either way, and only the owner of the address
  * learns that it is taken.
  */
-export function invitationToExistingAccountMail(to: string, tenantId: string): MailMessage {
+export function invitationToExistingAccountMail(to: string, tenantId: string, administrator = false): MailMessage {
   return message(to, 'You are invited to the back-office', [
-    `An administrator invited this e-mail address to join a back-office account (tenant ${tenantId}), but the address already has an account, and one address can hold only one account.`,
-    'Nothing changed on your account and you need to do nothing. To join that tenant, ask its administrator to invite another address.',
+    administrator
+      ? `This e-mail address was given as the administrator of a new back-office account (tenant ${tenantId}), but the address already has an account, and one address can hold only one account.`
+      : `An administrator invited this e-mail address to join a back-office account (tenant ${tenantId}), but the address already has an account, and one address can hold only one account.`,
+    administrator
+      ? 'Nothing changed on your account and you need to do nothing. If you opened that account, sign it up again with another address.'
+      : 'Nothing changed on your account and you need to do nothing. To join that tenant, ask its administrator to invite another address.',
   ]);
 }

@@ -18,13 +18,18 @@ export type { Credentials };
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const FIELDS = fieldsOf<Credentials>()(['tenantId', 'userId', 'passwordHash', 'resetTokenHash', 'totpSecret', 'totpLastStep', 'totpPendingSecret', 'recoveryCodeHashes']);
+const FIELDS = fieldsOf<Credentials>()(['tenantId', 'userId', 'credentialVersion', 'passwordHash', 'resetTokenHash', 'totpSecret', 'totpLastStep', 'totpPendingSecret', 'recoveryCodeHashes']);
 
 export function toCredentials(item: Record<string, unknown>): Credentials {
   const credentials = pick<Credentials>(item, FIELDS);
   // Recovery codes are a string set (a use removes one atomically with DELETE).
   const codes = item.recoveryCodeHashes;
-  return { ...credentials, recoveryCodeHashes: codes instanceof Set ? [...(codes as Set<string>)] : null };
+  return {
+    ...credentials,
+    // Credentials from before the version (moved by `npm run migrate` from a user without one): 0.
+    credentialVersion: typeof item.credentialVersion === 'number' ? item.credentialVersion : 0,
+    recoveryCodeHashes: codes instanceof Set ? [...(codes as Set<string>)] : null,
+  };
 }
 
 export const credentialsKey = (user: { tenantId: string; id: string }): Key => keys.credentials(user.tenantId, user.id);

@@ -19,11 +19,12 @@ const toInvitation = (item: Record<string, unknown>): Invitation => {
   return { ...invitation, baseAccount: invitation.baseAccount === true };
 };
 
-const invitationItem = (invitation: Invitation) => ({
+/** An invitation as stored: `baseAccount` only on a base account's (a member's has none). */
+const invitationItem = ({ baseAccount, ...invitation }: Invitation) => ({
   ...keys.invitation(invitation.tenantId, invitation.email),
   type: INVITATION_ITEMS.invitation,
   ...withoutNulls(invitation),
-  ...(invitation.baseAccount ? { baseAccount: true } : {}),
+  ...(baseAccount ? { baseAccount: true } : {}),
   ...gsi1.invitationById(invitation.id),
   ttl: invitation.expiresAtEpoch,
 });

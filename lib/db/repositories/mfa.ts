@@ -8,7 +8,7 @@ import { fieldsOf, pick } from '../items';
 import { keys } from '../keys';
 import { updateItem, type UpdateParts } from '../update-parts';
 import { auditItems, writeWithEntry } from './audit';
-import { credentialsAsRead, credentialsChange, openSessionInTransaction, type UserGround } from './session-opening';
+import { credentialsAsRead, credentialsChange, credentialsItemChange, openSessionInTransaction, type UserGround } from './session-opening';
 import type { EvictionRecord } from './users';
 
 /**
@@ -75,7 +75,7 @@ export async function enableTotp(
 ): Promise<boolean> {
   const outcome = await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
     items: [
-      updateItem(tableName(), credentialsKey(ground), {
+      updateItem(tableName(), credentialsKey(ground), credentialsItemChange(user.credentialVersion), {
         set: ['totpSecret = :secret', 'totpLastStep = :step', 'recoveryCodeHashes = :codes'],
         remove: ['totpPendingSecret'],
         conditions: ['totpPendingSecret = :secret', 'attribute_not_exists(totpSecret)'],
@@ -121,9 +121,9 @@ export async function disableTotp(user: UserGround, secret: string, proof: Facto
         Update: {
           TableName: tableName(),
           Key: credentialsKey(ground),
-          UpdateExpression: `REMOVE ${FACTOR_ATTRIBUTES.join(', ')}`,
+          UpdateExpression: `SET credentialVersion = :nextCredentialVersion REMOVE ${FACTOR_ATTRIBUTES.join(', ')}`,
           ConditionExpression: `totpSecret = :secret AND ${proven.condition}`,
-          ExpressionAttributeValues: { ':secret': secret, ...proven.conditionValues },
+          ExpressionAttributeValues: { ':secret': secret, ':nextCredentialVersion': user.credentialVersion + 1, ...proven.conditionValues },
         },
       },
       updateItem(tableName(), userKey(ground), credentialsChange(user.credentialVersion, session.createdAt), factorOff, opening.user),
@@ -145,7 +145,7 @@ export async function resetSecondFactor(user: Pick<User, 'tenantId' | 'id' | 'cr
   return writeWithEntry(
     [
       updateItem(tableName(), userKey(user), credentialsChange(user.credentialVersion, now), factorOff, { conditions: ['attribute_exists(totpEnabledAt)'] }),
-      { Update: { TableName: tableName(), Key: credentialsKey(user), UpdateExpression: `REMOVE ${FACTOR_ATTRIBUTES.join(', ')}`, ConditionExpression: 'attribute_exists(pk)' } },
+      updateItem(tableName(), credentialsKey(user), credentialsItemChange(user.credentialVersion), { remove: FACTOR_ATTRIBUTES }),
     ],
     audit,
   );

@@ -78,9 +78,9 @@ export async function consumePasswordReset(
             Update: {
               TableName: tableName(),
               Key: keys.credentials(reset.tenantId, reset.userId),
-              UpdateExpression: 'SET passwordHash = :hash REMOVE resetTokenHash',
+              UpdateExpression: 'SET passwordHash = :hash, credentialVersion = :nextCredentialVersion REMOVE resetTokenHash',
               ConditionExpression: 'resetTokenHash = :token',
-              ExpressionAttributeValues: { ':hash': change.passwordHash, ':token': tokenHash },
+              ExpressionAttributeValues: { ':hash': change.passwordHash, ':token': tokenHash, ':nextCredentialVersion': user.credentialVersion + 1 },
             },
           },
           updateItem(tableName(), keys.user(reset.tenantId, reset.userId), credentialsChange(user.credentialVersion, change.now)),

@@ -19,26 +19,30 @@ import { getUser } from './users';
  *   (`credentialsAsRead`), so a sign-in that read the old password hash cannot commit after a
  *   reset; a change of the credentials moves the version on (`credentialsChange`), which ends
  *   every session opened at an earlier one (lib/auth/session-state);
- * - the user item is conditioned on the session count it read and sets the new count, so two
- *   openings serialize, and the one past MAX_SESSIONS_PER_USER deletes the oldest sessions
- *   (dead ones first) in the same transaction.
+ * - the user item is conditioned on the number of openings it read, moves it on and sets the
+ *   new session count, so two openings serialize, and the one past MAX_SESSIONS_PER_USER deletes
+ *   the oldest sessions (dead ones first) in the same transaction.
  *
  * A lost condition on the user item is read again: a moved version ends the attempt with
- * `CredentialsChanged`, a moved count (a parallel opening) plans again.
+ * `CredentialsChanged`, a moved opening count (a parallel opening) plans again.
  */
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** What the guard and the cap read of the user. */
-export type UserGround = Pick<User, 'tenantId' | 'id' | 'credentialVersion' | 'sessionCount' | 'sessionsValidFrom'>;
+export type UserGround = Pick<User, 'tenantId' | 'id' | 'credentialVersion' | 'sessionCount' | 'sessionOpenings' | 'sessionsValidFrom'>;
 
 /** At most this many sessions leave in one opening (a user with sessions from before the cap gets there over a few). */
 export const MAX_EVICTIONS_PER_OPENING = 10;
 
-/** The credentials a check read are still the user's: the version did not move (a user older than versions has none, read as 0). */
+/**
+ * The credentials a check read are still the user's: the user exists (a removed one is not
+ * written back as a stub) and the version did not move (a user older than versions has none,
+ * read as 0).
+ */
 export function credentialsAsRead(version: number): UpdateParts {
   return {
-    conditions: [version === 0 ? '(attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion)' : 'credentialVersion = :readCredentialVersion'],
+    conditions: ['attribute_exists(pk)', version === 0 ? '(attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion)' : 'credentialVersion = :readCredentialVersion'],
     values: { ':readCredentialVersion': version },
   };
 }
@@ -56,6 +60,11 @@ export function credentialsChange(version: number, now: string): UpdateParts {
   };
 }
 
+/** The credentials item's side of a change: its version moves on with the user item's, in the same transaction. */
+export function credentialsItemChange(version: number): UpdateParts {
+  return { set: ['credentialVersion = :nextCredentialVersion'], conditions: ['attribute_exists(pk)'], values: { ':nextCredentialVersion': version + 1 } };
+}
+
 /** The user's credential version as read, as the condition of a write that only extends a session (a refresh). */
 export function credentialsCheck(user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>): TransactItem {
   const guard = credentialsAsRead(user.credentialVersion);
@@ -65,7 +74,7 @@ export function credentialsCheck(user: Pick<User, 'tenantId' | 'id' | 'credentia
 export interface SessionOpening {
   /** The session's put and the deletes of the sessions it makes room by. */
   items: TransactItem[];
-  /** The user update's part: the new session count, conditioned on the count read. */
+  /** The user update's part: the new session count and openings, conditioned on the openings read. */
   user: UpdateParts;
   /** The live sessions it ends (each recorded as `session.evicted`). */
   evicted: Session[];
@@ -81,10 +90,12 @@ const byAge = (a: Session, b: Session) => (a.createdAt < b.createdAt ? -1 : a.cr
  */
 export async function planSessionOpening(user: UserGround, session: Session, endsOthers: boolean, nowMs: number): Promise<SessionOpening> {
   const read = user.sessionCount ?? null;
+  const openings = user.sessionOpenings ?? null;
+  // Conditioned on the openings read, which every opening moves on (the count alone may come back to the same value).
   const countParts = (next: number): UpdateParts => ({
-    set: ['sessionCount = :sessionCount'],
-    conditions: [read === null ? 'attribute_not_exists(sessionCount)' : 'sessionCount = :readSessionCount'],
-    values: { ':sessionCount': next, ...(read === null ? {} : { ':readSessionCount': read }) },
+    set: ['sessionCount = :sessionCount', 'sessionOpenings = :sessionOpenings'],
+    conditions: [openings === null ? 'attribute_not_exists(sessionOpenings)' : 'sessionOpenings = :readSessionOpenings'],
+    values: { ':sessionCount': next, ':sessionOpenings': (openings ?? 0) + 1, ...(openings === null ? {} : { ':readSessionOpenings': openings }) },
   });
   if (read !== null && read + 1 <= MAX_SESSIONS_PER_USER) return { items: [sessionPut(session)], user: countParts(read + 1), evicted: [] };
 
@@ -115,8 +126,8 @@ export interface OpeningTransaction {
 
 /**
  * Open a session in one transaction with the flow's own writes (`build`, given the user as
- * read and the opening's plan), retrying from a fresh read of the user while only the session
- * count moved. `done: false` names the flow's own items whose conditions failed (a used code,
+ * read and the opening's plan), retrying from a fresh read of the user while only the openings
+ * moved. `done: false` names the flow's own items whose conditions failed (a used code,
  * a dead challenge); `CredentialsChanged` is thrown when the version moved.
  */
 export async function openSessionInTransaction(

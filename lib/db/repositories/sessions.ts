@@ -49,13 +49,21 @@ export async function insertSession(session: Session): Promise<void> {
  * while the user's credential version is still the one the refresh read (a reset that commits
  * first ends it). The entry commits with the rotation.
  */
-export async function rotateRefreshJti(session: Session, user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>, presentedJti: string, nextJti: string, now: string, audit: AuditRecord): Promise<boolean> {
+export async function rotateRefreshJti(
+  session: Session,
+  user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>,
+  presentedJti: string,
+  nextJti: string,
+  now: string,
+  audit: AuditRecord,
+): Promise<'rotated' | 'lost-race' | 'credentials-changed'> {
   try {
     await db().send(new TransactWriteCommand({ TransactItems: [rotation(session, presentedJti, nextJti, now), credentialsCheck(user), ...auditItems(audit)] }));
-    return true;
+    return 'rotated';
   } catch (error) {
-    if (failedConditions(error)) return false;
-    throw error;
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    return failed.includes(1) ? 'credentials-changed' : 'lost-race';
   }
 }
 

@@ -11,7 +11,7 @@ import { keys } from '../keys';
 import { auditItems } from './audit';
 import { credentialsItem, credentialsPut } from './credentials';
 import { sessionPut } from './sessions';
-import { credentialsAsRead, credentialsChange, openSessionInTransaction, type UserGround } from './session-opening';
+import { credentialsAsRead, credentialsChange, credentialsItemChange, openSessionInTransaction, type UserGround } from './session-opening';
 import { updateItem } from '../update-parts';
 import { sortName } from '../name-order';
 import { getMany } from '../batch';
@@ -21,7 +21,7 @@ import { cancellationCodes, withOptimisticRetries } from '../retry';
 export type { User };
 
 const FIELDS = fieldsOf<User>()([
-  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt',
+  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'sessionOpenings', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt',
 ]);
 
 /** Item -> User. The secrets are not on the user item (lib/db/repositories/credentials). */
@@ -366,7 +366,7 @@ export async function replacePassword(user: UserGround, passwordHash: string, se
   await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
     items: [
       updateItem(tableName(), keys.user(ground.tenantId, ground.id), credentialsChange(user.credentialVersion, session.createdAt), opening.user),
-      updateItem(tableName(), keys.credentials(ground.tenantId, ground.id), { set: ['passwordHash = :passwordHash'], remove: ['resetTokenHash'], conditions: ['attribute_exists(pk)'], values: { ':passwordHash': passwordHash } }),
+      updateItem(tableName(), keys.credentials(ground.tenantId, ground.id), credentialsItemChange(user.credentialVersion), { set: ['passwordHash = :passwordHash'], remove: ['resetTokenHash'], values: { ':passwordHash': passwordHash } }),
       ...opening.items,
       ...auditItems(audit),
     ],
