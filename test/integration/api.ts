@@ -124,21 +124,26 @@ export interface Account {
   cookies: Record<string, string>;
 }
 
+/** A sign-up with `adminEmail` (POST /tenants): the tenant's id and the token of the invitation e-mail it sent to that address. */
+export async function signUp(adminEmail: string, options: { ip?: string; body?: Record<string, unknown> } = {}): Promise<{ tenantId: string; token: string }> {
+  const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('tenant'), plan: 'STARTER', adminEmail, ...options.body }, ip: options.ip });
+  if (tenant.status !== 201) throw new Error(`tenant creation failed: ${JSON.stringify(tenant.body)}`);
+  const token = invitationTokenFor(adminEmail.toLowerCase());
+  if (!token) throw new Error(`no invitation e-mail to ${adminEmail}`);
+  return { tenantId: tenant.body.id, token };
+}
+
 /**
  * A fresh tenant with its administrator registered (and logged in through registration): the
  * sign-up with `adminEmail`, then the invitation e-mail's token, as a real administrator does.
  */
 export async function newTenantWithAdmin(options: { ip?: string } = {}): Promise<Account> {
   const email = uniqueEmail('admin');
-  const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('tenant'), plan: 'STARTER', adminEmail: email }, ip: options.ip });
-  if (tenant.status !== 201) throw new Error(`tenant creation failed: ${JSON.stringify(tenant.body)}`);
+  const { tenantId, token } = await signUp(email, options);
   const password = 'correct horse battery';
-  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', {
-    body: { name: 'Admin', email, password, tenantId: tenant.body.id, invitationToken: invitationTokenFor(email) },
-    ip: options.ip,
-  });
+  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', { body: { name: 'Admin', email, password, tenantId, invitationToken: token }, ip: options.ip });
   if (registered.status !== 200) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
-  return { tenantId: tenant.body.id, userId: registered.body.user.id, email, password, cookies: cookiesFrom(registered) };
+  return { tenantId, userId: registered.body.user.id, email, password, cookies: cookiesFrom(registered) };
 }
 
 export interface OutboxMessage {
@@ -149,12 +154,12 @@ export interface OutboxMessage {
   sentAt: string;
 }
 
-/** Messages the local outbox holds for one address, oldest first. */
-export function outboxFor(address: string): OutboxMessage[] {
-  const directory = join(inject('dataDir'), 'outbox');
+/** Messages the local outbox holds for one address, oldest first (the shared local API's, or that of the API on `dataDir`). */
+export function outboxFor(address: string, dataDir = inject('dataDir')): OutboxMessage[] {
+  const directory = join(dataDir, 'outbox');
   let files: string[];
   try {
-    files = readdirSync(directory).sort();
+    files = readdirSync(directory).filter((file) => file.endsWith('.json')).sort();
   } catch {
     return [];
   }
@@ -171,8 +176,8 @@ export function linkParameter(message: OutboxMessage, name: string): string | nu
 }
 
 /** The token of the newest invitation e-mail to an address (the link's `token`), or null. */
-export function invitationTokenFor(address: string): string | null {
-  const invitations = outboxFor(address).filter((message) => message.subject === 'You are invited to the back-office' && linkParameter(message, 'token') !== null);
+export function invitationTokenFor(address: string, dataDir?: string): string | null {
+  const invitations = outboxFor(address, dataDir).filter((message) => message.subject === 'You are invited to the back-office' && linkParameter(message, 'token') !== null);
   const newest = invitations.at(-1);
   return newest ? linkParameter(newest, 'token') : null;
 }

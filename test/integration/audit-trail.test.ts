@@ -121,7 +121,7 @@ const admin = (): Promise<Account> => newTenantWithAdmin();
 
 /** Turn a second factor on for an account; its secret and the cookies of the session that goes on. */
 async function withSecondFactor(owner: Account): Promise<{ secret: string; cookies: Record<string, string> }> {
-  const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies })).body;
+  const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies, body: { password: owner.password } })).body;
   const confirmed = await call('POST', '/auth/mfa/totp/confirm', { cookies: owner.cookies, body: { code: codeAt(secret, Date.now()) } });
   expect(confirmed.status).toBe(200);
   return { secret, cookies: cookiesFrom(confirmed) };
@@ -262,6 +262,16 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       actor: actorOf(owner),
     }));
   },
+  resetUserMfa: async () => {
+    const owner = await admin();
+    const someone = await member(owner, 'Eva');
+    await withSecondFactor(someone);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/users/${someone.userId}/mfa`, as(owner)), 204, () => ({
+      action: 'user.mfa_reset',
+      resource: { type: 'user', id: someone.userId },
+      actor: actorOf(owner),
+    }));
+  },
   changePassword: async () => {
     const owner = await admin();
     const newPassword = 'another horse battery';
@@ -275,7 +285,7 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   },
   startTotpEnrolment: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/mfa/totp', as(owner)), 200, () => ({
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/mfa/totp', as(owner, { body: { password: owner.password } })), 200, () => ({
       action: 'auth.mfa_enrolment_started',
       resource: { type: 'user', id: owner.userId },
       actor: actorOf(owner),
@@ -283,7 +293,7 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   },
   confirmTotpEnrolment: async () => {
     const owner = await admin();
-    const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies })).body;
+    const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies, body: { password: owner.password } })).body;
     return expectOneEntry(
       { tenantId: owner.tenantId },
       () => call('POST', '/auth/mfa/totp/confirm', as(owner, { body: { code: codeAt(secret, Date.now()) } })),

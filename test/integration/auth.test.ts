@@ -2,14 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { settings } from '../../lib/settings';
-import { allowedOrigin, call, cookiesFrom, localSigningJwk, newTenantWithAdmin, problem, uniqueEmail, uniqueName } from './api';
+import { allowedOrigin, call, cookiesFrom, localSigningJwk, newTenantWithAdmin, problem, signUp, uniqueEmail } from './api';
 
 const PASSWORD = 'correct horse battery';
-
-async function newTenant(extra: Record<string, unknown> = {}): Promise<string> {
-  const response = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('auth'), plan: 'STARTER', ...extra } });
-  return response.body.id;
-}
 
 /** A token signed with the local API's real key, with the claims given. */
 async function mintAccessToken(claims: Record<string, unknown>, expiresAt: number): Promise<string> {
@@ -25,11 +20,11 @@ async function mintAccessToken(claims: Record<string, unknown>, expiresAt: numbe
 }
 
 describe('POST /auth/register', () => {
-  it('creates the base account, answers the user and sets both cookies', async () => {
-    const tenantId = await newTenant();
+  it("creates the base account with the sign-up's invitation token, answers the user and sets both cookies", async () => {
     const email = uniqueEmail('Ana');
+    const { tenantId, token } = await signUp(email);
     const response = await call('POST', '/auth/register', {
-      body: { name: '  Ana Souza  ', email: email.toUpperCase(), password: PASSWORD, tenantId },
+      body: { name: '  Ana Souza  ', email: email.toUpperCase(), password: PASSWORD, tenantId, invitationToken: token },
       headers: { origin: allowedOrigin() },
     });
 
@@ -41,30 +36,35 @@ describe('POST /auth/register', () => {
     ]);
     const claims = decodeJwt(cookiesFrom(response).accessToken ?? '');
     expect(claims).toEqual(expect.objectContaining({ sub: (response.body.user as { id: string }).id, tenantId, sessionId: expect.any(String), jti: expect.any(String) }));
+    // The base account administers the tenant.
+    const users = await call<{ role: string }[]>('GET', '/users', { cookies: cookiesFrom(response) });
+    expect(users.body.map((user) => user.role)).toEqual(['ADMIN']);
   });
 
-  it('answers 409 when the e-mail is taken, in any tenant', async () => {
+  it('answers 409 when the e-mail of a valid invitation got an account elsewhere first', async () => {
     const email = uniqueEmail();
-    await call('POST', '/auth/register', { body: { name: 'First', email, password: PASSWORD, tenantId: await newTenant() } });
-    const response = await call('POST', '/auth/register', { body: { name: 'Second', email, password: PASSWORD, tenantId: await newTenant() } });
+    const first = await signUp(email);
+    const second = await signUp(email);
+    expect((await call('POST', '/auth/register', { body: { name: 'First', email, password: PASSWORD, tenantId: first.tenantId, invitationToken: first.token } })).status).toBe(200);
+    const response = await call('POST', '/auth/register', { body: { name: 'Second', email, password: PASSWORD, tenantId: second.tenantId, invitationToken: second.token } });
     expect(response.status).toBe(409);
     expect(response.setCookies).toEqual([]);
     expect(response.body).toEqual(problem(409, 'conflict'));
   });
 
   it('answers 404 for an unknown tenant', async () => {
-    const response = await call('POST', '/auth/register', { body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId: randomUUID() } });
+    const response = await call('POST', '/auth/register', { body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId: randomUUID(), invitationToken: 'any' } });
     expect(response.status).toBe(404);
     expect(response.body).toEqual(problem(404, 'not-found'));
   });
 
-  it('answers 403 when the tenant reserved its base account for another e-mail', async () => {
-    const tenantId = await newTenant({ adminEmail: 'owner@example.com' });
-    const response = await call('POST', '/auth/register', { body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId } });
+  it('answers 403 to another e-mail presenting the base account\'s token, and 200 to its own address', async () => {
+    const { tenantId, token } = await signUp('owner@example.com');
+    const response = await call('POST', '/auth/register', { body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId, invitationToken: token } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual(problem(403, 'forbidden'));
 
-    const owner = await call('POST', '/auth/register', { body: { name: 'Owner', email: 'OWNER@example.com', password: PASSWORD, tenantId } });
+    const owner = await call('POST', '/auth/register', { body: { name: 'Owner', email: 'OWNER@example.com', password: PASSWORD, tenantId, invitationToken: token } });
     expect(owner.status).toBe(200);
   });
 
@@ -83,17 +83,17 @@ describe('POST /auth/register', () => {
     ['a blank name', { name: '   ' }, 'name'],
     ['an unknown field', { role: 'ADMIN' }, 'role'],
   ])('answers 400 for %s', async (_case, override, field) => {
-    const body = { name: 'Valid', email: uniqueEmail(), password: PASSWORD, tenantId: randomUUID(), ...override };
+    const body = { name: 'Valid', email: uniqueEmail(), password: PASSWORD, tenantId: randomUUID(), invitationToken: 'token', ...override };
     const response = await call('POST', '/auth/register', { body });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(problem(400, 'validation', { errors: expect.arrayContaining([expect.objectContaining({ field })]) }));
   });
 
-  it('gives exactly one 200 for 20 parallel registrations of one e-mail', async () => {
-    const tenantId = await newTenant();
+  it('gives exactly one 200 for 20 parallel registrations with one invitation', async () => {
     const email = uniqueEmail('race');
+    const { tenantId, token } = await signUp(email);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => call('POST', '/auth/register', { body: { name: `R${index}`, email, password: PASSWORD, tenantId } })),
+      Array.from({ length: 20 }, (_, index) => call('POST', '/auth/register', { body: { name: `R${index}`, email, password: PASSWORD, tenantId, invitationToken: token } })),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
@@ -101,10 +101,10 @@ describe('POST /auth/register', () => {
   });
 
   it('does not treat two passwords sharing their first 72 bytes as the same', async () => {
-    const tenantId = await newTenant();
     const email = uniqueEmail('long');
+    const { tenantId, token } = await signUp(email);
     const prefix = 'p'.repeat(72);
-    await call('POST', '/auth/register', { body: { name: 'Long', email, password: `${prefix}-one`, tenantId } });
+    await call('POST', '/auth/register', { body: { name: 'Long', email, password: `${prefix}-one`, tenantId, invitationToken: token } });
     const wrong = await call('POST', '/auth/login', { body: { email, password: `${prefix}-two` } });
     const right = await call('POST', '/auth/login', { body: { email, password: `${prefix}-one` } });
     expect(wrong.status).toBe(401);

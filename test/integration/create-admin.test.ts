@@ -5,11 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { allPages, call, cookiesFrom, login, newTenantWithAdmin, nextLink, problem, secondFactorFrom, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
+import { allPages, call, cookiesFrom, invitationTokenFor, login, newTenantWithAdmin, nextLink, problem, secondFactorFrom, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
 import { auditRecord } from '../../lib/audit/record';
 import { resetConfig } from '../../lib/config';
 import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
 import { findUserByEmail } from '../../lib/db/repositories/users';
+import { getCredentials } from '../../lib/db/repositories/credentials';
 import { RESERVED_TENANT_NAMES } from '../../lib/tenants/schemas';
 import { ensureTable, localDynamoClient } from '../../local/dynamodb-local';
 import { readRuntimeInfo } from '../../local/runtime';
@@ -226,7 +227,9 @@ describe('the second factor it enrols (issue 17)', () => {
     expect(again.cookies).not.toHaveProperty('accessToken');
     // The refusal spent nothing: the same recovery code still completes a sign-in.
     expect((await signInWithSecondFactor(email, 'admin password 1', factor.secret, { recoveryCode: factor.recoveryCodes[0] })).response.status).toBe(200);
-    expect(await findUserByEmail(email)).toEqual(expect.objectContaining({ platformAdmin: true, totpSecret: factor.secret }));
+    const stays = await findUserByEmail(email);
+    expect(stays).toEqual(expect.objectContaining({ platformAdmin: true, totpEnabledAt: expect.any(String) }));
+    expect(await getCredentials(stays ?? { tenantId: '', id: '' })).toEqual(expect.objectContaining({ totpSecret: factor.secret }));
   });
 });
 
@@ -290,10 +293,12 @@ describe('the platform tenant', () => {
 
   it('refuses a --tenant that was signed up through POST /tenants: its owner gets no platform administrator', async () => {
     const name = uniqueName('squat');
-    const signedUp = await call<{ id: string }>('POST', '/tenants', { body: { name, plan: 'ENTERPRISE' } });
-    expect(signedUp.status).toBe(201);
     const squatter = uniqueEmail('squatter');
-    const registered = await call('POST', '/auth/register', { body: { name: 'Squatter', email: squatter, password: 'squatter password', tenantId: signedUp.body.id } });
+    const signedUp = await call<{ id: string }>('POST', '/tenants', { body: { name, plan: 'ENTERPRISE', adminEmail: squatter } });
+    expect(signedUp.status).toBe(201);
+    const registered = await call('POST', '/auth/register', {
+      body: { name: 'Squatter', email: squatter, password: 'squatter password', tenantId: signedUp.body.id, invitationToken: invitationTokenFor(squatter) },
+    });
     expect(registered.status).toBe(200);
 
     const email = uniqueEmail('root');

@@ -18,6 +18,8 @@ import { readAuditPage } from '../../lib/db/repositories/audit';
 import { listMovements } from '../../lib/db/repositories/inventory';
 import { createSupplier } from '../../lib/suppliers/service';
 import { createTenant } from '../../lib/tenants/service';
+import { routeLimit } from '../../lib/rate-limit';
+import { routes } from '../../lib/routes';
 import { ensureTable, freePort, localDynamoClient, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local';
 import { applyLocalEnvironment } from '../../local/environment';
 import { jsonPost, lambdaContext, proxyEvent } from '../../tools/events';
@@ -95,7 +97,7 @@ async function snapshot(): Promise<string[]> {
 /** The token of the invitation e-mail to an address, from this file's outbox. */
 function invitationTokenIn(directory: string, address: string): string {
   const outbox = join(directory, 'outbox');
-  for (const file of readdirSync(outbox)) {
+  for (const file of readdirSync(outbox).filter((name) => name.endsWith('.json'))) {
     const message = JSON.parse(readFileSync(join(outbox, file), 'utf8')) as { to: string; text: string };
     const token = message.to === address ? /[?&]token=([\w-]+)/.exec(message.text)?.[1] : undefined;
     if (token) return token;
@@ -122,9 +124,14 @@ interface World {
 
 async function world(): Promise<World> {
   const now = Date.now();
-  const tenant = await createTenant({ name: `faults-${Math.random().toString(36).slice(2, 10)}`, plan: 'STARTER' }, now);
   const email = `faults.${Math.random().toString(36).slice(2, 10)}@example.com`;
-  const registered = await register({ name: 'Faults', email, password: 'faults password', tenantId: tenant.id }, { ip: '127.0.0.1', userAgent: 'test' }, now);
+  const tenant = await createTenant({ name: `faults-${Math.random().toString(36).slice(2, 10)}`, plan: 'STARTER', adminEmail: email }, now);
+  const registered = await register(
+    { name: 'Faults', email, password: 'faults password', tenantId: tenant.id, invitationToken: invitationTokenIn(dataDir, email) },
+    { ip: '127.0.0.1', userAgent: 'test' },
+    now,
+    routeLimit(routes.register, 'ip'),
+  );
   const principal = await authorize(registered.tokens.accessToken, now);
   const company = await createCompany(principal, { name: 'Company', document: cnpj.generate() }, now);
   const supplier = await createSupplier(principal, { name: 'Supplier', corporateName: 'Supplier Ltda', document: cnpj.generate(), active: true }, now);

@@ -7,7 +7,7 @@ import { IdempotencyKeyInUse } from '../../lib/errors';
 import { completeKey } from '../../lib/db/repositories/idempotency';
 import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_TTL_SECONDS, startIdempotent } from '../../lib/idempotency/service';
 import { addMovement } from '../../lib/inventory/service';
-import { call, newTenantWithAdmin, problem, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+import { call, newTenantWithAdmin, outboxFor, problem, randomLoopback, uniqueEmail, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
 /**
  * Issue 14: an Idempotency-Key makes a retried POST safe. Over HTTP on DynamoDB Local; the
@@ -123,21 +123,19 @@ describe('POST with an Idempotency-Key', () => {
     expect(theirs.body).toEqual(expect.objectContaining({ name: 'Theirs' }));
   });
 
-  it('replays POST /tenants per client IP', async () => {
-    const key = randomUUID();
-    const body = { name: uniqueName('idem'), plan: 'STARTER' };
-    const first = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': key }, ip: '127.0.0.77' });
-    const again = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': key }, ip: '127.0.0.77' });
-    const elsewhere = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': key }, ip: '127.0.0.78' });
-    expect(first.status).toBe(201);
-    expect(again.status).toBe(201);
-    expect(again.body).toEqual(first.body);
-    expect(replayed(again)).toBe('true');
-    // From another address the key is another key: a new request, and the name is taken.
-    expect(elsewhere.status).toBe(409);
-    expect(elsewhere.body).toEqual(problem(409, 'conflict'));
-    // One sign-up, one entry in the platform's trail: none for the replay or the refused one.
-    const tenantId = String(first.body.id);
+  it('refuses an Idempotency-Key on POST /tenants (a public route: two callers behind one NAT would share it) and writes nothing', async () => {
+    const ip = randomLoopback();
+    const body = { name: uniqueName('idem'), plan: 'STARTER', adminEmail: uniqueEmail('idem') };
+    const refused = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': randomUUID() }, ip });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(problem(400, 'validation', { errors: [{ field: 'Idempotency-Key', message: expect.stringContaining('not taken by this public route') }] }));
+    expect(outboxFor(body.adminEmail)).toEqual([]);
+
+    // Nothing was kept: the same sign-up without the key creates the tenant, once, with one entry.
+    const created = await call('POST', '/tenants', { body, ip });
+    expect(created.status).toBe(201);
+    expect(replayed(created)).toBeNull();
+    const tenantId = String(created.body.id);
     const { entries } = await readAuditPage('platform', { filter: { resourceId: tenantId }, fromSk: '0', toSk: '~', limit: 10 });
     expect(entries).toEqual([
       {
@@ -147,7 +145,7 @@ describe('POST with an Idempotency-Key', () => {
         action: 'tenant.created',
         resource: { type: 'tenant', id: tenantId },
         requestId: expect.any(String),
-        sourceIp: '127.0.0.77',
+        sourceIp: ip,
         userAgent: expect.toBeOneOf([expect.any(String), null]),
         changes: null,
       },

@@ -59,6 +59,8 @@ describe('invitations do not tell whether an address has an account', () => {
     const admin = await newTenantWithAdmin();
     const holder = await newTenantWithAdmin();
     const unknown = uniqueEmail('unknown');
+    // The holder's own sign-up invitation is already there.
+    const holderHad = outboxFor(holder.email).length;
 
     const toHolder = await invite(admin, holder.email);
     const toUnknown = await invite(admin, unknown);
@@ -76,8 +78,9 @@ describe('invitations do not tell whether an address has an account', () => {
     // account holder a notice with none; the holder's account is untouched.
     expect(outboxFor(unknown)).toHaveLength(1);
     expect(invitationTokenFor(unknown)).toEqual(expect.any(String));
-    expect(outboxFor(holder.email)).toHaveLength(1);
-    expect(invitationTokenFor(holder.email)).toBeNull();
+    const toHolderMail = outboxFor(holder.email).slice(holderHad);
+    expect(toHolderMail).toHaveLength(1);
+    expect(toHolderMail[0]?.text).not.toMatch(/token=/);
     expect((await login(holder.email, holder.password)).response.status).toBe(200);
   });
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { call, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail } from './api';
+import { call, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, type Account } from './api';
 
 /**
- * Issue 12, class 1: the login throttle holds for parallel attempts. Each attempt takes its
- * slot of the e-mail-and-IP window (5 per 15 minutes) in one conditional write before the
- * password is checked, so a burst can never run more than 5 password checks.
+ * The login throttle holds for parallel attempts. Each attempt takes its slot of the
+ * e-mail-and-IP window (5 per 15 minutes) and of its IP's window (30 per 15 minutes), each in
+ * one conditional write, before the password is checked, so a burst can never run more than 5
+ * password checks of one e-mail, or 30 from one address. A right password clears its
+ * e-mail-and-IP window and gives its IP slot back: a protection that must not lock out a
+ * user who mistyped once, or an office behind one NAT.
  */
 
 const attempt = (email: string, password: string, ip: string) => call('POST', '/auth/login', { body: { email, password }, ip });
@@ -71,26 +74,61 @@ describe('login throttle under parallel attempts', () => {
   });
 });
 
-describe('what a success does with its slot', () => {
-  it('gives it back when it is alone in the window: a user may sign in again and again', async () => {
+describe('what a success does with its window', () => {
+  it('clears it: a user may sign in again and again, and every slot is still free for a typo', async () => {
     const admin = await newTenantWithAdmin();
     const ip = randomLoopback();
     for (let round = 0; round < 8; round += 1) expect((await login(admin.email, admin.password, { ip })).response.status).toBe(200);
 
-    // Every slot is still free for the user's own typos.
     const typos = [];
     for (let round = 0; round < 5; round += 1) typos.push((await attempt(admin.email, 'typo', ip)).status);
     expect(typos).toEqual([401, 401, 401, 401, 401]);
   });
 
-  it('keeps it once the window holds a failure, so failures and successes share the 5 checks', async () => {
+  it('never locks out a user who mistyped once: one typo, then as many right sign-ins as they like from the same IP', async () => {
+    const admin = await newTenantWithAdmin();
+    const ip = randomLoopback();
+    const statuses = [(await attempt(admin.email, 'typo', ip)).status];
+    for (let round = 0; round < 10; round += 1) statuses.push((await attempt(admin.email, admin.password, ip)).status);
+
+    expect(statuses).toEqual([401, ...Array.from({ length: 10 }, () => 200)]);
+  });
+
+  it('clears it only with the right password: four typos, a sign-in, then five more typos are all checked, the sixth is refused', async () => {
     const admin = await newTenantWithAdmin();
     const ip = randomLoopback();
     const statuses = [];
-    statuses.push((await attempt(admin.email, 'typo', ip)).status);
-    for (let round = 0; round < 4; round += 1) statuses.push((await attempt(admin.email, admin.password, ip)).status);
+    for (let round = 0; round < 4; round += 1) statuses.push((await attempt(admin.email, 'typo', ip)).status);
     statuses.push((await attempt(admin.email, admin.password, ip)).status);
+    for (let round = 0; round < 6; round += 1) statuses.push((await attempt(admin.email, 'typo', ip)).status);
 
-    expect(statuses).toEqual([401, 200, 200, 200, 200, 429]);
+    expect(statuses).toEqual([401, 401, 401, 401, 200, 401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('the ceiling of sign-in attempts per IP (30 per 15 minutes)', () => {
+  it('runs at most 30 password checks for a burst of 60 logins rotating e-mails from one IP', async () => {
+    const ip = randomLoopback();
+    const responses = await Promise.all(Array.from({ length: 60 }, () => attempt(uniqueEmail('rotating'), 'any password at all', ip)));
+
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(30);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    const limited = responses.find((response) => response.status === 429);
+    expect(limited?.body).toEqual(problem(429, 'rate-limited'));
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address is not held back.
+    expect((await attempt(uniqueEmail('elsewhere'), 'any password at all', randomLoopback())).status).toBe(401);
+  });
+
+  it('keeps an office behind one NAT signing in: 35 colleagues, one of them mistyping twice, all get in', async () => {
+    const ip = randomLoopback();
+    // Their accounts were opened elsewhere (each sign-up from its own address).
+    const colleagues = await Promise.all(Array.from({ length: 35 }, () => newTenantWithAdmin()));
+    const [first] = colleagues as [Account, ...Account[]];
+    const statuses = [(await attempt(first.email, 'typo', ip)).status, (await attempt(first.email, 'typo again', ip)).status];
+    for (const colleague of colleagues) statuses.push((await attempt(colleague.email, colleague.password, ip)).status);
+
+    expect(statuses).toEqual([401, 401, ...colleagues.map(() => 200)]);
   });
 });

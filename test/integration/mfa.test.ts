@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChallenge } from '../../lib/auth/mfa';
 import { codeAt, matchingStep, stepAt } from '../../lib/auth/totp';
 import { openChallenge } from '../../lib/auth/mfa-challenge';
+import { getCredentials } from '../../lib/db/repositories/credentials';
 import { getUser } from '../../lib/db/repositories/users';
 import { Unauthorized, ValidationError } from '../../lib/errors';
 import { allowedOrigin, call, cookiesFrom, newTenantWithAdmin, outboxFor, problem, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
@@ -24,7 +25,7 @@ interface Enrolled {
 }
 
 async function enrol(account: Account): Promise<Enrolled> {
-  const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', { cookies: account.cookies });
+  const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', { cookies: account.cookies, body: { password: account.password } });
   expect(started.status).toBe(200);
   const { secret } = started.body;
   const confirmed = await call<{ recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', { cookies: account.cookies, body: { code: codeAt(secret, Date.now()) } });
@@ -39,7 +40,7 @@ const challengeOf = (response: ApiResponse) => cookiesFrom(response).mfaChalleng
 describe('enrolment', () => {
   it('offers a secret as an otpauth URI, base32 text and a local SVG QR code, and turns on with a code, returning 10 recovery codes once', async () => {
     const admin = await newTenantWithAdmin();
-    const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', { cookies: admin.cookies });
+    const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', { cookies: admin.cookies, body: { password: admin.password } });
     expect(started.status).toBe(200);
     expect(started.body).toEqual({
       otpauthUri: `otpauth://totp/Backoffice:${encodeURIComponent(admin.email)}?issuer=Backoffice&secret=${started.body.secret}&algorithm=SHA1&digits=6&period=30`,
@@ -63,11 +64,11 @@ describe('enrolment', () => {
     expect((await call('GET', '/auth/me', { cookies: cookiesFrom(confirmed) })).status).toBe(200);
     expect(outboxFor(admin.email).at(-1)?.subject).toBe('A second factor was turned on for your account');
 
-    // Stored as hashes only; the secret is never shown again.
-    const stored = await getUser(admin.tenantId, admin.userId);
+    // Stored as hashes only, on the credentials item (the user item holds none); the secret is never shown again.
+    const stored = await getCredentials({ tenantId: admin.tenantId, id: admin.userId });
     expect(stored?.recoveryCodeHashes).toHaveLength(10);
     for (const code of confirmed.body.recoveryCodes) expect(JSON.stringify(stored)).not.toContain(code);
-    const again = await call('POST', '/auth/mfa/totp', { cookies: cookiesFrom(confirmed) });
+    const again = await call('POST', '/auth/mfa/totp', { cookies: cookiesFrom(confirmed), body: { password: admin.password } });
     expect(again.status).toBe(409);
   });
 });
@@ -123,7 +124,7 @@ describe('login with a second factor', () => {
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual(problem(400, 'validation', { errors: [{ field: 'recoveryCode', message: 'is not an unused recovery code' }] }));
     expect((await verify(challengeOf(await passwordStep(account)), { recoveryCode: second.replace('-', '') })).status).toBe(200);
-    expect((await getUser(account.tenantId, account.userId))?.recoveryCodeHashes).toHaveLength(8);
+    expect((await getCredentials({ tenantId: account.tenantId, id: account.userId }))?.recoveryCodeHashes).toHaveLength(8);
   });
 });
 
@@ -149,8 +150,9 @@ describe('turning it off', () => {
 
     const login = await passwordStep(account);
     expect(login.body).toEqual({ user: expect.objectContaining({ id: account.userId }) });
-    const stored = await getUser(account.tenantId, account.userId);
+    const stored = await getCredentials({ tenantId: account.tenantId, id: account.userId });
     expect([stored?.totpSecret, stored?.recoveryCodeHashes]).toEqual([null, null]);
+    expect((await getUser(account.tenantId, account.userId))?.totpEnabledAt).toBeNull();
   });
 });
 
@@ -177,7 +179,7 @@ describe('the clock (in process)', () => {
       const { token } = await openChallenge(user, false, Date.now());
       expect((await verifyChallenge(token, { recoveryCode: code }, client, Date.now(), limit)).user.id).toBe(account.userId);
     }
-    expect((await getUser(account.tenantId, account.userId))?.recoveryCodeHashes).toBeNull();
+    expect((await getCredentials({ tenantId: account.tenantId, id: account.userId }))?.recoveryCodeHashes).toBeNull();
     const { token } = await openChallenge(user, false, Date.now());
     await expect(verifyChallenge(token, { recoveryCode: recoveryCodes[0] }, client, Date.now(), limit)).rejects.toBeInstanceOf(ValidationError);
   });

@@ -255,11 +255,12 @@ const SERVER_ISSUED = new Set(['cursor']);
 
 /**
  * Fields a request can be refused on by a rule that needs the server's state: the current
- * password (a wrong one is a 400 naming it) and a reset token (one the server mailed). A valid
- * request may get a 400 naming only these.
+ * password (a wrong one is a 400 naming it: change-password and the second factor's step-up)
+ * and a reset token (one the server mailed). A valid request may get a 400 naming only these.
  */
 const STATEFUL_FIELDS: Partial<Record<string, string[]>> = {
   changePassword: ['currentPassword'],
+  startTotpEnrolment: ['password'],
   resetPassword: ['token'],
 };
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalApi } from '../../tools/local-api';
+import { invitationTokenFor } from './api';
 
 describe('npm start persistence', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-persist-'));
@@ -16,9 +17,10 @@ describe('npm start persistence', () => {
     let tenantId: string;
     let accessCookie: string;
     try {
-      const tenant = await post(first.url, '/tenants', { name: 'persisted-tenant', plan: 'STARTER' });
+      const tenant = await post(first.url, '/tenants', { name: 'persisted-tenant', plan: 'STARTER', adminEmail: 'keeper@example.com' });
       tenantId = ((await tenant.json()) as { id: string }).id;
-      const registered = await post(first.url, '/auth/register', { name: 'Keeper', email: 'keeper@example.com', password: 'persist me please', tenantId });
+      const invitationToken = invitationTokenFor('keeper@example.com', dataDir);
+      const registered = await post(first.url, '/auth/register', { name: 'Keeper', email: 'keeper@example.com', password: 'persist me please', tenantId, invitationToken });
       expect(registered.status).toBe(200);
       accessCookie = registered.headers.getSetCookie()[0]?.split(';')[0] ?? '';
     } finally {

@@ -180,8 +180,8 @@ describe('GET /auth/invitations and DELETE /auth/invitations/{id}', () => {
     const ours = pending.body.filter((invitation) => [zoe, bob, used].includes(invitation.email));
     expect(ours).toEqual(
       [
-        { id: zoeInvitation.id, email: zoe, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: zoeInvitation.expiresAt },
-        { id: bobInvitation.id, email: bob, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: bobInvitation.expiresAt },
+        { id: zoeInvitation.id, email: zoe, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: zoeInvitation.expiresAt, role: 'MEMBER' },
+        { id: bobInvitation.id, email: bob, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: bobInvitation.expiresAt, role: 'MEMBER' },
       ].sort((a, b) => (a.email < b.email ? -1 : 1)),
     );
     expect((await allPages<PendingInvitation>('/auth/invitations?limit=1', admin.cookies)).items).toEqual(pending.body);
