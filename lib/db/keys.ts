@@ -12,6 +12,8 @@ export interface Key {
   sk: string;
 }
 
+/** The partition key prefix of every credentials item: what the IAM policies name. */
+export const CREDENTIALS_PK_PREFIX = 'CREDENTIALS#';
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
 
