@@ -7,14 +7,57 @@
  */
 
 import type { AuditAction } from './audit/model';
+import type { tableDefinition } from './db/table';
 import type { RateLimit } from './rate-limit';
 
 export type { RateLimit };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a route's function may do to the table; the stack grants exactly this. */
-export type TableAccess = 'read' | 'read-write';
+/**
+ * The DynamoDB actions a function may be declared to call on the table, as IAM names them
+ * (without `dynamodb:`), in the order the manifest lists them. No Scan, no PartiQL, no
+ * streams, no DescribeTable: no code uses them (test/infra/constructs.test.ts compares this
+ * list with the commands the code imports).
+ */
+export const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;
+export const TABLE_WRITE_ACTIONS = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
+export type TableAction = (typeof TABLE_READ_ACTIONS)[number] | (typeof TABLE_WRITE_ACTIONS)[number];
+
+/** An index of the table (lib/db/table.ts). */
+export type TableIndex = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName'];
+
+/**
+ * Access to the credentials partition (`CREDENTIALS#<tenantId>#<userId>`, the item that holds
+ * a user's password hash, TOTP secrets, recovery-code hashes and reset-token hash): `read` to
+ * check a secret, `write` to set one, `read-write` for both.
+ */
+export type CredentialsAccess = 'read' | 'write' | 'read-write';
+
+/**
+ * What a function does to the table; the stack grants exactly this (infra/constructs/functions.ts).
+ *
+ * `actions` are every action the function's code paths can send, found by reading them from
+ * the handler through lib/ to the repositories: a TransactWriteItems counts the kinds of its
+ * items (Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
+ * ConditionCheckItem), a TransactGetItems counts GetItem. On an `idempotent` route they
+ * include the Idempotency-Key's own calls (GetItem, PutItem, UpdateItem, DeleteItem:
+ * lib/db/repositories/idempotency.ts). The rate-limit counters are not counted: their grant
+ * is apart (UpdateItem on `RATE#` keys only), as is the authorizer's `lastActiveAt` update.
+ * `npm run test:bundles` runs every integration test with exactly these grants enforced.
+ *
+ * Without `credentials`, the function is refused every action on the credentials partition
+ * by an explicit Deny; with it, the other half (`read` is refused writes, `write` reads).
+ */
+export interface TableAccess {
+  actions: readonly TableAction[];
+  /** The indexes it queries: Query on `<table ARN>/index/<name>` for each, and on no other. */
+  indexes?: readonly TableIndex[];
+  credentials?: CredentialsAccess;
+}
+
+/** Whether a function with this access writes the table (beyond the rate-limit counters). */
+export const writesTable = (access: TableAccess): boolean => access.actions.some((action) => (TABLE_WRITE_ACTIONS as readonly TableAction[]).includes(action));
 
 export interface Route {
   method: HttpMethod;
@@ -24,6 +67,7 @@ export interface Route {
   handler: string;
   /** `protected` routes sit behind the REQUEST authorizer. */
   auth: 'public' | 'protected';
+  /** The DynamoDB actions its function calls, its indexes and its credentials access: granted exactly. */
   table: TableAccess;
   /** Functions that run bcrypt get about one vCPU (see docs/deploy.md, "Memory"). */
   cpu?: 'bcrypt';
@@ -44,7 +88,7 @@ export interface Route {
   idempotent?: { status: 200 | 201 };
   /**
    * What a route that writes records in the audit trail (lib/audit): one entry per successful
-   * request, with one of these actions. Every `read-write` route names at least one
+   * request, with one of these actions. Every route that writes (`writesTable`) names at least one
    * (test/unit/routes-audit.test.ts); test/integration/audit-trail.test.ts drives each.
    */
   audits?: readonly AuditAction[];
@@ -63,7 +107,7 @@ export const routes = {
     path: '/tenants',
     handler: 'functions/tenants/create-tenant.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['tenant.created'],
     rateLimit: { per: 'ip', limit: 10, windowSeconds: 3600 },
     idempotent: { status: 201 },
@@ -74,7 +118,7 @@ export const routes = {
     path: '/tenants',
     handler: 'functions/tenants/list-tenants.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: [], indexes: ['gsi1'] },
     sealsCursors: true,
     summary: 'List every tenant (platform administrator)',
   },
@@ -83,7 +127,7 @@ export const routes = {
     path: '/tenants/{id}',
     handler: 'functions/tenants/update-tenant.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
     audits: ['tenant.updated'],
     summary: 'Update a tenant profile',
   },
@@ -92,7 +136,7 @@ export const routes = {
     path: '/auth/register',
     handler: 'functions/auth/register.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
     audits: ['user.registered', 'invitation.accepted'],
     signsTokens: true,
     cpu: 'bcrypt',
@@ -103,7 +147,7 @@ export const routes = {
     path: '/auth/login',
     handler: 'functions/auth/login.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'read' },
     audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged'],
     signsTokens: true,
     cpu: 'bcrypt',
@@ -115,7 +159,7 @@ export const routes = {
     path: '/auth/me',
     handler: 'functions/auth/me.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: [] },
     openDuringMfaEnrolment: true,
     summary: 'The current user',
   },
@@ -124,7 +168,7 @@ export const routes = {
     path: '/auth/refresh',
     handler: 'functions/auth/refresh.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['BatchGetItem', 'PutItem', 'UpdateItem'] },
     audits: ['auth.refresh', 'auth.refresh_reuse_detected'],
     signsTokens: true,
     verifiesTokens: true,
@@ -135,7 +179,7 @@ export const routes = {
     path: '/auth/logout',
     handler: 'functions/auth/logout.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['PutItem', 'UpdateItem'] },
     audits: ['auth.logout'],
     openDuringMfaEnrolment: true,
     summary: 'End the current session',
@@ -145,7 +189,7 @@ export const routes = {
     path: '/auth/sessions',
     handler: 'functions/auth/list-sessions.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     // One counter for the session routes: 10 a minute per user across all three.
     rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     summary: "The caller's active sessions, newest first",
@@ -155,7 +199,7 @@ export const routes = {
     path: '/auth/sessions/{id}/revoke',
     handler: 'functions/auth/revoke-session.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['session.revoked'],
     rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     idempotent: { status: 200 },
@@ -166,7 +210,7 @@ export const routes = {
     path: '/auth/sessions/revoke-others',
     handler: 'functions/auth/revoke-other-sessions.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['Query', 'PutItem', 'UpdateItem'] },
     audits: ['session.revoked_others'],
     rateLimit: { per: 'user', limit: 10, windowSeconds: 60, scope: 'sessions' },
     summary: "End every session of the caller but the current one",
@@ -176,7 +220,7 @@ export const routes = {
     path: '/users',
     handler: 'functions/users/list-users.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['BatchGetItem', 'Query'] },
     sealsCursors: true,
     summary: "The tenant's users, by name (tenant administrators)",
   },
@@ -185,7 +229,7 @@ export const routes = {
     path: '/users/{id}',
     handler: 'functions/users/update-user.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
     audits: ['user.role_changed'],
     summary: "Change a user's role (tenant administrators)",
   },
@@ -194,7 +238,7 @@ export const routes = {
     path: '/users/{id}',
     handler: 'functions/users/delete-user.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['user.removed'],
     summary: 'Remove a user from the tenant (tenant administrators)',
   },
@@ -203,7 +247,8 @@ export const routes = {
     path: '/auth/change-password',
     handler: 'functions/auth/change-password.ts',
     auth: 'protected',
-    table: 'read-write',
+    // Its UpdateItem also counts the login throttle's attempts (the RATE# counters it shares with login).
+    table: { actions: ['BatchGetItem', 'PutItem', 'UpdateItem'], credentials: 'read-write' },
     audits: ['auth.password_changed'],
     signsTokens: true,
     sendsMail: true,
@@ -215,7 +260,7 @@ export const routes = {
     path: '/auth/mfa/totp',
     handler: 'functions/auth/start-totp-enrolment.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['PutItem', 'UpdateItem'], credentials: 'read-write' },
     audits: ['auth.mfa_enrolment_started'],
     openDuringMfaEnrolment: true,
     summary: 'Start enrolling a TOTP second factor (secret, otpauth URI and QR code)',
@@ -225,7 +270,7 @@ export const routes = {
     path: '/auth/mfa/totp/confirm',
     handler: 'functions/auth/confirm-totp-enrolment.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['BatchGetItem', 'PutItem', 'UpdateItem'], credentials: 'read-write' },
     audits: ['auth.mfa_enabled'],
     signsTokens: true,
     sendsMail: true,
@@ -237,7 +282,7 @@ export const routes = {
     path: '/auth/mfa/totp',
     handler: 'functions/auth/disable-totp.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['BatchGetItem', 'PutItem', 'UpdateItem'], credentials: 'read-write' },
     audits: ['auth.mfa_disabled'],
     signsTokens: true,
     sendsMail: true,
@@ -248,7 +293,7 @@ export const routes = {
     path: '/auth/mfa/verify',
     handler: 'functions/auth/verify-second-factor.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
     audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed'],
     signsTokens: true,
     rateLimit: { per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' },
@@ -259,7 +304,7 @@ export const routes = {
     path: '/auth/forgot-password',
     handler: 'functions/auth/forgot-password.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
     audits: ['auth.password_reset_requested'],
     sendsMail: true,
     rateLimit: { per: 'ip', limit: 3, windowSeconds: 3600 },
@@ -270,7 +315,7 @@ export const routes = {
     path: '/auth/reset-password',
     handler: 'functions/auth/reset-password.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
     audits: ['auth.password_reset'],
     cpu: 'bcrypt',
     sendsMail: true,
@@ -281,7 +326,7 @@ export const routes = {
     path: '/auth/invitations',
     handler: 'functions/auth/create-invitation.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['invitation.created'],
     sendsMail: true,
     // Per inviting user; the per-address limit (3 a day) is the service's (lib/auth/invitations).
@@ -294,7 +339,7 @@ export const routes = {
     path: '/auth/invitations',
     handler: 'functions/auth/list-invitations.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     sealsCursors: true,
     summary: "The tenant's pending invitations (administrators)",
   },
@@ -303,7 +348,7 @@ export const routes = {
     path: '/auth/invitations/{id}',
     handler: 'functions/auth/withdraw-invitation.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['PutItem', 'DeleteItem'], indexes: ['gsi1'] },
     audits: ['invitation.withdrawn'],
     summary: 'Withdraw a pending invitation (administrators)',
   },
@@ -312,7 +357,7 @@ export const routes = {
     path: '/companies',
     handler: 'functions/companies/create-company.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['company.created'],
     idempotent: { status: 201 },
     summary: "Create a company in the caller's tenant",
@@ -322,7 +367,7 @@ export const routes = {
     path: '/companies',
     handler: 'functions/companies/list-companies.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['BatchGetItem', 'Query'] },
     sealsCursors: true,
     summary: "The caller's tenant's companies, oldest first",
   },
@@ -331,7 +376,7 @@ export const routes = {
     path: '/companies/{id}',
     handler: 'functions/companies/update-company.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
     audits: ['company.updated'],
     summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
   },
@@ -340,7 +385,7 @@ export const routes = {
     path: '/companies/{id}/status',
     handler: 'functions/companies/update-company-status.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
     audits: ['company.status_changed'],
     summary: 'Move a company through its status lifecycle (administrators)',
   },
@@ -349,7 +394,7 @@ export const routes = {
     path: '/suppliers',
     handler: 'functions/suppliers/create-supplier.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['supplier.created'],
     idempotent: { status: 201 },
     summary: "Create a supplier in the caller's tenant",
@@ -359,7 +404,7 @@ export const routes = {
     path: '/suppliers',
     handler: 'functions/suppliers/list-suppliers.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
     summary: 'A page of suppliers by name, optionally searched',
   },
   getSupplier: {
@@ -367,7 +412,7 @@ export const routes = {
     path: '/suppliers/{id}',
     handler: 'functions/suppliers/get-supplier.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem'] },
     summary: 'One supplier by id',
   },
   updateSupplier: {
@@ -375,7 +420,7 @@ export const routes = {
     path: '/suppliers/{id}',
     handler: 'functions/suppliers/update-supplier.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['supplier.updated'],
     summary: 'Update a supplier',
   },
@@ -384,7 +429,7 @@ export const routes = {
     path: '/suppliers/{id}',
     handler: 'functions/suppliers/delete-supplier.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['supplier.deleted'],
     summary: 'Delete a supplier for good',
   },
@@ -393,7 +438,7 @@ export const routes = {
     path: '/inventory/warehouses',
     handler: 'functions/inventory/create-warehouse.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['warehouse.created'],
     idempotent: { status: 201 },
     summary: 'Create a warehouse',
@@ -403,7 +448,7 @@ export const routes = {
     path: '/inventory/warehouses',
     handler: 'functions/inventory/list-warehouses.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     sealsCursors: true,
     summary: "The tenant's warehouses, by name",
   },
@@ -412,7 +457,7 @@ export const routes = {
     path: '/inventory/warehouses/{id}',
     handler: 'functions/inventory/get-warehouse.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem'] },
     summary: 'One warehouse by id',
   },
   createProduct: {
@@ -420,7 +465,7 @@ export const routes = {
     path: '/inventory/products',
     handler: 'functions/inventory/create-product.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['product.created'],
     idempotent: { status: 201 },
     summary: 'Create a product (SKU unique in the tenant)',
@@ -430,7 +475,7 @@ export const routes = {
     path: '/inventory/products',
     handler: 'functions/inventory/list-products.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['BatchGetItem', 'Query'] },
     sealsCursors: true,
     summary: "The tenant's products, by SKU",
   },
@@ -439,7 +484,7 @@ export const routes = {
     path: '/inventory/products/{id}',
     handler: 'functions/inventory/get-product.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem'] },
     summary: 'One product by id',
   },
   createMovement: {
@@ -447,7 +492,7 @@ export const routes = {
     path: '/inventory/movements',
     handler: 'functions/inventory/create-movement.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['movement.created'],
     idempotent: { status: 201 },
     summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
@@ -457,7 +502,7 @@ export const routes = {
     path: '/inventory/movements',
     handler: 'functions/inventory/list-movements.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     sealsCursors: true,
     summary: 'The stock history (kardex): movements newest first, with the balance each left',
   },
@@ -466,7 +511,7 @@ export const routes = {
     path: '/inventory/dashboard/coverage',
     handler: 'functions/inventory/stock-coverage.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem', 'Query'] },
     sealsCursors: true,
     summary: 'Days of stock per product at the average daily sales of the last `days` days',
   },
@@ -475,7 +520,7 @@ export const routes = {
     path: '/inventory/dashboard/by-warehouse',
     handler: 'functions/inventory/stock-by-warehouse.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     summary: 'Stock totals per warehouse',
   },
   listAuditEvents: {
@@ -483,7 +528,7 @@ export const routes = {
     path: '/audit-events',
     handler: 'functions/audit/list-audit-events.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'], indexes: ['gsi1'] },
     sealsCursors: true,
     summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
   },
@@ -494,7 +539,7 @@ export type RouteId = keyof typeof routes;
 /** The REQUEST authorizer in front of every protected route. */
 export const authorizer = {
   handler: 'functions/auth/authorizer.ts',
-  table: 'read',
+  table: { actions: ['BatchGetItem'] } satisfies TableAccess,
   /** Besides its reads, the one attribute it writes (at most once a minute per session). */
   updatesAttributes: ['lastActiveAt'],
   /** API Gateway identity source: no Cookie header means 401 without invoking it. */
@@ -511,7 +556,7 @@ export const jobs = {
   salesRollup: {
     name: 'sales-rollup',
     handler: 'functions/jobs/sales-rollup.ts',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] } satisfies TableAccess,
     /** 03:15 UTC = 00:15 in America/Sao_Paulo (UTC-3, no daylight saving since 2019). */
     schedule: { hour: 3, minute: 15 },
     summary: "Roll each complete day's sales up for the coverage dashboard",
