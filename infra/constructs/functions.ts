@@ -179,7 +179,8 @@ export const CREDENTIALS_CONDITION = { 'ForAnyValue:StringLike': { 'dynamodb:Lea
  * - an explicit Deny on the credentials partition (`CREDENTIALS#*`) of what its declared
  *   credentials access leaves out. A Deny with `ForAnyValue`, not Allows conditioned on the
  *   other partitions: one BatchGetItem may ask for a user item and its credentials item
- *   together, and a Deny refuses the whole call as soon as one of its keys is there.
+ *   together, and a Deny refuses the whole call as soon as one of its keys is there. On the
+ *   table only: a credentials item has no index keys, so no index holds it.
  */
 export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAccess): void {
   fn.addEnvironment('TABLE_NAME', table.tableName);
