@@ -31,6 +31,16 @@ export interface RateLimit {
   scope?: string;
 }
 
+/**
+ * How often one address may be invited, 3 a day, counted across every tenant and every way of
+ * inviting (a member's invitation, a sign-up's, a platform administrator's invitation of a
+ * tenant's administrator), so that new tenants cannot be used to mail one address over and
+ * over; every request counts, those answered with the pending invitation and those for
+ * addresses that have an account included. The invitation service takes it (lib/auth/
+ * invitations); the manifest lists it on the three routes, for their grants and their docs.
+ */
+export const INVITATIONS_PER_ADDRESS = { per: 'email', limit: 3, windowSeconds: 24 * 3600, scope: 'invitations-per-address' } as const satisfies RateLimit;
+
 export interface LimitSubject {
   /** API Gateway's `requestContext.identity.sourceIp`, never X-Forwarded-For. */
   ip: string;

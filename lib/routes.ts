@@ -7,14 +7,57 @@
  */
 
 import type { AuditAction } from './audit/model';
-import type { RateLimit } from './rate-limit';
+import type { tableDefinition } from './db/table';
+import { INVITATIONS_PER_ADDRESS, type RateLimit } from './rate-limit';
 
 export type { RateLimit };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a route's function may do to the table; the stack grants exactly this. */
-export type TableAccess = 'read' | 'read-write';
+/**
+ * The DynamoDB actions a function may be declared to call on the table, as IAM names them
+ * (without `dynamodb:`), in the order the manifest lists them. No Scan, no PartiQL, no
+ * streams, no DescribeTable: no code uses them (test/infra/constructs.test.ts compares this
+ * list with the commands the code imports).
+ */
+export const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;
+export const TABLE_WRITE_ACTIONS = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
+export type TableAction = (typeof TABLE_READ_ACTIONS)[number] | (typeof TABLE_WRITE_ACTIONS)[number];
+
+/** An index of the table (lib/db/table.ts). */
+export type TableIndex = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName'];
+
+/**
+ * Access to the credentials partition (`CREDENTIALS#<tenantId>#<userId>`, the item that holds
+ * a user's password hash, TOTP secrets, recovery-code hashes and reset-token hash): `read` to
+ * check a secret, `write` to set one, `read-write` for both.
+ */
+export type CredentialsAccess = 'read' | 'write' | 'read-write';
+
+/**
+ * What a function does to the table; the stack grants exactly this (infra/constructs/functions.ts).
+ *
+ * `actions` are every action the function's code paths can send, found by reading them from
+ * the handler through lib/ to the repositories: a TransactWriteItems counts the kinds of its
+ * items (Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
+ * ConditionCheckItem), a TransactGetItems counts GetItem. On an `idempotent` route they
+ * include the Idempotency-Key's own calls (GetItem, PutItem, UpdateItem, DeleteItem:
+ * lib/db/repositories/idempotency.ts). The rate-limit counters are not counted: their grant
+ * is apart (UpdateItem on `RATE#` keys only), as is the authorizer's `lastActiveAt` update.
+ * `npm run test:bundles` runs every integration test with exactly these grants enforced.
+ *
+ * Without `credentials`, the function is refused every action on the credentials partition
+ * by an explicit Deny; with it, the other half (`read` is refused writes, `write` reads).
+ */
+export interface TableAccess {
+  actions: readonly TableAction[];
+  /** The indexes it queries: Query on `<table ARN>/index/<name>` for each, and on no other. */
+  indexes?: readonly TableIndex[];
+  credentials?: CredentialsAccess;
+}
+
+/** Whether a function with this access writes the table (beyond the rate-limit counters). */
+export const writesTable = (access: TableAccess): boolean => access.actions.some((action) => (TABLE_WRITE_ACTIONS as readonly TableAction[]).includes(action));
 
 export interface Route {
   method: HttpMethod;
@@ -24,6 +67,7 @@ export interface Route {
   handler: string;
   /** `protected` routes sit behind the REQUEST authorizer. */
   auth: 'public' | 'protected';
+  /** The DynamoDB actions its function calls, its indexes and its credentials access: granted exactly. */
   table: TableAccess;
   /** Functions that run bcrypt get about one vCPU (see docs/deploy.md, "Memory"). */
   cpu?: 'bcrypt';
@@ -50,7 +94,7 @@ export interface Route {
   idempotent?: { status: 200 | 201 };
   /**
    * What a route that writes records in the audit trail (lib/audit): one entry per successful
-   * request, with one of these actions. Every `read-write` route names at least one
+   * request, with one of these actions. Every route that writes (`writesTable`) names at least one
    * (test/unit/routes-audit.test.ts); test/integration/audit-trail.test.ts drives each.
    */
   audits?: readonly AuditAction[];
@@ -83,10 +127,10 @@ export const routes = {
     path: '/tenants',
     handler: 'functions/tenants/create-tenant.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     audits: ['tenant.created'],
     sendsMail: true,
-    rateLimits: [{ per: 'ip', limit: 10, windowSeconds: 3600 }],
+    rateLimits: [{ per: 'ip', limit: 10, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
     refusesIdempotencyKey: true,
     summary: 'Create a tenant (sign-up); its administrator is invited by e-mail',
   },
@@ -95,7 +139,7 @@ export const routes = {
     path: '/tenants',
     handler: 'functions/tenants/list-tenants.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: [], indexes: ['gsi1'] },
     sealsCursors: true,
     summary: 'List every tenant (platform administrator)',
   },
@@ -104,9 +148,11 @@ export const routes = {
     path: '/tenants/{id}',
     handler: 'functions/tenants/update-tenant.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['tenant.updated'],
     sendsMail: true,
+    // `adminEmail` invites the tenant's administrator: an invitation of that address.
+    rateLimits: [INVITATIONS_PER_ADDRESS],
     summary: 'Update a tenant profile, or invite its administrator (platform administrators)',
   },
   register: {
@@ -114,7 +160,7 @@ export const routes = {
     path: '/auth/register',
     handler: 'functions/auth/register.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
     audits: ['user.registered', 'invitation.accepted'],
     signsTokens: true,
     cpu: 'bcrypt',
@@ -126,7 +172,7 @@ export const routes = {
     path: '/auth/login',
     handler: 'functions/auth/login.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read' },
     // A sign-in past the cap of sessions also records each live session it ends.
     audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged', 'session.evicted'],
     signsTokens: true,
@@ -139,7 +185,7 @@ export const routes = {
     path: '/auth/me',
     handler: 'functions/auth/me.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: [] },
     openDuringMfaEnrolment: true,
     summary: 'The current user',
   },
@@ -148,7 +194,7 @@ export const routes = {
     path: '/auth/refresh',
     handler: 'functions/auth/refresh.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
     audits: ['auth.refresh', 'auth.refresh_reuse_detected'],
     signsTokens: true,
     verifiesTokens: true,
@@ -159,7 +205,7 @@ export const routes = {
     path: '/auth/logout',
     handler: 'functions/auth/logout.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['PutItem', 'UpdateItem'] },
     audits: ['auth.logout'],
     openDuringMfaEnrolment: true,
     summary: 'End the current session',
@@ -169,7 +215,7 @@ export const routes = {
     path: '/auth/sessions',
     handler: 'functions/auth/list-sessions.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     // Each session route counts apart, so reading the list never holds a revocation back.
     rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
     summary: "The caller's active sessions, newest first",
@@ -179,7 +225,7 @@ export const routes = {
     path: '/auth/sessions/{id}/revoke',
     handler: 'functions/auth/revoke-session.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['session.revoked'],
     rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
     idempotent: { status: 200 },
@@ -190,7 +236,7 @@ export const routes = {
     path: '/auth/sessions/revoke-others',
     handler: 'functions/auth/revoke-other-sessions.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['Query', 'PutItem', 'UpdateItem'] },
     audits: ['session.revoked_others'],
     rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
     summary: "End every session of the caller but the current one",
@@ -200,7 +246,7 @@ export const routes = {
     path: '/users',
     handler: 'functions/users/list-users.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['BatchGetItem', 'Query'] },
     sealsCursors: true,
     summary: "The tenant's users, by name (tenant administrators)",
   },
@@ -209,7 +255,7 @@ export const routes = {
     path: '/users/{id}',
     handler: 'functions/users/update-user.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
     audits: ['user.role_changed'],
     summary: "Change a user's role (tenant administrators)",
   },
@@ -218,7 +264,7 @@ export const routes = {
     path: '/users/{id}',
     handler: 'functions/users/delete-user.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
     audits: ['user.removed'],
     summary: 'Remove a user from the tenant (tenant administrators)',
   },
@@ -227,7 +273,7 @@ export const routes = {
     path: '/users/{id}/mfa',
     handler: 'functions/users/reset-user-mfa.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
     audits: ['user.mfa_reset'],
     sendsMail: true,
     summary: "Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)",
@@ -237,7 +283,8 @@ export const routes = {
     path: '/auth/change-password',
     handler: 'functions/auth/change-password.ts',
     auth: 'protected',
-    table: 'read-write',
+    // Its UpdateItem also counts the login throttle's attempts (the RATE# counters it shares with login).
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
     audits: ['auth.password_changed'],
     signsTokens: true,
     sendsMail: true,
@@ -250,7 +297,7 @@ export const routes = {
     path: '/auth/mfa/totp',
     handler: 'functions/auth/start-totp-enrolment.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'], credentials: 'read-write' },
     audits: ['auth.mfa_enrolment_started'],
     openDuringMfaEnrolment: true,
     cpu: 'bcrypt',
@@ -262,7 +309,7 @@ export const routes = {
     path: '/auth/mfa/totp/confirm',
     handler: 'functions/auth/confirm-totp-enrolment.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
     audits: ['auth.mfa_enabled'],
     signsTokens: true,
     sendsMail: true,
@@ -274,7 +321,7 @@ export const routes = {
     path: '/auth/mfa/totp',
     handler: 'functions/auth/disable-totp.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
     audits: ['auth.mfa_disabled'],
     signsTokens: true,
     sendsMail: true,
@@ -285,7 +332,7 @@ export const routes = {
     path: '/auth/mfa/verify',
     handler: 'functions/auth/verify-second-factor.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
     audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed', 'session.evicted'],
     signsTokens: true,
     rateLimits: [{ per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' }],
@@ -296,7 +343,7 @@ export const routes = {
     path: '/auth/forgot-password',
     handler: 'functions/auth/forgot-password.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
     audits: ['auth.password_reset_requested'],
     sendsMail: true,
     // Per IP (every request), and per address (5 a day) so that many IPs cannot flood one mailbox.
@@ -311,7 +358,7 @@ export const routes = {
     path: '/auth/reset-password',
     handler: 'functions/auth/reset-password.ts',
     auth: 'public',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
     audits: ['auth.password_reset'],
     cpu: 'bcrypt',
     sendsMail: true,
@@ -322,11 +369,11 @@ export const routes = {
     path: '/auth/invitations',
     handler: 'functions/auth/create-invitation.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['invitation.created'],
     sendsMail: true,
-    // Per inviting user; the per-address limit (3 a day) is the service's (lib/auth/invitations).
-    rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }],
+    // Per inviting user, and per invited address across every way of inviting.
+    rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
     idempotent: { status: 201 },
     summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
   },
@@ -335,7 +382,7 @@ export const routes = {
     path: '/auth/invitations',
     handler: 'functions/auth/list-invitations.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     sealsCursors: true,
     summary: "The tenant's pending invitations (administrators)",
   },
@@ -344,7 +391,7 @@ export const routes = {
     path: '/auth/invitations/{id}',
     handler: 'functions/auth/withdraw-invitation.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['PutItem', 'DeleteItem'], indexes: ['gsi1'] },
     audits: ['invitation.withdrawn'],
     summary: 'Withdraw a pending invitation (administrators)',
   },
@@ -353,7 +400,7 @@ export const routes = {
     path: '/companies',
     handler: 'functions/companies/create-company.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['company.created'],
     idempotent: { status: 201 },
     summary: "Create a company in the caller's tenant",
@@ -363,7 +410,7 @@ export const routes = {
     path: '/companies',
     handler: 'functions/companies/list-companies.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['BatchGetItem', 'Query'] },
     sealsCursors: true,
     summary: "The caller's tenant's companies, oldest first",
   },
@@ -372,7 +419,7 @@ export const routes = {
     path: '/companies/{id}',
     handler: 'functions/companies/update-company.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
     audits: ['company.updated'],
     summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
   },
@@ -381,7 +428,7 @@ export const routes = {
     path: '/companies/{id}/status',
     handler: 'functions/companies/update-company-status.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
     audits: ['company.status_changed'],
     summary: 'Move a company through its status lifecycle (administrators)',
   },
@@ -390,7 +437,7 @@ export const routes = {
     path: '/suppliers',
     handler: 'functions/suppliers/create-supplier.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['supplier.created'],
     idempotent: { status: 201 },
     summary: "Create a supplier in the caller's tenant",
@@ -400,7 +447,7 @@ export const routes = {
     path: '/suppliers',
     handler: 'functions/suppliers/list-suppliers.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
     // A search reads the tenant's supplier index: each user's searches are limited.
     rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
     summary: 'A page of suppliers by name, optionally searched',
@@ -410,7 +457,7 @@ export const routes = {
     path: '/suppliers/{id}',
     handler: 'functions/suppliers/get-supplier.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem'] },
     summary: 'One supplier by id',
   },
   updateSupplier: {
@@ -418,7 +465,7 @@ export const routes = {
     path: '/suppliers/{id}',
     handler: 'functions/suppliers/update-supplier.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['supplier.updated'],
     summary: 'Update a supplier',
   },
@@ -427,7 +474,7 @@ export const routes = {
     path: '/suppliers/{id}',
     handler: 'functions/suppliers/delete-supplier.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['supplier.deleted'],
     summary: 'Delete a supplier for good',
   },
@@ -436,7 +483,7 @@ export const routes = {
     path: '/inventory/warehouses',
     handler: 'functions/inventory/create-warehouse.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['warehouse.created'],
     idempotent: { status: 201 },
     summary: 'Create a warehouse',
@@ -446,7 +493,7 @@ export const routes = {
     path: '/inventory/warehouses',
     handler: 'functions/inventory/list-warehouses.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     sealsCursors: true,
     summary: "The tenant's warehouses, by name",
   },
@@ -455,7 +502,7 @@ export const routes = {
     path: '/inventory/warehouses/{id}',
     handler: 'functions/inventory/get-warehouse.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem'] },
     summary: 'One warehouse by id',
   },
   createProduct: {
@@ -463,7 +510,7 @@ export const routes = {
     path: '/inventory/products',
     handler: 'functions/inventory/create-product.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['product.created'],
     idempotent: { status: 201 },
     summary: 'Create a product (SKU unique in the tenant)',
@@ -473,7 +520,7 @@ export const routes = {
     path: '/inventory/products',
     handler: 'functions/inventory/list-products.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['BatchGetItem', 'Query'] },
     sealsCursors: true,
     summary: "The tenant's products, by SKU",
   },
@@ -482,7 +529,7 @@ export const routes = {
     path: '/inventory/products/{id}',
     handler: 'functions/inventory/get-product.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem'] },
     summary: 'One product by id',
   },
   createMovement: {
@@ -490,7 +537,7 @@ export const routes = {
     path: '/inventory/movements',
     handler: 'functions/inventory/create-movement.ts',
     auth: 'protected',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     audits: ['movement.created'],
     idempotent: { status: 201 },
     summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
@@ -500,7 +547,7 @@ export const routes = {
     path: '/inventory/movements',
     handler: 'functions/inventory/list-movements.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     sealsCursors: true,
     summary: 'The stock history (kardex): movements newest first, with the balance each left',
   },
@@ -509,7 +556,7 @@ export const routes = {
     path: '/inventory/dashboard/coverage',
     handler: 'functions/inventory/stock-coverage.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['GetItem', 'Query'] },
     sealsCursors: true,
     // A window the index does not serve reads the whole catalog: each user's such reads are limited.
     rateLimits: [{ per: 'user', limit: 60, windowSeconds: 3600, counts: 'full-reads' }],
@@ -520,7 +567,7 @@ export const routes = {
     path: '/inventory/dashboard/by-warehouse',
     handler: 'functions/inventory/stock-by-warehouse.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'] },
     summary: 'Stock totals per warehouse',
   },
   listAuditEvents: {
@@ -528,7 +575,7 @@ export const routes = {
     path: '/audit-events',
     handler: 'functions/audit/list-audit-events.ts',
     auth: 'protected',
-    table: 'read',
+    table: { actions: ['Query'], indexes: ['gsi1'] },
     sealsCursors: true,
     summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
   },
@@ -539,7 +586,7 @@ export type RouteId = keyof typeof routes;
 /** The REQUEST authorizer in front of every protected route. */
 export const authorizer = {
   handler: 'functions/auth/authorizer.ts',
-  table: 'read',
+  table: { actions: ['BatchGetItem'] } satisfies TableAccess,
   /** Besides its reads, the one attribute it writes (at most once a minute per session). */
   updatesAttributes: ['lastActiveAt'],
   /** API Gateway identity source: no Cookie header means 401 without invoking it. */
@@ -556,7 +603,7 @@ export const jobs = {
   salesRollup: {
     name: 'sales-rollup',
     handler: 'functions/jobs/sales-rollup.ts',
-    table: 'read-write',
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] } satisfies TableAccess,
     /** 03:15 UTC = 00:15 in America/Sao_Paulo (UTC-3, no daylight saving since 2019). */
     schedule: { hour: 3, minute: 15 },
     summary: "Roll each complete day's sales up for the coverage dashboard",

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { tableDefinition } from '../../lib/db/table';
-import type { Route, TableAccess } from '../../lib/routes';
+import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
+import type { CredentialsAccess, Route, TableAccess, TableAction } from '../../lib/routes';
 import {
   BUNDLE_ALIASES,
   BUNDLE_DROP_LABELS,
@@ -139,40 +139,69 @@ export class ServiceFunction extends Construct {
   }
 }
 
+/** `GetItem` → `dynamodb:GetItem`: the manifest names DynamoDB actions without their service prefix. */
+export const dynamodbAction = (action: TableAction): `dynamodb:${TableAction}` => `dynamodb:${action}`;
+
+/** The actions that read items, refused on the credentials partition to a function that may only write there. */
+export const CREDENTIALS_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+/** The actions that write items, refused on the credentials partition to a function that may only read there. */
+export const CREDENTIALS_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+
 /**
- * The DynamoDB actions the repositories use (lib/db/repositories): GetCommand, QueryCommand,
- * BatchGetCommand, and TransactWrite condition checks read; PutCommand, UpdateCommand,
- * BatchWriteCommand and transactions write (TransactWriteItems is authorized per item, by
- * these same actions). No Scan, no PartiQL, no streams, no DescribeTable: nothing uses them.
- * A test compares this list with the commands the code imports.
+ * What a function is refused on the credentials partition, by the access its manifest entry
+ * declares: every DynamoDB action without a declaration, the other half with `read` or
+ * `write`, nothing with `read-write`.
  */
-export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
-export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+export function credentialsDeniedActions(access: CredentialsAccess | undefined): readonly string[] {
+  switch (access) {
+    case undefined:
+      return ['dynamodb:*'];
+    case 'read':
+      return CREDENTIALS_WRITE_ACTIONS;
+    case 'write':
+      return CREDENTIALS_READ_ACTIONS;
+    case 'read-write':
+      return [];
+  }
+}
+
+/** The condition of the credentials Deny: any partition key of the request in the credentials partition. */
+export const CREDENTIALS_CONDITION = { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${CREDENTIALS_PK_PREFIX}*`] } } as const;
 
 /**
  * Binds the table to a function the least-privilege way: the function learns the table's
- * name (TABLE_NAME) and gets exactly the access its manifest entry declares, no more: the
- * read actions on the table, Query on each of its indexes by name (no `index/*` wildcard),
- * and for read-write routes the write actions on the table.
+ * name (TABLE_NAME) and gets exactly the access its manifest entry declares
+ * (lib/routes.ts, `TableAccess`), no more:
+ * - its actions on the table, and nothing else (a function that declares none, GET
+ *   /auth/me, gets no table grant at all);
+ * - Query on each index it declares, by name (no `index/*` wildcard), and on no index when
+ *   it declares none;
+ * - an explicit Deny on the credentials partition (`CREDENTIALS#*`) of what its declared
+ *   credentials access leaves out. A Deny with `ForAnyValue`, not Allows conditioned on the
+ *   other partitions: one BatchGetItem may ask for a user item and its credentials item
+ *   together, and a Deny refuses the whole call as soon as one of its keys is there. On the
+ *   table only: a credentials item has no index keys, so no index holds it.
  */
 export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAccess): void {
   fn.addEnvironment('TABLE_NAME', table.tableName);
-  fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn] }));
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ['dynamodb:Query'],
-      resources: tableDefinition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
-    }),
-  );
-  if (access === 'read-write') {
-    fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn] }));
+  if (access.actions.length > 0) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: access.actions.map(dynamodbAction), resources: [table.tableArn] }));
+  }
+  if (access.indexes?.length) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: access.indexes.map((index) => `${table.tableArn}/index/${index}`) }));
+  }
+  const denied = credentialsDeniedActions(access.credentials);
+  if (denied.length > 0) {
+    fn.addToRolePolicy(
+      new PolicyStatement({ sid: 'DenyCredentials', effect: Effect.DENY, actions: [...denied], resources: [table.tableArn], conditions: CREDENTIALS_CONDITION }),
+    );
   }
 }
 
 /**
  * Lets a function count its rate limit (lib/rate-limit.ts): UpdateItem on the counter
- * items only, whose partition keys all start with `RATE#`. A read-only route that is rate
- * limited stays unable to write anything else.
+ * items only, whose partition keys all start with `RATE#`. A route that declares no
+ * UpdateItem of its own stays unable to update anything else.
  */
 export function grantRateLimitCounters(fn: NodejsFunction, table: ITableV2): void {
   fn.addToRolePolicy(

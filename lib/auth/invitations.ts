@@ -8,7 +8,7 @@ import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import { logger } from '../log';
 import { mailer } from '../mail/mailer';
 import { invitationMail, invitationToExistingAccountMail } from '../mail/templates';
-import { consume, type RateLimit } from '../rate-limit';
+import { consume, INVITATIONS_PER_ADDRESS } from '../rate-limit';
 import { hashInvitationToken, newInvitationToken } from './invitation-token';
 import type { Invitation } from './model';
 import type { Principal } from './principal';
@@ -19,14 +19,6 @@ export const INVITATION_DAYS = 7;
 /** A pending invitation mailed less than this long ago is answered as it is, with no new e-mail. */
 export const INVITATION_RESEND_HOURS = 24;
 
-/**
- * How often one address may be invited, counted across every tenant (so that new tenants
- * cannot be used to mail one address over and over). Every invitation request counts, those
- * answered with the pending invitation and those for addresses that have an account included.
- * The per-administrator limit (20 an hour) is the route's, in the manifest.
- */
-export const INVITATIONS_PER_ADDRESS: RateLimit = { per: 'email', limit: 3, windowSeconds: 24 * 3600 };
-export const INVITATIONS_PER_ADDRESS_SCOPE = 'invitations-per-address';
 
 const view = (invitation: Invitation): InvitationView => ({ id: invitation.id, email: invitation.email, expiresAt: invitation.expiresAt });
 
@@ -72,7 +64,7 @@ export async function inviteUser(principal: Principal, email: string, nowMs: num
  * alone; the IP plays no part.
  */
 export async function countInvitationOf(email: string, nowMs: number): Promise<void> {
-  await consume(INVITATIONS_PER_ADDRESS_SCOPE, INVITATIONS_PER_ADDRESS, { ip: '', email }, nowMs);
+  await consume(INVITATIONS_PER_ADDRESS.scope, INVITATIONS_PER_ADDRESS, { ip: '', email }, nowMs);
 }
 
 /** A new invitation, 7 days, with its single-use token (only its SHA-256 is stored). */

@@ -5,7 +5,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, Transact
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/create-invitation';
-import { INVITATIONS_PER_ADDRESS, INVITATIONS_PER_ADDRESS_SCOPE } from '../../lib/auth/invitations';
+import { INVITATIONS_PER_ADDRESS } from '../../lib/rate-limit';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { keys } from '../../lib/db/keys';
 import { routeLimit } from '../../lib/rate-limit';
@@ -34,7 +34,7 @@ const conditionFailed = () => new ConditionalCheckFailedException({ message: 'Th
 
 /** The two counters one invitation takes: the route's (per inviting user) and the address's. */
 const userCounter = keys.counter(routeLimit(routes.createInvitation, 'user').scope, admin.userId, Math.floor(NOW.getTime() / 3_600_000) * 3_600_000);
-const addressCounter = keys.counter(INVITATIONS_PER_ADDRESS_SCOPE, sha256(EMAIL, 'base64url'), Math.floor(NOW.getTime() / 86_400_000) * 86_400_000);
+const addressCounter = keys.counter(INVITATIONS_PER_ADDRESS.scope, sha256(EMAIL, 'base64url'), Math.floor(NOW.getTime() / 86_400_000) * 86_400_000);
 
 /** An invitation of EMAIL mailed at `mailedAt` (20:00 today unless told), pending for 7 days from then. */
 const pendingItem = (mailedAt = '2026-11-21T20:00:00.000Z') => {

@@ -98,6 +98,7 @@ describe('sample events', () => {
       jti: 'j',
       role: 'MEMBER',
       platformAdmin: false,
+      credentialVersion: 0,
       name: 'n',
       email: 'e',
       tokenExpiresAt: 0,

@@ -188,6 +188,32 @@ describe('least privilege, enforced locally', () => {
     expect(passed.multiValueHeaders?.['Set-Cookie']).toHaveLength(2);
   });
 
+  it("runs the scheduled job's bundle within its grants: a complete day's sales rolled up, the coverage index refreshed", async () => {
+    // The integration tests run the job in process: this is its one run with its grants enforced.
+    const cookie = await sessionCookieHeader(EMAIL);
+    const invoke = async (functionId: string, sample: string, body: object) =>
+      (await runtime.worker(functionId).invoke(await authorize(withCookie(sampleEvent(sample, body), cookie), runtime.worker('AuthorizerFunction')))) as APIGatewayProxyResult;
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const warehouse = bodyOf(await invoke('CreateWarehouseFunction', 'create-warehouse', { name: 'Depósito Roll-up' }));
+    const product = bodyOf(await invoke('CreateProductFunction', 'create-product', { sku: 'ROLLUP-1', name: 'Roll-up' }));
+    const place = { productId: product.id, warehouseId: warehouse.id };
+    expect((await invoke('CreateMovementFunction', 'create-movement', { ...place, type: 'IN', quantity: 10, unitCost: 2, occurredAt: daysAgo(3) })).statusCode).toBe(201);
+    expect((await invoke('CreateMovementFunction', 'create-movement', { ...place, type: 'SALE', quantity: 4, occurredAt: daysAgo(2) })).statusCode).toBe(201);
+
+    const denials: string[] = [];
+    const watched = await startRuntime(assembly, (line) => denials.push(line));
+    const schedule = JSON.parse(readFileSync(path.join(repoRoot, 'events', 'sales-rollup.json'), 'utf8')) as Record<string, unknown>;
+    let result: { counters: number; coverage: { tenants: number } };
+    try {
+      result = (await watched.worker('SalesRollupFunction').invoke({ ...schedule, time: new Date().toISOString() })) as typeof result;
+    } finally {
+      await watched.stop();
+    }
+    expect(denials).toEqual([]);
+    expect(result.counters).toBeGreaterThanOrEqual(1);
+    expect(result.coverage.tenants).toBeGreaterThanOrEqual(1);
+  });
+
   it('fails a function whose template lacks a variable it reads, as Lambda reports it', async () => {
     const withoutTable = editedTemplate((resources) => {
       const variables = (resources.MeFunction?.Properties?.Environment as { Variables: Record<string, TemplateValue> }).Variables;

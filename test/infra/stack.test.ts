@@ -5,14 +5,18 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackofficeApp } from '../../infra/backoffice-app';
 import { bundleSizes } from '../../infra/bundle-sizes';
-import { MEMORY_MB, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/functions';
+import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
 import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
-import { authorizer as authorizerManifest, jobs, routeList } from '../../lib/routes';
+import { authorizer as authorizerManifest, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
+import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
+import { readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
+import { dynamoContextOptions, LOCAL_ACCOUNT, LOCAL_REGION, resolvedStatements, type LocalWorld } from '../../local/bundles/environment';
+import { authorizeDynamoCall, type Decision } from '../../local/bundles/iam';
 import { cdkJsonContext, missingControlTowerRuleFolders, type ValidationReport, violationsOf } from './synth';
 
 /**
@@ -32,7 +36,7 @@ interface Resource {
 
 const SYNTH_TIMEOUT_MS = 175_000;
 
-/** DynamoDB actions that change data; a read-only function must have none of them. */
+/** DynamoDB actions that change data; a function that declares no write must be granted none of them. */
 const DYNAMODB_WRITE_ACTIONS = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
@@ -48,6 +52,8 @@ let template: Template;
 let resources: Record<string, Resource>;
 let report: ValidationReport;
 let outdir: string;
+/** The same synthesis as local/bundles reads it: what the IAM evaluator and the bundle-mode proxy see. */
+let bundles: CloudAssembly;
 
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'backoffice-synth-'));
@@ -58,6 +64,7 @@ beforeAll(() => {
   template = Template.fromJSON(assembly.getStackByName(stack.stackName).template as Json);
   resources = template.toJSON().Resources as Record<string, Resource>;
   report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
+  bundles = readAssembly({ dir: outdir, stackName: stack.stackName });
 }, SYNTH_TIMEOUT_MS);
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
@@ -129,6 +136,7 @@ function authorizerFunction(): string {
 }
 
 interface Statement {
+  Sid?: string;
   Effect: string;
   Action: string | string[];
   Resource: unknown;
@@ -153,13 +161,38 @@ function statementsOfFunction(functionId: string): Statement[] {
   return statementsOfRole(roleId);
 }
 
-function actionsOfFunction(functionId: string): string[] {
-  return statementsOfFunction(functionId).flatMap((statement) => asList(statement.Action));
+/** The statements that let a function write the table, with their conditions. */
+function writeStatementsOf(functionId: string): Statement[] {
+  return statementsOfFunction(functionId).filter((statement) => statement.Effect === 'Allow' && asList(statement.Action).some((action) => DYNAMODB_WRITE_ACTIONS.includes(action)));
 }
 
-/** The table-writing statements of a function, with their conditions. */
-function writeStatementsOf(functionId: string): Statement[] {
-  return statementsOfFunction(functionId).filter((statement) => asList(statement.Action).some((action) => DYNAMODB_WRITE_ACTIONS.includes(action)));
+/** What a statement's resource is, in the terms of the manifest: `table`, `index/<name>`, or its JSON. */
+function tableResource(resource: unknown): string {
+  const tableId = only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0];
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  if (JSON.stringify(resource) === JSON.stringify(tableArn)) return 'table';
+  const parts = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
+  if (parts?.length === 2 && JSON.stringify(parts[0]) === JSON.stringify(tableArn) && typeof parts[1] === 'string') return parts[1].replace(/^\//, '');
+  return JSON.stringify(resource);
+}
+
+/**
+ * Every DynamoDB grant and refusal of a function, one line per action and resource:
+ * `Allow dynamodb:GetItem table`, `Allow dynamodb:Query index/gsi1`, with ` if <condition>`
+ * when the statement has one. Sorted, so two functions' lists compare whole.
+ */
+function dynamoPermissionsOf(functionId: string): string[] {
+  return statementsOfFunction(functionId)
+    .flatMap((statement) =>
+      asList(statement.Action)
+        .filter((action) => action.startsWith('dynamodb:'))
+        .flatMap((action) =>
+          (Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource]).map(
+            (resource) => `${statement.Effect} ${action} ${tableResource(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
+          ),
+        ),
+    )
+    .sort();
 }
 
 function environmentOf(functionId: string): Record<string, unknown> {
@@ -167,6 +200,14 @@ function environmentOf(functionId: string): Record<string, unknown> {
 }
 
 const routes = routeList();
+/** Every function bound to the table, with its manifest entry: the routes', the authorizer's and the jobs'. */
+interface BoundFunction {
+  name: string;
+  functionId: () => string;
+  table: TableAccess;
+  rateLimited: boolean;
+  updatesAttributes?: readonly string[];
+}
 const protectedRoutes = routes.filter((route) => route.auth === 'protected');
 const publicRoutes = routes.filter((route) => route.auth === 'public');
 
@@ -440,10 +481,36 @@ describe('table', () => {
 });
 
 describe('IAM', () => {
-  it('grants no wildcard action', () => {
+  const RATE_LIMIT_COUNTERS = `Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } })}`;
+  const CREDENTIALS_CONDITION = JSON.stringify({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['CREDENTIALS#*'] } });
+  /** What the manifest says a function's role holds on the table, in the terms of dynamoPermissionsOf. */
+  function expectedPermissions(bound: BoundFunction): string[] {
+    const denied = { undefined: ['dynamodb:*'], read: [...CREDENTIALS_WRITE_ACTIONS], write: [...CREDENTIALS_READ_ACTIONS], 'read-write': [] }[String(bound.table.credentials)] ?? [];
+    return [
+      ...bound.table.actions.map((action) => `Allow dynamodb:${action} table`),
+      ...(bound.table.indexes ?? []).map((index) => `Allow dynamodb:Query index/${index}`),
+      ...(bound.rateLimited ? [RATE_LIMIT_COUNTERS] : []),
+      ...(bound.updatesAttributes
+        ? [`Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.updatesAttributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } })}`]
+        : []),
+      ...denied.map((action) => `Deny ${action} table if ${CREDENTIALS_CONDITION}`),
+    ].sort();
+  }
+
+  const bound: BoundFunction[] = [
+    ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: (route.rateLimits?.length ?? 0) > 0 })),
+    { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes },
+    ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
+  ];
+
+  it('grants no wildcard action: the one wildcard is the Deny of the credentials partition', () => {
     const roles = ofType('AWS::IAM::Role').map(([id]) => id);
     for (const roleId of roles) {
       for (const statement of statementsOfRole(roleId)) {
+        if (statement.Effect === 'Deny') {
+          expect(statement, roleId).toMatchObject({ Sid: 'DenyCredentials', Condition: JSON.parse(CREDENTIALS_CONDITION) as unknown });
+          continue;
+        }
         for (const action of asList(statement.Action)) {
           expect(action, roleId).not.toBe('*');
           expect(action, roleId).not.toMatch(/^[a-z0-9-]+:\*$/);
@@ -452,20 +519,55 @@ describe('IAM', () => {
     }
   });
 
-  it('gives read-only routes no table write beyond their rate-limit counters', () => {
-    for (const route of routes.filter((candidate) => candidate.table === 'read')) {
-      const functionId = routeFunction(route);
-      expect(actionsOfFunction(functionId), route.id).toContain('dynamodb:Query');
-      const writes = writeStatementsOf(functionId);
-      if (!route.rateLimit) {
-        expect(writes, route.id).toEqual([]);
+  it.each(bound.map((entry) => [entry.name, entry] as const))("grants %s exactly its manifest entry's table access, and refuses what it leaves of the credentials partition", (_name, entry) => {
+    expect(dynamoPermissionsOf(entry.functionId())).toEqual(expectedPermissions(entry));
+  });
+
+  it('grants Query on the index only to the functions that declare it', () => {
+    const indexQueriers = bound.filter((entry) => dynamoPermissionsOf(entry.functionId()).some((line) => line.includes(' index/'))).map((entry) => entry.name);
+    expect(indexQueriers).toEqual(['listTenants', 'withdrawInvitation', 'updateCompanyStatus', 'listAuditEvents', 'job salesRollup']);
+  });
+
+  it('gives a function that declares no write no table write beyond its rate-limit counters', () => {
+    const readers = bound.filter((entry) => !writesTable(entry.table) && !entry.updatesAttributes);
+    expect(readers.map((entry) => entry.name)).toEqual(expect.arrayContaining(['me', 'listTenants', 'listSessions', 'getSupplier', 'listAuditEvents']));
+    for (const entry of readers) {
+      const writes = writeStatementsOf(entry.functionId());
+      if (!entry.rateLimited) {
+        expect(writes, entry.name).toEqual([]);
         continue;
       }
       // Only UpdateItem, only on items whose partition key starts with RATE#.
-      expect(writes, route.id).toEqual([
+      expect(writes, entry.name).toEqual([
         expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } }),
       ]);
     }
+  });
+
+  it('lets GET /auth/me and the authorizer nothing on the credentials partition, and login only read it', () => {
+    const deniedOf = (functionId: string) => dynamoPermissionsOf(functionId).filter((line) => line.startsWith('Deny '));
+    expect(deniedOf(routeFunction(routes.find((route) => route.id === 'me')!))).toEqual([`Deny dynamodb:* table if ${CREDENTIALS_CONDITION}`]);
+    expect(deniedOf(authorizerFunction())).toEqual([`Deny dynamodb:* table if ${CREDENTIALS_CONDITION}`]);
+    expect(deniedOf(routeFunction(routes.find((route) => route.id === 'login')!))).toEqual(
+      ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].map((action) => `Deny ${action} table if ${CREDENTIALS_CONDITION}`),
+    );
+    // GET /auth/me reads nothing: no table grant at all.
+    expect(dynamoPermissionsOf(routeFunction(routes.find((route) => route.id === 'me')!)).filter((line) => line.startsWith('Allow '))).toEqual([]);
+  });
+
+  it('declares credentials access for the routes that check or change a secret, and for no other', () => {
+    const declared = Object.fromEntries(bound.filter((entry) => entry.table.credentials).map((entry) => [entry.name, entry.table.credentials]));
+    expect(declared).toEqual({
+      register: 'write',
+      login: 'read',
+      changePassword: 'read-write',
+      startTotpEnrolment: 'read-write',
+      confirmTotpEnrolment: 'read-write',
+      disableTotp: 'read-write',
+      verifySecondFactor: 'read-write',
+      forgotPassword: 'write',
+      resetPassword: 'write',
+    });
   });
 
   it('names the table and each index, never a wildcard resource but for X-Ray, and attaches no managed policy', () => {
@@ -503,26 +605,8 @@ describe('IAM', () => {
     }
   });
 
-  it('grants exactly the manifest table access: reads everywhere, writes only where declared', () => {
-    const bound = [
-      ...routes.map((route) => ({ id: routeFunction(route), access: route.table })),
-      { id: authorizerFunction(), access: authorizerManifest.table },
-      ...jobList.map((job) => ({ id: jobFunction(job.id), access: job.table })),
-    ];
-    for (const { id, access } of bound) {
-      const actions = actionsOfFunction(id);
-      expect(actions, id).toEqual(expect.arrayContaining([...TABLE_READ_ACTIONS]));
-      const unconditionalWrites = statementsOfFunction(id)
-        .filter((statement) => statement.Condition === undefined)
-        .flatMap((statement) => asList(statement.Action))
-        .filter((action) => (TABLE_WRITE_ACTIONS as readonly string[]).includes(action));
-      expect(unconditionalWrites.sort(), id).toEqual(access === 'read-write' ? [...TABLE_WRITE_ACTIONS].sort() : []);
-    }
-  });
-
   it('lets the authorizer write nothing but lastActiveAt', () => {
     const functionId = authorizerFunction();
-    expect(actionsOfFunction(functionId)).toContain('dynamodb:BatchGetItem');
     expect(writeStatementsOf(functionId)).toEqual([
       expect.objectContaining({
         Action: 'dynamodb:UpdateItem',
@@ -534,18 +618,15 @@ describe('IAM', () => {
     ]);
   });
 
-  it('lets every rate-limited route count, whatever its table access', () => {
-    for (const route of routes.filter((candidate) => candidate.rateLimit)) {
-      expect(writeStatementsOf(routeFunction(route)), route.id).toEqual(
-        expect.arrayContaining([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]),
-      );
+  it('lets every rate-limited route count, whatever its table actions', () => {
+    for (const route of routes.filter((candidate) => (candidate.rateLimits?.length ?? 0) > 0)) {
+      expect(dynamoPermissionsOf(routeFunction(route)), route.id).toContain(RATE_LIMIT_COUNTERS);
     }
   });
 
-  it('gives read-write routes the write actions', () => {
-    for (const route of routes.filter((candidate) => candidate.table === 'read-write')) {
-      expect(actionsOfFunction(routeFunction(route)), route.id).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
-    }
+  it('grants BatchWriteItem to no function: none sends one', () => {
+    for (const entry of bound) expect(dynamoPermissionsOf(entry.functionId()).filter((line) => line.startsWith('Allow dynamodb:BatchWriteItem')), entry.name).toEqual([]);
+    expect(TABLE_WRITE_ACTIONS).toContain('BatchWriteItem');
   });
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
@@ -586,6 +667,68 @@ describe('IAM', () => {
           Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@dev.example.com' } },
         },
       ]);
+    }
+  });
+});
+
+describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) on the synthesized policies', () => {
+  const world: LocalWorld = { region: LOCAL_REGION, accountId: LOCAL_ACCOUNT, tableName: 'backoffice', stackName: 'Backoffice-dev' };
+  const text = (value: string) => ({ S: value });
+  const key = (pk: string, sk: string) => ({ pk: text(pk), sk: text(sk) });
+  const USER = key('TENANT#t1', 'USER#u1');
+  const CREDENTIALS = key(`${CREDENTIALS_PK_PREFIX}t1#u1`, 'SECRETS');
+
+  /** IAM's decision on one DynamoDB call of a function, with the statements its role has in the template. */
+  function decide(functionId: string, operation: string, body: Record<string, unknown>): Decision {
+    const fn = bundles.functions.get(functionId);
+    if (!fn) throw new Error(`${functionId} is not in the assembly`);
+    return authorizeDynamoCall(resolvedStatements(bundles, fn, world), operation, body, dynamoContextOptions(bundles, world));
+  }
+  const getItem = (itemKey: object) => ({ TableName: 'backoffice', Key: itemKey });
+  const batchGet = (...keys: object[]) => ({ RequestItems: { backoffice: { Keys: keys, ConsistentRead: true } } });
+  const query = (pk: string) => ({ TableName: 'backoffice', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': text(pk) } });
+  const update = (itemKey: object) => ({ TableName: 'backoffice', Key: itemKey, UpdateExpression: 'SET passwordHash = :hash', ExpressionAttributeValues: { ':hash': text('x') } });
+  const allowed = { allowed: true };
+  const refused = (deny: 'explicit' | 'implicit') => ({ allowed: false, deny });
+
+  it('refuses POST /companies the reads it never makes (it could read any tenant before) and keeps its writes', () => {
+    expect(decide('CreateCompanyFunction', 'Query', query('TENANT#t2'))).toMatchObject(refused('implicit'));
+    expect(decide('CreateCompanyFunction', 'BatchGetItem', batchGet(USER))).toMatchObject(refused('implicit'));
+    expect(decide('CreateCompanyFunction', 'PutItem', { TableName: 'backoffice', Item: key('TENANT#t1', 'COMPANY#c1') })).toMatchObject(allowed);
+  });
+
+  it('refuses the public POST /auth/forgot-password a delete and the queries it never makes', () => {
+    expect(decide('ForgotPasswordFunction', 'DeleteItem', getItem(USER))).toMatchObject(refused('implicit'));
+    expect(decide('ForgotPasswordFunction', 'Query', query('TENANT#t1'))).toMatchObject(refused('implicit'));
+    expect(decide('ForgotPasswordFunction', 'GetItem', getItem(key('EMAIL#ana@example.com', 'UNIQUE')))).toMatchObject(allowed);
+  });
+
+  it('refuses GET /auth/me every table call, and the credentials item explicitly', () => {
+    expect(decide('MeFunction', 'GetItem', getItem(USER))).toMatchObject(refused('implicit'));
+    expect(decide('MeFunction', 'GetItem', getItem(CREDENTIALS))).toMatchObject(refused('explicit'));
+    expect(decide('MeFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(refused('explicit'));
+  });
+
+  it("lets the authorizer read a user's items in one BatchGetItem, but not with the credentials item among them", () => {
+    expect(decide('AuthorizerFunction', 'BatchGetItem', batchGet(key('TENANT#t1', 'PROFILE'), USER, key('TENANT#t1#USER#u1', 'SESSION#s1')))).toMatchObject(allowed);
+    expect(decide('AuthorizerFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(refused('explicit'));
+    expect(decide('AuthorizerFunction', 'GetItem', getItem(CREDENTIALS))).toMatchObject(refused('explicit'));
+  });
+
+  it('lets login read the credentials item but not write it, and forgot-password write it but not read it', () => {
+    expect(decide('LoginFunction', 'GetItem', getItem(CREDENTIALS))).toMatchObject(allowed);
+    expect(decide('LoginFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(refused('implicit'));
+    expect(decide('LoginFunction', 'UpdateItem', update(CREDENTIALS))).toMatchObject(refused('explicit'));
+    expect(decide('ForgotPasswordFunction', 'UpdateItem', update(CREDENTIALS))).toMatchObject(allowed);
+    expect(decide('ForgotPasswordFunction', 'GetItem', getItem(CREDENTIALS))).toMatchObject(refused('explicit'));
+    expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
+  });
+
+  it('refuses every function BatchWriteItem, and every function but PATCH /users/{id} ConditionCheckItem', () => {
+    const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
+    for (const functionId of bundles.functions.keys()) {
+      expect(decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } }), functionId).toMatchObject(refused('implicit'));
+      expect(decide(functionId, 'TransactWriteItems', conditionCheck).allowed, functionId).toBe(functionId === 'UpdateUserFunction');
     }
   });
 });

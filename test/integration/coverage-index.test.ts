@@ -146,7 +146,7 @@ describe('the coverage index', () => {
 
     await invalidateCoverage(admin.tenantId);
     expect(await fromIndex(admin, 30)).toBeNull();
-    const page = await coveragePage(testPrincipal({ tenantId: admin.tenantId }), { days: 30, limit: 500 }, Date.now());
+    const page = await coveragePage(testPrincipal({ tenantId: admin.tenantId }), { days: 30, limit: 500 }, Date.now(), undefined);
     expect(page.items).toEqual(await fullRead(admin, 30));
   });
 
@@ -176,7 +176,7 @@ describe('the coverage index', () => {
       await between();
       const items = [...first.items];
       for (let cursor = first.nextCursor; cursor; ) {
-        const page = await coveragePage(principal, { days: 30, limit: 3, cursor }, Date.now());
+        const page = await coveragePage(principal, { days: 30, limit: 3, cursor }, Date.now(), undefined);
         items.push(...page.items);
         cursor = page.nextCursor;
       }
@@ -185,10 +185,10 @@ describe('the coverage index', () => {
 
     // First page from the full read (not current), the rest from the index (refreshed between).
     await invalidateCoverage(admin.tenantId);
-    const fromFull = await coveragePage(principal, { days: 30, limit: 3 }, Date.now());
+    const fromFull = await coveragePage(principal, { days: 30, limit: 3 }, Date.now(), undefined);
     expect(await walk(fromFull, async () => void (await refreshTenantCoverage(admin.tenantId, today())))).toEqual(whole);
     // And the other way round.
-    const fromIndexFirst = await coveragePage(principal, { days: 30, limit: 3 }, Date.now());
+    const fromIndexFirst = await coveragePage(principal, { days: 30, limit: 3 }, Date.now(), undefined);
     expect(await walk(fromIndexFirst, () => invalidateCoverage(admin.tenantId))).toEqual(whole);
 
     await refreshTenantCoverage(admin.tenantId, today());

@@ -128,8 +128,8 @@ const INVALID_UTF8 = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe
 describe('the API Gateway emulator in process, with recording handlers', () => {
   const ORIGIN = 'https://app.example.com';
   const routes: (Route & { id: string })[] = [
-    { id: 'open', method: 'POST', path: '/things/{id}', handler: 'x', auth: 'public', table: 'read', summary: '' },
-    { id: 'guarded', method: 'GET', path: '/guarded/{id}', handler: 'x', auth: 'protected', table: 'read', summary: '' },
+    { id: 'open', method: 'POST', path: '/things/{id}', handler: 'x', auth: 'public', table: { actions: [] }, summary: '' },
+    { id: 'guarded', method: 'GET', path: '/guarded/{id}', handler: 'x', auth: 'protected', table: { actions: [] }, summary: '' },
   ];
   let server: Server;
   let base: string;

@@ -22,8 +22,8 @@ function shapeOf(value: unknown, depth = 0): Shape {
 
 describe('the API Gateway emulator, in process with recording handlers', () => {
   const routes: (Route & { id: string })[] = [
-    { id: 'open', method: 'POST', path: '/things/{id}', handler: 'x', auth: 'public', table: 'read', summary: '' },
-    { id: 'guarded', method: 'GET', path: '/guarded', handler: 'x', auth: 'protected', table: 'read', summary: '' },
+    { id: 'open', method: 'POST', path: '/things/{id}', handler: 'x', auth: 'public', table: { actions: [] }, summary: '' },
+    { id: 'guarded', method: 'GET', path: '/guarded', handler: 'x', auth: 'protected', table: { actions: [] }, summary: '' },
   ];
   let server: Server;
   let base: string;

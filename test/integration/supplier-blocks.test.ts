@@ -59,7 +59,7 @@ async function expectPagesAreSlices(tenantId: string, limits: number[]) {
   const ids = await indexIds(tenantId);
   for (const limit of limits) {
     for (const page of [1, Math.ceil(MAX_BLOCK_ENTRIES / limit) + 1, Math.floor(ids.length / limit), Math.ceil(ids.length / limit), Math.ceil(ids.length / limit) + 1]) {
-      const answer = await listSuppliers(principal, { page, limit });
+      const answer = await listSuppliers(principal, { page, limit }, Date.now(), undefined);
       expect(answer.total, `page ${page}, limit ${limit}`).toBe(ids.length);
       expect(answer.data.map((supplier) => supplier.id), `page ${page}, limit ${limit}`).toEqual(ids.slice((page - 1) * limit, page * limit));
     }
@@ -185,7 +185,7 @@ describe('the audit trail of suppliers', () => {
     const next = new Map(updates.map((entry) => [entry.changes?.[0]?.before, entry.changes?.[0]?.after]));
     let name: unknown = 'Nome 0';
     for (let step = 0; step < names.length; step += 1) name = next.get(name);
-    expect(name).toBe((await listSuppliers(principal, { page: 1, limit: 1 })).data[0]?.name);
+    expect(name).toBe((await listSuppliers(principal, { page: 1, limit: 1 }, Date.now(), undefined)).data[0]?.name);
     expect(new Set(next.values())).toEqual(new Set(names));
   });
 });

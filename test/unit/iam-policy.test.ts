@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { authorizeDynamoCall, conditionHolds, dynamoAuthorizationRequests, evaluate, expressionAttributeNames, type DynamoContextOptions, type PolicyStatement } from '../../local/bundles/iam';
 
 const TABLE = 'backoffice';
@@ -190,6 +191,67 @@ describe('batches', () => {
   });
 });
 
+describe('the Deny of the credentials partition (ForAnyValue:StringLike on dynamodb:LeadingKeys)', () => {
+  /** The statement bindTable adds for a function's undeclared credentials access, resolved to the local ARN. */
+  const credentialsDeny = (actions: string | string[]): PolicyStatement => ({
+    Sid: 'DenyCredentials',
+    Effect: 'Deny',
+    Action: actions,
+    Resource: TABLE_ARN,
+    Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${CREDENTIALS_PK_PREFIX}*`] } },
+  });
+  const none = [...readWrite, credentialsDeny('dynamodb:*')];
+  const writeOnly = [...readWrite, credentialsDeny(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'])];
+  const readOnly = [...readWrite, credentialsDeny(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])];
+  const user = { pk: s('TENANT#t1'), sk: s('USER#u1') };
+  const credentials = { pk: s(`${CREDENTIALS_PK_PREFIX}t1#u1`), sk: s('SECRETS') };
+  const getItem = (key: object) => ({ TableName: TABLE, Key: key });
+  const batchGet = (...keys: object[]) => ({ RequestItems: { [TABLE]: { Keys: keys } } });
+  const setHash = (key: object) => ({ TableName: TABLE, Key: key, UpdateExpression: 'SET passwordHash = :hash', ExpressionAttributeValues: { ':hash': s('$2b$10$…') } });
+
+  it('refuses a function without credentials access the credentials item, explicitly, whatever it is granted elsewhere', () => {
+    expect(authorizeDynamoCall(none, 'GetItem', getItem(credentials), options)).toEqual({
+      allowed: false,
+      deny: 'explicit',
+      statement: 4,
+      request: { action: 'dynamodb:GetItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': [`${CREDENTIALS_PK_PREFIX}t1#u1`], 'dynamodb:Attributes': ['pk', 'sk'] } },
+      nearMisses: [],
+      missing: `dynamodb:GetItem on ${TABLE_ARN} is explicitly denied by statement DenyCredentials`,
+    });
+    expect(authorizeDynamoCall(none, 'UpdateItem', setHash(credentials), options)).toMatchObject({ allowed: false, deny: 'explicit' });
+    expect(authorizeDynamoCall(none, 'GetItem', getItem(user), options)).toMatchObject({ allowed: true, statement: 1 });
+  });
+
+  it('refuses a whole BatchGetItem with one credentials key among others (ForAnyValue), and allows one without', () => {
+    expect(authorizeDynamoCall(none, 'BatchGetItem', batchGet(user, credentials), options)).toMatchObject({
+      allowed: false,
+      deny: 'explicit',
+      request: { action: 'dynamodb:BatchGetItem', context: { 'dynamodb:LeadingKeys': ['TENANT#t1', `${CREDENTIALS_PK_PREFIX}t1#u1`] } },
+    });
+    expect(authorizeDynamoCall(none, 'BatchGetItem', batchGet(user, { pk: s('TENANT#t1'), sk: s('PROFILE') }), options)).toMatchObject({ allowed: true });
+  });
+
+  it('refuses a Query of the credentials partition, and a transaction with one credentials item', () => {
+    const query = { TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': s(`${CREDENTIALS_PK_PREFIX}t1#u1`) } };
+    expect(authorizeDynamoCall(none, 'Query', query, options)).toMatchObject({ allowed: false, deny: 'explicit' });
+    const transaction = { TransactItems: [{ Put: { TableName: TABLE, Item: { ...user, name: s('Ana') } } }, { Update: setHash(credentials) }] };
+    expect(authorizeDynamoCall(none, 'TransactWriteItems', transaction, options)).toMatchObject({ allowed: false, deny: 'explicit', request: { action: 'dynamodb:UpdateItem' } });
+    expect(authorizeDynamoCall(readWrite, 'TransactWriteItems', transaction, options)).toMatchObject({ allowed: true });
+  });
+
+  it("leaves a 'write' function its writes there and a 'read' function its reads", () => {
+    expect(authorizeDynamoCall(writeOnly, 'UpdateItem', setHash(credentials), options)).toMatchObject({ allowed: true });
+    expect(authorizeDynamoCall(writeOnly, 'GetItem', getItem(credentials), options)).toMatchObject({ allowed: false, deny: 'explicit' });
+    expect(authorizeDynamoCall(readOnly, 'GetItem', getItem(credentials), options)).toMatchObject({ allowed: true });
+    expect(authorizeDynamoCall(readOnly, 'BatchGetItem', batchGet(user, credentials), options)).toMatchObject({ allowed: true });
+    expect(authorizeDynamoCall(readOnly, 'UpdateItem', setHash(credentials), options)).toMatchObject({ allowed: false, deny: 'explicit' });
+  });
+
+  it('does not apply to a request without partition keys: ForAnyValue fails on an absent key', () => {
+    expect(evaluate([{ Effect: 'Allow', Action: 'dynamodb:Scan', Resource: TABLE_ARN }, credentialsDeny('dynamodb:*')], { action: 'dynamodb:Scan', resource: TABLE_ARN, context: {} })).toMatchObject({ allowed: true });
+  });
+});
+
 describe('policy evaluation', () => {
   const request = { action: 'dynamodb:DeleteItem', resource: TABLE_ARN, context: {} };
 
@@ -216,6 +278,8 @@ describe('condition operators', () => {
     ['ForAllValues:StringLike', 'dynamodb:LeadingKeys', ['RATE#*'], true],
     ['ForAllValues:StringEquals', 'dynamodb:LeadingKeys', ['RATE#a'], false],
     ['ForAnyValue:StringEquals', 'dynamodb:LeadingKeys', ['RATE#a'], true],
+    ['ForAnyValue:StringLike', 'dynamodb:LeadingKeys', ['RATE#b*'], true],
+    ['ForAnyValue:StringLike', 'dynamodb:LeadingKeys', ['CREDENTIALS#*'], false],
     ['ForAllValues:StringEquals', 'dynamodb:Attributes', ['pk'], true], // an absent key passes ForAllValues, as on AWS
     ['ForAnyValue:StringEquals', 'dynamodb:Attributes', ['pk'], false],
     ['StringEquals', 'dynamodb:Select', ['COUNT'], true],

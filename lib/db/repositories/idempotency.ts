@@ -15,6 +15,13 @@ const FIELDS = fieldsOf<IdempotencyRecord>()(['fingerprint', 'status', 'owner', 
 const keyOf = (claim: IdempotencyClaim) => keys.idempotency(claim.caller, claim.keyHash);
 
 /**
+ * The DynamoDB actions of this repository, which every `idempotent` route's manifest entry
+ * declares (lib/routes.ts): the claim's Put and its consistent Get, the completion's Update
+ * (alone or as a transaction item) and the release's Delete.
+ */
+export const IDEMPOTENCY_KEY_ACTIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
+
+/**
  * Take the key for this request: a new record, one past its 24 hours that the TTL has not
  * removed yet, or one whose owner's lease ran out before it completed (its function died;
  * nothing of its write committed). One conditional Put decides, so of N requests with one
