@@ -23,12 +23,44 @@ function prehash(password: string): string {
   return createHash('sha256').update(password, 'utf8').digest('base64');
 }
 
+/**
+ * What computes bcrypt: `hash(input, cost)` and `compare(input, hash)`, as bcryptjs's own
+ * functions. `input` is already prehashed (below), so a hasher never sees a password.
+ */
+export interface PasswordHasher {
+  hash(input: string, cost: number): Promise<string>;
+  compare(input: string, hash: string): Promise<boolean>;
+}
+
+/**
+ * Where the hasher in use is kept: under a registered symbol on `globalThis`, so that the
+ * local emulator's hot reload (a new copy of this module per reload) keeps the one installed.
+ */
+const HASHER = Symbol.for('backoffice.passwordHasher');
+const installed = (): PasswordHasher | undefined => (globalThis as { [HASHER]?: PasswordHasher })[HASHER];
+
+/**
+ * Install the hasher that `hashPassword` and `verifyPassword` use; `undefined` restores the
+ * default, bcryptjs in this thread. On Lambda nothing installs one: each function has its own
+ * vCPU, so blocking its one event loop for a hash costs no other request. The local emulator
+ * runs every handler in one process, where it would: there `npm start` installs a pool of
+ * worker threads (local/password-pool.ts).
+ */
+export function usePasswordHasher(next: PasswordHasher | undefined): void {
+  (globalThis as { [HASHER]?: PasswordHasher })[HASHER] = next;
+}
+
+// bcryptjs is called by name, not through a default hasher object, so a bundle that only
+// hashes (or only compares) leaves the other function out.
 export function hashPassword(password: string): Promise<string> {
-  return hash(prehash(password), storeConfig().BCRYPT_COST);
+  const input = prehash(password);
+  const cost = storeConfig().BCRYPT_COST;
+  return installed()?.hash(input, cost) ?? hash(input, cost);
 }
 
 export function verifyPassword(password: string, passwordHash: string): Promise<boolean> {
-  return compare(prehash(password), passwordHash);
+  const input = prehash(password);
+  return installed()?.compare(input, passwordHash) ?? compare(input, passwordHash);
 }
 
 /**
