@@ -6,6 +6,8 @@
  * (local/hot-reload.ts) unless `--no-watch` is given (the integration tests' API,
  * tools/local-api.ts). With `--bundles` it runs the synthesized bundles of cdk.out instead,
  * with each function's template environment and IAM grants (local/bundles/local-api.ts).
+ * In source mode bcrypt runs in a pool of worker threads (local/password-pool.ts), as each
+ * Lambda computes it on its own vCPU; LOCAL_PASSWORD_HASHER=in-process keeps it in process.
  *
  * Ports: the API's PORT (3000) is the address clients are configured with, so when it is
  * taken the start fails and says so; DYNAMODB_PORT (8000) is found by the other local
@@ -13,6 +15,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { usePasswordHasher } from '../lib/auth/passwords';
 import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
 import { withDocs } from './docs-server';
@@ -21,6 +24,7 @@ import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
 import { startBundleMode, type BundleMode } from './bundles/local-api';
 import { startHotReload } from './hot-reload';
+import { localPasswordHasher, startPasswordPool } from './password-pool';
 import { clearRuntimeInfo, loadAuthorizer, loadCurrentJob, loadHandler, runtimeState, writeRuntimeInfo } from './runtime';
 import { startSchedules } from './scheduler';
 
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
   const watch = args.watch && !bundles;
   const settings = localSettings();
   const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
+  const hasher = localPasswordHasher();
 
   // One npm start per data folder: two DynamoDB Locals must not share a database file.
   const previous = runtimeState(settings.dataDir);
@@ -64,6 +69,11 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // bcrypt off the event loop, as each Lambda has its own vCPU (local/password-pool.ts); the
+  // bundles run in worker threads of their own already.
+  const passwordPool = bundleMode || hasher === 'in-process' ? undefined : startPasswordPool();
+  usePasswordHasher(passwordPool);
+
   const gateway = createGateway({
     routes: routeList(),
     loadHandler: bundleMode ? bundleMode.runtime.loadHandler : loadHandler,
@@ -92,6 +102,7 @@ async function main(): Promise<void> {
   console.log(`DynamoDB Local on ${dynamo.endpoint} (${inMemory ? 'in memory' : `data in ${settings.dataDir}`}), table ${TABLE_NAME} ${table}`);
   console.log(`API listening on ${apiUrl}`);
   console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
+  if (!bundleMode) console.log(passwordPool ? `Passwords hashed by ${passwordPool.size} worker thread(s), off the event loop` : 'Passwords hashed on the event loop (LOCAL_PASSWORD_HASHER=in-process)');
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
   if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');
   const stopSchedules = startSchedules((line) => console.log(line), { loadJob: bundleMode ? bundleMode.loadJob : loadCurrentJob });
@@ -106,6 +117,7 @@ async function main(): Promise<void> {
     server.close();
     clearRuntimeInfo(settings.dataDir, process.pid);
     await bundleMode?.runtime.stop();
+    await passwordPool?.stop();
     await dynamo.stop();
     process.exit(0);
   };
