@@ -34,12 +34,15 @@ const userId = randomUUID();
 const email = 'ana@acme.example';
 let passwordHash: string;
 
-/** Ana, the tenant's administrator, at credential version 2 with 3 sessions counted. */
-const userItem = (overrides: Item = {}) => storedUser(tenantId, userId, { role: 'ADMIN', credentialVersion: 2, sessionCount: 3, ...overrides });
+/** Ana, the tenant's administrator, at credential version 2 with 3 sessions counted, 7 ever opened. */
+const userItem = (overrides: Item = {}) => storedUser(tenantId, userId, { role: 'ADMIN', credentialVersion: 2, sessionCount: 3, sessionOpenings: 7, ...overrides });
+
+/** Her credentials item, at the same credential version (the two move together). */
+const credentialsItem = (overrides: Item = {}) => storedCredentials(tenantId, userId, passwordHash, { credentialVersion: 2, ...overrides });
 
 /** The store as login sees it: the e-mail's sentinel, then the user, its credentials and its tenant in one BatchGet. */
 function storeHolds(account: { tenant?: Item; user?: Item; credentials?: Item } = {}) {
-  const { tenant = storedTenant(tenantId, { baseAccountUserId: userId }), user = userItem(), credentials = storedCredentials(tenantId, userId, passwordHash) } = account;
+  const { tenant = storedTenant(tenantId, { baseAccountUserId: userId }), user = userItem(), credentials = credentialsItem() } = account;
   ddb.on(GetCommand).resolves({});
   ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: storedEmail(email, tenantId, userId) });
   ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: user });
@@ -110,14 +113,24 @@ const sessionPut = (sessionId: string, refreshJti: string) => ({
   },
 });
 
-/** The user's update of a sign-in: conditioned on the credential version the password was checked at and on the session count read. */
-const userUpdate = (readCount: number, nextCount = readCount + 1) => ({
+/**
+ * The user's update of a sign-in: conditioned on the user existing, on the credential version
+ * the password was checked at and on the number of openings read (which it moves on, so two
+ * openings serialize even when the count comes back to the same value); it sets the new count.
+ */
+const userUpdate = (readCount: number, nextCount = readCount + 1, readOpenings = 7) => ({
   Update: {
     TableName: 'test-table',
     Key: keys.user(tenantId, userId),
-    UpdateExpression: 'SET sessionCount = :sessionCount, lastLoginAt = :lastLoginAt',
-    ConditionExpression: 'credentialVersion = :readCredentialVersion AND sessionCount = :readSessionCount',
-    ExpressionAttributeValues: { ':readCredentialVersion': 2, ':sessionCount': nextCount, ':readSessionCount': readCount, ':lastLoginAt': NOW.toISOString() },
+    UpdateExpression: 'SET sessionCount = :sessionCount, sessionOpenings = :sessionOpenings, lastLoginAt = :lastLoginAt',
+    ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND sessionOpenings = :readSessionOpenings',
+    ExpressionAttributeValues: {
+      ':readCredentialVersion': 2,
+      ':sessionCount': nextCount,
+      ':sessionOpenings': readOpenings + 1,
+      ':readSessionOpenings': readOpenings,
+      ':lastLoginAt': NOW.toISOString(),
+    },
   },
 });
 
@@ -164,7 +177,7 @@ describe('POST /auth/login', () => {
     ]);
   });
 
-  it('issues tokens bound to a new session and stores it in one transaction conditioned on the credential version and the session count', async () => {
+  it('issues tokens bound to a new session and stores it in one transaction conditioned on the credential version and the openings', async () => {
     const result = await login({ email, password: PASSWORD });
 
     const { access, refresh, accessToken, refreshToken } = await issued(result);
@@ -183,15 +196,48 @@ describe('POST /auth/login', () => {
   });
 
   it('conditions a user older than credential versions on having none yet', async () => {
-    storeHolds({ user: userItem({ credentialVersion: undefined }) });
+    // Neither item has one: the credentials were moved off such a user (read as version 0).
+    storeHolds({ user: userItem({ credentialVersion: undefined }), credentials: credentialsItem({ credentialVersion: undefined }) });
 
     const result = await login({ email, password: PASSWORD });
 
     expect(result.statusCode).toBe(200);
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
-      ConditionExpression: '(attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion) AND sessionCount = :readSessionCount',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion) AND sessionOpenings = :readSessionOpenings',
       ExpressionAttributeValues: expect.objectContaining({ ':readCredentialVersion': 0 }),
     });
+  });
+
+  it('conditions a user older than the openings counter on having none yet, and starts it', async () => {
+    storeHolds({ user: userItem({ sessionOpenings: undefined }) });
+
+    const result = await login({ email, password: PASSWORD });
+
+    expect(result.statusCode).toBe(200);
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
+      ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND attribute_not_exists(sessionOpenings)',
+      ExpressionAttributeValues: { ':readCredentialVersion': 2, ':sessionCount': 4, ':sessionOpenings': 1, ':lastLoginAt': NOW.toISOString() },
+    });
+  });
+
+  it('opens the session at the version of the credentials it checked, even when the user item already shows a newer one', async () => {
+    // The BatchGet is no snapshot: a reset committed between its two reads. The sign-in is bound to
+    // the old hash's version, so its condition fails and the fresh read says the version moved.
+    storeHolds({ user: userItem({ credentialVersion: 3 }) });
+    ddb.on(TransactWriteCommand).rejects(userConditionFailed(5));
+    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem({ credentialVersion: 3 }) });
+
+    const result = await login({ email, password: PASSWORD });
+
+    expect(parsed(result)).toEqual({
+      statusCode: 401,
+      headers: problemHeaders(),
+      body: problem('unauthorized', 'Unauthorized', 401, 'Invalid e-mail or password', 'login-request-1'),
+    });
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
+    expect(items?.[0]?.Update?.ExpressionAttributeValues).toMatchObject({ ':readCredentialVersion': 2 });
+    expect(items?.[1]?.Put?.Item).toMatchObject({ credentialVersion: 2 });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
   it('returns 401 and opens nothing when the password changed while it was being checked (the credential version moved)', async () => {
@@ -211,9 +257,9 @@ describe('POST /auth/login', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
-  it('plans the opening again when only the session count moved (a parallel sign-in)', async () => {
+  it('plans the opening again when only the openings moved (a parallel sign-in)', async () => {
     ddb.on(TransactWriteCommand).rejectsOnce(userConditionFailed(5)).resolves({});
-    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem({ sessionCount: 4 }) });
+    ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem({ sessionCount: 4, sessionOpenings: 8 }) });
 
     const result = await login({ email, password: PASSWORD });
 
@@ -221,7 +267,7 @@ describe('POST /auth/login', () => {
     const { access, refresh } = await issued(result);
     expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems?.slice(0, 2))).toEqual([
       [userUpdate(3), sessionPut(access.sessionId, refresh.jti)],
-      [userUpdate(4), sessionPut(access.sessionId, refresh.jti)],
+      [userUpdate(4, 5, 8), sessionPut(access.sessionId, refresh.jti)],
     ]);
   });
 
@@ -366,6 +412,7 @@ describe('the cap of 50 sessions per user, in the sign-in\'s transaction', () =>
     const { access, refresh } = await issued(result);
     expect(result.statusCode).toBe(200);
     expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({ ExpressionAttributeValues: { ':pk': keys.sessionsOfUser(tenantId, userId).pk, ':prefix': 'SESSION#' }, ConsistentRead: true });
+    // The count stays at 50; the openings move on, which is what a parallel opening's condition sees.
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
       TransactItems: [userUpdate(50, 50), sessionPut(access.sessionId, refresh.jti), sessionDelete(existing[10] as Item), ...loginAuditPuts(access.sessionId)],
     });
@@ -443,7 +490,7 @@ describe('the attempt limits of POST /auth/login (5 per 15 minutes per e-mail an
   });
 
   it('clears the window on a right password even for a user with a second factor (the challenge is not a failure)', async () => {
-    storeHolds({ credentials: storedCredentials(tenantId, userId, passwordHash, { totpSecret: 'JBSWY3DPEHPK3PXP', totpLastStep: 1 }) });
+    storeHolds({ credentials: credentialsItem({ totpSecret: 'JBSWY3DPEHPK3PXP', totpLastStep: 1 }) });
 
     const result = await login({ email, password: PASSWORD });
 

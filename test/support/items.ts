@@ -49,9 +49,13 @@ export const storedUser = (tenantId: string, userId: string, overrides: Item = {
     ...overrides,
   });
 
-/** The user's credentials item: the password hash alone unless told (no reset token, no second factor). */
+/**
+ * The user's credentials item: at credential version 0 (as a new user's, moved on with the user
+ * item's in every change) with the password hash alone unless told (no reset token, no second
+ * factor).
+ */
 export const storedCredentials = (tenantId: string, userId: string, passwordHash: string, overrides: Item = {}): Item =>
-  without({ ...keys.credentials(tenantId, userId), type: 'Credentials', tenantId, userId, passwordHash, ...overrides });
+  without({ ...keys.credentials(tenantId, userId), type: 'Credentials', tenantId, userId, credentialVersion: 0, passwordHash, ...overrides });
 
 /** The e-mail's service-wide sentinel, naming its account. */
 export const storedEmail = (email: string, tenantId: string, userId: string): Item => ({ ...keys.email(email), type: 'Email', email, tenantId, userId });
