@@ -137,12 +137,12 @@ describe('POST /auth/refresh', () => {
               ExpressionAttributeValues: { ':next': rotated.jti, ':presented': presented.jti, ':now': NOW.toISOString(), ':active': 'ACTIVE' },
             },
           },
-          // Only while the user's credentials are the ones the refresh read: a reset that commits first ends the session.
+          // Only while the user exists and its credentials are the ones the refresh read: a reset that commits first ends the session.
           {
             ConditionCheck: {
               TableName: TABLE,
               Key: keys.user(tenantId, userId),
-              ConditionExpression: 'credentialVersion = :readCredentialVersion',
+              ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion',
               ExpressionAttributeValues: { ':readCredentialVersion': 2 },
             },
           },
@@ -201,7 +201,7 @@ describe('POST /auth/refresh', () => {
     expect(writes()).toHaveLength(0);
   });
 
-  it('returns 401 when the credentials change while it refreshes (the version check fails), with nothing written', async () => {
+  it('returns 401 "the session has ended" when the credentials change while it refreshes (the version check fails), with nothing written', async () => {
     const presented = await refreshToken();
     storeHolds(sessionItem({ refreshJti: presented.jti }));
     ddb.on(TransactWriteCommand).rejects(
@@ -214,7 +214,8 @@ describe('POST /auth/refresh', () => {
 
     const result = await refresh(`refreshToken=${presented.token}`);
 
-    expect(parsed(result)).toEqual(unauthorized('The refresh token was already used'));
+    // Not a lost race of two tabs: the session itself ended with the credentials it was opened at.
+    expect(parsed(result)).toEqual(unauthorized('The session has ended'));
     expect(result.multiValueHeaders).toBeUndefined();
   });
 
