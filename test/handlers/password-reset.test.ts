@@ -214,23 +214,25 @@ describe('POST /auth/reset-password', () => {
             ExpressionAttributeValues: { ':now': NOW_EPOCH },
           },
         },
-        // The new password on the credentials, on condition that the token is still the user's current one.
+        // The new password on the credentials, on condition that the token is still the user's current one, and
+        // their credential version moved on with the user item's (a check reads it with the hash).
         {
           Update: {
             TableName: TABLE,
             Key: keys.credentials(tenantId, userId),
-            UpdateExpression: 'SET passwordHash = :hash REMOVE resetTokenHash',
+            UpdateExpression: 'SET passwordHash = :hash, credentialVersion = :nextCredentialVersion REMOVE resetTokenHash',
             ConditionExpression: 'resetTokenHash = :token',
-            ExpressionAttributeValues: { ':hash': passwordHash, ':token': sha256(token) },
+            ExpressionAttributeValues: { ':hash': passwordHash, ':token': sha256(token), ':nextCredentialVersion': 2 },
           },
         },
-        // The credential version moves on from the one read: every session of the user ends, and a sign-in that checked the old password opens none.
+        // The credential version moves on from the one read (the user still there): every session of the user ends,
+        // and a sign-in that checked the old password opens none.
         {
           Update: {
             TableName: TABLE,
             Key: keys.user(tenantId, userId),
             UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt',
-            ConditionExpression: 'credentialVersion = :readCredentialVersion',
+            ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion',
             ExpressionAttributeValues: { ':readCredentialVersion': 1, ':nextCredentialVersion': 2, ':credentialsChangedAt': NOW.toISOString() },
           },
         },

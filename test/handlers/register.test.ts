@@ -100,7 +100,11 @@ const invitationUsed = {
   },
 };
 
-/** The new user's items: the user (no secret on it), its e-mail sentinel, its list entry and its credentials. */
+/**
+ * The new user's items: the user (no secret on it; its first session counted and its first
+ * opening too), its e-mail sentinel, its list entry and its credentials, at the user's
+ * credential version 0.
+ */
 const userItems = (userId: string, role: 'ADMIN' | 'MEMBER', passwordHash: string) => ({
   user: {
     Put: {
@@ -116,6 +120,7 @@ const userItems = (userId: string, role: 'ADMIN' | 'MEMBER', passwordHash: strin
         platformAdmin: false,
         credentialVersion: 0,
         sessionCount: 1,
+        sessionOpenings: 1,
         createdAt: NOW.toISOString(),
         updatedAt: NOW.toISOString(),
       },
@@ -125,7 +130,7 @@ const userItems = (userId: string, role: 'ADMIN' | 'MEMBER', passwordHash: strin
   email: { Put: { TableName: TABLE, Item: { ...keys.email(EMAIL), type: 'Email', email: EMAIL, tenantId, userId }, ConditionExpression: 'attribute_not_exists(pk)' } },
   listing: { Put: { TableName: TABLE, Item: { ...keys.userListing(tenantId, sortName('Ana Souza'), userId), type: 'UserListing', userId } } },
   credentials: {
-    Put: { TableName: TABLE, Item: { ...keys.credentials(tenantId, userId), type: 'Credentials', tenantId, userId, passwordHash }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: { TableName: TABLE, Item: { ...keys.credentials(tenantId, userId), type: 'Credentials', tenantId, userId, credentialVersion: 0, passwordHash }, ConditionExpression: 'attribute_not_exists(pk)' },
   },
 });
 

@@ -54,7 +54,10 @@ const reset = (caller: Principal, id: string = memberId, query: Record<string, s
 
 const NO_CONTENT = { statusCode: 204, headers: { 'Cache-Control': 'no-store', ...CORS_HEADERS, ...SECURITY_HEADERS }, body: '' };
 
-/** The reset's transaction: the user's second factor off and its credential version moved on, the secrets removed, and the entry. */
+/**
+ * The reset's transaction: the user's second factor off and its credential version moved on, the
+ * secrets removed and the credentials item's version moved on with the user's, and the entry.
+ */
 const resetTransaction = (caller: Principal, inTenant: string, readVersion: number) => ({
   TransactItems: [
     {
@@ -63,8 +66,8 @@ const resetTransaction = (caller: Principal, inTenant: string, readVersion: numb
         Key: keys.user(inTenant, memberId),
         // Every session of the user ends: the version moves on (sessionsValidFrom with it, for sessions older than versions).
         UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt',
-        // Only while the user still has a second factor, at the version read.
-        ConditionExpression: 'credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
+        // Only while the user still exists and has a second factor, at the version read.
+        ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
         ExpressionAttributeValues: { ':readCredentialVersion': readVersion, ':nextCredentialVersion': readVersion + 1, ':credentialsChangedAt': NOW.toISOString() },
       },
     },
@@ -72,8 +75,9 @@ const resetTransaction = (caller: Principal, inTenant: string, readVersion: numb
       Update: {
         TableName: TABLE,
         Key: keys.credentials(inTenant, memberId),
-        UpdateExpression: 'REMOVE totpSecret, totpLastStep, recoveryCodeHashes, totpPendingSecret',
+        UpdateExpression: 'SET credentialVersion = :nextCredentialVersion REMOVE totpSecret, totpLastStep, recoveryCodeHashes, totpPendingSecret',
         ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':nextCredentialVersion': readVersion + 1 },
       },
     },
     ...expectedAuditPuts({
