@@ -241,9 +241,8 @@ describe('POST /auth/invitations', () => {
         {
           Put: {
             TableName: 'test-table',
-            // As it was, and findable by its id again; read back through the model, it now says it is a member's
-            // (`baseAccount: false`, which reads the same as absent).
-            Item: { ...replaced, baseAccount: false, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
+            // As it was, a member's with no `baseAccount` (only a base account's carries it), and findable by its id again.
+            Item: { ...replaced, gsi1pk: `INVITATION#${replaced.id}`, gsi1sk: 'INVITATION' },
             ConditionExpression: 'tokenHash = :token',
             ExpressionAttributeValues: { ':token': storedInvitation()?.tokenHash },
           },
