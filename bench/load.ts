@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cnpj } from 'cpf-cnpj-validator';
 import { startLocalApi } from '../tools/local-api';
+import { signUp } from './support/sign-up';
 
 export interface LoadFigure {
   scenario: string;
@@ -63,9 +64,8 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadFig
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-load-'));
   const api = await startLocalApi({ dataDir, inMemory: true, allowedOrigins: 'https://app.example.com' });
   try {
-    const tenant = await post(api.url, '/tenants', { name: 'load-test', plan: 'ENTERPRISE' });
-    const registered = await post(api.url, '/auth/register', { name: 'Load', email: 'load@bench.example', password: 'load password 123', tenantId: tenant.json.id });
-    const cookie = registered.cookies.map((line) => line.split(';')[0]).join('; ');
+    // Accounts open through the sign-up's e-mailed invitation, read from the local outbox.
+    const { cookie } = await signUp(api.url, dataDir, { tenantName: 'load-test', name: 'Load', email: 'load@bench.example', password: 'load password 123' });
     for (let index = 0; index < 20; index += 1) {
       await post(api.url, '/companies', { name: `Company ${index}`, document: cnpj.generate() }, cookie);
       await post(api.url, '/suppliers', { name: `Fornecedor São ${index}`, corporateName: `Fornecedor ${index} Ltda`, document: cnpj.generate() }, cookie);

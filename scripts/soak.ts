@@ -26,6 +26,7 @@ import { keys } from '../lib/db/keys';
 import { listMovements } from '../lib/db/repositories/inventory';
 import { applyLocalEnvironment } from '../local/environment';
 import { readRuntimeInfo } from '../local/runtime';
+import { signUp } from '../bench/support/sign-up';
 import { startLocalApi } from '../tools/local-api';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '10' } } });
@@ -56,10 +57,8 @@ async function main(): Promise<void> {
       return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown>, cookies: response.headers.getSetCookie() };
     };
 
-    const tenant = await send('POST', '/tenants', { name: 'soak', plan: 'ENTERPRISE' });
-    const registered = await send('POST', '/auth/register', { name: 'Soak', email: 'soak@example.com', password: 'soak password 123', tenantId: tenant.json.id });
-    const cookie = registered.cookies.map((line) => line.split(';')[0]).join('; ');
-    const tenantId = String(tenant.json.id);
+    // Accounts open through the sign-up's e-mailed invitation, read from the local outbox.
+    const { cookie, tenantId } = await signUp(api.url, dataDir, { tenantName: 'soak', name: 'Soak', email: 'soak@example.com', password: 'soak password 123' });
     const warehouses: string[] = [];
     const products: string[] = [];
     for (let index = 0; index < 3; index += 1) warehouses.push(String((await send('POST', '/inventory/warehouses', { name: `W${index}` }, cookie)).json.id));
