@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsChange } from '../../lib/db/repositories/session-opening';
+import { credentialsChange, credentialsItemChange } from '../../lib/db/repositories/session-opening';
 import { joinParts, updateItem } from '../../lib/db/update-parts';
 
 /**
  * One UpdateItem that several concerns contribute to (lib/db/update-parts): a sign-in's own
  * fields, the credential guard, the session count. Each names its own placeholders; joining
- * keeps every clause in order and refuses a placeholder given two values.
+ * keeps every clause in order and refuses a placeholder given two values, or a name placeholder
+ * given two attributes.
  */
 const KEY = { pk: 'TENANT#t#USER#u', sk: 'PROFILE' };
 
@@ -42,6 +43,17 @@ describe('joinParts', () => {
   it('throws for a placeholder whose values are equal but not the same object (a Set of the same codes)', () => {
     // Values are compared by identity: two parts must share one value, not two equal ones.
     expect(() => joinParts({ values: { ':codes': new Set(['a']) } }, { values: { ':codes': new Set(['a']) } })).toThrow('update parts: :codes given twice');
+  });
+
+  it('takes a name placeholder two parts map to the same attribute', () => {
+    expect(joinParts({ conditions: ['#s = :a'], names: { '#s': 'status' }, values: { ':a': 1 } }, { set: ['#s = :b'], names: { '#s': 'status' }, values: { ':b': 2 } }).names).toEqual({ '#s': 'status' });
+  });
+
+  it('throws, naming it, when two parts map one name placeholder to two attributes', () => {
+    // Otherwise the later would silently win, and the earlier part's clause would read another attribute.
+    expect(() => joinParts({ set: ['#n = :a'], names: { '#n': 'name' }, values: { ':a': 1 } }, { set: ['#n = :b'], names: { '#n': 'note' }, values: { ':b': 2 } })).toThrow(
+      'update parts: #n names two attributes',
+    );
   });
 
   it('does not change the parts it joins', () => {
@@ -97,8 +109,21 @@ describe('updateItem', () => {
         TableName: 'test-table',
         Key: KEY,
         UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt',
-        ConditionExpression: 'credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
+        // The user must still exist (a removed one is not written back as a stub), at the version read.
+        ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
         ExpressionAttributeValues: { ':readCredentialVersion': 3, ':nextCredentialVersion': 4, ':credentialsChangedAt': 'T' },
+      },
+    });
+  });
+
+  it('joins the credentials item\'s side of the change with the secrets the reset removes', () => {
+    expect(updateItem('test-table', KEY, credentialsItemChange(3), { remove: ['totpSecret', 'recoveryCodeHashes'] })).toEqual({
+      Update: {
+        TableName: 'test-table',
+        Key: KEY,
+        UpdateExpression: 'SET credentialVersion = :nextCredentialVersion REMOVE totpSecret, recoveryCodeHashes',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':nextCredentialVersion': 4 },
       },
     });
   });
