@@ -12,7 +12,9 @@ import type { PasswordHasher } from '../lib/auth/passwords';
  *
  * The workers (local/password-worker.js, plain JavaScript) start on first use, one per hash
  * waiting, up to `size`, and stay for the next ones; a hash waits in line when all are busy.
- * A worker keeps the process alive only while it is computing, and `stop` ends them all.
+ * On Linux they run at a lower priority (nice 10), so that with fewer cores than Lambdas a
+ * flood of sign-ins waits for the CPU rather than the other requests. A worker keeps the
+ * process alive only while it is computing, and `stop` ends them all.
  */
 export interface PasswordPool extends PasswordHasher {
   /** The most worker threads it runs. */

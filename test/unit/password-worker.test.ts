@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { compare, getRounds, hash } from 'bcryptjs';
@@ -66,6 +67,19 @@ describe('the password worker pool (local/password-pool.ts)', () => {
     } finally {
       clearInterval(ticker);
     }
+  });
+
+  it.runIf(process.platform === 'linux')('runs its threads at a lower priority than the event loop (nice 10)', async () => {
+    await pool.hash('input', 4);
+    const nice = (task: string) => {
+      const stat = readFileSync(`/proc/${process.pid}/task/${task}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis; nice is the 19th field of the line.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = readdirSync(`/proc/${process.pid}/task`).map(nice);
+
+    // (A process already run under `nice` above 10 keeps its own value: lowering it needs privileges.)
+    expect(threads).toContain(Math.max(10, nice(String(process.pid))));
   });
 
   it('rejects what the worker refuses, and goes on working', async () => {
