@@ -83,6 +83,7 @@ const authorizerContext = (platformAdmin: boolean) => ({
   email: 'ana@example.com',
   tokenExpiresAt: '1795303800',
   sessionsValidFrom: '',
+  credentialVersion: '0',
   mfaEnrolmentRequired: 'false',
   integrationLatency: 12,
 });
