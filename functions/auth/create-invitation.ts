@@ -12,7 +12,7 @@ export const handler = httpHandler(routes.createInvitation, { body: invitationBo
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: invited, body: invitationView },
-  errors: { 403: 'The caller is not a tenant administrator.', 429: 'More than 3 invitations of one address in 24 hours (a fixed window, across every tenant).' },
+  errors: { 403: 'The caller is not a tenant administrator.' },
   access: 'tenant administrator',
   description:
     "Invites an e-mail address into the caller's tenant (tenant administrators): the address receives a single-use link valid for 7 days, which POST /auth/register redeems. The answer is the same for an address that already has an account. At most 20 invitations per hour per administrator and 3 per address per day.",

@@ -11,7 +11,6 @@ ROUTE_DOCS: describeRoute(handler, {
   errors: {
     400: 'The body is invalid, or the request carries an `Idempotency-Key` (a public route does not take one).',
     409: 'A tenant with this name already exists, or the name is reserved (`platform`, `admin`, `www`, ...).',
-    429: 'Past 10 sign-ups per hour from this IP, or past 3 invitations a day of `adminEmail`.',
     503: 'The invitation e-mail could not be sent: nothing was kept, try again.',
   },
   description:

@@ -14,7 +14,6 @@ ROUTE_DOCS: describeRoute(handler, {
     403: 'A member (not administrator) of the tenant, or `adminEmail` from anyone but a platform administrator.',
     404: 'No such tenant, or another tenant (to a tenant administrator).',
     409: '`adminEmail` for a tenant that already has its administrator.',
-    429: 'Past 3 invitations a day of `adminEmail`.',
     503: 'The invitation e-mail could not be sent: the invitation was taken back, try again.',
   },
   description:

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cnpj } from 'cpf-cnpj-validator';
@@ -15,7 +15,8 @@ import { bundleClient, clientPage, startPageServer, type CallResult, type Client
 /**
  * The cookie flow in a real browser (Debian's Chromium driven by playwright-core), through the
  * typed client (clients/typescript, bundled for the page by esbuild): a page served from an
- * allowed origin signs up, reads /auth/me, cannot see the HttpOnly cookies, creates a company,
+ * allowed origin signs up (the administrator's account opened with the token of the sign-up's
+ * e-mail), reads /auth/me, cannot see the HttpOnly cookies, creates a company,
  * survives an expired access token and a missing one by refreshing on 401 (parallel calls
  * sharing one refresh), logs out and is refused; pages from origins that are not allowed read
  * nothing the API answers with data.
@@ -46,6 +47,19 @@ let shot = 0;
 async function screenshot(target: Page, name: string): Promise<void> {
   shot += 1;
   await target.screenshot({ path: join(SCREENSHOTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+}
+
+/** The token of the newest e-mail to `address` that carries one (the local API's outbox). */
+function invitationToken(address: string): string {
+  const outbox = join(dataDir, 'outbox');
+  const messages = readdirSync(outbox)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .reverse()
+    .map((file) => JSON.parse(readFileSync(join(outbox, file), 'utf8')) as { to: string; text: string });
+  const token = messages.map((message) => (message.to === address ? /[?&]token=([\w-]+)/.exec(message.text)?.[1] : undefined)).find(Boolean);
+  if (!token) throw new Error(`no e-mail with a token to ${address}`);
+  return token;
 }
 
 /**
@@ -130,13 +144,13 @@ describe('a browser client on an allowed origin', () => {
   const email = `ana.${Date.now()}@example.com`;
   const document = cnpj.generate();
 
-  it('creates a tenant and registers its first account, which sets both cookies', async () => {
-    await note(page, '1. Sign up: POST /tenants, then POST /auth/register');
-    const tenant = await callFrom(page, 'POST', '/tenants', { name: `e2e-${Date.now()}`, plan: 'STARTER' });
+  it('creates a tenant and registers its first account with the e-mailed token, which sets both cookies', async () => {
+    await note(page, '1. Sign up: POST /tenants with adminEmail, then POST /auth/register with the token of the e-mail');
+    const tenant = await callFrom(page, 'POST', '/tenants', { name: `e2e-${Date.now()}`, plan: 'STARTER', adminEmail: email });
     expect(tenant).toEqual(expect.objectContaining({ ok: true, status: 201, contentType: 'application/json' }));
     tenantId = (tenant as { body: { id: string } }).body.id;
 
-    const registered = await callFrom(page, 'POST', '/auth/register', { name: 'Ana', email, password: PASSWORD, tenantId });
+    const registered = await callFrom(page, 'POST', '/auth/register', { name: 'Ana', email, password: PASSWORD, tenantId, invitationToken: invitationToken(email) });
     expect(registered).toEqual(expect.objectContaining({ ok: true, status: 200, body: { user: { id: expect.any(String), name: 'Ana', email, tenantId } } }));
     userId = (registered as { body: { user: { id: string } } }).body.user.id;
 
@@ -296,7 +310,7 @@ describe('a browser client on an allowed origin', () => {
 
   it('turns on a second factor, then signs in with the password, then the code page, then reads /auth/me', async () => {
     await note(page, '8. POST /auth/mfa/totp and /confirm: a second factor');
-    const started = await callFrom(page, 'POST', '/auth/mfa/totp');
+    const started = await callFrom(page, 'POST', '/auth/mfa/totp', { password: PASSWORD });
     expect(started).toEqual(expect.objectContaining({ ok: true, status: 200 }));
     const { secret, qrSvg } = (started as { body: { secret: string; qrSvg: string } }).body;
     expect(qrSvg.startsWith('<svg')).toBe(true);
