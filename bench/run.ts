@@ -2,12 +2,15 @@
  * `npm run bench`: every benchmark figure, measured in one run, printed as tables and
  * written to bench/results/latest.json. A benchmark, never part of `npm test`.
  *
- *   npm run bench                 everything (about 6 minutes on 2 cores)
- *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt, tracing
+ *   npm run bench                 everything (about 7 minutes on 2 cores)
+ *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt, burst, tracing
  *                                 (tracing is not in the default run: Powertools Tracer, which we decided against,
  *                                 and Powertools Metrics, each against the same function)
+ *   npm run bench -- burst        GET /auth/me while 200 sign-ins, then 200 registrations, come from one address,
+ *                                 bcrypt on the event loop and in the local worker pool (docs/performance.md)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { runBurstBench } from './burst';
 import { runColdStartBench } from './cold-start';
 import { runBcryptBench, runLoadBench } from './load';
 import { runRouteBench } from './routes';
@@ -15,8 +18,8 @@ import { runScaleBench } from './scale';
 import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'tracing'] as const;
-const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt'];
+const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing'] as const;
+const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst'];
 type Part = (typeof PARTS)[number];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
@@ -75,6 +78,15 @@ async function main(): Promise<void> {
     console.log('\nEnd to end through the local emulator (autocannon; target: 0 non-2xx)');
     console.table(load.map((entry) => ({ scenario: entry.scenario, connections: entry.connections, seconds: entry.seconds, 'req/s': entry.requestsPerSecond, 'p50 ms': entry.p50Ms, 'p99 ms': entry.p99Ms, non2xx: entry.non2xx, errors: entry.errors, met: yes(entry.met) })));
     for (const entry of load) if (entry.firstFailure) console.log(`${entry.scenario}: status codes ${JSON.stringify(entry.statusCodes)}; first failure: ${entry.firstFailure}`);
+  }
+
+  if (parts.has('burst')) {
+    const burst = await runBurstBench(log);
+    results.burst = burst;
+    console.log(`\nSign-in and registration floods: GET /auth/me from ${burst.clients} clients, idle and while ${burst.burstSize} requests come from one address (per-IP ceiling ${burst.perIpLimit}); target: median <= ${burst.targetRatio}x the idle median of the same API, the lower of before and after; load: the 1-minute load average as the phase began`);
+    console.table(burst.figures.map((entry) => ({ hasher: entry.poolSize ? `pool of ${entry.poolSize}` : entry.hasher, phase: entry.phase, 'burst ms': entry.burstMs ?? '', 'me req': entry.meRequests, 'p50 ms': entry.meMedianMs, 'p50 x idle': entry.ratio, 'p90 ms': entry.meP90Ms, 'p90 x idle': entry.p90Ratio, 'max ms': entry.meMaxMs, 'refused 401/403': entry.refused ?? '', 'throttled 429': entry.throttled ?? '', 'counts ok': entry.countsAsExpected === null ? '' : yes(entry.countsAsExpected), met: yes(entry.met), load: entry.loadAverage })));
+    for (const entry of burst.figures) if (entry.meFailures) console.log(`${entry.hasher} ${entry.phase}: ${entry.meFailures} GET /auth/me answered other than 200`);
+    for (const entry of burst.figures) if (entry.countsAsExpected === false) console.log(`${entry.hasher} ${entry.phase}: answers ${JSON.stringify(entry.statuses)}`);
   }
 
   results.durationMs = Date.now() - started;
