@@ -99,14 +99,47 @@ export interface Slot {
 }
 
 /**
+ * Windows this process found full, and until when it refuses them without asking the store:
+ * a flood past a limit then costs no write at all (on Lambda, per execution environment; locally,
+ * for the whole emulator). A window of requests only fills, so it is known full until it ends.
+ * One of attempts can get a slot back (`clearOnSuccess`) in another process, so it is known full
+ * for at most KNOWN_FULL_ATTEMPTS_MS: an honest user is held back that long at most beyond the
+ * store's answer. Bounded to KNOWN_FULL_ENTRIES (the oldest go first).
+ */
+const knownFull = new Map<string, number>();
+const KNOWN_FULL_ENTRIES = 10_000;
+export const KNOWN_FULL_ATTEMPTS_MS = 1_000;
+
+function rememberFull(key: string, until: number): void {
+  knownFull.delete(key);
+  knownFull.set(key, until);
+  for (const oldest of knownFull.keys()) {
+    if (knownFull.size <= KNOWN_FULL_ENTRIES) break;
+    knownFull.delete(oldest);
+  }
+}
+
+/** Forget every window known full (tests that reuse one subject and one clock across cases). */
+export function forgetFullWindows(): void {
+  knownFull.clear();
+}
+
+/**
  * Take one slot of the window; 429 when it already holds `limit`. One conditional write, so
- * N parallel requests can never get more than `limit` through. Limits that count attempts
- * take their slot before the expensive check (see `clearOnSuccess`).
+ * N parallel requests can never get more than `limit` through; once this process saw the
+ * window full, it refuses without the write (`knownFull`). Limits that count attempts take
+ * their slot before the expensive check (see `clearOnSuccess`).
  */
 export async function consume(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<Slot> {
   const { windowStart, endsAt } = windowOf(limit, nowMs);
   const counter = { scope, subject: subjectKey(limit, subject), windowStart };
-  if (!(await incrementBelow(counter, limit.limit, Math.ceil(endsAt / 1000)))) throw refusal(endsAt, nowMs);
+  const key = `${scope}\n${counter.subject}\n${windowStart}`;
+  const fullUntil = knownFull.get(key);
+  if (fullUntil !== undefined && nowMs < fullUntil) throw refusal(endsAt, nowMs);
+  if (!(await incrementBelow(counter, limit.limit, Math.ceil(endsAt / 1000)))) {
+    rememberFull(key, limit.counts === 'attempts' ? Math.min(endsAt, nowMs + KNOWN_FULL_ATTEMPTS_MS) : endsAt);
+    throw refusal(endsAt, nowMs);
+  }
   return { counter, per: limit.per };
 }
 

@@ -1,6 +1,8 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { resetKeys } from '../../lib/auth/keys';
+import { beforeEach } from 'vitest';
 import { resetConfig } from '../../lib/config';
+import { forgetFullWindows } from '../../lib/rate-limit';
 import { settingsEnvironment } from '../../lib/settings';
 import { ALLOWED_ORIGIN } from '../../tools/events';
 
@@ -37,3 +39,5 @@ Object.assign(process.env, {
 delete process.env.DYNAMODB_ENDPOINT;
 resetConfig();
 resetKeys();
+// The limiter remembers windows it found full (lib/rate-limit): each test starts with none.
+beforeEach(forgetFullWindows);

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { limitScope, routeLimit, takenByChain, type RateLimit } from '../../lib/rate-limit';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { TooManyRequests } from '../../lib/errors';
+import { consume, forgetFullWindows, KNOWN_FULL_ATTEMPTS_MS, limitScope, routeLimit, takenByChain, type RateLimit } from '../../lib/rate-limit';
 import { PASSWORD_ATTEMPTS, routeList, routes, SIGN_IN_ATTEMPTS_PER_IP } from '../../lib/routes';
 
 /**
@@ -89,5 +93,58 @@ describe('the limits of the manifest', () => {
       'POST /auth/sessions/{id}/revoke',
       'POST /auth/sessions/revoke-others',
     ]);
+  });
+});
+
+describe('consume, once a window is known full', () => {
+  const ddb = mockClient(DynamoDBDocumentClient);
+  const NOW = Date.parse('2026-11-25T12:00:00.000Z');
+  const full = () => Object.assign(new ConditionalCheckFailedException({ message: 'full', $metadata: {} }), {});
+  const requests: RateLimit = { per: 'ip', limit: 2, windowSeconds: 60 };
+  const attempts: RateLimit = { per: 'ip', limit: 2, windowSeconds: 900, counts: 'attempts' };
+
+  beforeEach(() => {
+    ddb.reset();
+    forgetFullWindows();
+  });
+
+  it('refuses a window of requests without another write until the window ends', async () => {
+    ddb.on(UpdateCommand).rejects(full());
+    await expect(consume('scope', requests, { ip: '198.51.100.1' }, NOW)).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(consume('scope', requests, { ip: '198.51.100.1' }, NOW + 30_000)).rejects.toBeInstanceOf(TooManyRequests);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+
+    // Another subject, and the next window, ask the store again.
+    ddb.on(UpdateCommand).resolves({});
+    await consume('scope', requests, { ip: '198.51.100.2' }, NOW + 30_000);
+    await consume('scope', requests, { ip: '198.51.100.1' }, NOW + 60_000);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(3);
+  });
+
+  it('asks the store again a second later for a window of attempts, which a success elsewhere may have freed', async () => {
+    ddb.on(UpdateCommand).rejectsOnce(full()).resolves({});
+    await expect(consume('scope', attempts, { ip: '198.51.100.1' }, NOW)).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(consume('scope', attempts, { ip: '198.51.100.1' }, NOW + KNOWN_FULL_ATTEMPTS_MS - 1)).rejects.toBeInstanceOf(TooManyRequests);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+
+    await expect(consume('scope', attempts, { ip: '198.51.100.1' }, NOW + KNOWN_FULL_ATTEMPTS_MS)).resolves.toEqual(expect.objectContaining({ per: 'ip' }));
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
+  });
+
+  it('answers a remembered refusal with the same Retry-After as the store\'s', async () => {
+    ddb.on(UpdateCommand).rejects(full());
+    const refusal = async (): Promise<TooManyRequests> => {
+      try {
+        await consume('scope', requests, { ip: '198.51.100.9' }, NOW);
+      } catch (error) {
+        if (error instanceof TooManyRequests) return error;
+        throw error;
+      }
+      throw new Error('the window was not full');
+    };
+    const first = await refusal();
+    const again = await refusal();
+    expect(again.headers).toEqual(first.headers);
+    expect(first.headers['Retry-After']).toBe('60');
   });
 });

@@ -1685,7 +1685,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Past 10 sign-ups per hour from this IP, or past 3 invitations a day of `adminEmail`. Or: More than 10 requests in 3600 seconds per ip (see x-rate-limit). Or: More than 3 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 10 requests in 3600 seconds per ip (see x-rate-limit). Or: More than 3 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -1737,7 +1737,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Past 3 invitations a day of `adminEmail`. Or: More than 3 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 3 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -2660,7 +2660,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was first used for a different request (method, path or body). */
             422: components["responses"]["IdempotencyKeyReused"];
-            /** @description More than 3 invitations of one address in 24 hours (a fixed window, across every tenant). Or: More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: More than 3 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: More than 3 requests in 86400 seconds per email (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
