@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { getMany } from '../batch';
 import type { Credentials, Session } from '../../auth/model';
 import { db, tableName } from '../client';
 import { USER_ITEMS } from '../item-types';
@@ -65,19 +66,9 @@ export interface AccountState {
 
 /** The account's state in one consistent BatchGetItem round trip. */
 export async function readAccountState(ids: { tenantId: string; userId: string; sessionId?: string }): Promise<AccountState> {
-  const wanted: Key[] = [keys.user(ids.tenantId, ids.userId), keys.credentials(ids.tenantId, ids.userId), keys.tenant(ids.tenantId)];
+  const wanted = [keys.user(ids.tenantId, ids.userId), keys.credentials(ids.tenantId, ids.userId), keys.tenant(ids.tenantId)];
   if (ids.sessionId) wanted.push(keys.session(ids.tenantId, ids.userId, ids.sessionId));
-  const found: Record<string, unknown>[] = [];
-  let pending: Key[] = wanted;
-  // UnprocessedKeys is rare (throttling); the SDK already retried the request itself.
-  for (let attempt = 0; pending.length > 0 && attempt < 3; attempt += 1) {
-    const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-    found.push(...(result.Responses?.[tableName()] ?? []));
-    pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined) ?? [];
-  }
-  if (pending.length > 0) throw Object.assign(new Error('Unprocessed keys after retries'), { name: 'ThrottlingException' });
-  const at = (key: Key | undefined) => (key ? found.find((item) => item.pk === key.pk && item.sk === key.sk) : undefined);
-  const [user, credentials, tenant, session] = [at(wanted[0]), at(wanted[1]), at(wanted[2]), at(wanted[3])];
+  const [user, credentials, tenant, session] = await getMany(wanted);
   return {
     user: user ? toUser(user) : undefined,
     credentials: credentials ? toCredentials(credentials) : undefined,
