@@ -1,6 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { auditRecord, userActor } from '../audit/record';
-import { randomUUID } from 'node:crypto';
 import { getInvitation } from '../db/repositories/invitations';
 import { getTenant } from '../db/repositories/tenants';
 import { insertUserWithSession } from '../db/repositories/users';
