@@ -13,7 +13,7 @@ import { sortName } from '../../lib/db/name-order';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
-import { storedInvitation, storedTenant, type Item } from '../support/items';
+import { storedInvitation, storedSession, storedTenant, type Item } from '../support/items';
 import { counterKey, giveSlotBack, subjects, takeSlot, windowFullError } from '../support/rate-limits';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -139,20 +139,13 @@ const sessionPut = (userId: string, sessionId: string, refreshJti: string) => ({
   Put: {
     TableName: TABLE,
     Item: {
-      ...keys.session(tenantId, userId, sessionId),
-      type: 'Session',
-      id: sessionId,
-      tenantId,
-      userId,
-      status: 'ACTIVE',
-      rememberMe: false,
-      createdAt: NOW.toISOString(),
-      lastActiveAt: NOW.toISOString(),
-      expiresAt: new Date(NOW.getTime() + settings.refreshTokenSeconds * 1000).toISOString(),
-      ipAddress: IP,
-      userAgent: 'vitest',
-      refreshJti,
-      credentialVersion: 0,
+      ...storedSession(tenantId, userId, sessionId, {
+        createdAt: NOW.toISOString(),
+        lastActiveAt: NOW.toISOString(),
+        expiresAt: new Date(NOW.getTime() + settings.refreshTokenSeconds * 1000).toISOString(),
+        ipAddress: IP,
+        refreshJti,
+      }),
       ttl: NOW_EPOCH + settings.refreshTokenSeconds,
     },
     ConditionExpression: 'attribute_not_exists(pk)',
