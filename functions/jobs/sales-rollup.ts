@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { isDay } from '../../lib/domain/days';
+import { counted } from '../../lib/domain/text';
 import { runSalesRollup, type RollupResult } from '../../lib/jobs/sales-rollup';
 import type { JobCommand } from '../../lib/jobs/command';
 import { logger } from '../../lib/log';
 
 const summary = (result: RollupResult) =>
-  `${result.counters} daily counters of ${result.products} products rolled up (days before ${result.today}); coverage index current for ${result.coverage.tenants} tenants (${result.coverage.products} products moved)`;
+  `${counted(result.counters, 'daily counter')} of ${counted(result.products, 'product')} rolled up (${result.day === undefined ? `days before ${result.today}` : `${result.day} only`}); coverage index current for ${counted(result.coverage.tenants, 'tenant')} (${counted(result.coverage.products, 'product')} moved)`;
 
 /**
  * A run that skipped bad records failed, though only after rolling up everything else: the
@@ -17,7 +18,7 @@ const summary = (result: RollupResult) =>
 function failIfSkipped(result: RollupResult): Omit<RollupResult, 'skipped'> {
   const { skipped, ...rolled } = result;
   if (skipped > 0) {
-    throw new Error(`sales roll-up skipped ${skipped} pending counter${skipped === 1 ? '' : 's'} with bad stored records (left pending, logged as errors); ${summary(result)}`);
+    throw new Error(`sales roll-up skipped ${counted(skipped, 'pending counter')} with bad stored records (left pending, logged as errors); ${summary(result)}`);
   }
   return rolled;
 }

@@ -60,3 +60,8 @@ const NOT_STORABLE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u202
 export function storedHeaderText(value: string, max: number): string {
   return [...value.replace(NOT_STORABLE, '?')].slice(0, max).join('');
 }
+
+/** `1 company`, `3 companies`: a count with its noun in the number it takes (`plural` defaults to `singular` + s). */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

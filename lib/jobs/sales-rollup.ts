@@ -8,6 +8,8 @@ import { logger } from '../log';
 export interface RollupResult {
   /** Complete days before this one were considered (today in the business time zone). */
   today: string;
+  /** The one day rolled up, when the run was asked for one (`--date`); otherwise every complete day before `today`. */
+  day?: string;
   /** Pending counters rolled up. */
   counters: number;
   /** Products with at least one counter rolled up. */
@@ -98,7 +100,7 @@ export async function runSalesRollup(options: { nowMs: number; day?: string }): 
   await mapConcurrently(tenants, ROLLUP_CONCURRENCY, invalidateCoverage);
 
   const coverage = await refreshCoverageIndex(today);
-  const result = { today, counters, products, skipped, coverage };
+  const result = { today, ...(options.day === undefined ? {} : { day: options.day }), counters, products, skipped, coverage };
   logger.info('sales roll-up done', { ...result });
   return result;
 }

@@ -158,7 +158,7 @@ describe('the sales roll-up over bad stored records', () => {
     await writeDailySalesTotals([{ tenantId: t1, productId: p2, day: '2026-03-09', units: 6 }]);
 
     await expect(handler(event)).rejects.toThrow(
-      new Error('sales roll-up skipped 6 pending counters with bad stored records (left pending, logged as errors); 1 daily counters of 1 products rolled up (days before 2026-03-10); coverage index current for 0 tenants (0 products moved)'),
+      new Error('sales roll-up skipped 6 pending counters with bad stored records (left pending, logged as errors); 1 daily counter of 1 product rolled up (days before 2026-03-10); coverage index current for 0 tenants (0 products moved)'),
     );
 
     expect(await get(keys.productSales(t1, p2))).toEqual(seriesItem(t1, p2, '2026-03-09', { '2026-03-01': 4, '2026-03-09': 6 }, 2));

@@ -173,6 +173,15 @@ describe('the sales roll-up job over skipped bad records', () => {
     await expect(runJobOnce(job, load, [], NOW)).resolves.toBe('sales-rollup: 5 daily counters of 2 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)');
   });
 
+  it('names the one day `--date` rolled up, and counts of one in the singular', async () => {
+    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-25', day: '2026-11-20', counters: 1, products: 1, skipped: 0, coverage: { tenants: 1, products: 0 } });
+
+    await expect(runJobOnce(job, load, ['--date', '2026-11-20'], NOW)).resolves.toBe(
+      'sales-rollup: 1 daily counter of 1 product rolled up (2026-11-20 only); coverage index current for 1 tenant (0 products moved)',
+    );
+    expect(vi.mocked(runSalesRollup).mock.calls).toEqual([[{ nowMs: NOW, day: '2026-11-20' }]]);
+  });
+
   it('shows the skipped count as a failure in the local scheduler and in `npm run job`', async () => {
     vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 3, coverage: { tenants: 4, products: 7 } });
     vi.useFakeTimers({ now: NOW });
