@@ -14,7 +14,6 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SingleBar, Presets } from 'cli-progress';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import * as z from 'zod';
 import { inviteUser } from '../lib/auth/invitations';
@@ -27,11 +26,13 @@ import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { mapConcurrently } from '../lib/domain/concurrency';
+import { counted } from '../lib/domain/text';
 import { createSupplier } from '../lib/suppliers/service';
 import { createTenant } from '../lib/tenants/service';
 import { routeLimit } from '../lib/rate-limit';
 import { routes } from '../lib/routes';
 import { connectLocalStore } from '../local/store';
+import { progress, type Progress } from '../tools/progress';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(0).max(max).default(fallback);
 const optionsSchema = z.object({
@@ -51,17 +52,11 @@ const PLACE = ['São Jorge', 'Paulista', 'Ipiranga', 'Goiás', 'Ceará', 'Amazô
 const GOODS = ['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo', 'Farinha', 'Leite', 'Biscoito', 'Macarrão', 'Sabão'];
 
 /** Run tasks with at most `width` in flight, ticking the bar as each ends. */
-async function inParallel(tasks: (() => Promise<unknown>)[], width: number, bar: SingleBar): Promise<void> {
+async function inParallel(tasks: (() => Promise<unknown>)[], width: number, bar: Progress): Promise<void> {
   await mapConcurrently(tasks, width, async (task) => {
     await task();
     bar.increment();
   });
-}
-
-function progress(label: string, total: number): SingleBar {
-  const bar = new SingleBar({ format: `${label.padEnd(22)} {bar} {value}/{total}`, hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 }, Presets.shades_classic);
-  bar.start(total, 0);
-  return bar;
 }
 
 async function step(label: string, total: number, tasks: (() => Promise<unknown>)[], width = 8): Promise<void> {
@@ -183,7 +178,9 @@ async function main(): Promise<void> {
     const job = await runSalesRollup({ nowMs });
     const rolled = { counters: direct ? entries.length : job.counters };
 
-    console.log(`\nSeeded tenant '${tenant.name}' (${tenant.id}): ${options.companies} companies, ${options.suppliers} suppliers, ${options.products} products, ${options.warehouses} warehouses, ${options.sales} sales over ${SALES_DAYS} days (${rolled.counters} daily totals rolled up).`);
+    console.log(
+      `\nSeeded tenant '${tenant.name}' (${tenant.id}): ${counted(options.companies, 'company', 'companies')}, ${counted(options.suppliers, 'supplier')}, ${counted(options.products, 'product')}, ${counted(options.warehouses, 'warehouse')}, ${counted(options.sales, 'sale')} over ${SALES_DAYS} days (${counted(rolled.counters, 'daily total')} rolled up).`,
+    );
     console.log('Logins (POST /auth/login):');
     console.log(`  administrator  ${adminEmail}  ${PASSWORD}`);
     console.log(`  member         ${memberEmail}  ${PASSWORD}`);
