@@ -8,7 +8,8 @@
  * grants by the IAM proxy (local/bundles). The store is the running `npm start`'s on
  * `$DATA_DIR`, else a DynamoDB Local of this command's own there.
  *
- * As SAM does: the function's logs on stderr, the JSON result on stdout. The event is the
+ * As SAM does: the function's logs on stderr, the JSON result on stdout (`npm run -s invoke`
+ * keeps npm's own banner off stdout, so the JSON can be piped). The event is the
  * file given, else the route's sample event (`events/<handler>.json`, `npm run routes`).
  * `--as <email>`: a real session of that local user, its cookies in the event, and for a
  * protected route the authorizer bundle run first, its context put into the event.
@@ -31,7 +32,7 @@ import { localSettings } from '../local/environment';
 import { repoRoot } from '../local/runtime';
 import { connectLocalStore } from '../local/store';
 
-const USAGE = 'usage: npm run invoke -- <FunctionLogicalId | "METHOD /path"> [event.json] [--as <email>] [--assembly <cdk.out directory>] [--no-synth]';
+const USAGE = 'usage: npm run -s invoke -- <FunctionLogicalId | "METHOD /path"> [event.json] [--as <email>] [--assembly <cdk.out directory>] [--no-synth]';
 
 /** The sample event of a function: the manifest names its handler, `events/<handler>.json` (tools: scripts/route-artifacts.ts). */
 function sampleEventFile(assembly: CloudAssembly, functionId: string, route: AssemblyRoute | undefined): string | undefined {
@@ -42,7 +43,19 @@ function sampleEventFile(assembly: CloudAssembly, functionId: string, route: Ass
   return handler ? join(repoRoot, 'events', `${basename(handler, '.ts')}.json`) : undefined;
 }
 
+/**
+ * npm writes `> backoffice-api@0.1.0 invoke` on stdout before it runs a script, unless it runs
+ * silent (`npm run -s`, which it tells the script as npm_config_loglevel). When stdout goes to
+ * a pipe or a file, that banner would precede the JSON, so say how to keep it out.
+ */
+function noteNpmBanner(): void {
+  if (process.env.npm_lifecycle_event === 'invoke' && process.env.npm_config_loglevel !== 'silent' && !process.stdout.isTTY) {
+    console.error('Note: npm printed its banner on stdout before the result; `npm run -s invoke -- …` leaves the JSON alone there.');
+  }
+}
+
 async function main(): Promise<number> {
+  noteNpmBanner();
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { as: { type: 'string' }, assembly: { type: 'string' }, 'no-synth': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   const [target, eventArgument] = positionals;
   if (values.help || !target || positionals.length > 2) {
