@@ -3,7 +3,7 @@ import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
@@ -116,6 +116,8 @@ export class ServiceFunction extends Construct {
         // infra/bundling.ts): nothing external, and the same aliases as LAMBDA_ESBUILD.
         bundleAwsSDK: true,
         externalModules: BUNDLE_EXTERNAL_MODULES,
+        // esbuild's warnings and errors only: not a size table and a "Done" line per function.
+        logLevel: LogLevel.WARNING,
         esbuildArgs: {
           '--drop-labels': BUNDLE_DROP_LABELS.join(','),
           '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`),
