@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * (`/usr/bin/chromium`, Debian's package; `.ci/run` installs it). They start their own
  * local API (DynamoDB Local needs Java, as for the integration tests).
  */
+// The AWS SDK's Node 22 notice, silenced for the test processes only (see vitest.config.ts).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {

@@ -41,6 +41,8 @@ Object.assign(process.env, {
   CURSOR_SECRET: 'sample-events-cursor-key-of-32-characters',
   ...functionEnvironment(stage),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
+  // No EMF lines on the test output (test/handlers/metrics.test.ts checks what they hold).
+  POWERTOOLS_METRICS_DISABLED: 'true',
 });
 delete process.env.DYNAMODB_ENDPOINT;
 delete process.env.JWT_SIGNING_KEY_SECRET_ID;
