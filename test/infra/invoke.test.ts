@@ -13,9 +13,10 @@ import { authorize, sessionCookieHeader, withCookie } from '../../local/bundles/
 import { ensureTable, freePort, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local';
 import { applyLocalEnvironment } from '../../local/environment';
 import { repoRoot, writeRuntimeInfo } from '../../local/runtime';
+import { sharedAssembly } from './synth';
 
 /**
- * The synthesized bundles run locally (issue 19): a fresh assembly of the app, DynamoDB Local in
+ * The synthesized bundles run locally: the run's assembly of the app, DynamoDB Local in
  * memory, and each function in its worker with its template environment and its grants
  * enforced by the IAM proxy.
  */
@@ -71,9 +72,10 @@ function editedTemplate(edit: (resources: Template['Resources']) => void): Templ
 }
 
 beforeAll(async () => {
-  assemblyDir = mkdtempSync(path.join(tmpdir(), 'backoffice-assembly-'));
+  // The run's one `npx cdk synth` (test/infra/global-setup.ts), which ensureAssembly finds current.
+  assemblyDir = await sharedAssembly();
+  expect(ensureAssembly({ dir: assemblyDir, log: () => undefined })).toBe(false);
   dataDir = mkdtempSync(path.join(tmpdir(), 'backoffice-invoke-'));
-  ensureAssembly({ dir: assemblyDir, log: () => undefined });
   assembly = readAssembly({ dir: assemblyDir });
 
   dynamo = await startDynamoLocal({ port: await freePort() });
@@ -101,7 +103,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await runtime?.stop();
   await dynamo?.stop();
-  rmSync(assemblyDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 

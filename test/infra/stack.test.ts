@@ -1,9 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackofficeApp } from '../../infra/backoffice-app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
@@ -14,15 +12,15 @@ import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
 import { authorizer as authorizerManifest, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
-import { readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
+import { DEFAULT_STACK_NAME, readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
 import { dynamoContextOptions, LOCAL_ACCOUNT, LOCAL_REGION, resolvedStatements, type LocalWorld } from '../../local/bundles/environment';
 import { authorizeDynamoCall, type Decision } from '../../local/bundles/iam';
-import { cdkJsonContext, missingControlTowerRuleFolders, type ValidationReport, violationsOf } from './synth';
+import { missingControlTowerRuleFolders, sharedAssembly, sharedSynthesis, type ValidationReport, violationsOf } from './synth';
 
 /**
  * Properties of the synthesized dev stack, checked against the route manifest, and its
- * AWS Solutions (cdk-nag) report. The app is built exactly as `cdk synth` builds it, and
- * synthesis bundles every function with esbuild, so it runs once for the whole file.
+ * AWS Solutions (cdk-nag) report. The assembly is the run's one `npx cdk synth`
+ * (test/infra/global-setup.ts): the CLI, cdk.json and bundling exactly as they deploy.
  */
 
 type Json = Record<string, unknown>;
@@ -55,19 +53,14 @@ let outdir: string;
 /** The same synthesis as local/bundles reads it: what the IAM evaluator and the bundle-mode proxy see. */
 let bundles: CloudAssembly;
 
-beforeAll(() => {
-  outdir = mkdtempSync(path.join(tmpdir(), 'backoffice-synth-'));
-  // The same feature flags as `cdk synth`, which reads them from cdk.json. A finding that
-  // is not acknowledged makes synth() itself throw.
-  const { app, stack } = createBackofficeApp({ outdir, context: { ...cdkJsonContext(), stage: 'dev' } });
-  const assembly = app.synth();
-  template = Template.fromJSON(assembly.getStackByName(stack.stackName).template as Json);
+beforeAll(async () => {
+  // A finding that is not acknowledged fails the synthesis itself (sharedAssembly throws its output).
+  outdir = await sharedAssembly();
+  template = Template.fromJSON(JSON.parse(readFileSync(path.join(outdir, `${DEFAULT_STACK_NAME}.template.json`), 'utf8')) as Json);
   resources = template.toJSON().Resources as Record<string, Resource>;
   report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
-  bundles = readAssembly({ dir: outdir, stackName: stack.stackName });
+  bundles = readAssembly({ dir: outdir, stackName: DEFAULT_STACK_NAME });
 }, SYNTH_TIMEOUT_MS);
-
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 // ---- template navigation -------------------------------------------------------------------
 
@@ -961,6 +954,16 @@ describe('AWS Solutions checks (cdk-nag)', () => {
 
   it('reports nothing but the placeholder key set warning of the dev defaults', () => {
     expect(violationsOf(report, '')).toEqual(['Annotation::backoffice:placeholderJwks (warning) at Backoffice-dev']);
+  });
+
+  it('prints, under `cdk synth --quiet`, only that warning: no bundling progress, no esbuild summaries', async () => {
+    const { stderr } = await sharedSynthesis();
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^infra\/backoffice-app\.ts:\d+:\d+$/),
+      expect.stringMatching(/^WARNING JWT_PUBLIC_KEYS is the empty placeholder key set: .* \(Annotation\)$/),
+      '   Backoffice-dev aws-cdk-lib.Stack',
+      "   Acknowledge with 'Annotation::backoffice:placeholderJwks'",
+    ]);
   });
 });
 

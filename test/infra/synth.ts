@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CONTROL_TOWER_RULE_FOLDERS, CONTROL_TOWER_RULES_DIR, createBackofficeApp } from '../../infra/backoffice-app';
-import { fromRoot } from '../../infra/paths';
+import { fromRoot, repoRoot } from '../../infra/paths';
 import type { BackofficeStack } from '../../infra/stack';
+import { inject } from 'vitest';
 
 /** Helpers shared by the infra tests: the app as `cdk synth` builds it, and its validation report. */
 
@@ -83,4 +85,57 @@ export function missingControlTowerRuleFolders(template: Template): string[] {
     const evaluated = readdirSync(path.join(CONTROL_TOWER_RULES_DIR, folder)).flatMap((file) => evaluatedTypes(readFileSync(path.join(CONTROL_TOWER_RULES_DIR, folder, file), 'utf8')));
     return evaluated.some((type) => types.has(type));
   });
+}
+
+/** Written into the shared assembly folder when its synthesis ends, whatever the outcome. */
+const SYNTH_STATUS_FILE = 'synth-status.json';
+interface SynthStatus {
+  /** The CLI's exit code: 0 when the assembly is complete. */
+  code: number | null;
+  /** Everything it wrote on stderr (the CLI writes nothing on stdout under `--quiet`). */
+  stderr: string;
+}
+
+/** `npx cdk synth --quiet --output dir`, exactly as a developer runs it; its status file is written whole, then renamed. */
+async function synthesizeInto(dir: string): Promise<void> {
+  const child = spawn('npx', ['cdk', 'synth', '--quiet', '--output', dir], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolveExit) => {
+    child.on('error', (error) => {
+      stderr += `npx did not start: ${error.message}`;
+      resolveExit(null);
+    });
+    child.on('close', resolveExit);
+  });
+  const status: SynthStatus = { code, stderr };
+  writeFileSync(path.join(dir, `${SYNTH_STATUS_FILE}.partial`), JSON.stringify(status));
+  renameSync(path.join(dir, `${SYNTH_STATUS_FILE}.partial`), path.join(dir, SYNTH_STATUS_FILE));
+}
+
+/**
+ * The run's one bundled assembly (test/infra/global-setup.ts gives the folder): the first
+ * caller synthesizes it, the others wait for its status file. Resolves to the folder and what
+ * the synthesis wrote on stderr; throws its output when it failed.
+ */
+export async function sharedSynthesis(): Promise<{ dir: string; stderr: string }> {
+  const dir = inject('assemblyDir');
+  const statusFile = path.join(dir, SYNTH_STATUS_FILE);
+  let claimed = true;
+  try {
+    mkdirSync(path.join(dir, 'synthesizing'));
+  } catch {
+    claimed = false;
+  }
+  if (claimed) await synthesizeInto(dir);
+  // Another test file's worker synthesizes: its status file is the one signal it has ended.
+  else while (!existsSync(statusFile)) await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+  const status = JSON.parse(readFileSync(statusFile, 'utf8')) as SynthStatus;
+  if (status.code !== 0) throw new Error(`npx cdk synth --quiet --output ${dir} failed (exit ${status.code}); the end of its output:\n${status.stderr.trimEnd().split('\n').slice(-40).join('\n')}`);
+  return { dir, stderr: status.stderr };
+}
+
+/** The folder of the run's one bundled assembly (`sharedSynthesis`). */
+export async function sharedAssembly(): Promise<string> {
+  return (await sharedSynthesis()).dir;
 }

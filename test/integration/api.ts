@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 import { codeAt } from '../../lib/auth/totp';
 import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../tools/openapi/contract';
-import { buildOpenApiDocument } from '../../tools/openapi/document';
 
 /** A response as the tests assert it: status, headers, the Set-Cookie lines and the parsed body. */
 export interface ApiResponse<T = unknown> {
@@ -78,7 +77,8 @@ let contract: ContractValidator | undefined;
  * mismatch fails the test that made the call.
  */
 function assertMatchesContract(observed: ObservedResponse): void {
-  contract ??= createContractValidator(buildOpenApiDocument());
+  // The document is built once per run, by the global setup (it imports every handler).
+  contract ??= createContractValidator(inject('openApiDocument'));
   const violation = contract.check(observed);
   if (violation) throw new Error(`Contract violation: ${violation}`);
 }

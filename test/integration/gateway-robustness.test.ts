@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuth
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, createGatewayServer, MAX_HEAD_BYTES, MAX_URL_LENGTH, NODE_MAX_HEADER_SIZE, type AuthorizerHandler, type ProxyHandler } from '../../local/gateway';
 import type { Route } from '../../lib/routes';
-import { allowedOrigin, apiUrl, newTenantWithAdmin, problem, uniqueEmail, type Account } from './api';
+import { allowedOrigin, apiUrl, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, type Account } from './api';
 
 /**
  * The emulator answers whatever a client sends as API Gateway would: oversized requests (414,
@@ -62,7 +62,8 @@ function rawHttp(base: string, request: Buffer | string): Promise<RawResponse> {
     const chunks: Buffer[] = [];
     let closed = false;
     let settled = false;
-    const socket = connect(Number(port), hostname);
+    // From a random loopback address, as every other test's call: per-IP limits are not shared by accident.
+    const socket = connect({ port: Number(port), host: hostname, localAddress: randomLoopback() });
     const settle = (error?: Error) => {
       if (settled) return;
       const parsed = parseResponse(Buffer.concat(chunks));

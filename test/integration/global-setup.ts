@@ -3,17 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalApi, type LocalApi } from '../../tools/local-api';
+import { buildOpenApiDocument } from '../../tools/openapi/document';
+import type { OpenApiDocument } from '../../tools/openapi/types';
 
 /**
  * Starts the local API exactly as `npm start` does (emulator + DynamoDB Local), on free
  * ports, with an in-memory store and a temporary data folder, once for all integration
- * test files.
+ * test files; and builds the OpenAPI document their responses are checked against, once.
  */
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string;
     dataDir: string;
     allowedOrigin: string;
+    /** The OpenAPI document every response is checked against (test/integration/api.ts). */
+    openApiDocument: OpenApiDocument;
   }
 }
 
@@ -50,6 +54,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('apiUrl', api.url);
   project.provide('dataDir', dataDir);
   project.provide('allowedOrigin', ALLOWED_ORIGIN);
+  project.provide('openApiDocument', buildOpenApiDocument());
 }
 
 export async function teardown(): Promise<void> {
