@@ -256,6 +256,17 @@ export async function useLocalStoreInProcess(): Promise<void> {
   resetConfig();
 }
 
+/**
+ * Rate limits count in fixed windows (lib/rate-limit.ts): attempts that straddle a window's
+ * end start counting again. A test that counts up to a limit over HTTP, whose server clock it
+ * cannot set, first waits out the current window when fewer than `needMs` of it are left.
+ */
+export async function clearOfWindowEnd(windowSeconds: number, needMs = 20_000): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolveWait) => setTimeout(resolveWait, left + 50));
+}
+
 /** The `Link: <…>; rel="next"` target of a list page, or null on the last page. */
 export function nextLink(response: ApiResponse): string | null {
   const link = response.headers.get('link');
