@@ -7,8 +7,8 @@ import type { Config } from './config';
  * read the environment through lib/config.ts, which has no defaults (a missing value fails
  * loudly), so a deployed function runs with exactly what its stack gave it.
  *
- * Changing a value here changes every runner; the README's configuration table and the
- * contract text quote the lifetimes.
+ * Changing a value here changes every runner; docs/getting-started.md (configuration) and
+ * docs/api.md (sessions) quote the lifetimes.
  */
 export const settings = {
   /** 15 minutes: a leaked access token is short-lived; the refresh cookie renews it silently. */

@@ -13,7 +13,7 @@ import { verifyAccessToken } from './tokens';
  */
 export function mustEnrolSecondFactor(policy: MfaPolicy, user: Pick<User, 'role' | 'totpEnabledAt'> & { platformAdmin?: boolean }): boolean {
   if (user.totpEnabledAt) return false;
-  // A platform administrator always needs one (create-admin enrols it; see README).
+  // A platform administrator always needs one (create-admin enrols it; docs/administration.md).
   return user.platformAdmin === true || policy === 'ALL' || (policy === 'ADMINS' && user.role === 'ADMIN');
 }
 
