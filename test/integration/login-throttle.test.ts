@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { call, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, type Account } from './api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PASSWORD_ATTEMPTS } from '../../lib/routes';
+import { call, clearOfWindowEnd, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, type Account } from './api';
 
 /**
  * The login throttle holds for parallel attempts. Each attempt takes its slot of the
@@ -11,6 +12,9 @@ import { call, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, 
  */
 
 const attempt = (email: string, password: string, ip: string) => call('POST', '/auth/login', { body: { email, password }, ip });
+
+// Every test counts attempts in the 15-minute windows: none may straddle a window's end.
+beforeEach(() => clearOfWindowEnd(PASSWORD_ATTEMPTS.windowSeconds));
 
 describe('login throttle under parallel attempts', () => {
   it('runs at most 5 password checks for 30 parallel wrong guesses with the right password among them', async () => {
