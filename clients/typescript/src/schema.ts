@@ -200,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * End every session of the caller but the current one
-         * @description Ends every live session of the caller except the one in use ("sign out everywhere else"); `revoked` says how many. Shares the session routes' limit of 10 requests per minute per user.
+         * @description Ends every live session of the caller except the one in use ("sign out everywhere else"); `revoked` says how many. Limited to 10 requests per minute per user, counted apart from the other session routes.
          */
         post: operations["revokeOtherSessions"];
         delete?: never;
