@@ -66,3 +66,6 @@ export const TENANT_ITEMS = { tenant: 'Tenant', name: 'TenantName' } as const;
 
 /** The `type` attribute of an audit entry (each of its copies). */
 export const AUDIT_ITEMS = { entry: 'AuditEntry' } as const;
+
+/** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/db/repositories/search). */
+export const SEARCH_ITEMS = { manifest: 'SearchManifest', delta: 'SearchDelta', chunk: 'SearchChunk' } as const;

@@ -18,6 +18,9 @@ export const CREDENTIALS_PK_PREFIX = 'CREDENTIALS#';
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
 
+/** The lists the in-memory search serves (lib/search). */
+export type SearchList = 'suppliers' | 'products';
+
 /** Which stock-history list: the filters given (a movement is in the eight lists of its own values). */
 export interface HistoryScope {
   productId?: string;
@@ -112,6 +115,17 @@ export const keys = {
    */
   supplierBlock: (tenantId: string, firstSk: string): Key => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_BLOCKS`, sk: `B#${firstSk}` }),
   supplierBlocksOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_BLOCKS` }),
+
+  /**
+   * A searchable list's log (lib/db/repositories/search): its manifest (`M`, which chunks
+   * hold which version) and, before it in key order, one delta per write since the last
+   * fold (`D#<id>#<version>`), all read by one consistent Query per search.
+   */
+  searchManifest: (tenantId: string, list: SearchList): Key => ({ pk: `${tenantPk(tenantId)}#SEARCH#${list}`, sk: 'M' }),
+  searchDelta: (tenantId: string, list: SearchList, id: string, version: number): Key => ({ pk: `${tenantPk(tenantId)}#SEARCH#${list}`, sk: `D#${id}#${version}` }),
+  searchLogOf: (tenantId: string, list: SearchList) => ({ pk: `${tenantPk(tenantId)}#SEARCH#${list}` }),
+  /** One compressed chunk of a searchable list, of the manifest's generation `generation`. */
+  searchChunk: (tenantId: string, list: SearchList, generation: string, chunk: number): Key => ({ pk: `${tenantPk(tenantId)}#SEARCH_CHUNKS#${list}`, sk: `${generation}#${chunk}` }),
 
   warehouse: (tenantId: string, warehouseId: string): Key => ({ pk: tenantPk(tenantId), sk: `WAREHOUSE#${warehouseId}` }),
   warehousesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WAREHOUSE#' }),

@@ -4,7 +4,9 @@
  * search reads); the matcher decides whether a haystack matches a query. Contract section 5:
  * case- and accent-insensitive, and documents and phones match with or without punctuation.
  */
-import { normalizeText } from './name-order';
+import { normalizeText, sortName } from './name-order';
+import { FIELD_SEPARATOR as RECORD_FIELD_SEPARATOR, type SearchRecord } from '../search/model';
+import type { Supplier } from '../suppliers/model';
 
 export { normalizeText, sortName, SORT_NAME_MAX_CHARACTERS } from './name-order';
 
@@ -56,5 +58,25 @@ export function supplierMatcher(query: string): ((haystack: string) => boolean) 
     const [name = '', corporateName = '', email = '', document = '', phone = ''] = haystack.split(FIELD_SEPARATOR);
     if (name.includes(text) || corporateName.includes(text) || email.includes(text)) return true;
     return compact !== '' && (document.includes(compact) || phone.includes(compact));
+  };
+}
+
+/** What a supplier search page shows of each supplier (its view, before the document is formatted). */
+export type SupplierFields = Omit<Supplier, 'createdAt' | 'updatedAt'>;
+
+/**
+ * A supplier's version `version` as the in-memory search holds it (lib/search): ordered by
+ * its index entry's key, matched by the text and digits of the haystack above, shown as
+ * its fields without timestamps.
+ */
+export function supplierSearchRecord(supplier: Supplier, version: number): SearchRecord {
+  const fields: SupplierFields = { id: supplier.id, name: supplier.name, corporateName: supplier.corporateName, document: supplier.document, email: supplier.email, phone: supplier.phone, active: supplier.active };
+  return {
+    id: supplier.id,
+    version,
+    key: `${sortName(supplier.name)}#${supplier.id}`,
+    words: [normalizeText(supplier.name), normalizeText(supplier.corporateName), supplier.email === null ? '' : normalizeText(supplier.email)].join(RECORD_FIELD_SEPARATOR),
+    digits: [supplier.document.toLowerCase(), supplier.phone === null ? '' : supplier.phone.replace(/[^0-9]/g, '')].join(RECORD_FIELD_SEPARATOR),
+    view: JSON.stringify(fields),
   };
 }

@@ -4,20 +4,27 @@ import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
-import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, searchSupplierPage } from '../db/repositories/suppliers';
+import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, supplierSearchSource } from '../db/repositories/suppliers';
 import { formatDocument } from '../domain/documents';
 import type { Supplier } from './model';
 import type { ListSuppliersInput } from './queries';
 import type { CreateSupplierInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
-import { supplierMatcher } from '../db/supplier-index';
+import type { SupplierFields } from '../db/supplier-index';
+import { searchList } from '../search/engine';
+import { searchQuery } from '../search/query';
 
 /** What an update's audit entry compares (its timestamps are not the caller's change). */
 const AUDITED_FIELDS = ['name', 'corporateName', 'document', 'email', 'phone', 'active'] as const satisfies readonly (keyof Supplier)[];
 
-/** The Supplier of interface.md: the entity without its timestamps, document formatted with punctuation. */
-export const toSupplierView = ({ createdAt: _createdAt, updatedAt: _updatedAt, ...supplier }: Supplier): SupplierView => ({
-  ...supplier,
-  document: formatDocument(supplier.document),
+/** The Supplier of the API: the entity without its timestamps, document formatted with punctuation. */
+export const toSupplierView = ({ id, name, corporateName, document, email, phone, active }: SupplierFields): SupplierView => ({
+  id,
+  name,
+  corporateName,
+  document: formatDocument(document),
+  email,
+  phone,
+  active,
 });
 
 /** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */
@@ -80,12 +87,14 @@ export async function deleteSupplier(principal: Principal, supplierId: string, n
  */
 export async function listSuppliers(principal: Principal, query: ListSuppliersInput, nowMs: number, searches: ScopedLimit | undefined): Promise<SupplierPageView> {
   const offset = (query.page - 1) * query.limit;
-  const matches = query.search === undefined ? undefined : supplierMatcher(query.search);
-  // A search reads the tenant's whole supplier index: each user's searches are limited (the
-  // manifest's; undefined for the benchmarks that measure the read itself).
-  if (matches && searches) await consumeLimit(searches, { ip: '', userId: principal.userId }, nowMs);
-  const { suppliers, total } = matches
-    ? await searchSupplierPage(principal.tenantId, matches, offset, query.limit)
-    : await readSupplierPage(principal.tenantId, offset, query.limit);
-  return { data: suppliers.map(toSupplierView), total, page: query.page, limit: query.limit };
+  const search = query.search === undefined ? undefined : searchQuery(query.search);
+  // A search on a cold function loads the tenant's suppliers: each user's searches are
+  // limited (the manifest's; undefined for the benchmarks that measure the read itself).
+  if (search && searches) await consumeLimit(searches, { ip: '', userId: principal.userId }, nowMs);
+  if (!search) {
+    const { suppliers, total } = await readSupplierPage(principal.tenantId, offset, query.limit);
+    return { data: suppliers.map(toSupplierView), total, page: query.page, limit: query.limit };
+  }
+  const { records, total } = await searchList(supplierSearchSource, principal.tenantId, search, { offset, limit: query.limit });
+  return { data: records.map((record) => toSupplierView(JSON.parse(record.view) as SupplierFields)), total, page: query.page, limit: query.limit };
 }

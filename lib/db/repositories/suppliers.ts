@@ -1,16 +1,17 @@
 /**
- * Suppliers. Three kinds of items per tenant:
+ * Suppliers. Four kinds of items per tenant:
  *
  * - the full supplier (`keys.supplier`), read only for the suppliers a page shows;
  * - a compact index entry (`keys.supplierIndexEntry`) in a partition of its own, sorted by
  *   the normalized name, holding only `id` and the search haystack (`lib/db/supplier-index`);
- *   paging and searching read these, never the full items;
+ *   unsearched pages read these, never the full items;
  * - the document sentinel (uniqueness within the tenant) and the tenant's supplier count
- *   (`keys.supplierStats`, the `total` of an unsearched page).
+ *   (`keys.supplierStats`, the `total` of an unsearched page);
+ * - the search's delta of each write (./search), which searches read (lib/search/engine).
  *
  * Every write is one transaction with its audit entry (./audit, last in it), so the index,
- * the sentinel and the count never drift from the suppliers, and no change commits without
- * its entry.
+ * the sentinel, the count and the search never drift from the suppliers, and no change
+ * commits without its entry.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
@@ -18,7 +19,10 @@ import { Conflict, NotFound } from '../../errors';
 import type { Supplier } from '../../suppliers/model';
 import { SUPPLIER_ITEMS } from '../item-types';
 
-import { searchHaystack, sortName } from '../supplier-index';
+import { searchHaystack, sortName, supplierSearchRecord } from '../supplier-index';
+import type { SearchRecord } from '../../search/model';
+import { searchDeltaPut } from './search';
+import { queryAll } from '../query';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { auditItems } from './audit';
@@ -82,8 +86,8 @@ function withRetries<T>(step: () => Promise<T | typeof RETRY>): Promise<T> {
 /**
  * One transaction: the supplier, its document sentinel (409 when the tenant already has a
  * supplier with that document), its index entry, the tenant's count + 1 and its block's
- * count + 1 (./supplier-blocks; the tenant's first block with its first supplier), the key's
- * completion and the audit entry. Concurrent creates in one tenant contend for the count and
+ * count + 1 (./supplier-blocks; the tenant's first block with its first supplier), the
+ * search delta, the key's completion and the audit entry. Concurrent creates in one tenant contend for the count and
  * the block, so a conflict is retried.
  */
 export async function insertSupplier(tenantId: string, supplier: Supplier, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
@@ -111,6 +115,7 @@ export async function insertSupplier(tenantId: string, supplier: Supplier, audit
       },
     ];
     const blockIndex = found ? items.push(blockCountWrite(tenantId, found, 1)) - 1 : firstBlock ? items.push(firstBlockWrite(tenantId)) - 1 : -1;
+    items.push(searchDeltaPut(tenantId, 'suppliers', supplierSearchRecord(supplier, 1)));
     const keyIndex = items.length;
     items.push(...completionItems(key), ...auditItems(audit));
     try {
@@ -153,8 +158,8 @@ export async function findSupplier(tenantId: string, supplierId: string): Promis
  * check); false when someone did, so the caller reads again. A new document claims its
  * sentinel (409 when taken) and frees the old one; a change to what search or ordering
  * sees rewrites the index entry, moving it (delete + put) when the sort name changed. All
- * in one transaction with the audit entry (even a change to `active` alone, so the entry
- * commits with it).
+ * in one transaction with the search delta and the audit entry (even a change to `active`
+ * alone, so the entry commits with it).
  */
 async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, next: Supplier, audit: AuditRecord): Promise<boolean> {
   const table = tableName();
@@ -190,8 +195,8 @@ async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, ne
     items.push({ Put: { TableName: table, Item: entry } });
   }
 
-  // Last, so the indexes above are the cancellation reasons' (the entry's puts have no condition).
-  items.push(...auditItems(audit));
+  // Last, so the indexes above are the cancellation reasons' (the entry's puts and the search delta have no condition).
+  items.push(searchDeltaPut(tenantId, 'suppliers', supplierSearchRecord(next, stored.version + 1)), ...auditItems(audit));
 
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
@@ -224,7 +229,7 @@ export async function modifySupplier(tenantId: string, supplierId: string, chang
 /**
  * Delete the supplier for good, in one transaction conditioned on the version it read: the
  * item, its document sentinel (the document is free again in the tenant), its index entry,
- * the tenant's count - 1 and its block's, and the audit entry. A concurrent update or delete
+ * the tenant's count - 1 and its block's, the search's tombstone and the audit entry. A concurrent update or delete
  * makes it read again, so it removes the index entry the supplier has now, and of parallel
  * deletes exactly one succeeds (with its one entry): the others find nothing, a 404.
  */
@@ -260,6 +265,7 @@ export async function removeSupplier(tenantId: string, supplierId: string, audit
               },
             },
             ...(block ? [blockCountWrite(tenantId, block, -1)] : []),
+            searchDeltaPut(tenantId, 'suppliers', { id: supplierId, version: stored.version + 1, gone: true }),
             ...auditItems(audit),
           ],
         }),
@@ -267,7 +273,7 @@ export async function removeSupplier(tenantId: string, supplierId: string, audit
       return undefined;
     } catch (error) {
       const failed = failedConditions(error);
-      // Item 4 is the block's count when there is a block (the audit puts after it have no condition).
+      // Item 4 is the block's count when there is a block (the search delta and the audit puts after it have no condition).
       if (failed?.includes(0) || (block && failed?.includes(4)) || isTransactionConflict(error)) return RETRY;
       throw error;
     }
@@ -360,8 +366,10 @@ export async function readSupplierPage(tenantId: string, offset: number, limit: 
 }
 
 /**
- * A page of the suppliers whose index entry `matches`, by name. Reads every index entry of
- * the tenant (`id` and `search` only) to count the matches, then only the page's full items.
+ * A page of the suppliers whose index entry `matches`, by name, found by reading every index
+ * entry of the tenant (`id` and `search` only), then the page's full items. Searches go
+ * through lib/search/engine; this full scan is what the tests and the benchmark compare it
+ * with.
  */
 export async function searchSupplierPage(tenantId: string, matches: (haystack: string) => boolean, offset: number, limit: number): Promise<SupplierPage> {
   const pageIds: string[] = [];
@@ -389,3 +397,12 @@ export async function searchSupplierPage(tenantId: string, matches: (haystack: s
 
   return { suppliers: await getSuppliersInOrder(tenantId, pageIds), total };
 }
+
+/** Every supplier of the tenant as the search holds it (a list's first search builds its chunks from these). */
+async function readAllSupplierRecords(tenantId: string): Promise<SearchRecord[]> {
+  const items = await queryAll(keys.supplier(tenantId, '').pk, { skPrefix: 'SUPPLIER#', consistent: true });
+  return items.map((item) => supplierSearchRecord(toSupplier(item), Number(item.version)));
+}
+
+/** The suppliers' list for lib/search/engine. */
+export const supplierSearchSource = { list: 'suppliers', readAll: readAllSupplierRecords } as const;
