@@ -287,8 +287,8 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const fewProducts = await productsOf(150);
   const manyProducts = await productsOf(20_000);
   figures.push(...(await coverageFigures(fewProducts, manyProducts, nowMs, log)));
-  const [smallProducts, largeProducts] = [await pageCost(() => listProducts(fewProducts, page)), await pageCost(() => listProducts(manyProducts, page))];
-  const productWalk = await walkCost((cursor) => listProducts(manyProducts, { ...page, ...(cursor ? { cursor } : {}) }));
+  const [smallProducts, largeProducts] = [await pageCost(() => listProducts(fewProducts, page, nowMs, undefined)), await pageCost(() => listProducts(manyProducts, page, nowMs, undefined))];
+  const productWalk = await walkCost((cursor) => listProducts(manyProducts, { ...page, ...(cursor ? { cursor } : {}) }, nowMs, undefined));
   if (productWalk.items !== 20_000) throw new Error(`the product walk listed ${productWalk.items} of 20,000`);
   log(`scale: products first page ${largeProducts.ms.toFixed(0)} ms, ${largeProducts.bytes} bytes; walk of 20,000: ${productWalk.capacityUnits} CU in ${productWalk.requests} requests`);
   figures.push(

@@ -5,7 +5,7 @@ import { authorizer as authorizerManifest, type RouteId, routeList } from '../li
 import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
 import { Data } from './constructs/data';
-import { bindTable, grantAttributeUpdates, grantRateLimitCounters, ServiceFunction } from './constructs/functions';
+import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
 import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
@@ -125,6 +125,7 @@ export class BackofficeStack extends Stack {
       }).function;
       bindTable(fn, table, route.table);
       if (route.rateLimits?.length) grantRateLimitCounters(fn, table);
+      if (route.searches) grantSearchFolds(fn, table);
       if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);
       if (route.sealsCursors) cursorKey.bindSealer(fn);

@@ -7,6 +7,7 @@
  */
 
 import type { AuditAction } from './audit/model';
+import type { SearchList } from './db/keys';
 import type { tableDefinition } from './db/table';
 import { INVITATIONS_PER_ADDRESS, type RateLimit } from './rate-limit';
 
@@ -69,8 +70,11 @@ export interface Route {
   auth: 'public' | 'protected';
   /** The DynamoDB actions its function calls, its indexes and its credentials access: granted exactly. */
   table: TableAccess;
-  /** Functions that run bcrypt get about one vCPU (see docs/deploy.md, "Memory"). */
-  cpu?: 'bcrypt';
+  /**
+   * Functions that run bcrypt get about one vCPU; the searching lists get the same, for the
+   * tenants they hold in memory and a cold load within a second (see docs/deploy.md, "Memory").
+   */
+  cpu?: 'bcrypt' | 'search';
   /** Functions that send e-mail get `ses:SendEmail`. */
   sendsMail?: boolean;
   /** Functions that issue tokens may read the private signing key; no other may. */
@@ -81,6 +85,13 @@ export interface Route {
   sealsCursors?: boolean;
   /** Rate limits, each its own counter (lib/rate-limit: who takes the slot and what counts). */
   rateLimits?: readonly RateLimit[];
+  /**
+   * The list whose in-memory search the function serves (lib/search/engine): it may fold the
+   * list's log into its chunks, which is PutItem and BatchWriteItem on the search partitions
+   * only (`SEARCH_PK_PATTERNS`), granted apart from `table`. Derived data, not the tenant's
+   * records: not audited.
+   */
+  searches?: SearchList;
   /**
    * A public route that refuses an `Idempotency-Key` with 400: a key scoped to a client IP
    * would hand one caller's answer to another behind the same address (POST /tenants).
@@ -448,7 +459,9 @@ export const routes = {
     handler: 'functions/suppliers/list-suppliers.ts',
     auth: 'protected',
     table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
-    // A search reads the tenant's supplier index: each user's searches are limited.
+    searches: 'suppliers',
+    cpu: 'search',
+    // A search on a cold function loads the tenant's suppliers: each user's searches are limited.
     rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
     summary: 'A page of suppliers by name, optionally searched',
   },
@@ -521,6 +534,10 @@ export const routes = {
     handler: 'functions/inventory/list-products.ts',
     auth: 'protected',
     table: { actions: ['BatchGetItem', 'Query'] },
+    searches: 'products',
+    cpu: 'search',
+    // A search on a cold function loads the tenant's products: each user's searches are limited.
+    rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
     sealsCursors: true,
     summary: "The tenant's products, by SKU",
   },

@@ -6,7 +6,7 @@ import { Architecture, type CfnFunction, LoggingFormat, Runtime, Tracing } from 
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
+import { CREDENTIALS_PK_PREFIX, SEARCH_PK_PATTERNS } from '../../lib/db/keys';
 import type { CredentialsAccess, Route, TableAccess, TableAction } from '../../lib/routes';
 import {
   BUNDLE_ALIASES,
@@ -32,6 +32,11 @@ export const MEMORY_MB = {
    * (~1/7 vCPU) the same hash would take over half a second, on every login.
    */
   bcrypt: 1769,
+  /**
+   * The searching lists hold tenants in memory (about 50 MB per 100,000 suppliers) and load
+   * a cold tenant's chunks within a second: CPU-bound work that a full vCPU does in time.
+   */
+  search: 1769,
   /** Everything else waits on DynamoDB, not on the CPU: the smallest size that stays fast. */
   default: 256,
 } as const;
@@ -41,7 +46,7 @@ export interface ServiceFunctionProps {
   /** Handler source file, relative to the repository root (as in the route manifest). */
   handler: string;
   description: string;
-  /** `bcrypt` for functions that hash or compare passwords. */
+  /** `bcrypt` for functions that hash or compare passwords, `search` for the searching lists. */
   cpu?: Route['cpu'];
   environment: Record<string, string>;
   /** API Gateway gives up after 29 s; a function should fail well before that. */
@@ -95,7 +100,7 @@ export class ServiceFunction extends Construct {
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.cpu === 'bcrypt' ? MEMORY_MB.bcrypt : MEMORY_MB.default,
+      memorySize: props.cpu === undefined ? MEMORY_MB.default : MEMORY_MB[props.cpu],
       timeout: props.timeout ?? Duration.seconds(10),
       environment: { ...props.environment, POWERTOOLS_METRICS_NAMESPACE: serviceMetricsNamespace(Stack.of(this)) },
       tracing: Tracing.ACTIVE,
@@ -211,6 +216,21 @@ export function grantRateLimitCounters(fn: NodejsFunction, table: ITableV2): voi
       actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+    }),
+  );
+}
+
+/**
+ * Lets a searching function fold its list's log into chunks (lib/search/engine): PutItem
+ * and BatchWriteItem on the search partitions only (`SEARCH_PK_PATTERNS`), so a list
+ * function that reads the tenant's records can write nothing of them.
+ */
+export function grantSearchFolds(fn: NodejsFunction, table: ITableV2): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SEARCH_PK_PATTERNS] } },
     }),
   );
 }

@@ -21,6 +21,9 @@ const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${
 /** The lists the in-memory search serves (lib/search). */
 export type SearchList = 'suppliers' | 'products';
 
+/** The partition keys of the search's logs and chunks, as IAM conditions match them: what a searching function may write. */
+export const SEARCH_PK_PATTERNS = ['TENANT#*#SEARCH#*', 'TENANT#*#SEARCH_CHUNKS#*'] as const;
+
 /** Which stock-history list: the filters given (a movement is in the eight lists of its own values). */
 export interface HistoryScope {
   productId?: string;

@@ -4,7 +4,12 @@ import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { countMovement } from '../metrics';
-import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productSearchSource, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { searchList } from '../search/engine';
+import { consumeLimit, type ScopedLimit } from '../rate-limit';
+import { searchQuery } from '../search/query';
+import type { ListProductsInput } from './queries';
+import type { SearchRecord } from '../search/model';
 import { keyOrderedPage, openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { NotFound, ValidationError } from '../errors';
 import { cursorRefused } from '../domain/cursor';
@@ -55,9 +60,22 @@ export async function getProduct(principal: Principal, productId: string): Promi
   return productViewOf(product);
 }
 
-/** A page of the tenant's products by SKU (code-point order), one Query. */
-export async function listProducts(principal: Principal, page: PageRequest): Promise<Page<ProductView>> {
-  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products' } }, page, (at) => listProductPage(principal.tenantId, at));
+/**
+ * A page of the tenant's products by SKU (code-point order): one Query of the SKU sentinels,
+ * or, with a `search`, the products whose SKU or name holds it (case- and
+ * accent-insensitive), from the in-memory search (lib/search/engine). Each user's searches
+ * are limited (`searches`: the manifest's; undefined for the benchmarks).
+ */
+export async function listProducts(principal: Principal, query: ListProductsInput, nowMs: number, searches: ScopedLimit | undefined): Promise<Page<ProductView>> {
+  const search = query.search === undefined ? undefined : searchQuery(query.search);
+  if (search && searches) await consumeLimit(searches, { ip: '', userId: principal.userId }, nowMs);
+  if (!search) return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products' } }, query, (at) => listProductPage(principal.tenantId, at));
+  // The same order and pages, from the in-memory search; a cursor is bound to its search.
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text } }, query, async ({ limit, afterSk }) => {
+    const { records } = await searchList(productSearchSource, principal.tenantId, search, { limit: limit + 1, ...(afterSk === undefined ? {} : { afterKey: afterSk }) });
+    const items = records.slice(0, limit).map((record) => JSON.parse(record.view) as ProductView);
+    return { items, ...(records.length > limit ? { lastSk: (records[limit - 1] as SearchRecord).key } : {}) };
+  });
 }
 
 /** A validated input number as an exact scaled integer (the schema allowed only these places). */

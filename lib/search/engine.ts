@@ -234,39 +234,8 @@ async function writeGeneration(tenantId: string, list: SearchList, records: Sear
   return undefined;
 }
 
-const cache = new Map<string, Projection>();
-const queues = new Map<string, Promise<unknown>>();
-
 /** The memory the cached tenants may take: a share of the function's (1 GB assumed outside Lambda). */
-const cacheBudgetBytes = (): number => Number(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ?? 1024) * 1024 * 1024 * CACHE_SHARE;
-
-/** One search at a time per tenant and list in this process (the local server runs several requests at once). */
-function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(work, work);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return run;
-}
-
-/** Keeps `key` as the most recently used, then lets the least recently used tenants go until the rest fit the budget. */
-function remember(key: string, projection: Projection): void {
-  cache.delete(key);
-  cache.set(key, projection);
-  let total = 0;
-  for (const held of cache.values()) total += held.bytes;
-  for (const [heldKey, held] of cache) {
-    if (total <= cacheBudgetBytes() || heldKey === key) break;
-    cache.delete(heldKey);
-    total -= held.bytes;
-  }
-}
+const defaultBudgetBytes = (): number => Number(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ?? 1024) * 1024 * 1024 * CACHE_SHARE;
 
 export interface SearchPageRequest {
   offset?: number;
@@ -276,40 +245,106 @@ export interface SearchPageRequest {
 }
 
 /**
- * A page of the tenant's list matching `query` (every record for undefined), in the list's
- * order, with the number of matches: current as of the moment the search began.
+ * The tenants' lists one function holds, least recently searched first. A function has one
+ * (`searchList` below); the tests make more to play several functions at once.
  */
-export function searchList(source: SearchSource, tenantId: string, query: SearchQuery | undefined, page: SearchPageRequest): Promise<IndexPage> {
-  const key = `${source.list}#${tenantId}`;
-  return serialized(key, async () => {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const log = await readSearchLog(tenantId, source.list);
-      if (!log.manifest) {
-        // The list's first search: build its chunks from the entities (a concurrent build may win; either will do).
-        await writeGeneration(tenantId, source.list, await source.readAll(tenantId), 1);
-        continue;
+export class SearchCache {
+  private readonly held = new Map<string, Projection>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly budgetBytes: () => number = defaultBudgetBytes) {}
+
+  /** The lists held now, with their size in records and estimated bytes (for the benchmarks). */
+  get holdings(): { key: string; records: number; bytes: number }[] {
+    return [...this.held].map(([key, projection]) => ({ key, records: projection.index.size, bytes: projection.bytes }));
+  }
+
+  /**
+   * A page of the tenant's list matching `query` (every record for undefined), in the
+   * list's order, with the number of matches: current as of the moment the search began.
+   */
+  search(source: SearchSource, tenantId: string, query: SearchQuery | undefined, page: SearchPageRequest): Promise<IndexPage> {
+    const key = `${source.list}#${tenantId}`;
+    return this.serialized(key, async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+        const log = await readSearchLog(tenantId, source.list);
+        if (!log.manifest) {
+          // The list's first search: build its chunks from the entities (a concurrent build may win; either will do).
+          await writeGeneration(tenantId, source.list, await source.readAll(tenantId), 1);
+          continue;
+        }
+        const held = this.held.get(key);
+        const projection = held && held.manifest.generation === log.manifest.generation ? held : new Projection(log.manifest);
+        if (!(await projection.refresh(tenantId, source.list, log as SearchLog & { manifest: Manifest }))) {
+          this.held.delete(key);
+          continue;
+        }
+        this.remember(key, projection);
+        const answer = projection.index.page(query, page);
+        try {
+          await projection.fold(tenantId, source.list, log.deltas);
+        } catch (error) {
+          logger.warn('search fold failed; the next search tries again', { list: source.list, error: error instanceof Error ? error.message : String(error) });
+        }
+        return answer;
       }
-      const held = cache.get(key);
-      const projection = held && held.manifest.generation === log.manifest.generation ? held : new Projection(log.manifest);
-      if (!(await projection.refresh(tenantId, source.list, log as SearchLog & { manifest: Manifest }))) {
-        cache.delete(key);
-        continue;
-      }
-      remember(key, projection);
-      const answer = projection.index.page(query, page);
-      try {
-        await projection.fold(tenantId, source.list, log.deltas);
-      } catch (error) {
-        logger.warn('search fold failed; the next search tries again', { list: source.list, error: error instanceof Error ? error.message : String(error) });
-      }
-      if (projection.manifest.generation !== log.manifest.generation) cache.delete(key);
-      return answer;
+      throw new Error(`The ${source.list} search log kept changing; try again`);
+    });
+  }
+
+  /** Forgets every tenant. */
+  clear(): void {
+    this.held.clear();
+  }
+
+  /** One search at a time per tenant and list (the local server runs several requests at once). */
+  private serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return run;
+  }
+
+  /** Keeps `key` as the most recently used, then lets the least recently used tenants go until the rest fit the budget. */
+  private remember(key: string, projection: Projection): void {
+    this.held.delete(key);
+    this.held.set(key, projection);
+    let total = 0;
+    for (const held of this.held.values()) total += held.bytes;
+    for (const [heldKey, held] of this.held) {
+      if (total <= this.budgetBytes() || heldKey === key) break;
+      this.held.delete(heldKey);
+      total -= held.bytes;
     }
-    throw new Error(`The ${source.list} search log kept changing; try again`);
-  });
+  }
 }
 
-/** Forgets every tenant (tests that reset the store between cases). */
-export function forgetSearches(): void {
-  cache.clear();
+const functionCache = new SearchCache();
+
+/** A page of the tenant's list from this function's cache (SearchCache.search). */
+export function searchList(source: SearchSource, tenantId: string, query: SearchQuery | undefined, page: SearchPageRequest): Promise<IndexPage> {
+  return functionCache.search(source, tenantId, query, page);
+}
+
+/**
+ * Builds a list's chunks afresh from the entities, as a new generation (the old one's chunks
+ * and every delta go): for the bulk loaders, never beside live writes, whose deltas it could
+ * drop. Returns how many records it wrote.
+ */
+export async function rebuildSearchList(source: SearchSource, tenantId: string): Promise<number> {
+  const [log, records] = await Promise.all([readSearchLog(tenantId, source.list), source.readAll(tenantId)]);
+  const old = log.manifest;
+  if (!(await writeGeneration(tenantId, source.list, records, (old?.rev ?? 0) + 1))) throw new Error(`The ${source.list} search of ${tenantId} changed during its rebuild`);
+  await Promise.all([
+    old ? deleteSearchChunks(tenantId, source.list, old.generation, [...old.versions.keys()].filter((chunk) => (old.versions[chunk] as number) > 0)) : undefined,
+    deleteSearchDeltas(tenantId, source.list, log.deltas.map((delta) => delta.sk)),
+  ]);
+  return records.length;
 }

@@ -66,6 +66,8 @@ const deletion = (sortName: string, document: string, version: number) => ({
         ExpressionAttributeValues: { ':one': 1, ':delta': -1, ':version': 7, ':now': expect.any(Number) },
       },
     },
+    // The search's tombstone: the version after the one deleted (lib/search/engine).
+    { Put: { TableName: TABLE, Item: { ...keys.searchDelta(tenantId, 'suppliers', supplierId, version + 1), type: 'SearchDelta', r: JSON.stringify([supplierId, version + 1]) } } },
     // And the audit entry, which commits only with the delete.
     ...auditPuts(),
   ],

@@ -269,14 +269,15 @@ describe('functions', () => {
     for (const job of jobList) expect(resources[jobFunction(job.id)]?.Properties.Timeout).toBeGreaterThanOrEqual(60);
   });
 
-  it('gives the bcrypt routes one full vCPU (1769 MB) and every other function 256 MB', () => {
-    expect(MEMORY_MB).toEqual({ bcrypt: 1769, default: 256 });
+  it('gives the bcrypt and search routes one full vCPU (1769 MB) and every other function 256 MB', () => {
+    expect(MEMORY_MB).toEqual({ bcrypt: 1769, search: 1769, default: 256 });
     // Which routes run bcrypt is the manifest's to say (`cpu: 'bcrypt'`), not this test's: the
     // sizes follow it. At least the sign-in does, so the check below is never vacuous.
     expect(routes.filter((route) => route.cpu === 'bcrypt').map((route) => route.id)).toContain('login');
+    expect(routes.filter((route) => route.cpu === 'search').map((route) => route.id)).toEqual(['listSuppliers', 'listProducts']);
     for (const route of routes) {
       const memory = resources[routeFunction(route)]?.Properties.MemorySize;
-      expect(memory, route.id).toBe(route.cpu === 'bcrypt' ? 1769 : 256);
+      expect(memory, route.id).toBe(route.cpu === undefined ? 256 : 1769);
     }
     expect(resources[authorizerFunction()]?.Properties.MemorySize).toBe(256);
     for (const job of jobList) expect(resources[jobFunction(job.id)]?.Properties.MemorySize).toBe(256);

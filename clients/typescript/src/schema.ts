@@ -610,7 +610,7 @@ export interface paths {
         };
         /**
          * The tenant's products, by SKU
-         * @description The products of the caller's tenant, by SKU. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         * @description The products of the caller's tenant, by SKU. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header. `search` (up to 100 characters) keeps the products whose SKU or name holds it, case- and accent-insensitive; searches are limited per user (30 a minute; 429 past them), pages without `search` are not. A cursor only continues the search it came from. Any other query parameter is a 400.
          */
         get: operations["listProducts"];
         put?: never;
@@ -3277,6 +3277,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -3284,7 +3285,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the tenant's products, by SKU. */
+            /** @description A page of the tenant's products, by SKU, optionally searched. */
             200: {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
@@ -3305,7 +3306,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 30 searches (requests with `search`) in 60 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];

@@ -16,7 +16,9 @@ import { failedConditions } from '../conditions';
 import { fieldsOf, pick } from '../items';
 import { gsi1, keys, stringShard, type HistoryScope } from '../keys';
 import { queryAll, queryPage } from '../query';
-import { sortName } from '../name-order';
+import { normalizeText, sortName } from '../name-order';
+import { FIELD_SEPARATOR, type SearchRecord } from '../../search/model';
+import { searchDeltaPut } from './search';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { seriesOf } from '../sales-series';
 import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage';
@@ -176,6 +178,7 @@ export async function insertProduct(tenantId: string, product: Product, audit: A
           },
           ...coverage.writes,
           ...completionItems(key),
+          searchDeltaPut(tenantId, 'products', productSearchRecord(product)),
           ...auditItems(audit),
         ],
       }),
@@ -188,6 +191,31 @@ export async function insertProduct(tenantId: string, product: Product, audit: A
     throw error;
   }
 }
+
+/**
+ * A product as the in-memory search holds it (lib/search): by SKU, the SKU and the name
+ * normalized as the text a query matches, its listing as the view. A product never
+ * changes, so it has one version.
+ */
+function productSearchRecord(product: ProductListing): SearchRecord {
+  return {
+    id: product.id,
+    version: 1,
+    key: product.sku,
+    words: [normalizeText(product.sku), normalizeText(product.name)].join(FIELD_SEPARATOR),
+    digits: '',
+    view: JSON.stringify(pick<ProductListing>(product, PRODUCT_LISTING_FIELDS)),
+  };
+}
+
+/** Every product of the tenant as the search holds it, from the SKU sentinels (a list's first search builds its chunks from these). */
+async function readAllProductRecords(tenantId: string): Promise<SearchRecord[]> {
+  const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
+  return (await completeListings(tenantId, await queryAll(pk, { skPrefix, consistent: true }))).map(productSearchRecord);
+}
+
+/** The products' list for lib/search/engine. */
+export const productSearchSource = { list: 'products', readAll: readAllProductRecords } as const;
 
 /** A product with its rolled-up sales (null before the first roll-up). */
 export interface ProductWithSales {
@@ -223,13 +251,17 @@ export async function listWarehousePage(tenantId: string, page: { limit: number;
 export async function listProductPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: ProductListing[]; lastSk?: string }> {
   const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
   const { items, more } = await queryPage(pk, { ...page, skPrefix });
+  return { items: await completeListings(tenantId, items), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+}
+
+/** The listings of SKU sentinels, in their order; a sentinel written before they held the view (no `name`) is completed from its product item. */
+async function completeListings(tenantId: string, items: Record<string, unknown>[]): Promise<ProductListing[]> {
   const legacy = items.filter((item) => item.name === undefined);
   const completed = new Map((await getMany(legacy.map((item) => keys.product(tenantId, String(item.productId))))).flatMap((item) => (item ? [[String(item.id), item]] : [])));
-  const products = items.flatMap((item) => {
+  return items.flatMap((item) => {
     const source = item.name === undefined ? completed.get(String(item.productId)) : item;
     return source ? [pick<ProductListing>(source, PRODUCT_LISTING_FIELDS)] : [];
   });
-  return { items: products, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 /** What a movement does to a balance; throws Conflict for stock that is not there. */

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { allPages, call, newTenantWithAdmin, nextLink, problem, type Account } from './api';
+
+/**
+ * GET /inventory/products?search=: the products whose SKU or name holds the term, case- and
+ * accent-insensitive, in the list's order (by SKU), paged like the list with cursors bound
+ * to their search.
+ */
+interface ProductView {
+  id: string;
+  sku: string;
+  name: string;
+  createdAt: string;
+}
+
+async function createProducts(account: Account, products: [sku: string, name: string][]): Promise<Map<string, ProductView>> {
+  const created = new Map<string, ProductView>();
+  for (const [sku, name] of products) {
+    const response = await call<ProductView>('POST', '/inventory/products', { cookies: account.cookies, body: { sku, name } });
+    expect(response.status).toBe(201);
+    created.set(sku, response.body);
+  }
+  return created;
+}
+
+const search = (account: Account, term: string, extra = '') => call<ProductView[]>('GET', `/inventory/products?search=${encodeURIComponent(term)}${extra}`, { cookies: account.cookies });
+
+const CATALOG: [string, string][] = [
+  ['CAF-500', 'Café torrado 500g'],
+  ['CAF-1000', 'Café torrado 1kg'],
+  ['ACU-1', 'Açúcar cristal 1kg'],
+  ['ARR-5', 'Arroz agulhinha 5kg'],
+  ['FEI-1', 'Feijão carioca 1kg'],
+  ['LEI-1', 'Leite integral 1L'],
+  ['PAO-FORMA', 'Pão de forma'],
+  ['SAB-90', 'Sabonete 90g'],
+];
+
+describe('GET /inventory/products?search=', () => {
+  it('finds products by a fragment of the SKU or the name, case- and accent-insensitive, in SKU order', async () => {
+    const admin = await newTenantWithAdmin();
+    const products = await createProducts(admin, CATALOG);
+    const pick = (...skus: string[]) => skus.map((sku) => products.get(sku));
+    for (const term of ['cafe', 'CAFÉ', 'torrado', 'caf-']) {
+      const response = await search(admin, term);
+      expect(response.status, term).toBe(200);
+      expect(response.body, term).toEqual(pick('CAF-1000', 'CAF-500'));
+      expect(nextLink(response), term).toBeNull();
+    }
+    expect((await search(admin, 'acucar')).body).toEqual(pick('ACU-1'));
+    expect((await search(admin, 'feijão')).body).toEqual(pick('FEI-1'));
+    expect((await search(admin, '1kg')).body).toEqual(pick('ACU-1', 'CAF-1000', 'FEI-1'));
+    expect((await search(admin, 'pao-f')).body).toEqual(pick('PAO-FORMA'));
+    expect((await search(admin, 'nothing like it')).body).toEqual([]);
+  });
+
+  it('sees a product created just before the search', async () => {
+    const admin = await newTenantWithAdmin();
+    await createProducts(admin, CATALOG.slice(0, 2));
+    expect((await search(admin, 'leite')).body).toEqual([]);
+    const created = await createProducts(admin, [['LEI-2', 'Leite desnatado 1L']]);
+    expect((await search(admin, 'leite')).body).toEqual([created.get('LEI-2')]);
+  });
+
+  it('pages the matches with cursors that keep the search, and refuses a cursor of another search or of the plain list', async () => {
+    const admin = await newTenantWithAdmin();
+    const products = await createProducts(admin, CATALOG);
+    const first = await search(admin, 'k', '&limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual(['ACU-1', 'ARR-5'].map((sku) => products.get(sku)));
+    const link = nextLink(first);
+    expect(link).toMatch(/^\/inventory\/products\?search=k&limit=2&cursor=/);
+    const walked = await allPages<ProductView>('/inventory/products?search=k&limit=2', admin.cookies);
+    expect(walked).toEqual({ items: ['ACU-1', 'ARR-5', 'CAF-1000', 'FEI-1'].map((sku) => products.get(sku)), pages: 2 });
+
+    const cursor = new URL(link as string, 'http://x').searchParams.get('cursor') as string;
+    const otherSearch = await search(admin, 'a', `&limit=2&cursor=${encodeURIComponent(cursor)}`);
+    expect(otherSearch.status).toBe(400);
+    expect(otherSearch.body).toEqual(problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] }));
+    const plainList = await call('GET', `/inventory/products?limit=2&cursor=${encodeURIComponent(cursor)}`, { cookies: admin.cookies });
+    expect(plainList.status).toBe(400);
+
+    const plainFirst = await call('GET', '/inventory/products?limit=2', { cookies: admin.cookies });
+    const plainCursor = new URL(nextLink(plainFirst) as string, 'http://x').searchParams.get('cursor') as string;
+    expect((await search(admin, 'k', `&limit=2&cursor=${encodeURIComponent(plainCursor)}`)).status).toBe(400);
+  });
+
+  it('treats a blank search as none, refuses one over 100 characters, and never shows another tenant\'s products', async () => {
+    const admin = await newTenantWithAdmin();
+    const other = await newTenantWithAdmin();
+    const products = await createProducts(admin, CATALOG.slice(0, 3));
+    await createProducts(other, [['CAF-9', 'Café do vizinho']]);
+    const everything = (await call<ProductView[]>('GET', '/inventory/products', { cookies: admin.cookies })).body;
+    expect((await search(admin, '   ')).body).toEqual(everything);
+    expect((await search(admin, 'x'.repeat(100))).status).toBe(200);
+    const tooLong = await search(admin, 'x'.repeat(101));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toEqual(problem(400, 'validation', { errors: [{ field: 'search', message: 'must be at most 100 characters' }] }));
+    expect((await search(admin, 'vizinho')).body).toEqual([]);
+    expect((await search(admin, 'café')).body).toEqual(['CAF-1000', 'CAF-500'].map((sku) => products.get(sku)));
+  });
+});
