@@ -61,8 +61,9 @@ export function decodeRecord(value: unknown): VersionedRecord {
 }
 
 /**
- * Which of the 2^level chunks holds an id: the top `level` bits of its FNV-1a hash, so ids
- * spread evenly whatever their form, and a chunk is the same for every version of one id.
+ * Which of the 2^level chunks holds an id: the top `level` bits of its FNV-1a hash, mixed
+ * by MurmurHash3's finalizer (FNV's top bits alone cluster sequential ids), so ids spread
+ * evenly whatever their form, and a chunk is the same for every version of one id.
  */
 export function chunkOf(id: string, level: number): number {
   if (level === 0) return 0;
@@ -71,6 +72,11 @@ export function chunkOf(id: string, level: number): number {
     hash ^= id.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193);
   }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
   return (hash >>> 0) >>> (32 - level);
 }
 
