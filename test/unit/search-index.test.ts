@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys, OrderedIndex } from '../../lib/search/ordered-index';
-import { chunkOf, decodeRecord, encodeRecord, later, levelFor, needsNewLevel, RECORDS_PER_CHUNK, type SearchRecord } from '../../lib/search/model';
+import { chunkOf, decodeRecord, encodeRecord, later, levelFor, needsNewLevel, RECORDS_PER_CHUNK, type SearchRecord, type VersionedRecord } from '../../lib/search/model';
 import { searchQuery } from '../../lib/search/query';
 
 /** mulberry32: deterministic cases. */
@@ -39,8 +39,8 @@ describe('search records', () => {
   });
 
   it('keep the later version of an id', () => {
-    const first = { ...record('a', 'a'), version: 1 };
-    const gone = { id: 'a', version: 2, gone: true as const };
+    const first: VersionedRecord = { ...record('a', 'a'), version: 1 };
+    const gone: VersionedRecord = { id: 'a', version: 2, gone: true };
     expect(later(first, gone)).toBe(gone);
     expect(later(gone, first)).toBe(gone);
     expect(later(undefined, first)).toBe(first);
@@ -49,7 +49,7 @@ describe('search records', () => {
   it('spread ids evenly over the chunks of a level, each id always in the same chunk', () => {
     const ids = Array.from({ length: 16_384 }, (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`);
     const counts = new Array<number>(64).fill(0);
-    for (const id of ids) counts[chunkOf(id, 6)] += 1;
+    for (const id of ids) counts[chunkOf(id, 6)] = (counts[chunkOf(id, 6)] ?? 0) + 1;
     expect(Math.min(...counts)).toBeGreaterThan(256 * 0.7);
     expect(Math.max(...counts)).toBeLessThan(256 * 1.3);
     expect(chunkOf(ids[5] as string, 6)).toBe(chunkOf(ids[5] as string, 6));
