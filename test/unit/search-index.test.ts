@@ -41,8 +41,8 @@ describe('search records', () => {
   it('keep the later version of an id', () => {
     const first: VersionedRecord = { ...record('a', 'a'), version: 1 };
     const gone: VersionedRecord = { id: 'a', version: 2, gone: true };
-    expect(later(first, gone)).toBe(gone);
-    expect(later(gone, first)).toBe(gone);
+    expect(later<VersionedRecord>(first, gone)).toBe(gone);
+    expect(later<VersionedRecord>(gone, first)).toBe(gone);
     expect(later(undefined, first)).toBe(first);
   });
 
