@@ -66,17 +66,23 @@ export type SupplierFields = Omit<Supplier, 'createdAt' | 'updatedAt'>;
 
 /**
  * A supplier's version `version` as the in-memory search holds it (lib/search): ordered by
- * its index entry's key, matched by the text and digits of the haystack above, shown as
- * its fields without timestamps.
+ * its index entry's key, matched by the text and digits of the haystack above, shown from
+ * its fields without id and timestamps, as a JSON array (a third the size of the object,
+ * which a cold load parses 100,000 times).
  */
 export function supplierSearchRecord(supplier: Supplier, version: number): SearchRecord {
-  const fields: SupplierFields = { id: supplier.id, name: supplier.name, corporateName: supplier.corporateName, document: supplier.document, email: supplier.email, phone: supplier.phone, active: supplier.active };
   return {
     id: supplier.id,
     version,
     key: `${sortName(supplier.name)}#${supplier.id}`,
     words: [normalizeText(supplier.name), normalizeText(supplier.corporateName), supplier.email === null ? '' : normalizeText(supplier.email)].join(RECORD_FIELD_SEPARATOR),
     digits: [supplier.document.toLowerCase(), supplier.phone === null ? '' : supplier.phone.replace(/[^0-9]/g, '')].join(RECORD_FIELD_SEPARATOR),
-    view: JSON.stringify(fields),
+    view: JSON.stringify([supplier.name, supplier.corporateName, supplier.document, supplier.email, supplier.phone, supplier.active]),
   };
+}
+
+/** The fields of a supplier from its search record. */
+export function supplierFieldsOf(record: SearchRecord): SupplierFields {
+  const [name, corporateName, document, email, phone, active] = JSON.parse(record.view) as [string, string, string, string | null, string | null, boolean];
+  return { id: record.id, name, corporateName, document, email, phone, active };
 }

@@ -4,7 +4,7 @@ import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { countMovement } from '../metrics';
-import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productSearchSource, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productListingOf, productSearchSource, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
 import { searchList } from '../search/engine';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { searchQuery } from '../search/query';
@@ -73,7 +73,7 @@ export async function listProducts(principal: Principal, query: ListProductsInpu
   // The same order and pages, from the in-memory search; a cursor is bound to its search.
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text } }, query, async ({ limit, afterSk }) => {
     const { records } = await searchList(productSearchSource, principal.tenantId, search, { limit: limit + 1, ...(afterSk === undefined ? {} : { afterKey: afterSk }) });
-    const items = records.slice(0, limit).map((record) => JSON.parse(record.view) as ProductView);
+    const items = records.slice(0, limit).map(productListingOf);
     return { items, ...(records.length > limit ? { lastSk: (records[limit - 1] as SearchRecord).key } : {}) };
   });
 }

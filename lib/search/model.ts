@@ -60,6 +60,35 @@ export function decodeRecord(value: unknown): VersionedRecord {
   return { id, version, key, words: words ?? '', digits: digits ?? '', view: view ?? '{}' };
 }
 
+/** Separates a chunk's records, and a record's fields, in its stored text. */
+const RECORD_SEPARATOR = '\n';
+const CHUNK_FIELD_SEPARATOR = '\u001e';
+
+/**
+ * A chunk's records as stored: one line per record, fields separated by a control
+ * character. None can hold one: ids are UUIDs, keys and words are normalized text (which
+ * turns every control character into a space) or a validated SKU, digits are `[0-9a-z]`, and
+ * the view is JSON text, which escapes them. Parsing it takes a quarter less time than JSON
+ * of the same records, most of a cold load (docs/performance.md).
+ */
+export function encodeChunk(records: SearchRecord[]): string {
+  return records
+    .map((record) => {
+      const fields = [record.id, String(record.version), record.key, record.words, record.digits, record.view];
+      if (fields.some((field) => field.includes(RECORD_SEPARATOR) || field.includes(CHUNK_FIELD_SEPARATOR))) throw new Error(`Search record ${record.id} holds a separator`);
+      return fields.join(CHUNK_FIELD_SEPARATOR);
+    })
+    .join(RECORD_SEPARATOR);
+}
+
+export function decodeChunk(text: string): SearchRecord[] {
+  if (text === '') return [];
+  return text.split(RECORD_SEPARATOR).map((line) => {
+    const [id = '', version = '', key = '', words = '', digits = '', view = ''] = line.split(CHUNK_FIELD_SEPARATOR);
+    return { id, version: Number(version), key, words, digits, view };
+  });
+}
+
 /**
  * Which of the 2^level chunks holds an id: the top `level` bits of its FNV-1a hash, mixed
  * by MurmurHash3's finalizer (FNV's top bits alone cluster sequential ids), so ids spread
@@ -80,8 +109,12 @@ export function chunkOf(id: string, level: number): number {
   return (hash >>> 0) >>> (32 - level);
 }
 
-/** Records per chunk the levels aim at: a chunk is then about 5 KB compressed (suppliers), so a fold rewrites little. */
-export const RECORDS_PER_CHUNK = 64;
+/**
+ * Records per chunk the levels aim at: about 11 KB compressed for suppliers. Fewer, larger
+ * chunks load faster cold (2,048 of 64 took a third longer than 1,024 of 128 at 100,000
+ * suppliers); smaller ones make a fold rewrite less (docs/decisions.md, "Search").
+ */
+export const RECORDS_PER_CHUNK = 128;
 export const MAX_LEVEL = 16;
 
 /** The level that gives `count` records about RECORDS_PER_CHUNK per chunk. */

@@ -9,7 +9,7 @@ import { formatDocument } from '../domain/documents';
 import type { Supplier } from './model';
 import type { ListSuppliersInput } from './queries';
 import type { CreateSupplierInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
-import type { SupplierFields } from '../db/supplier-index';
+import { supplierFieldsOf, type SupplierFields } from '../db/supplier-index';
 import { searchList } from '../search/engine';
 import { searchQuery } from '../search/query';
 
@@ -96,5 +96,5 @@ export async function listSuppliers(principal: Principal, query: ListSuppliersIn
     return { data: suppliers.map(toSupplierView), total, page: query.page, limit: query.limit };
   }
   const { records, total } = await searchList(supplierSearchSource, principal.tenantId, search, { offset, limit: query.limit });
-  return { data: records.map((record) => toSupplierView(JSON.parse(record.view) as SupplierFields)), total, page: query.page, limit: query.limit };
+  return { data: records.map((record) => toSupplierView(supplierFieldsOf(record))), total, page: query.page, limit: query.limit };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys, OrderedIndex } from '../../lib/search/ordered-index';
-import { chunkOf, decodeRecord, encodeRecord, later, levelFor, needsNewLevel, RECORDS_PER_CHUNK, type SearchRecord, type VersionedRecord } from '../../lib/search/model';
+import { chunkOf, decodeChunk, decodeRecord, encodeChunk, encodeRecord, later, levelFor, needsNewLevel, RECORDS_PER_CHUNK, type SearchRecord, type VersionedRecord } from '../../lib/search/model';
 import { searchQuery } from '../../lib/search/query';
 
 /** mulberry32: deterministic cases. */
@@ -30,12 +30,31 @@ describe('compareKeys', () => {
   });
 });
 
+describe('OrderedIndex order', () => {
+  it('keeps DynamoDB order when a key with a character above U+FFFF arrives after others', () => {
+    const keys = ['b', '\uE000x', 'a', 'zz', '\uFFFD'];
+    const index = OrderedIndex.of(keys.map((key) => record(key, key)));
+    index.insert(record('😀', 'emoji'));
+    index.insert(record('\uE001', 'private use'));
+    const expected = [...keys, '😀', '\uE001'].sort((left, right) => Buffer.compare(Buffer.from(left), Buffer.from(right)));
+    expect(index.page(undefined, { limit: 100 }).records.map((entry) => entry.key)).toEqual(expected);
+    expect(expected.indexOf('😀')).toBe(expected.length - 1);
+  });
+});
+
 describe('search records', () => {
   it('round-trip through their stored form, tombstones too', () => {
     const live = record('acme#1', 'acme\u001facme ltda\u001f', '11222333000181\u001f5511987654321', '1');
     expect(decodeRecord(JSON.parse(JSON.stringify(encodeRecord(live))))).toEqual(live);
     expect(decodeRecord(encodeRecord({ id: '2', version: 4, gone: true }))).toEqual({ id: '2', version: 4, gone: true });
     expect(() => decodeRecord({ id: '1' })).toThrow('Malformed search record');
+  });
+
+  it('round-trip through a chunk, and refuse a record that holds a separator', () => {
+    const records = [record('acme#1', 'acme\u001facme ltda\u001f', '11222333000181\u001f', '1'), { ...record('b#2', 'b', '', '2'), version: 7, view: JSON.stringify(['line\nbreak', '\u001e', null, true]) }];
+    expect(decodeChunk(encodeChunk(records))).toEqual(records);
+    expect(decodeChunk(encodeChunk([]))).toEqual([]);
+    expect(() => encodeChunk([record('a\nb', 'x')])).toThrow('holds a separator');
   });
 
   it('keep the later version of an id', () => {
@@ -57,7 +76,7 @@ describe('search records', () => {
   });
 
   it('choose a level of about RECORDS_PER_CHUNK per chunk, and a new one when the tenant grows past twice that or shrinks under a quarter', () => {
-    expect([0, 1, 64, 65, 128, 129, 100_000].map(levelFor)).toEqual([0, 0, 0, 1, 1, 2, 11]);
+    expect([0, 1, 128, 129, 256, 257, 100_000].map(levelFor)).toEqual([0, 0, 0, 1, 1, 2, 10]);
     expect(needsNewLevel(RECORDS_PER_CHUNK * 2 * 8, 3)).toBe(false);
     expect(needsNewLevel(RECORDS_PER_CHUNK * 2 * 8 + 1, 3)).toBe(true);
     expect(needsNewLevel((RECORDS_PER_CHUNK / 4) * 8, 3)).toBe(false);

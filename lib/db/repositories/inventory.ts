@@ -194,8 +194,8 @@ export async function insertProduct(tenantId: string, product: Product, audit: A
 
 /**
  * A product as the in-memory search holds it (lib/search): by SKU, the SKU and the name
- * normalized as the text a query matches, its listing as the view. A product never
- * changes, so it has one version.
+ * normalized as the text a query matches, its name and creation time as the view (the SKU
+ * is the key). A product never changes, so it has one version.
  */
 function productSearchRecord(product: ProductListing): SearchRecord {
   return {
@@ -204,8 +204,14 @@ function productSearchRecord(product: ProductListing): SearchRecord {
     key: product.sku,
     words: [normalizeText(product.sku), normalizeText(product.name)].join(FIELD_SEPARATOR),
     digits: '',
-    view: JSON.stringify(pick<ProductListing>(product, PRODUCT_LISTING_FIELDS)),
+    view: JSON.stringify([product.name, product.createdAt]),
   };
+}
+
+/** A product's listing from its search record. */
+export function productListingOf(record: SearchRecord): ProductListing {
+  const [name, createdAt] = JSON.parse(record.view) as [string, string];
+  return { id: record.id, sku: record.key, name, createdAt };
 }
 
 /** Every product of the tenant as the search holds it, from the SKU sentinels (a list's first search builds its chunks from these). */
