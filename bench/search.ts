@@ -89,7 +89,7 @@ export async function supplierSearchFigures(principal: Principal, count: number,
   const figures: SearchFigure[] = [];
   const label = count.toLocaleString('en');
   const buildStart = performance.now();
-  await rebuildSearchList(supplierSearchSource, tenantId);
+  if (!(await rebuildSearchList(supplierSearchSource, tenantId))) throw new Error('the supplier chunks changed during their build');
   const manifest = (await readSearchLog(tenantId, 'suppliers')).manifest;
   log(`search: chunks of ${label} suppliers built in ${Math.round(performance.now() - buildStart)} ms (level ${manifest?.level}, ${manifest?.versions.length} chunks)`);
 
@@ -243,7 +243,7 @@ export async function productSearchFigures(count: number, log: (line: string) =>
     return { ...keys.productSku(tenantId, sku), type: INVENTORY_ITEMS.productSku, productId: id, id, sku, name: `Produto ${['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo'][index % 5]} ${index}`, createdAt: new Date(now).toISOString() };
   });
   await putAll(sentinels);
-  await rebuildSearchList(productSearchSource, tenantId);
+  if (!(await rebuildSearchList(productSearchSource, tenantId))) throw new Error('the product chunks changed during their build');
   const everybody = 'produto';
 
   // The baseline: a full read of the SKU sentinels, which a search without the engine would filter.

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     const { moved } = await moveCredentials();
     console.log(`Credentials moved to their own items: ${moved} users.`);
     const counts = await backfillListings();
-    console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built.`);
+    console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`);
   } finally {
     await store.stop();
   }

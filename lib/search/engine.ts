@@ -342,16 +342,19 @@ export function searchList(source: SearchSource, tenantId: string, query: Search
 
 /**
  * Builds a list's chunks afresh from the entities, as a new generation (the old one's chunks
- * and every delta go): for the bulk loaders, never beside live writes, whose deltas it could
- * drop. Returns how many records it wrote.
+ * and the deltas it read go): for the bulk loaders and `npm run migrate`. Safe beside live
+ * writes: a delta it deletes was read before the entities were, so what they hold is at
+ * least as new. False when another build or a fold changed the list meanwhile (it then
+ * leaves things as they are, and that list is built anyway).
  */
-export async function rebuildSearchList(source: SearchSource, tenantId: string): Promise<number> {
-  const [log, records] = await Promise.all([readSearchLog(tenantId, source.list), source.readAll(tenantId)]);
+export async function rebuildSearchList(source: SearchSource, tenantId: string): Promise<boolean> {
+  const log = await readSearchLog(tenantId, source.list);
+  const records = await source.readAll(tenantId);
   const old = log.manifest;
-  if (!(await writeGeneration(tenantId, source.list, records, (old?.rev ?? 0) + 1))) throw new Error(`The ${source.list} search of ${tenantId} changed during its rebuild`);
+  if (!(await writeGeneration(tenantId, source.list, records, (old?.rev ?? 0) + 1))) return false;
   await Promise.all([
     old ? deleteSearchChunks(tenantId, source.list, old.generation, [...old.versions.keys()].filter((chunk) => (old.versions[chunk] as number) > 0)) : undefined,
     deleteSearchDeltas(tenantId, source.list, log.deltas.map((delta) => delta.sk)),
   ]);
-  return records.length;
+  return true;
 }

@@ -6,6 +6,7 @@ import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { backfillListings } from '../../tools/admin/backfill-listings';
 import { readCoverageIndexPage } from '../../lib/db/repositories/coverage';
+import { readSearchLog } from '../../lib/db/repositories/search';
 import { dayOf } from '../../lib/domain/days';
 import { INDEXED_COVERAGE_DAYS } from '../../lib/inventory/model';
 import { coverageItem, stockCoverage } from '../../lib/inventory/dashboards';
@@ -51,6 +52,8 @@ it('lists warehouses, companies and products written before their list entries, 
     expect(await list('/inventory/warehouses')).toEqual([warehouse.id]);
     expect(await list('/companies')).toEqual([company.id]);
     expect(await list('/inventory/products')).toEqual([product.id]);
+    expect(await list('/inventory/products?search=antigo')).toEqual([product.id]);
+    expect((await readSearchLog(admin.tenantId, 'products')).manifest).toMatchObject({ level: 0, rev: 1 });
     expect(await list('/users')).toEqual([admin.userId]);
     expect(await item(keys.productSku(admin.tenantId, sku))).toMatchObject({ productId: product.id, id: product.id, sku, name: 'Produto Antigo', createdAt: product.createdAt });
     expect((await item(keys.tenant(tenant.body.id)))?.gsi1pk).toBe(gsi1.tenantsByName(tenantName).gsi1pk);

@@ -158,4 +158,33 @@ describe('the in-memory supplier search', () => {
     await eager.search(supplierSearchSource, tenantId, undefined, { limit: 1 });
     expect((await readSearchLog(tenantId, 'suppliers')).deltas.length).toBeLessThan(FOLD_AT);
   });
+
+  it('holds tenants within its memory budget, letting the least recently searched go first', async () => {
+    const tenants = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [index, tenantId] of tenants.entries()) await bulkInsertSuppliers(tenantId, generateSuppliers(40, 100 + index));
+    const sizes = new Map<string, number>();
+    const measure = new SearchCache();
+    for (const tenantId of tenants) {
+      await measure.search(supplierSearchSource, tenantId, undefined, { limit: 1 });
+      sizes.set(tenantId, measure.holdings.find((held) => held.key === `suppliers#${tenantId}`)?.bytes ?? 0);
+    }
+    expect([...sizes.values()].every((bytes) => bytes > 0)).toBe(true);
+    const [first, second, third] = tenants as [string, string, string];
+    // Room for the first two, not for a third.
+    const budget = (sizes.get(first) ?? 0) + (sizes.get(second) ?? 0) + 1;
+    const cache = new SearchCache(() => budget);
+    const held = () => cache.holdings.map((entry) => entry.key.replace('suppliers#', ''));
+    for (const tenantId of [first, second]) await cache.search(supplierSearchSource, tenantId, undefined, { limit: 1 });
+    expect(held()).toEqual([first, second]);
+    await cache.search(supplierSearchSource, first, undefined, { limit: 1 });
+    expect(held()).toEqual([second, first]);
+    await cache.search(supplierSearchSource, third, undefined, { limit: 1 });
+    expect(held()).not.toContain(second);
+    expect(held().at(-1)).toBe(third);
+    // A tenant larger than the whole budget is still answered, and held alone.
+    const tiny = new SearchCache(() => 1);
+    expect((await tiny.search(supplierSearchSource, first, searchQuery('a'), { limit: 3 })).records.length).toBe(3);
+    await tiny.search(supplierSearchSource, second, undefined, { limit: 1 });
+    expect(tiny.holdings.map((entry) => entry.key)).toEqual([`suppliers#${second}`]);
+  });
 });

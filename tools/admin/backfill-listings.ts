@@ -5,6 +5,10 @@ import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { registerCoverageTenant } from '../../lib/db/repositories/coverage';
 import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/db/repositories/supplier-blocks';
+import { productSearchSource } from '../../lib/db/repositories/inventory';
+import { readSearchLog } from '../../lib/db/repositories/search';
+import { supplierSearchSource } from '../../lib/db/repositories/suppliers';
+import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
 
 /**
  * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
@@ -21,7 +25,10 @@ import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/db/reposito
  * - a tenant with suppliers and no index blocks gets them (until then its deep supplier
  *   pages read the index from the start, as before). Run it when no supplier is being
  *   written: a write during the rebuild leaves a count off (deep pages then read the index
- *   from the start, correct but slow) until the next run.
+ *   from the start, correct but slow) until the next run;
+ * - a tenant with suppliers or products and no search chunks for them gets them
+ *   (lib/search/engine), so that no search has to build them from every item: at 100,000
+ *   suppliers that takes about a minute, longer than a function may run.
  *
  * It Scans the table: an operator's command, so it lives with the admin tools, outside lib/
  * and functions/, whose code no function may Scan with (test/infra/constructs.test.ts checks
@@ -34,13 +41,15 @@ export interface BackfillCounts {
   productSentinels: number;
   coverageTenants: number;
   supplierBlocks: number;
+  searchLists: number;
   users: number;
 }
 
 const tenantOf = (pk: unknown): string => String(pk).replace(/^TENANT#/, '');
 
 export async function backfillListings(): Promise<BackfillCounts> {
-  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0, users: 0 };
+  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0, searchLists: 0, users: 0 };
+  const searchable: [SearchSource, string][] = [];
   const registered = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -81,8 +90,10 @@ export async function backfillListings(): Promise<BackfillCounts> {
       if (item.sk === keys.supplierStats('').sk && (await readSupplierBlocks(tenantOf(item.pk))).length === 0) {
         counts.supplierBlocks += await rebuildSupplierBlocks(tenantOf(item.pk));
       }
+      if (item.sk === keys.supplierStats('').sk) searchable.push([supplierSearchSource, tenantOf(item.pk)]);
       if (item.type === INVENTORY_ITEMS.productSku && !registered.has(tenantOf(item.pk))) {
         registered.add(tenantOf(item.pk));
+        searchable.push([productSearchSource, tenantOf(item.pk)]);
         await registerCoverageTenant(tenantOf(item.pk));
         counts.coverageTenants += 1;
       }
@@ -103,6 +114,12 @@ export async function backfillListings(): Promise<BackfillCounts> {
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
+  // After the sentinels are complete: a list's chunks are built from them.
+  for (const [source, tenantId] of searchable) {
+    if ((await readSearchLog(tenantId, source.list)).manifest) continue;
+    // False when a search built them meanwhile: built either way.
+    if (await rebuildSearchList(source, tenantId)) counts.searchLists += 1;
+  }
   return counts;
 }
 
