@@ -276,9 +276,11 @@ export class SearchCache {
       for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
         const log = await readSearchLog(tenantId, source.list);
         if (!log.manifest) {
-          // The list's first search: build its chunks from the entities (a concurrent build may win; either will do).
-          await writeGeneration(tenantId, source.list, await source.readAll(tenantId), 1);
-          continue;
+          // The list's first search builds its chunks from the entities, read after the log:
+          // with the deltas read, they hold every write that committed before the search
+          // began. A concurrent build may win: then read again.
+          log.manifest = await writeGeneration(tenantId, source.list, await source.readAll(tenantId), 1);
+          if (!log.manifest) continue;
         }
         const held = this.held.get(key);
         const projection = held && held.manifest.generation === log.manifest.generation ? held : new Projection(log.manifest);

@@ -200,6 +200,8 @@ interface BoundFunction {
   table: TableAccess;
   rateLimited: boolean;
   updatesAttributes?: readonly string[];
+  /** A searching list: it may fold the search log (PutItem and BatchWriteItem on the search partitions only). */
+  searches?: boolean;
 }
 const protectedRoutes = routes.filter((route) => route.auth === 'protected');
 const publicRoutes = routes.filter((route) => route.auth === 'public');
@@ -478,6 +480,8 @@ describe('table', () => {
 
 describe('IAM', () => {
   const RATE_LIMIT_COUNTERS = `Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } })}`;
+  const SEARCH_FOLD_CONDITION = JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*#SEARCH#*', 'TENANT#*#SEARCH_CHUNKS#*'] } });
+  const SEARCH_FOLDS = ['PutItem', 'BatchWriteItem'].map((action) => `Allow dynamodb:${action} table if ${SEARCH_FOLD_CONDITION}`);
   const CREDENTIALS_CONDITION = JSON.stringify({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['CREDENTIALS#*'] } });
   /** What the manifest says a function's role holds on the table, in the terms of dynamoPermissionsOf. */
   function expectedPermissions(bound: BoundFunction): string[] {
@@ -486,6 +490,7 @@ describe('IAM', () => {
       ...bound.table.actions.map((action) => `Allow dynamodb:${action} table`),
       ...(bound.table.indexes ?? []).map((index) => `Allow dynamodb:Query index/${index}`),
       ...(bound.rateLimited ? [RATE_LIMIT_COUNTERS] : []),
+      ...(bound.searches ? SEARCH_FOLDS : []),
       ...(bound.updatesAttributes
         ? [`Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.updatesAttributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } })}`]
         : []),
@@ -494,7 +499,7 @@ describe('IAM', () => {
   }
 
   const bound: BoundFunction[] = [
-    ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: (route.rateLimits?.length ?? 0) > 0 })),
+    ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: (route.rateLimits?.length ?? 0) > 0, searches: route.searches !== undefined })),
     { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes },
     ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
   ];
@@ -524,18 +529,16 @@ describe('IAM', () => {
     expect(indexQueriers).toEqual(['listTenants', 'withdrawInvitation', 'updateCompanyStatus', 'listAuditEvents', 'job salesRollup']);
   });
 
-  it('gives a function that declares no write no table write beyond its rate-limit counters', () => {
+  it('gives a function that declares no write no table write beyond its rate-limit counters and, for a searching list, the search partitions', () => {
     const readers = bound.filter((entry) => !writesTable(entry.table) && !entry.updatesAttributes);
-    expect(readers.map((entry) => entry.name)).toEqual(expect.arrayContaining(['me', 'listTenants', 'listSessions', 'getSupplier', 'listAuditEvents']));
+    expect(readers.map((entry) => entry.name)).toEqual(expect.arrayContaining(['me', 'listTenants', 'listSessions', 'getSupplier', 'listAuditEvents', 'listSuppliers', 'listProducts']));
     for (const entry of readers) {
       const writes = writeStatementsOf(entry.functionId());
-      if (!entry.rateLimited) {
-        expect(writes, entry.name).toEqual([]);
-        continue;
-      }
-      // Only UpdateItem, only on items whose partition key starts with RATE#.
       expect(writes, entry.name).toEqual([
-        expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } }),
+        // Only UpdateItem, only on items whose partition key starts with RATE#.
+        ...(entry.rateLimited ? [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })] : []),
+        // Only the search's log and chunks.
+        ...(entry.searches ? [expect.objectContaining({ Action: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], Condition: JSON.parse(SEARCH_FOLD_CONDITION) as unknown })] : []),
       ]);
     }
   });
@@ -624,8 +627,11 @@ describe('IAM', () => {
     }
   });
 
-  it('grants BatchWriteItem to no function: none sends one', () => {
-    for (const entry of bound) expect(dynamoPermissionsOf(entry.functionId()).filter((line) => line.startsWith('Allow dynamodb:BatchWriteItem')), entry.name).toEqual([]);
+  it('grants BatchWriteItem only to the searching lists, on the search partitions: no other function sends one', () => {
+    for (const entry of bound) {
+      expect(dynamoPermissionsOf(entry.functionId()).filter((line) => line.startsWith('Allow dynamodb:BatchWriteItem')), entry.name).toEqual(entry.searches ? [`Allow dynamodb:BatchWriteItem table if ${SEARCH_FOLD_CONDITION}`] : []);
+    }
+    expect(bound.filter((entry) => entry.searches).map((entry) => entry.name)).toEqual(['listSuppliers', 'listProducts']);
     expect(TABLE_WRITE_ACTIONS).toContain('BatchWriteItem');
   });
 
