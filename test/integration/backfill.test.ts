@@ -4,7 +4,11 @@ import { cnpj } from 'cpf-cnpj-validator';
 import { db, tableName } from '../../lib/db/client';
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
-import { backfillListings } from '../../tools/admin/backfill-listings';
+import { backfillListings, SEARCH_BUILD_FROM } from '../../tools/admin/backfill-listings';
+import { randomUUID } from 'node:crypto';
+import { generateSuppliers } from '../../bench/support/brazilian-suppliers';
+import { bulkInsertSuppliers } from '../../lib/db/repositories/suppliers';
+import { listSuppliers } from '../../lib/suppliers/service';
 import { readCoverageIndexPage } from '../../lib/db/repositories/coverage';
 import { readSearchLog } from '../../lib/db/repositories/search';
 import { dayOf } from '../../lib/domain/days';
@@ -53,7 +57,6 @@ it('lists warehouses, companies and products written before their list entries, 
     expect(await list('/companies')).toEqual([company.id]);
     expect(await list('/inventory/products')).toEqual([product.id]);
     expect(await list('/inventory/products?search=antigo')).toEqual([product.id]);
-    expect((await readSearchLog(admin.tenantId, 'products')).manifest).toMatchObject({ level: 0, rev: 1 });
     expect(await list('/users')).toEqual([admin.userId]);
     expect(await item(keys.productSku(admin.tenantId, sku))).toMatchObject({ productId: product.id, id: product.id, sku, name: 'Produto Antigo', createdAt: product.createdAt });
     expect((await item(keys.tenant(tenant.body.id)))?.gsi1pk).toBe(gsi1.tenantsByName(tenantName).gsi1pk);
@@ -90,4 +93,17 @@ it('registers a tenant whose products predate the coverage index, so that the ne
   expect(full.map((entry) => entry.sku)).toEqual(['OLD-1', 'OLD-2']);
   const indexed = await readCoverageIndexPage(admin.tenantId, 30, { today, limit: 10 });
   expect(indexed?.rows.map(({ product, sold }) => coverageItem(product, sold, 30).item)).toEqual(full);
+});
+
+it(`gives a list of ${SEARCH_BUILD_FROM} suppliers or more its search chunks, once, and leaves a smaller one to its first search`, async () => {
+  const [large, small] = [randomUUID(), randomUUID()];
+  await bulkInsertSuppliers(large, generateSuppliers(SEARCH_BUILD_FROM, 3));
+  await bulkInsertSuppliers(small, generateSuppliers(SEARCH_BUILD_FROM - 1, 4));
+  for (let run = 0; run < 2; run += 1) {
+    await backfillListings();
+    expect((await readSearchLog(large, 'suppliers')).manifest, `run ${run}`).toMatchObject({ level: 3, rev: 1 });
+    expect((await readSearchLog(small, 'suppliers')).manifest, `run ${run}`).toBeUndefined();
+  }
+  const everything = await listSuppliers(testPrincipal({ tenantId: large }), { page: 1, limit: 10, search: '0001' }, Date.now(), undefined);
+  expect(everything.total).toBe(SEARCH_BUILD_FROM);
 });

@@ -9,6 +9,7 @@ import { productSearchSource } from '../../lib/db/repositories/inventory';
 import { readSearchLog } from '../../lib/db/repositories/search';
 import { supplierSearchSource } from '../../lib/db/repositories/suppliers';
 import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
+import { mapConcurrently } from '../../lib/domain/concurrency';
 
 /**
  * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
@@ -26,9 +27,10 @@ import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
  *   pages read the index from the start, as before). Run it when no supplier is being
  *   written: a write during the rebuild leaves a count off (deep pages then read the index
  *   from the start, correct but slow) until the next run;
- * - a tenant with suppliers or products and no search chunks for them gets them
- *   (lib/search/engine), so that no search has to build them from every item: at 100,000
- *   suppliers that takes about a minute, longer than a function may run.
+ * - a tenant with at least SEARCH_BUILD_FROM suppliers (or products) and no search chunks for
+ *   them gets them (lib/search/engine), so that no search has to build them from every
+ *   item: at 100,000 suppliers that takes about a minute, longer than a function may run.
+ *   A smaller list is built by its first search in well under a second.
  *
  * It Scans the table: an operator's command, so it lives with the admin tools, outside lib/
  * and functions/, whose code no function may Scan with (test/infra/constructs.test.ts checks
@@ -47,9 +49,18 @@ export interface BackfillCounts {
 
 const tenantOf = (pk: unknown): string => String(pk).replace(/^TENANT#/, '');
 
+/** The size from which the migration builds a list's search chunks (a first search builds a smaller one in well under a second). */
+export const SEARCH_BUILD_FROM = 1_000;
+/** Lists built at once. */
+const BUILD_CONCURRENCY = 8;
+
 export async function backfillListings(): Promise<BackfillCounts> {
   const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0, searchLists: 0, users: 0 };
-  const searchable: [SearchSource, string][] = [];
+  const sizes = new Map<string, { source: SearchSource; tenantId: string; count: number }>();
+  const count = (source: SearchSource, tenantId: string, added: number) => {
+    const key = `${source.list}#${tenantId}`;
+    sizes.set(key, { source, tenantId, count: (sizes.get(key)?.count ?? 0) + added });
+  };
   const registered = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -90,10 +101,10 @@ export async function backfillListings(): Promise<BackfillCounts> {
       if (item.sk === keys.supplierStats('').sk && (await readSupplierBlocks(tenantOf(item.pk))).length === 0) {
         counts.supplierBlocks += await rebuildSupplierBlocks(tenantOf(item.pk));
       }
-      if (item.sk === keys.supplierStats('').sk) searchable.push([supplierSearchSource, tenantOf(item.pk)]);
+      if (item.sk === keys.supplierStats('').sk) count(supplierSearchSource, tenantOf(item.pk), Number(item.count ?? 0));
+      if (item.type === INVENTORY_ITEMS.productSku) count(productSearchSource, tenantOf(item.pk), 1);
       if (item.type === INVENTORY_ITEMS.productSku && !registered.has(tenantOf(item.pk))) {
         registered.add(tenantOf(item.pk));
-        searchable.push([productSearchSource, tenantOf(item.pk)]);
         await registerCoverageTenant(tenantOf(item.pk));
         counts.coverageTenants += 1;
       }
@@ -115,11 +126,12 @@ export async function backfillListings(): Promise<BackfillCounts> {
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   // After the sentinels are complete: a list's chunks are built from them.
-  for (const [source, tenantId] of searchable) {
-    if ((await readSearchLog(tenantId, source.list)).manifest) continue;
+  const large = [...sizes.values()].filter((list) => list.count >= SEARCH_BUILD_FROM);
+  await mapConcurrently(large, BUILD_CONCURRENCY, async ({ source, tenantId }) => {
+    if ((await readSearchLog(tenantId, source.list)).manifest) return;
     // False when a search built them meanwhile: built either way.
     if (await rebuildSearchList(source, tenantId)) counts.searchLists += 1;
-  }
+  });
   return counts;
 }
 
