@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { allPages, call, newTenantWithAdmin, nextLink, problem, type Account } from './api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readSearchLog } from '../../lib/db/repositories/search';
+import { FOLD_AT } from '../../lib/search/engine';
+import { allPages, call, newTenantWithAdmin, nextLink, problem, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * GET /inventory/products?search=: the products whose SKU or name holds the term, case- and
@@ -22,6 +24,8 @@ async function createProducts(account: Account, products: [sku: string, name: st
   }
   return created;
 }
+
+beforeAll(useLocalStoreInProcess);
 
 const search = (account: Account, term: string, extra = '') => call<ProductView[]>('GET', `/inventory/products?search=${encodeURIComponent(term)}${extra}`, { cookies: account.cookies });
 
@@ -98,5 +102,21 @@ describe('GET /inventory/products?search=', () => {
     expect(tooLong.body).toEqual(problem(400, 'validation', { errors: [{ field: 'search', message: 'must be at most 100 characters' }] }));
     expect((await search(admin, 'vizinho')).body).toEqual([]);
     expect((await search(admin, 'café')).body).toEqual(['CAF-1000', 'CAF-500'].map((sku) => products.get(sku)));
+  });
+
+  it('folds the log into its chunks once it holds enough writes, within the function\'s grant, and answers the same', async () => {
+    const admin = await newTenantWithAdmin();
+    await createProducts(admin, CATALOG.slice(0, 1));
+    expect((await search(admin, 'café')).status).toBe(200);
+    const created = await createProducts(admin, Array.from({ length: FOLD_AT }, (_, index): [string, string] => [`BULK-${String(index).padStart(2, '0')}`, `Granel ${index}`]));
+    expect((await readSearchLog(admin.tenantId, 'products')).deltas.length).toBeGreaterThanOrEqual(FOLD_AT);
+    // This search folds (PutItem and BatchWriteItem on the search partitions: in bundle mode, under the function's own grants).
+    const response = await search(admin, 'granel', '&limit=100');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([...created.values()]);
+    const log = await readSearchLog(admin.tenantId, 'products');
+    expect(log.deltas).toEqual([]);
+    expect(log.manifest?.rev).toBe(2);
+    expect((await search(admin, 'granel', '&limit=100')).body).toEqual([...created.values()]);
   });
 });
