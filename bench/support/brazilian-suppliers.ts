@@ -9,18 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { normalizeText } from '../../lib/db/name-order';
 import type { Supplier } from '../../lib/suppliers/model';
 import { cnpjWithCheckDigits } from './documents';
+import { prng } from './prng';
 
-/** mulberry32: a small deterministic PRNG, so every run loads the same suppliers. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let random = prng(20261124);
 

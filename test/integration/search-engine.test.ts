@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { prng } from '../../bench/support/prng';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatCnpj, generateSuppliers } from '../../bench/support/brazilian-suppliers';
 import { keys } from '../../lib/db/keys';
@@ -27,18 +28,6 @@ import { useLocalStoreInProcess } from './api';
 beforeAll(useLocalStoreInProcess);
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z');
-
-/** mulberry32: deterministic, so a failure replays. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The full scan: every index entry, in order, matched as the search always was. */
 async function scan(tenantId: string, term: string): Promise<string[]> {

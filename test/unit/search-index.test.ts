@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../bench/support/prng';
 import { compareKeys, OrderedIndex } from '../../lib/search/ordered-index';
 import { chunkOf, decodeChunk, decodeRecord, encodeChunk, encodeRecord, later, levelFor, needsNewLevel, RECORDS_PER_CHUNK, type SearchRecord, type VersionedRecord } from '../../lib/search/model';
 import { searchQuery } from '../../lib/search/query';
-
-/** mulberry32: deterministic cases. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const record = (key: string, words: string, digits = '', id = key): SearchRecord => ({ id, version: 1, key, words, digits, view: JSON.stringify({ id }) });
 
