@@ -12,8 +12,9 @@
  * way. A tenant searched for the first time since it was created (or since the search
  * arrived) has no manifest: that search builds the chunks from the entities' own items.
  *
- * Memory: about 470 bytes per supplier (docs/performance.md). The tenants a function holds
- * are bounded by CACHE_SHARE of its memory; past that the least recently searched go.
+ * Memory: about 80 MB of heap per 100,000 suppliers (docs/performance.md). The tenants a
+ * function holds are bounded by CACHE_SHARE of its memory; past that the least recently
+ * searched go.
  */
 import { logger } from '../log';
 import type { SearchList } from '../db/keys';
