@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The audit trail (issue 16): one entry per security event and per data change, written in
@@ -54,13 +54,13 @@ export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 /** Who did it: a signed-in user, the platform itself (jobs, scripts), or nobody known (a failed login). */
 export const auditActorSchema = z.object({
   type: z.enum(['user', 'system', 'anonymous']),
-  id: z.string().nullable(),
-  name: z.string().nullable(),
+  id: z.nullable(z.string()),
+  name: z.nullable(z.string()),
 });
 export type AuditActor = z.infer<typeof auditActorSchema>;
 
 /** A JSON value as a change records it (before or after). */
-const changeValue: z.ZodType<unknown> = z.unknown();
+const changeValue: z.ZodMiniType<unknown> = z.unknown();
 
 /** One field an update changed, with its value before and after (null: absent). */
 export const auditChangeSchema = z.object({ field: z.string(), before: changeValue, after: changeValue });
@@ -71,15 +71,15 @@ export const auditEntrySchema = z.object({
   occurredAt: z.iso.datetime(),
   actor: auditActorSchema,
   action: z.enum(AUDIT_ACTIONS),
-  resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.string().nullable() }),
+  resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.nullable(z.string()) }),
   /** API Gateway's request id (a script's or job's own id outside a request). */
   requestId: z.string(),
   /** API Gateway's view of the caller's address; null outside a request. */
-  sourceIp: z.string().nullable(),
+  sourceIp: z.nullable(z.string()),
   /** The caller's User-Agent, at most 512 characters; null outside a request. */
-  userAgent: z.string().nullable(),
+  userAgent: z.nullable(z.string()),
   /** For updates: each changed field, before and after. Null for every other action. */
-  changes: z.array(auditChangeSchema).nullable(),
+  changes: z.nullable(z.array(auditChangeSchema)),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 

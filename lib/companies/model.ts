@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The company: a fiscal entity or branch of a tenant. Its enums, its shape as stored and
@@ -17,8 +17,8 @@ export const companySchema = z.object({
   /** CPF or CNPJ, normalized (digits, upper-case letters); unique across the service. */
   document: z.string(),
   status: z.enum(COMPANY_STATUSES),
-  email: z.string().nullable(),
-  address: z.object({ street: z.string(), number: z.string(), city: z.string(), state: z.string(), zipCode: z.string() }).nullable(),
+  email: z.nullable(z.string()),
+  address: z.nullable(z.object({ street: z.string(), number: z.string(), city: z.string(), state: z.string(), zipCode: z.string() })),
   settings: z.record(z.string(), z.unknown()),
   taxRegime: z.enum(TAX_REGIMES),
   costMethod: z.enum(COST_METHODS),

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import metadata from './phone-metadata.json';
 
 /**
@@ -22,11 +22,14 @@ export function toE164(input: string): string | undefined {
   return phone?.isValid() ? phone.number : undefined;
 }
 
-export const phoneSchema = z.string().transform((input, ctx) => {
-  const e164 = toE164(input);
-  if (!e164) {
-    ctx.addIssue({ code: 'custom', message: 'must be a valid phone in international format, e.g. +55 11 98765-4321' });
-    return z.NEVER;
-  }
-  return e164;
-});
+export const phoneSchema = z.pipe(
+  z.string(),
+  z.transform((input: string, ctx) => {
+    const e164 = toE164(input);
+    if (!e164) {
+      ctx.issues.push({ code: 'custom', message: 'must be a valid phone in international format, e.g. +55 11 98765-4321', input });
+      return z.NEVER;
+    }
+    return e164;
+  }),
+);

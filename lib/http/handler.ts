@@ -3,7 +3,7 @@ import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { withRequestOrigin } from '../audit/context';
 import { userActor } from '../audit/record';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
@@ -47,7 +47,7 @@ export interface RequestInfo {
   cookies: Record<string, string>;
 }
 
-type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Output<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
 /**
  * What the handler validates: the schemas the chain parses the body, the query and the path
@@ -132,7 +132,7 @@ function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, string> 
  *
  * The chain is built on the first invocation, so importing a handler reads no configuration.
  */
-export function httpHandler<R extends Route, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function httpHandler<R extends Route, B extends z.core.$ZodType | undefined = undefined, Q extends z.core.$ZodType | undefined = undefined, P extends z.core.$ZodType | undefined = undefined>(
   route: R,
   spec: HandlerInputSpec<B, Q, P>,
   fn: (input: HandlerInput<R, B, Q, P>) => Promise<Reply>,

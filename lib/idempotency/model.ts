@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * An Idempotency-Key's record (issue 14; Stripe's design, IETF
@@ -22,13 +22,13 @@ export const idempotencyRecordSchema = z.object({
    * function has died (no function runs that long): another request with the key takes it
    * over, and the dead one's write can no longer commit, since it is conditioned on `owner`.
    */
-  leaseUntilEpoch: z.number().int(),
+  leaseUntilEpoch: z.number().check(z.int()),
   /** The first answer, once COMPLETED: its status and its JSON body. */
-  responseStatus: z.number().int().nullable(),
-  responseBody: z.string().nullable(),
+  responseStatus: z.nullable(z.number().check(z.int())),
+  responseBody: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   /** Kept 24 hours (the item's TTL). */
-  expiresAtEpoch: z.number().int(),
+  expiresAtEpoch: z.number().check(z.int()),
 });
 export type IdempotencyRecord = z.infer<typeof idempotencyRecordSchema>;
 

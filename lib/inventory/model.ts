@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { divideRounded } from '../domain/decimal';
 
 /**
@@ -20,13 +20,13 @@ export const warehouseSchema = z.object({
    * products with a non-zero balance, stock value in 10^-7 of the currency.
    */
   totalItems: z.bigint(),
-  totalProducts: z.number().int(),
+  totalProducts: z.number().check(z.int()),
   totalValue: z.bigint(),
 });
 export type Warehouse = z.infer<typeof warehouseSchema>;
 
 /** What a caller gives to create a warehouse (the rest is the service's). */
-export const warehouseInputSchema = warehouseSchema.pick({ name: true });
+export const warehouseInputSchema = z.pick(warehouseSchema, { name: true });
 export type WarehouseInput = z.infer<typeof warehouseInputSchema>;
 
 export const productSchema = z.object({
@@ -40,7 +40,7 @@ export const productSchema = z.object({
 export type Product = z.infer<typeof productSchema>;
 
 /** What a caller gives to create a product (the rest is the service's). */
-export const productInputSchema = productSchema.pick({ sku: true, name: true });
+export const productInputSchema = z.pick(productSchema, { sku: true, name: true });
 export type ProductInput = z.infer<typeof productInputSchema>;
 
 export const movementSchema = z.object({
@@ -51,7 +51,7 @@ export const movementSchema = z.object({
   type: z.enum(MOVEMENT_TYPES),
   quantity: z.number(),
   /** Given for IN (and optionally ADJUSTMENT); null for OUT and SALE, which leave at the average. */
-  unitCost: z.number().nullable(),
+  unitCost: z.nullable(z.number()),
   occurredAt: z.iso.datetime(),
   createdAt: z.iso.datetime(),
   /** The business day of `occurredAt` (daily sales counter). */
@@ -75,12 +75,12 @@ export const balanceSchema = z.object({
   quantity: z.bigint(),
   totalCost: z.bigint(),
   averageCost: z.bigint(),
-  version: z.number().int(),
+  version: z.number().check(z.int()),
 });
 export type Balance = z.infer<typeof balanceSchema>;
 
 /** One business day's sales of a product (the `day` of its SALE movements), as they or the seed leave it. */
-export const salesDaySchema = movementSchema.pick({ tenantId: true, productId: true, day: true }).extend({ units: z.number() });
+export const salesDaySchema = z.extend(z.pick(movementSchema, { tenantId: true, productId: true, day: true }), { units: z.number() });
 export type SalesDay = z.infer<typeof salesDaySchema>;
 
 /**
@@ -90,7 +90,7 @@ export type SalesDay = z.infer<typeof salesDaySchema>;
  */
 export const salesSeriesSchema = z.object({
   /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */
-  through: z.string().nullable(),
+  through: z.nullable(z.string()),
   units: z.custom<Float64Array>((value) => value instanceof Float64Array),
 });
 export type SalesSeries = z.infer<typeof salesSeriesSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The supplier: a business a tenant buys from. Its shape as stored and the type derived from
@@ -11,9 +11,9 @@ export const supplierSchema = z.object({
   corporateName: z.string(),
   /** CPF or CNPJ, normalized (digits, upper-case letters); unique within the tenant. The view formats it. */
   document: z.string(),
-  email: z.string().nullable(),
+  email: z.nullable(z.string()),
   /** E.164. */
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   active: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

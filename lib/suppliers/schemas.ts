@@ -1,6 +1,7 @@
-import * as z from 'zod';
+import * as classic from 'zod';
+import * as z from 'zod/mini';
 import { documentSchema } from '../domain/documents';
-import { emailField, nameField } from '../domain/fields';
+import { classicObject, emailField, nameField } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
 import { supplierSchema, type Supplier } from './model';
 
@@ -18,28 +19,29 @@ const supplierInput = {
   email: emailField,
   phone: phoneSchema,
   active: z.boolean({ message: 'must be true or false' }),
-} satisfies { [K in SupplierInputField]: z.ZodType<NonNullable<Supplier[K]>> };
+} satisfies { [K in SupplierInputField]: z.ZodMiniType<NonNullable<Supplier[K]>> };
 
-export const createSupplierBody = z.strictObject(supplierInput).partial({ email: true, phone: true, active: true });
+export const createSupplierBody = z.partial(z.strictObject(supplierInput), { email: true, phone: true, active: true });
 
 /** PATCH: any of the create fields; null clears email or phone. At least one field. */
 export const updateSupplierBody = z
-  .strictObject(supplierInput)
-  .extend({ email: supplierInput.email.nullable(), phone: supplierInput.phone.nullable() })
-  .partial()
-  .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
+  .partial(z.extend(z.strictObject(supplierInput), { email: z.nullable(supplierInput.email), phone: z.nullable(supplierInput.phone) }))
+  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' }));
 
-/** A supplier as the API shows it: the entity without its timestamps, the document formatted with punctuation. */
-export const supplierView = supplierSchema.omit({ createdAt: true, updatedAt: true });
+/**
+ * A supplier as the API shows it: the entity without its timestamps, the document formatted
+ * with punctuation. A view (lib/domain/fields.ts, "Views").
+ */
+export const supplierView = /* @__PURE__ */ classicObject(supplierSchema).omit({ createdAt: true, updatedAt: true });
 
-export const supplierPageView = z.object({
-  data: z.array(supplierView),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
+export const supplierPageView = /* @__PURE__ */ classic.object({
+  data: /* @__PURE__ */ classic.array(supplierView),
+  total: /* @__PURE__ */ classic.number().int(),
+  page: /* @__PURE__ */ classic.number().int(),
+  limit: /* @__PURE__ */ classic.number().int(),
 });
 
-export type SupplierView = z.infer<typeof supplierView>;
-export type SupplierPageView = z.infer<typeof supplierPageView>;
+export type SupplierView = classic.infer<typeof supplierView>;
+export type SupplierPageView = classic.infer<typeof supplierPageView>;
 export type CreateSupplierInput = z.output<typeof createSupplierBody>;
 export type UpdateSupplierInput = z.output<typeof updateSupplierBody>;

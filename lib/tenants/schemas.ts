@@ -1,15 +1,18 @@
-import * as z from 'zod';
+import * as classic from 'zod';
+import * as z from 'zod/mini';
 import { documentSchema } from '../domain/documents';
-import { emailField, httpsUrlField, requiredText } from '../domain/fields';
+import { classicObject, emailField, httpsUrlField, requiredText } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
 import { MFA_POLICIES, PLANS, tenantSchema, type Tenant } from './model';
 
 /** A tenant name is a slug: lower-case words joined by single dashes, 3 to 63 characters. */
 export const tenantNameField = z
   .string()
-  .min(3, 'must be at least 3 characters')
-  .max(63, 'must be at most 63 characters')
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a slug: lower-case letters and digits joined by single dashes');
+  .check(
+    z.minLength(3, 'must be at least 3 characters'),
+    z.maxLength(63, 'must be at most 63 characters'),
+    z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a slug: lower-case letters and digits joined by single dashes'),
+  );
 
 /**
  * Names POST /tenants refuses (409, like a taken name): `platform`, where `npm run
@@ -38,14 +41,14 @@ const tenantInput = {
   plan: z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }),
   adminEmail: emailField,
   mfaPolicy: z.enum(MFA_POLICIES, { message: `must be one of ${MFA_POLICIES.join(', ')}` }),
-} satisfies { [K in TenantInputField]: z.ZodType<NonNullable<Tenant[K]>> };
+} satisfies { [K in TenantInputField]: z.ZodMiniType<NonNullable<Tenant[K]>> };
 
 export const createTenantBody = z.strictObject({
   name: tenantInput.name,
   plan: tenantInput.plan,
-  brandName: tenantInput.brandName.optional(),
-  document: tenantInput.document.optional(),
-  adminEmail: tenantInput.adminEmail.optional(),
+  brandName: z.optional(tenantInput.brandName),
+  document: z.optional(tenantInput.document),
+  adminEmail: z.optional(tenantInput.adminEmail),
 });
 
 /**
@@ -54,25 +57,31 @@ export const createTenantBody = z.strictObject({
  */
 export const updateTenantBody = z
   .strictObject({
-    adminEmail: tenantInput.adminEmail.optional(),
-    brandName: tenantInput.brandName.nullable().optional(),
-    document: tenantInput.document.nullable().optional(),
-    address: tenantInput.address.nullable().optional(),
-    phone: tenantInput.phone.nullable().optional(),
-    logoUrl: tenantInput.logoUrl.nullable().optional(),
-    mfaPolicy: tenantInput.mfaPolicy.optional(),
+    adminEmail: z.optional(tenantInput.adminEmail),
+    brandName: z.optional(z.nullable(tenantInput.brandName)),
+    document: z.optional(z.nullable(tenantInput.document)),
+    address: z.optional(z.nullable(tenantInput.address)),
+    phone: z.optional(z.nullable(tenantInput.phone)),
+    logoUrl: z.optional(z.nullable(tenantInput.logoUrl)),
+    mfaPolicy: z.optional(tenantInput.mfaPolicy),
   })
-  .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' });
+  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' }));
+
+/*
+ * The views (the answers' schemas, for the tooling) are classic zod and never built in a
+ * bundle: lib/domain/fields.ts, "Views".
+ */
+const tenant = /* @__PURE__ */ classicObject(tenantSchema);
 
 /** POST /tenants: the new tenant in brief. */
-export const tenantCreatedView = tenantSchema.pick({ id: true, name: true, brandName: true, plan: true });
+export const tenantCreatedView = /* @__PURE__ */ tenant.pick({ id: true, name: true, brandName: true, plan: true });
 
 /** A tenant as the API shows it: its profile and plan, the document formatted with punctuation. */
-export const tenantView = tenantSchema.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true });
+export const tenantView = /* @__PURE__ */ tenant.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true });
 
-export type TenantView = z.infer<typeof tenantView>;
-export type TenantCreatedView = z.infer<typeof tenantCreatedView>;
+export type TenantView = classic.infer<typeof tenantView>;
+export type TenantCreatedView = classic.infer<typeof tenantCreatedView>;
 export type CreateTenantInput = z.output<typeof createTenantBody>;
 export type UpdateTenantInput = z.output<typeof updateTenantBody>;
 
-export const tenantListView = z.array(tenantView);
+export const tenantListView = /* @__PURE__ */ classic.array(tenantView);
