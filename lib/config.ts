@@ -16,7 +16,7 @@
  */
 
 /** zod's e-mail pattern (zod/v4/core regexes `email`), the one MAIL_FROM was checked with. */
-const EMAIL = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+const EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 const PATH_PREFIX = /^(\/[A-Za-z0-9_-]+)*$/;
 
 type Env = Record<string, string | undefined>;
