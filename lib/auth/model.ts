@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * The auth entities: the user, its sessions and the invitations into a tenant. Their enums,
@@ -10,7 +11,7 @@ import * as z from 'zod/mini';
 export const ROLES = ['ADMIN', 'MEMBER'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const userSchema = z.object({
+export const userSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
   name: z.string(),
@@ -49,7 +50,7 @@ export const userSchema = z.object({
   totpEnabledAt: z.optional(z.nullable(z.iso.datetime())),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));
 
 export type User = z.infer<typeof userSchema>;
 
@@ -59,7 +60,7 @@ export type User = z.infer<typeof userSchema>;
  * check a password or a code can refuse the whole partition (docs/decisions.md, "Least
  * privilege"): the authorizer and the rest read the user item, which holds none of these.
  */
-export const credentialsSchema = z.object({
+export const credentialsSchema = /* @__PURE__ */ schema(() => z.object({
   tenantId: z.uuid(),
   userId: z.uuid(),
   /**
@@ -79,12 +80,12 @@ export const credentialsSchema = z.object({
   totpPendingSecret: z.nullable(z.string()),
   /** SHA-256 of each recovery code not used yet (a string set: a use removes one atomically). */
   recoveryCodeHashes: z.nullable(z.array(z.string())),
-});
+}));
 export type Credentials = z.infer<typeof credentialsSchema>;
 
 export const SESSION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
 
-export const sessionSchema = z.object({
+export const sessionSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
   userId: z.uuid(),
@@ -104,12 +105,12 @@ export const sessionSchema = z.object({
   revokedAt: z.nullable(z.iso.datetime()),
   /** The user's credential version when the session opened; absent on sessions older than it. */
   credentialVersion: z.optional(z.nullable(z.number().check(z.int()))),
-});
+}));
 
 export type Session = z.infer<typeof sessionSchema>;
 export type SessionStatus = Session['status'];
 
-export const invitationSchema = z.object({
+export const invitationSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
   /** One invitation per e-mail and tenant. */
@@ -129,17 +130,17 @@ export const invitationSchema = z.object({
   mailedAtEpoch: z.number().check(z.int()),
   /** SHA-256 (hex) of the single-use token the e-mail carries; the token itself is never stored. */
   tokenHash: z.string(),
-});
+}));
 
 export type Invitation = z.infer<typeof invitationSchema>;
 
 /** A password-reset token's record, keyed by the token's SHA-256 (the token is never stored). */
-export const passwordResetSchema = z.object({
+export const passwordResetSchema = /* @__PURE__ */ schema(() => z.object({
   tenantId: z.uuid(),
   userId: z.uuid(),
   /** When the token stops working (epoch seconds; also the item's TTL). */
   expiresAtEpoch: z.number().check(z.int()),
-});
+}));
 
 export type PasswordReset = z.infer<typeof passwordResetSchema>;
 
@@ -148,7 +149,7 @@ export type PasswordReset = z.infer<typeof passwordResetSchema>;
  * A login waiting for its second factor: found by the SHA-256 of the challenge cookie's
  * token, for 5 minutes (TTL), dead after 5 wrong codes.
  */
-export const mfaChallengeSchema = z.object({
+export const mfaChallengeSchema = /* @__PURE__ */ schema(() => z.object({
   tenantId: z.uuid(),
   userId: z.uuid(),
   rememberMe: z.boolean(),
@@ -156,5 +157,5 @@ export const mfaChallengeSchema = z.object({
   expiresAtEpoch: z.number().check(z.int()),
   /** The user's credential version when the password was checked: verify refuses the challenge once it moved. */
   credentialVersion: z.nullable(z.number().check(z.int())),
-});
+}));
 export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * The company: a fiscal entity or branch of a tenant. Its enums, its shape as stored and
@@ -10,7 +11,7 @@ export const COMPANY_STATUSES = ['ACTIVE', 'DISABLED', 'BLOCKED', 'SUSPENDED'] a
 export const TAX_REGIMES = ['SIMPLES_NACIONAL', 'LUCRO_PRESUMIDO', 'LUCRO_REAL'] as const;
 export const COST_METHODS = ['REPLACEMENT', 'WEIGHTED_AVERAGE'] as const;
 
-export const companySchema = z.object({
+export const companySchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
   name: z.string(),
@@ -24,7 +25,7 @@ export const companySchema = z.object({
   costMethod: z.enum(COST_METHODS),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));
 
 export type Company = z.infer<typeof companySchema>;
 

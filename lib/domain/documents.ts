@@ -1,5 +1,6 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import * as z from 'zod/mini';
+import { schema } from './schema';
 
 /**
  * Brazilian fiscal documents: CPF (11 digits) and CNPJ (14 characters, the last two check
@@ -38,7 +39,7 @@ export function formatDocument(value: string): string {
 }
 
 /** zod schema of a document field: validates and normalizes. */
-export const documentSchema = z.pipe(
+export const documentSchema = /* @__PURE__ */ schema(() => z.pipe(
   z.string(),
   z.transform((input: string, ctx) => {
     const result = checkDocument(input);
@@ -48,4 +49,4 @@ export const documentSchema = z.pipe(
     }
     return result.value;
   }),
-);
+));

@@ -2,6 +2,7 @@ import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { isDay } from './days';
 import { REQUIRED_TEXT_PATTERN, storableText } from './text';
+import { schema } from './schema';
 
 /** The metadata key under which a field states its text rule as a pattern (see `requiredText`). */
 export const TEXT_PATTERN_META = 'x-text-pattern';
@@ -11,8 +12,8 @@ export const TEXT_PATTERN_META = 'x-text-pattern';
  * `.meta()` does (a clone, registered with `meta` in the global registry), for zod/mini
  * schemas, which have no such method.
  */
-export function documented<S extends z.ZodMiniType>(schema: S, meta: Record<string, unknown>): S {
-  const copy = schema.clone();
+export function documented<S extends z.ZodMiniType>(target: S, meta: Record<string, unknown>): S {
+  const copy = target.clone();
   z.globalRegistry.add(copy, meta);
   return copy;
 }
@@ -21,30 +22,9 @@ export function documented<S extends z.ZodMiniType>(schema: S, meta: Record<stri
  * The schemas the functions parse requests with, and the models, are zod/mini's: the same
  * validation and messages as classic zod, and the functions' bundles do not hold classic
  * zod's methods (about 65 KB and 5 ms of cold start). The OpenAPI document converts either.
- *
- * Views. The answers' schemas (`…View`, in each area's schemas.ts) are only read by the
- * tooling, through the handlers' `ROUTE_DOCS:` statements, which the bundles drop. They stay
- * classic zod, built on the models' shapes (`classic.object(model.shape).pick(…)`), and each
- * call that builds one carries a `@__PURE__` annotation: a bundle that holds a schemas module
- * for its request schemas leaves its views, and classic zod, out. A view without the mark
- * would bring classic zod back into every bundle of its area (test/infra/bundling.test.ts).
+ * Each top-level schema is built through `schema()` (./schema), so a bundle builds only those
+ * its function uses; the views stay classic (./schema, "Views").
  */
-
-/**
- * A model (a zod/mini object) as a classic object with the same fields, to build a view on
- * (`.pick`, `.omit`, `.extend`). Free of side effects, so a call whose result is not used
- * leaves the bundle with its argument.
- */
-// @__NO_SIDE_EFFECTS__
-export function classicObject<Shape extends z.core.$ZodShape>(model: z.ZodMiniObject<Shape>): classic.ZodObject<Shape> {
-  return classic.object(model.shape);
-}
-
-/** One field of a model, the very schema object, for a view that renames it (same reason as `classicObject`). */
-// @__NO_SIDE_EFFECTS__
-export function modelField<Shape extends z.core.$ZodShape, K extends keyof Shape>(model: z.ZodMiniObject<Shape>, key: K): Shape[K] {
-  return model.shape[key];
-}
 
 /**
  * Field schemas shared by every resource (contract section 1): strings are trimmed and
@@ -59,19 +39,19 @@ export const requiredText = (max: number) =>
     { [TEXT_PATTERN_META]: REQUIRED_TEXT_PATTERN },
   );
 
-export const nameField = requiredText(200);
+export const nameField = /* @__PURE__ */ schema(() => requiredText(200));
 
-export const emailField = z.pipe(
+export const emailField = /* @__PURE__ */ schema(() => z.pipe(
   z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters'), z.superRefine(storableText)),
   z.email('must be a valid e-mail address'),
-);
+));
 
-export const uuidField = z.uuid('must be a UUID');
+export const uuidField = /* @__PURE__ */ schema(() => z.uuid('must be a UUID'));
 
 /** Path parameters of `/{id}` routes: a non-UUID id is a 400. */
-export const idPath = z.object({ id: uuidField });
+export const idPath = /* @__PURE__ */ schema(() => z.object({ id: uuidField }));
 
-export const httpsUrlField = z.url({ protocol: /^https$/, message: 'must be an https URL' }).check(z.maxLength(2048, 'must be at most 2048 characters'));
+export const httpsUrlField = /* @__PURE__ */ schema(() => z.url({ protocol: /^https$/, message: 'must be an https URL' }).check(z.maxLength(2048, 'must be at most 2048 characters')));
 
 /**
  * A query-string integer: digits only (no sign, decimals, exponent or blanks, which
@@ -97,7 +77,7 @@ export const integerParam = (min: number, max: number, message: string) =>
  * inclusive: a business day `YYYY-MM-DD` (the whole day in the business time zone) or an ISO
  * 8601 date-time with its offset.
  */
-const isoDateTime = z.iso.datetime({ offset: true });
-export const timeBound = z.string().check(
+const isoDateTime = /* @__PURE__ */ schema(() => z.iso.datetime({ offset: true }));
+export const timeBound = /* @__PURE__ */ schema(() => z.string().check(
   z.refine((value) => isDay(value) || isoDateTime.safeParse(value).success, 'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time'),
-);
+));

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
 import * as z from 'zod/mini';
 import metadata from './phone-metadata.json';
+import { schema } from './schema';
 
 /**
  * Phones are given in international format with a leading plus (spaces, dots, dashes and
@@ -22,7 +23,7 @@ export function toE164(input: string): string | undefined {
   return phone?.isValid() ? phone.number : undefined;
 }
 
-export const phoneSchema = z.pipe(
+export const phoneSchema = /* @__PURE__ */ schema(() => z.pipe(
   z.string(),
   z.transform((input: string, ctx) => {
     const e164 = toE164(input);
@@ -32,4 +33,4 @@ export const phoneSchema = z.pipe(
     }
     return e164;
   }),
-);
+));

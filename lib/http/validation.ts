@@ -2,12 +2,15 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { ValidationError, type FieldError } from '../errors';
 
-/*
- * zod's English messages ("Invalid input: expected string, received number"). Classic zod sets
- * them when it builds its first schema; zod/mini, which the request schemas use, sets none, and
- * every default message would read "Invalid input". Set here, where every request is parsed.
+/**
+ * zod's English messages ("Invalid input: expected string, received number"), for the issues
+ * whose schema gives none of its own. Classic zod sets them for the whole process when it
+ * builds its first schema; zod/mini, which the request schemas use, sets none (every such
+ * message would read "Invalid input"). Given to each parse here, where requests are parsed,
+ * rather than set for the process, and made on the first issue that needs one.
  */
-z.config(en());
+let english: z.core.$ZodErrorMap | undefined;
+const englishMessages: z.core.$ZodErrorMap = (issue) => (english ??= en().localeError)(issue);
 
 /** zod issues as the `errors` array of a 400 problem: one entry per field, named by its path. */
 export function fieldErrors(error: z.core.$ZodError, prefix?: string): FieldError[] {
@@ -37,7 +40,7 @@ export function parseWith<S extends z.core.$ZodType>(schema: S, value: unknown, 
   // reportInput: the issues carry the offending value, so a missing field can say so. The
   // values never leave this function: only field names and messages do. Classic and mini
   // schemas alike (zod's own safeParse, not a method of either).
-  const parsed = z.safeParse(schema, value, { reportInput: true });
+  const parsed = z.safeParse(schema, value, { reportInput: true, error: englishMessages });
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, prefix));
   return parsed.data;
 }

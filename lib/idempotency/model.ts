@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * An Idempotency-Key's record (issue 14; Stripe's design, IETF
@@ -11,7 +12,7 @@ import * as z from 'zod/mini';
 export const IDEMPOTENCY_STATUSES = ['IN_PROGRESS', 'COMPLETED'] as const;
 export type IdempotencyStatus = (typeof IDEMPOTENCY_STATUSES)[number];
 
-export const idempotencyRecordSchema = z.object({
+export const idempotencyRecordSchema = /* @__PURE__ */ schema(() => z.object({
   /** SHA-256 of the method, the path and the canonical JSON body of the first request. */
   fingerprint: z.string(),
   status: z.enum(IDEMPOTENCY_STATUSES),
@@ -29,7 +30,7 @@ export const idempotencyRecordSchema = z.object({
   createdAt: z.iso.datetime(),
   /** Kept 24 hours (the item's TTL). */
   expiresAtEpoch: z.number().check(z.int()),
-});
+}));
 export type IdempotencyRecord = z.infer<typeof idempotencyRecordSchema>;
 
 /** Whose key it is: keys are scoped to the signed-in user, or to the client IP on a public route. */

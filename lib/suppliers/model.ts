@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * The supplier: a business a tenant buys from. Its shape as stored and the type derived from
  * it; the request schemas and the view (./schemas) and the repository all start here.
  */
 
-export const supplierSchema = z.object({
+export const supplierSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   name: z.string(),
   corporateName: z.string(),
@@ -17,7 +18,7 @@ export const supplierSchema = z.object({
   active: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));
 
 export type Supplier = z.infer<typeof supplierSchema>;
 

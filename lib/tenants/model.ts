@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * The tenant: a customer account of the service, holding its users, companies, suppliers and
@@ -11,7 +12,7 @@ export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
 /** Whose second factor the tenant requires (issue 17): nobody's, its administrators', everyone's. */
 export const MFA_POLICIES = ['OFF', 'ADMINS', 'ALL'] as const;
 
-export const tenantSchema = z.object({
+export const tenantSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   /** A slug, unique across the service (its sentinel). */
   name: z.string(),
@@ -37,7 +38,7 @@ export const tenantSchema = z.object({
    * the tenant, and never by a route, so a tenant someone signed up can never receive one.
    */
   platform: z.optional(z.literal(true)),
-});
+}));
 
 export type Tenant = z.infer<typeof tenantSchema>;
 export type Plan = Tenant['plan'];

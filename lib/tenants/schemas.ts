@@ -1,18 +1,19 @@
 import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { documentSchema } from '../domain/documents';
-import { classicObject, emailField, httpsUrlField, requiredText } from '../domain/fields';
+import { emailField, httpsUrlField, requiredText } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
 import { MFA_POLICIES, PLANS, tenantSchema, type Tenant } from './model';
+import { schema } from '../domain/schema';
 
 /** A tenant name is a slug: lower-case words joined by single dashes, 3 to 63 characters. */
-export const tenantNameField = z
+export const tenantNameField = /* @__PURE__ */ schema(() => z
   .string()
   .check(
     z.minLength(3, 'must be at least 3 characters'),
     z.maxLength(63, 'must be at most 63 characters'),
     z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a slug: lower-case letters and digits joined by single dashes'),
-  );
+  ));
 
 /**
  * Names POST /tenants refuses (409, like a taken name): `platform`, where `npm run
@@ -31,7 +32,7 @@ type TenantInputField = Exclude<keyof Tenant, 'id' | 'status' | 'baseAccountUser
  * What a client's value of each field must be: one rule per field of the model, so a field
  * added to the model is a compile error here until it has a rule (or joins the exclusions).
  */
-const tenantInput = {
+const tenantInput = /* @__PURE__ */ schema(() => ({
   name: tenantNameField,
   brandName: requiredText(200),
   document: documentSchema,
@@ -41,21 +42,21 @@ const tenantInput = {
   plan: z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }),
   adminEmail: emailField,
   mfaPolicy: z.enum(MFA_POLICIES, { message: `must be one of ${MFA_POLICIES.join(', ')}` }),
-} satisfies { [K in TenantInputField]: z.ZodMiniType<NonNullable<Tenant[K]>> };
+} satisfies { [K in TenantInputField]: z.ZodMiniType<NonNullable<Tenant[K]>> }));
 
-export const createTenantBody = z.strictObject({
+export const createTenantBody = /* @__PURE__ */ schema(() => z.strictObject({
   name: tenantInput.name,
   plan: tenantInput.plan,
   brandName: z.optional(tenantInput.brandName),
   document: z.optional(tenantInput.document),
   adminEmail: z.optional(tenantInput.adminEmail),
-});
+}));
 
 /**
  * PATCH: any of the profile fields; null clears an optional one. At least one field.
  * `adminEmail` (platform administrators only) invites the tenant's administrator.
  */
-export const updateTenantBody = z
+export const updateTenantBody = /* @__PURE__ */ schema(() => z
   .strictObject({
     adminEmail: z.optional(tenantInput.adminEmail),
     brandName: z.optional(z.nullable(tenantInput.brandName)),
@@ -65,23 +66,23 @@ export const updateTenantBody = z
     logoUrl: z.optional(z.nullable(tenantInput.logoUrl)),
     mfaPolicy: z.optional(tenantInput.mfaPolicy),
   })
-  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' }));
+  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })));
 
 /*
  * The views (the answers' schemas, for the tooling) are classic zod and never built in a
- * bundle: lib/domain/fields.ts, "Views".
+ * bundle: lib/domain/schema.ts, "Views".
  */
-const tenant = /* @__PURE__ */ classicObject(tenantSchema);
+const tenant = /* @__PURE__ */ schema(() => classic.object(tenantSchema.shape));
 
 /** POST /tenants: the new tenant in brief. */
-export const tenantCreatedView = /* @__PURE__ */ tenant.pick({ id: true, name: true, brandName: true, plan: true });
+export const tenantCreatedView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, name: true, brandName: true, plan: true }));
 
 /** A tenant as the API shows it: its profile and plan, the document formatted with punctuation. */
-export const tenantView = /* @__PURE__ */ tenant.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true });
+export const tenantView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true }));
 
 export type TenantView = classic.infer<typeof tenantView>;
 export type TenantCreatedView = classic.infer<typeof tenantCreatedView>;
 export type CreateTenantInput = z.output<typeof createTenantBody>;
 export type UpdateTenantInput = z.output<typeof updateTenantBody>;
 
-export const tenantListView = /* @__PURE__ */ classic.array(tenantView);
+export const tenantListView = /* @__PURE__ */ schema(() => classic.array(tenantView));
