@@ -12,6 +12,12 @@ import type { MetadataJson } from 'libphonenumber-js/core';
  * (CPF/CNPJ, CEP, UF) and its tenants' and suppliers' phones are Brazil's and those of the
  * countries a Brazilian merchant buys from or sells to.
  *
+ * Each country keeps every rule that parsing and validation read (its calling code, IDD and
+ * national prefixes, number pattern, possible lengths, number types, leading digits); its
+ * formats (how to print a number nationally or internationally) are emptied: the service
+ * stores and answers E.164 and never formats a phone, and they were a third of the file. The
+ * unit test holds the answers to those of the full metadata.
+ *
  * A calling code is kept whole, with every country that shares it (+1 is the United States,
  * Canada and the Caribbean of the North American Numbering Plan; +44 the United Kingdom, Guernsey,
  * Jersey and the Isle of Man): libphonenumber tells them apart by their numbers, so keeping
@@ -61,11 +67,12 @@ export function fullPhoneMetadata(): FullMetadata {
 }
 
 /**
- * The full metadata with only `codes` and their countries: same version, same entries for
- * what it keeps (key order as in the source), no non-geographic numbering plans (+800 and the
- * like, which belong to no country).
+ * The full metadata with only `codes` and their countries: same version, the same entries for
+ * what it keeps but their formats (key order as in the source), no non-geographic numbering
+ * plans (+800 and the like, which belong to no country).
  */
 export function phoneMetadata(codes: readonly string[] = ACCEPTED_CALLING_CODES, full: FullMetadata = fullPhoneMetadata()): MetadataJson {
+  if (full.version !== 4) throw new Error(`phone metadata: version ${full.version}; this generator knows version 4`);
   const callingCodes: Record<string, string[]> = {};
   const countries: Record<string, unknown> = {};
   for (const [code, regions] of Object.entries(full.country_calling_codes)) {
@@ -76,9 +83,23 @@ export function phoneMetadata(codes: readonly string[] = ACCEPTED_CALLING_CODES,
   if (missing.length) throw new Error(`phone metadata: no country calling code ${missing.join(', ')} in libphonenumber's metadata`);
   const kept = new Set(Object.values(callingCodes).flat());
   for (const [region, entry] of Object.entries(full.countries)) {
-    if (kept.has(region)) countries[region] = entry;
+    if (kept.has(region)) countries[region] = withoutFormats(entry);
   }
   return { version: full.version, country_calling_codes: callingCodes, countries } as unknown as MetadataJson;
+}
+
+/**
+ * A country's entry with no formats. The entry is libphonenumber's compact array (metadata
+ * version 4): the formats are at index 4; an empty list keeps every other field in its place.
+ */
+const FORMATS_INDEX = 4;
+
+function withoutFormats(entry: unknown): unknown {
+  if (!Array.isArray(entry)) throw new Error('phone metadata: a country entry is not the version-4 array this generator knows');
+  const copy = [...(entry as unknown[])];
+  // A country without formats of its own (one sharing its calling code's) has none to empty.
+  if (Array.isArray(copy[FORMATS_INDEX])) copy[FORMATS_INDEX] = [];
+  return copy;
 }
 
 /** The file's text, as committed. */

@@ -24,6 +24,11 @@ describe('the phone metadata', () => {
     expect(readFileSync(PHONE_METADATA_FILE, 'utf8')).toBe(phoneMetadataText());
   });
 
+  it('keeps no formats (the service stores and answers E.164, never a formatted phone)', () => {
+    const { countries } = JSON.parse(phoneMetadataText()) as { countries: Record<string, unknown[]> };
+    for (const entry of Object.values(countries)) expect([undefined, 0]).toContain((entry[4] as unknown[] | undefined)?.length);
+  });
+
   it('keeps every country of each accepted calling code', () => {
     expect(acceptedRegions).toEqual(expect.arrayContaining(['BR', 'US', 'CA', 'GB', 'JE', 'GG', 'IM', 'PT', 'AR']));
     expect(new Set(acceptedRegions).size).toBe(acceptedRegions.length);
