@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
-import { parsePhoneNumberFromString as parseWithFullMetadata } from 'libphonenumber-js/max';
+import { getCountryCallingCode, parsePhoneNumberFromString as parseWithFullMetadata, type CountryCode } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { toE164 } from '../../lib/domain/phones';
 import { ACCEPTED_CALLING_CODES, fullPhoneMetadata, PHONE_METADATA_FILE, phoneMetadataText } from '../../tools/phone-metadata';
