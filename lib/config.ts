@@ -1,7 +1,3 @@
-// zod/mini: the authorizer parses this and nothing else with zod, and the mini build keeps
-// its bundle and cold start small (the classic API is tree-shaken away there).
-import * as z from 'zod/mini';
-
 /**
  * The service configuration, parsed once per process from the environment.
  *
@@ -10,88 +6,148 @@ import * as z from 'zod/mini';
  * same everywhere (lifetimes, cookie, bcrypt cost, time zone) from `lib/settings.ts`. A
  * missing or malformed value fails loudly at the first use instead of turning into a
  * silent empty string.
+ *
+ * Checked by hand, not with zod: every function reads it, the authorizer nothing else that
+ * zod would check, and building its zod schemas was most of what zod cost the authorizer at
+ * cold start (zod/mini's core, 25 KB, and the schemas' construction, about 2 ms). The rules are
+ * the ones the zod/mini schema had (test/unit/config.test.ts): a text is non-empty, a number
+ * is what `Number()` reads (coerced), a URL is what `URL` parses (trimmed), an e-mail is zod's
+ * pattern; a problem reads `NAME: Invalid input`, with why after a colon when the value is there.
  */
-const text = () => z.string().check(z.minLength(1));
-const seconds = z.coerce.number().check(z.int(), z.positive());
 
-const csvOfUrls = z.pipe(
-  z.string(),
-  z.pipe(
-    z.transform((value: string) => value.split(',').map((item) => item.trim()).filter(Boolean)),
-    z.array(z.url()).check(z.minLength(1)),
-  ),
-);
+/** zod's e-mail pattern (zod/v4/core regexes `email`), the one MAIL_FROM was checked with. */
+const EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const PATH_PREFIX = /^(\/[A-Za-z0-9_-]+)*$/;
+
+type Env = Record<string, string | undefined>;
+
+/** One variable's rule: its value, or a problem (undefined: absent, which a required rule refuses). */
+type Rule<T> = (value: string | undefined) => { value: T } | { problem: string };
+
+const INVALID = 'Invalid input';
+const refuse = (why?: string) => ({ problem: why === undefined ? INVALID : `${INVALID}: ${why}` });
+
+const text: Rule<string> = (value) => (value === undefined ? refuse() : value.length >= 1 ? { value } : refuse('must not be empty'));
+
+const optional =
+  <T>(rule: Rule<T>): Rule<T | undefined> =>
+  (value) =>
+    value === undefined ? { value: undefined } : rule(value);
+
+/** An integer (safe) from `min` to `max`, as `Number()` reads the text. */
+const integer =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Rule<number> =>
+  (value) => {
+    if (value === undefined) return refuse();
+    const number = Number(value);
+    return Number.isSafeInteger(number) && number >= min && number <= max ? { value: number } : refuse(`must be an integer from ${min} to ${max}`);
+  };
+
+/** What `URL` parses, trimmed (tabs and line breaks dropped, as the parser does). */
+const url: Rule<string> = (value) => {
+  if (value === undefined) return refuse();
+  const trimmed = value.trim();
+  return URL.canParse(trimmed) ? { value: trimmed.replace(/[\t\n\r]/g, '') } : refuse('must be a URL');
+};
+
+/** A comma-separated list of one or more URLs (blanks around them and empty items dropped). */
+const urls: Rule<string[]> = (value) => {
+  if (value === undefined) return refuse();
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map(url);
+  if (items.length === 0) return refuse('must list at least one URL');
+  const result: string[] = [];
+  for (const item of items) {
+    if ('problem' in item) return refuse('must be a comma-separated list of URLs');
+    result.push(item.value);
+  }
+  return { value: result };
+};
+
+const oneOf =
+  <const T extends string>(values: readonly T[]): Rule<T> =>
+  (value) =>
+    value !== undefined && (values as readonly string[]).includes(value) ? { value: value as T } : refuse(value === undefined ? undefined : `must be one of ${values.join(', ')}`);
+
+const email: Rule<string> = (value) => (value === undefined ? refuse() : EMAIL.test(value) ? { value } : refuse('must be an e-mail address'));
 
 /** What the repositories need: enough for the command-line tools against any table. */
-const storeShape = {
-  TABLE_NAME: text(),
+const storeRules = {
+  TABLE_NAME: text,
   /** Set locally (DynamoDB Local); absent on AWS. */
-  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  DYNAMODB_ENDPOINT: optional(url),
   /** Always set on Lambda; elsewhere the SDK's own resolution (profile) applies. */
-  AWS_REGION: z.optional(text()),
-  BCRYPT_COST: z.coerce.number().check(z.int(), z.gte(10), z.lte(15)),
+  AWS_REGION: optional(text),
+  BCRYPT_COST: integer(10, 15),
   /** How long audit entries are kept (DynamoDB TTL), in days. */
-  AUDIT_RETENTION_DAYS: z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)),
+  AUDIT_RETENTION_DAYS: integer(1, 3650),
 };
-const storeSchema = z.object(storeShape);
 
-const configSchema = z.object({
-  ...storeShape,
-  JWT_ISSUER: text(),
-  JWT_AUDIENCE: text(),
+const configRules = {
+  ...storeRules,
+  JWT_ISSUER: text,
+  JWT_AUDIENCE: text,
   /**
    * Public JWKS (JSON `{ "keys": [...] }`), every key that may still verify a token. Only
    * the functions that verify tokens (the authorizer, refresh) get it; checked on first use.
    */
-  JWT_PUBLIC_KEYS: z.optional(text()),
+  JWT_PUBLIC_KEYS: optional(text),
   /** The private signing JWK itself (local runs) ... */
-  JWT_SIGNING_KEY: z.optional(text()),
+  JWT_SIGNING_KEY: optional(text),
   /** ... or the Secrets Manager id that holds it (AWS). */
-  JWT_SIGNING_KEY_SECRET_ID: z.optional(text()),
+  JWT_SIGNING_KEY_SECRET_ID: optional(text),
 
   /** The key that seals page cursors (lib/secrets), itself (local runs) ... */
-  CURSOR_SECRET: z.optional(text()),
+  CURSOR_SECRET: optional(text),
   /** ... or the Secrets Manager id that holds it (AWS; only the functions that page with cursors). */
-  CURSOR_SECRET_ID: z.optional(text()),
+  CURSOR_SECRET_ID: optional(text),
 
-  ACCESS_TOKEN_TTL_SECONDS: seconds,
-  REFRESH_TOKEN_TTL_SECONDS: seconds,
-  REMEMBER_ME_TTL_SECONDS: seconds,
+  ACCESS_TOKEN_TTL_SECONDS: integer(1),
+  REFRESH_TOKEN_TTL_SECONDS: integer(1),
+  REMEMBER_ME_TTL_SECONDS: integer(1),
 
-  ALLOWED_ORIGINS: csvOfUrls,
-  COOKIE_SAME_SITE: z.enum(['Strict', 'Lax', 'None']),
-  COOKIE_DOMAIN: z.optional(text()),
+  ALLOWED_ORIGINS: urls,
+  COOKIE_SAME_SITE: oneOf(['Strict', 'Lax', 'None']),
+  COOKIE_DOMAIN: optional(text),
   /** Stage prefix in front of every path, e.g. `/prod`; empty behind a custom domain. */
-  PATH_PREFIX: z._default(z.string().check(z.regex(/^(\/[A-Za-z0-9_-]+)*$/)), ''),
+  PATH_PREFIX: ((value) => (value === undefined ? { value: '' } : PATH_PREFIX.test(value) ? { value } : refuse('must be empty or /segment[/segment…]'))) as Rule<string>,
 
-  BUSINESS_TIME_ZONE: text(),
-  APP_URL: z.url(),
+  BUSINESS_TIME_ZONE: text,
+  APP_URL: url,
 
-  MAIL_FROM: z.email(),
+  MAIL_FROM: email,
   /** `ses` on AWS; `outbox` locally (files under OUTBOX_DIR). */
-  MAIL_TRANSPORT: z.enum(['ses', 'outbox']),
-  OUTBOX_DIR: z.optional(text()),
-});
+  MAIL_TRANSPORT: oneOf(['ses', 'outbox']),
+  OUTBOX_DIR: optional(text),
+};
 
-export type Config = z.infer<typeof configSchema>;
-export type StoreConfig = z.infer<typeof storeSchema>;
+type Parsed<Rules> = { [K in keyof Rules]: Rules[K] extends Rule<infer T> ? T : never };
+
+export type Config = Parsed<typeof configRules>;
+export type StoreConfig = Parsed<typeof storeRules>;
 
 let cached: Config | undefined;
 let cachedStore: StoreConfig | undefined;
 
-function parse<S extends z.ZodMiniType>(schema: S): z.output<S> {
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+function parse<Rules extends Record<string, Rule<unknown>>>(rules: Rules, env: Env): Parsed<Rules> {
+  const result: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, rule] of Object.entries(rules)) {
+    const outcome = rule(env[name]);
+    if ('problem' in outcome) problems.push(`${name}: ${outcome.problem}`);
+    else if (outcome.value !== undefined) result[name] = outcome.value;
   }
-  return parsed.data;
+  if (problems.length) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return result as Parsed<Rules>;
 }
 
 /** The parsed configuration; throws naming every bad variable on the first call. */
 export function config(): Config {
   if (cached) return cached;
-  const parsed = parse(configSchema);
+  const parsed = parse(configRules, process.env);
   if (parsed.MAIL_TRANSPORT === 'outbox' && !parsed.OUTBOX_DIR) {
     throw new Error('Invalid configuration: OUTBOX_DIR is required when MAIL_TRANSPORT=outbox');
   }
@@ -101,7 +157,7 @@ export function config(): Config {
 
 /** The store's part of the configuration (repositories, password hashing). */
 export function storeConfig(): StoreConfig {
-  cachedStore ??= parse(storeSchema);
+  cachedStore ??= parse(storeRules, process.env);
   return cachedStore;
 }
 

@@ -1,7 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { cursorParam, cursorRefused, openCursor, sealCursor, type CursorScope } from './domain/cursor';
-import { integerParam } from './domain/fields';
+import { queryInteger } from './domain/fields';
 import { cursorSecret } from './secrets';
+import { schema } from './domain/schema';
 
 /**
  * Cursor pages of the list routes (issue 15): GET /tenants, /companies, /inventory/products
@@ -18,10 +19,10 @@ export const MAX_LIST_PAGE = 100;
 export const DEFAULT_LIST_PAGE = MAX_LIST_PAGE;
 
 /** `limit` and `cursor`, for the lists whose only parameters they are. */
-export const listPageQuery = z.strictObject({
-  limit: integerParam(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`).default(DEFAULT_LIST_PAGE),
+export const listPageQuery = /* @__PURE__ */ schema(() => z.strictObject({
+  limit: z._default(queryInteger(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`), DEFAULT_LIST_PAGE),
   cursor: cursorParam,
-});
+}));
 export type PageRequest = z.output<typeof listPageQuery>;
 
 /** A page: its items, and the cursor of the next one (null on the last). */

@@ -132,470 +132,565 @@ export const PASSWORD_ATTEMPTS = { per: 'email-and-ip', limit: 5, windowSeconds:
  */
 export const SIGN_IN_ATTEMPTS_PER_IP = { per: 'ip', limit: 30, windowSeconds: 900, counts: 'attempts', scope: 'sign-in-per-ip' } as const satisfies RateLimit;
 
+export const createTenant = {
+  method: 'POST',
+  path: '/tenants',
+  handler: 'functions/tenants/create-tenant.ts',
+  auth: 'public',
+  table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
+  audits: ['tenant.created'],
+  sendsMail: true,
+  rateLimits: [{ per: 'ip', limit: 10, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
+  refusesIdempotencyKey: true,
+  summary: 'Create a tenant (sign-up); its administrator is invited by e-mail',
+} as const satisfies Route;
+
+export const listTenants = {
+  method: 'GET',
+  path: '/tenants',
+  handler: 'functions/tenants/list-tenants.ts',
+  auth: 'protected',
+  table: { actions: [], indexes: ['gsi1'] },
+  sealsCursors: true,
+  summary: 'List every tenant (platform administrator)',
+} as const satisfies Route;
+
+export const updateTenant = {
+  method: 'PATCH',
+  path: '/tenants/{id}',
+  handler: 'functions/tenants/update-tenant.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['tenant.updated'],
+  sendsMail: true,
+  // `adminEmail` invites the tenant's administrator: an invitation of that address.
+  rateLimits: [INVITATIONS_PER_ADDRESS],
+  summary: 'Update a tenant profile, or invite its administrator (platform administrators)',
+} as const satisfies Route;
+
+export const register = {
+  method: 'POST',
+  path: '/auth/register',
+  handler: 'functions/auth/register.ts',
+  auth: 'public',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
+  audits: ['user.registered', 'invitation.accepted'],
+  signsTokens: true,
+  cpu: 'bcrypt',
+  rateLimits: [SIGN_IN_ATTEMPTS_PER_IP],
+  summary: 'Register a user into a tenant',
+} as const satisfies Route;
+
+export const login = {
+  method: 'POST',
+  path: '/auth/login',
+  handler: 'functions/auth/login.ts',
+  auth: 'public',
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read' },
+  // A sign-in past the cap of sessions also records each live session it ends.
+  audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged', 'session.evicted'],
+  signsTokens: true,
+  cpu: 'bcrypt',
+  rateLimits: [PASSWORD_ATTEMPTS, SIGN_IN_ATTEMPTS_PER_IP],
+  summary: 'Log in and receive the session cookies',
+} as const satisfies Route;
+
+export const me = {
+  method: 'GET',
+  path: '/auth/me',
+  handler: 'functions/auth/me.ts',
+  auth: 'protected',
+  table: { actions: [] },
+  openDuringMfaEnrolment: true,
+  summary: 'The current user',
+} as const satisfies Route;
+
+export const refresh = {
+  method: 'POST',
+  path: '/auth/refresh',
+  handler: 'functions/auth/refresh.ts',
+  auth: 'public',
+  table: { actions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
+  audits: ['auth.refresh', 'auth.refresh_reuse_detected'],
+  signsTokens: true,
+  verifiesTokens: true,
+  summary: 'Rotate the refresh token and issue a new access token',
+} as const satisfies Route;
+
+export const logout = {
+  method: 'POST',
+  path: '/auth/logout',
+  handler: 'functions/auth/logout.ts',
+  auth: 'protected',
+  table: { actions: ['PutItem', 'UpdateItem'] },
+  audits: ['auth.logout'],
+  openDuringMfaEnrolment: true,
+  summary: 'End the current session',
+} as const satisfies Route;
+
+export const listSessions = {
+  method: 'GET',
+  path: '/auth/sessions',
+  handler: 'functions/auth/list-sessions.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  // Each session route counts apart, so reading the list never holds a revocation back.
+  rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
+  summary: "The caller's active sessions, newest first",
+} as const satisfies Route;
+
+export const revokeSession = {
+  method: 'POST',
+  path: '/auth/sessions/{id}/revoke',
+  handler: 'functions/auth/revoke-session.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['session.revoked'],
+  rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
+  idempotent: { status: 200 },
+  summary: 'Revoke one of the caller\'s sessions',
+} as const satisfies Route;
+
+export const revokeOtherSessions = {
+  method: 'POST',
+  path: '/auth/sessions/revoke-others',
+  handler: 'functions/auth/revoke-other-sessions.ts',
+  auth: 'protected',
+  table: { actions: ['Query', 'PutItem', 'UpdateItem'] },
+  audits: ['session.revoked_others'],
+  rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
+  summary: "End every session of the caller but the current one",
+} as const satisfies Route;
+
+export const listUsers = {
+  method: 'GET',
+  path: '/users',
+  handler: 'functions/users/list-users.ts',
+  auth: 'protected',
+  table: { actions: ['BatchGetItem', 'Query'] },
+  sealsCursors: true,
+  summary: "The tenant's users, by name (tenant administrators)",
+} as const satisfies Route;
+
+export const updateUser = {
+  method: 'PATCH',
+  path: '/users/{id}',
+  handler: 'functions/users/update-user.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
+  audits: ['user.role_changed'],
+  summary: "Change a user's role (tenant administrators)",
+} as const satisfies Route;
+
+export const deleteUser = {
+  method: 'DELETE',
+  path: '/users/{id}',
+  handler: 'functions/users/delete-user.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
+  audits: ['user.removed'],
+  summary: 'Remove a user from the tenant (tenant administrators)',
+} as const satisfies Route;
+
+export const resetUserMfa = {
+  method: 'DELETE',
+  path: '/users/{id}/mfa',
+  handler: 'functions/users/reset-user-mfa.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
+  audits: ['user.mfa_reset'],
+  sendsMail: true,
+  summary: "Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)",
+} as const satisfies Route;
+
+export const changePassword = {
+  method: 'POST',
+  path: '/auth/change-password',
+  handler: 'functions/auth/change-password.ts',
+  auth: 'protected',
+  // Its UpdateItem also counts the login throttle's attempts (the RATE# counters it shares with login).
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
+  audits: ['auth.password_changed'],
+  signsTokens: true,
+  sendsMail: true,
+  cpu: 'bcrypt',
+  rateLimits: [PASSWORD_ATTEMPTS],
+  summary: 'Change the password; every other session ends, this one goes on with fresh cookies',
+} as const satisfies Route;
+
+export const startTotpEnrolment = {
+  method: 'POST',
+  path: '/auth/mfa/totp',
+  handler: 'functions/auth/start-totp-enrolment.ts',
+  auth: 'protected',
+  table: { actions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'], credentials: 'read-write' },
+  audits: ['auth.mfa_enrolment_started'],
+  openDuringMfaEnrolment: true,
+  cpu: 'bcrypt',
+  rateLimits: [PASSWORD_ATTEMPTS],
+  summary: 'Start enrolling a TOTP second factor with the current password (secret, otpauth URI and QR code)',
+} as const satisfies Route;
+
+export const confirmTotpEnrolment = {
+  method: 'POST',
+  path: '/auth/mfa/totp/confirm',
+  handler: 'functions/auth/confirm-totp-enrolment.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
+  audits: ['auth.mfa_enabled'],
+  signsTokens: true,
+  sendsMail: true,
+  openDuringMfaEnrolment: true,
+  summary: 'Turn the second factor on with a code; returns the recovery codes once',
+} as const satisfies Route;
+
+export const disableTotp = {
+  method: 'DELETE',
+  path: '/auth/mfa/totp',
+  handler: 'functions/auth/disable-totp.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
+  audits: ['auth.mfa_disabled'],
+  signsTokens: true,
+  sendsMail: true,
+  summary: 'Turn the second factor off with a code or a recovery code',
+} as const satisfies Route;
+
+export const verifySecondFactor = {
+  method: 'POST',
+  path: '/auth/mfa/verify',
+  handler: 'functions/auth/verify-second-factor.ts',
+  auth: 'public',
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
+  audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed', 'session.evicted'],
+  signsTokens: true,
+  rateLimits: [{ per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' }],
+  summary: 'Complete a login with a TOTP code or a recovery code',
+} as const satisfies Route;
+
+export const forgotPassword = {
+  method: 'POST',
+  path: '/auth/forgot-password',
+  handler: 'functions/auth/forgot-password.ts',
+  auth: 'public',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
+  audits: ['auth.password_reset_requested'],
+  sendsMail: true,
+  // Per IP (every request), and per address (5 a day) so that many IPs cannot flood one mailbox.
+  rateLimits: [
+    { per: 'ip', limit: 3, windowSeconds: 3600 },
+    { per: 'email', limit: 5, windowSeconds: 24 * 3600 },
+  ],
+  summary: 'E-mail a password reset link if the address exists',
+} as const satisfies Route;
+
+export const resetPassword = {
+  method: 'POST',
+  path: '/auth/reset-password',
+  handler: 'functions/auth/reset-password.ts',
+  auth: 'public',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
+  audits: ['auth.password_reset'],
+  cpu: 'bcrypt',
+  sendsMail: true,
+  summary: 'Set a new password with a reset token',
+} as const satisfies Route;
+
+export const createInvitation = {
+  method: 'POST',
+  path: '/auth/invitations',
+  handler: 'functions/auth/create-invitation.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['invitation.created'],
+  sendsMail: true,
+  // Per inviting user, and per invited address across every way of inviting.
+  rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
+  idempotent: { status: 201 },
+  summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
+} as const satisfies Route;
+
+export const listInvitations = {
+  method: 'GET',
+  path: '/auth/invitations',
+  handler: 'functions/auth/list-invitations.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  sealsCursors: true,
+  summary: "The tenant's pending invitations (administrators)",
+} as const satisfies Route;
+
+export const withdrawInvitation = {
+  method: 'DELETE',
+  path: '/auth/invitations/{id}',
+  handler: 'functions/auth/withdraw-invitation.ts',
+  auth: 'protected',
+  table: { actions: ['PutItem', 'DeleteItem'], indexes: ['gsi1'] },
+  audits: ['invitation.withdrawn'],
+  summary: 'Withdraw a pending invitation (administrators)',
+} as const satisfies Route;
+
+export const createCompany = {
+  method: 'POST',
+  path: '/companies',
+  handler: 'functions/companies/create-company.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['company.created'],
+  idempotent: { status: 201 },
+  summary: "Create a company in the caller's tenant",
+} as const satisfies Route;
+
+export const listCompanies = {
+  method: 'GET',
+  path: '/companies',
+  handler: 'functions/companies/list-companies.ts',
+  auth: 'protected',
+  table: { actions: ['BatchGetItem', 'Query'] },
+  sealsCursors: true,
+  summary: "The caller's tenant's companies, oldest first",
+} as const satisfies Route;
+
+export const updateCompany = {
+  method: 'PATCH',
+  path: '/companies/{id}',
+  handler: 'functions/companies/update-company.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  audits: ['company.updated'],
+  summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
+} as const satisfies Route;
+
+export const updateCompanyStatus = {
+  method: 'PATCH',
+  path: '/companies/{id}/status',
+  handler: 'functions/companies/update-company-status.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
+  audits: ['company.status_changed'],
+  summary: 'Move a company through its status lifecycle (administrators)',
+} as const satisfies Route;
+
+export const createSupplier = {
+  method: 'POST',
+  path: '/suppliers',
+  handler: 'functions/suppliers/create-supplier.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['supplier.created'],
+  idempotent: { status: 201 },
+  summary: "Create a supplier in the caller's tenant",
+} as const satisfies Route;
+
+export const listSuppliers = {
+  method: 'GET',
+  path: '/suppliers',
+  handler: 'functions/suppliers/list-suppliers.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
+  searches: 'suppliers',
+  cpu: 'search',
+  // A search on a cold function loads the tenant's suppliers: each user's searches are limited.
+  rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
+  summary: 'A page of suppliers by name, optionally searched',
+} as const satisfies Route;
+
+export const getSupplier = {
+  method: 'GET',
+  path: '/suppliers/{id}',
+  handler: 'functions/suppliers/get-supplier.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  summary: 'One supplier by id',
+} as const satisfies Route;
+
+export const updateSupplier = {
+  method: 'PATCH',
+  path: '/suppliers/{id}',
+  handler: 'functions/suppliers/update-supplier.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['supplier.updated'],
+  summary: 'Update a supplier',
+} as const satisfies Route;
+
+export const deleteSupplier = {
+  method: 'DELETE',
+  path: '/suppliers/{id}',
+  handler: 'functions/suppliers/delete-supplier.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['supplier.deleted'],
+  summary: 'Delete a supplier for good',
+} as const satisfies Route;
+
+export const createWarehouse = {
+  method: 'POST',
+  path: '/inventory/warehouses',
+  handler: 'functions/inventory/create-warehouse.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['warehouse.created'],
+  idempotent: { status: 201 },
+  summary: 'Create a warehouse',
+} as const satisfies Route;
+
+export const listWarehouses = {
+  method: 'GET',
+  path: '/inventory/warehouses',
+  handler: 'functions/inventory/list-warehouses.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  sealsCursors: true,
+  summary: "The tenant's warehouses, by name",
+} as const satisfies Route;
+
+export const getWarehouse = {
+  method: 'GET',
+  path: '/inventory/warehouses/{id}',
+  handler: 'functions/inventory/get-warehouse.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  summary: 'One warehouse by id',
+} as const satisfies Route;
+
+export const createProduct = {
+  method: 'POST',
+  path: '/inventory/products',
+  handler: 'functions/inventory/create-product.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['product.created'],
+  idempotent: { status: 201 },
+  summary: 'Create a product (SKU unique in the tenant)',
+} as const satisfies Route;
+
+export const listProducts = {
+  method: 'GET',
+  path: '/inventory/products',
+  handler: 'functions/inventory/list-products.ts',
+  auth: 'protected',
+  table: { actions: ['BatchGetItem', 'Query'] },
+  searches: 'products',
+  cpu: 'search',
+  // A search on a cold function loads the tenant's products: each user's searches are limited.
+  rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
+  sealsCursors: true,
+  summary: "The tenant's products, by SKU",
+} as const satisfies Route;
+
+export const getProduct = {
+  method: 'GET',
+  path: '/inventory/products/{id}',
+  handler: 'functions/inventory/get-product.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  summary: 'One product by id',
+} as const satisfies Route;
+
+export const createMovement = {
+  method: 'POST',
+  path: '/inventory/movements',
+  handler: 'functions/inventory/create-movement.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['movement.created'],
+  idempotent: { status: 201 },
+  summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
+} as const satisfies Route;
+
+export const listMovements = {
+  method: 'GET',
+  path: '/inventory/movements',
+  handler: 'functions/inventory/list-movements.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  sealsCursors: true,
+  summary: 'The stock history (kardex): movements newest first, with the balance each left',
+} as const satisfies Route;
+
+export const stockCoverage = {
+  method: 'GET',
+  path: '/inventory/dashboard/coverage',
+  handler: 'functions/inventory/stock-coverage.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query'] },
+  sealsCursors: true,
+  // A window the index does not serve reads the whole catalog: each user's such reads are limited.
+  rateLimits: [{ per: 'user', limit: 60, windowSeconds: 3600, counts: 'full-reads' }],
+  summary: 'Days of stock per product at the average daily sales of the last `days` days',
+} as const satisfies Route;
+
+export const stockByWarehouse = {
+  method: 'GET',
+  path: '/inventory/dashboard/by-warehouse',
+  handler: 'functions/inventory/stock-by-warehouse.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  summary: 'Stock totals per warehouse',
+} as const satisfies Route;
+
+export const listAuditEvents = {
+  method: 'GET',
+  path: '/audit-events',
+  handler: 'functions/audit/list-audit-events.ts',
+  auth: 'protected',
+  table: { actions: ['Query'], indexes: ['gsi1'] },
+  sealsCursors: true,
+  summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
+} as const satisfies Route;
+
+/**
+ * Every route by its id, in manifest order (the tooling, the stack and the tests read it).
+ * A handler imports its own route alone (`import * as routes from '…/lib/routes'`, then
+ * `routes.<id>`), so that its bundle holds its entry of the manifest, not all of them.
+ */
 export const routes = {
-  createTenant: {
-    method: 'POST',
-    path: '/tenants',
-    handler: 'functions/tenants/create-tenant.ts',
-    auth: 'public',
-    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
-    audits: ['tenant.created'],
-    sendsMail: true,
-    rateLimits: [{ per: 'ip', limit: 10, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
-    refusesIdempotencyKey: true,
-    summary: 'Create a tenant (sign-up); its administrator is invited by e-mail',
-  },
-  listTenants: {
-    method: 'GET',
-    path: '/tenants',
-    handler: 'functions/tenants/list-tenants.ts',
-    auth: 'protected',
-    table: { actions: [], indexes: ['gsi1'] },
-    sealsCursors: true,
-    summary: 'List every tenant (platform administrator)',
-  },
-  updateTenant: {
-    method: 'PATCH',
-    path: '/tenants/{id}',
-    handler: 'functions/tenants/update-tenant.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['tenant.updated'],
-    sendsMail: true,
-    // `adminEmail` invites the tenant's administrator: an invitation of that address.
-    rateLimits: [INVITATIONS_PER_ADDRESS],
-    summary: 'Update a tenant profile, or invite its administrator (platform administrators)',
-  },
-  register: {
-    method: 'POST',
-    path: '/auth/register',
-    handler: 'functions/auth/register.ts',
-    auth: 'public',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
-    audits: ['user.registered', 'invitation.accepted'],
-    signsTokens: true,
-    cpu: 'bcrypt',
-    rateLimits: [SIGN_IN_ATTEMPTS_PER_IP],
-    summary: 'Register a user into a tenant',
-  },
-  login: {
-    method: 'POST',
-    path: '/auth/login',
-    handler: 'functions/auth/login.ts',
-    auth: 'public',
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read' },
-    // A sign-in past the cap of sessions also records each live session it ends.
-    audits: ['auth.login', 'auth.login_failed', 'auth.mfa_challenged', 'session.evicted'],
-    signsTokens: true,
-    cpu: 'bcrypt',
-    rateLimits: [PASSWORD_ATTEMPTS, SIGN_IN_ATTEMPTS_PER_IP],
-    summary: 'Log in and receive the session cookies',
-  },
-  me: {
-    method: 'GET',
-    path: '/auth/me',
-    handler: 'functions/auth/me.ts',
-    auth: 'protected',
-    table: { actions: [] },
-    openDuringMfaEnrolment: true,
-    summary: 'The current user',
-  },
-  refresh: {
-    method: 'POST',
-    path: '/auth/refresh',
-    handler: 'functions/auth/refresh.ts',
-    auth: 'public',
-    table: { actions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
-    audits: ['auth.refresh', 'auth.refresh_reuse_detected'],
-    signsTokens: true,
-    verifiesTokens: true,
-    summary: 'Rotate the refresh token and issue a new access token',
-  },
-  logout: {
-    method: 'POST',
-    path: '/auth/logout',
-    handler: 'functions/auth/logout.ts',
-    auth: 'protected',
-    table: { actions: ['PutItem', 'UpdateItem'] },
-    audits: ['auth.logout'],
-    openDuringMfaEnrolment: true,
-    summary: 'End the current session',
-  },
-  listSessions: {
-    method: 'GET',
-    path: '/auth/sessions',
-    handler: 'functions/auth/list-sessions.ts',
-    auth: 'protected',
-    table: { actions: ['Query'] },
-    // Each session route counts apart, so reading the list never holds a revocation back.
-    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
-    summary: "The caller's active sessions, newest first",
-  },
-  revokeSession: {
-    method: 'POST',
-    path: '/auth/sessions/{id}/revoke',
-    handler: 'functions/auth/revoke-session.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['session.revoked'],
-    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
-    idempotent: { status: 200 },
-    summary: 'Revoke one of the caller\'s sessions',
-  },
-  revokeOtherSessions: {
-    method: 'POST',
-    path: '/auth/sessions/revoke-others',
-    handler: 'functions/auth/revoke-other-sessions.ts',
-    auth: 'protected',
-    table: { actions: ['Query', 'PutItem', 'UpdateItem'] },
-    audits: ['session.revoked_others'],
-    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
-    summary: "End every session of the caller but the current one",
-  },
-  listUsers: {
-    method: 'GET',
-    path: '/users',
-    handler: 'functions/users/list-users.ts',
-    auth: 'protected',
-    table: { actions: ['BatchGetItem', 'Query'] },
-    sealsCursors: true,
-    summary: "The tenant's users, by name (tenant administrators)",
-  },
-  updateUser: {
-    method: 'PATCH',
-    path: '/users/{id}',
-    handler: 'functions/users/update-user.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
-    audits: ['user.role_changed'],
-    summary: "Change a user's role (tenant administrators)",
-  },
-  deleteUser: {
-    method: 'DELETE',
-    path: '/users/{id}',
-    handler: 'functions/users/delete-user.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
-    audits: ['user.removed'],
-    summary: 'Remove a user from the tenant (tenant administrators)',
-  },
-  resetUserMfa: {
-    method: 'DELETE',
-    path: '/users/{id}/mfa',
-    handler: 'functions/users/reset-user-mfa.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
-    audits: ['user.mfa_reset'],
-    sendsMail: true,
-    summary: "Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)",
-  },
-  changePassword: {
-    method: 'POST',
-    path: '/auth/change-password',
-    handler: 'functions/auth/change-password.ts',
-    auth: 'protected',
-    // Its UpdateItem also counts the login throttle's attempts (the RATE# counters it shares with login).
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
-    audits: ['auth.password_changed'],
-    signsTokens: true,
-    sendsMail: true,
-    cpu: 'bcrypt',
-    rateLimits: [PASSWORD_ATTEMPTS],
-    summary: 'Change the password; every other session ends, this one goes on with fresh cookies',
-  },
-  startTotpEnrolment: {
-    method: 'POST',
-    path: '/auth/mfa/totp',
-    handler: 'functions/auth/start-totp-enrolment.ts',
-    auth: 'protected',
-    table: { actions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'], credentials: 'read-write' },
-    audits: ['auth.mfa_enrolment_started'],
-    openDuringMfaEnrolment: true,
-    cpu: 'bcrypt',
-    rateLimits: [PASSWORD_ATTEMPTS],
-    summary: 'Start enrolling a TOTP second factor with the current password (secret, otpauth URI and QR code)',
-  },
-  confirmTotpEnrolment: {
-    method: 'POST',
-    path: '/auth/mfa/totp/confirm',
-    handler: 'functions/auth/confirm-totp-enrolment.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
-    audits: ['auth.mfa_enabled'],
-    signsTokens: true,
-    sendsMail: true,
-    openDuringMfaEnrolment: true,
-    summary: 'Turn the second factor on with a code; returns the recovery codes once',
-  },
-  disableTotp: {
-    method: 'DELETE',
-    path: '/auth/mfa/totp',
-    handler: 'functions/auth/disable-totp.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
-    audits: ['auth.mfa_disabled'],
-    signsTokens: true,
-    sendsMail: true,
-    summary: 'Turn the second factor off with a code or a recovery code',
-  },
-  verifySecondFactor: {
-    method: 'POST',
-    path: '/auth/mfa/verify',
-    handler: 'functions/auth/verify-second-factor.ts',
-    auth: 'public',
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'read-write' },
-    audits: ['auth.login', 'auth.mfa_recovery_code_used', 'auth.mfa_failed', 'session.evicted'],
-    signsTokens: true,
-    rateLimits: [{ per: 'user', limit: 10, windowSeconds: 900, counts: 'attempts' }],
-    summary: 'Complete a login with a TOTP code or a recovery code',
-  },
-  forgotPassword: {
-    method: 'POST',
-    path: '/auth/forgot-password',
-    handler: 'functions/auth/forgot-password.ts',
-    auth: 'public',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
-    audits: ['auth.password_reset_requested'],
-    sendsMail: true,
-    // Per IP (every request), and per address (5 a day) so that many IPs cannot flood one mailbox.
-    rateLimits: [
-      { per: 'ip', limit: 3, windowSeconds: 3600 },
-      { per: 'email', limit: 5, windowSeconds: 24 * 3600 },
-    ],
-    summary: 'E-mail a password reset link if the address exists',
-  },
-  resetPassword: {
-    method: 'POST',
-    path: '/auth/reset-password',
-    handler: 'functions/auth/reset-password.ts',
-    auth: 'public',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
-    audits: ['auth.password_reset'],
-    cpu: 'bcrypt',
-    sendsMail: true,
-    summary: 'Set a new password with a reset token',
-  },
-  createInvitation: {
-    method: 'POST',
-    path: '/auth/invitations',
-    handler: 'functions/auth/create-invitation.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['invitation.created'],
-    sendsMail: true,
-    // Per inviting user, and per invited address across every way of inviting.
-    rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
-    idempotent: { status: 201 },
-    summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
-  },
-  listInvitations: {
-    method: 'GET',
-    path: '/auth/invitations',
-    handler: 'functions/auth/list-invitations.ts',
-    auth: 'protected',
-    table: { actions: ['Query'] },
-    sealsCursors: true,
-    summary: "The tenant's pending invitations (administrators)",
-  },
-  withdrawInvitation: {
-    method: 'DELETE',
-    path: '/auth/invitations/{id}',
-    handler: 'functions/auth/withdraw-invitation.ts',
-    auth: 'protected',
-    table: { actions: ['PutItem', 'DeleteItem'], indexes: ['gsi1'] },
-    audits: ['invitation.withdrawn'],
-    summary: 'Withdraw a pending invitation (administrators)',
-  },
-  createCompany: {
-    method: 'POST',
-    path: '/companies',
-    handler: 'functions/companies/create-company.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['company.created'],
-    idempotent: { status: 201 },
-    summary: "Create a company in the caller's tenant",
-  },
-  listCompanies: {
-    method: 'GET',
-    path: '/companies',
-    handler: 'functions/companies/list-companies.ts',
-    auth: 'protected',
-    table: { actions: ['BatchGetItem', 'Query'] },
-    sealsCursors: true,
-    summary: "The caller's tenant's companies, oldest first",
-  },
-  updateCompany: {
-    method: 'PATCH',
-    path: '/companies/{id}',
-    handler: 'functions/companies/update-company.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
-    audits: ['company.updated'],
-    summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
-  },
-  updateCompanyStatus: {
-    method: 'PATCH',
-    path: '/companies/{id}/status',
-    handler: 'functions/companies/update-company-status.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
-    audits: ['company.status_changed'],
-    summary: 'Move a company through its status lifecycle (administrators)',
-  },
-  createSupplier: {
-    method: 'POST',
-    path: '/suppliers',
-    handler: 'functions/suppliers/create-supplier.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['supplier.created'],
-    idempotent: { status: 201 },
-    summary: "Create a supplier in the caller's tenant",
-  },
-  listSuppliers: {
-    method: 'GET',
-    path: '/suppliers',
-    handler: 'functions/suppliers/list-suppliers.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
-    searches: 'suppliers',
-    cpu: 'search',
-    // A search on a cold function loads the tenant's suppliers: each user's searches are limited.
-    rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
-    summary: 'A page of suppliers by name, optionally searched',
-  },
-  getSupplier: {
-    method: 'GET',
-    path: '/suppliers/{id}',
-    handler: 'functions/suppliers/get-supplier.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem'] },
-    summary: 'One supplier by id',
-  },
-  updateSupplier: {
-    method: 'PATCH',
-    path: '/suppliers/{id}',
-    handler: 'functions/suppliers/update-supplier.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['supplier.updated'],
-    summary: 'Update a supplier',
-  },
-  deleteSupplier: {
-    method: 'DELETE',
-    path: '/suppliers/{id}',
-    handler: 'functions/suppliers/delete-supplier.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['supplier.deleted'],
-    summary: 'Delete a supplier for good',
-  },
-  createWarehouse: {
-    method: 'POST',
-    path: '/inventory/warehouses',
-    handler: 'functions/inventory/create-warehouse.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['warehouse.created'],
-    idempotent: { status: 201 },
-    summary: 'Create a warehouse',
-  },
-  listWarehouses: {
-    method: 'GET',
-    path: '/inventory/warehouses',
-    handler: 'functions/inventory/list-warehouses.ts',
-    auth: 'protected',
-    table: { actions: ['Query'] },
-    sealsCursors: true,
-    summary: "The tenant's warehouses, by name",
-  },
-  getWarehouse: {
-    method: 'GET',
-    path: '/inventory/warehouses/{id}',
-    handler: 'functions/inventory/get-warehouse.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem'] },
-    summary: 'One warehouse by id',
-  },
-  createProduct: {
-    method: 'POST',
-    path: '/inventory/products',
-    handler: 'functions/inventory/create-product.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['product.created'],
-    idempotent: { status: 201 },
-    summary: 'Create a product (SKU unique in the tenant)',
-  },
-  listProducts: {
-    method: 'GET',
-    path: '/inventory/products',
-    handler: 'functions/inventory/list-products.ts',
-    auth: 'protected',
-    table: { actions: ['BatchGetItem', 'Query'] },
-    searches: 'products',
-    cpu: 'search',
-    // A search on a cold function loads the tenant's products: each user's searches are limited.
-    rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
-    sealsCursors: true,
-    summary: "The tenant's products, by SKU",
-  },
-  getProduct: {
-    method: 'GET',
-    path: '/inventory/products/{id}',
-    handler: 'functions/inventory/get-product.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem'] },
-    summary: 'One product by id',
-  },
-  createMovement: {
-    method: 'POST',
-    path: '/inventory/movements',
-    handler: 'functions/inventory/create-movement.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    audits: ['movement.created'],
-    idempotent: { status: 201 },
-    summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
-  },
-  listMovements: {
-    method: 'GET',
-    path: '/inventory/movements',
-    handler: 'functions/inventory/list-movements.ts',
-    auth: 'protected',
-    table: { actions: ['Query'] },
-    sealsCursors: true,
-    summary: 'The stock history (kardex): movements newest first, with the balance each left',
-  },
-  stockCoverage: {
-    method: 'GET',
-    path: '/inventory/dashboard/coverage',
-    handler: 'functions/inventory/stock-coverage.ts',
-    auth: 'protected',
-    table: { actions: ['GetItem', 'Query'] },
-    sealsCursors: true,
-    // A window the index does not serve reads the whole catalog: each user's such reads are limited.
-    rateLimits: [{ per: 'user', limit: 60, windowSeconds: 3600, counts: 'full-reads' }],
-    summary: 'Days of stock per product at the average daily sales of the last `days` days',
-  },
-  stockByWarehouse: {
-    method: 'GET',
-    path: '/inventory/dashboard/by-warehouse',
-    handler: 'functions/inventory/stock-by-warehouse.ts',
-    auth: 'protected',
-    table: { actions: ['Query'] },
-    summary: 'Stock totals per warehouse',
-  },
-  listAuditEvents: {
-    method: 'GET',
-    path: '/audit-events',
-    handler: 'functions/audit/list-audit-events.ts',
-    auth: 'protected',
-    table: { actions: ['Query'], indexes: ['gsi1'] },
-    sealsCursors: true,
-    summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
-  },
+  createTenant,
+  listTenants,
+  updateTenant,
+  register,
+  login,
+  me,
+  refresh,
+  logout,
+  listSessions,
+  revokeSession,
+  revokeOtherSessions,
+  listUsers,
+  updateUser,
+  deleteUser,
+  resetUserMfa,
+  changePassword,
+  startTotpEnrolment,
+  confirmTotpEnrolment,
+  disableTotp,
+  verifySecondFactor,
+  forgotPassword,
+  resetPassword,
+  createInvitation,
+  listInvitations,
+  withdrawInvitation,
+  createCompany,
+  listCompanies,
+  updateCompany,
+  updateCompanyStatus,
+  createSupplier,
+  listSuppliers,
+  getSupplier,
+  updateSupplier,
+  deleteSupplier,
+  createWarehouse,
+  listWarehouses,
+  getWarehouse,
+  createProduct,
+  listProducts,
+  getProduct,
+  createMovement,
+  listMovements,
+  stockCoverage,
+  stockByWarehouse,
+  listAuditEvents,
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;

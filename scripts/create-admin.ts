@@ -40,8 +40,8 @@ const USAGE = [
 
 const argsSchema = z.object({
   email: emailField,
-  name: nameField.default('Platform administrator'),
-  tenant: tenantNameField.default('platform'),
+  name: z._default(nameField, 'Platform administrator'),
+  tenant: z._default(tenantNameField, 'platform'),
   promote: z.boolean().default(false),
   table: z.string().min(1).optional(),
   'private-store': z.boolean().default(false),

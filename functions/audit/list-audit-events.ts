@@ -2,7 +2,7 @@ import { auditEventPageView, auditEventsQuery } from '../../lib/audit/schemas';
 import { listAuditEvents } from '../../lib/audit/service';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listAuditEvents, { query: auditEventsQuery }, async ({ query, principal }) => ok(await listAuditEvents(principal, query)));
 

@@ -4,7 +4,7 @@ import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.changePassword, { body: changePasswordBody }, async ({ body, principal, request }) => {
   // The current password is checked in the password-attempt window login counts in (the manifest's).

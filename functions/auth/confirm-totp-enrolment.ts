@@ -3,7 +3,7 @@ import { totpConfirmBody, totpConfirmedView } from '../../lib/auth/schemas';
 import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.confirmTotpEnrolment, { body: totpConfirmBody }, async ({ body, principal, request }) => {
   const { user, recoveryCodes, tokens } = await confirmEnrolment(principal, body.code, request, Date.now());

@@ -3,7 +3,7 @@ import { invitationBody } from '../../lib/auth/schemas';
 import { created, httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { invitationView } from '../../lib/auth/schemas';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 const invited =
   'The same answer whether or not the address has an account. The invitation (7 days): its e-mail carries the tenant id and a single-use token. A pending invitation of this address into this tenant mailed less than 24 hours ago is answered as it is, and no e-mail is sent.';

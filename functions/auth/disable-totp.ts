@@ -3,7 +3,7 @@ import { secondFactorBody, userEnvelopeView } from '../../lib/auth/schemas';
 import { sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.disableTotp, { body: secondFactorBody }, async ({ body, principal, request }) => {
   const { user, tokens } = await turnOffTotp(principal, body, request, Date.now());

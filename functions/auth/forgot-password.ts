@@ -3,7 +3,7 @@ import { forgotPasswordBody, messageView } from '../../lib/auth/schemas';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.forgotPassword, { body: forgotPasswordBody }, async ({ body }) => {
   await requestPasswordReset(body.email, Date.now(), routeLimit(routes.forgotPassword, 'email'));

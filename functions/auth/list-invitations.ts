@@ -4,7 +4,7 @@ import { httpHandler } from '../../lib/http/handler';
 import { pageReply } from '../../lib/http/pages';
 import { describeRoute } from '../../lib/http/route-docs';
 import { listPageQuery } from '../../lib/pages';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listInvitations, { query: listPageQuery }, async ({ query, principal }) =>
   pageReply(routes.listInvitations.path, query, await listPendingInvitations(principal, query, Date.now())),

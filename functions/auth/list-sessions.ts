@@ -2,7 +2,7 @@ import { listActiveSessions } from '../../lib/auth/sessions';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { sessionListView } from '../../lib/auth/schemas';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listSessions, {}, async ({ principal }) => ok(await listActiveSessions(principal, Date.now())));
 

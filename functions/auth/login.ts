@@ -5,7 +5,7 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { loginResultView } from '../../lib/auth/schemas';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.login, { body: loginBody }, async ({ body, request }) => {
   const outcome = await login(body, request, Date.now(), { perAddress: routeLimit(routes.login, 'email-and-ip'), perIp: routeLimit(routes.login, 'ip') });

@@ -3,7 +3,7 @@ import { endSession } from '../../lib/auth/sessions';
 import { clearedSessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.logout, {}, async ({ principal }) => {
   await endSession(principal, Date.now());

@@ -2,7 +2,7 @@ import { userView } from '../../lib/auth/schemas';
 import { toUserView } from '../../lib/auth/sessions';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 /** The authorizer already read the user; its context answers without another round trip. */
 export const handler = httpHandler(routes.me, {}, ({ principal }) => Promise.resolve(ok(toUserView({ id: principal.userId, name: principal.name, email: principal.email, tenantId: principal.tenantId }))));

@@ -3,7 +3,7 @@ import { REFRESH_COOKIE, sessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { userEnvelopeView } from '../../lib/auth/schemas';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 const ROTATION =
   'Call it when a request answers 401, then retry once. Parallel refreshes with one token have one winner; replaying a rotated token after 10 seconds revokes the session.';

@@ -5,7 +5,7 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { userEnvelopeView } from '../../lib/auth/schemas';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 const invitationRule =
   'Registration is not permitted: a pending invitation of this e-mail into this tenant and its token (`invitationToken`) are needed; a missing, wrong, used or expired token is this 403, whatever the address.';

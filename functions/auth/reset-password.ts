@@ -2,7 +2,7 @@ import { resetPassword } from '../../lib/auth/password-reset';
 import { messageView, resetPasswordBody } from '../../lib/auth/schemas';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.resetPassword, { body: resetPasswordBody }, async ({ body }) => {
   await resetPassword(body, Date.now());

@@ -2,7 +2,7 @@ import { revokedSessionsView } from '../../lib/auth/schemas';
 import { revokeOtherSessions } from '../../lib/auth/sessions';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.revokeOtherSessions, {}, async ({ principal }) => ok(await revokeOtherSessions(principal, Date.now())));
 

@@ -4,7 +4,7 @@ import { idPath } from '../../lib/domain/fields';
 import { clearedSessionCookies } from '../../lib/http/cookies';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 const revoked = 'The session was revoked; revoking the session in use also clears its cookies.';
 

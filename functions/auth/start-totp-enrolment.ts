@@ -3,7 +3,7 @@ import { totpEnrolmentView, totpStartBody } from '../../lib/auth/schemas';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.startTotpEnrolment, { body: totpStartBody }, async ({ body, principal, request }) =>
   ok(await startEnrolment(principal, body.password, request, Date.now(), routeLimit(routes.startTotpEnrolment, 'email-and-ip'))),

@@ -4,7 +4,7 @@ import { CHALLENGE_COOKIE, clearedChallengeCookie, sessionCookies } from '../../
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.verifySecondFactor, { body: secondFactorBody }, async ({ body, request }) => {
   const { user, tokens } = await verifyChallenge(request.cookies[CHALLENGE_COOKIE], body, request, Date.now(), routeLimit(routes.verifySecondFactor, 'user'));

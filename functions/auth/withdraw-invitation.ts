@@ -2,7 +2,7 @@ import { withdrawInvitation } from '../../lib/auth/invitations';
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.withdrawInvitation, { path: idPath }, async ({ path, principal }) => {
   await withdrawInvitation(principal, path.id, Date.now());

@@ -2,7 +2,7 @@ import { companyView, createCompanyBody } from '../../lib/companies/schemas';
 import { createCompany } from '../../lib/companies/service';
 import { created, httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 const address = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310-100' };
 

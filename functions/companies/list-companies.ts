@@ -4,7 +4,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { companyListView } from '../../lib/companies/schemas';
 import { pageReply } from '../../lib/http/pages';
 import { listPageQuery } from '../../lib/pages';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listCompanies, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listCompanies.path, query, await listCompanies(principal, query)));
 

@@ -3,7 +3,7 @@ import { changeCompanyStatus } from '../../lib/companies/service';
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 const TRANSITIONS = 'ACTIVE to DISABLED, SUSPENDED or BLOCKED; DISABLED or SUSPENDED to ACTIVE; BLOCKED to ACTIVE by a platform administrator';
 

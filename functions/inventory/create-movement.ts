@@ -3,7 +3,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { movementView } from '../../lib/inventory/schemas';
 import { movementBody } from '../../lib/inventory/schemas';
 import { addMovement } from '../../lib/inventory/service';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.createMovement, { body: movementBody }, async ({ body, principal, idempotency }) => created(await addMovement(principal, body, Date.now(), idempotency)));
 

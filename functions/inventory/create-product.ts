@@ -3,7 +3,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { productView } from '../../lib/inventory/schemas';
 import { productBody } from '../../lib/inventory/schemas';
 import { createProduct } from '../../lib/inventory/service';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.createProduct, { body: productBody }, async ({ body, principal, idempotency }) => created(await createProduct(principal, body, Date.now(), idempotency)));
 

@@ -3,7 +3,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { warehouseView } from '../../lib/inventory/schemas';
 import { warehouseBody } from '../../lib/inventory/schemas';
 import { createWarehouse } from '../../lib/inventory/service';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody }, async ({ body, principal, idempotency }) => created(await createWarehouse(principal, body, Date.now(), idempotency)));
 

@@ -3,7 +3,7 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { productView } from '../../lib/inventory/schemas';
 import { getProduct } from '../../lib/inventory/service';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.getProduct, { path: idPath }, async ({ path, principal }) => ok(await getProduct(principal, path.id)));
 

@@ -2,7 +2,7 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { movementHistoryPageView, movementHistoryQuery } from '../../lib/inventory/schemas';
 import { listMovementHistory } from '../../lib/inventory/service';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listMovements, { query: movementHistoryQuery }, async ({ query, principal }) => ok(await listMovementHistory(principal, query)));
 

@@ -5,7 +5,7 @@ import { listProducts } from '../../lib/inventory/service';
 import { pageReply } from '../../lib/http/pages';
 import { listProductsQuery } from '../../lib/inventory/queries';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listProducts, { query: listProductsQuery }, async ({ query, principal }) =>
   pageReply(routes.listProducts.path, query, await listProducts(principal, query, Date.now(), routeLimit(routes.listProducts, 'user', 'searches')), query.search === undefined || query.search === '' ? {} : { search: query.search }),

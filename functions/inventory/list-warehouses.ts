@@ -4,7 +4,7 @@ import { warehouseListView } from '../../lib/inventory/schemas';
 import { listWarehouses } from '../../lib/inventory/service';
 import { pageReply } from '../../lib/http/pages';
 import { listPageQuery } from '../../lib/pages';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listWarehouses, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listWarehouses.path, query, await listWarehouses(principal, query)));
 

@@ -2,7 +2,7 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { warehouseSummaryListView } from '../../lib/inventory/schemas';
 import { stockByWarehouse } from '../../lib/inventory/dashboards';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.stockByWarehouse, {}, async ({ principal }) => ok(await stockByWarehouse(principal)));
 

@@ -4,7 +4,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { coverageListView, coverageQuery } from '../../lib/inventory/schemas';
 import { coveragePage } from '../../lib/inventory/dashboards';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.stockCoverage, { query: coverageQuery }, async ({ query, principal }) =>
   pageReply(routes.stockCoverage.path, query, await coveragePage(principal, query, Date.now(), routeLimit(routes.stockCoverage, 'user', 'full-reads')), { days: String(query.days) }),

@@ -1,6 +1,6 @@
 import { created, httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 import { createSupplierBody, supplierView } from '../../lib/suppliers/schemas';
 import { createSupplier } from '../../lib/suppliers/service';
 

@@ -1,7 +1,7 @@
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 import { deleteSupplier } from '../../lib/suppliers/service';
 
 export const handler = httpHandler(routes.deleteSupplier, { path: idPath }, async ({ path, principal }) => {

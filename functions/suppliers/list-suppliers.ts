@@ -1,7 +1,7 @@
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import { routeLimit } from '../../lib/rate-limit';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 import { listSuppliersQuery } from '../../lib/suppliers/queries';
 import { supplierPageView } from '../../lib/suppliers/schemas';
 import { listSuppliers } from '../../lib/suppliers/service';

@@ -1,7 +1,7 @@
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 import { supplierView, updateSupplierBody } from '../../lib/suppliers/schemas';
 import { updateSupplier } from '../../lib/suppliers/service';
 

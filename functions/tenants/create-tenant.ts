@@ -1,6 +1,6 @@
 import { created, httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 import { createTenantBody, tenantCreatedView } from '../../lib/tenants/schemas';
 import { createTenant } from '../../lib/tenants/service';
 

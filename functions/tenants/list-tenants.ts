@@ -3,7 +3,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { pageReply } from '../../lib/http/pages';
 import { listPageQuery } from '../../lib/pages';
 import { tenantListView } from '../../lib/tenants/schemas';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 import { listTenants } from '../../lib/tenants/service';
 
 export const handler = httpHandler(routes.listTenants, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listTenants.path, query, await listTenants(principal, query)));

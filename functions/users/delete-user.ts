@@ -2,7 +2,7 @@ import { removeUser } from '../../lib/auth/users';
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.deleteUser, { path: idPath }, async ({ path, principal }) => {
   await removeUser(principal, path.id, Date.now());

@@ -3,7 +3,7 @@ import { resetUserMfaQuery } from '../../lib/auth/schemas';
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.resetUserMfa, { path: idPath, query: resetUserMfaQuery }, async ({ path, query, principal }) => {
   await resetUserSecondFactor(principal, path.id, query.tenantId, Date.now());

@@ -3,7 +3,7 @@ import { changeUserRole } from '../../lib/auth/users';
 import { idPath } from '../../lib/domain/fields';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
-import { routes } from '../../lib/routes';
+import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.updateUser, { path: idPath, body: updateUserBody }, async ({ path, body, principal }) => ok(await changeUserRole(principal, path.id, body.role, Date.now())));
 

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * The audit trail (issue 16): one entry per security event and per data change, written in
@@ -52,35 +53,35 @@ export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /** Who did it: a signed-in user, the platform itself (jobs, scripts), or nobody known (a failed login). */
-export const auditActorSchema = z.object({
+export const auditActorSchema = /* @__PURE__ */ schema(() => z.object({
   type: z.enum(['user', 'system', 'anonymous']),
-  id: z.string().nullable(),
-  name: z.string().nullable(),
-});
+  id: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+}));
 export type AuditActor = z.infer<typeof auditActorSchema>;
 
 /** A JSON value as a change records it (before or after). */
-const changeValue: z.ZodType<unknown> = z.unknown();
+const changeValue: z.ZodMiniType<unknown> = /* @__PURE__ */ schema(() => z.unknown());
 
 /** One field an update changed, with its value before and after (null: absent). */
-export const auditChangeSchema = z.object({ field: z.string(), before: changeValue, after: changeValue });
+export const auditChangeSchema = /* @__PURE__ */ schema(() => z.object({ field: z.string(), before: changeValue, after: changeValue }));
 export type AuditChange = z.infer<typeof auditChangeSchema>;
 
-export const auditEntrySchema = z.object({
+export const auditEntrySchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   occurredAt: z.iso.datetime(),
   actor: auditActorSchema,
   action: z.enum(AUDIT_ACTIONS),
-  resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.string().nullable() }),
+  resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.nullable(z.string()) }),
   /** API Gateway's request id (a script's or job's own id outside a request). */
   requestId: z.string(),
   /** API Gateway's view of the caller's address; null outside a request. */
-  sourceIp: z.string().nullable(),
+  sourceIp: z.nullable(z.string()),
   /** The caller's User-Agent, at most 512 characters; null outside a request. */
-  userAgent: z.string().nullable(),
+  userAgent: z.nullable(z.string()),
   /** For updates: each changed field, before and after. Null for every other action. */
-  changes: z.array(auditChangeSchema).nullable(),
-});
+  changes: z.nullable(z.array(auditChangeSchema)),
+}));
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** Whose trail an entry is in: a tenant's, or the platform's (tenants created, administrators promoted, logins of unknown e-mails). */

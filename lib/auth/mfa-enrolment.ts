@@ -1,11 +1,10 @@
-import { Secret } from 'otpauth';
 import { renderSVG } from 'uqr';
 import { readAccountState } from '../db/repositories/credentials';
 import { putPendingTotp } from '../db/repositories/mfa';
 import { Conflict, Unauthorized, ValidationError } from '../errors';
 import { clearOnSuccess, consumeLimit, type ScopedLimit } from '../rate-limit';
 import { verifyPassword } from './passwords';
-import { record, totpOf } from './totp';
+import { newTotpSecret, record, totpUri } from './totp';
 import type { Principal } from './principal';
 import type { ClientInfo } from './sessions';
 import { atCheckedVersion } from './session-state';
@@ -37,11 +36,11 @@ export async function startEnrolment(principal: Principal, password: string, cli
   if (!(await verifyPassword(password, credentials.passwordHash))) throw ValidationError.of('password', 'is not the current password');
   await clearOnSuccess(slot);
 
-  const secret = new Secret({ size: 20 }).base32;
+  const secret = newTotpSecret();
   // Conditioned on the credential version the password was checked at, and on no second factor.
   if (!(await putPendingTotp(user, secret, record('auth.mfa_enrolment_started', user, nowMs)))) {
     throw new Conflict('A second factor was turned on, or the password changed, meanwhile');
   }
-  const otpauthUri = totpOf(secret, principal.email).toString();
+  const otpauthUri = totpUri(secret, principal.email);
   return { otpauthUri, secret, qrSvg: renderSVG(otpauthUri) };
 }

@@ -1,18 +1,21 @@
 import { createHash } from 'node:crypto';
 import { compare, hash } from 'bcryptjs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { storeConfig } from '../config';
+import { schema } from '../domain/schema';
 
 /**
  * The password policy of registration and reset: 8 to 128 characters, not blank, and no
  * lone surrogate (it has no UTF-8 form: two such passwords would hash alike).
  */
-export const passwordSchema = z
+export const passwordSchema = /* @__PURE__ */ schema(() => z
   .string()
-  .min(8, 'must be at least 8 characters')
-  .max(128, 'must be at most 128 characters')
-  .refine((value) => value.trim().length > 0, 'must not be blank')
-  .refine((value) => !/[\uD800-\uDFFF]/u.test(value), 'must not contain lone surrogates');
+  .check(
+    z.minLength(8, 'must be at least 8 characters'),
+    z.maxLength(128, 'must be at most 128 characters'),
+    z.refine((value) => value.trim().length > 0, 'must not be blank'),
+    z.refine((value) => !/[\uD800-\uDFFF]/u.test(value), 'must not contain lone surrogates'),
+  ));
 
 /**
  * bcrypt reads only the first 72 bytes of its input, so two long passwords sharing those

@@ -1,9 +1,11 @@
-import * as z from 'zod';
-import { emailField, nameField, uuidField } from '../domain/fields';
+import * as classic from 'zod';
+import * as z from 'zod/mini';
+import { documented, emailField, nameField, uuidField } from '../domain/fields';
 import { invitationSchema, ROLES, sessionSchema, userSchema } from './model';
 import { passwordSchema } from './passwords';
+import { schema } from '../domain/schema';
 
-export const registerBody = z.strictObject({
+export const registerBody = /* @__PURE__ */ schema(() => z.strictObject({
   name: nameField,
   email: emailField,
   password: passwordSchema,
@@ -13,105 +15,115 @@ export const registerBody = z.strictObject({
    * account included. Any string up to 256 characters; a missing or wrong one is a 403, not a
    * 400, so the answer is the same whatever the address.
    */
-  invitationToken: z.string().max(256, 'must be at most 256 characters').optional(),
-});
+  invitationToken: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
+}));
 
-export const loginBody = z.strictObject({
+export const loginBody = /* @__PURE__ */ schema(() => z.strictObject({
   email: emailField,
   // Any non-empty string up to the policy maximum: a wrong one is a 401, not a 400.
-  password: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
-  rememberMe: z.boolean().default(false),
-});
+  password: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')),
+  rememberMe: z._default(z.boolean(), false),
+}));
+
+/*
+ * The views (the answers' schemas, for the tooling) are classic zod and never built in a
+ * bundle: lib/domain/schema.ts, "Views".
+ */
+const user = /* @__PURE__ */ schema(() => classic.object(userSchema.shape));
+const session = /* @__PURE__ */ schema(() => classic.object(sessionSchema.shape));
+const invitation = /* @__PURE__ */ schema(() => classic.object(invitationSchema.shape));
 
 /** The user object of login, registration, refresh and /auth/me. */
-export const userView = userSchema.pick({ id: true, name: true, email: true, tenantId: true });
-export type UserView = z.infer<typeof userView>;
+export const userView = /* @__PURE__ */ schema(() => user.pick({ id: true, name: true, email: true, tenantId: true }));
+export type UserView = classic.infer<typeof userView>;
 
 /**
  * A user as GET /users shows it to a tenant administrator. `status` is ACTIVE for every
  * listed user: a removed user is gone from the list (docs/decisions.md, "Users of a tenant").
  */
 export const USER_STATUSES = ['ACTIVE'] as const;
-export const tenantUserView = userSchema
+export const tenantUserView = /* @__PURE__ */ schema(() => user
   .pick({ id: true, name: true, email: true, role: true, createdAt: true })
-  .extend({ lastLoginAt: z.iso.datetime().nullable(), status: z.enum(USER_STATUSES) });
-export type TenantUserView = z.infer<typeof tenantUserView>;
-export const tenantUserListView = z.array(tenantUserView);
+  .extend({ lastLoginAt: classic.iso.datetime().nullable(), status: classic.enum(USER_STATUSES) }));
+export type TenantUserView = classic.infer<typeof tenantUserView>;
+export const tenantUserListView = /* @__PURE__ */ schema(() => classic.array(tenantUserView));
 
 /** DELETE /users/{id}/mfa: the user's tenant, for a platform administrator (a tenant administrator's own by default). */
-export const resetUserMfaQuery = z.strictObject({ tenantId: uuidField.optional() });
+export const resetUserMfaQuery = /* @__PURE__ */ schema(() => z.strictObject({ tenantId: z.optional(uuidField) }));
 
 /** PATCH /users/{id}: the role is all an administrator changes. */
-export const updateUserBody = z.strictObject({ role: z.enum(ROLES) });
+export const updateUserBody = /* @__PURE__ */ schema(() => z.strictObject({ role: z.enum(ROLES) }));
 
 /** POST /auth/change-password: the current password (any string up to the maximum: a wrong one is a 400 naming it) and a new one under the registration rules. */
-export const changePasswordBody = z.strictObject({
-  currentPassword: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+export const changePasswordBody = /* @__PURE__ */ schema(() => z.strictObject({
+  currentPassword: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')),
   newPassword: passwordSchema,
-});
+}));
 
-export const forgotPasswordBody = z.strictObject({ email: emailField });
+export const forgotPasswordBody = /* @__PURE__ */ schema(() => z.strictObject({ email: emailField }));
 
-export const resetPasswordBody = z.strictObject({
-  token: z.string().min(1, 'must not be empty').max(256, 'is invalid, expired or already used'),
+export const resetPasswordBody = /* @__PURE__ */ schema(() => z.strictObject({
+  token: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(256, 'is invalid, expired or already used')),
   newPassword: passwordSchema,
-});
+}));
 
-export const invitationBody = z.strictObject({ email: emailField });
+export const invitationBody = /* @__PURE__ */ schema(() => z.strictObject({ email: emailField }));
 
 /** An entry of GET /auth/sessions: the session's public fields, and whether it is the caller's. */
-export const sessionView = sessionSchema
+export const sessionView = /* @__PURE__ */ schema(() => session
   .pick({ id: true, createdAt: true, lastActiveAt: true, expiresAt: true, ipAddress: true, userAgent: true })
-  .extend({ current: z.boolean() });
-export type SessionView = z.infer<typeof sessionView>;
+  .extend({ current: classic.boolean() }));
+export type SessionView = classic.infer<typeof sessionView>;
 
 /** POST /auth/invitations: the invitation, valid for 7 days. */
-export const invitationView = invitationSchema.pick({ id: true, email: true, expiresAt: true });
-export type InvitationView = z.infer<typeof invitationView>;
+export const invitationView = /* @__PURE__ */ schema(() => invitation.pick({ id: true, email: true, expiresAt: true }));
+export type InvitationView = classic.infer<typeof invitationView>;
 
 /**
  * An entry of GET /auth/invitations: a pending invitation, who made it (null: the tenant's
  * sign-up or a platform administrator, for the base account) and when, and the role it admits to.
  */
-export const pendingInvitationView = invitationSchema.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true }).extend({ role: z.enum(ROLES) });
-export type PendingInvitationView = z.infer<typeof pendingInvitationView>;
-export const pendingInvitationListView = z.array(pendingInvitationView);
+export const pendingInvitationView = /* @__PURE__ */ schema(() => invitation.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true }).extend({ role: classic.enum(ROLES) }));
+export type PendingInvitationView = classic.infer<typeof pendingInvitationView>;
+export const pendingInvitationListView = /* @__PURE__ */ schema(() => classic.array(pendingInvitationView));
 
-export const messageView = z.object({ message: z.string() });
+export const messageView = /* @__PURE__ */ schema(() => classic.object({ message: classic.string() }));
 
 /** POST /auth/sessions/revoke-others: how many of the caller's other sessions it ended. */
-export const revokedSessionsView = z.object({ revoked: z.number().int() });
-export type RevokedSessionsView = z.infer<typeof revokedSessionsView>;
-export type MessageView = z.infer<typeof messageView>;
+export const revokedSessionsView = /* @__PURE__ */ schema(() => classic.object({ revoked: classic.number().int() }));
+export type RevokedSessionsView = classic.infer<typeof revokedSessionsView>;
+export type MessageView = classic.infer<typeof messageView>;
 
 /** Login, registration and refresh: `{ user }`. */
-export const userEnvelopeView = z.object({ user: userView });
-export const sessionListView = z.array(sessionView);
+export const userEnvelopeView = /* @__PURE__ */ schema(() => classic.object({ user: userView }));
+export const sessionListView = /* @__PURE__ */ schema(() => classic.array(sessionView));
 
 /** A TOTP code: 6 digits. */
-const totpCode = z.string().regex(/^\d{6}$/, 'must be 6 digits');
+const totpCode = /* @__PURE__ */ schema(() => z.string().check(z.regex(/^\d{6}$/, 'must be 6 digits')));
 /** A recovery code as shown (`xxxxx-xxxxx`), dashes and case optional. */
-const recoveryCode = z.string().min(10, 'is not a recovery code').max(16, 'is not a recovery code');
+const recoveryCode = /* @__PURE__ */ schema(() => z.string().check(z.minLength(10, 'is not a recovery code'), z.maxLength(16, 'is not a recovery code')));
 
 /** POST /auth/login: signed in (`user`, both cookies), or, with a second factor, `mfaRequired` and the challenge cookie. */
-export const loginResultView = z.object({ user: userView.optional(), mfaRequired: z.literal(true).optional() });
+export const loginResultView = /* @__PURE__ */ schema(() => classic.object({ user: userView.optional(), mfaRequired: classic.literal(true).optional() }));
 
 /** POST /auth/mfa/totp: the secret to add to an authenticator app, as a URI, as text and as a QR code. */
-export const totpEnrolmentView = z.object({ otpauthUri: z.string(), secret: z.string(), qrSvg: z.string() });
+export const totpEnrolmentView = /* @__PURE__ */ schema(() => classic.object({ otpauthUri: classic.string(), secret: classic.string(), qrSvg: classic.string() }));
 
 /** POST /auth/mfa/totp: the current password (a step-up; any string up to the maximum: a wrong one is a 400 naming it). */
-export const totpStartBody = z.strictObject({
-  password: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
-});
+export const totpStartBody = /* @__PURE__ */ schema(() => z.strictObject({
+  password: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')),
+}));
 
 /** POST /auth/mfa/totp/confirm: a code of the new secret. */
-export const totpConfirmBody = z.strictObject({ code: totpCode });
+export const totpConfirmBody = /* @__PURE__ */ schema(() => z.strictObject({ code: totpCode }));
 /** The recovery codes, shown this once. */
-export const totpConfirmedView = z.object({ user: userView, recoveryCodes: z.array(z.string()) });
+export const totpConfirmedView = /* @__PURE__ */ schema(() => classic.object({ user: userView, recoveryCodes: classic.array(classic.string()) }));
 
 /** DELETE /auth/mfa/totp and POST /auth/mfa/verify: a current code, or an unused recovery code (exactly one). */
-export const secondFactorBody = z
-  .strictObject({ code: totpCode.optional(), recoveryCode: recoveryCode.optional() })
-  .refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), { message: 'give exactly one of code and recoveryCode', path: ['code'] })
+export const secondFactorBody = /* @__PURE__ */ schema(() => documented(
+  z
+    .strictObject({ code: z.optional(totpCode), recoveryCode: z.optional(recoveryCode) })
+    .check(z.refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), { message: 'give exactly one of code and recoveryCode', path: ['code'] })),
   // The refinement, as the OpenAPI document states it.
-  .meta({ oneOf: [{ required: ['code'] }, { required: ['recoveryCode'] }] });
+  { oneOf: [{ required: ['code'] }, { required: ['recoveryCode'] }] },
+));

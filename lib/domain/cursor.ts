@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
+import { schema } from './schema';
 
 /**
  * Opaque, tamper-evident page cursors (issue 14, the stock history): where the next page
@@ -46,7 +47,7 @@ export function sealCursor(position: Record<string, string>, scope: CursorScope,
 export const cursorRefused = (): ValidationError => ValidationError.of('cursor', CURSOR_REFUSED);
 
 /** The `cursor` query parameter of a paged list: opaque text, refused past any length this module writes. */
-export const cursorParam = z.string().max(MAX_CURSOR_LENGTH, CURSOR_REFUSED).optional();
+export const cursorParam = /* @__PURE__ */ schema(() => z.optional(z.string().check(z.maxLength(MAX_CURSOR_LENGTH, CURSOR_REFUSED))));
 
 /** The position a cursor names, if it was sealed for this tenant and these filters; else 400. */
 export function openCursor(cursor: string, scope: CursorScope, secret: Uint8Array): Record<string, string> {

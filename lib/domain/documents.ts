@@ -1,5 +1,6 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { schema } from './schema';
 
 /**
  * Brazilian fiscal documents: CPF (11 digits) and CNPJ (14 characters, the last two check
@@ -38,11 +39,14 @@ export function formatDocument(value: string): string {
 }
 
 /** zod schema of a document field: validates and normalizes. */
-export const documentSchema = z.string().transform((input, ctx) => {
-  const result = checkDocument(input);
-  if (!result.ok) {
-    ctx.addIssue({ code: 'custom', message: result.message });
-    return z.NEVER;
-  }
-  return result.value;
-});
+export const documentSchema = /* @__PURE__ */ schema(() => z.pipe(
+  z.string(),
+  z.transform((input: string, ctx) => {
+    const result = checkDocument(input);
+    if (!result.ok) {
+      ctx.issues.push({ code: 'custom', message: result.message, input });
+      return z.NEVER;
+    }
+    return result.value;
+  }),
+));

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * What a stored text field may hold (issue 12, "text that is text"): no C0 or C1 control
@@ -40,8 +40,8 @@ const NOT_TEXT = '\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\
  */
 export const REQUIRED_TEXT_PATTERN = `^\\s*[^\\s${NOT_TEXT}](?:[^${NOT_TEXT}]*[^\\s${NOT_TEXT}])?\\s*$`;
 
-/** zod refinement of a storable text field: `.superRefine(storableText)`, after any trimming. */
-export function storableText(value: string, ctx: z.RefinementCtx): void {
+/** zod refinement of a storable text field: `.check(z.superRefine(storableText))`, after any trimming. */
+export function storableText(value: string, ctx: z.core.$RefinementCtx<string>): void {
   const problem = textProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }

@@ -1,9 +1,8 @@
 import middy from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { withRequestOrigin } from '../audit/context';
 import { userActor } from '../audit/record';
 import { fromAuthorizerContext, type Principal } from '../auth/principal';
@@ -19,17 +18,11 @@ import { csrfGuard } from './middleware/csrf';
 import { problemHandler } from './middleware/problems';
 import { rateLimitGuard } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
+import { securityHeaders } from './middleware/security-headers';
 import { cookies, header, IDEMPOTENCY_KEY_HEADER, idempotencyKey } from './request';
 import { storedHeaderText } from '../domain/text';
 import { MAX_USER_AGENT } from '../audit/record';
 import { parseWith } from './validation';
-
-/**
- * helmet-style defaults, minus the two that would emit empty or "undefined" headers from an
- * API: no Server / X-Powered-By to hide, no reporting endpoint configured. (The typings of
- * the package lack `reportingEndpoints`.)
- */
-const SECURITY_HEADERS = { poweredBy: false, reportingEndpoints: false } as Parameters<typeof httpSecurityHeaders>[0];
 
 /** What a handler returns; the factory turns it into the proxy response. */
 export interface Reply {
@@ -47,7 +40,7 @@ export interface RequestInfo {
   cookies: Record<string, string>;
 }
 
-type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Output<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
 /**
  * What the handler validates: the schemas the chain parses the body, the query and the path
@@ -132,7 +125,7 @@ function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, string> 
  *
  * The chain is built on the first invocation, so importing a handler reads no configuration.
  */
-export function httpHandler<R extends Route, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function httpHandler<R extends Route, B extends z.core.$ZodType | undefined = undefined, Q extends z.core.$ZodType | undefined = undefined, P extends z.core.$ZodType | undefined = undefined>(
   route: R,
   spec: HandlerInputSpec<B, Q, P>,
   fn: (input: HandlerInput<R, B, Q, P>) => Promise<Reply>,
@@ -195,7 +188,7 @@ export function httpHandler<R extends Route, B extends z.ZodType | undefined = u
 
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
       .use(requestLog())
-      .use(httpSecurityHeaders(SECURITY_HEADERS))
+      .use(securityHeaders())
       // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent
       // routes send it) and Link (the list routes' next page).
       .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link' }))

@@ -1,8 +1,19 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { ValidationError, type FieldError } from '../errors';
 
+/**
+ * zod's English messages ("Invalid input: expected string, received number"), for the issues
+ * whose schema gives none of its own. Classic zod sets them for the whole process when it
+ * builds its first schema; zod/mini, which the request schemas use, sets none (every such
+ * message would read "Invalid input"). Given to each parse here, where requests are parsed,
+ * rather than set for the process, and made on the first issue that needs one.
+ */
+let english: z.core.$ZodErrorMap | undefined;
+const englishMessages: z.core.$ZodErrorMap = (issue) => (english ??= en().localeError)(issue);
+
 /** zod issues as the `errors` array of a 400 problem: one entry per field, named by its path. */
-export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
+export function fieldErrors(error: z.core.$ZodError, prefix?: string): FieldError[] {
   const result: FieldError[] = [];
   for (const issue of error.issues) {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
@@ -25,10 +36,11 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
 }
 
 /** Parse `value` with `schema` or throw a 400 ValidationError listing every problem. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
+export function parseWith<S extends z.core.$ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
   // reportInput: the issues carry the offending value, so a missing field can say so. The
-  // values never leave this function: only field names and messages do.
-  const parsed = schema.safeParse(value, { reportInput: true });
+  // values never leave this function: only field names and messages do. Classic and mini
+  // schemas alike (zod's own safeParse, not a method of either).
+  const parsed = z.safeParse(schema, value, { reportInput: true, error: englishMessages });
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, prefix));
   return parsed.data;
 }

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * An Idempotency-Key's record (issue 14; Stripe's design, IETF
@@ -11,7 +12,7 @@ import * as z from 'zod';
 export const IDEMPOTENCY_STATUSES = ['IN_PROGRESS', 'COMPLETED'] as const;
 export type IdempotencyStatus = (typeof IDEMPOTENCY_STATUSES)[number];
 
-export const idempotencyRecordSchema = z.object({
+export const idempotencyRecordSchema = /* @__PURE__ */ schema(() => z.object({
   /** SHA-256 of the method, the path and the canonical JSON body of the first request. */
   fingerprint: z.string(),
   status: z.enum(IDEMPOTENCY_STATUSES),
@@ -22,14 +23,14 @@ export const idempotencyRecordSchema = z.object({
    * function has died (no function runs that long): another request with the key takes it
    * over, and the dead one's write can no longer commit, since it is conditioned on `owner`.
    */
-  leaseUntilEpoch: z.number().int(),
+  leaseUntilEpoch: z.number().check(z.int()),
   /** The first answer, once COMPLETED: its status and its JSON body. */
-  responseStatus: z.number().int().nullable(),
-  responseBody: z.string().nullable(),
+  responseStatus: z.nullable(z.number().check(z.int())),
+  responseBody: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   /** Kept 24 hours (the item's TTL). */
-  expiresAtEpoch: z.number().int(),
-});
+  expiresAtEpoch: z.number().check(z.int()),
+}));
 export type IdempotencyRecord = z.infer<typeof idempotencyRecordSchema>;
 
 /** Whose key it is: keys are scoped to the signed-in user, or to the client IP on a public route. */

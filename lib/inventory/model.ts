@@ -1,5 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { divideRounded } from '../domain/decimal';
+import { schema } from '../domain/schema';
 
 /**
  * The inventory: warehouses, products, stock movements and the balances and sales they
@@ -11,7 +12,7 @@ import { divideRounded } from '../domain/decimal';
 export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
-export const warehouseSchema = z.object({
+export const warehouseSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   name: z.string(),
   createdAt: z.iso.datetime(),
@@ -20,30 +21,30 @@ export const warehouseSchema = z.object({
    * products with a non-zero balance, stock value in 10^-7 of the currency.
    */
   totalItems: z.bigint(),
-  totalProducts: z.number().int(),
+  totalProducts: z.number().check(z.int()),
   totalValue: z.bigint(),
-});
+}));
 export type Warehouse = z.infer<typeof warehouseSchema>;
 
 /** What a caller gives to create a warehouse (the rest is the service's). */
-export const warehouseInputSchema = warehouseSchema.pick({ name: true });
+export const warehouseInputSchema = /* @__PURE__ */ schema(() => z.pick(warehouseSchema, { name: true }));
 export type WarehouseInput = z.infer<typeof warehouseInputSchema>;
 
-export const productSchema = z.object({
+export const productSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   sku: z.string(),
   name: z.string(),
   createdAt: z.iso.datetime(),
   /** Units on hand over every warehouse in thousandths, maintained by every movement. */
   onHand: z.bigint(),
-});
+}));
 export type Product = z.infer<typeof productSchema>;
 
 /** What a caller gives to create a product (the rest is the service's). */
-export const productInputSchema = productSchema.pick({ sku: true, name: true });
+export const productInputSchema = /* @__PURE__ */ schema(() => z.pick(productSchema, { sku: true, name: true }));
 export type ProductInput = z.infer<typeof productInputSchema>;
 
-export const movementSchema = z.object({
+export const movementSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
   productId: z.uuid(),
@@ -51,12 +52,12 @@ export const movementSchema = z.object({
   type: z.enum(MOVEMENT_TYPES),
   quantity: z.number(),
   /** Given for IN (and optionally ADJUSTMENT); null for OUT and SALE, which leave at the average. */
-  unitCost: z.number().nullable(),
+  unitCost: z.nullable(z.number()),
   occurredAt: z.iso.datetime(),
   createdAt: z.iso.datetime(),
   /** The business day of `occurredAt` (daily sales counter). */
   day: z.string(),
-});
+}));
 export type Movement = z.infer<typeof movementSchema>;
 
 /**
@@ -71,16 +72,16 @@ export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementTy
  * thousandths of a unit, the value of what is on hand in 10^-7 of the currency, the weighted
  * average unit cost in 10^-4 (kept when the quantity reaches 0).
  */
-export const balanceSchema = z.object({
+export const balanceSchema = /* @__PURE__ */ schema(() => z.object({
   quantity: z.bigint(),
   totalCost: z.bigint(),
   averageCost: z.bigint(),
-  version: z.number().int(),
-});
+  version: z.number().check(z.int()),
+}));
 export type Balance = z.infer<typeof balanceSchema>;
 
 /** One business day's sales of a product (the `day` of its SALE movements), as they or the seed leave it. */
-export const salesDaySchema = movementSchema.pick({ tenantId: true, productId: true, day: true }).extend({ units: z.number() });
+export const salesDaySchema = /* @__PURE__ */ schema(() => z.extend(z.pick(movementSchema, { tenantId: true, productId: true, day: true }), { units: z.number() }));
 export type SalesDay = z.infer<typeof salesDaySchema>;
 
 /**
@@ -88,11 +89,11 @@ export type SalesDay = z.infer<typeof salesDaySchema>;
  * fixed window ending at `through`, always integers (see lib/db/sales-series for the window
  * and its encoding).
  */
-export const salesSeriesSchema = z.object({
+export const salesSeriesSchema = /* @__PURE__ */ schema(() => z.object({
   /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */
-  through: z.string().nullable(),
+  through: z.nullable(z.string()),
   units: z.custom<Float64Array>((value) => value instanceof Float64Array),
-});
+}));
 export type SalesSeries = z.infer<typeof salesSeriesSchema>;
 
 /**

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 import { listPageQuery } from '../pages';
 
 /** The longest `search` a product list takes (as the supplier list). */
@@ -9,7 +10,9 @@ export const MAX_PRODUCT_SEARCH_CHARACTERS = 100;
  * (case- and accent-insensitive substring, as the supplier search); any other parameter is
  * a 400. A cursor is bound to the search it was given with.
  */
-export const listProductsQuery = listPageQuery.extend({
-  search: z.string().trim().max(MAX_PRODUCT_SEARCH_CHARACTERS, `must be at most ${MAX_PRODUCT_SEARCH_CHARACTERS} characters`).optional(),
-});
+export const listProductsQuery = /* @__PURE__ */ schema(() =>
+  z.extend(listPageQuery, {
+    search: z.optional(z.string().check(z.trim(), z.maxLength(MAX_PRODUCT_SEARCH_CHARACTERS, `must be at most ${MAX_PRODUCT_SEARCH_CHARACTERS} characters`))),
+  }),
+);
 export type ListProductsInput = z.output<typeof listProductsQuery>;

@@ -1,8 +1,10 @@
-import * as z from 'zod';
+import * as classic from 'zod';
+import * as z from 'zod/mini';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { cursorParam } from '../domain/cursor';
-import { integerParam, nameField, requiredText, timeBound, uuidField } from '../domain/fields';
+import { documented, nameField, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
 import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import { schema } from '../domain/schema';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
 
@@ -11,14 +13,14 @@ export { MOVEMENT_TYPES, type MovementType } from './model';
  * of that many places (checked on the digits, lib/domain/decimal, never by float arithmetic).
  */
 const amount = (places: number) =>
-  z
-    .number()
-    .max(1e9, 'must be at most 1000000000')
-    .refine((value) => parseScaled(value, places) !== undefined, `must have at most ${places} decimal places`);
+  z.number().check(
+    z.lte(1e9, 'must be at most 1000000000'),
+    z.refine((value) => parseScaled(value, places) !== undefined, `must have at most ${places} decimal places`),
+  );
 
 /** A movement's `quantity` and `unitCost` as the service parses them (the per-type rules are `movementBody`'s). */
-export const quantityField = amount(QUANTITY_PLACES).pipe(z.number().min(0, 'must not be negative'));
-export const unitCostField = amount(UNIT_COST_PLACES).pipe(z.number().min(0, 'must not be negative'));
+export const quantityField = /* @__PURE__ */ schema(() => z.pipe(amount(QUANTITY_PLACES), z.number().check(z.gte(0, 'must not be negative'))));
+export const unitCostField = /* @__PURE__ */ schema(() => z.pipe(amount(UNIT_COST_PLACES), z.number().check(z.gte(0, 'must not be negative'))));
 
 /**
  * The earliest `occurredAt` a movement may carry: a back-dated movement older than this is a
@@ -29,43 +31,47 @@ export const OCCURRED_AT_FLOOR = '2000-01-01T00:00:00.000Z';
 export const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 
 /** The warehouse input fields (lib/inventory/model) with their input rules. */
-export const warehouseBody = z.strictObject({ ...warehouseInputSchema.shape, name: nameField });
+export const warehouseBody = /* @__PURE__ */ schema(() => z.strictObject({ ...warehouseInputSchema.shape, name: nameField }));
 
 /** The product input fields (lib/inventory/model) with their input rules. */
-export const productBody = z.strictObject({
+export const productBody = /* @__PURE__ */ schema(() => z.strictObject({
   ...productInputSchema.shape,
-  sku: requiredText(64).regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only'),
+  sku: requiredText(64).check(z.regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only')),
   name: nameField,
-});
+}));
 
-const occurredAtField = z.iso
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
-  .refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)
-  .meta({
+const occurredAtField = /* @__PURE__ */ schema(() => documented(
+  z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
+    .check(z.refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)),
+  {
     description: `When the goods moved; defaults to now. Not before ${OCCURRED_AT_FLOOR} and not in the future (both 400).`,
     examples: ['2026-11-20T14:30:00.000Z'],
-  });
+  },
+));
 
-export const movementFields = {
+export const movementFields = /* @__PURE__ */ schema(() => ({
   productId: uuidField,
   warehouseId: uuidField,
   type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
   quantity: quantityField,
-  unitCost: unitCostField.optional(),
-  occurredAt: occurredAtField.optional(),
-};
+  unitCost: z.optional(unitCostField),
+  occurredAt: z.optional(occurredAtField),
+}));
 
-export const movementBody = z.strictObject(movementFields).superRefine((movement, ctx) => {
-  if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {
-    ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'must be greater than 0' });
-  }
-  if (movement.type === 'IN' && movement.unitCost === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['unitCost'], message: 'is required for IN' });
-  }
-  if ((movement.type === 'OUT' || movement.type === 'SALE') && movement.unitCost !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['unitCost'], message: `is not accepted for ${movement.type}: stock leaves at its average cost` });
-  }
-});
+export const movementBody = /* @__PURE__ */ schema(() => z.strictObject(movementFields).check(
+  z.superRefine((movement, ctx) => {
+    if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {
+      ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'must be greater than 0' });
+    }
+    if (movement.type === 'IN' && movement.unitCost === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['unitCost'], message: 'is required for IN' });
+    }
+    if ((movement.type === 'OUT' || movement.type === 'SALE') && movement.unitCost !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['unitCost'], message: `is not accepted for ${movement.type}: stock leaves at its average cost` });
+    }
+  }),
+));
 
 
 /**
@@ -75,16 +81,17 @@ export const movementBody = z.strictObject(movementFields).superRefine((movement
 export const MAX_COVERAGE_PAGE = 1_000;
 export const DEFAULT_COVERAGE_PAGE = 500;
 
-export const coverageQuery = z.strictObject({
-  days: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number of days from 1 to 365')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365'))
-    .default(30),
-  limit: integerParam(1, MAX_COVERAGE_PAGE, `must be an integer from 1 to ${MAX_COVERAGE_PAGE}`).default(DEFAULT_COVERAGE_PAGE),
+export const coverageQuery = /* @__PURE__ */ schema(() => z.strictObject({
+  days: z._default(
+    z.pipe(
+      z.pipe(z.string().check(z.regex(/^\d+$/, 'must be a whole number of days from 1 to 365')), z.transform(Number)),
+      z.number().check(z.int(), z.gte(1, 'must be at least 1'), z.lte(365, 'must be at most 365')),
+    ),
+    30,
+  ),
+  limit: z._default(queryInteger(1, MAX_COVERAGE_PAGE, `must be an integer from 1 to ${MAX_COVERAGE_PAGE}`), DEFAULT_COVERAGE_PAGE),
   cursor: cursorParam,
-});
+}));
 export type CoverageInput = z.output<typeof coverageQuery>;
 
 /** GET /inventory/movements: page sizes (issue 14). */
@@ -93,66 +100,73 @@ export const DEFAULT_HISTORY_PAGE = 50;
 
 
 /** GET /inventory/movements; any other parameter is a 400. */
-export const movementHistoryQuery = z
+export const movementHistoryQuery = /* @__PURE__ */ schema(() => z
   .strictObject({
-    productId: uuidField.optional(),
-    warehouseId: uuidField.optional(),
-    type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }).optional(),
-    from: timeBound.optional(),
-    to: timeBound.optional(),
-    limit: integerParam(1, MAX_HISTORY_PAGE, `must be an integer from 1 to ${MAX_HISTORY_PAGE}`).default(DEFAULT_HISTORY_PAGE),
+    productId: z.optional(uuidField),
+    warehouseId: z.optional(uuidField),
+    type: z.optional(z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` })),
+    from: z.optional(timeBound),
+    to: z.optional(timeBound),
+    limit: z._default(queryInteger(1, MAX_HISTORY_PAGE, `must be an integer from 1 to ${MAX_HISTORY_PAGE}`), DEFAULT_HISTORY_PAGE),
     cursor: cursorParam,
-  });
+  }));
 export type MovementHistoryInput = z.output<typeof movementHistoryQuery>;
 
+/*
+ * The views (the answers' schemas, for the tooling) are classic zod and never built in a
+ * bundle: lib/domain/schema.ts, "Views".
+ */
+
 /** A warehouse as the API shows it (its maintained totals are the by-warehouse dashboard's). */
-export const warehouseView = warehouseSchema.pick({ id: true, name: true, createdAt: true });
-export type WarehouseView = z.infer<typeof warehouseView>;
+export const warehouseView = /* @__PURE__ */ schema(() => classic.object(warehouseSchema.shape).pick({ id: true, name: true, createdAt: true }));
+export type WarehouseView = classic.infer<typeof warehouseView>;
 
 /** A product as the API shows it (its on-hand quantity is the coverage dashboard's). */
-export const productView = productSchema.pick({ id: true, sku: true, name: true, createdAt: true });
-export type ProductView = z.infer<typeof productView>;
+export const productView = /* @__PURE__ */ schema(() => classic.object(productSchema.shape).pick({ id: true, sku: true, name: true, createdAt: true }));
+export type ProductView = classic.infer<typeof productView>;
 
 /** POST /inventory/movements: the movement as recorded, with the balance it left. */
-export const movementView = movementSchema.omit({ tenantId: true, day: true }).extend({
-  /** The balance after it: its quantity (3 decimals) and its average unit cost in cents. */
-  balance: z.object({ quantity: z.number(), averageCost: z.number() }),
-});
-export type MovementView = z.infer<typeof movementView>;
+export const movementView = /* @__PURE__ */ schema(() => classic.object(movementSchema.shape)
+  .omit({ tenantId: true, day: true })
+  .extend({
+    /** The balance after it: its quantity (3 decimals) and its average unit cost in cents. */
+    balance: classic.object({ quantity: classic.number(), averageCost: classic.number() }),
+  }));
+export type MovementView = classic.infer<typeof movementView>;
 
 /** GET /inventory/movements: a page of the stock history, newest first. */
-export const movementHistoryPageView = z.object({
-  items: z.array(movementView),
+export const movementHistoryPageView = /* @__PURE__ */ schema(() => classic.object({
+  items: classic.array(movementView),
   /** Pass as `cursor` (with the same filters) for the next page; null on the last page. */
-  nextCursor: z.string().nullable(),
-});
-export type MovementHistoryPage = z.infer<typeof movementHistoryPageView>;
+  nextCursor: classic.string().nullable(),
+}));
+export type MovementHistoryPage = classic.infer<typeof movementHistoryPageView>;
 
 /** GET /inventory/dashboard/coverage, one per product. */
-export const coverageItemView = z.object({
+export const coverageItemView = /* @__PURE__ */ schema(() => classic.object({
   productId: productSchema.shape.id,
   sku: productSchema.shape.sku,
   name: productSchema.shape.name,
-  availableQuantity: z.number(),
-  averageDailySales: z.number(),
+  availableQuantity: classic.number(),
+  averageDailySales: classic.number(),
   /** null when the product sold nothing in the period. */
-  estimatedCoverageDays: z.number().nullable(),
-});
-export type CoverageItem = z.infer<typeof coverageItemView>;
+  estimatedCoverageDays: classic.number().nullable(),
+}));
+export type CoverageItem = classic.infer<typeof coverageItemView>;
 
 /** GET /inventory/dashboard/by-warehouse, one per warehouse. */
-export const warehouseSummaryView = z.object({
+export const warehouseSummaryView = /* @__PURE__ */ schema(() => classic.object({
   warehouseId: warehouseSchema.shape.id,
   warehouseName: warehouseSchema.shape.name,
   /** Units on hand, to 2 decimals. */
-  totalItems: z.number(),
+  totalItems: classic.number(),
   totalProducts: warehouseSchema.shape.totalProducts,
   /** In cents. */
-  totalValue: z.number(),
-});
-export type WarehouseSummary = z.infer<typeof warehouseSummaryView>;
+  totalValue: classic.number(),
+}));
+export type WarehouseSummary = classic.infer<typeof warehouseSummaryView>;
 
-export const warehouseListView = z.array(warehouseView);
-export const productListView = z.array(productView);
-export const coverageListView = z.array(coverageItemView);
-export const warehouseSummaryListView = z.array(warehouseSummaryView);
+export const warehouseListView = /* @__PURE__ */ schema(() => classic.array(warehouseView));
+export const productListView = /* @__PURE__ */ schema(() => classic.array(productView));
+export const coverageListView = /* @__PURE__ */ schema(() => classic.array(coverageItemView));
+export const warehouseSummaryListView = /* @__PURE__ */ schema(() => classic.array(warehouseSummaryView));

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { schema } from '../domain/schema';
 
 /**
  * The tenant: a customer account of the service, holding its users, companies, suppliers and
@@ -11,33 +12,33 @@ export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
 /** Whose second factor the tenant requires (issue 17): nobody's, its administrators', everyone's. */
 export const MFA_POLICIES = ['OFF', 'ADMINS', 'ALL'] as const;
 
-export const tenantSchema = z.object({
+export const tenantSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   /** A slug, unique across the service (its sentinel). */
   name: z.string(),
-  brandName: z.string().nullable(),
+  brandName: z.nullable(z.string()),
   /** CPF or CNPJ, normalized; the views format it. */
-  document: z.string().nullable(),
-  address: z.string().nullable(),
+  document: z.nullable(z.string()),
+  address: z.nullable(z.string()),
   /** E.164. */
-  phone: z.string().nullable(),
-  logoUrl: z.string().nullable(),
+  phone: z.nullable(z.string()),
+  logoUrl: z.nullable(z.string()),
   plan: z.enum(PLANS),
   /** Only this e-mail may register the base account, when set. */
-  adminEmail: z.string().nullable(),
+  adminEmail: z.nullable(z.string()),
   status: z.enum(TENANT_STATUSES),
   /** Whose second factor the tenant requires (stored tenants without it: OFF). */
   mfaPolicy: z.enum(MFA_POLICIES),
   /** Set once the base (administrator) account registered. */
-  baseAccountUserId: z.uuid().nullable(),
+  baseAccountUserId: z.nullable(z.uuid()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   /**
    * The tenant of platform administrators: set only by `npm run create-admin`, when it creates
    * the tenant, and never by a route, so a tenant someone signed up can never receive one.
    */
-  platform: z.literal(true).optional(),
-});
+  platform: z.optional(z.literal(true)),
+}));
 
 export type Tenant = z.infer<typeof tenantSchema>;
 export type Plan = Tenant['plan'];

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { auditRecord } from '../../lib/audit/record';
 import { newRecoveryCodes, recoveryCodeHash } from '../../lib/auth/mfa';
 import { hashPassword } from '../../lib/auth/passwords';
-import { stepAt, totpOf } from '../../lib/auth/totp';
-import { Secret } from 'otpauth';
+import { newTotpSecret, stepAt, totpUri } from '../../lib/auth/totp';
 import { isSessionLive } from '../../lib/auth/session-state';
 import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
 import type { Credentials, User } from '../../lib/auth/model';
@@ -37,10 +36,10 @@ export type AdminOutcome =
  * are accepted from the start.
  */
 function newSecondFactor(email: string, nowMs: number): { shown: EnrolledFactor; stored: { secret: string; lastStep: number; recoveryCodeHashes: string[] } } {
-  const secret = new Secret({ size: 20 }).base32;
+  const secret = newTotpSecret();
   const recoveryCodes = newRecoveryCodes();
   return {
-    shown: { otpauthUri: totpOf(secret, email).toString(), secret, recoveryCodes },
+    shown: { otpauthUri: totpUri(secret, email), secret, recoveryCodes },
     stored: { secret, lastStep: stepAt(nowMs) - 2, recoveryCodeHashes: recoveryCodes.map(recoveryCodeHash) },
   };
 }

@@ -173,7 +173,7 @@ const FORMAT_EXAMPLES: Record<string, unknown[]> = {
  * parsed value): a list's cursor, and the time bounds, which a refinement checks.
  */
 const PARAMETER_HINTS = new Map<unknown, JsonSchema>([
-  [cursorParam.unwrap(), { description: "Opaque: the `cursor` of the previous page's `Link` header (or `nextCursor`), issued for this list and these filters." }],
+  [cursorParam._zod.def.innerType, { description: "Opaque: the `cursor` of the previous page's `Link` header (or `nextCursor`), issued for this list and these filters." }],
   [
     timeBound,
     {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { QUANTITY_PLACES, UNIT_COST_PLACES } from '../../lib/domain/decimal';
+import { documented } from '../../lib/domain/fields';
 import { movementFields, quantityField, unitCostField, type MovementType } from '../../lib/inventory/schemas';
 
 /**
@@ -26,8 +27,8 @@ const amountDocs = (places: number, minimum: { minimum: number } | { exclusiveMi
  * `movementBody`, whose messages name the rule a request broke; test/unit/openapi.test.ts holds
  * the two to accepting the same bodies.
  */
-const positiveQuantity = quantityField.meta(amountDocs(QUANTITY_PLACES, { exclusiveMinimum: 0 }, 24));
-const cost = (description: string) => unitCostField.meta({ ...amountDocs(UNIT_COST_PLACES, { minimum: 0 }, 18.9), description });
+const positiveQuantity = documented(quantityField, amountDocs(QUANTITY_PLACES, { exclusiveMinimum: 0 }, 24));
+const cost = (description: string) => documented(unitCostField, { ...amountDocs(UNIT_COST_PLACES, { minimum: 0 }, 18.9), description });
 const { productId, warehouseId, occurredAt } = movementFields;
 export const movementBodyByType = {
   IN: z.strictObject({ productId, warehouseId, type: z.literal('IN'), quantity: positiveQuantity, unitCost: cost('The unit cost of what comes in; at most 4 decimal places.'), occurredAt }),
@@ -37,8 +38,8 @@ export const movementBodyByType = {
     productId,
     warehouseId,
     type: z.literal('ADJUSTMENT'),
-    quantity: quantityField.meta({ ...amountDocs(QUANTITY_PLACES, { minimum: 0 }, 120), description: 'The counted on-hand quantity (0 allowed); at most 3 decimal places.' }),
-    unitCost: cost('Optional: the unit cost of the counted stock; at most 4 decimal places.').optional(),
+    quantity: documented(quantityField, { ...amountDocs(QUANTITY_PLACES, { minimum: 0 }, 120), description: 'The counted on-hand quantity (0 allowed); at most 3 decimal places.' }),
+    unitCost: z.optional(cost('Optional: the unit cost of the counted stock; at most 4 decimal places.')),
     occurredAt,
   }),
 } as const satisfies Record<MovementType, z.ZodType>;
