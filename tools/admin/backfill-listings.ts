@@ -29,7 +29,7 @@ import { mapConcurrently } from '../../lib/domain/concurrency';
  *   from the start, correct but slow) until the next run;
  * - a tenant with at least SEARCH_BUILD_FROM suppliers (or products) and no search chunks for
  *   them gets them (lib/search/engine), so that no search has to build them from every
- *   item: at 100,000 suppliers that takes about a minute, longer than a function may run.
+ *   item: at 100,000 suppliers that takes about 30 s, longer than a function may run.
  *   A smaller list is built by its first search in well under a second.
  *
  * It Scans the table: an operator's command, so it lives with the admin tools, outside lib/
