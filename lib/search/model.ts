@@ -68,8 +68,9 @@ const CHUNK_FIELD_SEPARATOR = '\u001e';
  * A chunk's records as stored: one line per record, fields separated by a control
  * character. None can hold one: ids are UUIDs, keys and words are normalized text (which
  * turns every control character into a space) or a validated SKU, digits are `[0-9a-z]`, and
- * the view is JSON text, which escapes them. Parsing it takes a quarter less time than JSON
- * of the same records, most of a cold load (docs/performance.md).
+ * the view is JSON text, which escapes them. Parsing it took about a sixth less time than
+ * JSON of the same records (measured at 100,000 suppliers, where parsing is a quarter of a
+ * cold load).
  */
 export function encodeChunk(records: SearchRecord[]): string {
   return records
