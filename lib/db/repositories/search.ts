@@ -20,13 +20,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { BatchGetCommand, PutCommand, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrently } from '../../domain/concurrency';
 import { decodeChunk, decodeRecord, encodeChunk, encodeRecord, type SearchRecord, type VersionedRecord } from '../../search/model';
 import { db, tableName } from '../client';
 import { conditionally } from '../conditions';
 import { SEARCH_ITEMS } from '../item-types';
 import { keys, type SearchList } from '../keys';
+import { queryAll } from '../query';
 import { deleteAll } from './bulk';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -85,26 +86,13 @@ const fromVersions = (versions: Uint32Array): Uint8Array => {
 /** The whole log, manifest last: one consistent Query (more pages only for a log nobody has folded in a long time). */
 export async function readSearchLog(tenantId: string, list: SearchList): Promise<SearchLog> {
   const log: SearchLog = { manifest: undefined, deltas: [] };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.searchLogOf(tenantId, list).pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (item.sk === 'M') {
-        log.manifest = { generation: String(item.generation), level: Number(item.level), rev: Number(item.rev), versions: toVersions(item.versions) };
-      } else {
-        log.deltas.push({ sk: String(item.sk), record: decodeRecord(JSON.parse(String(item.r))) });
-      }
+  for (const item of await queryAll(keys.searchLogOf(tenantId, list).pk, { consistent: true })) {
+    if (item.sk === 'M') {
+      log.manifest = { generation: String(item.generation), level: Number(item.level), rev: Number(item.rev), versions: toVersions(item.versions) };
+    } else {
+      log.deltas.push({ sk: String(item.sk), record: decodeRecord(JSON.parse(String(item.r))) });
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return log;
 }
 
