@@ -78,7 +78,8 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     ...settingsEnvironment,
     ALLOWED_ORIGINS: `${LOCAL_APP_ORIGIN},http://127.0.0.1:5173,http://localhost:${settings.port},http://127.0.0.1:${settings.port}`,
     PATH_PREFIX: '',
-    APP_URL: LOCAL_APP_ORIGIN,
+    // E-mail links open the console that npm start serves beside the API.
+    APP_URL: `http://127.0.0.1:${settings.port}/console`,
     MAIL_FROM: 'no-reply@backoffice.localhost',
     MAIL_TRANSPORT: 'outbox',
     OUTBOX_DIR: join(settings.dataDir, 'outbox'),

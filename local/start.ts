@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { usePasswordHasher } from '../lib/auth/passwords';
 import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
+import { buildConsole, CONSOLE_PATH, consoleBuildIsStale, withConsole } from './console-server';
 import { withDocs } from './docs-server';
 import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
@@ -46,6 +47,10 @@ async function main(): Promise<void> {
   if (settings.port !== 0 && !(await isPortFree(settings.port))) {
     throw new Error(`Port ${settings.port} is taken (another npm start, from this checkout or another?). Stop what uses it, or choose another port: PORT=${settings.port + 1} npm start`);
   }
+  // The console's build (about a second, only when console/dist is missing or stale) runs
+  // while DynamoDB Local starts; requests under /console wait for it.
+  const consoleReady = consoleBuildIsStale() ? buildConsole((line) => console.log(line)) : Promise.resolve();
+  consoleReady.catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
   let dynamoPort = settings.dynamoPort === 0 ? await freePort() : settings.dynamoPort;
   if (settings.dynamoPort !== 0 && !(await isPortFree(dynamoPort))) {
     dynamoPort = await freePort();
@@ -83,7 +88,9 @@ async function main(): Promise<void> {
   });
   // GET /openapi.json and /docs (the reference page) in front of the API; the server answers
   // what Node's parser refuses (oversized or malformed requests) with the gateway's problems.
-  const server = createGatewayServer(withDocs(gateway, { allowedOrigins: ALLOWED_ORIGINS, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
+  // The console (/console/) and the docs in front of the API, on its origin.
+  const docs = withDocs(gateway, { allowedOrigins: ALLOWED_ORIGINS, log: (line) => console.log(line) });
+  const server = createGatewayServer(withConsole(docs, { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolveListen, reject) => {
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
 
   console.log(`DynamoDB Local on ${dynamo.endpoint} (${inMemory ? 'in memory' : `data in ${settings.dataDir}`}), table ${TABLE_NAME} ${table}`);
   console.log(`API listening on ${apiUrl}`);
+  console.log(`Console on ${apiUrl}${CONSOLE_PATH}/`);
   console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
   if (!bundleMode) console.log(passwordPool ? `Passwords hashed by ${passwordPool.size} worker thread(s), off the event loop` : 'Passwords hashed on the event loop (LOCAL_PASSWORD_HASHER=in-process)');
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;

@@ -1,7 +1,7 @@
 import type { AuditRecord } from '../audit/model';
 import { auditRecord } from '../audit/record';
 import { randomUUID } from 'node:crypto';
-import { config } from '../config';
+import { appLink } from '../mail/links';
 import { emailHasAccount, getInvitation, listPendingInvitationPage, putInvitationUnlessPending, takeBackInvitation, withdrawPendingInvitation } from '../db/repositories/invitations';
 import { Forbidden, NotFound } from '../errors';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
@@ -117,11 +117,7 @@ async function mailInvitation(invitation: Invitation, token: string, replaced: I
 
 /** The registration page with what it needs: the tenant, the address and the token. */
 function invitationLink(invitation: Invitation, token: string): string {
-  const link = new URL('/register', config().APP_URL);
-  link.searchParams.set('tenantId', invitation.tenantId);
-  link.searchParams.set('email', invitation.email);
-  link.searchParams.set('token', token);
-  return link.toString();
+  return appLink('register', { tenantId: invitation.tenantId, email: invitation.email, token });
 }
 
 const requireTenantAdmin = (principal: Principal, what: string): void => {

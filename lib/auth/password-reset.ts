@@ -1,7 +1,7 @@
 import { auditRecord, userActor } from '../audit/record';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { config } from '../config';
+import { appLink } from '../mail/links';
 import { sha256Hex } from '../domain/hash';
 import { consumePasswordReset, getPasswordReset, insertPasswordReset } from '../db/repositories/password-resets';
 import { findUserByEmail, getUser } from '../db/repositories/users';
@@ -42,9 +42,7 @@ export async function requestPasswordReset(email: string, nowMs: number, perAddr
         userId: user.id,
         expiresAtEpoch: Math.floor(nowMs / 1000) + RESET_TOKEN_MINUTES * 60,
       }, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset_requested', resource: { type: 'user', id: user.id } }, nowMs));
-      const link = new URL('/reset-password', config().APP_URL);
-      link.searchParams.set('token', token);
-      await (await mailer()).send(passwordResetMail(user.email, link.toString(), RESET_TOKEN_MINUTES));
+      await (await mailer()).send(passwordResetMail(user.email, appLink('reset-password', { token }), RESET_TOKEN_MINUTES));
     }, 'password reset request');
   } finally {
     const remaining = FORGOT_PASSWORD_MIN_MS - (Date.now() - started);

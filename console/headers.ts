@@ -1,0 +1,30 @@
+/**
+ * The security headers of the console's pages and files, wherever they are served: by
+ * `npm start` (local/console-server.ts) and by CloudFront (infra/constructs). The console
+ * loads only its own files and calls only its own origin; the TOTP QR code is shown as a
+ * data: image; React and Chart.js style through the CSSOM, which the CSP allows.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const CONSOLE_PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
+
+/** Every header but HSTS (which only an HTTPS origin sends). */
+export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONSOLE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};

@@ -1,0 +1,47 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'wouter';
+import { api, unwrap, whenSessionExpires } from '../api/client';
+import { isProblem } from '../api/problems';
+
+/** The signed-in user (GET /auth/me): undefined while unknown, null when nobody is signed in. */
+export function useMe() {
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      try {
+        return await unwrap(api.GET('/auth/me'));
+      } catch (error) {
+        if (isProblem(error, 401)) return null;
+        throw error;
+      }
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** The sign-in address that comes back to `path` afterwards. */
+export const signInPath = (path: string) => (path === '/' || path.startsWith('/sign-in') ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`);
+
+/** Where to go after signing in: the `next` of the address, if it is a page of the console. */
+export function nextPath(search: string): string {
+  const next = new URLSearchParams(search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+/**
+ * When the typed client's refresh fails (the session ended: signed out elsewhere, revoked,
+ * expired), forget everything cached and go to sign-in, keeping the page to come back to.
+ */
+export function useSessionExpiry(): void {
+  const queryClient = useQueryClient();
+  const [location, navigate] = useLocation();
+  useEffect(() => {
+    whenSessionExpires(() => {
+      queryClient.clear();
+      queryClient.setQueryData(['me'], null);
+      navigate(signInPath(location + window.location.search), { replace: true });
+    });
+  }, [queryClient, location, navigate]);
+}
