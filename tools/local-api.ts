@@ -18,6 +18,8 @@ export interface LocalApiOptions {
   root?: string;
   /** Run the synthesized bundles with their IAM grants (`npm start -- --bundles`). */
   bundles?: boolean;
+  /** The API's port; a free one by default. */
+  port?: number;
   /** Every line the API prints, as it comes. */
   onOutput?: (text: string) => void;
 }
@@ -34,7 +36,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     cwd: root,
     env: {
       ...inherited,
-      PORT: '0',
+      PORT: String(options.port ?? 0),
       DYNAMODB_PORT: '0',
       DATA_DIR: options.dataDir,
       ALLOWED_ORIGINS: options.allowedOrigins,
