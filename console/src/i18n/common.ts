@@ -1,4 +1,4 @@
-import { defineMessages } from '.';
+import { defineMessages } from './messages';
 
 /** Texts every area uses: the frame, the states (loading, empty, errors, offline) and common actions. */
 export const common = defineMessages({

@@ -1,4 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { preferredLocale, type Locale, type Messages, type Text } from './messages';
+
+export { defineMessages, LOCALES, preferredLocale, type Locale, type Messages } from './messages';
 
 /**
  * The console's two languages: Portuguese (Brazil) by default, English when the browser
@@ -7,20 +10,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
  * Each area keeps its own texts beside its pages (`messages.ts`, made with defineMessages), so
  * a page and its words change together; both languages must have every key (the type says so).
  */
-export const LOCALES = ['pt-BR', 'en'] as const;
-export type Locale = (typeof LOCALES)[number];
-
 const STORAGE_KEY = 'backoffice.locale';
-
-/** The browser's first preference among the two languages; Portuguese when it names neither. */
-export function preferredLocale(languages: readonly string[]): Locale {
-  for (const language of languages) {
-    const tag = language.toLowerCase();
-    if (tag.startsWith('pt')) return 'pt-BR';
-    if (tag.startsWith('en')) return 'en';
-  }
-  return 'pt-BR';
-}
 
 function initialLocale(): Locale {
   try {
@@ -30,14 +20,6 @@ function initialLocale(): Locale {
     // Storage refused (a private window's policy): fall back to the browser's preference.
   }
   return preferredLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
-}
-
-type Text = string | ((...args: never[]) => string);
-export type Messages<T extends Record<string, Text>> = Record<Locale, T>;
-
-/** An area's texts in both languages; the English object's shape is checked against the Portuguese one. */
-export function defineMessages<T extends Record<string, Text>>(messages: { 'pt-BR': T; en: { [K in keyof T]: T[K] } }): Messages<T> {
-  return messages;
 }
 
 interface I18n {
