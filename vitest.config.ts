@@ -75,7 +75,8 @@ class LongFilesFirst extends BaseSequencer {
  * - handlers: one handler with its AWS clients faked by aws-sdk-client-mock (with the unit
  *   files that replace a module, these run in the `module-mocks` project);
  * - integration: the local API (emulator + DynamoDB Local) over HTTP;
- * - infra: the synthesized CloudFormation template (one `cdk synth` per run, shared).
+ * - infra: the synthesized CloudFormation template (one `cdk synth` per run, shared);
+ * - console: the browser console's formatting, validation and components.
  *
  * Workers: most test files spend their time waiting on the local API, DynamoDB Local or a
  * child process, not computing, so a run keeps one more file in flight than there are cores
@@ -100,6 +101,8 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // The console's formatting, validation and components (console/test; a .tsx file states its DOM environment).
+      { test: { name: 'console', include: ['console/test/**/*.test.{ts,tsx}'] } },
       {
         test: {
           name: 'infra',

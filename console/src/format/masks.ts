@@ -49,7 +49,8 @@ export function maskPhone(input: string): string {
   const area = national.slice(0, 2);
   const subscriber = national.slice(2);
   if (subscriber === '') return `+55 ${area}`;
-  const split = subscriber.length > 8 ? 5 : 4;
+  // Mobiles have nine digits and start with 9; landlines have eight (2 to 5 first).
+  const split = subscriber.startsWith('9') || subscriber.length > 8 ? 5 : 4;
   const tail = subscriber.length > split ? `${subscriber.slice(0, split)}-${subscriber.slice(split)}` : subscriber;
   return `+55 ${area} ${tail}`;
 }
