@@ -56,7 +56,8 @@ export function buildConsole(log: (line: string) => void): Promise<void> {
   const vite = join(dirname(createRequire(join(CONSOLE_DIR, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
   const started = Date.now();
   return new Promise((resolveBuild, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error'], { cwd: CONSOLE_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A production build whatever the caller's NODE_ENV (vitest sets `test`, which would ship React's development build).
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error'], { cwd: CONSOLE_DIR, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -72,7 +72,10 @@ export function refreshOn401({ onSessionExpired }: RefreshOptions = {}): Middlew
       const renewed = call.generation < generation || (await refreshOnce(options.baseUrl, options.fetch));
       if (!renewed) return undefined;
       await response.body?.cancel();
-      return options.fetch(call.copy);
+      // Called as a plain function: a browser's own fetch called as a method of another object
+      // (`options.fetch(...)`, openapi-fetch's default) throws "Illegal invocation".
+      const { fetch } = options;
+      return fetch(call.copy);
     },
     onError({ id }) {
       sent.delete(id);

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { api, unwrap, whenSessionExpires } from '../api/client';
 import { isProblem } from '../api/problems';
+import { ROUTES } from './routes';
 
 /** The signed-in user (GET /auth/me): undefined while unknown, null when nobody is signed in. */
 export function useMe() {
@@ -39,6 +40,8 @@ export function useSessionExpiry(): void {
   const [location, navigate] = useLocation();
   useEffect(() => {
     whenSessionExpires(() => {
+      // A visitor on a public page (sign-in itself, a reset link) has no session to lose.
+      if (ROUTES.some((route) => route.access === 'public' && route.path === location)) return;
       queryClient.clear();
       queryClient.setQueryData(['me'], null);
       navigate(signInPath(location + window.location.search), { replace: true });
