@@ -6,19 +6,22 @@
  *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt, burst, tracing
  *                                 (tracing is not in the default run: Powertools Tracer, which we decided against,
  *                                 and Powertools Metrics, each against the same function)
+ *   npm run bench -- console      the console's budgets: first-page JavaScript and Lighthouse, against npm start
+ *                                 (not in the default run: it needs Chromium)
  *   npm run bench -- burst        GET /auth/me while 200 sign-ins, then 200 registrations, come from one address,
  *                                 bcrypt on the event loop and in the local worker pool (docs/performance.md)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runBurstBench } from './burst';
 import { runColdStartBench, TARGETS } from './cold-start';
+import { CONSOLE_BUDGETS, runConsoleBench } from './console';
 import { runBcryptBench, runLoadBench } from './load';
 import { runRouteBench } from './routes';
 import { runScaleBench } from './scale';
 import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing'] as const;
+const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console'] as const;
 const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst'];
 type Part = (typeof PARTS)[number];
 
@@ -96,6 +99,15 @@ async function main(): Promise<void> {
     console.table(burst.figures.map((entry) => ({ hasher: entry.poolSize ? `pool of ${entry.poolSize}` : entry.hasher, phase: entry.phase, 'burst ms': entry.burstMs ?? '', 'me req': entry.meRequests, 'p50 ms': entry.meMedianMs, 'p50 x idle': entry.ratio, 'p90 ms': entry.meP90Ms, 'p90 x idle': entry.p90Ratio, 'max ms': entry.meMaxMs, 'refused 401/403': entry.refused ?? '', 'throttled 429': entry.throttled ?? '', 'counts ok': entry.countsAsExpected === null ? '' : yes(entry.countsAsExpected), met: yes(entry.met), load: entry.loadAverage })));
     for (const entry of burst.figures) if (entry.meFailures) console.log(`${entry.hasher} ${entry.phase}: ${entry.meFailures} GET /auth/me answered other than 200`);
     for (const entry of burst.figures) if (entry.countsAsExpected === false) console.log(`${entry.hasher} ${entry.phase}: answers ${JSON.stringify(entry.statuses)}`);
+  }
+
+  if (parts.has('console')) {
+    const figures = await runConsoleBench(log);
+    results.console = figures;
+    console.log(`\nThe console's first page: JavaScript downloaded, gzipped as served (budget <= ${kb(CONSOLE_BUDGETS.firstPageJsGzipBytes)})`);
+    console.table(figures.firstPageJs.map((entry) => ({ page: entry.page, scripts: entry.files, 'JS gzip': kb(entry.bytes), met: yes(entry.met) })));
+    console.log(`\nLighthouse 12.2.3 on Chromium, signed in (budget: performance and accessibility >= ${CONSOLE_BUDGETS.lighthouse} with the desktop settings; mobile shown without one)`);
+    console.table(figures.lighthouse.map((entry) => ({ page: entry.page, settings: entry.formFactor, performance: entry.performance, accessibility: entry.accessibility, 'LCP ms': entry.lcpMs, 'TBT ms': entry.tbtMs, met: yes(entry.met) })));
   }
 
   results.durationMs = Date.now() - started;
