@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -102,7 +103,10 @@ export default defineConfig({
         },
       },
       // The console's formatting, validation and components (console/test; a .tsx file states its DOM environment).
-      { test: { name: 'console', include: ['console/test/**/*.test.{ts,tsx}'] } },
+      {
+        resolve: { alias: { '@backoffice/client': fileURLToPath(new URL('clients/typescript/src/index.ts', import.meta.url)) } },
+        test: { name: 'console', include: ['console/test/**/*.test.{ts,tsx}'] },
+      },
       {
         test: {
           name: 'infra',
