@@ -68,7 +68,7 @@ function SupplierFormBody({ supplier, onCancel, onSaved }: { supplier: Supplier 
       <TextField label={t.name} value={form.name} onValueChange={set('name')} error={errorOf('name')} required autoComplete="off" maxLength={200} />
       <TextField label={t.corporateName} value={form.corporateName} onValueChange={set('corporateName')} error={errorOf('corporateName')} required autoComplete="off" maxLength={200} />
       <TextField label={t.document} value={form.document} onValueChange={set('document')} mask={maskDocument} error={errorOf('document')} required autoComplete="off" spellCheck={false} />
-      <div className="form-row">
+      <div className="form-row supplier-row">
         <TextField label={t.email} type="email" value={form.email} onValueChange={set('email')} error={errorOf('email')} autoComplete="off" maxLength={254} />
         <TextField label={t.phone} type="tel" value={form.phone} onValueChange={set('phone')} mask={maskPhone} error={errorOf('phone')} hint={t.phoneHint} autoComplete="off" />
       </div>
