@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import { apiCall, checkpoint, mailedLink, PASSWORD, signInCookie, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
 import { CompaniesPage } from './pages/companies-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -141,5 +141,35 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     await companies.applyStatus.click();
     await companies.notice.filter({ hasText: companies.t.statusChanged('Loja Centro Sul', companies.t.statusName('ACTIVE')) }).waitFor();
     expect((await stored())[0]?.status).toBe('ACTIVE');
+  });
+
+  it('shows a member the API’s reason when the status change is refused', async () => {
+    const email = `member-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
+    expect((await apiCall(server, 'POST', '/auth/invitations', { email }, tenant.cookie)).status).toBe(201);
+    const link = mailedLink(server.dataDir, email, 'register');
+    const registered = await apiCall(server, 'POST', '/auth/register', { name: 'Beto Membro', email, password: PASSWORD, tenantId: link.searchParams.get('tenantId'), invitationToken: link.searchParams.get('token') });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    const [company] = await stored();
+    const refused = await apiCall<{ detail: string }>(server, 'PATCH', `/companies/${company?.id}/status`, { status: 'DISABLED' }, await signInCookie(server, email, PASSWORD));
+    expect(refused.status).toBe(403);
+
+    const memberContext = await newContext(language);
+    try {
+      const memberPage = await memberContext.newPage();
+      const member = new CompaniesPage(memberPage, language, server.consoleUrl);
+      const signIn = new SignInPage(memberPage, language, server.consoleUrl);
+      await signIn.open('/companies');
+      await signIn.signIn(email, PASSWORD);
+      await member.signOutButton.waitFor();
+      await member.openCompanies();
+      await member.statusButton('Loja Centro Sul').click();
+      await member.newStatus.selectOption('DISABLED');
+      await member.applyStatus.click();
+      await expect.poll(() => member.dialog.getByRole('alert').textContent()).toContain(refused.body.detail);
+      await checkpoint(memberPage, language, FLOW, '8-member-refused');
+      expect((await stored())[0]?.status).toBe('ACTIVE');
+    } finally {
+      await memberContext.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import type { components } from '@backoffice/client';
+// The schema by path, not by the package alias: the browser tests' page objects read these texts from the root project.
+import type { components } from '../../../../clients/typescript/src/schema';
 import { defineMessages } from '../../i18n/messages';
 
 type Company = components['schemas']['Company'];
@@ -31,7 +32,6 @@ export const companyMessages = defineMessages({
     costMethod: 'Método de custo',
     status: 'Situação',
     statusName: (value: Status) => ({ ACTIVE: 'Ativa', DISABLED: 'Desativada', SUSPENDED: 'Suspensa', BLOCKED: 'Bloqueada' })[value],
-    transitionName: (value: Status) => ({ ACTIVE: 'Reativar', DISABLED: 'Desativar', SUSPENDED: 'Suspender', BLOCKED: 'Bloquear' })[value],
     taxRegimeName: (value: TaxRegime) => ({ SIMPLES_NACIONAL: 'Simples Nacional', LUCRO_PRESUMIDO: 'Lucro Presumido', LUCRO_REAL: 'Lucro Real' })[value],
     costMethodName: (value: CostMethod) => ({ REPLACEMENT: 'Custo de reposição', WEIGHTED_AVERAGE: 'Custo médio ponderado' })[value],
     createTitle: 'Nova empresa',
@@ -76,7 +76,6 @@ export const companyMessages = defineMessages({
     costMethod: 'Cost method',
     status: 'Status',
     statusName: (value: Status) => ({ ACTIVE: 'Active', DISABLED: 'Disabled', SUSPENDED: 'Suspended', BLOCKED: 'Blocked' })[value],
-    transitionName: (value: Status) => ({ ACTIVE: 'Reactivate', DISABLED: 'Disable', SUSPENDED: 'Suspend', BLOCKED: 'Block' })[value],
     taxRegimeName: (value: TaxRegime) => ({ SIMPLES_NACIONAL: 'Simples Nacional', LUCRO_PRESUMIDO: 'Presumed profit (Lucro Presumido)', LUCRO_REAL: 'Actual profit (Lucro Real)' })[value],
     costMethodName: (value: CostMethod) => ({ REPLACEMENT: 'Replacement cost', WEIGHTED_AVERAGE: 'Weighted average cost' })[value],
     createTitle: 'New company',
