@@ -24,6 +24,16 @@ interface Company {
 
 /** Company documents are unique across the service: one (valid) CNPJ per language, an alphanumeric one in Portuguese. */
 const DOCUMENT = { 'pt-BR': { raw: '12ABC34501DE35', typed: '12abc34501de35', masked: '12.ABC.345/01DE-35' }, en: { raw: '11222333000181', typed: '11222333000181', masked: '11.222.333/0001-81' } } as const;
+/** A CPF with its check digits, from 9 digits. */
+function cpf(base: string): string {
+  const digits = base.split('').map(Number);
+  for (const length of [9, 10]) {
+    const sum = digits.slice(0, length).reduce((total, digit, index) => total + digit * (length + 1 - index), 0);
+    const rest = sum % 11;
+    digits.push(rest < 2 ? 0 : 11 - rest);
+  }
+  return digits.join('');
+}
 /** The same with a wrong last check digit. */
 const wrongDigit = (raw: string) => `${raw.slice(0, 13)}${(Number(raw.slice(13)) + 1) % 10}`;
 
@@ -90,10 +100,23 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     await checkpoint(page, language, FLOW, '3-invalid-document');
     expect(await stored()).toEqual([]);
 
+    // The connection drops on the first try; the retry carries the form's same Idempotency-Key.
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/companies') keys.push(request.headers()['idempotency-key'] ?? '');
+    });
+    await page.route('**/companies', (route) => (route.request().method() === 'POST' ? route.abort('failed') : route.fallback()), { times: 1 });
     await companies.field('document').fill(document.typed);
     expect(await companies.field('document').inputValue()).toBe(document.masked);
     await companies.save.click();
+    await companies.dialog.getByRole('alert').filter({ hasText: companies.common.offline }).waitFor();
+    expect(await stored()).toEqual([]);
+    await companies.save.click();
     await companies.notice.filter({ hasText: companies.t.created('Loja Centro') }).waitFor();
+    // The refused try, the dropped one and the one that succeeded: one key, kept while the form was open.
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => companies.row('Loja Centro').count()).toBe(1);
     expect(await companies.row('Loja Centro').textContent()).toContain(document.masked);
     const [company, ...others] = await stored();
@@ -171,5 +194,26 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     } finally {
       await memberContext.close();
     }
+  });
+
+  it('pages through the companies with the Link header’s cursors, oldest first', async () => {
+    const base = language === 'en' ? 300000000 : 200000000;
+    for (let index = 1; index <= 20; index += 1) {
+      const created = await apiCall(server, 'POST', '/companies', { name: `Filial ${String(index).padStart(2, '0')}`, document: cpf(String(base + index * 13)) }, tenant.cookie);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    await companies.openCompanies();
+    await expect.poll(() => companies.rows.count()).toBe(20);
+    expect(await companies.rows.first().locator('td').first().textContent()).toBe('Loja Centro Sul');
+    const pager = page.getByRole('navigation', { name: companies.t.pager });
+    expect(await pager.textContent()).toContain(companies.common.page(1));
+    await checkpoint(page, language, FLOW, '9-list');
+    await pager.getByRole('button', { name: companies.common.nextPage }).click();
+    await expect.poll(() => companies.rows.allTextContents()).toEqual([expect.stringContaining('Filial 20')]);
+    expect(await pager.textContent()).toContain(companies.common.page(2));
+    expect(await pager.getByRole('button', { name: companies.common.nextPage }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: companies.common.previousPage }).click();
+    await expect.poll(() => companies.rows.count()).toBe(20);
+    expect(await companies.rows.first().locator('td').first().textContent()).toBe('Loja Centro Sul');
   });
 });
