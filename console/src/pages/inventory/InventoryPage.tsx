@@ -1,6 +1,16 @@
 import { Page } from '../../components/Page';
+import { useMessages } from '../../i18n';
+import { inventoryMessages } from './messages';
+import { Products } from './Products';
+import { Warehouses } from './Warehouses';
 
-/** Not built yet. */
+/** /inventory — the warehouses and the products, each listed, paged and created here. */
 export default function InventoryPage() {
-  return <Page title="InventoryPage">{null}</Page>;
+  const t = useMessages(inventoryMessages);
+  return (
+    <Page title={t.title}>
+      <Warehouses />
+      <Products />
+    </Page>
+  );
 }

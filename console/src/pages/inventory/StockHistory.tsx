@@ -1,0 +1,122 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { SelectField, TextField } from '../../components/Field';
+import { cursorAt, Pager } from '../../components/Pager';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { EmptyState, SkeletonRows } from '../../components/States';
+import { formatDateTime } from '../../format/date';
+import { formatDecimal, formatMoney } from '../../format/decimal';
+import { useLocale, useMessages } from '../../i18n';
+import { MOVEMENT_TYPES, type MovementType } from './movement';
+import { inventoryMessages } from './messages';
+import type { Warehouse } from './queries';
+
+const PAGE_SIZE = 20;
+
+interface Filters {
+  warehouseId: string;
+  type: MovementType | '';
+  from: string;
+  to: string;
+}
+
+const NO_FILTERS: Filters = { warehouseId: '', type: '', from: '', to: '' };
+
+/** The product's stock history (kardex): newest first, filtered by warehouse, type and days, paged by `nextCursor`. */
+export function StockHistory({ productId, warehouses }: { productId: string; warehouses: readonly Warehouse[] }) {
+  const t = useMessages(inventoryMessages);
+  const { locale } = useLocale();
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursorAt(cursors, page);
+  const history = useQuery({
+    queryKey: ['inventory', 'product', productId, 'history', filters, cursor ?? null],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET('/inventory/movements', {
+          params: {
+            query: {
+              productId,
+              limit: PAGE_SIZE,
+              ...(filters.warehouseId ? { warehouseId: filters.warehouseId } : {}),
+              ...(filters.type ? { type: filters.type } : {}),
+              ...(filters.from ? { from: filters.from } : {}),
+              ...(filters.to ? { to: filters.to } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
+          signal,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const filter = (change: Partial<Filters>) => {
+    // A cursor is sealed to its filters: new filters start again from the first page.
+    setFilters((current) => ({ ...current, ...change }));
+    setPage(1);
+    setCursors([undefined]);
+  };
+  const onPage = (next: number) => {
+    const nextCursor = history.data?.nextCursor;
+    if (next > page && nextCursor) setCursors((current) => [...current.slice(0, page), nextCursor]);
+    setPage(next);
+  };
+  const names = new Map(warehouses.map((warehouse) => [warehouse.id, warehouse.name]));
+  const filtered = filters !== NO_FILTERS;
+  return (
+    <section className="card" aria-labelledby="history-title">
+      <h2 id="history-title">{t.history}</h2>
+      <div className="toolbar" role="group" aria-label={t.filters}>
+        <SelectField label={t.warehouse} value={filters.warehouseId} onValueChange={(warehouseId) => filter({ warehouseId })} options={[{ value: '', label: t.allWarehouses }, ...warehouses.map((warehouse) => ({ value: warehouse.id, label: warehouse.name }))]} />
+        <SelectField label={t.type} value={filters.type} onValueChange={(type) => filter({ type: type as MovementType | '' })} options={[{ value: '', label: t.allTypes }, ...MOVEMENT_TYPES.map((value) => ({ value, label: t.typeNames(value) }))]} />
+        <TextField label={t.fromDay} type="date" value={filters.from} onValueChange={(from) => filter({ from })} />
+        <TextField label={t.toDay} type="date" value={filters.to} onValueChange={(to) => filter({ to })} />
+      </div>
+      {history.isError ? <ProblemAlert error={history.error} onRetry={() => void history.refetch()} /> : null}
+      {history.isPending ? (
+        <SkeletonRows rows={4} columns={6} />
+      ) : history.data && history.data.items.length === 0 ? (
+        filtered ? <EmptyState title={t.noHistoryFiltered} hint={t.noHistoryFilteredHint} /> : <EmptyState title={t.noHistory} hint={t.noHistoryHint} />
+      ) : history.data ? (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">{t.historyCaption}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.occurredAt}</th>
+                  <th scope="col">{t.type}</th>
+                  <th scope="col">{t.warehouse}</th>
+                  <th scope="col" className="number">
+                    {t.quantity}
+                  </th>
+                  <th scope="col" className="number">
+                    {t.unitCost}
+                  </th>
+                  <th scope="col" className="number">
+                    {t.balanceAfter}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.data.items.map((movement) => (
+                  <tr key={movement.id} data-type={movement.type}>
+                    <td>{formatDateTime(movement.occurredAt, locale)}</td>
+                    <td>{t.typeNames(movement.type)}</td>
+                    <td>{names.get(movement.warehouseId) ?? movement.warehouseId}</td>
+                    <td className="number">{formatDecimal(movement.quantity, locale)}</td>
+                    <td className="number">{movement.unitCost === null ? '—' : formatMoney(movement.unitCost, locale)}</td>
+                    <td className="number">{formatDecimal(movement.balance.quantity, locale)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={page} hasNext={Boolean(history.data.nextCursor)} onPage={onPage} label={t.historyPager} />
+        </>
+      ) : null}
+    </section>
+  );
+}
