@@ -44,10 +44,6 @@ export class DashboardPage extends ConsolePage {
     return this.page.getByRole('table', { name: this.t.coverageCaption(days, horizon) });
   }
 
-  get coverageChart() {
-    return this.page.getByRole('img', { name: /./ }).first();
-  }
-
   coverageChartFor(days: number) {
     return this.page.getByRole('img', { name: this.t.coverageChart(days) });
   }
