@@ -37,7 +37,9 @@ function renderForm(locale: Locale) {
 type Sent = { params: { header: { 'Idempotency-Key': string } }; body: unknown };
 const sent = () => (post.mock.calls as [string, Sent][]).map(([, options]) => ({ key: options.params.header['Idempotency-Key'], body: options.body }));
 
-beforeEach(() => post.mockReset());
+beforeEach(() => {
+  post.mockReset();
+});
 afterEach(cleanup);
 
 describe('the movement form', () => {
