@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Language, type Tenant } from './harness';
+import { DashboardPage } from './pages/dashboard-page';
 import { InventoryPage, ProductPage } from './pages/inventory-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -55,8 +56,15 @@ describe.each(LANGUAGES)('inventory (%s)', (language) => {
   };
 
   it('creates, searches, opens a product and records its movements exactly once each', async () => {
-    await page.goto(`${server.consoleUrl}/inventory`);
+    // A new tenant's dashboard says what to do first, and leads there.
+    await page.goto(`${server.consoleUrl}/`);
     await new SignInPage(page, language, server.consoleUrl).signIn(tenant.adminEmail, tenant.password);
+    await page.waitForURL(`${server.consoleUrl}/`);
+    const dashboard = new DashboardPage(page, language, server.consoleUrl);
+    await page.getByText(dashboard.t.noProducts, { exact: true }).waitFor();
+    await page.getByText(dashboard.t.noWarehouses, { exact: true }).waitFor();
+    await checkpoint(page, language, FLOW, '0-dashboard-empty');
+    await page.getByRole('link', { name: dashboard.t.goToInventory }).first().click();
     await page.waitForURL(`${server.consoleUrl}/inventory`);
     const inventory = new InventoryPage(page, language, server.consoleUrl);
     await inventory.title.waitFor();
