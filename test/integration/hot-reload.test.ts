@@ -16,7 +16,9 @@ let api: LocalApi;
 let output = '';
 
 beforeAll(async () => {
-  for (const folder of ['functions', 'lib', 'local', 'tools']) cpSync(join(ROOT, folder), join(checkout, folder), { recursive: true });
+  for (const folder of ['functions', 'lib', 'local', 'tools', 'clients']) cpSync(join(ROOT, folder), join(checkout, folder), { recursive: true });
+  // The console npm start serves (its build, when stale, runs beside DynamoDB Local's start).
+  cpSync(join(ROOT, 'console'), join(checkout, 'console'), { recursive: true, filter: (source) => !source.includes(`${join(ROOT, 'console', 'dist')}`) });
   for (const file of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, file), join(checkout, file));
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
   api = await startLocalApi({ dataDir: join(checkout, '.data'), inMemory: true, allowedOrigins: 'https://app.example.com', watch: true, root: checkout, onOutput: (text) => (output += text) });
