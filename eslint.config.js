@@ -18,7 +18,7 @@ const restricted = (/** @type {{ regex: string; message: string }[]} */ ...patte
 
 export default tseslint.config(
   // The typed client's schema is generated (`npm run client`) and checked by tsc, not linted.
-  { ignores: ['node_modules/', 'console/dist/', 'cdk.out/', '.data/', 'coverage/', 'bench/results/', 'clients/typescript/src/schema.ts'] },
+  { ignores: ['node_modules/', 'console/dist/', 'console/.dist-*/', 'cdk.out/', '.data/', 'coverage/', 'bench/results/', 'clients/typescript/src/schema.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -57,16 +57,29 @@ export function buildConsole(log: (line: string) => void): Promise<void> {
   const started = Date.now();
   return new Promise((resolveBuild, reject) => {
     // A production build whatever the caller's NODE_ENV (vitest sets `test`, which would ship React's development build).
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error'], { cwd: CONSOLE_DIR, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Built aside, then moved into place: two npm starts of one checkout (parallel test files)
+    // never serve a folder the other is emptying.
+    const aside = join(CONSOLE_DIR, `.dist-${process.pid}`);
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error', '--outDir', aside, '--emptyOutDir'], { cwd: CONSOLE_DIR, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code === 0) {
+        rmSync(DIST, { recursive: true, force: true });
+        try {
+          renameSync(aside, DIST);
+        } catch {
+          // Another start moved its identical build in first.
+          rmSync(aside, { recursive: true, force: true });
+        }
         log(`Console built in ${((Date.now() - started) / 1000).toFixed(1)} s (console/dist)`);
         resolveBuild();
-      } else reject(new Error(`the console's build failed (exit ${code}):\n${output}`));
+      } else {
+        rmSync(aside, { recursive: true, force: true });
+        reject(new Error(`the console's build failed (exit ${code}):\n${output}`));
+      }
     });
   });
 }
