@@ -21,7 +21,7 @@ export const CONTROL_TOWER_RULES_DIR = path.join(
  * looks at its own resource types. test/infra keeps the list complete: every resource type
  * of every configuration that some rule file names must have its folder here.
  */
-export const CONTROL_TOWER_RULE_FOLDERS = ['apigateway', 'cloudwatch', 'dynamodb', 'identityandaccessmanagement', 'lambda', 'sqs'] as const;
+export const CONTROL_TOWER_RULE_FOLDERS = ['apigateway', 'cloudfront', 'cloudwatch', 'dynamodb', 'identityandaccessmanagement', 'lambda', 's3', 'sqs'] as const;
 
 /** Stack name of a stage: `Backoffice-dev`, `Backoffice-prod`. */
 export const stackName = (stage: Pick<StageConfig, 'name'>): string => `Backoffice-${stage.name}`;
