@@ -5,7 +5,8 @@
  *
  * Functions are found in the templates of the last synthesis (manifest.json; cdk.out may
  * still hold templates of other stages): each AWS::Lambda::Function names its staged asset
- * in its `aws:asset:path` metadata.
+ * in its `aws:asset:path` metadata. CDK's own custom-resource handlers (the console's
+ * BucketDeployment) are left out: not the service's bundles.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,17 @@ export interface BundleSize {
   memoryMb: number | undefined;
   bytes: number;
   gzipBytes: number;
+}
+
+/** Functions some custom resource names as its ServiceToken (`Fn::GetAtt: [id, 'Arn']`): CDK's handlers. */
+function customResourceHandlers(resources: Record<string, TemplateResource>): Set<string> {
+  const handlers = new Set<string>();
+  for (const resource of Object.values(resources)) {
+    const token = resource.Type.startsWith('Custom::') ? (resource.Properties as { ServiceToken?: { 'Fn::GetAtt'?: [string, string] } } | undefined)?.ServiceToken : undefined;
+    const id = token?.['Fn::GetAtt']?.[0];
+    if (id) handlers.add(id);
+  }
+  return handlers;
 }
 
 /** Every file under a directory (an asset is a directory with index.mjs, sometimes more). */
@@ -45,9 +57,11 @@ export function bundleSizes(outdir: string): BundleSize[] {
     const file = artifact.properties?.templateFile;
     if (!file) continue;
     const template = JSON.parse(readFileSync(path.join(outdir, file), 'utf8')) as { Resources?: Record<string, TemplateResource> };
+    const handlers = customResourceHandlers(template.Resources ?? {});
     for (const [logicalId, resource] of Object.entries(template.Resources ?? {})) {
       const assetPath = resource.Metadata?.['aws:asset:path'];
       if (resource.Type !== 'AWS::Lambda::Function' || typeof assetPath !== 'string') continue;
+      if (handlers.has(logicalId)) continue;
       const directory = path.join(outdir, assetPath);
       const files = statSync(directory).isDirectory() ? filesUnder(directory) : [directory];
       const contents = files.map((name) => readFileSync(name));

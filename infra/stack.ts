@@ -1,9 +1,10 @@
-import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
 import { authorizer as authorizerManifest, type RouteId, routeList } from '../lib/routes';
 import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
+import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/console-site';
 import { Data } from './constructs/data';
 import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
@@ -11,7 +12,7 @@ import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
 import { CursorKey } from './constructs/cursor-key';
 import { SigningKey } from './constructs/signing-key';
-import { pathPrefix, PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
+import { PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
 
 /**
  * Routes whose function verifies a token itself, besides the authorizer (refresh checks the
@@ -37,30 +38,48 @@ export function routeFunctionId(routeId: string): string {
 /** Logical id of the authorizer's function. */
 export const AUTHORIZER_FUNCTION_ID = 'AuthorizerFunction';
 
+/** Where browsers reach the service: the console's distribution (infra/constructs/console-site.ts). */
+export interface BrowserEntry {
+  /** `https://<distribution domain>`: the console's origin, and the API's for the browser. */
+  origin: string;
+  /** `https://<distribution domain>/console`: the console's base URL. */
+  appUrl: string;
+}
+
+/**
+ * Origins allowed to call the API with credentials: the console's first (a gateway response
+ * can grant one origin only, the first), then the stage's others (context `allowedOrigins`).
+ */
+export function allowedOrigins(stage: Pick<StageConfig, 'allowedOrigins'>, browser: BrowserEntry): string[] {
+  return [browser.origin, ...stage.allowedOrigins];
+}
+
 /**
  * What every function parses at cold start (lib/config.ts): the service settings
  * (lib/settings.ts) and the stage's own values. TABLE_NAME comes with bindTable,
  * JWT_SIGNING_KEY_SECRET_ID with the signing key, and JWT_PUBLIC_KEYS only where tokens are
  * verified.
  */
-export function functionEnvironment(stage: StageConfig) {
+export function functionEnvironment(stage: StageConfig, browser: BrowserEntry) {
   return {
     ...settingsEnvironment,
     MAIL_TRANSPORT: 'ses',
     JWT_ISSUER: stage.jwtIssuer,
     JWT_AUDIENCE: stage.jwtAudience,
-    ALLOWED_ORIGINS: stage.allowedOrigins.join(','),
-    // Cookie paths: the execute-api URL starts with the stage name, a custom domain does not.
-    PATH_PREFIX: pathPrefix(stage),
-    APP_URL: stage.appUrl,
+    ALLOWED_ORIGINS: allowedOrigins(stage, browser).join(','),
+    // Cookie paths: browsers reach the API at the root of the distribution (or of the custom
+    // domain), never under the execute-api URL's stage prefix.
+    PATH_PREFIX: '',
+    // E-mail links: new URL('reset-password?token=…', APP_URL + '/').
+    APP_URL: stage.appUrl ?? browser.appUrl,
     MAIL_FROM: stage.mailFrom,
   } satisfies Partial<Record<keyof Config, string>>;
 }
 
 /**
  * The whole service in one stack: the table, the signing key, one function per manifest
- * route plus the authorizer, the REST API that routes to them, the scheduled jobs, the
- * mail identity's grant and the alarms.
+ * route plus the authorizer, the REST API that routes to them, the console's distribution in
+ * front of it, the scheduled jobs, the mail identity's grant and the alarms.
  *
  * Environment-agnostic (no account or region pinned, no lookups): it synthesizes offline and
  * deploys to whatever account and region the CLI credentials point at.
@@ -85,7 +104,20 @@ export class BackofficeStack extends Stack {
       );
     }
 
-    const environment = functionEnvironment(stage);
+    // The console's distribution forwards to the REST API, whose functions need the
+    // distribution's domain (ALLOWED_ORIGINS, APP_URL): built after the API, it is read lazily
+    // here. No CloudFormation cycle: the distribution refers to the RestApi resource alone
+    // (executeApiOrigin), never to its stage or methods.
+    const built: { site?: ConsoleSite } = {};
+    const consoleSite = (): ConsoleSite => {
+      if (!built.site) throw new Error('The console site is read before it is built');
+      return built.site;
+    };
+    const browser: BrowserEntry = {
+      origin: Lazy.string({ produce: () => consoleSite().origin }),
+      appUrl: Lazy.string({ produce: () => consoleSite().appUrl }),
+    };
+    const environment = functionEnvironment(stage, browser);
     const verifierEnvironment = { ...environment, JWT_PUBLIC_KEYS: stage.jwtPublicKeys } satisfies Partial<Record<keyof Config, string>>;
 
     const functionDefaults = {
@@ -104,7 +136,7 @@ export class BackofficeStack extends Stack {
 
     const api = new Api(this, 'Api', {
       stageName: stage.name,
-      allowedOrigins: stage.allowedOrigins,
+      allowedOrigins: allowedOrigins(stage, browser),
       throttling: stage.throttling,
       authorizerFunction: authorizer.function,
       authorizerCacheTtl: stage.authorizerCacheTtl,
@@ -112,6 +144,15 @@ export class BackofficeStack extends Stack {
       removalPolicy: stage.removalPolicy,
       ...(stage.customDomain ? { customDomain: stage.customDomain } : {}),
     });
+
+    const site = new ConsoleSite(this, 'Console', {
+      // Behind a custom domain the execute-api endpoint is off: the distribution uses the domain, mapped at its root.
+      api: stage.customDomain ? { domainName: stage.customDomain.domainName } : executeApiOrigin(api.restApi.restApiId, stage.name),
+      priceClass: stage.priceClass,
+      removalPolicy: stage.removalPolicy,
+      logRetention: stage.logRetention,
+    });
+    built.site = site;
 
     const observed: ObservedFunction[] = [];
     for (const route of routeList()) {
@@ -149,7 +190,11 @@ export class BackofficeStack extends Stack {
       ...(stage.alarmEmail ? { alarmEmail: stage.alarmEmail } : {}),
     });
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
+    new CfnOutput(this, 'ConsoleUrl', { description: 'The console: open this in a browser', value: `${site.origin}${CONSOLE_PATH}/` });
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'Base URL of the API, where its cookie paths hold: the distribution, or the custom domain',
+      value: stage.customDomain ? api.url : `${site.origin}/`,
+    });
     if (api.domainName && !stage.customDomain?.hostedZone) {
       new CfnOutput(this, 'ApiDomainTarget', {
         description: `Point a CNAME (or alias) for ${stage.customDomain?.domainName} at this name`,

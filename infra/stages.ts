@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { LOCAL_APP_ORIGIN } from '../lib/settings';
 
@@ -9,10 +10,19 @@ export type StageName = (typeof STAGE_NAMES)[number];
 /** Everything that differs between stages. The stack reads nothing else per stage. */
 export interface StageConfig {
   name: StageName;
-  /** Browser origins allowed to call the API with credentials (CORS and the CSRF check); never `*`. */
+  /**
+   * Browser origins allowed to call the API with credentials (CORS and the CSRF check) besides
+   * the console's own, the distribution's `https://<domain>`, which the stack always puts
+   * first; never `*`. Context `allowedOrigins` replaces this list (dev: the local console).
+   */
   allowedOrigins: string[];
-  /** The front-end URL put into e-mail links (password reset, invitations). */
-  appUrl: string;
+  /**
+   * The console's base URL, put into e-mail links (password reset, invitations): context
+   * `appUrl`, or undefined for the default, the distribution's `https://<domain>/console`.
+   */
+  appUrl?: string;
+  /** The distribution's edge locations: South America (the service's users) is only in PRICE_CLASS_ALL. */
+  priceClass: PriceClass;
   /** Sender address; it must belong to a verified SES identity in the deployment region. */
   mailFrom: string;
   /**
@@ -34,7 +44,7 @@ export interface StageConfig {
   authorizerCacheTtl: Duration;
   /** Steady-state and burst requests per second for every method of the stage. */
   throttling: { rateLimit: number; burstLimit: number };
-  /** Stateful resources (table, signing key, log groups) on stack deletion. */
+  /** Stateful resources (table, signing key, log groups, the console bucket) on stack deletion. */
   removalPolicy: RemovalPolicy;
   /** Table deletion protection (on in prod, so only a deliberate change can drop the data). */
   deletionProtection: boolean;
@@ -43,8 +53,8 @@ export interface StageConfig {
   /**
    * Optional custom domain (context `domainName` + `certificateArn`, optionally
    * `hostedZoneId` + `hostedZoneName` for the alias record). With it the API is served at
-   * the domain's root, the execute-api URL is switched off and cookie paths carry no stage
-   * prefix (PATH_PREFIX is empty).
+   * the domain's root and the execute-api URL is switched off, so the distribution forwards
+   * to the domain instead. The console stays at the distribution's domain.
    */
   customDomain?: CustomDomain;
   /** Where alarms notify: an existing topic (context `alarmTopicArn`) ... */
@@ -72,18 +82,20 @@ export const PLACEHOLDER_JWT_PUBLIC_KEYS = '{"keys":[]}';
 
 type StageDefaults = Omit<
   StageConfig,
-  'name' | 'jwtPublicKeys' | 'authorizerCacheTtl' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail'
+  'name' | 'jwtPublicKeys' | 'authorizerCacheTtl' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl'
 >;
 
 /**
- * Per-stage defaults. The domains are placeholders (`example.com`): override them per
- * deployment with context (`-c allowedOrigins=https://app.acme.com -c appUrl=... -c mailFrom=...`)
- * instead of editing this file.
+ * Per-stage defaults. The browser side needs none: the console's origin and base URL are the
+ * distribution's (infra/constructs/console-site.ts). The mail and token domains are
+ * placeholders (`example.com`): override them per deployment with context
+ * (`-c mailFrom=... -c allowedOrigins=https://app.acme.com -c appUrl=...`) instead of editing
+ * this file.
  */
 const DEFAULTS: Record<StageName, StageDefaults> = {
   dev: {
-    allowedOrigins: [LOCAL_APP_ORIGIN, 'https://app.dev.example.com'],
-    appUrl: 'https://app.dev.example.com',
+    allowedOrigins: [LOCAL_APP_ORIGIN],
+    priceClass: PriceClass.PRICE_CLASS_100,
     mailFrom: 'no-reply@dev.example.com',
     jwtIssuer: 'https://api.dev.example.com',
     jwtAudience: 'backoffice-dev',
@@ -94,8 +106,8 @@ const DEFAULTS: Record<StageName, StageDefaults> = {
     createAlarmTopic: false,
   },
   prod: {
-    allowedOrigins: ['https://app.example.com'],
-    appUrl: 'https://app.example.com',
+    allowedOrigins: [],
+    priceClass: PriceClass.PRICE_CLASS_ALL,
     mailFrom: 'no-reply@example.com',
     jwtIssuer: 'https://api.example.com',
     jwtAudience: 'backoffice',
@@ -123,7 +135,6 @@ function optionalString(read: ContextReader, key: string): string | undefined {
 
 /** Origins are compared verbatim by browsers: scheme, host and port only, no `*`, no trailing slash. */
 function checkOrigins(origins: string[]): string[] {
-  if (origins.length === 0) throw new Error('At least one allowed origin is required');
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {
@@ -136,6 +147,21 @@ function checkOrigins(origins: string[]): string[] {
     }
   }
   return origins;
+}
+
+/** An absolute https URL without a trailing slash: links are built as `new URL('reset-password?token=…', APP_URL + '/')`. */
+function checkAppUrl(appUrl: string | undefined): string | undefined {
+  if (appUrl === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(appUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || parsed.protocol !== 'https:' || appUrl.endsWith('/') || parsed.search || parsed.hash) {
+    throw new Error(`Context "appUrl" ${JSON.stringify(appUrl)} must be an https URL without a trailing slash, such as https://admin.acme.com/console`);
+  }
+  return appUrl;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -233,6 +259,7 @@ export function resolveStage(read: ContextReader): StageConfig {
   const origins = optionalString(read, 'allowedOrigins');
   const mailFrom = checkMailFrom(optionalString(read, 'mailFrom') ?? defaults.mailFrom);
   const customDomain = parseCustomDomain(read);
+  const appUrl = checkAppUrl(optionalString(read, 'appUrl'));
   const alarmTopicArn = checkArn('alarmTopicArn', optionalString(read, 'alarmTopicArn'), 'sns');
   const alarmEmail = checkEmail('alarmEmail', optionalString(read, 'alarmEmail'));
   if (alarmTopicArn !== undefined && alarmEmail !== undefined) {
@@ -242,7 +269,7 @@ export function resolveStage(read: ContextReader): StageConfig {
     ...defaults,
     name: stage,
     allowedOrigins: checkOrigins(origins ? origins.split(',').map((origin) => origin.trim()).filter(Boolean) : defaults.allowedOrigins),
-    appUrl: optionalString(read, 'appUrl') ?? defaults.appUrl,
+    ...(appUrl !== undefined ? { appUrl } : {}),
     mailFrom,
     mailIdentity: checkMailIdentity(optionalString(read, 'mailIdentity'), mailFrom),
     jwtPublicKeys: parseJwks(optionalString(read, 'jwtPublicKeys') ?? PLACEHOLDER_JWT_PUBLIC_KEYS),
@@ -252,12 +279,4 @@ export function resolveStage(read: ContextReader): StageConfig {
     ...(alarmEmail ? { alarmEmail } : {}),
     createAlarmTopic: alarmTopicArn === undefined && (defaults.createAlarmTopic || alarmEmail !== undefined),
   };
-}
-
-/**
- * PATH_PREFIX of the functions (cookie paths): the execute-api URL starts with the stage
- * name, a custom domain maps the API at its root.
- */
-export function pathPrefix(stage: Pick<StageConfig, 'name' | 'customDomain'>): string {
-  return stage.customDomain ? '' : `/${stage.name}`;
 }

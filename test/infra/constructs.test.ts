@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { Data } from '../../infra/constructs/data';
 import { Mail } from '../../infra/constructs/mail';
 import { fromRoot } from '../../infra/paths';
-import { pathPrefix, PLACEHOLDER_JWT_PUBLIC_KEYS, resolveStage, type ContextReader } from '../../infra/stages';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
+import { allowedOrigins, functionEnvironment } from '../../infra/stack';
+import { PLACEHOLDER_JWT_PUBLIC_KEYS, resolveStage, type ContextReader } from '../../infra/stages';
+import { LOCAL_APP_ORIGIN } from '../../lib/settings';
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/routes';
 
 /** Constructs and stage settings that need no bundling, so no full synth. */
@@ -30,7 +33,20 @@ describe('resolveStage', () => {
     });
     expect(stage.authorizerCacheTtl.toSeconds()).toBe(0);
     expect(stage.customDomain).toBeUndefined();
-    expect(pathPrefix(stage)).toBe('/dev');
+  });
+
+  it("leaves the browser side to the console's distribution: no app URL, and only the local console as another origin in dev", () => {
+    const dev = resolveStage(context({}));
+    const prod = resolveStage(context({ stage: 'prod' }));
+    expect(dev.appUrl).toBeUndefined();
+    expect(prod.appUrl).toBeUndefined();
+    expect(dev.allowedOrigins).toEqual([LOCAL_APP_ORIGIN]);
+    expect(prod.allowedOrigins).toEqual([]);
+  });
+
+  it('serves dev from North America and Europe, prod from every edge (South America only there)', () => {
+    expect(resolveStage(context({})).priceClass).toBe(PriceClass.PRICE_CLASS_100);
+    expect(resolveStage(context({ stage: 'prod' })).priceClass).toBe(PriceClass.PRICE_CLASS_ALL);
   });
 
   it('retains and protects the data in prod, keeps logs longer, throttles higher and creates an alarm topic', () => {
@@ -62,7 +78,6 @@ describe('resolveStage', () => {
       certificateArn: 'arn:aws:acm:sa-east-1:123456789012:certificate/0a1b2c3d',
       hostedZone: { id: 'Z0123456789ABC', name: 'acme.com' },
     });
-    expect(pathPrefix(stage)).toBe('');
   });
 
   it('takes the SES identity as the sender address or a domain it belongs to', () => {
@@ -104,6 +119,8 @@ describe('resolveStage', () => {
     [{ jwtPublicKeys: '{"kty":"EC"}' }, /JWK set/],
     [{ allowedOrigins: '*' }, /bare origin/],
     [{ allowedOrigins: 'https://app.acme.com/' }, /bare origin/],
+    [{ appUrl: 'https://app.acme.com/console/' }, /without a trailing slash/],
+    [{ appUrl: 'http://app.acme.com' }, /https URL/],
     [{ mailFrom: 'nobody' }, /not an e-mail address/],
     [{ authorizerCacheTtlSeconds: '7200' }, /0 to 3600/],
     [{ authorizerCacheTtlSeconds: '1.5' }, /0 to 3600/],
@@ -119,6 +136,24 @@ describe('resolveStage', () => {
     [{ alarmTopicArn: 'arn:aws:sns:us-east-1:1:ops', alarmEmail: 'ops@acme.com' }, /not both/],
   ])('refuses %o', (values, message) => {
     expect(() => resolveStage(context(values))).toThrow(message);
+  });
+});
+
+describe('the browser entry', () => {
+  const browser = { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console' };
+
+  it("allows the console's origin first (the one a gateway response grants), then the stage's others", () => {
+    expect(allowedOrigins(resolveStage(context({})), browser)).toEqual([browser.origin, LOCAL_APP_ORIGIN]);
+    expect(allowedOrigins(resolveStage(context({ allowedOrigins: 'https://app.acme.com' })), browser)).toEqual([browser.origin, 'https://app.acme.com']);
+  });
+
+  it("gives the functions the console's base URL and no cookie path prefix, unless appUrl is given", () => {
+    expect(functionEnvironment(resolveStage(context({})), browser)).toMatchObject({
+      ALLOWED_ORIGINS: `${browser.origin},${LOCAL_APP_ORIGIN}`,
+      APP_URL: browser.appUrl,
+      PATH_PREFIX: '',
+    });
+    expect(functionEnvironment(resolveStage(context({ appUrl: 'https://admin.acme.com/console' })), browser).APP_URL).toBe('https://admin.acme.com/console');
   });
 });
 

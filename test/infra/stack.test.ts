@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
@@ -11,7 +12,7 @@ import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from 
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
 import { authorizer as authorizerManifest, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
-import { settings } from '../../lib/settings';
+import { LOCAL_APP_ORIGIN, settings } from '../../lib/settings';
 import { DEFAULT_STACK_NAME, readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
 import { dynamoContextOptions, LOCAL_ACCOUNT, LOCAL_REGION, resolvedStatements, type LocalWorld } from '../../local/bundles/environment';
 import { authorizeDynamoCall, type Decision } from '../../local/bundles/iam';
@@ -30,6 +31,7 @@ interface Resource {
   Metadata?: Json;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
+  DependsOn?: string | string[];
 }
 
 const SYNTH_TIMEOUT_MS = 175_000;
@@ -66,6 +68,26 @@ beforeAll(async () => {
 
 function ofType(type: string): [string, Resource][] {
   return Object.entries(resources).filter(([, resource]) => resource.Type === type);
+}
+
+/**
+ * CDK's own custom-resource handlers: the one that copies the console's build into its bucket
+ * and, in a DESTROY stage, the one that empties that bucket on deletion (the functions a
+ * custom resource names as its ServiceToken). They are aws-cdk-lib's code, not the service's:
+ * the function tests below are about the service functions, and 'console' checks these.
+ */
+function customResourceHandlers(): Set<string> {
+  const handlers = new Set<string>();
+  for (const [, resource] of Object.entries(resources)) {
+    if (resource.Type.startsWith('Custom::')) for (const id of referencedIds(resource.Properties.ServiceToken)) handlers.add(id);
+  }
+  return handlers;
+}
+
+/** The service's functions: one per route and job, and the authorizer. */
+function serviceFunctions(): [string, Resource][] {
+  const handlers = customResourceHandlers();
+  return ofType('AWS::Lambda::Function').filter(([id]) => !handlers.has(id));
 }
 
 function only<T>(items: T[], what: string): T {
@@ -206,6 +228,35 @@ interface BoundFunction {
 const protectedRoutes = routes.filter((route) => route.auth === 'protected');
 const publicRoutes = routes.filter((route) => route.auth === 'public');
 
+/** A cycle of Ref, Fn::GetAtt, Fn::Sub and DependsOn between resources (CloudFormation refuses one), or undefined. */
+function dependencyCycle(): string[] | undefined {
+  const edges = new Map<string, string[]>();
+  for (const [id, resource] of Object.entries(resources)) {
+    const targets = referencedIds(resource.Properties);
+    const sub = JSON.stringify(resource.Properties ?? {}).matchAll(/\$\{([A-Za-z0-9]+)[.}]/g);
+    for (const match of sub) if (resources[match[1] as string]) targets.add(match[1] as string);
+    for (const dependency of [resource.DependsOn ?? []].flat()) targets.add(dependency);
+    edges.set(id, [...targets].filter((target) => resources[target]));
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (id: string, trail: string[]): string[] | undefined => {
+    if (state.get(id) === 'open') return [...trail.slice(trail.indexOf(id)), id];
+    if (state.get(id) === 'done') return undefined;
+    state.set(id, 'open');
+    for (const target of edges.get(id) ?? []) {
+      const cycle = visit(target, [...trail, id]);
+      if (cycle) return cycle;
+    }
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of edges.keys()) {
+    const cycle = visit(id, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
 // ---- tests -------------------------------------------------------------------------------
 
 const jobList = Object.entries(jobs).map(([id, job]) => ({ id, ...job }));
@@ -219,14 +270,14 @@ function jobFunction(jobId: string): string {
 
 describe('functions', () => {
   it('traces every function actively and gives each the metrics namespace of the stack', () => {
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of serviceFunctions()) {
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect((fn.Properties.Environment as { Variables: Json }).Variables.POWERTOOLS_METRICS_NAMESPACE, id).toBe('Backoffice/Backoffice-dev');
     }
   });
 
   it('creates one function per manifest route and job plus the authorizer, each its own', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + jobList.length + 1);
+    expect(serviceFunctions()).toHaveLength(routes.length + jobList.length + 1);
     const behindRoutes = new Set(routes.map(routeFunction));
     expect(behindRoutes.size).toBe(routes.length);
     expect(behindRoutes.has(authorizerFunction())).toBe(false);
@@ -234,12 +285,13 @@ describe('functions', () => {
 
   it('bundles each function from its own handler entry', () => {
     const entries = new Map<string, string>();
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of serviceFunctions()) {
       const asset = fn.Metadata?.['aws:asset:path'];
       expect(asset, id).toEqual(expect.stringMatching(/^asset\./));
       entries.set(id, String(asset));
     }
     expect(new Set(entries.values()).size).toBe(entries.size);
+    // infra/bundle-sizes.ts lists the service functions, not CDK's handlers.
     const sizes = bundleSizes(outdir);
     expect(sizes.map((size) => size.logicalId).sort()).toEqual([...entries.keys()].sort());
     for (const size of sizes) expect(size.bytes, size.logicalId).toBeGreaterThan(1000);
@@ -252,7 +304,7 @@ describe('functions', () => {
   });
 
   it('runs every function on Node.js 22, arm64, as an ESM bundle with a log group of its own', () => {
-    const functions = ofType('AWS::Lambda::Function');
+    const functions = serviceFunctions();
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -285,9 +337,11 @@ describe('functions', () => {
     for (const job of jobList) expect(resources[jobFunction(job.id)]?.Properties.MemorySize).toBe(256);
   });
 
-  it('sets the common configuration on every function, with the stage path prefix', () => {
+  it('sets the common configuration on every function, with no cookie path prefix and the console as the browser entry', () => {
+    const distribution = only(ofType('AWS::CloudFront::Distribution'), 'distributions')[0];
+    const domain = { 'Fn::GetAtt': [distribution, 'DomainName'] };
     const tableId = only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0];
-    for (const [id] of ofType('AWS::Lambda::Function')) {
+    for (const [id] of serviceFunctions()) {
       expect(environmentOf(id), id).toMatchObject({
         TABLE_NAME: { Ref: tableId },
         JWT_ISSUER: expect.any(String) as unknown,
@@ -295,12 +349,13 @@ describe('functions', () => {
         ACCESS_TOKEN_TTL_SECONDS: String(settings.accessTokenSeconds),
         REFRESH_TOKEN_TTL_SECONDS: String(settings.refreshTokenSeconds),
         REMEMBER_ME_TTL_SECONDS: String(settings.rememberMeSeconds),
-        ALLOWED_ORIGINS: expect.stringMatching(/^https?:\/\/[^*]+$/) as unknown,
+        // The console's origin first, then the dev default's other (the local console).
+        ALLOWED_ORIGINS: { 'Fn::Join': ['', ['https://', domain, `,${LOCAL_APP_ORIGIN}`]] },
         COOKIE_SAME_SITE: settings.cookieSameSite,
-        PATH_PREFIX: '/dev',
+        PATH_PREFIX: '',
         BCRYPT_COST: String(settings.bcryptCost),
         BUSINESS_TIME_ZONE: settings.businessTimeZone,
-        APP_URL: expect.stringMatching(/^https:\/\//) as unknown,
+        APP_URL: { 'Fn::Join': ['', ['https://', domain, '/console']] },
         MAIL_FROM: expect.stringMatching(/@/) as unknown,
         MAIL_TRANSPORT: 'ses',
       });
@@ -309,7 +364,7 @@ describe('functions', () => {
 
   it('gives JWT_PUBLIC_KEYS to the token verifiers only: the authorizer and refresh', () => {
     expect(TOKEN_VERIFIERS.sort()).toEqual(['AuthorizerFunction', 'RefreshFunction']);
-    for (const [id] of ofType('AWS::Lambda::Function')) {
+    for (const [id] of serviceFunctions()) {
       expect(environmentOf(id).JWT_PUBLIC_KEYS, id).toEqual(TOKEN_VERIFIERS.includes(id) ? '{"keys":[]}' : undefined);
     }
   });
@@ -358,14 +413,15 @@ describe('API routes and authorizer', () => {
     expect(new Set(actual)).toEqual(expected);
   });
 
-  it('answers the preflight for the configured origins with credentials', () => {
+  it("answers the preflight for the configured origins with credentials: the console's, then the local console", () => {
     const preflight = methodsByRoute().get('OPTIONS /auth/login') as { Integration: { IntegrationResponses: Json[] } } | undefined;
     const response = preflight?.Integration.IntegrationResponses[0] as { ResponseParameters: Json; ResponseTemplates: Json };
+    const distribution = only(ofType('AWS::CloudFront::Distribution'), 'distributions')[0];
     expect(response.ResponseParameters).toMatchObject({
       'method.response.header.Access-Control-Allow-Credentials': "'true'",
-      'method.response.header.Access-Control-Allow-Origin': "'http://localhost:5173'",
+      'method.response.header.Access-Control-Allow-Origin': { 'Fn::Join': ['', ["'https://", { 'Fn::GetAtt': [distribution, 'DomainName'] }, "'"]] },
     });
-    expect(JSON.stringify(response.ResponseTemplates)).toContain('https://app.dev.example.com');
+    expect(JSON.stringify(response.ResponseTemplates)).toContain(LOCAL_APP_ORIGIN);
     expect(JSON.stringify(response)).not.toContain("'*'");
   });
 
@@ -411,8 +467,10 @@ describe('gateway responses', () => {
     expect(response.Properties.StatusCode).toBe(String(status));
     expect(response.Properties.ResponseParameters).toMatchObject({
       'gatewayresponse.header.Content-Type': "'application/problem+json'",
-      // The first allowed origin only, never an echo of the caller's.
-      'gatewayresponse.header.Access-Control-Allow-Origin': expect.stringMatching(/^'https?:\/\/[^'*]+'$/),
+      // The first allowed origin only (the console's), never an echo of the caller's.
+      'gatewayresponse.header.Access-Control-Allow-Origin': {
+        'Fn::Join': ['', ["'https://", { 'Fn::GetAtt': [only(ofType('AWS::CloudFront::Distribution'), 'distributions')[0], 'DomainName'] }, "'"]],
+      },
       'gatewayresponse.header.Access-Control-Allow-Credentials': "'true'",
       'gatewayresponse.header.Vary': "'Origin'",
     });
@@ -574,7 +632,7 @@ describe('IAM', () => {
   });
 
   it('names the table and each index, never a wildcard resource but for X-Ray, and attaches no managed policy', () => {
-    for (const [id] of ofType('AWS::Lambda::Function')) {
+    for (const [id] of serviceFunctions()) {
       for (const statement of statementsOfFunction(id)) {
         // X-Ray has no resource-level permissions: sending trace segments is granted on '*'.
         if (statement.Resource === '*') expect(statement.Action, id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
@@ -599,7 +657,7 @@ describe('IAM', () => {
   });
 
   it('lets each function write logs to its own log group only', () => {
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of serviceFunctions()) {
       const logGroup = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
       const logStatements = statementsOfFunction(id).filter((statement) => asList(statement.Action).some((action) => action.startsWith('logs:')));
       expect(logStatements, id).toEqual([
@@ -748,8 +806,8 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
 describe('logs', () => {
   it('sets the stage retention (two weeks in dev) and removal on every log group', () => {
     const logGroups = ofType('AWS::Logs::LogGroup');
-    // One per function, the API access logs and the API execution logs.
-    expect(logGroups).toHaveLength(ofType('AWS::Lambda::Function').length + 2);
+    // One per function, the API access logs, the API execution logs and the console deployment's.
+    expect(logGroups).toHaveLength(serviceFunctions().length + 3);
     for (const [id, logGroup] of logGroups) {
       expect(logGroup.Properties.RetentionInDays, id).toBe(14);
       expect(logGroup.DeletionPolicy, id).toBe('Delete');
@@ -835,7 +893,7 @@ describe('alarms', () => {
   it('alarms on the Errors of every function except the authorizer, at the first error', () => {
     const errorAlarms = alarms().filter((alarm) => alarm.Namespace === 'AWS/Lambda' && alarm.MetricName === 'Errors');
     const watched = errorAlarms.map((alarm) => (alarm.Dimensions?.find((dimension) => dimension.Name === 'FunctionName')?.Value as { Ref: string }).Ref);
-    const expected = ofType('AWS::Lambda::Function')
+    const expected = serviceFunctions()
       .map(([id]) => id)
       .filter((id) => id !== authorizerFunction());
     expect(watched.sort()).toEqual(expected.sort());
@@ -941,6 +999,176 @@ describe('alarms', () => {
   });
 });
 
+describe("the console on the API's origin", () => {
+  const distributionId = () => only(ofType('AWS::CloudFront::Distribution'), 'distributions')[0];
+  const config = () => resources[distributionId()]?.Properties.DistributionConfig as Json;
+  const behaviours = () => config().CacheBehaviors as Json[];
+  const behaviour = (pattern: string) => only(behaviours().filter((entry) => entry.PathPattern === pattern), pattern);
+  const origin = (id: unknown) => only((config().Origins as Json[]).filter((entry) => entry.Id === id), `origin ${String(id)}`);
+  const bucketId = () => only(ofType('AWS::S3::Bucket'), 'buckets')[0];
+
+  /** The viewer-request function as deployed, run as CloudFront runs it: `handler(event)` returns the request. */
+  function rewrite(uri: string): string {
+    const [, fn] = only(ofType('AWS::CloudFront::Function'), 'CloudFront functions');
+    type Handler = (event: { request: { uri: string } }) => { uri: string };
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the function's own code, from the template
+    const load = new Function(`${String(fn.Properties.FunctionCode)}\nreturn handler;`) as () => Handler;
+    return load()({ request: { uri } }).uri;
+  }
+
+  it("forwards everything else to the REST API's execute-api host and stage, uncached, with cookies, query strings and every header but Host", () => {
+    const [apiId] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
+    const fallback = config().DefaultCacheBehavior as Json;
+    expect(fallback).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
+      OriginRequestPolicyId: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+      ViewerProtocolPolicy: 'redirect-to-https',
+    });
+    // The functions set their own security headers; the distribution adds none to the API's answers.
+    expect(fallback.ResponseHeadersPolicyId).toBeUndefined();
+    expect(fallback.FunctionAssociations).toBeUndefined();
+    expect(origin(fallback.TargetOriginId)).toMatchObject({
+      DomainName: { 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
+      OriginPath: '/dev',
+      CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
+    });
+  });
+
+  it("refers to the RestApi alone, never its stage or deployment, so the functions can hold the distribution's domain", () => {
+    const referenced = referencedIds(resources[distributionId()]?.Properties);
+    for (const type of ['AWS::ApiGateway::Stage', 'AWS::ApiGateway::Deployment', 'AWS::ApiGateway::Method', 'AWS::Lambda::Function']) {
+      expect([...referenced].filter((id) => resources[id]?.Type === type), type).toEqual([]);
+    }
+    expect(dependencyCycle()).toBeUndefined();
+  });
+
+  it('serves /console/assets/* from the bucket through Origin Access Control, cached, before the pages', () => {
+    expect(behaviours().map((entry) => entry.PathPattern)).toEqual(['/console/assets/*', '/console', '/console/*']);
+    const assets = behaviour('/console/assets/*');
+    expect(assets).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], CachePolicyId: CachePolicy.CACHING_OPTIMIZED.cachePolicyId, ViewerProtocolPolicy: 'redirect-to-https' });
+    expect(assets.FunctionAssociations).toBeUndefined();
+    const bucketOrigin = origin(assets.TargetOriginId);
+    expect(bucketOrigin).toMatchObject({ DomainName: { 'Fn::GetAtt': [bucketId(), 'RegionalDomainName'] }, S3OriginConfig: { OriginAccessIdentity: '' } });
+    const [oacId, oac] = only(ofType('AWS::CloudFront::OriginAccessControl'), 'origin access controls');
+    expect(bucketOrigin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+  });
+
+  it('serves /console and /console/* from the same bucket uncached, through the deep-link rewrite, and sets no error pages', () => {
+    const [functionId, fn] = only(ofType('AWS::CloudFront::Function'), 'CloudFront functions');
+    expect(fn.Properties.FunctionConfig).toMatchObject({ Runtime: 'cloudfront-js-2.0' });
+    const assetsOrigin = behaviour('/console/assets/*').TargetOriginId;
+    for (const pattern of ['/console', '/console/*']) {
+      expect(behaviour(pattern), pattern).toMatchObject({
+        TargetOriginId: assetsOrigin,
+        AllowedMethods: ['GET', 'HEAD'],
+        CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
+        FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } }],
+      });
+    }
+    // Distribution-wide error responses would also replace the API's own 403 and 404 problems.
+    expect(config().CustomErrorResponses).toBeUndefined();
+    expect(config().DefaultRootObject).toBeUndefined();
+    expect(config()).toMatchObject({ HttpVersion: 'http2and3', PriceClass: 'PriceClass_100', Enabled: true });
+  });
+
+  it('rewrites every console path to /console/index.html but the built files under /console/assets/', () => {
+    expect(rewrite('/console')).toBe('/console/index.html');
+    expect(rewrite('/console/')).toBe('/console/index.html');
+    expect(rewrite('/console/suppliers')).toBe('/console/index.html');
+    expect(rewrite('/console/reset-password')).toBe('/console/index.html');
+    expect(rewrite('/console/inventory/products/01J9Z')).toBe('/console/index.html');
+    expect(rewrite('/console/assets/index-abc.js')).toBe('/console/assets/index-abc.js');
+    expect(rewrite('/console/assets/index-abc.css')).toBe('/console/assets/index-abc.css');
+    expect(rewrite('/console/assetsx')).toBe('/console/index.html');
+  });
+
+  it('sends the strict security headers on every console answer', () => {
+    const [policyId, policy] = only(ofType('AWS::CloudFront::ResponseHeadersPolicy'), 'response headers policies');
+    for (const pattern of ['/console/assets/*', '/console', '/console/*']) expect(behaviour(pattern).ResponseHeadersPolicyId, pattern).toEqual({ Ref: policyId });
+    const headers = policy.Properties.ResponseHeadersPolicyConfig as Json;
+    expect(headers.SecurityHeadersConfig).toEqual({
+      ContentSecurityPolicy: {
+        ContentSecurityPolicy:
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        Override: true,
+      },
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 63_072_000, IncludeSubdomains: true, Override: true },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+    });
+    const custom = (headers.CustomHeadersConfig as { Items: { Header: string; Value: string }[] }).Items;
+    const permissions = custom.find((header) => header.Header === 'Permissions-Policy')?.Value ?? '';
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions).toContain(`${feature}=()`);
+  });
+
+  it('keeps the bucket private, TLS-only and encrypted, readable by this distribution alone, and emptied on deletion in dev', () => {
+    const [id, bucket] = only(ofType('AWS::S3::Bucket'), 'buckets');
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+    });
+    expect(bucket.DeletionPolicy, id).toBe('Delete');
+    const [, policy] = only(ofType('AWS::S3::BucketPolicy'), 'bucket policies');
+    const statements = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    const allows = statements.filter((statement) => statement.Effect === 'Allow') as unknown as Json[];
+    const [autoDeleteRole] = ofType('AWS::IAM::Role').map(([roleId]) => roleId).filter((roleId) => roleId.startsWith('CustomS3AutoDeleteObjects'));
+    expect(allows).toHaveLength(2);
+    expect(allows).toContainEqual(
+      expect.objectContaining({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, '/*']] },
+        Condition: { StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::', { Ref: 'AWS::AccountId' }, ':distribution/', { Ref: distributionId() }]] } } },
+      }),
+    );
+    // dev only (DESTROY): CDK's handler that empties the bucket when the stack is deleted.
+    expect(allows).toContainEqual(expect.objectContaining({ Principal: { AWS: { 'Fn::GetAtt': [autoDeleteRole, 'Arn'] } } }));
+  });
+
+  it('uploads the build under console/: the hashed assets immutable and never pruned, then the page with no-cache', () => {
+    const deployments = ofType('Custom::CDKBucketDeployment');
+    expect(deployments).toHaveLength(2);
+    const [assetsId, assets] = only(deployments.filter(([, deployment]) => JSON.stringify(deployment.Properties.Include) === '["assets/*"]'), 'assets deployment');
+    const [, shell] = only(deployments.filter(([deploymentId]) => deploymentId !== assetsId), 'page deployment');
+    expect(assets.Properties).toMatchObject({
+      DestinationBucketName: { Ref: bucketId() },
+      DestinationBucketKeyPrefix: 'console/',
+      Exclude: ['*'],
+      Prune: false,
+      SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
+    });
+    expect(shell.Properties).toMatchObject({
+      DestinationBucketName: { Ref: bucketId() },
+      DestinationBucketKeyPrefix: 'console/',
+      Exclude: ['assets/*'],
+      Prune: true,
+      SystemMetadata: { 'cache-control': 'no-cache' },
+    });
+    // One build, uploaded twice; the page after the assets it refers to.
+    expect(shell.Properties.SourceObjectKeys).toEqual(assets.Properties.SourceObjectKeys);
+    expect([shell.DependsOn ?? []].flat()).toContain(assetsId);
+  });
+
+  it('built the console into the assembly: index.html refers to its files under /console/assets/', () => {
+    const [, assets] = only(ofType('Custom::CDKBucketDeployment').filter(([, deployment]) => JSON.stringify(deployment.Properties.Include) === '["assets/*"]'), 'assets deployment');
+    const key = String((assets.Properties.SourceObjectKeys as string[])[0]).replace(/\.zip$/, '');
+    const built = path.join(outdir, `asset.${key}`);
+    const html = readFileSync(path.join(built, 'index.html'), 'utf8');
+    expect(html).toMatch(/(src|href)="\/console\/assets\/[^"]+"/);
+    expect(html).not.toMatch(/(src|href)="\/assets\//);
+  });
+
+  it("gives CDK's custom-resource handlers only: the console's deployment and, in dev, the bucket's auto-delete", () => {
+    const handlers = ofType('AWS::Lambda::Function').filter(([id]) => !serviceFunctions().some(([serviceId]) => serviceId === id));
+    expect(handlers.map(([id]) => id.replace(/[0-9A-F]{8,}.*$/, '')).sort()).toEqual(['CustomCDKBucketDeployment', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
+  });
+});
+
 describe('AWS Solutions checks (cdk-nag)', () => {
   it('ran on the stack', () => {
     expect(report.pluginReports.map((pluginReport) => pluginReport.pluginName)).toEqual(expect.arrayContaining(['Construct Annotations']));
@@ -993,9 +1221,10 @@ describe('sam local invoke', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, the table name, the signing- and cursor-key secrets and the dead-letter queue', () => {
-    const [stageId] = only(ofType('AWS::ApiGateway::Stage'), 'stages');
-    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([{ Ref: stageId }])] } });
+  it('exports the console and API URLs on the distribution, the table name, the signing- and cursor-key secrets and the dead-letter queue', () => {
+    const [distributionId] = only(ofType('AWS::CloudFront::Distribution'), 'distributions');
+    template.hasOutput('ConsoleUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console/']] } });
+    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']] } });
     template.hasOutput('TableName', { Value: { Ref: only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0] } });
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets') } });

@@ -43,11 +43,17 @@ beforeAll(() => {
     alarmEmail: 'ops@acme.com',
   });
   devWithDomainOnly = synthesized({ stage: 'dev', domainName: 'api.dev.acme.com', certificateArn: CERTIFICATE });
-  devWithTopicAndCache = synthesized({ stage: 'dev', alarmTopicArn: TOPIC, authorizerCacheTtlSeconds: '60' });
+  devWithTopicAndCache = synthesized({
+    stage: 'dev',
+    alarmTopicArn: TOPIC,
+    authorizerCacheTtlSeconds: '60',
+    allowedOrigins: 'https://app.acme.com',
+    appUrl: 'https://admin.acme.com/console',
+  });
   withNewFinding = synthWithoutBundling({ stage: 'dev' }, (stack) => {
     new Queue(stack, 'UnacknowledgedQueue');
   });
-}, 120_000);
+}, 240_000);
 
 /** The logical id of the one resource of a type. */
 function onlyId(template: Template, type: string): string {
@@ -58,6 +64,16 @@ function onlyId(template: Template, type: string): string {
 
 const resourcesOf = (template: Template, type: string): [string, { Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }][] =>
   Object.entries(template.findResources(type)) as [string, { Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }][];
+
+/** Every function but CDK's custom-resource handlers (the console's BucketDeployment, the bucket's auto-delete). */
+function serviceFunctions(template: Template): [string, { Properties: Json }][] {
+  const handlers = new Set(
+    Object.entries(template.toJSON().Resources as Record<string, { Type: string; Properties?: { ServiceToken?: { 'Fn::GetAtt'?: [string] } } }>)
+      .filter(([, resource]) => resource.Type.startsWith('Custom::'))
+      .map(([, resource]) => resource.Properties?.ServiceToken?.['Fn::GetAtt']?.[0]),
+  );
+  return resourcesOf(template, 'AWS::Lambda::Function').filter(([id]) => !handlers.has(id));
+}
 
 describe('AWS Solutions checks on every configuration', () => {
   it.each([
@@ -117,10 +133,10 @@ describe('prod', () => {
     prod.template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('keeps the authorizer cache off and the stage prefix in the cookie paths', () => {
+  it('keeps the authorizer cache off and no stage prefix in the cookie paths: browsers reach the API through the distribution', () => {
     prod.template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
-    for (const [id, fn] of resourcesOf(prod.template, 'AWS::Lambda::Function')) {
-      expect((fn.Properties.Environment as { Variables: Json }).Variables.PATH_PREFIX, id).toBe('/prod');
+    for (const [id, fn] of serviceFunctions(prod.template)) {
+      expect((fn.Properties.Environment as { Variables: Json }).Variables.PATH_PREFIX, id).toBe('');
     }
   });
 });
@@ -146,7 +162,7 @@ describe('custom domain', () => {
   it('switches the execute-api URL off and drops the stage prefix from the cookie paths', () => {
     const { template } = prodWithDomain;
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
-    for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+    for (const [id, fn] of serviceFunctions(template)) {
       expect((fn.Properties.Environment as { Variables: Json }).Variables.PATH_PREFIX, id).toBe('');
     }
     template.hasOutput('ApiUrl', { Value: 'https://api.acme.com/' });
@@ -168,11 +184,66 @@ describe('custom domain', () => {
   });
 });
 
+describe('the console on the API\'s origin', () => {
+  const distributionConfig = (template: Template): Json =>
+    (Object.values(template.findResources('AWS::CloudFront::Distribution'))[0] as { Properties: { DistributionConfig: Json } }).Properties.DistributionConfig;
+  const apiOrigin = (template: Template): Json => {
+    const config = distributionConfig(template);
+    const target = (config.DefaultCacheBehavior as Json).TargetOriginId;
+    return (config.Origins as Json[]).find((origin) => origin.Id === target) as Json;
+  };
+
+  it('serves prod from every edge location, South America included, and keeps its bucket with its contents', () => {
+    expect(distributionConfig(prod.template).PriceClass).toBe('PriceClass_All');
+    for (const [id, bucket] of resourcesOf(prod.template, 'AWS::S3::Bucket')) expect(bucket.DeletionPolicy, id).toBe('Retain');
+    prod.template.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
+  });
+
+  it('lets only CloudFront read the prod bucket, for this distribution (no auto-delete role there)', () => {
+    const [, policy] = resourcesOf(prod.template, 'AWS::S3::BucketPolicy')[0] ?? [];
+    const allows = ((policy?.Properties.PolicyDocument as { Statement: Json[] }).Statement).filter((statement) => statement.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Condition: { StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', expect.arrayContaining([':distribution/', { Ref: onlyId(prod.template, 'AWS::CloudFront::Distribution') }])] } } },
+      }),
+    ]);
+  });
+
+  it('forwards to the custom domain, mapped at its root, when the execute-api endpoint is off; the console stays on the distribution', () => {
+    expect(apiOrigin(prodWithDomain.template)).toMatchObject({ DomainName: 'api.acme.com', CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] } });
+    expect(apiOrigin(prodWithDomain.template).OriginPath).toBeUndefined();
+    const distributionId = onlyId(prodWithDomain.template, 'AWS::CloudFront::Distribution');
+    for (const [id, fn] of serviceFunctions(prodWithDomain.template)) {
+      expect((fn.Properties.Environment as { Variables: Json }).Variables.APP_URL, id).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console']] });
+    }
+    prodWithDomain.template.hasOutput('ConsoleUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console/']] } });
+  });
+
+  it('forwards to the execute-api host with the stage as the origin path otherwise', () => {
+    expect(apiOrigin(prod.template)).toMatchObject({
+      DomainName: { 'Fn::Join': ['', [{ Ref: onlyId(prod.template, 'AWS::ApiGateway::RestApi') }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
+      OriginPath: '/prod',
+    });
+  });
+});
+
 describe('dev options', () => {
   it('sends the alarms to an existing topic without creating one', () => {
     const { template } = devWithTopicAndCache;
     template.resourceCountIs('AWS::SNS::Topic', 0);
     for (const [id, alarm] of resourcesOf(template, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions, id).toEqual([TOPIC]);
+  });
+
+  it("takes the other origins and the console's URL from context, the console's origin still first", () => {
+    const distributionId = onlyId(devWithTopicAndCache.template, 'AWS::CloudFront::Distribution');
+    for (const [id, fn] of serviceFunctions(devWithTopicAndCache.template)) {
+      expect((fn.Properties.Environment as { Variables: Json }).Variables, id).toMatchObject({
+        ALLOWED_ORIGINS: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, ',https://app.acme.com']] },
+        APP_URL: 'https://admin.acme.com/console',
+      });
+    }
   });
 
   it('caches authorizer results for the configured seconds when asked to', () => {
