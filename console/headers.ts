@@ -17,7 +17,20 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const CONSOLE_PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
+/** Browser features the console never uses, turned off for it and anything it could load. */
+export const CONSOLE_PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'usb=()',
+].join(', ');
 
 /** Every header but HSTS (which only an HTTPS origin sends). */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {

@@ -44,6 +44,8 @@ export interface BrowserEntry {
   origin: string;
   /** `https://<distribution domain>/console`: the console's base URL. */
   appUrl: string;
+  /** What the distribution sends the API to prove a request came through it (EDGE_SECRET). */
+  edgeSecret: string;
 }
 
 /**
@@ -73,6 +75,8 @@ export function functionEnvironment(stage: StageConfig, browser: BrowserEntry) {
     // E-mail links: new URL('reset-password?token=…', APP_URL + '/').
     APP_URL: stage.appUrl ?? browser.appUrl,
     MAIL_FROM: stage.mailFrom,
+    // The viewer's address is believed only with it (lib/http/request.ts clientIp).
+    EDGE_SECRET: browser.edgeSecret,
   } satisfies Partial<Record<keyof Config, string>>;
 }
 
@@ -116,6 +120,7 @@ export class BackofficeStack extends Stack {
     const browser: BrowserEntry = {
       origin: Lazy.string({ produce: () => consoleSite().origin }),
       appUrl: Lazy.string({ produce: () => consoleSite().appUrl }),
+      edgeSecret: Lazy.string({ produce: () => consoleSite().edgeSecret.secretValue.unsafeUnwrap() }),
     };
     const environment = functionEnvironment(stage, browser);
     const verifierEnvironment = { ...environment, JWT_PUBLIC_KEYS: stage.jwtPublicKeys } satisfies Partial<Record<keyof Config, string>>;

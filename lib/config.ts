@@ -115,6 +115,13 @@ const configRules = {
   /** Stage prefix in front of every path, e.g. `/prod`; empty behind a custom domain. */
   PATH_PREFIX: ((value) => (value === undefined ? { value: '' } : PATH_PREFIX.test(value) ? { value } : refuse('must be empty or /segment[/segment…]'))) as Rule<string>,
 
+  /**
+   * The value CloudFront adds to every request it forwards to the API (EDGE_SECRET_HEADER):
+   * with it, the viewer's address CloudFront reports is trusted as the caller's
+   * (lib/http/request.ts `clientIp`). Unset locally and without a distribution.
+   */
+  EDGE_SECRET: optional(text),
+
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,
 

@@ -42,7 +42,7 @@ export interface RateLimit {
 export const INVITATIONS_PER_ADDRESS = { per: 'email', limit: 3, windowSeconds: 24 * 3600, scope: 'invitations-per-address' } as const satisfies RateLimit;
 
 export interface LimitSubject {
-  /** API Gateway's `requestContext.identity.sourceIp`, never X-Forwarded-For. */
+  /** The caller's address (lib/http/request.ts `clientIp`), never X-Forwarded-For. */
   ip: string;
   userId?: string;
   email?: string;

@@ -27,9 +27,12 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
 import { acknowledgeFunctionOutsideVpc, acknowledgeLogGroupFindings } from '../acknowledgments';
 import { fromRoot, repoRoot } from '../paths';
+import { CONSOLE_CSP, CONSOLE_PERMISSIONS_POLICY } from '../../console/headers';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 
 /** The path prefix the console is served under (Vite `base: '/console/'`); the API keeps every other path. */
 export const CONSOLE_PATH = '/console';
@@ -54,39 +57,8 @@ export const ASSETS_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Cache-Control of the files outside assets/ (index.html): revalidated on every load, so a deploy shows at once. */
 export const SHELL_CACHE_CONTROL = 'no-cache';
 
-/**
- * The console's Content-Security-Policy. Everything from this origin only (the API is on it
- * too, so `connect-src 'self'` covers every call); `img-src data:` for the second factor's QR
- * code, drawn as a data: image; no inline script or style attribute (React and Chart.js set
- * styles through the CSSOM, which CSP does not govern); no plugins, no <base>, no framing.
- */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+// The headers npm start sends too (console/headers.ts): one policy wherever the console is served.
 
-/** Browser features the console never uses, turned off for it and anything it could load. */
-export const CONSOLE_PERMISSIONS_POLICY = [
-  'accelerometer=()',
-  'autoplay=()',
-  'camera=()',
-  'display-capture=()',
-  'geolocation=()',
-  'gyroscope=()',
-  'magnetometer=()',
-  'microphone=()',
-  'midi=()',
-  'payment=()',
-  'usb=()',
-].join(', ');
 
 /**
  * The viewer-request CloudFront Function of the console's page behaviours (`/console`,
@@ -105,6 +77,18 @@ export const SPA_REWRITE_FUNCTION_CODE = `function handler(event) {
   if (request.uri.indexOf('${CONSOLE_PATH}/assets/') !== 0) {
     request.uri = '${CONSOLE_PATH}/index.html';
   }
+  return request;
+}`;
+
+/**
+ * The API behaviour's viewer-request function: the viewer's address in VIEWER_ADDRESS_HEADER,
+ * replacing any such header the viewer sent. Behind the distribution API Gateway's sourceIp is
+ * an edge server's; the functions read this header instead, on requests that also carry the
+ * origin secret (lib/http/request.ts \`clientIp\`).
+ */
+export const VIEWER_ADDRESS_FUNCTION_CODE = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   return request;
 }`;
 
@@ -158,6 +142,13 @@ export class ConsoleSite extends Construct {
   readonly distribution: Distribution;
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
   readonly spaRewrite: CloudFrontFunction;
+  readonly viewerAddress: CloudFrontFunction;
+  /**
+   * Generated at the first deploy; CloudFront sends it to the API on every request
+   * (EDGE_SECRET_HEADER) and the functions get it as EDGE_SECRET, so that the viewer's address
+   * the distribution reports is believed only on requests that came through it.
+   */
+  readonly edgeSecret: Secret;
   /** `https://<distribution domain>`: the console's, and the API's, browser origin. */
   readonly origin: string;
   /** `https://<distribution domain>/console`: the console's base URL (APP_URL). */
@@ -215,6 +206,22 @@ export class ConsoleSite extends Construct {
       functionAssociations: [{ function: this.spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
 
+    this.edgeSecret = new Secret(this, 'EdgeSecret', {
+      description: 'What CloudFront sends the API to prove a request came through the distribution (generated)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.edgeSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'It only tells the functions which requests came through the distribution (for the viewer address of per-address limits and the audit trail). Rotation means a new value in the secret and a deploy, which updates the distribution and the functions together; a rotation Lambda could not change both at once.',
+    });
+    this.viewerAddress = new CloudFrontFunction(this, 'ViewerAddress', {
+      comment: "API requests: the viewer's address in a header of its own, replacing any the viewer sent",
+      code: FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Back-office API and console, one origin',
       priceClass: props.priceClass,
@@ -226,7 +233,11 @@ export class ConsoleSite extends Construct {
           ...(props.api.originPath ? { originPath: props.api.originPath } : {}),
           protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
           originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+          // A dynamic reference: CloudFormation reads the secret at deploy, the template holds none.
+          // CloudFront replaces a header of this name that a viewer sends.
+          customHeaders: { [EDGE_SECRET_HEADER]: this.edgeSecret.secretValue.unsafeUnwrap() },
         }),
+        functionAssociations: [{ function: this.viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,

@@ -19,7 +19,7 @@ import { problemHandler } from './middleware/problems';
 import { rateLimitGuard } from './middleware/rate-limit';
 import { requestLog } from './middleware/request-log';
 import { securityHeaders } from './middleware/security-headers';
-import { cookies, header, IDEMPOTENCY_KEY_HEADER, idempotencyKey } from './request';
+import { clientIp, cookies, header, IDEMPOTENCY_KEY_HEADER, idempotencyKey } from './request';
 import { storedHeaderText } from '../domain/text';
 import { MAX_USER_AGENT } from '../audit/record';
 import { parseWith } from './validation';
@@ -34,7 +34,7 @@ export interface Reply {
 
 export interface RequestInfo {
   requestId: string;
-  /** API Gateway's view of the caller's address, never X-Forwarded-For. */
+  /** The caller's address (`clientIp`: API Gateway's, or the viewer's behind the distribution), never X-Forwarded-For. */
   ip: string;
   userAgent: string;
   cookies: Record<string, string>;
@@ -96,7 +96,7 @@ function replayed(status: number, body: string): APIGatewayProxyResult {
 function requestInfo(event: APIGatewayProxyEvent, context: Context): RequestInfo {
   return {
     requestId: event.requestContext?.requestId ?? context.awsRequestId,
-    ip: event.requestContext?.identity?.sourceIp ?? 'unknown',
+    ip: clientIp(event),
     // The client's to choose, and stored (sessions, the audit trail): the stored-text rule, cut to a length.
     userAgent: storedHeaderText(header(event, 'user-agent') ?? '', MAX_USER_AGENT),
     cookies: cookies(event),

@@ -1,4 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { parseCookie } from 'cookie';
+import { config } from '../config';
 import { ValidationError } from '../errors';
 
 /** The header-carrying part of a proxy event or an authorizer REQUEST event. */
@@ -55,4 +59,33 @@ export function idempotencyKey(event: HeaderSource): string | undefined {
   if (value === undefined) return undefined;
   if (!IDEMPOTENCY_KEY.test(value)) throw ValidationError.of(IDEMPOTENCY_KEY_HEADER, 'must be 1 to 255 visible ASCII characters');
   return value;
+}
+
+/** The header CloudFront adds to every request it forwards to the API, holding EDGE_SECRET. */
+export const EDGE_SECRET_HEADER = 'x-origin-verify';
+/** The header the distribution's viewer-request function sets to the viewer's address, replacing any the viewer sent. */
+export const VIEWER_ADDRESS_HEADER = 'x-viewer-address';
+
+const sameSecret = (presented: string, secret: string): boolean => {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * The caller's address, for the per-address rate limits and the audit trail. API Gateway's
+ * `sourceIp`, except behind the stage's CloudFront distribution, where `sourceIp` is an edge
+ * server's (every visitor of a city would share a handful): there the address is the one the
+ * distribution's function wrote (VIEWER_ADDRESS_HEADER), trusted only on a request that
+ * carries the distribution's secret (EDGE_SECRET_HEADER), which a caller going to API Gateway
+ * directly cannot know. Never X-Forwarded-For, which any caller writes.
+ */
+export function clientIp(event: Pick<APIGatewayProxyEvent, 'requestContext'> & HeaderSource): string {
+  const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
+  const secret = config().EDGE_SECRET;
+  if (!secret) return sourceIp;
+  const presented = header(event, EDGE_SECRET_HEADER);
+  if (presented === undefined || !sameSecret(presented, secret)) return sourceIp;
+  const viewer = header(event, VIEWER_ADDRESS_HEADER)?.trim();
+  return viewer !== undefined && isIP(viewer) !== 0 ? viewer : sourceIp;
 }

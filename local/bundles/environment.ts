@@ -190,6 +190,12 @@ export function resolveFunctionEnvironment(assembly: CloudAssembly, fn: Assembly
   for (const name of Object.keys(env)) {
     if (name.endsWith('_SECRET_ID') && !(name in SECRET_VARIABLES)) notes.push(`${name}: no local value is known for this secret; left as its id`);
   }
+  if (env.EDGE_SECRET !== undefined) {
+    // A dynamic reference CloudFormation resolves at deploy; locally no distribution stands in
+    // front of the API, so the caller's address is the socket's.
+    delete env.EDGE_SECRET;
+    notes.push('EDGE_SECRET: dropped (no CloudFront in front of the local API)');
+  }
   if (env.JWT_PUBLIC_KEYS !== undefined) {
     // The template's key set verifies the deployment's tokens; local tokens are signed with the local key.
     env.JWT_PUBLIC_KEYS = JSON.stringify(options.keys.public);

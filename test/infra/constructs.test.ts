@@ -140,7 +140,7 @@ describe('resolveStage', () => {
 });
 
 describe('the browser entry', () => {
-  const browser = { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console' };
+  const browser = { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console', edgeSecret: 'edge-secret-of-the-distribution' };
 
   it("allows the console's origin first (the one a gateway response grants), then the stage's others", () => {
     expect(allowedOrigins(resolveStage(context({})), browser)).toEqual([browser.origin, LOCAL_APP_ORIGIN]);
@@ -152,6 +152,7 @@ describe('the browser entry', () => {
       ALLOWED_ORIGINS: `${browser.origin},${LOCAL_APP_ORIGIN}`,
       APP_URL: browser.appUrl,
       PATH_PREFIX: '',
+      EDGE_SECRET: browser.edgeSecret,
     });
     expect(functionEnvironment(resolveStage(context({ appUrl: 'https://admin.acme.com/console' })), browser).APP_URL).toBe('https://admin.acme.com/console');
   });

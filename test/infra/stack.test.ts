@@ -9,6 +9,7 @@ import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jo
 import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
 import { authorizer as authorizerManifest, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
@@ -697,7 +698,8 @@ describe('IAM', () => {
     expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
     expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents']);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
-    expect(secrets).toHaveLength(2);
+    // The third is the console distribution's origin secret, which no function reads (it comes as EDGE_SECRET, resolved at deploy).
+    expect(secrets).toHaveLength(3);
     const signingSecret = only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets');
     const cursorSecret = only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets');
     const readableSecrets = (functionId: string) =>
@@ -1007,14 +1009,18 @@ describe("the console on the API's origin", () => {
   const origin = (id: unknown) => only((config().Origins as Json[]).filter((entry) => entry.Id === id), `origin ${String(id)}`);
   const bucketId = () => only(ofType('AWS::S3::Bucket'), 'buckets')[0];
 
-  /** The viewer-request function as deployed, run as CloudFront runs it: `handler(event)` returns the request. */
-  function rewrite(uri: string): string {
-    const [, fn] = only(ofType('AWS::CloudFront::Function'), 'CloudFront functions');
-    type Handler = (event: { request: { uri: string } }) => { uri: string };
+  const cloudFrontFunction = (name: 'SpaRewrite' | 'ViewerAddress') => only(ofType('AWS::CloudFront::Function').filter(([id]) => id.startsWith(`Console${name}`)), `CloudFront function ${name}`);
+  type ViewerRequest = { uri: string; headers: Record<string, { value: string }> };
+
+  /** A viewer-request function as deployed, run as CloudFront runs it: `handler(event)` returns the request. */
+  function run(name: 'SpaRewrite' | 'ViewerAddress', request: ViewerRequest, viewerIp = '203.0.113.7'): ViewerRequest {
+    const [, fn] = cloudFrontFunction(name);
+    type Handler = (event: { request: ViewerRequest; viewer: { ip: string } }) => ViewerRequest;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the function's own code, from the template
     const load = new Function(`${String(fn.Properties.FunctionCode)}\nreturn handler;`) as () => Handler;
-    return load()({ request: { uri } }).uri;
+    return load()({ request, viewer: { ip: viewerIp } });
   }
+  const rewrite = (uri: string): string => run('SpaRewrite', { uri, headers: {} }).uri;
 
   it("forwards everything else to the REST API's execute-api host and stage, uncached, with cookies, query strings and every header but Host", () => {
     const [apiId] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
@@ -1027,12 +1033,24 @@ describe("the console on the API's origin", () => {
     });
     // The functions set their own security headers; the distribution adds none to the API's answers.
     expect(fallback.ResponseHeadersPolicyId).toBeUndefined();
-    expect(fallback.FunctionAssociations).toBeUndefined();
+    expect(fallback.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [cloudFrontFunction('ViewerAddress')[0], 'FunctionARN'] } }]);
+    const [secretId] = only(ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('ConsoleEdgeSecret')), 'edge secrets');
+    const edgeSecret = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
     expect(origin(fallback.TargetOriginId)).toMatchObject({
       DomainName: { 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
       OriginPath: '/dev',
       CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
+      // Proof that a request came through the distribution, read at deploy: the template holds no secret.
+      OriginCustomHeaders: [{ HeaderName: EDGE_SECRET_HEADER, HeaderValue: edgeSecret }],
     });
+    // Every function can tell such a request, and so believe the viewer address it carries.
+    for (const route of routes) expect(environmentOf(routeFunction(route)).EDGE_SECRET, route.id).toEqual(edgeSecret);
+  });
+
+  it("gives the API the viewer's address in a header the viewer cannot set", () => {
+    const forged = { uri: '/auth/login', headers: { [VIEWER_ADDRESS_HEADER]: { value: '198.51.100.66' }, cookie: { value: 'a=b' } } };
+    expect(run('ViewerAddress', forged, '203.0.113.7')).toEqual({ uri: '/auth/login', headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.7' }, cookie: { value: 'a=b' } } });
+    expect(run('ViewerAddress', { uri: '/companies', headers: {} }, '2001:db8::7').headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '2001:db8::7' });
   });
 
   it("refers to the RestApi alone, never its stage or deployment, so the functions can hold the distribution's domain", () => {
@@ -1056,7 +1074,7 @@ describe("the console on the API's origin", () => {
   });
 
   it('serves /console and /console/* from the same bucket uncached, through the deep-link rewrite, and sets no error pages', () => {
-    const [functionId, fn] = only(ofType('AWS::CloudFront::Function'), 'CloudFront functions');
+    const [functionId, fn] = cloudFrontFunction('SpaRewrite');
     expect(fn.Properties.FunctionConfig).toMatchObject({ Runtime: 'cloudfront-js-2.0' });
     const assetsOrigin = behaviour('/console/assets/*').TargetOriginId;
     for (const pattern of ['/console', '/console/*']) {

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { fromAuthorizerContext } from '../../auth/principal';
 import { consume, limitScope, takenByChain } from '../../rate-limit';
 import type { Route } from '../../routes';
+import { clientIp } from '../request';
 
 /**
  * The route's per-request limits from the manifest, counted before any other work (also for
@@ -17,7 +18,7 @@ export function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent
       if (limits.length === 0) return;
       // A protected route without its principal is a 401 before anything is counted.
       const userId = route.auth === 'protected' ? fromAuthorizerContext(request.event.requestContext?.authorizer).userId : undefined;
-      const ip = request.event.requestContext?.identity?.sourceIp ?? 'unknown';
+      const ip = clientIp(request.event);
       for (const limit of limits) await consume(limitScope(route, limit), limit, { ip, userId }, Date.now());
     },
   };
