@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 
 /**
  * The console is served at /console/ on the API's own origin (`npm start`, and CloudFront on
@@ -12,7 +12,7 @@ import { defineConfig } from 'vite';
 const apiUrl = process.env.API_URL ?? 'http://127.0.0.1:3000';
 const API_PATHS = ['/auth', '/tenants', '/users', '/companies', '/suppliers', '/inventory', '/audit-events', '/openapi.json'];
 
-export default defineConfig({
+const config = {
   base: '/console/',
   plugins: [react()],
   resolve: {
@@ -33,4 +33,11 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
   },
+} satisfies UserConfig;
+
+export default defineConfig(({ command }) => {
+  // A build is a production build whatever NODE_ENV the caller has: vitest sets `test`, which
+  // would ship React's development build (from npm start in a test, or cdk synth in the infra tests).
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return config;
 });
