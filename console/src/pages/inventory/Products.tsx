@@ -11,7 +11,7 @@ import { formatDate } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
 import { CreateForm } from './CreateForm';
 import { inventoryMessages } from './messages';
-import { useDebounced } from './useDebounced';
+import { useDebounced } from '../../components/useDebounced';
 
 const PAGE_SIZE = 20;
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -12,7 +12,7 @@ import type { Supplier } from './form';
 import { supplierMessages } from './messages';
 import { SupplierFormDialog } from './SupplierFormDialog';
 import { SupplierTable } from './SupplierTable';
-import { useDebounced } from './useDebounced';
+import { useDebounced } from '../../components/useDebounced';
 import './suppliers.css';
 
 export const SUPPLIERS_PAGE_SIZE = 10;
