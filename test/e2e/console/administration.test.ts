@@ -1,0 +1,121 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
+import { AdminPage } from './pages/admin-page';
+import { SignInPage } from './pages/sign-in-page';
+
+/** An administrator's page: users and roles, invitations sent and withdrawn, the audit trail by action; a member gets the API's refusal. */
+const FLOW = 'administration';
+
+let server: ConsoleServer;
+
+beforeAll(async () => {
+  resetScreenshots(FLOW);
+  server = await startConsole();
+});
+
+afterAll(async () => {
+  await closeBrowser();
+  await server?.stop();
+});
+
+/** A member of the tenant, invited and registered through the API. */
+async function addMember(tenant: Tenant, name: string, email: string): Promise<void> {
+  const invited = await apiCall(server, 'POST', '/auth/invitations', { email }, tenant.cookie);
+  expect(invited.status).toBe(201);
+  const link = mailedLink(server.dataDir, email, 'register');
+  const registered = await apiCall(server, 'POST', '/auth/register', { name, email, password: PASSWORD, tenantId: tenant.tenantId, invitationToken: link.searchParams.get('token') });
+  expect(registered.status).toBe(200);
+}
+
+async function signIn(page: Page, language: (typeof LANGUAGES)[number], email: string, next: string): Promise<void> {
+  const signInPage = new SignInPage(page, language, server.consoleUrl);
+  await signInPage.open(next);
+  await signInPage.signIn(email, PASSWORD);
+  await page.waitForURL(`${server.consoleUrl}${next}`);
+}
+
+describe.each(LANGUAGES)('administration (%s)', (language) => {
+  let tenant: Tenant;
+  let context: BrowserContext;
+  const memberEmail = `member-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
+  beforeAll(async () => {
+    tenant = await createTenant(server, `Admin-${language}`);
+    await addMember(tenant, 'Bruno Membro', memberEmail);
+    context = await newContext(language);
+  });
+  afterAll(async () => {
+    await context.close();
+  });
+
+  it('lists the users and changes a role', async () => {
+    const page = await context.newPage();
+    await signIn(page, language, tenant.adminEmail, '/administration');
+    const admin = new AdminPage(page, language, server.consoleUrl);
+    await admin.heading(admin.t.title).waitFor();
+    await admin.userRow(memberEmail).waitFor();
+    await admin.userRow(tenant.adminEmail).waitFor();
+    await checkpoint(page, language, FLOW, '1-users');
+
+    await admin.roleSelect('Bruno Membro').selectOption('ADMIN');
+    await expect.poll(() => admin.users.getByRole('status').textContent()).toBe(admin.t.roleChanged('Bruno Membro'));
+    const users = await apiCall<{ email: string; role: string }[]>(server, 'GET', '/users', undefined, tenant.cookie);
+    expect(users.body.find((user) => user.email === memberEmail)?.role).toBe('ADMIN');
+    await checkpoint(page, language, FLOW, '2-role-changed');
+
+    await admin.roleSelect('Bruno Membro').selectOption('MEMBER');
+    await expect.poll(async () => (await apiCall<{ email: string; role: string }[]>(server, 'GET', '/users', undefined, tenant.cookie)).body.find((user) => user.email === memberEmail)?.role).toBe('MEMBER');
+    await page.close();
+  });
+
+  it('sends an invitation and withdraws it, and the audit trail shows both by action', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.consoleUrl}/administration`);
+    const admin = new AdminPage(page, language, server.consoleUrl);
+    const invitee = `invitee-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
+    await admin.invite(invitee);
+    await admin.invitationRow(invitee).waitFor();
+    await expect.poll(() => admin.invitations.getByRole('status').first().textContent()).toBe(admin.t.invited(invitee));
+    expect(mailedLink(server.dataDir, invitee, 'register').searchParams.get('email')).toBe(invitee);
+    await checkpoint(page, language, FLOW, '3-invited');
+
+    await admin.invitations.getByRole('button', { name: admin.t.withdrawInvitation(invitee) }).click();
+    await admin.dialog.waitFor();
+    await checkpoint(page, language, FLOW, '4-withdraw-dialog');
+    await admin.dialog.getByRole('button', { name: admin.t.withdraw, exact: true }).click();
+    await admin.dialog.waitFor({ state: 'detached' });
+    await admin.invitationRow(invitee).waitFor({ state: 'detached' });
+    const pending = await apiCall<{ email: string }[]>(server, 'GET', '/auth/invitations', undefined, tenant.cookie);
+    expect(pending.body.map((invitation) => invitation.email)).not.toContain(invitee);
+
+    // The trail by action is eventually consistent (about a second): filter until the entry shows.
+    await expect
+      .poll(
+        async () => {
+          await admin.filterAudit({ action: 'invitation.withdrawn' });
+          await page.waitForTimeout(300);
+          return admin.auditActions();
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual(['invitation.withdrawn']);
+    await checkpoint(page, language, FLOW, '5-audit-filtered');
+    await admin.filterAudit({ action: 'invitation.created' });
+    await expect.poll(async () => (await admin.auditActions()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(new Set(await admin.auditActions())).toEqual(new Set(['invitation.created']));
+    await page.close();
+  });
+
+  it('shows a member the API’s reason instead of the sections', async () => {
+    const memberContext = await newContext(language);
+    const page = await memberContext.newPage();
+    await signIn(page, language, memberEmail, '/administration');
+    const admin = new AdminPage(page, language, server.consoleUrl);
+    const refused = await apiCall<{ detail: string }>(server, 'GET', '/users', undefined, await signInCookie(server, memberEmail, PASSWORD));
+    expect(refused.status).toBe(403);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain(refused.body.detail);
+    expect(await admin.users.count()).toBe(0);
+    await checkpoint(page, language, FLOW, '6-member-refused');
+    await memberContext.close();
+  });
+});
