@@ -30,7 +30,8 @@ export function disableBody(input: string): { code: string } | { recoveryCode: s
 /** A short name for a browser's user agent: the browser and the system, or the text cut short. */
 export function deviceOf(userAgent: string): string {
   if (!userAgent) return '';
-  const browser = /(Edg|OPR|Firefox|Chrome|Safari)\/[\d.]+/.exec(userAgent)?.[1];
+  // In order: Edge and Opera also say Chrome, and Chrome also says Safari.
+  const browser = ['Edg', 'OPR', 'Firefox', 'Chrome', 'Safari'].find((name) => new RegExp(`\\b${name}/[\\d.]+`).test(userAgent));
   const system = /(Windows|Android|iPhone|iPad|Mac OS X|Linux|CrOS)/.exec(userAgent)?.[1];
   const names: Record<string, string> = { Edg: 'Edge', OPR: 'Opera', 'Mac OS X': 'macOS', CrOS: 'ChromeOS' };
   if (browser || system) return [browser && (names[browser] ?? browser), system && (names[system] ?? system)].filter(Boolean).join(' · ');
