@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { codeAt } from '../../../lib/auth/totp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
 import { AdminPage } from './pages/admin-page';
@@ -106,6 +107,39 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
     await page.close();
   });
 
+  it('resets a member’s second factor and saves the tenant’s policy', async () => {
+    // The member turns a second factor on through the API.
+    const memberCookie = await signInCookie(server, memberEmail, PASSWORD);
+    const started = await apiCall<{ secret: string }>(server, 'POST', '/auth/mfa/totp', { password: PASSWORD }, memberCookie);
+    expect(started.status).toBe(200);
+    const confirmed = await apiCall(server, 'POST', '/auth/mfa/totp/confirm', { code: codeAt(started.body.secret, Date.now()) }, memberCookie);
+    expect(confirmed.status).toBe(200);
+    const challenged = await apiCall<{ mfaRequired?: boolean }>(server, 'POST', '/auth/login', { email: memberEmail, password: PASSWORD });
+    expect(challenged.body.mfaRequired).toBe(true);
+
+    const page = await context.newPage();
+    await page.goto(`${server.consoleUrl}/administration`);
+    const admin = new AdminPage(page, language, server.consoleUrl);
+    await admin.users.getByRole('button', { name: admin.t.resetMfaOf('Bruno Membro') }).click();
+    await admin.dialog.waitFor();
+    await admin.dialog.getByRole('button', { name: admin.t.resetMfa, exact: true }).click();
+    await admin.dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => admin.users.getByRole('status').textContent()).toBe(admin.t.resetMfaDone('Bruno Membro'));
+    const plain = await apiCall<{ mfaRequired?: boolean }>(server, 'POST', '/auth/login', { email: memberEmail, password: PASSWORD });
+    expect(plain.status).toBe(200);
+    expect(plain.body.mfaRequired).toBeUndefined();
+
+    // The policy: unknown to a tenant administrator until saved, then the API's answer.
+    const policy = admin.section(admin.t.policyTitle);
+    await policy.getByText(admin.t.policyUnknown).waitFor();
+    await policy.getByLabel(admin.t.policy, { exact: true }).selectOption('OFF');
+    await policy.getByRole('button', { name: admin.t.savePolicy, exact: true }).click();
+    await expect.poll(() => policy.getByRole('status').textContent()).toBe(admin.t.policySaved(admin.t.policyOff));
+    await policy.getByText(admin.t.policyCurrent(admin.t.policyOff)).waitFor();
+    await checkpoint(page, language, FLOW, '6-policy-saved');
+    await page.close();
+  });
+
   it('shows a member the API’s reason instead of the sections', async () => {
     const memberContext = await newContext(language);
     const page = await memberContext.newPage();
@@ -115,7 +149,7 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
     expect(refused.status).toBe(403);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain(refused.body.detail);
     expect(await admin.users.count()).toBe(0);
-    await checkpoint(page, language, FLOW, '6-member-refused');
+    await checkpoint(page, language, FLOW, '7-member-refused');
     await memberContext.close();
   });
 });
