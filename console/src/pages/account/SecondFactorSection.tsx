@@ -7,6 +7,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { disableBody, groupSecret, svgDataUrl } from './logic';
 import { accountMessages } from './messages';
+import { RecoveryCodes } from './RecoveryCodes';
 
 /**
  * The second factor (TOTP). The API says nowhere whether it is on (GET /auth/me does not), so
@@ -98,32 +99,6 @@ function ScanStep({ secret, qr, onConfirmed, onCancel }: { secret: string; qr: s
         </button>
       </div>
     </form>
-  );
-}
-
-/** The recovery codes, shown once: the instruction first, the codes as a list, and a button that hides them. */
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
-  const t = useMessages(accountMessages);
-  return (
-    <div>
-      <div className="alert alert-ok" role="status">
-        <p>{t.mfaEnabled}</p>
-      </div>
-      <h3>{t.recoveryTitle}</h3>
-      <div className="alert alert-warn">
-        <p>{t.recoveryInstruction}</p>
-      </div>
-      <ul className="codes" aria-label={t.recoveryCaption}>
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ul>
-      <button type="button" className="button primary" onClick={onDone}>
-        {t.recoveryStored}
-      </button>
-    </div>
   );
 }
 
