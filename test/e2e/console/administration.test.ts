@@ -39,17 +39,19 @@ async function signIn(page: Page, language: (typeof LANGUAGES)[number], email: s
 describe.each(LANGUAGES)('administration (%s)', (language) => {
   let tenant: Tenant;
   let context: BrowserContext;
+  const leaverEmail = `leaver-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
   const memberEmail = `member-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
   beforeAll(async () => {
     tenant = await createTenant(server, `Admin-${language}`);
     await addMember(tenant, 'Bruno Membro', memberEmail);
+    await addMember(tenant, 'Davi Saindo', leaverEmail);
     context = await newContext(language);
   });
   afterAll(async () => {
     await context.close();
   });
 
-  it('lists the users and changes a role', async () => {
+  it('lists the users, changes a role and removes a user', async () => {
     const page = await context.newPage();
     await signIn(page, language, tenant.adminEmail, '/administration');
     const admin = new AdminPage(page, language, server.consoleUrl);
@@ -66,6 +68,13 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
 
     await admin.roleSelect('Bruno Membro').selectOption('MEMBER');
     await expect.poll(async () => (await apiCall<{ email: string; role: string }[]>(server, 'GET', '/users', undefined, tenant.cookie)).body.find((user) => user.email === memberEmail)?.role).toBe('MEMBER');
+
+    await admin.users.getByRole('button', { name: admin.t.removeUser('Davi Saindo') }).click();
+    await admin.dialog.getByRole('button', { name: admin.t.remove, exact: true }).click();
+    await admin.dialog.waitFor({ state: 'detached' });
+    await admin.userRow(leaverEmail).waitFor({ state: 'detached' });
+    const after = await apiCall<{ email: string }[]>(server, 'GET', '/users', undefined, tenant.cookie);
+    expect(after.body.map((user) => user.email)).not.toContain(leaverEmail);
     await page.close();
   });
 
