@@ -30,7 +30,7 @@ export function TenantsSection() {
               <tr key={tenant.id}>
                 <td>{tenant.name}</td>
                 <td>{tenant.brandName ?? ''}</td>
-                <td>{tenant.plan}</td>
+                <td>{t.plans(tenant.plan)}</td>
                 <td>{names[tenant.mfaPolicy]}</td>
               </tr>
             ))}

@@ -84,6 +84,7 @@ export const adminMessages = defineMessages({
     slug: 'Identificador',
     brandName: 'Nome',
     plan: 'Plano',
+    plans: (plan: string) => ({ STARTER: 'Starter', PROFESSIONAL: 'Professional', ENTERPRISE: 'Enterprise' })[plan] ?? plan,
   },
   en: {
     title: 'Administration',
@@ -167,5 +168,6 @@ export const adminMessages = defineMessages({
     slug: 'Identifier',
     brandName: 'Name',
     plan: 'Plan',
+    plans: (plan: string) => ({ STARTER: 'Starter', PROFESSIONAL: 'Professional', ENTERPRISE: 'Enterprise' })[plan] ?? plan,
   },
 });
