@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { codeAt } from '../../../lib/auth/totp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,10 +11,41 @@ import { SignInPage } from './pages/sign-in-page';
 const FLOW = 'administration';
 
 let server: ConsoleServer;
+const ROOT_PASSWORD = 'platform password 1';
+let platform: { email: string; secret: string; lastStep: number };
+
+/** A platform administrator made by `npm run create-admin` in the running API's store; its secret read from what it prints. */
+async function createPlatformAdmin(email: string): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, NODE_NO_WARNINGS: '1', ADMIN_PASSWORD: ROOT_PASSWORD };
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/create-admin.ts', '--email', email, '--name', 'Root'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  expect(code, stderr).toBe(0);
+  const secret = /secret: ([A-Z2-7]+)/.exec(stdout)?.[1];
+  if (!secret) throw new Error(`no secret in: ${stdout}`);
+  return secret;
+}
+
+/** A code of a time step not used yet (a code is accepted once; one step of skew is allowed). */
+function freshCode(): string {
+  const now = Math.floor(Date.now() / 30_000);
+  const step = platform.lastStep >= now ? platform.lastStep + 1 : now;
+  platform.lastStep = step;
+  return codeAt(platform.secret, step * 30_000);
+}
 
 beforeAll(async () => {
   resetScreenshots(FLOW);
   server = await startConsole();
+  const email = `root-${Date.now().toString(36)}@example.com`;
+  platform = { email, secret: await createPlatformAdmin(email), lastStep: 0 };
 });
 
 afterAll(async () => {
@@ -147,6 +180,23 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
     await policy.getByText(admin.t.policyCurrent(admin.t.policyOff)).waitFor();
     await checkpoint(page, language, FLOW, '6-policy-saved');
     await page.close();
+  });
+
+  it('shows a platform administrator every tenant, and each tenant’s policy', async () => {
+    const rootContext = await newContext(language);
+    const page = await rootContext.newPage();
+    const signInPage = new SignInPage(page, language, server.consoleUrl);
+    await signInPage.open('/administration');
+    await signInPage.signIn(platform.email, ROOT_PASSWORD);
+    await signInPage.verify(freshCode());
+    await page.waitForURL(`${server.consoleUrl}/administration`);
+    const admin = new AdminPage(page, language, server.consoleUrl);
+    const tenants = admin.section(admin.t.tenantsTitle);
+    const row = tenants.getByRole('row').filter({ hasText: `admin-${language.toLowerCase()}-` });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(admin.t.policyOff);
+    await checkpoint(page, language, FLOW, '8-platform-tenants');
+    await rootContext.close();
   });
 
   it('shows a member the API’s reason instead of the sections', async () => {

@@ -9,18 +9,18 @@ import { adminMessages } from './messages';
 
 type Policy = 'OFF' | 'ADMINS' | 'ALL';
 
-/** GET /tenants, first page: platform administrators only; anyone else's 403 is `null`, not an error. */
-export const tenantsQuery = {
-  queryKey: ['admin', 'tenants'] as const,
+/** GET /tenants, one page (Link-header cursors): platform administrators only; anyone else's 403 is `null`, not an error. */
+export const tenantsQuery = (cursor: string | undefined) => ({
+  queryKey: ['admin', 'tenants', cursor ?? ''] as const,
   queryFn: async ({ signal }: { signal: AbortSignal }) => {
     try {
-      return await linkPage(api.GET('/tenants', { signal }));
+      return await linkPage(api.GET('/tenants', { params: { query: cursor ? { cursor } : {} }, signal }));
     } catch (error) {
       if (isProblem(error, 403)) return null;
       throw error;
     }
   },
-};
+});
 
 /**
  * The tenant's second-factor policy: PATCH /tenants/{id} { mfaPolicy } (a tenant administrator
@@ -30,7 +30,7 @@ export const tenantsQuery = {
 export function PolicySection({ tenantId }: { tenantId: string }) {
   const t = useMessages(adminMessages);
   const queryClient = useQueryClient();
-  const tenants = useQuery(tenantsQuery);
+  const tenants = useQuery(tenantsQuery(undefined));
   const listed = tenants.data?.items.find((tenant) => tenant.id === tenantId)?.mfaPolicy;
   const [saved, setSaved] = useState<Policy | undefined>();
   const current = saved ?? listed;
@@ -39,7 +39,7 @@ export function PolicySection({ tenantId }: { tenantId: string }) {
     mutationFn: (mfaPolicy: Policy) => unwrap(api.PATCH('/tenants/{id}', { params: { path: { id: tenantId } }, body: { mfaPolicy } })),
     onSuccess: async (tenant) => {
       setSaved(tenant.mfaPolicy);
-      await queryClient.invalidateQueries({ queryKey: tenantsQuery.queryKey });
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'tenants'] });
     },
   });
   const names: Record<Policy, string> = { OFF: t.policyOff, ADMINS: t.policyAdmins, ALL: t.policyAll };

@@ -1,13 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { adminMessages } from './messages';
+import { useCursorStack } from './paging';
 import { tenantsQuery } from './PolicySection';
 
 /** Every tenant (GET /tenants), for platform administrators; for anyone else (403) nothing at all. */
 export function TenantsSection() {
   const t = useMessages(adminMessages);
-  const tenants = useQuery(tenantsQuery);
+  const paging = useCursorStack();
+  const tenants = useQuery({ ...tenantsQuery(paging.cursor), placeholderData: keepPreviousData });
   if (tenants.error) return <ProblemAlert error={tenants.error} onRetry={() => void tenants.refetch()} />;
   if (!tenants.data) return null;
   const names = { OFF: t.policyOff, ADMINS: t.policyAdmins, ALL: t.policyAll };
@@ -37,6 +40,15 @@ export function TenantsSection() {
           </tbody>
         </table>
       </div>
+      <Pager
+        label={t.tenantsPager}
+        page={paging.page}
+        hasNext={Boolean(tenants.data.nextCursor)}
+        onPage={(page) => {
+          if (page < paging.page) paging.previous();
+          else if (tenants.data?.nextCursor) paging.next(tenants.data.nextCursor);
+        }}
+      />
     </section>
   );
 }
