@@ -45,3 +45,14 @@ describe('cursor paging', () => {
     expect(pageOfStack(['a', 'b'])).toBe(3);
   });
 });
+
+describe('the audit trail in words', () => {
+  it('names every action and resource type in both languages, and shows an unknown code as it is', async () => {
+    const { auditLabels } = await import('../src/pages/admin/audit-labels');
+    for (const locale of ['pt-BR', 'en'] as const) {
+      for (const action of AUDIT_ACTIONS) expect(auditLabels[locale].action(action)).not.toBe(action);
+      for (const type of RESOURCE_TYPES) expect(auditLabels[locale].resourceType(type)).not.toBe(type);
+      expect(auditLabels[locale].action('future.action')).toBe('future.action');
+    }
+  });
+});

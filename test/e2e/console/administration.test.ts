@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { codeAt } from '../../../lib/auth/totp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
+import { auditLabels } from '../../../console/src/pages/admin/audit-labels';
 import { AdminPage } from './pages/admin-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -142,6 +143,7 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
         { timeout: 10_000 },
       )
       .toEqual(['invitation.withdrawn']);
+    expect(await admin.audit.getByRole('cell', { name: auditLabels[language].action('invitation.withdrawn'), exact: false }).count()).toBe(1);
     await checkpoint(page, language, FLOW, '5-audit-filtered');
     await admin.filterAudit({ action: 'invitation.created' });
     await expect.poll(async () => (await admin.auditActions()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);

@@ -9,6 +9,7 @@ import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
 import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, auditQuery, changesText, isShortPage, NO_FILTERS, RESOURCE_TYPES, type AuditFilters } from './logic';
+import { auditLabels } from './audit-labels';
 import { adminMessages } from './messages';
 import { useCursorStack } from './paging';
 import { usersQuery } from './UsersSection';
@@ -57,6 +58,7 @@ export function AuditSection() {
 
 function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (filters: AuditFilters) => void }) {
   const t = useMessages(adminMessages);
+  const labels = useMessages(auditLabels);
   const [draft, setDraft] = useState<AuditFilters>(applied);
   const users = useQuery(usersQuery(undefined));
   const set = (field: keyof AuditFilters) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
@@ -68,8 +70,8 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
   return (
     <form className="form" onSubmit={onSubmit} aria-label={t.filters}>
       <div className="form-row">
-        <SelectField label={t.action} value={draft.action} onValueChange={set('action')} options={[any, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: action }))]} />
-        <SelectField label={t.resourceType} value={draft.resourceType} onValueChange={set('resourceType')} options={[any, ...RESOURCE_TYPES.map((type) => ({ value: type, label: type }))]} />
+        <SelectField label={t.action} value={draft.action} onValueChange={set('action')} options={[any, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: labels.action(action) }))]} />
+        <SelectField label={t.resourceType} value={draft.resourceType} onValueChange={set('resourceType')} options={[any, ...RESOURCE_TYPES.map((type) => ({ value: type, label: labels.resourceType(type) }))]} />
         <SelectField
           label={t.actor}
           value={draft.actorId}
@@ -100,6 +102,7 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
 
 function AuditTable({ events }: { events: AuditEvent[] }) {
   const t = useMessages(adminMessages);
+  const labels = useMessages(auditLabels);
   const { locale } = useLocale();
   const actorName = (actor: AuditEvent['actor']) => (actor.type === 'system' ? t.system : actor.type === 'anonymous' ? t.anonymous : (actor.name ?? actor.id ?? ''));
   return (
@@ -122,10 +125,10 @@ function AuditTable({ events }: { events: AuditEvent[] }) {
               <td>{formatDateTime(event.occurredAt, locale)}</td>
               <td>{actorName(event.actor)}</td>
               <td>
-                <code>{event.action}</code>
+                {labels.action(event.action)} <code className="muted small">{event.action}</code>
               </td>
               <td>
-                {event.resource.type}
+                {labels.resourceType(event.resource.type)}
                 {event.resource.id ? <span className="muted small"> {event.resource.id.slice(0, 8)}</span> : null}
               </td>
               <td className="small">{changesText(event.changes)}</td>

@@ -59,7 +59,8 @@ export class AdminPage extends ConsolePage {
     await this.audit.getByRole('button', { name: this.t.applyFilters, exact: true }).click();
   }
 
+  /** The action code of each entry shown (beside its name in words). */
   auditActions() {
-    return this.audit.getByRole('table').locator('tbody tr td:nth-child(3)').allTextContents();
+    return this.audit.getByRole('table').locator('tbody tr td:nth-child(3) code').allTextContents();
   }
 }
