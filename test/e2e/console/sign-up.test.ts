@@ -52,10 +52,17 @@ describe.each(LANGUAGES)('sign up (%s)', (language) => {
 
     await recovery.field(recovery.t.slug).fill(`cafe-sao-joao-${suffix}`);
     await recovery.field(recovery.t.plan).selectOption('PROFESSIONAL');
+    // A wrong check digit is the API's field error, under the field.
+    await recovery.field(recovery.t.document).fill('11222333000180');
+    expect(await recovery.field(recovery.t.document).inputValue()).toBe('11.222.333/0001-80');
+    await recovery.button(recovery.t.signUpSubmit).click();
+    await expect.poll(() => recovery.field(recovery.t.document).getAttribute('aria-invalid')).toBe('true');
+    await checkpoint(page, language, FLOW, '3-document-refused');
+    await recovery.field(recovery.t.document).fill('11222333000181');
     await recovery.button(recovery.t.signUpSubmit).click();
     await recovery.heading(recovery.t.checkEmailTitle).waitFor();
     expect(await recovery.status.first().textContent()).toBe(recovery.t.checkEmailText(adminEmail));
-    await checkpoint(page, language, FLOW, '3-check-email');
+    await checkpoint(page, language, FLOW, '4-check-email');
 
     const link = mailedLink(server.dataDir, adminEmail, 'register');
     expect(link.searchParams.get('email')).toBe(adminEmail);
@@ -63,12 +70,12 @@ describe.each(LANGUAGES)('sign up (%s)', (language) => {
     await recovery.heading(recovery.t.invitationTitle).waitFor();
     expect(await recovery.field(recovery.t.email).inputValue()).toBe(adminEmail);
     expect(await recovery.field(recovery.t.email).getAttribute('readonly')).not.toBeNull();
-    await checkpoint(page, language, FLOW, '4-register');
+    await checkpoint(page, language, FLOW, '5-register');
 
     await recovery.register('Fátima Fundadora', PASSWORD);
     await page.waitForURL(`${server.consoleUrl}/`);
     await new ConsolePage(page, language, server.consoleUrl).signOutButton.waitFor();
-    await checkpoint(page, language, FLOW, '5-signed-in');
+    await checkpoint(page, language, FLOW, '6-signed-in');
 
     // The account is the tenant's administrator, on the plan chosen.
     const cookie = await signInCookie(server, adminEmail, PASSWORD);

@@ -6,6 +6,7 @@ import { fieldErrors } from '../../api/problems';
 import { SelectField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { maskDocument, rawDocument } from '../../format/masks';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
 import { SLUG_PROBLEM_TEXT, slugOf, slugProblem } from './recovery';
@@ -27,10 +28,11 @@ export default function SignUpPage() {
   const [slugEdited, setSlugEdited] = useState(false);
   const [plan, setPlan] = useState<Plan>('STARTER');
   const [adminEmail, setAdminEmail] = useState('');
+  const [document, setDocument] = useState('');
   const [tried, setTried] = useState(false);
 
   const signUp = useMutation({
-    mutationFn: () => unwrap(api.POST('/tenants', { body: { name: slug, brandName: companyName.trim(), plan, adminEmail: adminEmail.trim() } })),
+    mutationFn: () => unwrap(api.POST('/tenants', { body: { name: slug, brandName: companyName.trim(), plan, adminEmail: adminEmail.trim(), ...(rawDocument(document) ? { document: rawDocument(document) } : {}) } })),
   });
 
   if (signUp.isSuccess) {
@@ -78,6 +80,7 @@ export default function SignUpPage() {
           hint={t.slugHint}
           error={(tried && problem ? t[SLUG_PROBLEM_TEXT[problem]] : undefined) ?? fields.name}
         />
+        <TextField label={t.document} value={document} onValueChange={setDocument} mask={maskDocument} inputMode="text" autoComplete="off" hint={t.documentHint} error={fields.document} />
         <SelectField
           label={t.plan}
           value={plan}
