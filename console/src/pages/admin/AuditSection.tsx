@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { components } from '@backoffice/client';
+import type { components, operations } from '@backoffice/client';
 import { api, unwrap } from '../../api/client';
 import { SelectField, TextField } from '../../components/Field';
 import { Pager } from '../../components/Pager';
@@ -8,13 +8,19 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
-import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, auditQuery, changesText, isShortPage, NO_FILTERS, RESOURCE_TYPES, type AuditFilters } from './logic';
+import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, auditQuery, changesText, isShortPage, NO_FILTERS, RESOURCE_TYPES, type AuditAction, type AuditFilters, type ResourceType } from './logic';
 import { auditLabels } from './audit-labels';
 import { adminMessages } from './messages';
 import { useCursorStack } from './paging';
 import { usersQuery } from './UsersSection';
 
 type AuditEvent = components['schemas']['ListAuditEventsResponse']['items'][number];
+type ApiAuditQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** Checked when compiled: the actions and resource types the filter offers are exactly the API's. */
+export const FILTERS_MATCH_THE_API: [Same<AuditAction, NonNullable<ApiAuditQuery['action']>>, Same<ResourceType, NonNullable<ApiAuditQuery['resourceType']>>] = [true, true];
 
 /**
  * The tenant's audit trail (GET /audit-events), newest first, filtered by action, resource

@@ -1,11 +1,8 @@
-import type { operations } from '@backoffice/client';
-
 /**
- * The administration page's small rules, apart from React so that they are tested alone.
+ * The administration page's small rules, apart from React (and from the API client, so that
+ * the browser tests may import them too) so that they are tested alone. The lists are checked
+ * against the API's own types where the page passes them to GET /audit-events.
  */
-export type AuditQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
-export type AuditAction = NonNullable<AuditQuery['action']>;
-export type ResourceType = NonNullable<AuditQuery['resourceType']>;
 
 /** Every action of the trail (docs/administration.md, lib/audit/model.ts), for the filter. */
 export const AUDIT_ACTIONS = [
@@ -18,9 +15,22 @@ export const AUDIT_ACTIONS = [
   'tenant.updated', 'platform.admin_promoted', 'company.created', 'company.updated',
   'company.status_changed', 'supplier.created', 'supplier.updated', 'supplier.deleted',
   'warehouse.created', 'product.created', 'movement.created',
-] as const satisfies readonly AuditAction[];
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement'] as const satisfies readonly ResourceType[];
+export const RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** The query of GET /audit-events the page sends. */
+export interface AuditQuery {
+  limit: number;
+  action?: AuditAction;
+  resourceType?: ResourceType;
+  actorId?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+}
 
 /** The filter form as typed: empty strings for "any"; days as `YYYY-MM-DD` (the date inputs' value). */
 export interface AuditFilters {
