@@ -1,6 +1,18 @@
 import { Page } from '../../components/Page';
+import { useMessages } from '../../i18n';
+import { ChangePasswordSection } from './ChangePasswordSection';
+import { accountMessages } from './messages';
+import { SecondFactorSection } from './SecondFactorSection';
+import { SessionsSection } from './SessionsSection';
 
-/** Not built yet. */
+/** The signed-in user's own account: sessions, password, second factor. */
 export default function AccountPage() {
-  return <Page title="AccountPage">{null}</Page>;
+  const t = useMessages(accountMessages);
+  return (
+    <Page title={t.title}>
+      <SessionsSection />
+      <ChangePasswordSection />
+      <SecondFactorSection />
+    </Page>
+  );
 }

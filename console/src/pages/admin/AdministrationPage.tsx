@@ -1,6 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { isProblem } from '../../api/problems';
+import { useMe } from '../../app/session';
 import { Page } from '../../components/Page';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { SkeletonRows } from '../../components/States';
+import { useMessages } from '../../i18n';
+import { AuditSection } from './AuditSection';
+import { InvitationsSection } from './InvitationsSection';
+import { adminMessages } from './messages';
+import { PolicySection } from './PolicySection';
+import { TenantsSection } from './TenantsSection';
+import { usersQuery, UsersSection } from './UsersSection';
 
-/** Not built yet. */
+/**
+ * Administration. GET /auth/me does not say the role, so the page asks the first administrator
+ * route (the users' first page): a member's 403 shows the API's reason instead of the sections.
+ */
 export default function AdministrationPage() {
-  return <Page title="AdministrationPage">{null}</Page>;
+  const t = useMessages(adminMessages);
+  const me = useMe();
+  const access = useQuery(usersQuery(undefined));
+  return (
+    <Page title={t.title}>
+      {access.isPending ? <SkeletonRows rows={4} columns={4} /> : null}
+      {access.error ? <ProblemAlert error={access.error} {...(isProblem(access.error, 403) ? {} : { onRetry: () => void access.refetch() })} /> : null}
+      {access.data ? (
+        <>
+          <UsersSection meId={me.data?.id} />
+          <InvitationsSection />
+          <AuditSection />
+          {me.data ? <PolicySection tenantId={me.data.tenantId} /> : null}
+          <TenantsSection />
+        </>
+      ) : null}
+    </Page>
+  );
 }

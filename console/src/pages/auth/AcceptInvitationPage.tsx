@@ -1,6 +1,108 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { api, unwrap } from '../../api/client';
+import { fieldErrors } from '../../api/problems';
+import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { useMessages } from '../../i18n';
+import { common } from '../../i18n/common';
+import { invitationOf, newPasswordProblem, PASSWORD_PROBLEM_TEXT } from './recovery';
+import { recoveryMessages } from './recovery-messages';
 
-/** Not built yet. */
+/**
+ * The e-mailed invitation (`/register?tenantId=…&email=…&token=…`), also the link a sign-up
+ * sends its administrator: a name and a password (the e-mail is the invitation's, read-only),
+ * POST /auth/register, which signs the new user in, then the dashboard.
+ */
 export default function AcceptInvitationPage() {
-  return <Page title="AcceptInvitationPage">{null}</Page>;
+  const t = useMessages(recoveryMessages);
+  const c = useMessages(common);
+  const invitation = invitationOf(useSearch());
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [tried, setTried] = useState(false);
+  const [signInNeeded, setSignInNeeded] = useState(false);
+
+  const register = useMutation({
+    mutationFn: (link: NonNullable<typeof invitation>) =>
+      unwrap(api.POST('/auth/register', { body: { name: name.trim(), email: link.email, password, tenantId: link.tenantId, invitationToken: link.token } })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      const me = queryClient.getQueryData(['me']);
+      if (me) navigate('/', { replace: true });
+      else setSignInNeeded(true);
+    },
+  });
+
+  if (!invitation) {
+    return (
+      <Page title={t.invitationTitle}>
+        <div className="alert alert-error" role="alert">
+          <p>{t.invitationIncomplete}</p>
+        </div>
+      </Page>
+    );
+  }
+
+  if (signInNeeded) {
+    return (
+      <Page title={t.invitationTitle}>
+        <div className="alert alert-ok" role="status">
+          <p>{t.invitationRegisteredSignIn}</p>
+        </div>
+        <p>
+          <Link href="/sign-in" className="button primary">
+            {t.goToSignIn}
+          </Link>
+        </p>
+      </Page>
+    );
+  }
+
+  const problem = newPasswordProblem(password, confirmation);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!problem && name.trim()) register.mutate(invitation);
+  };
+  const fields = fieldErrors(register.error);
+  const local = tried && problem ? t[PASSWORD_PROBLEM_TEXT[problem]] : undefined;
+
+  return (
+    <Page title={t.invitationTitle}>
+      <form onSubmit={onSubmit} className="form" noValidate>
+        <p>{t.invitationIntro}</p>
+        {register.error ? <ProblemAlert error={register.error} /> : null}
+        <TextField label={t.email} type="email" value={invitation.email} onValueChange={() => undefined} readOnly hint={t.invitationEmailHint} error={fields.email} />
+        <TextField label={t.name} value={name} onValueChange={setName} autoComplete="name" required autoFocus error={tried && !name.trim() ? c.required : fields.name} />
+        <TextField
+          label={t.password}
+          type="password"
+          value={password}
+          onValueChange={setPassword}
+          autoComplete="new-password"
+          required
+          hint={t.passwordHint}
+          error={(problem !== 'mismatch' ? local : undefined) ?? fields.password}
+        />
+        <TextField
+          label={t.confirmPassword}
+          type="password"
+          value={confirmation}
+          onValueChange={setConfirmation}
+          autoComplete="new-password"
+          required
+          error={problem === 'mismatch' ? local : undefined}
+        />
+        <button type="submit" className="button primary" disabled={register.isPending}>
+          {t.createAccount}
+        </button>
+      </form>
+    </Page>
+  );
 }

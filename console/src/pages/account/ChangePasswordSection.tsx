@@ -1,0 +1,72 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, unwrap } from '../../api/client';
+import { fieldErrors } from '../../api/problems';
+import { TextField } from '../../components/Field';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { useMessages } from '../../i18n';
+import { newPasswordProblem, PASSWORD_PROBLEM_TEXT } from '../auth/recovery';
+import { recoveryMessages } from '../auth/recovery-messages';
+import { accountMessages } from './messages';
+
+/**
+ * POST /auth/change-password: the current password and the new one twice. Every other session
+ * ends and this one goes on with fresh cookies; a wrong current password is the API's 400
+ * naming `currentPassword`, shown under that field.
+ */
+export function ChangePasswordSection() {
+  const t = useMessages(accountMessages);
+  const rules = useMessages(recoveryMessages);
+  const queryClient = useQueryClient();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [tried, setTried] = useState(false);
+  const change = useMutation({
+    mutationFn: () => unwrap(api.POST('/auth/change-password', { body: { currentPassword, newPassword } })),
+    onSuccess: async () => {
+      setCurrentPassword('');
+      setNewPassword('');
+      setConfirmation('');
+      setTried(false);
+      await queryClient.invalidateQueries({ queryKey: ['account', 'sessions'] });
+    },
+  });
+  const problem = newPasswordProblem(newPassword, confirmation);
+  const local = tried && problem ? rules[PASSWORD_PROBLEM_TEXT[problem]] : undefined;
+  const fields = fieldErrors(change.error);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    change.reset();
+    if (!problem && currentPassword) change.mutate();
+  };
+  return (
+    <section className="card" aria-labelledby="password-title">
+      <h2 id="password-title">{t.passwordTitle}</h2>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {change.isSuccess ? (
+          <div className="alert alert-ok" role="status">
+            <p>{t.passwordChanged}</p>
+          </div>
+        ) : null}
+        {change.error ? <ProblemAlert error={change.error} /> : null}
+        <TextField label={t.currentPassword} type="password" value={currentPassword} onValueChange={setCurrentPassword} autoComplete="current-password" required error={fields.currentPassword} />
+        <TextField
+          label={t.newPassword}
+          type="password"
+          value={newPassword}
+          onValueChange={setNewPassword}
+          autoComplete="new-password"
+          required
+          hint={t.passwordHint}
+          error={(problem !== 'mismatch' ? local : undefined) ?? fields.newPassword}
+        />
+        <TextField label={t.confirmPassword} type="password" value={confirmation} onValueChange={setConfirmation} autoComplete="new-password" required error={problem === 'mismatch' ? local : undefined} />
+        <button type="submit" className="button primary" disabled={change.isPending}>
+          {t.changePassword}
+        </button>
+      </form>
+    </section>
+  );
+}
