@@ -75,15 +75,8 @@ export default function CompaniesPage() {
       {list.isPending ? (
         <SkeletonRows rows={5} columns={6} />
       ) : data && data.items.length === 0 && page === 1 ? (
-        <EmptyState
-          title={t.emptyTitle}
-          hint={t.emptyHint}
-          action={
-            <button type="button" className="button primary" onClick={openCreate}>
-              {t.newCompany}
-            </button>
-          }
-        />
+        // The hint points at the page's own New company button: one control of that name on the page.
+        <EmptyState title={t.emptyTitle} hint={t.emptyHint} />
       ) : data ? (
         <>
           <CompanyTable

@@ -105,15 +105,8 @@ export default function SuppliersPage() {
             }
           />
         ) : (
-          <EmptyState
-            title={t.emptyTitle}
-            hint={t.emptyHint}
-            action={
-              <button type="button" className="button primary" onClick={openCreate}>
-                {t.newSupplier}
-              </button>
-            }
-          />
+          // The hint points at the page's own New supplier button: one control of that name on the page.
+          <EmptyState title={t.emptyTitle} hint={t.emptyHint} />
         )
       ) : data ? (
         <>
