@@ -36,7 +36,13 @@ function SignedIn({ children }: { children: ReactNode }) {
   const me = useMe();
   const [location] = useLocation();
   const search = useSearch();
-  if (me.isPending) return <Loading />;
+  // The frame is drawn at once and stays: only its content changes when the user is known (no layout shift).
+  if (me.isPending)
+    return (
+      <Layout userName="">
+        <Loading />
+      </Layout>
+    );
   if (me.isError) return <ProblemAlert error={me.error} onRetry={() => void me.refetch()} />;
   if (!me.data) return <Redirect to={signInPath(location + (search ? `?${search}` : ''))} replace />;
   return <Layout userName={me.data.name}>{children}</Layout>;

@@ -82,7 +82,7 @@ export function Layout({ userName, children }: { userName: string; children: Rea
           </ul>
         </nav>
         <div className="topbar-end">
-          <span className="muted small">{t.signedInAs(userName)}</span>
+          <span className="muted small">{userName ? t.signedInAs(userName) : null}</span>
           <LanguageSwitch />
           <button type="button" className="button secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             {t.signOut}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { api, linkPage } from '../../api/client';
 import { TextField } from '../../components/Field';
@@ -20,7 +20,7 @@ export const COVERAGE_PAGE_SIZE = 50;
  * API's order (what runs out first comes first), as a table and a bar chart, the products
  * running out within the chosen horizon marked in both (a row class and a badge in words).
  */
-export function CoverageWidget() {
+export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
   const t = useMessages(dashboardMessages);
   const { locale } = useLocale();
   const [days, setDaysState] = useState(DEFAULT_PERIOD);
@@ -45,6 +45,10 @@ export function CoverageWidget() {
     setPage(next);
   };
   const items = coverage.data?.items;
+  const settled = !coverage.isPending;
+  useEffect(() => {
+    if (settled) onDrawn?.();
+  }, [settled, onDrawn]);
   const bars = useMemo(() => (items ?? []).filter((item) => item.estimatedCoverageDays !== null).map((item) => ({ label: item.sku, value: item.estimatedCoverageDays ?? 0, highlight: runsOutWithin(item, horizon) })), [items, horizon]);
 
   return (
