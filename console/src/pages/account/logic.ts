@@ -31,8 +31,10 @@ export function disableBody(input: string): { code: string } | { recoveryCode: s
 export function deviceOf(userAgent: string): string {
   if (!userAgent) return '';
   // In order: Edge and Opera also say Chrome, and Chrome also says Safari.
-  const browser = ['Edg', 'OPR', 'Firefox', 'Chrome', 'Safari'].find((name) => new RegExp(`\\b${name}/[\\d.]+`).test(userAgent));
-  const system = /(Windows|Android|iPhone|iPad|Mac OS X|Linux|CrOS)/.exec(userAgent)?.[1];
+  // Headless Chrome says HeadlessChrome/….
+  const browser = ['Edg', 'OPR', 'Firefox', 'Chrome', 'Safari'].find((name) => new RegExp(`(?:\\b|Headless)${name}/[\\d.]+`).test(userAgent));
+  // In order too: Android says Linux, and an iPhone or iPad says Mac OS X.
+  const system = ['Windows', 'Android', 'iPhone', 'iPad', 'CrOS', 'Mac OS X', 'Linux'].find((name) => userAgent.includes(name));
   const names: Record<string, string> = { Edg: 'Edge', OPR: 'Opera', 'Mac OS X': 'macOS', CrOS: 'ChromeOS' };
   if (browser || system) return [browser && (names[browser] ?? browser), system && (names[system] ?? system)].filter(Boolean).join(' · ');
   return userAgent.length > 40 ? `${userAgent.slice(0, 40)}…` : userAgent;
