@@ -5,8 +5,8 @@ import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
-import { newPasswordProblem, PASSWORD_PROBLEM_TEXT } from '../auth/recovery';
-import { recoveryMessages } from '../auth/recovery-messages';
+import { newPasswordProblem } from '../auth/recovery';
+import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { accountMessages } from './messages';
 
 /**
@@ -16,7 +16,6 @@ import { accountMessages } from './messages';
  */
 export function ChangePasswordSection() {
   const t = useMessages(accountMessages);
-  const rules = useMessages(recoveryMessages);
   const queryClient = useQueryClient();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
@@ -33,7 +32,6 @@ export function ChangePasswordSection() {
     },
   });
   const problem = newPasswordProblem(newPassword, confirmation);
-  const local = tried && problem ? rules[PASSWORD_PROBLEM_TEXT[problem]] : undefined;
   const fields = fieldErrors(change.error);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -52,17 +50,17 @@ export function ChangePasswordSection() {
         ) : null}
         {change.error ? <ProblemAlert error={change.error} /> : null}
         <TextField label={t.currentPassword} type="password" value={currentPassword} onValueChange={setCurrentPassword} autoComplete="current-password" required error={fields.currentPassword} />
-        <TextField
+        <NewPasswordFields
           label={t.newPassword}
-          type="password"
-          value={newPassword}
-          onValueChange={setNewPassword}
-          autoComplete="new-password"
-          required
+          confirmLabel={t.confirmPassword}
           hint={t.passwordHint}
-          error={(problem !== 'mismatch' ? local : undefined) ?? fields.newPassword}
+          password={newPassword}
+          onPassword={setNewPassword}
+          confirmation={confirmation}
+          onConfirmation={setConfirmation}
+          tried={tried}
+          serverError={fields.newPassword}
         />
-        <TextField label={t.confirmPassword} type="password" value={confirmation} onValueChange={setConfirmation} autoComplete="new-password" required error={problem === 'mismatch' ? local : undefined} />
         <button type="submit" className="button primary" disabled={change.isPending}>
           {t.changePassword}
         </button>

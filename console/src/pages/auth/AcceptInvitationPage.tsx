@@ -8,7 +8,8 @@ import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
-import { invitationOf, newPasswordProblem, PASSWORD_PROBLEM_TEXT } from './recovery';
+import { invitationOf, newPasswordProblem } from './recovery';
+import { NewPasswordFields } from './NewPasswordFields';
 import { recoveryMessages } from './recovery-messages';
 
 /**
@@ -71,7 +72,6 @@ export default function AcceptInvitationPage() {
     if (!problem && name.trim()) register.mutate(invitation);
   };
   const fields = fieldErrors(register.error);
-  const local = tried && problem ? t[PASSWORD_PROBLEM_TEXT[problem]] : undefined;
 
   return (
     <Page title={t.invitationTitle}>
@@ -80,24 +80,16 @@ export default function AcceptInvitationPage() {
         {register.error ? <ProblemAlert error={register.error} /> : null}
         <TextField label={t.email} type="email" value={invitation.email} onValueChange={() => undefined} readOnly hint={t.invitationEmailHint} error={fields.email} />
         <TextField label={t.name} value={name} onValueChange={setName} autoComplete="name" required autoFocus error={tried && !name.trim() ? c.required : fields.name} />
-        <TextField
+        <NewPasswordFields
           label={t.password}
-          type="password"
-          value={password}
-          onValueChange={setPassword}
-          autoComplete="new-password"
-          required
+          confirmLabel={t.confirmPassword}
           hint={t.passwordHint}
-          error={(problem !== 'mismatch' ? local : undefined) ?? fields.password}
-        />
-        <TextField
-          label={t.confirmPassword}
-          type="password"
-          value={confirmation}
-          onValueChange={setConfirmation}
-          autoComplete="new-password"
-          required
-          error={problem === 'mismatch' ? local : undefined}
+          password={password}
+          onPassword={setPassword}
+          confirmation={confirmation}
+          onConfirmation={setConfirmation}
+          tried={tried}
+          serverError={fields.password}
         />
         <button type="submit" className="button primary" disabled={register.isPending}>
           {t.createAccount}

@@ -3,11 +3,11 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { fieldErrors } from '../../api/problems';
-import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
-import { newPasswordProblem, PASSWORD_PROBLEM_TEXT } from './recovery';
+import { newPasswordProblem } from './recovery';
+import { NewPasswordFields } from './NewPasswordFields';
 import { recoveryMessages } from './recovery-messages';
 
 /**
@@ -58,7 +58,6 @@ export default function ResetPasswordPage() {
     if (!problem) reset.mutate();
   };
   const fields = fieldErrors(reset.error);
-  const local = tried && problem ? t[PASSWORD_PROBLEM_TEXT[problem]] : undefined;
 
   return (
     <Page title={t.resetTitle}>
@@ -69,25 +68,17 @@ export default function ResetPasswordPage() {
             <Link href="/forgot-password">{t.requestNewLink}</Link>
           </p>
         ) : null}
-        <TextField
+        <NewPasswordFields
           label={t.newPassword}
-          type="password"
-          value={password}
-          onValueChange={setPassword}
-          autoComplete="new-password"
-          required
-          autoFocus
+          confirmLabel={t.confirmPassword}
           hint={t.passwordHint}
-          error={(problem !== 'mismatch' ? local : undefined) ?? fields.newPassword}
-        />
-        <TextField
-          label={t.confirmPassword}
-          type="password"
-          value={confirmation}
-          onValueChange={setConfirmation}
-          autoComplete="new-password"
-          required
-          error={problem === 'mismatch' ? local : undefined}
+          password={password}
+          onPassword={setPassword}
+          confirmation={confirmation}
+          onConfirmation={setConfirmation}
+          tried={tried}
+          serverError={fields.newPassword}
+          autoFocus
         />
         <button type="submit" className="button primary" disabled={reset.isPending}>
           {t.resetSubmit}
