@@ -152,7 +152,13 @@ export function withConsole(next: RequestListener, options: ConsoleOptions): Req
     }
     if (path.startsWith(`${CONSOLE_PATH}/assets/`)) {
       // Hashed names: a file never changes under its name, so browsers keep it a year.
-      const file = normalize(join(DIST, decodeURIComponent(path.slice(CONSOLE_PATH.length + 1))));
+      let name: string;
+      try {
+        name = decodeURIComponent(path.slice(CONSOLE_PATH.length + 1));
+      } catch {
+        return sendText(request, response, 404, 'No such file in the console.');
+      }
+      const file = normalize(join(DIST, name));
       const served = file.startsWith(join(DIST, 'assets') + sep) ? await load(file) : undefined;
       if (!served) return sendText(request, response, 404, 'No such file in the console.');
       return send(request, response, 200, served, 'public, max-age=31536000, immutable');
