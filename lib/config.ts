@@ -112,7 +112,7 @@ const configRules = {
   ALLOWED_ORIGINS: urls,
   COOKIE_SAME_SITE: oneOf(['Strict', 'Lax', 'None']),
   COOKIE_DOMAIN: optional(text),
-  /** Stage prefix in front of every path, e.g. `/prod`; empty behind a custom domain. */
+  /** A prefix in front of every path (cookie paths, Link): empty where the API is at its origin's root, as behind the console's distribution, a custom domain and npm start. */
   PATH_PREFIX: ((value) => (value === undefined ? { value: '' } : PATH_PREFIX.test(value) ? { value } : refuse('must be empty or /segment[/segment…]'))) as Rule<string>,
 
   /**

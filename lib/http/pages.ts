@@ -3,8 +3,9 @@ import type { Page, PageRequest } from '../pages';
 import type { Reply } from './handler';
 
 /**
- * The `Link` header of a page with a next one: an absolute-path reference (the stage prefix
- * included), so it works behind the execute-api URL and a custom domain alike.
+ * The `Link` header of a page with a next one: an absolute-path reference (PATH_PREFIX
+ * included, empty where the API is at its origin's root: the console's distribution, a custom
+ * domain, npm start).
  */
 export function nextPageLink(path: string, limit: number, nextCursor: string | null, filters: Record<string, string> = {}): Record<string, string> {
   if (nextCursor === null) return {};
