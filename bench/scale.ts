@@ -50,6 +50,7 @@ export interface ScaleFigure {
 
 function principalOf(tenantId: string): Principal {
   return {
+    kind: 'user',
     tenantId,
     userId: randomUUID(),
     sessionId: randomUUID(),

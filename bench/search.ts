@@ -77,7 +77,7 @@ async function warm<T>(work: () => Promise<T>) {
 const cost = (entry: { readUnits: number; writeUnits: number; requests: number; ms: number }) => `${round(entry.readUnits)} RCU${entry.writeUnits ? ` + ${round(entry.writeUnits)} WCU` : ''}, ${entry.requests} req, ${Math.round(entry.ms)} ms`;
 
 function principalOf(tenantId: string): Principal {
-  return { tenantId, userId: randomUUID(), sessionId: randomUUID(), jti: randomUUID(), role: 'ADMIN', platformAdmin: false, name: 'Bench', email: 'bench@example.com', tokenExpiresAt: 0, sessionsValidFrom: null, credentialVersion: 0, mfaEnrolmentRequired: false };
+  return { kind: 'user', tenantId, userId: randomUUID(), sessionId: randomUUID(), jti: randomUUID(), role: 'ADMIN', platformAdmin: false, name: 'Bench', email: 'bench@example.com', tokenExpiresAt: 0, sessionsValidFrom: null, credentialVersion: 0, mfaEnrolmentRequired: false };
 }
 
 /**

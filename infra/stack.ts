@@ -77,6 +77,8 @@ export function functionEnvironment(stage: StageConfig, browser: BrowserEntry) {
     MAIL_FROM: stage.mailFrom,
     // The viewer's address is believed only with it (lib/http/request.ts clientIp).
     EDGE_SECRET: browser.edgeSecret,
+    // Deployed stages take `bo_live_` API keys only (lib/api-keys/format).
+    API_KEY_ENVIRONMENT: 'live',
   } satisfies Partial<Record<keyof Config, string>>;
 }
 
@@ -144,7 +146,6 @@ export class BackofficeStack extends Stack {
       allowedOrigins: allowedOrigins(stage, browser),
       throttling: stage.throttling,
       authorizerFunction: authorizer.function,
-      authorizerCacheTtl: stage.authorizerCacheTtl,
       logRetention: stage.logRetention,
       removalPolicy: stage.removalPolicy,
       ...(stage.customDomain ? { customDomain: stage.customDomain } : {}),
@@ -170,7 +171,8 @@ export class BackofficeStack extends Stack {
         cpu: route.cpu,
       }).function;
       bindTable(fn, table, route.table);
-      if (route.rateLimits?.length) grantRateLimitCounters(fn, table);
+      // A route API keys may use counts each key's requests (API_KEY_RATE_LIMIT).
+      if (route.rateLimits?.length || route.apiKey) grantRateLimitCounters(fn, table);
       if (route.searches) grantSearchFolds(fn, table);
       if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);

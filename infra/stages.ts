@@ -35,13 +35,6 @@ export interface StageConfig {
   jwtAudience: string;
   /** Public JWKS (`{"keys":[...]}`) that verifies access and refresh tokens. */
   jwtPublicKeys: string;
-  /**
-   * Authorizer result cache. 0 (the default) so that a logout, a revoked session or a
-   * suspended tenant takes effect on the very next request; a positive value saves one
-   * authorizer invocation and its DynamoDB round trip per cached request, at the price of a
-   * revoked token working for up to that many seconds (context `authorizerCacheTtlSeconds`).
-   */
-  authorizerCacheTtl: Duration;
   /** Steady-state and burst requests per second for every method of the stage. */
   throttling: { rateLimit: number; burstLimit: number };
   /** Stateful resources (table, signing key, log groups, the console bucket) on stack deletion. */
@@ -82,7 +75,7 @@ export const PLACEHOLDER_JWT_PUBLIC_KEYS = '{"keys":[]}';
 
 type StageDefaults = Omit<
   StageConfig,
-  'name' | 'jwtPublicKeys' | 'authorizerCacheTtl' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl'
+  'name' | 'jwtPublicKeys' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl'
 >;
 
 /**
@@ -234,15 +227,16 @@ function parseJwks(raw: string): string {
   return JSON.stringify(parsed);
 }
 
-function parseCacheTtl(read: ContextReader): Duration {
+/**
+ * The authorizer's result cache is gone: it serves session cookies and API keys, a cache needs
+ * an identity source every request carries, and a revocation must apply on the next request.
+ * A stage that still sets the context is told so rather than silently ignored.
+ */
+function refuseCacheTtl(read: ContextReader): void {
   const raw = read('authorizerCacheTtlSeconds');
-  if (raw === undefined) return Duration.seconds(0);
-  const seconds = Number(raw);
-  // API Gateway accepts 0 (off) to 3600 seconds.
-  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 3600) {
-    throw new Error('Context "authorizerCacheTtlSeconds" must be an integer from 0 to 3600');
+  if (raw !== undefined && raw !== '0') {
+    throw new Error('Context "authorizerCacheTtlSeconds" is no longer taken: the authorizer is never cached (it serves cookies and API keys); remove it or set 0');
   }
-  return Duration.seconds(seconds);
 }
 
 /**
@@ -258,6 +252,7 @@ export function resolveStage(read: ContextReader): StageConfig {
   const defaults = DEFAULTS[stage];
   const origins = optionalString(read, 'allowedOrigins');
   const mailFrom = checkMailFrom(optionalString(read, 'mailFrom') ?? defaults.mailFrom);
+  refuseCacheTtl(read);
   const customDomain = parseCustomDomain(read);
   const appUrl = checkAppUrl(optionalString(read, 'appUrl'));
   const alarmTopicArn = checkArn('alarmTopicArn', optionalString(read, 'alarmTopicArn'), 'sns');
@@ -273,7 +268,6 @@ export function resolveStage(read: ContextReader): StageConfig {
     mailFrom,
     mailIdentity: checkMailIdentity(optionalString(read, 'mailIdentity'), mailFrom),
     jwtPublicKeys: parseJwks(optionalString(read, 'jwtPublicKeys') ?? PLACEHOLDER_JWT_PUBLIC_KEYS),
-    authorizerCacheTtl: parseCacheTtl(read),
     ...(customDomain ? { customDomain } : {}),
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),

@@ -122,6 +122,12 @@ const configRules = {
    */
   EDGE_SECRET: optional(text),
 
+  /**
+   * Which API keys this stage takes (lib/api-keys/format): `live` (the default, every deployed
+   * stage) or `test` (npm start), so a key from a laptop opens nothing deployed and back.
+   */
+  API_KEY_ENVIRONMENT: ((value) => (value === undefined ? { value: 'live' } : oneOf(['live', 'test'] as const)(value))) as Rule<'live' | 'test'>,
+
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,
 

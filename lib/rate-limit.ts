@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clearWindow, decrementIfAny, incrementBelow } from './db/repositories/counters';
+import { clearWindow, decrementIfAny, incrementBelow, incrementBelowCounting } from './db/repositories/counters';
 import { TooManyRequests } from './errors';
 
 /**
@@ -131,16 +131,35 @@ export function forgetFullWindows(): void {
  * their slot before the expensive check (see `clearOnSuccess`).
  */
 export async function consume(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<Slot> {
+  return (await take(scope, limit, subject, nowMs, false)).slot;
+}
+
+/** `consume`, also answering how many slots the window has left and in how many seconds it ends (the RateLimit header fields). */
+export async function consumeCounted(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<{ slot: Slot; remaining: number; resetSeconds: number }> {
+  const { slot, count, endsAt } = await take(scope, limit, subject, nowMs, true);
+  return { slot, remaining: Math.max(0, limit.limit - (count ?? limit.limit)), resetSeconds: (endsAt - nowMs) / 1000 };
+}
+
+async function take(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number, counted: boolean): Promise<{ slot: Slot; count: number | undefined; endsAt: number }> {
   const { windowStart, endsAt } = windowOf(limit, nowMs);
   const counter = { scope, subject: subjectKey(limit, subject), windowStart };
   const key = `${scope}\n${counter.subject}\n${windowStart}`;
   const fullUntil = knownFull.get(key);
   if (fullUntil !== undefined && nowMs < fullUntil) throw refusal(endsAt, nowMs);
-  if (!(await incrementBelow(counter, limit.limit, Math.ceil(endsAt / 1000)))) {
+  const expiresAtEpoch = Math.ceil(endsAt / 1000);
+  let count: number | undefined;
+  let full: boolean;
+  if (counted) {
+    count = await incrementBelowCounting(counter, limit.limit, expiresAtEpoch);
+    full = count === undefined;
+  } else {
+    full = !(await incrementBelow(counter, limit.limit, expiresAtEpoch));
+  }
+  if (full) {
     rememberFull(key, limit.counts === 'attempts' ? Math.min(endsAt, nowMs + KNOWN_FULL_ATTEMPTS_MS) : endsAt);
     throw refusal(endsAt, nowMs);
   }
-  return { counter, per: limit.per };
+  return { slot: { counter, per: limit.per }, count, endsAt };
 }
 
 /** `consume` for a limit of the manifest (`routeLimit`). */

@@ -6,6 +6,7 @@
  * Adding an endpoint = one entry here + one file under `functions/`.
  */
 
+import type { RouteKeyAccess } from './api-keys/scopes';
 import type { AuditAction } from './audit/model';
 import type { SearchList } from './db/keys';
 import type { tableDefinition } from './db/table';
@@ -115,8 +116,26 @@ export interface Route {
    * `mfa-enrolment-required` to them.
    */
   openDuringMfaEnrolment?: true;
+  /**
+   * What an API key needs to call a protected route: its resource and `read` or `write`
+   * (lib/api-keys/scopes), or `false` for a route only a signed-in user may call (users,
+   * invitations, sessions, the second factor, tenants, the API keys themselves). Every
+   * protected route declares it (test/integration/api-key-scopes.test.ts); the authorizer
+   * decides from it.
+   */
+  apiKey?: RouteKeyAccess;
   summary: string;
 }
+
+/**
+ * Every request made with an API key takes a slot of its key's window, whatever the route:
+ * 600 a minute per key, answered past it with 429, `Retry-After` and the RateLimit headers
+ * (lib/http/middleware/rate-limit).
+ */
+export const API_KEY_RATE_LIMIT = { limit: 600, windowSeconds: 60 } as const;
+
+/** The API key routes' own limit, per administrator: keys are made and rolled now and then. */
+const API_KEY_CHANGES = { per: 'user', limit: 20, windowSeconds: 3600, scope: 'api-key-changes' } as const satisfies RateLimit;
 
 /**
  * The password attempts of one e-mail from one address, 5 per 15 minutes: login and every
@@ -152,6 +171,7 @@ export const listTenants = {
   auth: 'protected',
   table: { actions: [], indexes: ['gsi1'] },
   sealsCursors: true,
+  apiKey: false,
   summary: 'List every tenant (platform administrator)',
 } as const satisfies Route;
 
@@ -165,6 +185,7 @@ export const updateTenant = {
   sendsMail: true,
   // `adminEmail` invites the tenant's administrator: an invitation of that address.
   rateLimits: [INVITATIONS_PER_ADDRESS],
+  apiKey: false,
   summary: 'Update a tenant profile, or invite its administrator (platform administrators)',
 } as const satisfies Route;
 
@@ -202,6 +223,7 @@ export const me = {
   auth: 'protected',
   table: { actions: [] },
   openDuringMfaEnrolment: true,
+  apiKey: false,
   summary: 'The current user',
 } as const satisfies Route;
 
@@ -225,6 +247,7 @@ export const logout = {
   table: { actions: ['PutItem', 'UpdateItem'] },
   audits: ['auth.logout'],
   openDuringMfaEnrolment: true,
+  apiKey: false,
   summary: 'End the current session',
 } as const satisfies Route;
 
@@ -236,6 +259,7 @@ export const listSessions = {
   table: { actions: ['Query'] },
   // Each session route counts apart, so reading the list never holds a revocation back.
   rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
+  apiKey: false,
   summary: "The caller's active sessions, newest first",
 } as const satisfies Route;
 
@@ -248,6 +272,7 @@ export const revokeSession = {
   audits: ['session.revoked'],
   rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
   idempotent: { status: 200 },
+  apiKey: false,
   summary: 'Revoke one of the caller\'s sessions',
 } as const satisfies Route;
 
@@ -259,6 +284,7 @@ export const revokeOtherSessions = {
   table: { actions: ['Query', 'PutItem', 'UpdateItem'] },
   audits: ['session.revoked_others'],
   rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
+  apiKey: false,
   summary: "End every session of the caller but the current one",
 } as const satisfies Route;
 
@@ -269,6 +295,7 @@ export const listUsers = {
   auth: 'protected',
   table: { actions: ['BatchGetItem', 'Query'] },
   sealsCursors: true,
+  apiKey: false,
   summary: "The tenant's users, by name (tenant administrators)",
 } as const satisfies Route;
 
@@ -279,6 +306,7 @@ export const updateUser = {
   auth: 'protected',
   table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
   audits: ['user.role_changed'],
+  apiKey: false,
   summary: "Change a user's role (tenant administrators)",
 } as const satisfies Route;
 
@@ -289,6 +317,7 @@ export const deleteUser = {
   auth: 'protected',
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
   audits: ['user.removed'],
+  apiKey: false,
   summary: 'Remove a user from the tenant (tenant administrators)',
 } as const satisfies Route;
 
@@ -300,6 +329,7 @@ export const resetUserMfa = {
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], credentials: 'write' },
   audits: ['user.mfa_reset'],
   sendsMail: true,
+  apiKey: false,
   summary: "Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)",
 } as const satisfies Route;
 
@@ -315,6 +345,7 @@ export const changePassword = {
   sendsMail: true,
   cpu: 'bcrypt',
   rateLimits: [PASSWORD_ATTEMPTS],
+  apiKey: false,
   summary: 'Change the password; every other session ends, this one goes on with fresh cookies',
 } as const satisfies Route;
 
@@ -328,6 +359,7 @@ export const startTotpEnrolment = {
   openDuringMfaEnrolment: true,
   cpu: 'bcrypt',
   rateLimits: [PASSWORD_ATTEMPTS],
+  apiKey: false,
   summary: 'Start enrolling a TOTP second factor with the current password (secret, otpauth URI and QR code)',
 } as const satisfies Route;
 
@@ -341,6 +373,7 @@ export const confirmTotpEnrolment = {
   signsTokens: true,
   sendsMail: true,
   openDuringMfaEnrolment: true,
+  apiKey: false,
   summary: 'Turn the second factor on with a code; returns the recovery codes once',
 } as const satisfies Route;
 
@@ -353,6 +386,7 @@ export const disableTotp = {
   audits: ['auth.mfa_disabled'],
   signsTokens: true,
   sendsMail: true,
+  apiKey: false,
   summary: 'Turn the second factor off with a code or a recovery code',
 } as const satisfies Route;
 
@@ -407,6 +441,7 @@ export const createInvitation = {
   // Per inviting user, and per invited address across every way of inviting.
   rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
   idempotent: { status: 201 },
+  apiKey: false,
   summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
 } as const satisfies Route;
 
@@ -417,6 +452,7 @@ export const listInvitations = {
   auth: 'protected',
   table: { actions: ['Query'] },
   sealsCursors: true,
+  apiKey: false,
   summary: "The tenant's pending invitations (administrators)",
 } as const satisfies Route;
 
@@ -427,6 +463,7 @@ export const withdrawInvitation = {
   auth: 'protected',
   table: { actions: ['PutItem', 'DeleteItem'], indexes: ['gsi1'] },
   audits: ['invitation.withdrawn'],
+  apiKey: false,
   summary: 'Withdraw a pending invitation (administrators)',
 } as const satisfies Route;
 
@@ -438,6 +475,7 @@ export const createCompany = {
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['company.created'],
   idempotent: { status: 201 },
+  apiKey: { resource: 'companies', access: 'write' },
   summary: "Create a company in the caller's tenant",
 } as const satisfies Route;
 
@@ -448,6 +486,7 @@ export const listCompanies = {
   auth: 'protected',
   table: { actions: ['BatchGetItem', 'Query'] },
   sealsCursors: true,
+  apiKey: { resource: 'companies', access: 'read' },
   summary: "The caller's tenant's companies, oldest first",
 } as const satisfies Route;
 
@@ -458,6 +497,7 @@ export const updateCompany = {
   auth: 'protected',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
   audits: ['company.updated'],
+  apiKey: { resource: 'companies', access: 'write' },
   summary: 'Update a company (name, email, address, settings, taxRegime, costMethod)',
 } as const satisfies Route;
 
@@ -468,6 +508,7 @@ export const updateCompanyStatus = {
   auth: 'protected',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
   audits: ['company.status_changed'],
+  apiKey: { resource: 'companies', access: 'write' },
   summary: 'Move a company through its status lifecycle (administrators)',
 } as const satisfies Route;
 
@@ -479,6 +520,7 @@ export const createSupplier = {
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['supplier.created'],
   idempotent: { status: 201 },
+  apiKey: { resource: 'suppliers', access: 'write' },
   summary: "Create a supplier in the caller's tenant",
 } as const satisfies Route;
 
@@ -492,6 +534,7 @@ export const listSuppliers = {
   cpu: 'search',
   // A search on a cold function loads the tenant's suppliers: each user's searches are limited.
   rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
+  apiKey: { resource: 'suppliers', access: 'read' },
   summary: 'A page of suppliers by name, optionally searched',
 } as const satisfies Route;
 
@@ -501,6 +544,7 @@ export const getSupplier = {
   handler: 'functions/suppliers/get-supplier.ts',
   auth: 'protected',
   table: { actions: ['GetItem'] },
+  apiKey: { resource: 'suppliers', access: 'read' },
   summary: 'One supplier by id',
 } as const satisfies Route;
 
@@ -511,6 +555,7 @@ export const updateSupplier = {
   auth: 'protected',
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['supplier.updated'],
+  apiKey: { resource: 'suppliers', access: 'write' },
   summary: 'Update a supplier',
 } as const satisfies Route;
 
@@ -521,6 +566,7 @@ export const deleteSupplier = {
   auth: 'protected',
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['supplier.deleted'],
+  apiKey: { resource: 'suppliers', access: 'write' },
   summary: 'Delete a supplier for good',
 } as const satisfies Route;
 
@@ -532,6 +578,7 @@ export const createWarehouse = {
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['warehouse.created'],
   idempotent: { status: 201 },
+  apiKey: { resource: 'inventory', access: 'write' },
   summary: 'Create a warehouse',
 } as const satisfies Route;
 
@@ -542,6 +589,7 @@ export const listWarehouses = {
   auth: 'protected',
   table: { actions: ['Query'] },
   sealsCursors: true,
+  apiKey: { resource: 'inventory', access: 'read' },
   summary: "The tenant's warehouses, by name",
 } as const satisfies Route;
 
@@ -551,6 +599,7 @@ export const getWarehouse = {
   handler: 'functions/inventory/get-warehouse.ts',
   auth: 'protected',
   table: { actions: ['GetItem'] },
+  apiKey: { resource: 'inventory', access: 'read' },
   summary: 'One warehouse by id',
 } as const satisfies Route;
 
@@ -562,6 +611,7 @@ export const createProduct = {
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['product.created'],
   idempotent: { status: 201 },
+  apiKey: { resource: 'inventory', access: 'write' },
   summary: 'Create a product (SKU unique in the tenant)',
 } as const satisfies Route;
 
@@ -576,6 +626,7 @@ export const listProducts = {
   // A search on a cold function loads the tenant's products: each user's searches are limited.
   rateLimits: [{ per: 'user', limit: 30, windowSeconds: 60, counts: 'searches' }],
   sealsCursors: true,
+  apiKey: { resource: 'inventory', access: 'read' },
   summary: "The tenant's products, by SKU",
 } as const satisfies Route;
 
@@ -585,6 +636,7 @@ export const getProduct = {
   handler: 'functions/inventory/get-product.ts',
   auth: 'protected',
   table: { actions: ['GetItem'] },
+  apiKey: { resource: 'inventory', access: 'read' },
   summary: 'One product by id',
 } as const satisfies Route;
 
@@ -596,6 +648,7 @@ export const createMovement = {
   table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['movement.created'],
   idempotent: { status: 201 },
+  apiKey: { resource: 'inventory', access: 'write' },
   summary: 'Record a stock movement (IN, OUT, SALE, ADJUSTMENT)',
 } as const satisfies Route;
 
@@ -606,6 +659,7 @@ export const listMovements = {
   auth: 'protected',
   table: { actions: ['Query'] },
   sealsCursors: true,
+  apiKey: { resource: 'inventory', access: 'read' },
   summary: 'The stock history (kardex): movements newest first, with the balance each left',
 } as const satisfies Route;
 
@@ -618,6 +672,7 @@ export const stockCoverage = {
   sealsCursors: true,
   // A window the index does not serve reads the whole catalog: each user's such reads are limited.
   rateLimits: [{ per: 'user', limit: 60, windowSeconds: 3600, counts: 'full-reads' }],
+  apiKey: { resource: 'dashboards', access: 'read' },
   summary: 'Days of stock per product at the average daily sales of the last `days` days',
 } as const satisfies Route;
 
@@ -627,6 +682,7 @@ export const stockByWarehouse = {
   handler: 'functions/inventory/stock-by-warehouse.ts',
   auth: 'protected',
   table: { actions: ['Query'] },
+  apiKey: { resource: 'dashboards', access: 'read' },
   summary: 'Stock totals per warehouse',
 } as const satisfies Route;
 
@@ -637,7 +693,58 @@ export const listAuditEvents = {
   auth: 'protected',
   table: { actions: ['Query'], indexes: ['gsi1'] },
   sealsCursors: true,
+  apiKey: { resource: 'audit', access: 'read' },
   summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
+} as const satisfies Route;
+
+export const createApiKey = {
+  method: 'POST',
+  path: '/api-keys',
+  handler: 'functions/api-keys/create-api-key.ts',
+  auth: 'protected',
+  // GetItem: the company a key is limited to; Query: the administrators to tell.
+  table: { actions: ['GetItem', 'Query', 'PutItem'] },
+  audits: ['api_key.created'],
+  sendsMail: true,
+  rateLimits: [API_KEY_CHANGES],
+  apiKey: false,
+  summary: 'Create an API key for a system that feeds the back-office; its text is shown once (tenant administrators)',
+} as const satisfies Route;
+
+export const listApiKeys = {
+  method: 'GET',
+  path: '/api-keys',
+  handler: 'functions/api-keys/list-api-keys.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  sealsCursors: true,
+  apiKey: false,
+  summary: "The tenant's API keys, newest first, never their secrets (tenant administrators)",
+} as const satisfies Route;
+
+export const rollApiKey = {
+  method: 'POST',
+  path: '/api-keys/{id}/roll',
+  handler: 'functions/api-keys/roll-api-key.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  audits: ['api_key.rolled'],
+  sendsMail: true,
+  rateLimits: [API_KEY_CHANGES],
+  apiKey: false,
+  summary: 'Give an API key a new secret; the old one works for `expiresInHours` more (tenant administrators)',
+} as const satisfies Route;
+
+export const deleteApiKey = {
+  method: 'DELETE',
+  path: '/api-keys/{id}',
+  handler: 'functions/api-keys/delete-api-key.ts',
+  auth: 'protected',
+  table: { actions: ['PutItem', 'DeleteItem'] },
+  audits: ['api_key.revoked'],
+  rateLimits: [API_KEY_CHANGES],
+  apiKey: false,
+  summary: 'Revoke an API key: the next request with it gets 401 (tenant administrators)',
 } as const satisfies Route;
 
 /**
@@ -691,19 +798,39 @@ export const routes = {
   stockCoverage,
   stockByWarehouse,
   listAuditEvents,
+  createApiKey,
+  listApiKeys,
+  rollApiKey,
+  deleteApiKey,
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;
 
-/** The REQUEST authorizer in front of every protected route. */
+/**
+ * The REQUEST authorizer in front of every protected route, for the session cookie and API
+ * keys alike. It has no identity source: API Gateway can require one header, not one of two,
+ * so a request with neither invokes it and gets 401 at once, before any read.
+ */
 export const authorizer = {
   handler: 'functions/auth/authorizer.ts',
   table: { actions: ['BatchGetItem'] } satisfies TableAccess,
-  /** Besides its reads, the one attribute it writes (at most once a minute per session). */
-  updatesAttributes: ['lastActiveAt'],
-  /** API Gateway identity source: no Cookie header means 401 without invoking it. */
-  identitySource: 'Cookie',
+  /**
+   * Besides its reads, the attributes it writes: a session's `lastActiveAt` (at most once a
+   * minute per session) and an API key's last use (at most once per 5 minutes per key).
+   */
+  updatesAttributes: ['lastActiveAt', 'lastUsedAt', 'lastUsedIp'],
 } as const;
+
+/**
+ * What an API key needs to call the route at `method` and `resource` (API Gateway's resource
+ * path): its manifest entry's `apiKey`, or `false` when the route takes none or is unknown.
+ */
+export function routeKeyAccess(method: string, resource: string): RouteKeyAccess {
+  for (const route of Object.values(routes) as Route[]) {
+    if (route.method === method && route.path === resource) return route.auth === 'protected' ? (route.apiKey ?? false) : false;
+  }
+  return false;
+}
 
 /** Every route with its id, in manifest order. */
 export function routeList(): (Route & { id: RouteId })[] {

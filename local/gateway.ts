@@ -27,9 +27,9 @@ import { callerIdentity } from '../tools/events';
  * - the proxy event: headers as sent (last value wins) and multiValueHeaders, query and
  *   multi-value query parameters, pathParameters, requestContext with requestId,
  *   identity.sourceIp and the authorizer context (values as strings);
- * - the REQUEST authorizer on protected routes, with identity source `Cookie`: no Cookie
- *   header, 401 without invoking it; thrown `Unauthorized`, 401; a Deny policy, 403; any
- *   other failure, AUTHORIZER_FAILURE;
+ * - the REQUEST authorizer on protected routes, without an identity source (it takes the
+ *   cookie or an API key): thrown `Unauthorized`, 401; a Deny policy, 403; any other
+ *   failure, AUTHORIZER_FAILURE;
  * - CORS preflight for the configured origins; the proxy result's `multiValueHeaders`
  *   (several Set-Cookie) written as several headers;
  * - gateway errors (unknown route, denied, function failure) as problem documents with
@@ -432,8 +432,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
     if (route.auth === 'protected') {
       // Behind an authorizer, API Gateway refuses a method ARN over 1600 bytes with 414.
       if (Buffer.byteLength(methodArn) > MAX_METHOD_ARN_BYTES) return sendGatewayError(response, 'URI_TOO_LONG', requestId);
-      // Identity source `method.request.header.Cookie`: absent or empty means 401 at once.
-      if (!headerValue(headers, 'cookie')) return sendGatewayError(response, 'UNAUTHORIZED', requestId);
+      // No identity source (lib/routes.ts, `authorizer`): the authorizer runs for every request.
       const authorizerEvent: APIGatewayRequestAuthorizerEvent = {
         type: 'REQUEST',
         methodArn,

@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     const attempts = routeLimit(routes.register, 'ip');
     const admin = await register({ name: 'Ana Administradora', email: adminEmail, password: PASSWORD, tenantId: tenant.id, invitationToken: invitationTokenFromOutbox(adminEmail) }, client, nowMs, attempts);
     const principal: Principal = {
+      kind: 'user',
       tenantId: tenant.id,
       userId: admin.user.id,
       sessionId: randomUUID(),

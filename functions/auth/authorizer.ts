@@ -1,15 +1,27 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { authorizeKey } from '../../lib/api-keys/authorize';
 import { authorize } from '../../lib/auth/authorize';
-import { toAuthorizerContext } from '../../lib/auth/principal';
-import { Unauthorized } from '../../lib/errors';
+import { BOTH_CREDENTIALS, toAuthorizerContext, type PrincipalContext } from '../../lib/auth/principal';
+import { Forbidden, Unauthorized } from '../../lib/errors';
 import { ACCESS_COOKIE } from '../../lib/http/cookies';
-import { cookies } from '../../lib/http/request';
+import { bearerToken, clientIp, cookies, header } from '../../lib/http/request';
 import { logger } from '../../lib/log';
+import { routeKeyAccess } from '../../lib/routes';
+
+const policy = (event: APIGatewayRequestAuthorizerEvent, effect: 'Allow' | 'Deny', principalId: string, context?: PrincipalContext): APIGatewayAuthorizerResult => ({
+  principalId,
+  policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: event.methodArn }] },
+  ...(context ? { context } : {}),
+});
 
 /**
- * REQUEST authorizer of every protected route. A bad, expired or revoked token throws
- * `Unauthorized`, which API Gateway answers with 401 (the UNAUTHORIZED gateway response), so
- * browser clients know to refresh. A store failure propagates: AUTHORIZER_FAILURE, a 503.
+ * REQUEST authorizer of every protected route, for both credentials: the `accessToken`
+ * cookie of a signed-in user, or `Authorization: Bearer <API key>` of a system
+ * (lib/api-keys). Never both: such a request is let through without a principal and refused
+ * with 400 by the function. A bad, expired or revoked credential throws `Unauthorized`, which
+ * API Gateway answers with 401 (the UNAUTHORIZED gateway response), so browser clients know to
+ * refresh; a valid key this route is not open to gets a Deny policy, 403. A store failure
+ * propagates: AUTHORIZER_FAILURE, a 503.
  */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   // What Powertools' injectLambdaContext does, without middy on the hottest function: the
@@ -18,16 +30,30 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
   logger.resetKeys();
   logger.appendKeys({ requestId: event.requestContext?.requestId });
   try {
-    const principal = await authorize(cookies(event)[ACCESS_COOKIE], Date.now());
-    return {
-      principalId: principal.userId,
-      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
-      context: toAuthorizerContext(principal),
-    };
+    const accessToken = cookies(event)[ACCESS_COOKIE];
+    const authorization = header(event, 'authorization');
+    if (authorization === undefined) {
+      const principal = await authorize(accessToken, Date.now());
+      return policy(event, 'Allow', principal.userId, toAuthorizerContext(principal));
+    }
+    if (accessToken !== undefined) return policy(event, 'Allow', 'anonymous', { refusal: BOTH_CREDENTIALS });
+    const keyText = bearerToken(authorization);
+    if (keyText === undefined) throw new Unauthorized('The Authorization header must be "Bearer <API key>"');
+    // Keys are for servers: a browser would add Origin, and a key in a browser is a leaked key.
+    if (header(event, 'origin') !== undefined) throw new Unauthorized('API keys are refused from browsers (the request has an Origin header)');
+    const caller = await authorizeKey(
+      { keyText, needs: routeKeyAccess(event.httpMethod, event.resource), method: event.httpMethod, pathParameters: event.pathParameters, ip: clientIp(event) },
+      Date.now(),
+    );
+    return policy(event, 'Allow', caller.keyId, toAuthorizerContext(caller));
   } catch (error) {
     if (error instanceof Unauthorized) {
       logger.info('access denied', { reason: error.message });
       throw new Error('Unauthorized', { cause: error });
+    }
+    if (error instanceof Forbidden) {
+      logger.info('access forbidden', { reason: error.message });
+      return policy(event, 'Deny', 'api-key');
     }
     logger.error('authorizer failed', { error: error as Error });
     throw error;

@@ -35,8 +35,6 @@ export interface ApiProps {
   throttling: { rateLimit: number; burstLimit: number };
   /** The REQUEST authorizer's function. */
   authorizerFunction: IFunction;
-  /** 0 (the default) disables the cache, so revoked sessions are refused on the next request. */
-  authorizerCacheTtl?: Duration;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
   /** Serve the API at the root of this domain instead of the execute-api URL. */
@@ -117,8 +115,10 @@ export class Api extends Construct {
 
     this.authorizer = new RequestAuthorizer(this, 'Authorizer', {
       handler: props.authorizerFunction,
-      identitySources: [IdentitySource.header(authorizerManifest.identitySource)],
-      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(0),
+      // No identity source and no cache (lib/routes.ts, `authorizer`): a request may carry
+      // either the cookie or an API key, and a revocation applies on the next request.
+      identitySources: [],
+      resultsCacheTtl: Duration.seconds(0),
     });
 
     this.addGatewayResponses(props.allowedOrigins);

@@ -46,15 +46,18 @@ export const AUDIT_ACTIONS = [
   'warehouse.created',
   'product.created',
   'movement.created',
+  'api_key.created',
+  'api_key.rolled',
+  'api_key.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement'] as const;
+export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
-/** Who did it: a signed-in user, the platform itself (jobs, scripts), or nobody known (a failed login). */
+/** Who did it: a signed-in user, a system with an API key (its id and name), the platform itself (jobs, scripts), or nobody known (a failed login). */
 export const auditActorSchema = /* @__PURE__ */ schema(() => z.object({
-  type: z.enum(['user', 'system', 'anonymous']),
+  type: z.enum(['user', 'api-key', 'system', 'anonymous']),
   id: z.nullable(z.string()),
   name: z.nullable(z.string()),
 }));

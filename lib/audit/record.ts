@@ -9,6 +9,7 @@ export const MAX_USER_AGENT = 512;
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: null };
 export const ANONYMOUS_ACTOR: AuditActor = { type: 'anonymous', id: null, name: null };
 export const userActor = (user: { id: string; name: string }): AuditActor => ({ type: 'user', id: user.id, name: user.name });
+export const keyActor = (key: { id: string; name: string }): AuditActor => ({ type: 'api-key', id: key.id, name: key.name });
 
 /** What a service says about its change; the request it happens in supplies the rest. */
 export interface AuditEvent {

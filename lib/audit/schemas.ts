@@ -1,5 +1,6 @@
 import * as classic from 'zod';
 import * as z from 'zod/mini';
+import { KEY_ID_PATTERN } from '../api-keys/format';
 import { cursorParam } from '../domain/cursor';
 import { queryInteger, timeBound } from '../domain/fields';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, auditEntrySchema } from './model';
@@ -18,8 +19,8 @@ const resourceIdParam = /* @__PURE__ */ schema(() => z
   .string()
   .check(z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters'), z.regex(/^[A-Za-z0-9._:@-]+$/, 'must be letters, digits and . _ : @ - only')));
 
-/** A signed-in user's id, or `system` for the platform's own entries (jobs, scripts). */
-const actorIdParam = /* @__PURE__ */ schema(() => z.union([z.uuid(), z.literal('system')], { message: 'must be a user id (UUID) or system' }));
+/** A signed-in user's id, an API key's id, or `system` for the platform's own entries (jobs, scripts). */
+const actorIdParam = /* @__PURE__ */ schema(() => z.union([z.uuid(), z.string().check(z.regex(KEY_ID_PATTERN)), z.literal('system')], { message: 'must be a user id (UUID), an API key id or system' }));
 
 /** GET /audit-events; any other parameter is a 400. */
 export const auditEventsQuery = /* @__PURE__ */ schema(() => z.strictObject({

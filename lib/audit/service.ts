@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal';
+import type { Caller } from '../auth/principal';
 import { config } from '../config';
 import { readAuditPage, type AuditFilter } from '../db/repositories/audit';
 import { cursorRefused } from '../domain/cursor';
@@ -19,7 +19,7 @@ const fromMs = (bound: string, timeZone: string): number => (isDay(bound) ? dayS
 const toMs = (bound: string, timeZone: string): number => (isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound));
 
 /** Whose trail the caller asked for, if it may read it: its tenant's (tenant administrators) or the platform's (platform administrators). */
-function trailOf(principal: Principal, scope: AuditEventsInput['scope']): AuditScope {
+function trailOf(principal: Caller, scope: AuditEventsInput['scope']): AuditScope {
   if (scope === 'platform') {
     if (!principal.platformAdmin) throw new Forbidden("Only a platform administrator may read the platform's audit trail");
     return 'platform';
@@ -33,7 +33,7 @@ function trailOf(principal: Principal, scope: AuditEventsInput['scope']): AuditS
  * (lib/db/repositories/audit `readAuditPage`). The cursor is sealed for the caller's tenant,
  * the trail and the filters; one from another list or tenant, or edited, is a 400.
  */
-export async function listAuditEvents(principal: Principal, input: AuditEventsInput): Promise<AuditEventPage> {
+export async function listAuditEvents(principal: Caller, input: AuditEventsInput): Promise<AuditEventPage> {
   const trail = trailOf(principal, input.scope);
   const { BUSINESS_TIME_ZONE } = config();
   const first = Math.max(input.from ? fromMs(input.from, BUSINESS_TIME_ZONE) : FLOOR_MS, FLOOR_MS);

@@ -49,6 +49,7 @@ export async function authorize(accessToken: string | undefined, nowMs: number):
   }
 
   return {
+    kind: 'user',
     tenantId: session.tenantId,
     userId: user.id,
     sessionId: session.id,

@@ -1,13 +1,19 @@
-import { Unauthorized } from '../errors';
+import { BadRequest, Unauthorized } from '../errors';
 import type { Role } from './model';
 
 export type { Role };
 
 /**
- * Who is calling, as established by the authorizer from the session record (never from a
- * claim the client could forge). API Gateway hands it to the function as string values.
+ * Who is calling, as established by the authorizer from the store (never from a claim the
+ * client could forge). API Gateway hands it to the function as string values.
+ *
+ * `Principal` is a signed-in user (the cookie session); `KeyPrincipal` a system calling with
+ * an API key (lib/api-keys). Routes a key may use get either (`Caller`); every other
+ * protected route gets a `Principal` only (lib/http/handler refuses a key there, after the
+ * authorizer did).
  */
 export interface Principal {
+  kind: 'user';
   tenantId: string;
   userId: string;
   sessionId: string;
@@ -29,39 +35,100 @@ export interface Principal {
   mfaEnrolmentRequired: boolean;
 }
 
-/** The authorizer context: API Gateway turns every value into a string. */
-export type PrincipalContext = Record<keyof Principal, string>;
+/**
+ * A system calling with an API key. Within the resources its scopes grant (checked by the
+ * authorizer) it acts as the tenant's administrator would: the key belongs to the tenant,
+ * not to the administrator who made it (docs/decisions.md, "API keys").
+ */
+export interface KeyPrincipal {
+  kind: 'api-key';
+  tenantId: string;
+  keyId: string;
+  /** The key's name, as the audit trail shows it. */
+  name: string;
+  /** The one company the key may reach, or null for every company of the tenant. */
+  companyId: string | null;
+  role: 'ADMIN';
+  platformAdmin: false;
+  mfaEnrolmentRequired: false;
+}
 
-export function toAuthorizerContext(principal: Principal): PrincipalContext {
+/** Whoever may call a route that API keys can use. */
+export type Caller = Principal | KeyPrincipal;
+
+/** What a caller counts as in per-caller limits and owns Idempotency-Keys as: a user's id, or `key:` and a key's. */
+export const callerId = (caller: Caller): string => (caller.kind === 'user' ? caller.userId : `key:${caller.keyId}`);
+
+/** The authorizer context: API Gateway turns every value into a string. */
+export type PrincipalContext = Record<string, string>;
+
+/**
+ * The authorizer's answer to a request that carries both a session cookie and an API key: it
+ * lets the request through to be refused with 400 by the function (an authorizer can only
+ * answer 401, 403 or 500), with no principal at all.
+ */
+export const BOTH_CREDENTIALS = 'both-credentials';
+
+export function toAuthorizerContext(caller: Caller): PrincipalContext {
+  if (caller.kind === 'api-key') {
+    return {
+      kind: caller.kind,
+      tenantId: caller.tenantId,
+      keyId: caller.keyId,
+      name: caller.name,
+      companyId: caller.companyId ?? '',
+      role: caller.role,
+      platformAdmin: 'false',
+      mfaEnrolmentRequired: 'false',
+    };
+  }
   return {
-    tenantId: principal.tenantId,
-    userId: principal.userId,
-    sessionId: principal.sessionId,
-    jti: principal.jti,
-    role: principal.role,
-    platformAdmin: String(principal.platformAdmin),
-    name: principal.name,
-    email: principal.email,
-    tokenExpiresAt: String(principal.tokenExpiresAt),
-    sessionsValidFrom: principal.sessionsValidFrom ?? '',
-    credentialVersion: String(principal.credentialVersion),
-    mfaEnrolmentRequired: String(principal.mfaEnrolmentRequired),
+    kind: caller.kind,
+    tenantId: caller.tenantId,
+    userId: caller.userId,
+    sessionId: caller.sessionId,
+    jti: caller.jti,
+    role: caller.role,
+    platformAdmin: String(caller.platformAdmin),
+    name: caller.name,
+    email: caller.email,
+    tokenExpiresAt: String(caller.tokenExpiresAt),
+    sessionsValidFrom: caller.sessionsValidFrom ?? '',
+    credentialVersion: String(caller.credentialVersion),
+    mfaEnrolmentRequired: String(caller.mfaEnrolmentRequired),
   };
 }
 
-/** Read the principal back from `requestContext.authorizer`; 401 when it is not there. */
-export function fromAuthorizerContext(context: Record<string, unknown> | null | undefined): Principal {
-  const value = (key: keyof Principal): string => {
+/** Read the caller back from `requestContext.authorizer`; 401 when it is not there, 400 for both credentials at once. */
+export function fromAuthorizerContext(context: Record<string, unknown> | null | undefined): Caller {
+  if (context?.refusal === BOTH_CREDENTIALS) {
+    throw new BadRequest('Send either the session cookie or an API key (Authorization: Bearer), not both');
+  }
+  const value = (key: string): string => {
     const raw = context?.[key];
     if (typeof raw === 'string' && raw !== '') return raw;
     if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
     throw new Unauthorized();
   };
+  if (context?.kind === 'api-key') {
+    const companyId = context.companyId;
+    return {
+      kind: 'api-key',
+      tenantId: value('tenantId'),
+      keyId: value('keyId'),
+      name: value('name'),
+      companyId: typeof companyId === 'string' && companyId !== '' ? companyId : null,
+      role: 'ADMIN',
+      platformAdmin: false,
+      mfaEnrolmentRequired: false,
+    };
+  }
   const role = value('role');
   if (role !== 'ADMIN' && role !== 'MEMBER') throw new Unauthorized();
   const credentialVersion = Number(value('credentialVersion'));
   if (!Number.isInteger(credentialVersion)) throw new Unauthorized();
   return {
+    kind: 'user',
     tenantId: value('tenantId'),
     userId: value('userId'),
     sessionId: value('sessionId'),

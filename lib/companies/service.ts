@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
-import type { Principal } from '../auth/principal';
+import type { Caller } from '../auth/principal';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { AuditAction } from '../audit/model';
 import { auditRecord, changesOf } from '../audit/record';
@@ -36,7 +36,7 @@ const companyChange =
     auditRecord({ scope: { tenantId: before.tenantId }, action, resource: { type: 'company', id: before.id }, changes: changesOf(auditedFields(before), auditedFields(after), fields) }, nowMs);
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
-export async function createCompany(principal: Principal, input: z.output<typeof createCompanyBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<Company> {
+export async function createCompany(principal: Caller, input: z.output<typeof createCompanyBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<Company> {
   const now = new Date(nowMs).toISOString();
   const company: Company = {
     id: randomUUID(),
@@ -58,11 +58,11 @@ export async function createCompany(principal: Principal, input: z.output<typeof
 }
 
 /** A page of the caller's tenant's companies, oldest first. */
-export async function listCompanies(principal: Principal, page: PageRequest): Promise<Page<Company>> {
+export async function listCompanies(principal: Caller, page: PageRequest): Promise<Page<Company>> {
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'companies' } }, page, (at) => listCompanyPage(principal.tenantId, at));
 }
 
-export function updateCompany(principal: Principal, companyId: string, changes: CompanyChanges, nowMs: number): Promise<Company> {
+export function updateCompany(principal: Caller, companyId: string, changes: CompanyChanges, nowMs: number): Promise<Company> {
   return updateCompanyProfile(principal.tenantId, companyId, changes, new Date(nowMs).toISOString(), companyChange('company.updated', PROFILE_FIELDS, nowMs));
 }
 
@@ -82,7 +82,7 @@ const TRANSITIONS: Record<CompanyStatus, Partial<Record<CompanyStatus, 'tenant-a
  * administrators for any. A transition outside the table, or one that needs the platform
  * administrator, is a 409 / 403.
  */
-export async function changeCompanyStatus(principal: Principal, companyId: string, to: CompanyStatus, nowMs: number): Promise<Company> {
+export async function changeCompanyStatus(principal: Caller, companyId: string, to: CompanyStatus, nowMs: number): Promise<Company> {
   if (!principal.platformAdmin && principal.role !== 'ADMIN') throw new Forbidden('Only an administrator may change a company status');
 
   let company = await getCompany(principal.tenantId, companyId);

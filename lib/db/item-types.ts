@@ -69,3 +69,6 @@ export const AUDIT_ITEMS = { entry: 'AuditEntry' } as const;
 
 /** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/db/repositories/search). */
 export const SEARCH_ITEMS = { manifest: 'SearchManifest', delta: 'SearchDelta', chunk: 'SearchChunk' } as const;
+
+/** The `type` of an API key's item (lib/api-keys). */
+export const API_KEY_ITEMS = { apiKey: 'ApiKey' } as const;

@@ -1,4 +1,5 @@
 import type { AuditScope } from '../audit/model';
+import type { IdempotencyCaller } from '../idempotency/model';
 
 /**
  * Pure key builders: one function per item kind or access pattern, nothing else. Every
@@ -188,10 +189,15 @@ export const keys = {
 
   /**
    * An Idempotency-Key's record, under its caller: a signed-in user's keys in the user's
-   * partition, a public caller's under its IP (POST /tenants). `keyHash` is the key's SHA-256.
+   * partition, an API key's in a partition of that key, a public caller's under its IP
+   * (POST /tenants). `keyHash` is the key's SHA-256.
    */
-  idempotency: (caller: { tenantId: string; userId: string } | { ip: string }, keyHash: string): Key =>
-    'ip' in caller ? { pk: `IDEMPOTENCY#IP#${caller.ip}`, sk: `KEY#${keyHash}` } : { pk: userPk(caller.tenantId, caller.userId), sk: `IDEMPOTENCY#${keyHash}` },
+  idempotency: (caller: IdempotencyCaller, keyHash: string): Key =>
+    'ip' in caller
+      ? { pk: `IDEMPOTENCY#IP#${caller.ip}`, sk: `KEY#${keyHash}` }
+      : 'apiKeyId' in caller
+        ? { pk: `${tenantPk(caller.tenantId)}#APIKEY#${caller.apiKeyId}`, sk: `IDEMPOTENCY#${keyHash}` }
+        : { pk: userPk(caller.tenantId, caller.userId), sk: `IDEMPOTENCY#${keyHash}` },
 
   /**
    * The audit trail (lib/db/repositories/audit). An entry is written whole into up to three
@@ -205,6 +211,14 @@ export const keys = {
   auditTrailOf: (trail: AuditScope) => ({ pk: auditPk(trail) }),
   auditOfActor: (trail: AuditScope, actorKey: string) => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}` }),
   auditOfResource: (trail: AuditScope, resourceId: string) => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}` }),
+
+  /**
+   * An API key (lib/api-keys), in its tenant's partition: the authorizer reads it and the
+   * tenant in one BatchGetItem, the key's id naming both (lib/api-keys/format). Key ids sort by
+   * creation, so the tenant's keys read newest first from one range.
+   */
+  apiKey: (tenantId: string, keyId: string): Key => ({ pk: tenantPk(tenantId), sk: `APIKEY#${keyId}` }),
+  apiKeysOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'APIKEY#' }),
 
   /** A login's second-factor challenge, found by the SHA-256 of its cookie's token. */
   mfaChallenge: (tokenHash: string): Key => ({ pk: `MFA_CHALLENGE#${tokenHash}`, sk: 'CHALLENGE' }),

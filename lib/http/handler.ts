@@ -4,12 +4,12 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { withRequestOrigin } from '../audit/context';
-import { userActor } from '../audit/record';
-import { fromAuthorizerContext, type Principal } from '../auth/principal';
+import { keyActor, userActor } from '../audit/record';
+import { fromAuthorizerContext, type Caller, type Principal } from '../auth/principal';
 import { config } from '../config';
 import { logger } from '../log';
 import { countIdempotentReplay } from '../metrics';
-import { MfaEnrolmentRequired, ValidationError } from '../errors';
+import { Forbidden, MfaEnrolmentRequired, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { abandonIdempotent, finishIdempotent, startIdempotent } from '../idempotency/service';
 import type { Route } from '../routes';
@@ -58,7 +58,8 @@ export interface HandlerInput<R extends Route, B, Q, P> {
   body: Output<B>;
   query: Output<Q>;
   path: Output<P>;
-  principal: R['auth'] extends 'protected' ? Principal : undefined;
+  /** The signed-in user; on a route API keys may use (`apiKey` in the manifest), the user or the key. */
+  principal: R['auth'] extends 'protected' ? (R extends { apiKey: { resource: string } } ? Caller : Principal) : undefined;
   request: RequestInfo;
   /**
    * On a route the manifest marks `idempotent`, when the request carries an Idempotency-Key:
@@ -138,6 +139,8 @@ export function httpHandler<R extends Route, B extends z.core.$ZodType | undefin
     const { ALLOWED_ORIGINS } = config();
     const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
       const principal = route.auth === 'protected' ? fromAuthorizerContext(event.requestContext?.authorizer) : undefined;
+      // The authorizer already denied it; a function never trusts that alone.
+      if (principal?.kind === 'api-key' && !route.apiKey) throw new Forbidden('API keys cannot use this route: it takes a signed-in session');
       // A tenant that requires a second factor of a user without one opens only its enrolment.
       if (principal?.mfaEnrolmentRequired && !route.openDuringMfaEnrolment) throw new MfaEnrolmentRequired();
       // A public route's key would be scoped to a client IP, which callers behind one NAT share.
@@ -159,17 +162,18 @@ export function httpHandler<R extends Route, B extends z.core.$ZodType | undefin
         sourceIp: input.request.ip,
         // A request without a User-Agent has none (null), like a script's.
         userAgent: input.request.userAgent === '' ? null : input.request.userAgent,
-        ...(principal ? { actor: userActor({ id: principal.userId, name: principal.name }) } : {}),
+        ...(principal ? { actor: principal.kind === 'api-key' ? keyActor({ id: principal.keyId, name: principal.name }) : userActor({ id: principal.userId, name: principal.name }) } : {}),
       };
       return withRequestOrigin(origin, () => handle(event, input, key));
     };
 
     const handle = async (event: APIGatewayProxyEvent, input: HandlerInput<R, B, Q, P>, key: string | undefined): Promise<APIGatewayProxyResult> => {
-      const { principal } = input;
+      const principal = input.principal as Caller | undefined;
       if (key === undefined || !route.idempotent) return toResult(await fn(input));
 
       // Only a valid request takes its key: one refused by its schemas leaves nothing behind.
-      const caller = principal ? { tenantId: principal.tenantId, userId: principal.userId } : { ip: input.request.ip };
+      // Keys are scoped to the signed-in user, to the API key, or on a public route to the address.
+      const caller = principal ? (principal.kind === 'api-key' ? { tenantId: principal.tenantId, apiKeyId: principal.keyId } : { tenantId: principal.tenantId, userId: principal.userId }) : { ip: input.request.ip };
       const start = await startIdempotent(caller, key, { method: event.httpMethod, path: event.path, body: event.body, successStatus: route.idempotent.status }, Date.now());
       if (start.kind === 'replay') {
         countIdempotentReplay(routeName);

@@ -27,6 +27,12 @@ export function header(event: HeaderSource, name: string): string | undefined {
   return undefined;
 }
 
+/** The credential of an `Authorization: Bearer <credential>` header (RFC 6750: the scheme in any case, one space); undefined for anything else. */
+export function bearerToken(authorization: string): string | undefined {
+  const match = /^Bearer ([\x21-\x7e]+)$/i.exec(authorization);
+  return match?.[1];
+}
+
 /** The request cookies; several Cookie headers are joined as browsers and proxies may split them. */
 export function cookies(event: HeaderSource): Record<string, string> {
   const values: string[] = [];

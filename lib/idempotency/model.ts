@@ -33,8 +33,8 @@ export const idempotencyRecordSchema = /* @__PURE__ */ schema(() => z.object({
 }));
 export type IdempotencyRecord = z.infer<typeof idempotencyRecordSchema>;
 
-/** Whose key it is: keys are scoped to the signed-in user, or to the client IP on a public route. */
-export type IdempotencyCaller = { tenantId: string; userId: string } | { ip: string };
+/** Whose key it is: keys are scoped to the signed-in user, to the API key, or to the client IP on a public route. */
+export type IdempotencyCaller = { tenantId: string; userId: string } | { tenantId: string; apiKeyId: string } | { ip: string };
 
 /** The key a request holds while it runs. */
 export interface IdempotencyClaim {

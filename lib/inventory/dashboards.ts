@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal';
+import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
 import { listWarehouses, readProductsWithSales } from '../db/repositories/inventory';
 import { addDays, dayOf } from '../domain/days';
@@ -41,7 +41,7 @@ export function coverageItem(product: CoverageSource, sold: bigint, days: number
  * not with the number of sales. The answer for a `days` without an index, and while the
  * index is not current (lib/db/repositories/coverage).
  */
-export async function stockCoverage(principal: Principal, days: number, nowMs: number): Promise<{ item: CoverageItem; order: string }[]> {
+export async function stockCoverage(principal: Caller, days: number, nowMs: number): Promise<{ item: CoverageItem; order: string }[]> {
   const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
   const from = addDays(today, -days);
   const to = addDays(today, -1);
@@ -57,7 +57,7 @@ export async function stockCoverage(principal: Principal, days: number, nowMs: n
  * (undefined: none, for the benchmarks that measure the read itself). Both give the same items in the same order, and a cursor
  * is a place in that order, so a walk may cross from one to the other.
  */
-export async function coveragePage(principal: Principal, input: CoverageInput, nowMs: number, fullReads: ScopedLimit | undefined): Promise<Page<CoverageItem>> {
+export async function coveragePage(principal: Caller, input: CoverageInput, nowMs: number, fullReads: ScopedLimit | undefined): Promise<Page<CoverageItem>> {
   const scope = { tenantId: principal.tenantId, filters: { list: 'coverage', days: String(input.days) } };
   const after = await openPageCursor(input.cursor, scope);
   const afterOrder = after?.o;
@@ -68,7 +68,7 @@ export async function coveragePage(principal: Principal, input: CoverageInput, n
   if (indexed) return { items: indexed.rows.map(({ product, sold }) => coverageItem(product, sold, input.days).item), nextCursor: await sealPageCursor(indexed.lastOrder === undefined ? undefined : { o: indexed.lastOrder }, scope) };
 
   // The full read grows with the catalog (about 0.4 read units a product): each user's are limited (the manifest's).
-  if (fullReads) await consumeLimit(fullReads, { ip: '', userId: principal.userId }, nowMs);
+  if (fullReads) await consumeLimit(fullReads, { ip: '', userId: callerId(principal) }, nowMs);
   const all = await stockCoverage(principal, input.days, nowMs);
   const rest = afterOrder === undefined ? all : all.filter((entry) => entry.order > afterOrder);
   const page = rest.slice(0, input.limit);
@@ -80,7 +80,7 @@ export async function coveragePage(principal: Principal, input: CoverageInput, n
 const COVERAGE_ORDER = /^(F\d{2}\d+|N)#[^#]+#[0-9a-f-]{36}$/;
 
 /** Stock per warehouse from the totals every movement maintains; no stock item is read. */
-export async function stockByWarehouse(principal: Principal): Promise<WarehouseSummary[]> {
+export async function stockByWarehouse(principal: Caller): Promise<WarehouseSummary[]> {
   return (await listWarehouses(principal.tenantId))
     .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id))
     .map((warehouse): WarehouseSummary => ({

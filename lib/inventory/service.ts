@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import { auditRecord } from '../audit/record';
-import type { Principal } from '../auth/principal';
+import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
 import { countMovement } from '../metrics';
 import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productListingOf, productSearchSource, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
@@ -25,7 +25,7 @@ import { OCCURRED_AT_FLOOR_MS, type movementBody, type MovementHistoryInput, typ
 const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
 const productViewOf = ({ id, sku, name, createdAt }: Product): ProductView => ({ id, sku, name, createdAt });
 
-export async function createWarehouse(principal: Principal, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
+export async function createWarehouse(principal: Caller, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
   const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0n, totalProducts: 0, totalValue: 0n };
   const view = warehouseViewOf(warehouse);
   const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'warehouse.created', resource: { type: 'warehouse', id: warehouse.id } }, nowMs);
@@ -34,18 +34,18 @@ export async function createWarehouse(principal: Principal, input: WarehouseInpu
 }
 
 /** One warehouse of the caller's tenant; 404 for an unknown id or another tenant's. */
-export async function getWarehouse(principal: Principal, warehouseId: string): Promise<WarehouseView> {
+export async function getWarehouse(principal: Caller, warehouseId: string): Promise<WarehouseView> {
   const warehouse = await findWarehouse(principal.tenantId, warehouseId);
   if (!warehouse) throw new NotFound('No such warehouse');
   return warehouseViewOf(warehouse);
 }
 
 /** A page of the tenant's warehouses by name (case- and accent-insensitive), one Query. */
-export async function listWarehouses(principal: Principal, page: PageRequest): Promise<Page<WarehouseView>> {
+export async function listWarehouses(principal: Caller, page: PageRequest): Promise<Page<WarehouseView>> {
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'warehouses' } }, page, (at) => listWarehousePage(principal.tenantId, at));
 }
 
-export async function createProduct(principal: Principal, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
+export async function createProduct(principal: Caller, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
   const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
   const view = productViewOf(product);
   const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id } }, nowMs);
@@ -54,7 +54,7 @@ export async function createProduct(principal: Principal, input: ProductInput, n
 }
 
 /** One product of the caller's tenant; 404 for an unknown id or another tenant's. */
-export async function getProduct(principal: Principal, productId: string): Promise<ProductView> {
+export async function getProduct(principal: Caller, productId: string): Promise<ProductView> {
   const product = await findProduct(principal.tenantId, productId);
   if (!product) throw new NotFound('No such product');
   return productViewOf(product);
@@ -66,9 +66,9 @@ export async function getProduct(principal: Principal, productId: string): Promi
  * accent-insensitive), from the in-memory search (lib/search/engine). Each user's searches
  * are limited (`searches`: the manifest's; undefined for the benchmarks).
  */
-export async function listProducts(principal: Principal, query: ListProductsInput, nowMs: number, searches: ScopedLimit | undefined): Promise<Page<ProductView>> {
+export async function listProducts(principal: Caller, query: ListProductsInput, nowMs: number, searches: ScopedLimit | undefined): Promise<Page<ProductView>> {
   const search = query.search === undefined ? undefined : searchQuery(query.search);
-  if (search && searches) await consumeLimit(searches, { ip: '', userId: principal.userId }, nowMs);
+  if (search && searches) await consumeLimit(searches, { ip: '', userId: callerId(principal) }, nowMs);
   if (!search) return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products' } }, query, (at) => listProductPage(principal.tenantId, at));
   // The same order and pages, from the in-memory search; a cursor is bound to its search.
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text } }, query, async ({ limit, afterSk }) => {
@@ -104,7 +104,7 @@ function movementViewOf(movement: Movement, after: Pick<Balance, 'quantity' | 'a
 }
 
 /** Record a stock movement (see `recordMovement` for the one transaction it is). */
-export async function addMovement(principal: Principal, input: z.output<typeof movementBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<MovementView> {
+export async function addMovement(principal: Caller, input: z.output<typeof movementBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<MovementView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
   if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
   const movement: Movement = {
@@ -139,7 +139,7 @@ const toMs = (bound: string, timeZone: string): number => (isDay(bound) ? (bound
  * filters given (lib/db/keys `history`). The cursor is sealed for the tenant and the filters;
  * one from another list or tenant, or edited, is a 400.
  */
-export async function listMovementHistory(principal: Principal, input: MovementHistoryInput): Promise<MovementHistoryPage> {
+export async function listMovementHistory(principal: Caller, input: MovementHistoryInput): Promise<MovementHistoryPage> {
   const { BUSINESS_TIME_ZONE } = config();
   const first = Math.max(input.from ? fromMs(input.from, BUSINESS_TIME_ZONE) : OCCURRED_AT_FLOOR_MS, OCCURRED_AT_FLOOR_MS);
   const last = Math.min(input.to ? toMs(input.to, BUSINESS_TIME_ZONE) : LAST_MS, LAST_MS);

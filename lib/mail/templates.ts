@@ -79,3 +79,13 @@ export function invitationToExistingAccountMail(to: string, tenantId: string, ad
       : 'Nothing changed on your account and you need to do nothing. To join that tenant, ask its administrator to invite another address.',
   ]);
 }
+
+/** To every administrator of a tenant when one of them makes or rolls an API key: a key is a standing way in, so each of them hears of it. */
+export function apiKeyMail(to: string, change: { action: 'created' | 'rolled'; keyName: string; prefix: string; by: string; previousWorksUntil?: string }): MailMessage {
+  const what = change.action === 'created' ? `A new API key, "${change.keyName}" (${change.prefix}…), was created by ${change.by}.` : `The API key "${change.keyName}" was given a new secret (${change.prefix}…) by ${change.by}.`;
+  return message(to, change.action === 'created' ? 'A new API key was created' : 'An API key was rolled', [
+    what,
+    ...(change.previousWorksUntil ? [`The secret it replaced keeps working until ${change.previousWorksUntil} (UTC).`] : []),
+    'API keys let the systems that feed the back-office (a point of sale, an online store, an ERP) call it without a person signing in. If you did not expect this, revoke the key and review the audit trail.',
+  ]);
+}

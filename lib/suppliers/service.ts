@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { auditRecord, changesOf } from '../audit/record';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
-import type { Principal } from '../auth/principal';
+import { callerId, type Caller } from '../auth/principal';
 import { NotFound } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, supplierSearchSource } from '../db/repositories/suppliers';
@@ -28,7 +28,7 @@ export const toSupplierView = ({ id, name, corporateName, document, email, phone
 });
 
 /** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */
-export async function createSupplier(principal: Principal, input: CreateSupplierInput, nowMs: number, idempotency?: IdempotentWrite): Promise<SupplierView> {
+export async function createSupplier(principal: Caller, input: CreateSupplierInput, nowMs: number, idempotency?: IdempotentWrite): Promise<SupplierView> {
   const now = new Date(nowMs).toISOString();
   const supplier: Supplier = {
     id: randomUUID(),
@@ -48,7 +48,7 @@ export async function createSupplier(principal: Principal, input: CreateSupplier
 }
 
 /** One supplier of the caller's tenant; 404 for an unknown id and for another tenant's (its existence is not disclosed). */
-export async function getSupplier(principal: Principal, supplierId: string): Promise<SupplierView> {
+export async function getSupplier(principal: Caller, supplierId: string): Promise<SupplierView> {
   const supplier = await findSupplier(principal.tenantId, supplierId);
   if (!supplier) throw new NotFound('No such supplier');
   return toSupplierView(supplier);
@@ -59,7 +59,7 @@ export async function getSupplier(principal: Principal, supplierId: string): Pro
  * a taken document. Its audit entry lists the fields that changed from the supplier as the
  * write that commits read it (none when the values given were the ones it had: still one entry).
  */
-export async function updateSupplier(principal: Principal, supplierId: string, changes: UpdateSupplierInput, nowMs: number): Promise<SupplierView> {
+export async function updateSupplier(principal: Caller, supplierId: string, changes: UpdateSupplierInput, nowMs: number): Promise<SupplierView> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<Supplier>;
   const updatedAt = new Date(nowMs).toISOString();
   const supplier = await modifySupplier(
@@ -77,7 +77,7 @@ export async function updateSupplier(principal: Principal, supplierId: string, c
  * the list and its count, its document free for another supplier. 404 outside the caller's
  * tenant or when it is already gone.
  */
-export async function deleteSupplier(principal: Principal, supplierId: string, nowMs: number): Promise<void> {
+export async function deleteSupplier(principal: Caller, supplierId: string, nowMs: number): Promise<void> {
   await removeSupplier(principal.tenantId, supplierId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.deleted', resource: { type: 'supplier', id: supplierId } }, nowMs));
 }
 
@@ -85,12 +85,12 @@ export async function deleteSupplier(principal: Principal, supplierId: string, n
  * A page of the caller's tenant's suppliers by name (case- and accent-insensitive, ties by
  * id), searched when `search` is not blank; `total` counts every match.
  */
-export async function listSuppliers(principal: Principal, query: ListSuppliersInput, nowMs: number, searches: ScopedLimit | undefined): Promise<SupplierPageView> {
+export async function listSuppliers(principal: Caller, query: ListSuppliersInput, nowMs: number, searches: ScopedLimit | undefined): Promise<SupplierPageView> {
   const offset = (query.page - 1) * query.limit;
   const search = query.search === undefined ? undefined : searchQuery(query.search);
   // A search on a cold function loads the tenant's suppliers: each user's searches are
   // limited (the manifest's; undefined for the benchmarks that measure the read itself).
-  if (search && searches) await consumeLimit(searches, { ip: '', userId: principal.userId }, nowMs);
+  if (search && searches) await consumeLimit(searches, { ip: '', userId: callerId(principal) }, nowMs);
   if (!search) {
     const { suppliers, total } = await readSupplierPage(principal.tenantId, offset, query.limit);
     return { data: suppliers.map(toSupplierView), total, page: query.page, limit: query.limit };

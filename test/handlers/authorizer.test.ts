@@ -78,6 +78,7 @@ describe('the REQUEST authorizer', () => {
       principalId: userId,
       policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: METHOD_ARN }] },
       context: {
+        kind: 'user',
         tenantId,
         userId,
         sessionId,

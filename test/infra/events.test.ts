@@ -94,6 +94,7 @@ describe('sample events', () => {
 
   it('gives each route the REST proxy event of its own method and resource, with the authorizer context on protected routes', () => {
     const principal: Principal = {
+      kind: 'user',
       tenantId: 't',
       userId: 'u',
       sessionId: 's',
@@ -153,7 +154,7 @@ describe('sample events', () => {
   it('authorizer: denies the placeholder access token of its sample event with exactly "Unauthorized" (API Gateway 401)', async () => {
     const event = readEvent<APIGatewayRequestAuthorizerEvent>(authorizerManifest.handler);
     expect(event.type).toBe('REQUEST');
-    expect(event.headers?.[authorizerManifest.identitySource]).toMatch(/^accessToken=/);
+    expect(event.headers?.Cookie).toMatch(/^accessToken=/);
     const handler = await handlerOf<APIGatewayRequestAuthorizerEvent, unknown>(authorizerManifest.handler);
     await expect(handler(event, lambdaContext())).rejects.toThrow(/^Unauthorized$/);
   });

@@ -23,7 +23,7 @@ interface Variant {
 let prod: Variant;
 let prodWithDomain: Variant;
 let devWithDomainOnly: Variant;
-let devWithTopicAndCache: Variant;
+let devWithTopic: Variant;
 let withNewFinding: { report: ValidationReport; error?: Error };
 
 function synthesized(context: Json): Variant {
@@ -43,10 +43,9 @@ beforeAll(() => {
     alarmEmail: 'ops@acme.com',
   });
   devWithDomainOnly = synthesized({ stage: 'dev', domainName: 'api.dev.acme.com', certificateArn: CERTIFICATE });
-  devWithTopicAndCache = synthesized({
+  devWithTopic = synthesized({
     stage: 'dev',
     alarmTopicArn: TOPIC,
-    authorizerCacheTtlSeconds: '60',
     allowedOrigins: 'https://app.acme.com',
     appUrl: 'https://admin.acme.com/console',
   });
@@ -80,7 +79,7 @@ describe('AWS Solutions checks on every configuration', () => {
     ['prod', () => prod],
     ['prod with a custom domain, hosted zone and alarm e-mail', () => prodWithDomain],
     ['dev with a custom domain and no zone', () => devWithDomainOnly],
-    ['dev with an alarm topic and a cached authorizer', () => devWithTopicAndCache],
+    ['dev with an alarm topic', () => devWithTopic],
   ])('%s: no unacknowledged AwsSolutions or Control Tower finding, every rule folder it needs', (_name, variant) => {
     expect(violationsOf(variant().report, 'AwsSolutions')).toEqual([]);
     expect(violationsOf(variant().report, 'cdk-validator-cfnguard')).toEqual([]);
@@ -231,14 +230,14 @@ describe('the console on the API\'s origin', () => {
 
 describe('dev options', () => {
   it('sends the alarms to an existing topic without creating one', () => {
-    const { template } = devWithTopicAndCache;
+    const { template } = devWithTopic;
     template.resourceCountIs('AWS::SNS::Topic', 0);
     for (const [id, alarm] of resourcesOf(template, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions, id).toEqual([TOPIC]);
   });
 
   it("takes the other origins and the console's URL from context, the console's origin still first", () => {
-    const distributionId = onlyId(devWithTopicAndCache.template, 'AWS::CloudFront::Distribution');
-    for (const [id, fn] of serviceFunctions(devWithTopicAndCache.template)) {
+    const distributionId = onlyId(devWithTopic.template, 'AWS::CloudFront::Distribution');
+    for (const [id, fn] of serviceFunctions(devWithTopic.template)) {
       expect((fn.Properties.Environment as { Variables: Json }).Variables, id).toMatchObject({
         ALLOWED_ORIGINS: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, ',https://app.acme.com']] },
         APP_URL: 'https://admin.acme.com/console',
@@ -246,7 +245,7 @@ describe('dev options', () => {
     }
   });
 
-  it('caches authorizer results for the configured seconds when asked to', () => {
-    devWithTopicAndCache.template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 60 });
+  it('never caches authorizer results: a revoked session or API key is refused on the next request', () => {
+    devWithTopic.template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
   });
 });

@@ -5,8 +5,9 @@ import type { Principal } from '../../lib/auth/principal';
  * A caller as the authorizer establishes it: a member of a fresh tenant with a live session,
  * unless `overrides` says otherwise. The handler tests build their callers from this.
  */
-export function testPrincipal(overrides: Partial<Principal> = {}): Principal {
+export function testPrincipal(overrides: Partial<Omit<Principal, 'kind'>> = {}): Principal {
   return {
+    kind: 'user',
     tenantId: randomUUID(),
     userId: randomUUID(),
     sessionId: randomUUID(),

@@ -3,6 +3,7 @@ import { fromAuthorizerContext, toAuthorizerContext, type Principal } from '../.
 import { Unauthorized } from '../../lib/errors';
 
 const principal: Principal = {
+  kind: 'user',
   tenantId: '6f1c1f0e-3f5a-4b8e-9a52-0c3f9d2b7a10',
   userId: 'a3d2c4b1-8e7f-4a6b-9c5d-1e2f3a4b5c6d',
   sessionId: '0b9e8d7c-6f5a-4e3d-8c2b-1a0f9e8d7c6b',
@@ -20,6 +21,7 @@ const principal: Principal = {
 describe('authorizer context', () => {
   it('turns every value of the principal into a string', () => {
     expect(toAuthorizerContext(principal)).toEqual({
+      kind: 'user',
       tenantId: principal.tenantId,
       userId: principal.userId,
       sessionId: principal.sessionId,
@@ -43,7 +45,7 @@ describe('authorizer context', () => {
     const context = toAuthorizerContext({ ...principal, credentialVersion: 0 });
 
     expect(context.credentialVersion).toBe('0');
-    expect(fromAuthorizerContext(context).credentialVersion).toBe(0);
+    expect(fromAuthorizerContext(context)).toMatchObject({ kind: 'user', credentialVersion: 0 });
   });
 
   it('reads the principal back from the strings API Gateway hands over', () => {

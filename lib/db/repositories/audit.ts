@@ -13,8 +13,8 @@ const FIELDS = fieldsOf<AuditEntry>()(['id', 'occurredAt', 'actor', 'action', 'r
 /** The entry's attributes, the same in each of its copies. */
 const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => ({ type: AUDIT_ITEMS.entry, ...entry, ttl: expiresAtEpoch });
 
-/** The key an actor's list is under: the user's id, else `system` or `anonymous`. */
-const actorKey = (entry: AuditEntry): string => (entry.actor.type === 'user' && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
+/** The key an actor's list is under: the user's or the API key's id, else `system` or `anonymous`. */
+const actorKey = (entry: AuditEntry): string => ((entry.actor.type === 'user' || entry.actor.type === 'api-key') && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
 
 /** The trail's own copy, listed by action through gsi1. */
 const trailCopy = (record: AuditRecord) => ({

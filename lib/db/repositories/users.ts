@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import type { Credentials, Session, User } from '../../auth/model';
 import { USER_ITEMS } from '../item-types';
@@ -372,4 +372,30 @@ export async function replacePassword(user: UserGround, passwordHash: string, se
     ],
     userIndex: 0,
   }));
+}
+
+/**
+ * The e-mail addresses of the tenant's administrators (a key's notice goes to each): one Query
+ * of the tenant's user items, filtered on the role; at most `max` addresses.
+ */
+export async function listAdministratorEmails(tenantId: string, max: number): Promise<string[]> {
+  const { pk, skPrefix } = keys.usersOfTenant(tenantId);
+  const emails: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: '#role = :admin',
+        ProjectionExpression: 'email',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ':admin': 'ADMIN' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) if (typeof item.email === 'string' && emails.length < max) emails.push(item.email);
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && emails.length < max);
+  return emails;
 }

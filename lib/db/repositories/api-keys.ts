@@ -1,0 +1,115 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiKey } from '../../api-keys/model';
+import type { AuditRecord } from '../../audit/model';
+import { db, tableName } from '../client';
+import { conditionally } from '../conditions';
+import { API_KEY_ITEMS } from '../item-types';
+import { fieldsOf, pick, withoutNulls } from '../items';
+import { keys } from '../keys';
+import { writeWithEntry } from './audit';
+
+const FIELDS = fieldsOf<ApiKey>()([
+  'id',
+  'tenantId',
+  'name',
+  'scopes',
+  'companyId',
+  'prefix',
+  'createdBy',
+  'createdAt',
+  'expiresAt',
+  'lastUsedAt',
+  'lastUsedIp',
+  'rolledAt',
+  'secretHash',
+  'previousSecretHash',
+  'previousExpiresAt',
+]);
+
+/** A key as read (absent fields as null). */
+export const toApiKey = (item: Record<string, unknown>): ApiKey => pick<ApiKey>(item, FIELDS);
+
+const apiKeyItem = (key: ApiKey) => ({ ...keys.apiKey(key.tenantId, key.id), type: API_KEY_ITEMS.apiKey, ...withoutNulls(key) });
+
+/** Store a new key with its entry; false when its id is taken (a new id is drawn). */
+export function insertApiKey(key: ApiKey, audit: AuditRecord): Promise<boolean> {
+  return writeWithEntry([{ Put: { TableName: tableName(), Item: apiKeyItem(key), ConditionExpression: 'attribute_not_exists(pk)' } }], audit);
+}
+
+export async function getApiKey(tenantId: string, keyId: string): Promise<ApiKey | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(tenantId, keyId), ConsistentRead: true }));
+  return Item ? toApiKey(Item) : undefined;
+}
+
+/** A page of the tenant's keys, newest first, after the key `afterSk`. */
+export async function listApiKeyPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: ApiKey[]; lastSk?: string }> {
+  const { pk, skPrefix } = keys.apiKeysOfTenant(tenantId);
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: page.afterSk === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :after',
+      ExpressionAttributeValues: page.afterSk === undefined ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk, ':prefix': skPrefix, ':after': page.afterSk },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      // One more, to know whether a next page exists; BETWEEN includes the last key of the page before.
+      Limit: page.limit + 1 + (page.afterSk === undefined ? 0 : 1),
+    }),
+  );
+  const after = page.afterSk === undefined ? Items : Items.filter((item) => item.sk !== page.afterSk);
+  const items = after.slice(0, page.limit);
+  return { items: items.map(toApiKey), ...(after.length > page.limit ? { lastSk: String(items.at(-1)?.sk) } : {}) };
+}
+
+/** The secret a roll sets, and how long the one it replaces keeps working. */
+export interface Roll {
+  secretHash: string;
+  prefix: string;
+  rolledAt: string;
+  previousExpiresAt: string;
+}
+
+/**
+ * Replace a key's secret, conditioned on the secret read (`readHash`): of two parallel rolls
+ * one wins and the other is refused (false), so no secret is replaced unseen. The replaced
+ * secret keeps working until `previousExpiresAt`; a secret from before that is dropped.
+ */
+export function rollApiKey(key: Pick<ApiKey, 'tenantId' | 'id'>, readHash: string, roll: Roll, audit: AuditRecord): Promise<boolean> {
+  return writeWithEntry(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.apiKey(key.tenantId, key.id),
+          UpdateExpression: 'SET secretHash = :hash, prefix = :prefix, rolledAt = :rolledAt, previousSecretHash = :read, previousExpiresAt = :previousExpiresAt',
+          ConditionExpression: 'secretHash = :read',
+          ExpressionAttributeValues: { ':hash': roll.secretHash, ':prefix': roll.prefix, ':rolledAt': roll.rolledAt, ':read': readHash, ':previousExpiresAt': roll.previousExpiresAt },
+        },
+      },
+    ],
+    audit,
+  );
+}
+
+/** Delete a key with its entry; false when there is no such key. */
+export function deleteApiKey(tenantId: string, keyId: string, audit: AuditRecord): Promise<boolean> {
+  return writeWithEntry([{ Delete: { TableName: tableName(), Key: keys.apiKey(tenantId, keyId), ConditionExpression: 'attribute_exists(pk)' } }], audit);
+}
+
+/**
+ * Record a use of a key: `lastUsedAt` and `lastUsedIp`, only when the recorded use is older
+ * than `staleBefore` (at most once per LAST_USED_RESOLUTION_MS whatever the traffic), and
+ * never on a key deleted meanwhile.
+ */
+export async function touchApiKey(tenantId: string, keyId: string, now: string, ip: string, staleBefore: string): Promise<void> {
+  await conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(tenantId, keyId),
+        UpdateExpression: 'SET lastUsedAt = :now, lastUsedIp = :ip',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :stale)',
+        ExpressionAttributeValues: { ':now': now, ':ip': ip, ':stale': staleBefore },
+      }),
+    ),
+  );
+}
