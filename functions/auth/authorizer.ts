@@ -1,27 +1,28 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authorizeKey } from '../../lib/api-keys/authorize';
 import { authorize } from '../../lib/auth/authorize';
-import { BOTH_CREDENTIALS, toAuthorizerContext, type PrincipalContext } from '../../lib/auth/principal';
+import { refusalContext, toAuthorizerContext, type PrincipalContext } from '../../lib/auth/principal';
 import { Forbidden, Unauthorized } from '../../lib/errors';
 import { ACCESS_COOKIE } from '../../lib/http/cookies';
 import { bearerToken, clientIp, cookies, header } from '../../lib/http/request';
 import { logger } from '../../lib/log';
 import { routeKeyAccess } from '../../lib/routes';
 
-const policy = (event: APIGatewayRequestAuthorizerEvent, effect: 'Allow' | 'Deny', principalId: string, context?: PrincipalContext): APIGatewayAuthorizerResult => ({
+const allow = (event: APIGatewayRequestAuthorizerEvent, principalId: string, context: PrincipalContext): APIGatewayAuthorizerResult => ({
   principalId,
-  policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: event.methodArn }] },
-  ...(context ? { context } : {}),
+  policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
+  context,
 });
 
 /**
  * REQUEST authorizer of every protected route, for both credentials: the `accessToken`
  * cookie of a signed-in user, or `Authorization: Bearer <API key>` of a system
- * (lib/api-keys). Never both: such a request is let through without a principal and refused
- * with 400 by the function. A bad, expired or revoked credential throws `Unauthorized`, which
- * API Gateway answers with 401 (the UNAUTHORIZED gateway response), so browser clients know to
- * refresh; a valid key this route is not open to gets a Deny policy, 403. A store failure
- * propagates: AUTHORIZER_FAILURE, a 503.
+ * (lib/api-keys). A bad, expired or revoked credential throws `Unauthorized`, which API
+ * Gateway answers with 401 (the UNAUTHORIZED gateway response), so browser clients know to
+ * refresh. Both credentials at once (400), or a valid key this route, its scopes or its
+ * company do not open (403), are let through with a refusal and no principal, for the
+ * function to answer in words (lib/auth/principal `Refusal`). A store failure propagates:
+ * AUTHORIZER_FAILURE, a 503.
  */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   // What Powertools' injectLambdaContext does, without middy on the hottest function: the
@@ -34,9 +35,9 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     const authorization = header(event, 'authorization');
     if (authorization === undefined) {
       const principal = await authorize(accessToken, Date.now());
-      return policy(event, 'Allow', principal.userId, toAuthorizerContext(principal));
+      return allow(event, principal.userId, toAuthorizerContext(principal));
     }
-    if (accessToken !== undefined) return policy(event, 'Allow', 'anonymous', { refusal: BOTH_CREDENTIALS });
+    if (accessToken !== undefined) return allow(event, 'refused', refusalContext('both-credentials', 'Send either the session cookie or an API key (Authorization: Bearer), not both'));
     const keyText = bearerToken(authorization);
     if (keyText === undefined) throw new Unauthorized('The Authorization header must be "Bearer <API key>"');
     // Keys are for servers: a browser would add Origin, and a key in a browser is a leaked key.
@@ -45,7 +46,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
       { keyText, needs: routeKeyAccess(event.httpMethod, event.resource), method: event.httpMethod, pathParameters: event.pathParameters, ip: clientIp(event) },
       Date.now(),
     );
-    return policy(event, 'Allow', caller.keyId, toAuthorizerContext(caller));
+    return allow(event, caller.keyId, toAuthorizerContext(caller));
   } catch (error) {
     if (error instanceof Unauthorized) {
       logger.info('access denied', { reason: error.message });
@@ -53,7 +54,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     }
     if (error instanceof Forbidden) {
       logger.info('access forbidden', { reason: error.message });
-      return policy(event, 'Deny', 'api-key');
+      return allow(event, 'refused', refusalContext('forbidden', error.message));
     }
     logger.error('authorizer failed', { error: error as Error });
     throw error;

@@ -1,4 +1,4 @@
-import { BadRequest, Unauthorized } from '../errors';
+import { BadRequest, Forbidden, Unauthorized } from '../errors';
 import type { Role } from './model';
 
 export type { Role };
@@ -63,11 +63,15 @@ export const callerId = (caller: Caller): string => (caller.kind === 'user' ? ca
 export type PrincipalContext = Record<string, string>;
 
 /**
- * The authorizer's answer to a request that carries both a session cookie and an API key: it
- * lets the request through to be refused with 400 by the function (an authorizer can only
- * answer 401, 403 or 500), with no principal at all.
+ * Refusals the authorizer decides and the function words: a request with both a session cookie
+ * and an API key (400), and a valid API key this route, scope or company is not open to (403,
+ * saying which). An authorizer can only answer 401, 403 or 500, and its 403 is the gateway's
+ * one fixed text; so it lets such a request through with a refusal and no principal at all,
+ * and the function's first step (`fromAuthorizerContext`) answers the problem document.
  */
-export const BOTH_CREDENTIALS = 'both-credentials';
+export type Refusal = 'both-credentials' | 'forbidden';
+
+export const refusalContext = (refusal: Refusal, detail: string): PrincipalContext => ({ refusal, detail });
 
 export function toAuthorizerContext(caller: Caller): PrincipalContext {
   if (caller.kind === 'api-key') {
@@ -101,8 +105,10 @@ export function toAuthorizerContext(caller: Caller): PrincipalContext {
 
 /** Read the caller back from `requestContext.authorizer`; 401 when it is not there, 400 for both credentials at once. */
 export function fromAuthorizerContext(context: Record<string, unknown> | null | undefined): Caller {
-  if (context?.refusal === BOTH_CREDENTIALS) {
-    throw new BadRequest('Send either the session cookie or an API key (Authorization: Bearer), not both');
+  if (context?.refusal !== undefined) {
+    const detail = typeof context.detail === 'string' ? context.detail : undefined;
+    if (context.refusal === 'both-credentials') throw new BadRequest(detail);
+    throw new Forbidden(detail);
   }
   const value = (key: string): string => {
     const raw = context?.[key];
