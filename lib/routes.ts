@@ -484,7 +484,8 @@ export const listCompanies = {
   path: '/companies',
   handler: 'functions/companies/list-companies.ts',
   auth: 'protected',
-  table: { actions: ['BatchGetItem', 'Query'] },
+  // GetItem: the one company of an API key limited to it.
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
   sealsCursors: true,
   apiKey: { resource: 'companies', access: 'read' },
   summary: "The caller's tenant's companies, oldest first",

@@ -57,8 +57,12 @@ export async function createCompany(principal: Caller, input: z.output<typeof cr
   return company;
 }
 
-/** A page of the caller's tenant's companies, oldest first. */
+/** A page of the caller's tenant's companies, oldest first; an API key limited to one company sees that one alone. */
 export async function listCompanies(principal: Caller, page: PageRequest): Promise<Page<Company>> {
+  if (principal.kind === 'api-key' && principal.companyId !== null) {
+    const company = await getCompany(principal.tenantId, principal.companyId);
+    return { items: company && page.cursor === undefined ? [company] : [], nextCursor: null };
+  }
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'companies' } }, page, (at) => listCompanyPage(principal.tenantId, at));
 }
 
