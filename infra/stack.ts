@@ -1,7 +1,7 @@
 import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
-import { authorizer as authorizerManifest, type RouteId, routeList } from '../lib/routes';
+import { authorizer as authorizerManifest, countsRequests, type RouteId, routeList } from '../lib/routes';
 import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
 import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/console-site';
@@ -171,8 +171,7 @@ export class BackofficeStack extends Stack {
         cpu: route.cpu,
       }).function;
       bindTable(fn, table, route.table);
-      // A route API keys may use counts each key's requests (API_KEY_RATE_LIMIT).
-      if (route.rateLimits?.length || route.apiKey) grantRateLimitCounters(fn, table);
+      if (countsRequests(route)) grantRateLimitCounters(fn, table);
       if (route.searches) grantSearchFolds(fn, table);
       if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);

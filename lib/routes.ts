@@ -58,6 +58,9 @@ export interface TableAccess {
   credentials?: CredentialsAccess;
 }
 
+/** Whether a function counts requests in the rate-limit counters: it has limits of its own, or API keys may call it (API_KEY_RATE_LIMIT). */
+export const countsRequests = (route: Pick<Route, 'rateLimits' | 'apiKey'>): boolean => (route.rateLimits?.length ?? 0) > 0 || Boolean(route.apiKey);
+
 /** Whether a function with this access writes the table (beyond the rate-limit counters). */
 export const writesTable = (access: TableAccess): boolean => access.actions.some((action) => (TABLE_WRITE_ACTIONS as readonly TableAction[]).includes(action));
 

@@ -73,6 +73,7 @@ const USER_ID = '0b9e8d7c-6f5a-4b3c-8d2e-1f0a9b8c7d6e';
 /** The context the REQUEST authorizer hands to a protected route (lib/auth/principal), for Ana, a tenant administrator. */
 const authorizerContext = (platformAdmin: boolean) => ({
   principalId: USER_ID,
+  kind: 'user',
   tenantId: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b',
   userId: USER_ID,
   sessionId: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',

@@ -127,7 +127,7 @@ export interface AuthorizerEventInput {
   requestId?: string;
 }
 
-/** A REQUEST authorizer event (identity source: the Cookie header). */
+/** A REQUEST authorizer event, with the session cookie (the API key path builds its own headers). */
 export function authorizerEvent(input: AuthorizerEventInput = {}): APIGatewayRequestAuthorizerEvent {
   const method = input.method ?? 'GET';
   const resource = input.resource ?? '/auth/me';

@@ -11,7 +11,7 @@ import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
-import { authorizer as authorizerManifest, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
+import { authorizer as authorizerManifest, countsRequests, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { LOCAL_APP_ORIGIN, settings } from '../../lib/settings';
 import { DEFAULT_STACK_NAME, readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
@@ -380,7 +380,7 @@ describe('API routes and authorizer', () => {
   it('has a REQUEST authorizer with no identity source (a cookie or an API key) and caching off', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
-      IdentitySource: Match.absent(),
+      IdentitySource: '',
       AuthorizerResultTtlInSeconds: 0,
     });
   });
@@ -558,7 +558,7 @@ describe('IAM', () => {
   }
 
   const bound: BoundFunction[] = [
-    ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: (route.rateLimits?.length ?? 0) > 0, searches: route.searches !== undefined })),
+    ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: countsRequests(route), searches: route.searches !== undefined })),
     { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes },
     ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
   ];
@@ -667,21 +667,22 @@ describe('IAM', () => {
     }
   });
 
-  it('lets the authorizer write nothing but lastActiveAt', () => {
+  it("lets the authorizer write nothing but a session's lastActiveAt and an API key's last use", () => {
     const functionId = authorizerFunction();
     expect(writeStatementsOf(functionId)).toEqual([
       expect.objectContaining({
         Action: 'dynamodb:UpdateItem',
         Condition: {
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt'] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt', 'lastUsedAt', 'lastUsedIp'] },
           StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
         },
       }),
     ]);
   });
 
-  it('lets every rate-limited route count, whatever its table actions', () => {
-    for (const route of routes.filter((candidate) => (candidate.rateLimits?.length ?? 0) > 0)) {
+  it('lets every rate-limited route, and every route an API key may call, count, whatever its table actions', () => {
+    expect(routes.filter(countsRequests).length).toBeGreaterThan(routes.filter((route) => route.rateLimits?.length).length);
+    for (const route of routes.filter(countsRequests)) {
       expect(dynamoPermissionsOf(routeFunction(route)), route.id).toContain(RATE_LIMIT_COUNTERS);
     }
   });
@@ -696,7 +697,7 @@ describe('IAM', () => {
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
     expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
-    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents']);
+    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents', 'listApiKeys']);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     // The third is the console distribution's origin secret, which no function reads (it comes as EDGE_SECRET, resolved at deploy).
     expect(secrets).toHaveLength(3);
