@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { cnpj } from 'cpf-cnpj-validator';
 import { handler as authorizerHandler } from '../functions/auth/authorizer';
+import { createApiKey } from '../lib/api-keys/service';
 import { authorize } from '../lib/auth/authorize';
 import { inviteUser } from '../lib/auth/invitations';
 import { requestPasswordReset } from '../lib/auth/password-reset';
@@ -100,6 +101,13 @@ async function freshSession(world: World): Promise<{ context: Record<string, str
   await insertSession(session);
   const principal = await authorize(tokens.accessToken, now);
   return { context: toAuthorizerContext(principal), accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, sessionId: session.id };
+}
+
+/** `count` new API keys of the world's tenant, made as POST /api-keys makes them. */
+async function keysOf(world: World, count: number): Promise<{ id: string; key: string }[]> {
+  const made: { id: string; key: string }[] = [];
+  for (let index = 0; index < count; index += 1) made.push(await createApiKey(world.admin, { name: `Key ${index}`, scopes: { inventory: 'write', dashboards: 'read' } }, Date.now()));
+  return made;
 }
 
 interface Scenario {
@@ -236,6 +244,27 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
         jsonPost('/auth/invitations', { email: `guest.${randomUUID().slice(0, 10)}@bench.example` }, { authorizer: index === 0 ? world.context : { ...world.context, userId: randomUUID() } }),
       ),
   },
+  // Key changes count 20 an hour per administrator: each event is another one's.
+  createApiKey: {
+    invocations: 200,
+    events: (world, count) => repeat(count, (index) => jsonPost('/api-keys', { name: `PDV ${index}`, scopes: { inventory: 'write' } }, { authorizer: { ...world.context, userId: randomUUID() } })),
+  },
+  rollApiKey: {
+    invocations: 200,
+    events: async (world, count) => {
+      const made = await keysOf(world, count);
+      return made.map((key) =>
+        proxyEvent({ method: 'POST', resource: '/api-keys/{id}/roll', pathParameters: { id: key.id }, authorizer: { ...world.context, userId: randomUUID() }, headers: { 'Content-Type': 'application/json' }, body: { expiresInHours: 1 } }),
+      );
+    },
+  },
+  deleteApiKey: {
+    invocations: 200,
+    events: async (world, count) => {
+      const made = await keysOf(world, count);
+      return made.map((key) => proxyEvent({ method: 'DELETE', resource: '/api-keys/{id}', pathParameters: { id: key.id }, authorizer: { ...world.context, userId: randomUUID() } }));
+    },
+  },
   createCompany: { events: (world, count) => repeat(count, (index) => jsonPost('/companies', { name: `Company ${index}`, document: cnpj.generate() }, { authorizer: world.context })) },
   updateCompany: {
     events: (world, count) =>
@@ -310,6 +339,20 @@ export async function runRouteBench(dataDir: string, log: (line: string) => void
     const { accessToken } = await freshSession(world);
     const events: APIGatewayRequestAuthorizerEvent[] = repeat(DEFAULT_INVOCATIONS, () => authorizerEvent({ cookie: `accessToken=${accessToken}` }));
     figures.push(await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>('authorizer', '1 round trip', (commands) => commands.length === 1, events, (event) => authorizerHandler(event), () => 200));
+  }
+
+  // The authorizer, with an API key (the key's last use is written once, before the timed invocations' 5 minutes are up).
+  {
+    const [key] = await keysOf(world, 1);
+    if (!key) throw new Error('no key was made');
+    const keyEvent = (): APIGatewayRequestAuthorizerEvent => {
+      const event = authorizerEvent({ method: 'POST', resource: '/inventory/movements' });
+      const headers = { Authorization: `Bearer ${key.key}` };
+      return { ...event, headers, multiValueHeaders: { Authorization: [headers.Authorization] } };
+    };
+    await authorizerHandler(keyEvent());
+    const events = repeat(DEFAULT_INVOCATIONS, keyEvent);
+    figures.push(await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>('authorizer (API key)', '1 round trip', (commands) => commands.length === 1, events, (event) => authorizerHandler(event), () => 200));
   }
 
   const order = [...ORDER, ...routeList().map((route) => route.id).filter((id) => !ORDER.includes(id))];

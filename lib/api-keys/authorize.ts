@@ -21,9 +21,9 @@ export interface KeyRequest {
 }
 
 /**
- * The authorizer's decision for an API key, cheapest checks first: the route takes keys at
- * all, the text is a well-formed key of this stage's environment with a valid checksum (no
- * read for a typo or a forgery); then one BatchGetItem of the key and its tenant, the
+ * The authorizer's decision for an API key, cheapest checks first: the text is a well-formed
+ * key of this stage's environment with a valid checksum (no read for a typo or a forgery), and
+ * the route takes keys at all; then one BatchGetItem of the key and its tenant, the
  * hash compared in constant time (the current secret, or the one a roll replaced while it
  * still works), the expiry, the tenant's status, the scopes and the company.
  *
@@ -31,10 +31,10 @@ export interface KeyRequest {
  * this company is not open to). `lastUsedAt` moves at most once per LAST_USED_RESOLUTION_MS.
  */
 export async function authorizeKey(request: KeyRequest, nowMs: number): Promise<KeyPrincipal> {
-  if (request.needs === false) throw new Forbidden('API keys cannot use this route: it takes a signed-in session');
   const parsed = parseKeyText(request.keyText);
   if (!parsed) throw new Unauthorized('Not an API key (its format or checksum is wrong)');
   if (parsed.environment !== config().API_KEY_ENVIRONMENT) throw new Unauthorized(`A ${parsed.environment} key is not valid on this stage`);
+  if (request.needs === false) throw new Forbidden('API keys cannot use this route: it takes a signed-in session');
 
   const { tenant, key } = await readKeyAuthorizationState(parsed.tenantId, parsed.keyId);
   if (!key || key.tenantId !== parsed.tenantId) throw new Unauthorized('No such API key');

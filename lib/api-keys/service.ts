@@ -60,6 +60,9 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyInpu
   requireTenantAdmin(principal, 'create API keys');
   const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt).toISOString();
   if (expiresAt !== null && Date.parse(expiresAt) <= nowMs) throw ValidationError.of('expiresAt', 'must be in the future');
+  if (input.companyId !== undefined && (input.scopes.companies ?? 'none') === 'none') {
+    throw ValidationError.of('companyId', 'limits the companies a key reaches: grant companies read or write with it');
+  }
   if (input.companyId !== undefined && !(await getCompany(principal.tenantId, input.companyId))) throw ValidationError.of('companyId', 'is no company of this tenant');
   const scopes: ApiKeyScopes = {};
   for (const [resource, level] of Object.entries(input.scopes) as [keyof ApiKeyScopes, string | undefined][]) {
