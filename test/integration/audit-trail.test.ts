@@ -152,6 +152,13 @@ async function stockPlace(owner: Account): Promise<{ productId: string; warehous
   return { productId: idOf(product), warehouseId: idOf(warehouse) };
 }
 
+/** An API key made with the owner's cookie: its id and its text (shown this once). */
+async function apiKey(owner: Account, name = 'PDV Loja Centro'): Promise<{ id: string; key: string }> {
+  const created = await call<{ id: string; key: string }>('POST', '/api-keys', { cookies: owner.cookies, body: { name, scopes: { companies: 'write', inventory: 'write' } } });
+  expect(created.status).toBe(201);
+  return { id: created.body.id, key: created.body.key };
+}
+
 type RouteId = keyof typeof routes;
 
 /** How each writing route is driven, and the entry it must leave. */
@@ -449,6 +456,50 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       resource: { type: 'movement', id: idOf(response) },
       actor: actorOf(owner),
     }));
+  },
+  createApiKey: async () => {
+    const owner = await admin();
+    let key = '';
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/api-keys', as(owner, { body: { name: 'PDV Loja Norte', scopes: { inventory: 'write', dashboards: 'read' } } })),
+      201,
+      (response) => {
+        key = (response.body as { key: string }).key;
+        return { action: 'api_key.created', resource: { type: 'api_key', id: idOf(response) }, actor: actorOf(owner) };
+      },
+    );
+    // The key's text is answered once and kept nowhere, the trail included.
+    expect(key).not.toBe('');
+    expect(JSON.stringify(entry)).not.toContain(key);
+    return entry;
+  },
+  rollApiKey: async () => {
+    const owner = await admin();
+    const { id, key } = await apiKey(owner);
+    let rolled = '';
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/api-keys/${id}/roll`, as(owner, { body: { expiresInHours: 24 } })),
+      200,
+      (response) => {
+        rolled = (response.body as { key: string }).key;
+        return { action: 'api_key.rolled', resource: { type: 'api_key', id }, actor: actorOf(owner) };
+      },
+      [key],
+    );
+    expect(rolled).not.toBe('');
+    expect(JSON.stringify(entry)).not.toContain(rolled);
+    return entry;
+  },
+  deleteApiKey: async () => {
+    const owner = await admin();
+    const { id, key } = await apiKey(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/api-keys/${id}`, as(owner)), 204, () => ({
+      action: 'api_key.revoked',
+      resource: { type: 'api_key', id },
+      actor: actorOf(owner),
+    }), [key]);
   },
 };
 
