@@ -519,6 +519,41 @@ describe('every route that writes records exactly one audit entry', () => {
   });
 });
 
+describe('a request made with an API key', () => {
+  it('is recorded with the key as its actor: its id and name, in the trail, the key\'s list and the resource\'s, without its text', async () => {
+    const owner = await admin();
+    const { id, key } = await apiKey(owner, 'ERP da Matriz');
+    const scope = { tenantId: owner.tenantId };
+    const before = new Set((await entriesOf(scope)).map((entry) => entry.id));
+
+    // A key is for servers: no Origin header (a browser's would be refused), no cookie.
+    const response = await call('POST', '/companies', { ip: IP, headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: { name: 'Loja da Integração', document: cnpj.generate() } });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const companyId = idOf(response);
+
+    const fresh = (await entriesOf(scope)).filter((entry) => !before.has(entry.id));
+    expect(fresh).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        occurredAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        actor: { type: 'api-key', id, name: 'ERP da Matriz' },
+        action: 'company.created',
+        resource: { type: 'company', id: companyId },
+        requestId: expect.any(String),
+        sourceIp: IP,
+        userAgent: USER_AGENT,
+        changes: null,
+      },
+    ]);
+    const entry = fresh[0] as AuditEntry;
+    expect(auditEntrySchema.parse(entry)).toEqual(entry);
+    // The key's list is under its id, as a user's is under theirs; and the resource's has it too.
+    expect((await entriesOf(scope, { actorId: id })).filter((other) => other.id === entry.id)).toEqual([entry]);
+    expect((await entriesOf(scope, { resourceId: companyId })).filter((other) => other.id === entry.id)).toEqual([entry]);
+    expect(JSON.stringify(entry)).not.toContain(key);
+  });
+});
+
 describe('failed logins', () => {
   const failures = async (scope: AuditScope) => (await entriesOf(scope, { action: 'auth.login_failed' })).filter((entry) => entry.sourceIp === IP);
 
