@@ -152,6 +152,13 @@ async function stockPlace(owner: Account): Promise<{ productId: string; warehous
   return { productId: idOf(product), warehouseId: idOf(warehouse) };
 }
 
+/** An API key made with the owner's cookie: its id and its text (shown this once). */
+async function apiKey(owner: Account, name = 'PDV Loja Centro'): Promise<{ id: string; key: string }> {
+  const created = await call<{ id: string; key: string }>('POST', '/api-keys', { cookies: owner.cookies, body: { name, scopes: { companies: 'write', inventory: 'write' } } });
+  expect(created.status).toBe(201);
+  return { id: created.body.id, key: created.body.key };
+}
+
 type RouteId = keyof typeof routes;
 
 /** How each writing route is driven, and the entry it must leave. */
@@ -450,6 +457,50 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       actor: actorOf(owner),
     }));
   },
+  createApiKey: async () => {
+    const owner = await admin();
+    let key = '';
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/api-keys', as(owner, { body: { name: 'PDV Loja Norte', scopes: { inventory: 'write', dashboards: 'read' } } })),
+      201,
+      (response) => {
+        key = (response.body as { key: string }).key;
+        return { action: 'api_key.created', resource: { type: 'api_key', id: idOf(response) }, actor: actorOf(owner) };
+      },
+    );
+    // The key's text is answered once and kept nowhere, the trail included.
+    expect(key).not.toBe('');
+    expect(JSON.stringify(entry)).not.toContain(key);
+    return entry;
+  },
+  rollApiKey: async () => {
+    const owner = await admin();
+    const { id, key } = await apiKey(owner);
+    let rolled = '';
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/api-keys/${id}/roll`, as(owner, { body: { expiresInHours: 24 } })),
+      200,
+      (response) => {
+        rolled = (response.body as { key: string }).key;
+        return { action: 'api_key.rolled', resource: { type: 'api_key', id }, actor: actorOf(owner) };
+      },
+      [key],
+    );
+    expect(rolled).not.toBe('');
+    expect(JSON.stringify(entry)).not.toContain(rolled);
+    return entry;
+  },
+  deleteApiKey: async () => {
+    const owner = await admin();
+    const { id, key } = await apiKey(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/api-keys/${id}`, as(owner)), 204, () => ({
+      action: 'api_key.revoked',
+      resource: { type: 'api_key', id },
+      actor: actorOf(owner),
+    }), [key]);
+  },
 };
 
 const writeRoutes = (Object.keys(routes) as RouteId[]).filter((id) => writesTable(routes[id].table));
@@ -465,6 +516,41 @@ describe('every route that writes records exactly one audit entry', () => {
     const entry = (await scenario()) as AuditEntry;
     // The action is one the manifest says the route records.
     expect((routes[id] as { audits?: readonly string[] }).audits).toContain(entry.action);
+  });
+});
+
+describe('a request made with an API key', () => {
+  it('is recorded with the key as its actor: its id and name, in the trail, the key\'s list and the resource\'s, without its text', async () => {
+    const owner = await admin();
+    const { id, key } = await apiKey(owner, 'ERP da Matriz');
+    const scope = { tenantId: owner.tenantId };
+    const before = new Set((await entriesOf(scope)).map((entry) => entry.id));
+
+    // A key is for servers: no Origin header (a browser's would be refused), no cookie.
+    const response = await call('POST', '/companies', { ip: IP, headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: { name: 'Loja da Integração', document: cnpj.generate() } });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const companyId = idOf(response);
+
+    const fresh = (await entriesOf(scope)).filter((entry) => !before.has(entry.id));
+    expect(fresh).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        occurredAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        actor: { type: 'api-key', id, name: 'ERP da Matriz' },
+        action: 'company.created',
+        resource: { type: 'company', id: companyId },
+        requestId: expect.any(String),
+        sourceIp: IP,
+        userAgent: USER_AGENT,
+        changes: null,
+      },
+    ]);
+    const entry = fresh[0] as AuditEntry;
+    expect(auditEntrySchema.parse(entry)).toEqual(entry);
+    // The key's list is under its id, as a user's is under theirs; and the resource's has it too.
+    expect((await entriesOf(scope, { actorId: id })).filter((other) => other.id === entry.id)).toEqual([entry]);
+    expect((await entriesOf(scope, { resourceId: companyId })).filter((other) => other.id === entry.id)).toEqual([entry]);
+    expect(JSON.stringify(entry)).not.toContain(key);
   });
 });
 
