@@ -7,7 +7,7 @@ import { createContractValidator } from '../../tools/openapi/contract';
 import { ACCESS_COOKIE_SCHEME, API_KEY_SCHEME, buildOpenApiDocument, REFRESH_COOKIE_SCHEME } from '../../tools/openapi/document';
 import { operations } from '../../tools/openapi/operations';
 import type { HeaderObject, OperationObject, ReferenceObject, ResponseObject } from '../../tools/openapi/types';
-import { API_KEY_PATTERN, newKeyId, newKeyText } from '../../lib/api-keys/format';
+import { API_KEY_PATTERN, KEY_ID_PATTERN, newKeyId, newKeyText, tenantOfKeyId } from '../../lib/api-keys/format';
 import { keyRateLimitHeaders } from '../../lib/http/middleware/rate-limit';
 import type { RouteHandler } from '../../lib/http/handler';
 import { routeList, routes, type RouteId } from '../../lib/routes';
@@ -15,6 +15,7 @@ import { withDocs } from '../../local/docs-server';
 import { requiredText } from '../../lib/domain/fields';
 import { REQUIRED_TEXT_PATTERN } from '../../lib/domain/text';
 import { movementBody, MOVEMENT_TYPES } from '../../lib/inventory/schemas';
+import { createApiKeyBody } from '../../lib/api-keys/schemas';
 
 const document = buildOpenApiDocument();
 const contract = createContractValidator(document);
@@ -272,6 +273,16 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives the API key id parameter an example of a real key id, the same on every build', () => {
+    for (const id of ['rollApiKey', 'deleteApiKey'] as const) {
+      const [parameter] = operationOf(id).parameters ?? [];
+      const [example] = (parameter?.schema.examples ?? []) as string[];
+      expect(parameter?.name, id).toBe('id');
+      expect(KEY_ID_PATTERN.test(example ?? ''), id).toBe(true);
+      expect(tenantOfKeyId(example ?? ''), id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('is pure and JSON-safe: the same document on every build', () => {
     expect(buildOpenApiDocument()).toEqual(document);
     expect(JSON.parse(JSON.stringify(document))).toEqual(document);
@@ -293,8 +304,31 @@ describe('the OpenAPI document', () => {
     ['POST', '/inventory/movements', { productId: UUID, warehouseId: UUID, type: 'IN', quantity: 3, unitCost: 2.5, occurredAt: TIMESTAMP }, true],
     ['PATCH', `/tenants/${UUID}`, { brandName: null, phone: '+55 11 98765-4321' }, true],
     ['PATCH', `/suppliers/${UUID}`, {}, false],
+    // An API key's scopes grant at least one resource (a refinement the document states as anyOf).
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { inventory: 'write', dashboards: 'read' }, expiresAt: '2030-01-01T00:00:00.000Z' }, true],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { audit: 'read', companies: 'none' } }, true],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: {} }, false],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { companies: 'none', suppliers: 'none' } }, false],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { dashboards: 'write' } }, false],
   ])('agrees with the handler schema on %s %s %j', (method, path, body, valid) => {
     expect(contract.checkRequestBody(method, path, body) === undefined).toBe(valid);
+  });
+
+  it('states the scopes of an API key as strictly as the handler schema checks them', () => {
+    const levels = [undefined, 'none', 'read', 'write'] as const;
+    let accepted = 0;
+    for (const companies of levels) {
+      for (const inventory of levels) {
+        for (const dashboards of levels) {
+          const scopes = Object.fromEntries(Object.entries({ companies, inventory, dashboards }).filter(([, level]) => level !== undefined));
+          const body = { name: 'Caixa da loja', scopes };
+          const documented = contract.checkRequestBody('POST', '/api-keys', body) === undefined;
+          expect(documented, JSON.stringify(scopes)).toBe(createApiKeyBody.safeParse(body).success);
+          accepted += documented ? 1 : 0;
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(10);
   });
 });
 

@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { API_KEY_PATTERN } from '../../lib/api-keys/format';
+import { API_KEY_PATTERN, newKeyId } from '../../lib/api-keys/format';
+import { apiKeyIdPath, apiKeyScopesBody, createApiKeyBody } from '../../lib/api-keys/schemas';
+import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from '../../lib/api-keys/scopes';
 import { documentSchema } from '../../lib/domain/documents';
 import { cursorParam } from '../../lib/domain/cursor';
 import { emailField, httpsUrlField, TEXT_PATTERN_META, timeBound } from '../../lib/domain/fields';
@@ -173,6 +175,19 @@ const FIELD_HINTS = new Map<unknown, JsonSchema>([
   ],
   [emailField, { format: 'email', description: 'Compared case-insensitively; stored lower-cased.' }],
   [httpsUrlField, { pattern: '^https://', examples: ['https://cdn.example.com/loja-da-ana/logo.png'] }],
+  // A key id is base62 of a tenant's UUID, a second and 2 random characters (fixed here: the document is pure).
+  [apiKeyIdPath.shape.id, { examples: [`${newKeyId('3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60', Date.parse('2026-11-21T10:00:00.000Z')).slice(0, -2)}Ab`] }],
+  // An expiry is in the future (the service refuses another): an example that stays there.
+  [createApiKeyBody.shape.expiresAt._zod.def.innerType, { examples: ['2030-01-01T00:00:00.000Z'] }],
+  [
+    apiKeyScopesBody,
+    {
+      // The refinement "at least one resource read or write", which zod cannot convert.
+      anyOf: API_KEY_RESOURCES.map((resource) => ({ required: [resource], properties: { [resource]: { enum: READ_ONLY_RESOURCES.includes(resource) ? ['read'] : ['read', 'write'] } } })),
+      description: 'None, read or write per resource (dashboards and audit: none or read); at least one granted `read` or `write`. An absent resource is none.',
+      examples: [{ inventory: 'write', dashboards: 'read' }],
+    },
+  ],
 ]);
 
 /**

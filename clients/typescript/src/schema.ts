@@ -1205,6 +1205,13 @@ export interface components {
         } & (unknown | unknown);
         CreateApiKeyRequest: {
             name: string;
+            /**
+             * @description None, read or write per resource (dashboards and audit: none or read); at least one granted `read` or `write`. An absent resource is none.
+             * @example {
+             *       "inventory": "write",
+             *       "dashboards": "read"
+             *     }
+             */
             scopes: {
                 /** @enum {string} */
                 companies?: "none" | "read" | "write";
@@ -1216,10 +1223,25 @@ export interface components {
                 dashboards?: "none" | "read";
                 /** @enum {string} */
                 audit?: "none" | "read";
+            } | {
+                /** @enum {unknown} */
+                companies: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                suppliers: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                inventory: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                dashboards: "read";
+            } | {
+                /** @enum {unknown} */
+                audit: "read";
             };
             /**
              * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
+             * @example 2030-01-01T00:00:00.000Z
              */
             expiresAt?: string;
             /**
