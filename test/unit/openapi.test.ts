@@ -288,9 +288,10 @@ describe('the OpenAPI document', () => {
     expect(JSON.parse(JSON.stringify(document))).toEqual(document);
   });
 
+  // Builds the whole document again and compiles every schema: under 2 seconds alone, more beside other test files.
   it('compiles every response schema with Ajv in strict mode', () => {
     expect(() => createContractValidator(buildOpenApiDocument()).compileAll()).not.toThrow();
-  });
+  }, 30_000);
 
   it.each([
     ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310100' }, settings: { a: [1, { b: null }] } }, true],
