@@ -3,13 +3,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { fromRoot } from '../../infra/paths';
 import { DOCUMENT_FILE, FIX_COMMAND, generateSchema, openApiDocument, SCHEMA_FILE } from '../../clients/typescript/generate';
 import type { Middleware } from 'openapi-fetch';
-import { createBackofficeClient, idempotencyKey, NO_REFRESH_ON_401, ProblemError, unwrap } from '../../clients/typescript/src/index';
+import { API_KEY_PATTERN, createBackofficeClient, idempotencyKey, NO_REFRESH_ON_401, ProblemError, unwrap } from '../../clients/typescript/src/index';
+import { API_KEY_PATTERN as SERVER_API_KEY_PATTERN, newKeyId, newKeyText } from '../../lib/api-keys/format';
 
 /**
- * The typed browser client (clients/typescript): its generated types are what
- * openapi-typescript makes of docs/openapi.json now, and its hand-written layer (cookies,
- * refresh on 401, problem errors, Idempotency-Key) behaves as documented, against a fake
- * fetch that plays the API.
+ * The typed client (clients/typescript): its generated types are what openapi-typescript
+ * makes of docs/openapi.json now, and its hand-written layer (cookies, refresh on 401, server
+ * mode with an API key, problem errors, Idempotency-Key) behaves as documented, against a
+ * fake fetch that plays the API.
  */
 
 const API = 'https://api.example.com';
@@ -232,6 +233,100 @@ describe('the client', () => {
     expect(api.seen).toEqual([get('/auth/me', 401), refresh(200), get('/auth/me', 200)]);
     // The other middleware sees the final answer, not the 401 that was retried.
     expect(answers).toEqual([200]);
+  });
+});
+
+describe('the client in server mode (apiKey)', () => {
+  const KEY = newKeyText('live', newKeyId(USER.tenantId, Date.parse('2026-11-21T23:15:00.000Z')));
+
+  /** A fake API that records the credentials and the Authorization header of each request. */
+  function keyApi(answer: (request: Request) => Response) {
+    const seen: { method: string; path: string; credentials: Request['credentials']; authorization: string | null; status: number }[] = [];
+    const fetch = vi.fn(async (request: Request): Promise<Response> => {
+      const response = answer(request);
+      seen.push({ method: request.method, path: new URL(request.url).pathname, credentials: request.credentials, authorization: request.headers.get('Authorization'), status: response.status });
+      return response;
+    });
+    return { fetch, seen };
+  }
+
+  /** Run `fn` with `name` defined on globalThis, as in a page, then put globalThis back as it was. */
+  function asIfInBrowser<T>(name: 'document' | 'window', fn: () => T): T {
+    const had = Object.getOwnPropertyDescriptor(globalThis, name);
+    Object.defineProperty(globalThis, name, { value: {}, configurable: true, writable: true });
+    try {
+      return fn();
+    } finally {
+      if (had) Object.defineProperty(globalThis, name, had);
+      else Reflect.deleteProperty(globalThis, name);
+    }
+  }
+
+  it('copies the server key pattern exactly (the package imports nothing of the server), and takes a key the server makes', () => {
+    expect(API_KEY_PATTERN).toBe(SERVER_API_KEY_PATTERN);
+    expect(() => createBackofficeClient({ baseUrl: API, apiKey: newKeyText('test', newKeyId(USER.tenantId, Date.now())) })).not.toThrow();
+  });
+
+  it('sends the key as a Bearer token on every request, without cookies, and a middleware sees it', async () => {
+    const api = keyApi((request) => (request.method === 'GET' ? json(200, []) : json(201, { id: USER.id, name: 'Depósito Central', createdAt: '2026-11-21T23:15:00.000Z' })));
+    const middlewareSaw: (string | null)[] = [];
+    const client = createBackofficeClient({ baseUrl: API, apiKey: KEY, fetch: api.fetch, middleware: [{ onRequest: ({ request }) => void middlewareSaw.push(request.headers.get('Authorization')) }] });
+
+    await unwrap(client.GET('/companies'));
+    // A call's own Authorization header does not replace the key.
+    await unwrap(client.POST('/inventory/warehouses', { params: { header: idempotencyKey() }, headers: { Authorization: 'Bearer something-else' }, body: { name: 'Depósito Central' } }));
+
+    expect(api.seen).toEqual([
+      { method: 'GET', path: '/companies', credentials: 'omit', authorization: `Bearer ${KEY}`, status: 200 },
+      { method: 'POST', path: '/inventory/warehouses', credentials: 'omit', authorization: `Bearer ${KEY}`, status: 201 },
+    ]);
+    expect(middlewareSaw).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+  });
+
+  it('answers a 401 as it is: no refresh, no retry (a key is not refreshed)', async () => {
+    const api = keyApi(() => json(401, problemBody(401, 'unauthorized', 'revoked')));
+    const client = createBackofficeClient({ baseUrl: API, apiKey: KEY, fetch: api.fetch });
+
+    const results = await Promise.all([client.GET('/companies'), client.GET('/suppliers/{id}', { params: { path: { id: USER.id } } })]);
+
+    expect(results.map(({ error, response }) => ({ error, status: response.status }))).toEqual(Array(2).fill({ error: problemBody(401, 'unauthorized', 'revoked'), status: 401 }));
+    expect(api.seen.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual(['GET /companies 401', `GET /suppliers/${USER.id} 401`]);
+    expect(api.fetch.mock.calls.some(([request]) => new URL(request.url).pathname === '/auth/refresh')).toBe(false);
+  });
+
+  it.each(['document', 'window'] as const)('refuses to be made in a browser (globalThis.%s exists), before any request', (name) => {
+    const api = keyApi(() => json(200, []));
+
+    expect(() => asIfInBrowser(name, () => createBackofficeClient({ baseUrl: API, apiKey: KEY, fetch: api.fetch }))).toThrow(/API keys are for servers/);
+    expect(name in globalThis).toBe(false);
+    expect(api.fetch).not.toHaveBeenCalled();
+    // Cookie mode is what a browser uses: still made there.
+    expect(() => asIfInBrowser(name, () => createBackofficeClient({ baseUrl: API, fetch: api.fetch }))).not.toThrow();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['with a line break (read from a file)', `${KEY}\n`],
+    ['truncated', KEY.slice(0, -1)],
+    ['of no environment', KEY.replace('bo_live_', 'bo_prod_')],
+    ['a session token', 'eyJhbGciOiJFUzI1NiJ9.e30.sig'],
+  ])('refuses a malformed key (%s) at creation, without repeating it', (_what, apiKey) => {
+    const error = (() => {
+      try {
+        createBackofficeClient({ baseUrl: API, apiKey });
+      } catch (caught) {
+        return caught as Error;
+      }
+      return undefined;
+    })();
+
+    expect(error?.message).toMatch(/apiKey is not a back-office API key/);
+    if (apiKey !== '') expect(error?.message).not.toContain(apiKey.trim());
+  });
+
+  it('refuses onSessionExpired beside a key, in types and at run time', () => {
+    // @ts-expect-error a key has no session: the options type keeps the two apart
+    expect(() => createBackofficeClient({ baseUrl: API, apiKey: KEY, onSessionExpired: () => undefined })).toThrow(/onSessionExpired does not go with apiKey/);
   });
 });
 

@@ -4,15 +4,18 @@ import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContractValidator } from '../../tools/openapi/contract';
-import { ACCESS_COOKIE_SCHEME, buildOpenApiDocument, REFRESH_COOKIE_SCHEME } from '../../tools/openapi/document';
+import { ACCESS_COOKIE_SCHEME, API_KEY_SCHEME, buildOpenApiDocument, REFRESH_COOKIE_SCHEME } from '../../tools/openapi/document';
 import { operations } from '../../tools/openapi/operations';
-import type { OperationObject, ReferenceObject } from '../../tools/openapi/types';
+import type { HeaderObject, OperationObject, ReferenceObject, ResponseObject } from '../../tools/openapi/types';
+import { API_KEY_PATTERN, KEY_ID_PATTERN, newKeyId, newKeyText, tenantOfKeyId } from '../../lib/api-keys/format';
+import { keyRateLimitHeaders } from '../../lib/http/middleware/rate-limit';
 import type { RouteHandler } from '../../lib/http/handler';
 import { routeList, routes, type RouteId } from '../../lib/routes';
 import { withDocs } from '../../local/docs-server';
 import { requiredText } from '../../lib/domain/fields';
 import { REQUIRED_TEXT_PATTERN } from '../../lib/domain/text';
 import { movementBody, MOVEMENT_TYPES } from '../../lib/inventory/schemas';
+import { createApiKeyBody } from '../../lib/api-keys/schemas';
 
 const document = buildOpenApiDocument();
 const contract = createContractValidator(document);
@@ -83,12 +86,89 @@ describe('the OpenAPI document', () => {
     expect(refs.filter((ref) => !resolves(ref))).toEqual([]);
   });
 
-  it('applies the access cookie scheme to every protected route, the refresh cookie to refresh, none to the other public routes', () => {
+  it('applies the access cookie scheme to every protected route (or an API key where the manifest opens it to keys), the refresh cookie to refresh, none to the other public routes', () => {
     expect(document.components.securitySchemes[ACCESS_COOKIE_SCHEME]).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'accessToken' }));
     expect(document.components.securitySchemes[REFRESH_COOKIE_SCHEME]).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'refreshToken' }));
     for (const route of routeList()) {
-      const expected = route.auth === 'protected' ? [{ [ACCESS_COOKIE_SCHEME]: [] }] : route.id === 'refresh' ? [{ [REFRESH_COOKIE_SCHEME]: [] }] : [];
+      const keys = route.auth === 'protected' && route.apiKey ? [{ [API_KEY_SCHEME]: [] }] : [];
+      const expected = route.auth === 'protected' ? [{ [ACCESS_COOKIE_SCHEME]: [] }, ...keys] : route.id === 'refresh' ? [{ [REFRESH_COOKIE_SCHEME]: [] }] : [];
       expect(operationOf(route.id).security, route.id).toEqual(expected);
+    }
+    // Both kinds of protected route exist: the check above is not vacuous either way.
+    expect(routeList().filter((route) => route.auth === 'protected' && route.apiKey).length).toBeGreaterThan(10);
+    expect(routeList().filter((route) => route.auth === 'protected' && route.apiKey === false).length).toBeGreaterThan(10);
+  });
+
+  it('declares API keys as an HTTP bearer scheme whose description gives the key pattern and the rules', () => {
+    const scheme = document.components.securitySchemes[API_KEY_SCHEME];
+    expect(scheme).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: expect.stringMatching(/^bo_live_/), description: expect.any(String) });
+    const { description } = scheme as { description: string };
+    expect(description).toContain(`\`${API_KEY_PATTERN}\``);
+    expect(description).toMatch(/`Origin` header gets 401/);
+    expect(description).toMatch(/both at once get 400/);
+    expect(description).toContain('`RateLimit-Policy`');
+    expect(description).toContain('`RateLimit`');
+    // The pattern the document quotes matches a real key, whole.
+    const key = newKeyText('live', newKeyId(UUID, Date.parse(TIMESTAMP)));
+    expect(new RegExp(`^${API_KEY_PATTERN}$`).test(key)).toBe(true);
+    expect(document.info.description).toMatch(/\*\*API keys\.\*\* /);
+  });
+
+  it('names the scope a key needs on exactly the operations the manifest opens to keys, and says so in their descriptions', () => {
+    for (const route of routeList()) {
+      const operation = operationOf(route.id);
+      const scope = route.auth === 'protected' && route.apiKey ? route.apiKey : undefined;
+      expect(operation['x-api-key-scope'], route.id).toEqual(scope);
+      if (scope) expect(operation.description, route.id).toContain(`**API keys:** a key holding ${scope.access === 'read' ? '`read` or `write`' : '`write`'} of \`${scope.resource}\` may call it`);
+      else if (route.auth === 'protected') expect(operation.description, route.id).toMatch(/\*\*API keys:\*\* not accepted; .* \(a key gets 403\)\.$/);
+      else expect(operation.description, route.id).not.toContain('API keys:');
+    }
+    expect(operationOf('listSuppliers').description).toContain('a key holding `read` or `write` of `suppliers`');
+    expect(operationOf('createMovement').description).toContain('a key holding `write` of `inventory`');
+  });
+
+  it('documents the 400 of both credentials and the 403 of a key on every protected route', () => {
+    for (const route of routeList()) {
+      if (route.auth !== 'protected') continue;
+      const { responses } = operationOf(route.id);
+      expect((responses['400'] as ReferenceObject | undefined)?.description, route.id).toContain('Both the session cookie and an API key');
+      const forbidden = (responses['403'] as ReferenceObject | undefined)?.description;
+      if (route.apiKey) expect(forbidden, route.id).toContain(`An API key without \`${route.apiKey.access}\` on \`${route.apiKey.resource}\``);
+      else expect(forbidden, route.id).toContain('An API key: this operation takes the session cookie only.');
+    }
+    expect((operationOf('updateCompany').responses['403'] as ReferenceObject).description).toContain('An API key limited to another company.');
+    expect((operationOf('createCompany').responses['403'] as ReferenceObject).description).toContain('it cannot create another');
+    expect((operationOf('listCompanies').responses['403'] as ReferenceObject).description).not.toContain('limited');
+    // What the function answers for an authorizer's refusal (lib/auth/principal.ts) matches the document.
+    const refusal = (status: number, type: string, detail: string) => ({ status, contentType: 'application/problem+json', body: { type: `https://problems.backoffice.dev/${type}`, title: type, status, detail, requestId: 'r-1' } });
+    expect(contract.check({ method: 'GET', path: '/auth/me', ...refusal(403, 'forbidden', 'API keys cannot use this route: it takes a signed-in session') })).toBeUndefined();
+    expect(contract.check({ method: 'GET', path: '/users', ...refusal(400, 'bad-request', 'Send either the session cookie or an API key (Authorization: Bearer), not both') })).toBeUndefined();
+    expect(contract.check({ method: 'GET', path: '/companies', ...refusal(403, 'forbidden', 'The API key may not read companies') })).toBeUndefined();
+  });
+
+  it('documents the RateLimit headers on the answers and the 429 of every operation a key may call, and nowhere else', () => {
+    const headersOf = (response: ResponseObject | ReferenceObject | undefined): Record<string, unknown> => {
+      if (response === undefined) return {};
+      if (!('$ref' in response)) return response.headers ?? {};
+      return document.components.responses[response.$ref.replace('#/components/responses/', '')]?.headers ?? {};
+    };
+    const rateLimit = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
+    for (const route of routeList()) {
+      const { responses } = operationOf(route.id);
+      const keys = route.auth === 'protected' && route.apiKey !== undefined && route.apiKey !== false;
+      for (const status of [String(operations[route.id].success.status), '429']) {
+        if (keys) expect(headersOf(responses[status]), `${route.id} ${status}`).toEqual(expect.objectContaining(rateLimit));
+        else expect(headersOf(responses[status]), `${route.id} ${status}`).not.toHaveProperty('RateLimit');
+      }
+      expect(headersOf(responses['429']), route.id).toHaveProperty('Retry-After');
+    }
+    // The headers' schemas take what the rate-limit middleware sends, their examples included.
+    const sent = keyRateLimitHeaders(0, 42.5);
+    for (const [name, component] of [['RateLimit', 'RateLimit'], ['RateLimit-Policy', 'RateLimitPolicy']] as const) {
+      const { schema } = document.components.headers[component] as HeaderObject;
+      const pattern = new RegExp(schema.pattern as string);
+      expect(pattern.test(sent[name] as string), name).toBe(true);
+      expect((schema.examples as string[]).every((example) => pattern.test(example)), name).toBe(true);
     }
   });
 
@@ -193,14 +273,25 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives the API key id parameter an example of a real key id, the same on every build', () => {
+    for (const id of ['rollApiKey', 'deleteApiKey'] as const) {
+      const [parameter] = operationOf(id).parameters ?? [];
+      const [example] = (parameter?.schema.examples ?? []) as string[];
+      expect(parameter?.name, id).toBe('id');
+      expect(KEY_ID_PATTERN.test(example ?? ''), id).toBe(true);
+      expect(tenantOfKeyId(example ?? ''), id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('is pure and JSON-safe: the same document on every build', () => {
     expect(buildOpenApiDocument()).toEqual(document);
     expect(JSON.parse(JSON.stringify(document))).toEqual(document);
   });
 
+  // Builds the whole document again and compiles every schema: under 2 seconds alone, more beside other test files.
   it('compiles every response schema with Ajv in strict mode', () => {
     expect(() => createContractValidator(buildOpenApiDocument()).compileAll()).not.toThrow();
-  });
+  }, 30_000);
 
   it.each([
     ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310100' }, settings: { a: [1, { b: null }] } }, true],
@@ -214,8 +305,31 @@ describe('the OpenAPI document', () => {
     ['POST', '/inventory/movements', { productId: UUID, warehouseId: UUID, type: 'IN', quantity: 3, unitCost: 2.5, occurredAt: TIMESTAMP }, true],
     ['PATCH', `/tenants/${UUID}`, { brandName: null, phone: '+55 11 98765-4321' }, true],
     ['PATCH', `/suppliers/${UUID}`, {}, false],
+    // An API key's scopes grant at least one resource (a refinement the document states as anyOf).
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { inventory: 'write', dashboards: 'read' }, expiresAt: '2030-01-01T00:00:00.000Z' }, true],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { audit: 'read', companies: 'none' } }, true],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: {} }, false],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { companies: 'none', suppliers: 'none' } }, false],
+    ['POST', '/api-keys', { name: 'Caixa da loja', scopes: { dashboards: 'write' } }, false],
   ])('agrees with the handler schema on %s %s %j', (method, path, body, valid) => {
     expect(contract.checkRequestBody(method, path, body) === undefined).toBe(valid);
+  });
+
+  it('states the scopes of an API key as strictly as the handler schema checks them', () => {
+    const levels = [undefined, 'none', 'read', 'write'] as const;
+    let accepted = 0;
+    for (const companies of levels) {
+      for (const inventory of levels) {
+        for (const dashboards of levels) {
+          const scopes = Object.fromEntries(Object.entries({ companies, inventory, dashboards }).filter(([, level]) => level !== undefined));
+          const body = { name: 'Caixa da loja', scopes };
+          const documented = contract.checkRequestBody('POST', '/api-keys', body) === undefined;
+          expect(documented, JSON.stringify(scopes)).toBe(createApiKeyBody.safeParse(body).success);
+          accepted += documented ? 1 : 0;
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(10);
   });
 });
 

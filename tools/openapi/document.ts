@@ -1,4 +1,7 @@
 import * as z from 'zod';
+import { API_KEY_PATTERN, newKeyId } from '../../lib/api-keys/format';
+import { apiKeyIdPath, apiKeyScopesBody, createApiKeyBody } from '../../lib/api-keys/schemas';
+import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from '../../lib/api-keys/scopes';
 import { documentSchema } from '../../lib/domain/documents';
 import { cursorParam } from '../../lib/domain/cursor';
 import { emailField, httpsUrlField, TEXT_PATTERN_META, timeBound } from '../../lib/domain/fields';
@@ -19,11 +22,14 @@ import {
   ValidationError,
 } from '../../lib/errors';
 import { MAX_BODY_BYTES } from '../../lib/http/middleware/body';
+import { API_KEY_LIMIT_SCOPE, keyRateLimitHeaders } from '../../lib/http/middleware/rate-limit';
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../../lib/http/problem';
 import type { RateLimit } from '../../lib/rate-limit';
-import { routeList, type Route, type RouteId } from '../../lib/routes';
+import { API_KEY_RATE_LIMIT, routeList, type Route, type RouteId } from '../../lib/routes';
 import { documentedAs, operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
 import type {
+  ApiKeyScopeExtension,
+  HeaderObject,
   HttpVerb,
   JsonSchema,
   OpenApiDocument,
@@ -56,6 +62,10 @@ const SCHEMA_REF = '#/components/schemas/';
 const RESPONSE_REF = '#/components/responses/';
 export const ACCESS_COOKIE_SCHEME = 'accessCookie';
 export const REFRESH_COOKIE_SCHEME = 'refreshCookie';
+export const API_KEY_SCHEME = 'apiKey';
+/** The 429 of an operation an API key may call: the problem with the key's RateLimit headers. */
+const KEY_TOO_MANY_REQUESTS = 'TooManyRequestsWithRateLimit';
+const HEADER_REF = '#/components/headers/';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -89,7 +99,7 @@ const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is J
 
 **Authentication.** Browser clients authenticate with two HttpOnly, Secure, SameSite=Strict cookies set by
 register, login and refresh: \`accessToken\` (15 minutes, every path) and \`refreshToken\` (only sent to \`/auth\`).
-Send requests with credentials (\`fetch(url, { credentials: 'include' })\`). When a protected request answers
+Send requests with credentials (\`fetch(url, { credentials: 'include' })\`). When a protected request with them answers
 401, call \`POST /auth/refresh\` once and retry; if the refresh answers 401 too, the session is over.
 
 **CORS and CSRF.** Only the configured origins get CORS grants (with credentials). A state-changing request
@@ -98,6 +108,15 @@ whose \`Origin\` is present and not allowed, or that carries \`Sec-Fetch-Site: c
 **Errors.** Every error is an RFC 9457 problem document (\`application/problem+json\`) with \`type\`, \`title\`,
 \`status\`, \`detail\`, \`requestId\` and, for validation errors, \`errors: [{ field, message }]\`. 429 and 503
 carry \`Retry-After\` (seconds). Unknown body fields and unknown query parameters are 400.
+
+**API keys.** Servers (a point of sale, an online store, an ERP) call the operations whose \`security\` lists
+\`apiKey\` with a key a tenant administrator made (POST /api-keys) instead of the cookies:
+\`Authorization: Bearer bo_live_…\` (\`bo_test_…\` on \`npm start\`). Each such operation names in \`x-api-key-scope\`
+what a key needs (\`read\` or \`write\` of a resource; \`write\` includes \`read\`); a key its scopes or its company
+do not let in, or a key on a cookie-only operation, gets 403. Keys are for servers: a request with an \`Origin\`
+header is refused (401), and one with both the cookie and a key is 400. A 401 to a key is final: nothing is refreshed.
+A key's successful answers carry \`RateLimit-Policy\` and \`RateLimit\` (${API_KEY_RATE_LIMIT.limit} requests per
+${API_KEY_RATE_LIMIT.windowSeconds} seconds per key, and what is left); past them, 429 with \`Retry-After\` and both.
 
 **Rate limits** are listed per operation in the \`x-rate-limit\` extension: \`limit\` requests per
 \`windowSeconds\`, counted per \`ip\`, per \`user\` or per \`email-and-ip\`; \`counts: failures\` counts only failed
@@ -108,9 +127,9 @@ same transaction as its change; \`x-audit-actions\` lists the actions it may rec
 
 /** What each error status means, the error class behind it and its response component. */
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; errors: (AppError | Error)[] }> = {
-  400: { name: 'BadRequest', description: 'Invalid input, bad JSON or a bad query or path parameter.', errors: [new ValidationError([]), new BadRequest('')] },
-  401: { name: 'Unauthorized', description: 'No, invalid, expired or revoked access token.', errors: [new Unauthorized()] },
-  403: { name: 'Forbidden', description: 'Authenticated but not allowed, or a cross-origin state-changing request.', errors: [new Forbidden(), new MfaEnrolmentRequired()] },
+  400: { name: 'BadRequest', description: 'Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key.', errors: [new ValidationError([]), new BadRequest('')] },
+  401: { name: 'Unauthorized', description: 'No, invalid, expired or revoked access token or API key.', errors: [new Unauthorized()] },
+  403: { name: 'Forbidden', description: 'Authenticated but not allowed (an API key included: its scopes, its company or a cookie-only operation), or a cross-origin state-changing request.', errors: [new Forbidden(), new MfaEnrolmentRequired()] },
   404: { name: 'NotFound', description: "No such resource in the caller's tenant.", errors: [new NotFound()] },
   409: {
     name: 'Conflict',
@@ -156,6 +175,19 @@ const FIELD_HINTS = new Map<unknown, JsonSchema>([
   ],
   [emailField, { format: 'email', description: 'Compared case-insensitively; stored lower-cased.' }],
   [httpsUrlField, { pattern: '^https://', examples: ['https://cdn.example.com/loja-da-ana/logo.png'] }],
+  // A key id is base62 of a tenant's UUID, a second and 2 random characters (fixed here: the document is pure).
+  [apiKeyIdPath.shape.id, { examples: [`${newKeyId('3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60', Date.parse('2026-11-21T10:00:00.000Z')).slice(0, -2)}Ab`] }],
+  // An expiry is in the future (the service refuses another): an example that stays there.
+  [createApiKeyBody.shape.expiresAt._zod.def.innerType, { examples: ['2030-01-01T00:00:00.000Z'] }],
+  [
+    apiKeyScopesBody,
+    {
+      // The refinement "at least one resource read or write", which zod cannot convert.
+      anyOf: API_KEY_RESOURCES.map((resource) => ({ required: [resource], properties: { [resource]: { enum: READ_ONLY_RESOURCES.includes(resource) ? ['read'] : ['read', 'write'] } } })),
+      description: 'None, read or write per resource (dashboards and audit: none or read); at least one granted `read` or `write`. An absent resource is none.',
+      examples: [{ inventory: 'write', dashboards: 'read' }],
+    },
+  ],
 ]);
 
 /**
@@ -354,9 +386,24 @@ const COUNTED: Record<NonNullable<RateLimit['counts']>, string> = {
   'full-reads': 'reads of a window the index does not serve',
 };
 
+/** What an API key needs to call a route (its manifest entry's `apiKey`); undefined for a public or a cookie-only route. */
+export const keyScopeOf = (route: Route): ApiKeyScopeExtension | undefined => (route.auth === 'protected' && route.apiKey ? route.apiKey : undefined);
+
+/**
+ * What a key limited to one company meets on a company route (lib/api-keys/authorize.ts): the
+ * 403 and the description's words; nothing on the list.
+ */
+function companyKeyLimit(route: Route): { refusal: string; note: string } | undefined {
+  if (keyScopeOf(route)?.resource !== 'companies') return undefined;
+  if (route.path.includes('{id}')) return { refusal: 'An API key limited to another company.', note: 'A key limited to one company reaches only that one.' };
+  if (route.method === 'POST') return { refusal: 'An API key limited to one company: it cannot create another.', note: 'A key limited to one company cannot create another.' };
+  return undefined;
+}
+
 /**
  * Every error status a route can answer: its own (from `operations.ts`) and those of the
- * handler chain every function shares (`lib/http/handler.ts`) and of the gateway in front.
+ * handler chain every function shares (`lib/http/handler.ts`), of the authorizer (the
+ * protected routes: a cookie or an API key) and of the gateway in front.
  */
 export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatus, string> {
   const statuses = new Map<ErrorStatus, string>();
@@ -365,11 +412,29 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
     statuses.set(status, known ? `${known} Or: ${why}` : why);
   };
   const request = spec.request ?? {};
+  const protectedRoute = route.auth === 'protected';
+  const scope = keyScopeOf(route);
   if (request.body || request.query || request.path) add(400, 'The request is invalid; `errors` names each field.');
-  if (route.auth === 'protected') add(401, 'No, invalid, expired or revoked access token: refresh and retry once.');
+  if (protectedRoute) add(400, 'Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one.');
+  if (protectedRoute) add(401, 'No, invalid, expired or revoked access token: refresh and retry once.');
+  if (scope) {
+    add(
+      401,
+      'With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed.',
+    );
+  } else if (protectedRoute) {
+    add(401, 'An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header.');
+  }
   for (const [status, why] of Object.entries<string>(spec.errors)) add(Number(status) as ErrorStatus, why);
   if (STATE_CHANGING.has(route.method)) add(403, 'A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`.');
-  if (route.auth === 'protected' && !route.openDuringMfaEnrolment) add(403, 'The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open.');
+  if (protectedRoute && !route.openDuringMfaEnrolment) add(403, 'The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open.');
+  if (scope) {
+    add(403, `An API key without \`${scope.access}\` on \`${scope.resource}\` ("The API key may not ${scope.access} ${scope.resource}").`);
+    const company = companyKeyLimit(route);
+    if (company) add(403, company.refusal);
+  } else if (protectedRoute) {
+    add(403, 'An API key: this operation takes the session cookie only.');
+  }
   add(413, ERROR_RESPONSES[413].description);
   add(415, ERROR_RESPONSES[415].description);
   if (route.idempotent) {
@@ -379,6 +444,7 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   for (const { limit, windowSeconds, per, counts = 'requests' } of route.rateLimits ?? []) {
     add(429, `More than ${limit} ${COUNTED[counts]} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
   }
+  if (scope) add(429, `More than ${API_KEY_RATE_LIMIT.limit} requests in ${API_KEY_RATE_LIMIT.windowSeconds} seconds per API key, on every operation together (see the RateLimit headers).`);
   // The deployed stage throttles every route (API Gateway's THROTTLED gateway response).
   add(429, 'The stage-wide request throttling of a deployed API was exceeded.');
   add(500, ERROR_RESPONSES[500].description);
@@ -398,8 +464,29 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again.',
+    'Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
+/** The RateLimit header fields of an answer to an API key (lib/http/middleware/rate-limit.ts). */
+const KEY_RATE_LIMIT_HEADERS: Record<string, ReferenceObject> = {
+  RateLimit: { $ref: `${HEADER_REF}RateLimit` },
+  'RateLimit-Policy': { $ref: `${HEADER_REF}RateLimitPolicy` },
+};
+
+const KEY_HEADER_EXAMPLE = keyRateLimitHeaders(API_KEY_RATE_LIMIT.limit - 1, API_KEY_RATE_LIMIT.windowSeconds);
+
+/** `components.headers`: Retry-After, and the RateLimit fields of the answers to an API key. */
+const HEADERS: Record<string, HeaderObject> = {
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+  RateLimit: {
+    description: `On an answer to an API key: what is left of the key's window, \`r\` requests for \`t\` more seconds (the RateLimit header fields of draft-ietf-httpapi-ratelimit-headers). Absent on cookie sessions.`,
+    schema: { type: 'string', pattern: `^"${API_KEY_LIMIT_SCOPE}";r=[0-9]+;t=[0-9]+$`, examples: [KEY_HEADER_EXAMPLE.RateLimit] },
+  },
+  RateLimitPolicy: {
+    description: `On an answer to an API key: the key's window, \`q\` requests per \`w\` seconds (${API_KEY_RATE_LIMIT.limit} per ${API_KEY_RATE_LIMIT.windowSeconds}), shared by every operation. Absent on cookie sessions.`,
+    schema: { type: 'string', pattern: `^"${API_KEY_LIMIT_SCOPE}";q=[0-9]+;w=[0-9]+$`, examples: [KEY_HEADER_EXAMPLE['RateLimit-Policy']] },
+  },
 };
 
 function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): ResponseObject {
@@ -419,23 +506,42 @@ function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): R
       },
     };
   }
+  if (keyScopeOf(route)) response.headers = { ...response.headers, ...KEY_RATE_LIMIT_HEADERS };
   if (route.idempotent) {
     response.headers = { ...response.headers, 'Idempotent-Replayed': { description: '`true` when this is the stored first answer of the request\'s Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
   }
   return response;
 }
 
+/** The line of a protected operation's description that says what an API key may do there. */
+function keyNoteOf(route: Route): string | undefined {
+  if (route.auth !== 'protected') return undefined;
+  const scope = keyScopeOf(route);
+  if (!scope) return '**API keys:** not accepted; this operation takes the session cookie only (a key gets 403).';
+  const levels = scope.access === 'read' ? '`read` or `write`' : '`write`';
+  const company = companyKeyLimit(route);
+  return `**API keys:** a key holding ${levels} of \`${scope.resource}\` may call it (\`x-api-key-scope\`); other keys get 403.${company ? ` ${company.note}` : ''}`;
+}
+
 function operation(route: Route & { id: RouteId }): OperationObject {
   const spec: OperationSpec = operations[route.id];
   const tag = TAGS[route.path.split('/')[1] ?? ''];
   if (!tag) throw new Error(`openapi: no tag for ${route.path}; add its first segment to TAGS`);
+  const scope = keyScopeOf(route);
+  const keyNote = keyNoteOf(route);
+  const description = [spec.description, keyNote].filter(Boolean).join('\n\n');
 
   const result: OperationObject = {
     operationId: route.id,
     summary: route.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    ...(description ? { description } : {}),
     tags: [tag.name],
-    security: route.auth === 'protected' ? [{ [ACCESS_COOKIE_SCHEME]: [] }] : spec.refreshCookie ? [{ [REFRESH_COOKIE_SCHEME]: [] }] : [],
+    security:
+      route.auth === 'protected'
+        ? [{ [ACCESS_COOKIE_SCHEME]: [] }, ...(scope ? [{ [API_KEY_SCHEME]: [] }] : [])]
+        : spec.refreshCookie
+          ? [{ [REFRESH_COOKIE_SCHEME]: [] }]
+          : [],
     responses: {},
   };
 
@@ -456,14 +562,26 @@ function operation(route: Route & { id: RouteId }): OperationObject {
 
   result.responses[String(spec.success.status)] = successResponse(route, spec);
   for (const [status, why] of errorStatuses(route, spec)) {
-    result.responses[String(status)] = { $ref: `${RESPONSE_REF}${ERROR_RESPONSES[status].name}`, description: why };
+    const name = status === 429 && scope ? KEY_TOO_MANY_REQUESTS : ERROR_RESPONSES[status].name;
+    result.responses[String(status)] = { $ref: `${RESPONSE_REF}${name}`, description: why };
   }
 
   if (route.rateLimits?.length) {
     result['x-rate-limit'] = route.rateLimits.map(({ per, limit, windowSeconds, counts = 'requests', scope }) => ({ per, limit, windowSeconds, counts, ...(scope === undefined ? {} : { scope }) }));
   }
   if (route.audits) result['x-audit-actions'] = route.audits;
+  if (scope) result['x-api-key-scope'] = { resource: scope.resource, access: scope.access };
   return result;
+}
+
+/** The 429 of an operation an API key may call: when the key's own window is spent, it says so in the RateLimit headers. */
+function keyTooManyRequests(): ResponseObject {
+  const response = errorResponse(429);
+  return {
+    ...response,
+    description: `${response.description} When it is the API key's window (${API_KEY_RATE_LIMIT.limit} requests per ${API_KEY_RATE_LIMIT.windowSeconds} seconds), \`RateLimit\` says \`r=0\`.`,
+    headers: { ...response.headers, ...KEY_RATE_LIMIT_HEADERS },
+  };
 }
 
 /** The problem response of one status: the Problem schema with that status and its types. */
@@ -484,6 +602,8 @@ function errorResponse(status: ErrorStatus): ResponseObject {
   return response;
 }
 
+const API_KEY_DESCRIPTION = `An API key of the tenant (POST /api-keys; shown once), sent as \`Authorization: Bearer <key>\`. Its text is \`bo_<live|test>_<keyId>_<secret><checksum>\`, base62: the key id (30 characters), the secret (43) and a CRC32 checksum (6); the whole of it matches \`${API_KEY_PATTERN}\`. Deployed stages take \`bo_live_\` keys, \`npm start\` \`bo_test_\` ones. For servers only: a request with an \`Origin\` header gets 401. Never with the session cookie: both at once get 400. A key opens the operations whose \`x-api-key-scope\` its scopes hold (\`write\` includes \`read\`), as the tenant's administrator; anything else gets 403 saying why. A key's successful answers carry \`RateLimit-Policy\` (${API_KEY_RATE_LIMIT.limit} requests per ${API_KEY_RATE_LIMIT.windowSeconds} seconds per key) and \`RateLimit\` (what is left); past it, 429 with \`Retry-After\` and both.`;
+
 export interface OpenApiOptions {
   /** The servers to list; `DEFAULT_SERVERS` by default. */
   servers?: ServerObject[];
@@ -503,6 +623,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
   const responses: Record<string, ResponseObject> = {};
   for (const status of Object.keys(ERROR_RESPONSES).map(Number) as ErrorStatus[]) responses[ERROR_RESPONSES[status].name] = errorResponse(status);
+  responses[KEY_TOO_MANY_REQUESTS] = keyTooManyRequests();
 
   const requestSchemas = convertComponents(requestComponents, 'input');
   requireOneField(requestSchemas);
@@ -522,9 +643,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     components: {
       schemas: { ...requestSchemas, ...responseSchemas },
       responses,
-      headers: {
-        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-      },
+      headers: HEADERS,
       securitySchemes: {
         [ACCESS_COOKIE_SCHEME]: {
           type: 'apiKey',
@@ -537,6 +656,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           in: 'cookie',
           name: 'refreshToken',
           description: 'The HttpOnly refresh-token cookie (Path=/auth), rotated by every refresh.',
+        },
+        [API_KEY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'bo_live_… (a back-office API key)',
+          description: API_KEY_DESCRIPTION,
         },
       },
     },

@@ -3,6 +3,7 @@
  * the contract validator and the tests to read it without casts. Schemas are JSON Schema
  * 2020-12 objects as zod writes them.
  */
+import type { RouteKeyAccess } from '../../lib/api-keys/scopes';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -21,6 +22,9 @@ export interface HeaderObject {
   description: string;
   schema: JsonSchema;
 }
+
+/** What an API key needs to call an operation (`x-api-key-scope`): the route's `apiKey` in the manifest. */
+export type ApiKeyScopeExtension = Exclude<RouteKeyAccess, false>;
 
 export interface ResponseObject {
   description: string;
@@ -63,6 +67,8 @@ export interface OperationObject {
   'x-rate-limit'?: RateLimitExtension[];
   /** The audit actions a writing operation records (one entry per successful request). */
   'x-audit-actions'?: readonly string[];
+  /** A protected operation an API key may call: the scope it needs (absent: the session cookie only). */
+  'x-api-key-scope'?: ApiKeyScopeExtension;
 }
 
 export type HttpVerb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -75,12 +81,23 @@ export interface ServerObject {
   variables?: Record<string, { default: string; description?: string }>;
 }
 
-export interface SecuritySchemeObject {
+/** The session cookies: OpenAPI's `apiKey` type, which names any credential in a header, query or cookie. */
+export interface CookieSecurityScheme {
   type: 'apiKey';
   in: 'cookie';
   name: string;
   description: string;
 }
+
+/** The API keys of lib/api-keys: `Authorization: Bearer <key>`. */
+export interface BearerSecurityScheme {
+  type: 'http';
+  scheme: 'bearer';
+  bearerFormat: string;
+  description: string;
+}
+
+export type SecuritySchemeObject = CookieSecurityScheme | BearerSecurityScheme;
 
 export interface OpenApiDocument {
   openapi: '3.1.0';

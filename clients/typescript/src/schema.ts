@@ -15,6 +15,8 @@ export interface paths {
         /**
          * List every tenant (platform administrator)
          * @description Every tenant of the platform, by name, for platform administrators only: the document formatted, the phone in E.164. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         get: operations["listTenants"];
         put?: never;
@@ -45,6 +47,8 @@ export interface paths {
         /**
          * Update a tenant profile, or invite its administrator (platform administrators)
          * @description By a platform administrator, or an administrator of that tenant. `adminEmail` (platform administrators only) invites the tenant's administrator: for a tenant signed up without one, or whose invitation was lost; the address gets an invitation e-mail whose link opens the account through POST /auth/register.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         patch: operations["updateTenant"];
         trace?: never;
@@ -99,6 +103,8 @@ export interface paths {
         /**
          * The current user
          * @description The user the access cookie belongs to: id, name, e-mail and tenant. A client calls it on start to learn whether it is signed in (401: not, or the session ended).
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         get: operations["me"];
         put?: never;
@@ -141,6 +147,8 @@ export interface paths {
         /**
          * End the current session
          * @description Ends the current session: the session is revoked, its access token's `jti` is blacklisted until it expires, and both cookies are cleared. Other sessions of the user continue.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["logout"];
         delete?: never;
@@ -159,6 +167,8 @@ export interface paths {
         /**
          * The caller's active sessions, newest first
          * @description The caller's live sessions (one per login or registration, kept alive by refresh), newest first, with the one in use marked. Shares the session routes' limit of 10 requests per minute per user.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         get: operations["listSessions"];
         put?: never;
@@ -181,6 +191,8 @@ export interface paths {
         /**
          * Revoke one of the caller's sessions
          * @description Ends one of the caller's own live sessions, by id (from GET /auth/sessions). Revoking the session in use also clears the cookies. Shares the session routes' limit of 10 requests per minute per user.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["revokeSession"];
         delete?: never;
@@ -201,6 +213,8 @@ export interface paths {
         /**
          * End every session of the caller but the current one
          * @description Ends every live session of the caller except the one in use ("sign out everywhere else"); `revoked` says how many. Limited to 10 requests per minute per user, counted apart from the other session routes.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["revokeOtherSessions"];
         delete?: never;
@@ -219,6 +233,8 @@ export interface paths {
         /**
          * The tenant's users, by name (tenant administrators)
          * @description The users of the caller's tenant, by name, with their roles, for tenant administrators. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         get: operations["listUsers"];
         put?: never;
@@ -242,6 +258,8 @@ export interface paths {
         /**
          * Remove a user from the tenant (tenant administrators)
          * @description Removes a user from the caller's tenant (tenant administrators): its sessions end at their next request and its e-mail can be invited again. The tenant's last administrator cannot be removed (409).
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -249,6 +267,8 @@ export interface paths {
         /**
          * Change a user's role (tenant administrators)
          * @description The new role applies from the user's next request. A tenant always keeps one administrator, also when two of them demote each other at once.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -266,6 +286,8 @@ export interface paths {
         /**
          * Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)
          * @description For a user who lost both the authenticator and the recovery codes. A tenant administrator resets a member's second factor in the tenant; a platform administrator resets a tenant administrator's (`tenantId` names the user's tenant). Audited (`user.mfa_reset`), mailed to the user, and every session of the user ends. A tenant whose policy requires a second factor holds the user to enrolment at the next sign-in.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         delete: operations["resetUserMfa"];
         options?: never;
@@ -285,6 +307,8 @@ export interface paths {
         /**
          * Change the password; every other session ends, this one goes on with fresh cookies
          * @description A notification e-mail is sent to the user. The current password is checked in the window login counts in (5 attempts per 15 minutes per e-mail and IP): a wrong one counts as a failed attempt, past the limit the answer is 429 with Retry-After, and a right one clears the window.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["changePassword"];
         delete?: never;
@@ -305,11 +329,15 @@ export interface paths {
         /**
          * Start enrolling a TOTP second factor with the current password (secret, otpauth URI and QR code)
          * @description A step-up: the current password comes in the body, so an access cookie alone cannot put a second factor on an account. It is checked in the window login counts in (5 attempts per 15 minutes per e-mail and IP; 429 past it). TOTP as RFC 6238: SHA-1, 6 digits, 30-second steps. Starting again replaces a secret not confirmed yet. The secret is shown here only; once confirmed no route returns it.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["startTotpEnrolment"];
         /**
          * Turn the second factor off with a code or a recovery code
          * @description Proven by a current code (`{ code }`) or an unused recovery code (`{ recoveryCode }`), not by the password: whoever holds a session and the password but not the device cannot turn it off. A notification e-mail is sent to the user.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         delete: operations["disableTotp"];
         options?: never;
@@ -329,6 +357,8 @@ export interface paths {
         /**
          * Turn the second factor on with a code; returns the recovery codes once
          * @description A notification e-mail is sent to the user.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["confirmTotpEnrolment"];
         delete?: never;
@@ -407,12 +437,16 @@ export interface paths {
         /**
          * The tenant's pending invitations (administrators)
          * @description The tenant's pending invitations (not expired, used or withdrawn), by e-mail, for tenant administrators. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         get: operations["listInvitations"];
         put?: never;
         /**
          * Invite an e-mail into the caller's tenant (administrators)
          * @description Invites an e-mail address into the caller's tenant (tenant administrators): the address receives a single-use link valid for 7 days, which POST /auth/register redeems. The answer is the same for an address that already has an account. At most 20 invitations per hour per administrator and 3 per address per day.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -434,6 +468,8 @@ export interface paths {
         /**
          * Withdraw a pending invitation (administrators)
          * @description Withdraws a pending invitation of the caller's tenant (tenant administrators): its link stops working. An invitation that is no longer pending (expired, used or withdrawn) is a 404.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         delete: operations["withdrawInvitation"];
         options?: never;
@@ -451,12 +487,16 @@ export interface paths {
         /**
          * The caller's tenant's companies, oldest first
          * @description The companies of the caller's tenant, oldest first, documents as stored (unformatted). Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** a key holding `read` or `write` of `companies` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["listCompanies"];
         put?: never;
         /**
          * Create a company in the caller's tenant
          * @description Creates a fiscal entity in the caller's tenant. Its document (a CPF or a CNPJ, alphanumeric CNPJs included, check digits verified) is unique across the whole service. It starts ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, with settings `{}` unless given.
+         *
+         *     **API keys:** a key holding `write` of `companies` may call it (`x-api-key-scope`); other keys get 403. A key limited to one company cannot create another.
          */
         post: operations["createCompany"];
         delete?: never;
@@ -481,6 +521,8 @@ export interface paths {
         /**
          * Update a company (name, email, address, settings, taxRegime, costMethod)
          * @description The document never changes.
+         *
+         *     **API keys:** a key holding `write` of `companies` may call it (`x-api-key-scope`); other keys get 403. A key limited to one company reaches only that one.
          */
         patch: operations["updateCompany"];
         trace?: never;
@@ -501,6 +543,8 @@ export interface paths {
         /**
          * Move a company through its status lifecycle (administrators)
          * @description ACTIVE to DISABLED, SUSPENDED or BLOCKED; DISABLED or SUSPENDED to ACTIVE; BLOCKED to ACTIVE by a platform administrator.
+         *
+         *     **API keys:** a key holding `write` of `companies` may call it (`x-api-key-scope`); other keys get 403. A key limited to one company reaches only that one.
          */
         patch: operations["updateCompanyStatus"];
         trace?: never;
@@ -515,12 +559,16 @@ export interface paths {
         /**
          * A page of suppliers by name, optionally searched
          * @description Search is case- and accent-insensitive over trade name, legal name and e-mail; documents and phones match with or without punctuation. Searches are limited per user (30 a minute; 429 past them); pages without `search` are not. Any other query parameter is a 400.
+         *
+         *     **API keys:** a key holding `read` or `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["listSuppliers"];
         put?: never;
         /**
          * Create a supplier in the caller's tenant
          * @description Creates a supplier in the caller's tenant. Its document (a CPF or a CNPJ, check digits verified) is unique in the tenant; the answer shows it formatted and the phone in E.164. A supplier is active unless `active: false` is given.
+         *
+         *     **API keys:** a key holding `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
          */
         post: operations["createSupplier"];
         delete?: never;
@@ -539,6 +587,8 @@ export interface paths {
         /**
          * One supplier by id
          * @description One supplier of the caller's tenant, as the create and the update answer it. An unknown id, a deleted supplier and another tenant's are the same 404.
+         *
+         *     **API keys:** a key holding `read` or `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["getSupplier"];
         put?: never;
@@ -546,6 +596,8 @@ export interface paths {
         /**
          * Delete a supplier for good
          * @description A hard delete. To stop using a supplier but keep it listed, PATCH it with `active: false`.
+         *
+         *     **API keys:** a key holding `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
          */
         delete: operations["deleteSupplier"];
         options?: never;
@@ -553,6 +605,8 @@ export interface paths {
         /**
          * Update a supplier
          * @description Changes any of a supplier's fields (at least one); `null` clears the e-mail or the phone. A document already used by another supplier of the tenant is a 409.
+         *
+         *     **API keys:** a key holding `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
          */
         patch: operations["updateSupplier"];
         trace?: never;
@@ -567,12 +621,16 @@ export interface paths {
         /**
          * The tenant's warehouses, by name
          * @description The warehouses of the caller's tenant, by name. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["listWarehouses"];
         put?: never;
         /**
          * Create a warehouse
          * @description Creates a warehouse in the caller's tenant. Its stock totals start at zero and follow every movement.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         post: operations["createWarehouse"];
         delete?: never;
@@ -591,6 +649,8 @@ export interface paths {
         /**
          * One warehouse by id
          * @description One warehouse of the caller's tenant, as the create answers it. An unknown id and another tenant's are the same 404.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["getWarehouse"];
         put?: never;
@@ -611,12 +671,16 @@ export interface paths {
         /**
          * The tenant's products, by SKU
          * @description The products of the caller's tenant, by SKU. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header. `search` (up to 100 characters) keeps the products whose SKU or name holds it, case- and accent-insensitive; searches are limited per user (30 a minute; 429 past them), pages without `search` are not. A cursor only continues the search it came from. Any other query parameter is a 400.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["listProducts"];
         put?: never;
         /**
          * Create a product (SKU unique in the tenant)
          * @description Creates a product in the caller's tenant. The SKU (letters, digits and `. _ / -`) is unique in the tenant: a second product with it is a 409.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         post: operations["createProduct"];
         delete?: never;
@@ -635,6 +699,8 @@ export interface paths {
         /**
          * One product by id
          * @description One product of the caller's tenant, as the create answers it. An unknown id and another tenant's are the same 404.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["getProduct"];
         put?: never;
@@ -655,12 +721,16 @@ export interface paths {
         /**
          * The stock history (kardex): movements newest first, with the balance each left
          * @description Filters combine: `productId`, `warehouseId`, `type`, and `from`/`to` (inclusive; a day `YYYY-MM-DD` is the whole business day in the business time zone, America/Sao_Paulo by default; or give an ISO 8601 date-time). `limit` is 1 to 100 (default 50). `nextCursor` is null on the last page; pass it as `cursor` with the same filters for the next one. A cursor is bound to the tenant and the filters: an edited one, another tenant's, or one used with other filters is a 400. Unknown product or warehouse ids give an empty page. Any other query parameter is a 400.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["listMovements"];
         put?: never;
         /**
          * Record a stock movement (IN, OUT, SALE, ADJUSTMENT)
          * @description Weighted-average costing. Recorded in one transaction with the balance, the warehouse totals and, for a SALE, the day's sales counter.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         post: operations["createMovement"];
         delete?: never;
@@ -679,6 +749,8 @@ export interface paths {
         /**
          * Days of stock per product at the average daily sales of the last `days` days
          * @description `averageDailySales` = units sold in the `days` complete business days before today / `days`; `estimatedCoverageDays` = available / average. Ordered by coverage, shortest first, products without sales last, then by SKU. `limit` 1 to 1000 (default 500); the next page is in `Link`, with the same `days`. `days` of 7, 30 and 90 are precomputed each day; any other window (or one asked before the day's precomputation) reads the whole catalog, and such reads are limited to 60 an hour per user (429 past them). Any other query parameter is a 400.
+         *
+         *     **API keys:** a key holding `read` or `write` of `dashboards` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["stockCoverage"];
         put?: never;
@@ -699,6 +771,8 @@ export interface paths {
         /**
          * Stock totals per warehouse
          * @description Stock totals per warehouse of the caller's tenant, by warehouse name: units on hand (2 decimals), products with stock, and the stock's value at average cost. A warehouse without stock shows zeros.
+         *
+         *     **API keys:** a key holding `read` or `write` of `dashboards` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["stockByWarehouse"];
         put?: never;
@@ -723,11 +797,85 @@ export interface paths {
          *     Filters combine: `actorId` (a user id, or `system` for jobs and scripts), `action`, `resourceType`, `resourceId`, and `from`/`to` (inclusive; a day `YYYY-MM-DD` is the whole business day in the business time zone, America/Sao_Paulo by default; or give an ISO 8601 date-time). `limit` is 1 to 100 (default 50). `nextCursor` is null on the last page; pass it as `cursor` with the same filters and `scope` for the next one. A cursor is bound to the tenant, the trail and the filters: an edited one, another tenant's, or one used with other filters is a 400. Any other query parameter is a 400.
          *
          *     Each page is one read of one list, chosen by the first filter given in this order: `resourceId` reads the resource's list; else `actorId` the actor's list; else `action` the trail by action; else `resourceType` the trail by resource type; with none, the whole trail. (A failed login of an unknown caller is kept in the trail alone: it is listed unfiltered, by `action` and by time.) Any further filter is checked on the entries that read returns, so **with more than one filter a page may hold fewer than `limit` entries (even none) while `nextCursor` is not null**: keep following it until it is null. The lists by action and by resource type are eventually consistent (an entry shows there within about a second).
+         *
+         *     **API keys:** a key holding `read` or `write` of `audit` may call it (`x-api-key-scope`); other keys get 403.
          */
         get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's API keys, newest first, never their secrets (tenant administrators)
+         * @description The tenant's API keys, newest first (tenant administrators): name, scopes, company, prefix, who made it and when, expiry, last use (to within 5 minutes, and from which address). Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key for a system that feeds the back-office; its text is shown once (tenant administrators)
+         * @description Creates an API key for a system that feeds the back-office (a point of sale, an online store, an ERP): `scopes` grants `none`, `read` or `write` per resource (companies, suppliers, inventory; dashboards and audit at most `read`), optionally until `expiresAt` and for one company (`companyId`). The answer carries the key once; every administrator of the tenant is told by e-mail. Not idempotent: a retry makes a second key, which DELETE revokes. At most 20 key changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an API key a new secret; the old one works for `expiresInHours` more (tenant administrators)
+         * @description Gives an API key a new secret (tenant administrators). The text it replaces keeps working for `expiresInHours` more (0 to 168; 0 stops it at once), so the systems that hold it can move over; a secret from before that stops now. Every administrator of the tenant is told by e-mail. At most 20 key changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key: the next request with it gets 401 (tenant administrators)
+         * @description Revokes an API key of the caller's tenant (tenant administrators), at once: the authorizer reads the key on every request, so the next one is refused. At most 20 key changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1055,6 +1203,56 @@ export interface components {
             code?: string;
             recoveryCode?: string;
         } & (unknown | unknown);
+        CreateApiKeyRequest: {
+            name: string;
+            /**
+             * @description None, read or write per resource (dashboards and audit: none or read); at least one granted `read` or `write`. An absent resource is none.
+             * @example {
+             *       "inventory": "write",
+             *       "dashboards": "read"
+             *     }
+             */
+            scopes: {
+                /** @enum {string} */
+                companies?: "none" | "read" | "write";
+                /** @enum {string} */
+                suppliers?: "none" | "read" | "write";
+                /** @enum {string} */
+                inventory?: "none" | "read" | "write";
+                /** @enum {string} */
+                dashboards?: "none" | "read";
+                /** @enum {string} */
+                audit?: "none" | "read";
+            } | {
+                /** @enum {unknown} */
+                companies: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                suppliers: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                inventory: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                dashboards: "read";
+            } | {
+                /** @enum {unknown} */
+                audit: "read";
+            };
+            /**
+             * Format: date-time
+             * @example 2030-01-01T00:00:00.000Z
+             */
+            expiresAt?: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            companyId?: string;
+        };
+        RollApiKeyRequest: {
+            expiresInHours: number;
+        };
         User: {
             /**
              * Format: uuid
@@ -1411,15 +1609,15 @@ export interface components {
                 occurredAt: string;
                 actor: {
                     /** @enum {string} */
-                    type: "user" | "system" | "anonymous";
+                    type: "user" | "api-key" | "system" | "anonymous";
                     id: string | null;
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key";
                     id: string | null;
                 };
                 requestId: string;
@@ -1433,9 +1631,81 @@ export interface components {
             }[];
             nextCursor: string | null;
         };
+        CreateApiKeyResponse: {
+            id: string;
+            name: string;
+            scopes: {
+                /** @enum {string} */
+                companies: "none" | "read" | "write";
+                /** @enum {string} */
+                suppliers: "none" | "read" | "write";
+                /** @enum {string} */
+                inventory: "none" | "read" | "write";
+                /** @enum {string} */
+                dashboards: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            companyId: string | null;
+            /** @description The key up to the first 4 characters of its secret, to tell keys apart. */
+            prefix: string;
+            createdBy: {
+                id: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            expiresAt: string | null;
+            /** @description The last use, to within 5 minutes. */
+            lastUsedAt: string | null;
+            lastUsedIp: string | null;
+            rolledAt: string | null;
+            /** @description After a roll, until when the secret before it keeps working; null when it no longer does. */
+            previousSecretExpiresAt: string | null;
+            /** @description The whole key. Shown this once: only its SHA-256 is kept. */
+            key: string;
+        };
+        ListApiKeysResponse: {
+            id: string;
+            name: string;
+            scopes: {
+                /** @enum {string} */
+                companies: "none" | "read" | "write";
+                /** @enum {string} */
+                suppliers: "none" | "read" | "write";
+                /** @enum {string} */
+                inventory: "none" | "read" | "write";
+                /** @enum {string} */
+                dashboards: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            companyId: string | null;
+            /** @description The key up to the first 4 characters of its secret, to tell keys apart. */
+            prefix: string;
+            createdBy: {
+                id: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            expiresAt: string | null;
+            /** @description The last use, to within 5 minutes. */
+            lastUsedAt: string | null;
+            lastUsedIp: string | null;
+            rolledAt: string | null;
+            /** @description After a roll, until when the secret before it keeps working; null when it no longer does. */
+            previousSecretExpiresAt: string | null;
+        }[];
     };
     responses: {
-        /** @description Invalid input, bad JSON or a bad query or path parameter. */
+        /** @description Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1449,7 +1719,7 @@ export interface components {
                 };
             };
         };
-        /** @description No, invalid, expired or revoked access token. */
+        /** @description No, invalid, expired or revoked access token or API key. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1463,7 +1733,7 @@ export interface components {
                 };
             };
         };
-        /** @description Authenticated but not allowed, or a cross-origin state-changing request. */
+        /** @description Authenticated but not allowed (an API key included: its scopes, its company or a cookie-only operation), or a cross-origin state-changing request. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1592,12 +1862,33 @@ export interface components {
                 };
             };
         };
+        /** @description The rate limit is reached; retry after `Retry-After` seconds. When it is the API key's window (600 requests per 60 seconds), `RateLimit` says `r=0`. */
+        TooManyRequestsWithRateLimit: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 429;
+                    /** @enum {unknown} */
+                    type?: "https://problems.backoffice.dev/rate-limited";
+                };
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
     headers: {
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
+        /** @description On an answer to an API key: what is left of the key's window, `r` requests for `t` more seconds (the RateLimit header fields of draft-ietf-httpapi-ratelimit-headers). Absent on cookie sessions. */
+        RateLimit: string;
+        /** @description On an answer to an API key: the key's window, `q` requests per `w` seconds (600 per 60), shared by every operation. Absent on cookie sessions. */
+        RateLimitPolicy: string;
     };
     pathItems: never;
 }
@@ -1626,11 +1917,11 @@ export interface operations {
                     "application/json": components["schemas"]["TenantList"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a platform administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a platform administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -1723,11 +2014,11 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A member (not administrator) of the tenant, or `adminEmail` from anyone but a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A member (not administrator) of the tenant, or `adminEmail` from anyone but a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No such tenant, or another tenant (to a tenant administrator). */
             404: components["responses"]["NotFound"];
@@ -1865,8 +2156,12 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
+            /** @description An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
@@ -1935,9 +2230,11 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -1969,9 +2266,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -1989,7 +2288,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2012,11 +2311,11 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description Not one of the caller's live sessions. */
             404: components["responses"]["NotFound"];
@@ -2054,9 +2353,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeOtherSessionsResponse"];
                 };
             };
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -2093,11 +2394,11 @@ export interface operations {
                     "application/json": components["schemas"]["ListUsersResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -2129,11 +2430,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No such user in the caller's tenant, or it was already removed. */
             404: components["responses"]["NotFound"];
@@ -2180,11 +2481,11 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateUserResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No such user in the caller's tenant. */
             404: components["responses"]["NotFound"];
@@ -2222,11 +2523,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator; the user is an administrator (a platform administrator's work), the caller, or a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator; the user is an administrator (a platform administrator's work), the caller, or a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No such user in the tenant (a tenant administrator's own tenant; `tenantId` names another only for platform administrators). */
             404: components["responses"]["NotFound"];
@@ -2274,11 +2575,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserEnvelope"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. Or: The body is invalid, the new password breaks the password rules, or `currentPassword` is not the current password. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The body is invalid, the new password breaks the password rules, or `currentPassword` is not the current password. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The password or the second factor was changed by another request meanwhile. */
             409: components["responses"]["Conflict"];
@@ -2321,11 +2622,11 @@ export interface operations {
                     "application/json": components["schemas"]["StartTotpEnrolmentResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. Or: The body is invalid, or `password` is not the current password (a failed attempt in the login window). */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The body is invalid, or `password` is not the current password (a failed attempt in the login window). */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description A second factor is already on. */
             409: components["responses"]["Conflict"];
@@ -2370,11 +2671,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserEnvelope"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. Or: The code is wrong or already used, or the recovery code is not an unused one. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The code is wrong or already used, or the recovery code is not an unused one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No second factor is on, or the code was used meanwhile. */
             409: components["responses"]["Conflict"];
@@ -2419,11 +2720,11 @@ export interface operations {
                     "application/json": components["schemas"]["ConfirmTotpEnrolmentResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. Or: The code is not one of the pending secret (the current step, or one step either side). */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The code is not one of the pending secret (the current step, or one step either side). */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No enrolment was started, or a second factor is already on. */
             409: components["responses"]["Conflict"];
@@ -2596,11 +2897,11 @@ export interface operations {
                     "application/json": components["schemas"]["ListInvitationsResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -2618,7 +2919,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2646,11 +2947,11 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
@@ -2686,11 +2987,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No such pending invitation in the caller's tenant (unknown, expired, used or already withdrawn). */
             404: components["responses"]["NotFound"];
@@ -2723,24 +3024,26 @@ export interface operations {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
                     Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CompanyList"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `companies` ("The API key may not read companies"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -2751,7 +3054,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2780,6 +3083,8 @@ export interface operations {
             /** @description The company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings `{}`. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2788,11 +3093,11 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `companies` ("The API key may not write companies"). Or: An API key limited to one company: it cannot create another. */
             403: components["responses"]["Forbidden"];
             /** @description A company with this document already exists, in any tenant. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
@@ -2802,8 +3107,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was first used for a different request (method, path or body). */
             422: components["responses"]["IdempotencyKeyReused"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -2833,17 +3138,19 @@ export interface operations {
             /** @description The company as updated. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `companies` ("The API key may not write companies"). Or: An API key limited to another company. */
             403: components["responses"]["Forbidden"];
             /** @description No such company in the caller's tenant. */
             404: components["responses"]["NotFound"];
@@ -2851,8 +3158,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -2882,17 +3189,19 @@ export interface operations {
             /** @description The company in its new status. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `companies` ("The API key may not write companies"). Or: An API key limited to another company. */
             403: components["responses"]["Forbidden"];
             /** @description No such company in the caller's tenant. */
             404: components["responses"]["NotFound"];
@@ -2902,8 +3211,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -2926,24 +3235,26 @@ export interface operations {
             /** @description A page of suppliers by name. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SupplierPage"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `suppliers` ("The API key may not read suppliers"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 30 searches (requests with `search`) in 60 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 30 searches (requests with `search`) in 60 seconds per user (see x-rate-limit). Or: More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -2954,7 +3265,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2978,6 +3289,8 @@ export interface operations {
             /** @description The supplier. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2986,11 +3299,11 @@ export interface operations {
                     "application/json": components["schemas"]["Supplier"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
             403: components["responses"]["Forbidden"];
             /** @description A supplier of the tenant already has this document. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
@@ -3000,8 +3313,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was first used for a different request (method, path or body). */
             422: components["responses"]["IdempotencyKeyReused"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3022,17 +3335,19 @@ export interface operations {
             /** @description The supplier, as POST /suppliers and PATCH /suppliers/{id} answer it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Supplier"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `suppliers` ("The API key may not read suppliers"). */
             403: components["responses"]["Forbidden"];
             /** @description No such supplier in the caller's tenant (unknown, deleted or another tenant's: which is not disclosed). */
             404: components["responses"]["NotFound"];
@@ -3040,8 +3355,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3062,15 +3377,17 @@ export interface operations {
             /** @description The supplier was deleted: gone from the list and from `total`, its document free again in the tenant. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
             403: components["responses"]["Forbidden"];
             /** @description No such supplier in the caller's tenant, or it was already deleted. */
             404: components["responses"]["NotFound"];
@@ -3078,8 +3395,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3109,17 +3426,19 @@ export interface operations {
             /** @description The supplier as updated. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Supplier"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
             403: components["responses"]["Forbidden"];
             /** @description No such supplier in the caller's tenant. */
             404: components["responses"]["NotFound"];
@@ -3129,8 +3448,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3154,24 +3473,26 @@ export interface operations {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
                     Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WarehouseList"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3182,7 +3503,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3202,6 +3523,8 @@ export interface operations {
             /** @description The warehouse. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3210,11 +3533,11 @@ export interface operations {
                     "application/json": components["schemas"]["Warehouse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
@@ -3224,8 +3547,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was first used for a different request (method, path or body). */
             422: components["responses"]["IdempotencyKeyReused"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3246,17 +3569,19 @@ export interface operations {
             /** @description The warehouse, as POST /inventory/warehouses answers it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Warehouse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description No such warehouse in the caller's tenant (unknown or another tenant's: which is not disclosed). */
             404: components["responses"]["NotFound"];
@@ -3264,8 +3589,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3290,24 +3615,26 @@ export interface operations {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
                     Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProductList"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 30 searches (requests with `search`) in 60 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 30 searches (requests with `search`) in 60 seconds per user (see x-rate-limit). Or: More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3318,7 +3645,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3339,6 +3666,8 @@ export interface operations {
             /** @description The product. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3347,11 +3676,11 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description The SKU is already used in the tenant. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
@@ -3361,8 +3690,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was first used for a different request (method, path or body). */
             422: components["responses"]["IdempotencyKeyReused"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3383,17 +3712,19 @@ export interface operations {
             /** @description The product, as POST /inventory/products answers it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description No such product in the caller's tenant (unknown or another tenant's: which is not disclosed). */
             404: components["responses"]["NotFound"];
@@ -3401,8 +3732,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3429,24 +3760,26 @@ export interface operations {
             /** @description A page of movements, newest first, each with the balance of its product in its warehouse right after it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ListMovementsResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3457,7 +3790,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3481,6 +3814,8 @@ export interface operations {
             /** @description The movement, with the balance of the product in the warehouse after it. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3489,11 +3824,11 @@ export interface operations {
                     "application/json": components["schemas"]["Movement"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
             /** @description No such product or warehouse in the tenant. */
             404: components["responses"]["NotFound"];
@@ -3505,8 +3840,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was first used for a different request (method, path or body). */
             422: components["responses"]["IdempotencyKeyReused"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3531,24 +3866,26 @@ export interface operations {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
                     Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CoverageList"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `dashboards` ("The API key may not read dashboards"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 60 reads of a window the index does not serve in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 60 reads of a window the index does not serve in 3600 seconds per user (see x-rate-limit). Or: More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3567,22 +3904,26 @@ export interface operations {
             /** @description One summary per warehouse. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WarehouseSummaryList"];
                 };
             };
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `dashboards` ("The API key may not read dashboards"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The stage-wide request throttling of a deployed API was exceeded. */
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
@@ -3593,8 +3934,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key";
                 resourceId?: string;
                 from?: string;
                 to?: string;
@@ -3611,23 +3952,204 @@ export interface operations {
             /** @description A page of audit entries, newest first. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ListAuditEventsResponse"];
                 };
             };
-            /** @description The request is invalid; `errors` names each field. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not a tenant administrator, or asked for `scope=platform` without the platform administrator profile. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. */
+            /** @description The caller is not a tenant administrator, or asked for `scope=platform` without the platform administrator profile. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `audit` ("The API key may not read audit"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenant's API keys, newest first: never a secret or its hash. */
+            200: {
+                headers: {
+                    /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "PDV Loja Centro",
+                 *       "scopes": {
+                 *         "inventory": "write",
+                 *         "dashboards": "read"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its whole text in `key`: shown this once, only its SHA-256 is kept. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: `scopes` grants nothing, `expiresAt` is not in the future, or `companyId` is no company of the tenant. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key (a key cannot make a key). Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresInHours": 24
+                 *     }
+                 */
+                "application/json": components["schemas"]["RollApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key with its new text in `key`, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such API key in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The key was rolled or revoked meanwhile. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key was revoked: the next request with it, or with a secret a roll replaced, gets 401. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such API key in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
