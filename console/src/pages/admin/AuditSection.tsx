@@ -110,7 +110,8 @@ function AuditTable({ events }: { events: AuditEvent[] }) {
   const t = useMessages(adminMessages);
   const labels = useMessages(auditLabels);
   const { locale } = useLocale();
-  const actorName = (actor: AuditEvent['actor']) => (actor.type === 'system' ? t.system : actor.type === 'anonymous' ? t.anonymous : (actor.name ?? actor.id ?? ''));
+  const actorName = (actor: AuditEvent['actor']) =>
+    actor.type === 'system' ? t.system : actor.type === 'anonymous' ? t.anonymous : actor.type === 'api-key' ? `${t.apiKey}: ${actor.name ?? actor.id ?? ''}` : (actor.name ?? actor.id ?? '');
   return (
     <div className="table-wrap">
       <table>

@@ -38,6 +38,9 @@ const ACTIONS_PT: Record<AuditAction, string> = {
   'warehouse.created': 'Depósito criado',
   'product.created': 'Produto criado',
   'movement.created': 'Movimentação registrada',
+  'api_key.created': 'Chave de API criada',
+  'api_key.rolled': 'Chave de API renovada',
+  'api_key.revoked': 'Chave de API revogada',
 };
 
 const ACTIONS_EN: Record<AuditAction, string> = {
@@ -77,10 +80,13 @@ const ACTIONS_EN: Record<AuditAction, string> = {
   'warehouse.created': 'Warehouse created',
   'product.created': 'Product created',
   'movement.created': 'Movement recorded',
+  'api_key.created': 'API key created',
+  'api_key.rolled': 'API key rolled',
+  'api_key.revoked': 'API key revoked',
 };
 
-const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação' };
-const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement' };
+const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API' };
+const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement', api_key: 'API key' };
 
 /** The audit trail's actions and resource types in words; an unknown code (a newer API) is shown as it is. */
 export const auditLabels = defineMessages({
