@@ -40,8 +40,11 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     if (accessToken !== undefined) return allow(event, 'refused', refusalContext('both-credentials', 'Send either the session cookie or an API key (Authorization: Bearer), not both'));
     const keyText = bearerToken(authorization);
     if (keyText === undefined) throw new Unauthorized('The Authorization header must be "Bearer <API key>"');
-    // Keys are for servers: a browser would add Origin, and a key in a browser is a leaked key.
-    if (header(event, 'origin') !== undefined) throw new Unauthorized('API keys are refused from browsers (the request has an Origin header)');
+    // Keys are for servers: a browser adds Origin (on every request but a same-origin GET) and
+    // the Sec-Fetch-* fields (on every request), and a key in a browser is a leaked key.
+    if (header(event, 'origin') !== undefined || header(event, 'sec-fetch-mode') !== undefined || header(event, 'sec-fetch-site') !== undefined) {
+      throw new Unauthorized('API keys are refused from browsers (the request has an Origin or Sec-Fetch header)');
+    }
     const caller = await authorizeKey(
       { keyText, needs: routeKeyAccess(event.httpMethod, event.resource), method: event.httpMethod, pathParameters: event.pathParameters, ip: clientIp(event) },
       Date.now(),

@@ -120,8 +120,8 @@ describe('the REQUEST authorizer with an API key', () => {
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
-  it('refuses a key sent with an Origin header (from a browser) with 401, before any read', async () => {
-    await refusedWith401(handler(keyEvent({ headers: { Origin: 'https://shop.example' } })));
+  it.each<Record<string, string>>([{ Origin: 'https://shop.example' }, { 'Sec-Fetch-Mode': 'cors' }, { 'sec-fetch-site': 'same-origin' }])('refuses a key sent from a browser (%o) with 401, before any read', async (browserHeader) => {
+    await refusedWith401(handler(keyEvent({ headers: browserHeader })));
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 

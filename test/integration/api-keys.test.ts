@@ -169,10 +169,19 @@ describe('a request with an API key', () => {
     expect(both.body).toEqual(problem(400, 'bad-request', { detail: 'Send either the session cookie or an API key (Authorization: Bearer), not both' }));
   });
 
-  it('is no subject of the CSRF guard (a server sends no Origin; a stray Sec-Fetch-Site changes nothing)', async () => {
+  it('is refused with the headers only a browser sends (Sec-Fetch-*, which come even on a same-origin GET without Origin)', async () => {
     const admin = await newTenantWithAdmin();
     const key = await makeKey(admin);
-    expect((await newWarehouse(key.key, 'Norte', { 'sec-fetch-site': 'cross-site' })).status).toBe(201);
+    const fromPage = await call('GET', '/inventory/warehouses', { headers: { ...bearer(key.key), 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } });
+    expect(fromPage.status).toBe(401);
+  });
+
+  it('answers its refusals with the RateLimit fields too', async () => {
+    const admin = await newTenantWithAdmin();
+    const key = await makeKey(admin);
+    const refused = await call('POST', '/inventory/warehouses', { headers: bearer(key.key), body: { name: '' } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('ratelimit')).toMatch(/^"api-key";r=\d+;t=\d+$/);
   });
 
   it('has its own Idempotency-Keys: the same one from two keys makes two warehouses, again from one key replays', async () => {

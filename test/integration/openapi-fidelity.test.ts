@@ -255,11 +255,13 @@ const SERVER_ISSUED = new Set(['cursor']);
 
 /**
  * Fields a request can be refused on by a rule that needs the server's state: the current
- * password (a wrong one is a 400 naming it: change-password and the second factor's step-up)
- * and a reset token (one the server mailed). A valid request may get a 400 naming only these.
+ * password (a wrong one is a 400 naming it: change-password and the second factor's step-up),
+ * a reset token (one the server mailed) and the company an API key is limited to (one of the
+ * tenant's). A valid request may get a 400 naming only these.
  */
 const STATEFUL_FIELDS: Partial<Record<string, string[]>> = {
   changePassword: ['currentPassword'],
+  createApiKey: ['companyId'],
   startTotpEnrolment: ['password'],
   resetPassword: ['token'],
 };
@@ -336,15 +338,22 @@ describe('the server validates requests as the OpenAPI document says', () => {
     async (_name, { method, template, operation }) => {
       const cases = casesOf(operation);
       // A fresh account per operation: its per-user rate limits and its session are its own.
-      const cookies = operation.security.length > 0 ? (await newTenantWithAdmin()).cookies : undefined;
+      let cookies = operation.security.length > 0 ? (await newTenantWithAdmin()).cookies : undefined;
       const stateful = STATEFUL_FIELDS[operation.operationId] ?? [];
       const disagreements: string[] = [];
 
       for (const test of cases) {
-        const response = await call<{ type?: string; errors?: { field: string }[] }>(method, urlOf(template, test.path, test.query), {
-          ...(cookies ? { cookies } : {}),
-          ...(test.body === undefined ? {} : { body: test.body }),
-        });
+        const send = () =>
+          call<{ type?: string; errors?: { field: string }[] }>(method, urlOf(template, test.path, test.query), {
+            ...(cookies ? { cookies } : {}),
+            ...(test.body === undefined ? {} : { body: test.body }),
+          });
+        let response = await send();
+        // An operation with more cases than its per-user limit (the API key changes: 20 an hour) goes on as another account.
+        if (response.status === 429 && cookies) {
+          cookies = (await newTenantWithAdmin()).cookies;
+          response = await send();
+        }
         const validation = response.status === 400 && response.body.type === 'https://problems.backoffice.dev/validation';
         const sent = `${test.what}: ${method} ${urlOf(template, test.path, test.query)} ${JSON.stringify(test.body) ?? ''}`;
         if (test.valid && response.status === 400) {

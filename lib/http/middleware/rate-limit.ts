@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { callerId, fromAuthorizerContext } from '../../auth/principal';
-import { TooManyRequests } from '../../errors';
+import { AppError, TooManyRequests } from '../../errors';
 import { consume, consumeCounted, limitScope, takenByChain } from '../../rate-limit';
 import { API_KEY_RATE_LIMIT, type Route } from '../../routes';
 import { clientIp } from '../request';
@@ -27,7 +27,8 @@ export function keyRateLimitHeaders(remaining: number, resetSeconds: number): Re
  * are keyed by or whether the request needs a slot (lib/rate-limit).
  *
  * A request made with an API key first takes a slot of its key's own window
- * (API_KEY_RATE_LIMIT), and every answer to it, a 429 included, says what is left of it.
+ * (API_KEY_RATE_LIMIT), and every answer to it, a refusal or a 429 included, says what is
+ * left of it (a 5xx, whose error is no AppError, does not).
  */
 export function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const limits = (route.rateLimits ?? []).filter(takenByChain);
@@ -55,6 +56,11 @@ export function rateLimitGuard(route: Route): MiddlewareObj<APIGatewayProxyEvent
     after: (request) => {
       const headers = keyHeaders.get(request.event);
       if (headers && request.response) request.response.headers = { ...request.response.headers, ...headers };
+    },
+    // A refused request (400, 404, 409…) counted too: its problem document says what is left.
+    onError: (request) => {
+      const headers = keyHeaders.get(request.event);
+      if (headers && request.error instanceof AppError) Object.assign(request.error.headers, headers);
     },
   };
 }
