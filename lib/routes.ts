@@ -6,7 +6,7 @@
  * Adding an endpoint = one entry here + one file under `functions/`.
  */
 
-import type { RouteKeyAccess } from './api-keys/scopes';
+import type { RouteKeyAccess } from './domain/key-scopes';
 import type { AuditAction } from './audit/model';
 import type { SearchList } from './db/keys';
 import type { tableDefinition } from './db/table';
@@ -121,7 +121,7 @@ export interface Route {
   openDuringMfaEnrolment?: true;
   /**
    * What an API key needs to call a protected route: its resource and `read` or `write`
-   * (lib/api-keys/scopes), or `false` for a route only a signed-in user may call (users,
+   * (lib/domain/key-scopes), or `false` for a route only a signed-in user may call (users,
    * invitations, sessions, the second factor, tenants, the API keys themselves). Every
    * protected route declares it (test/integration/api-key-scopes.test.ts); the authorizer
    * decides from it.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS as API_AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../../lib/audit/model';
 import { AUDIT_ACTIONS, auditQuery, changesText, filterCount, isShortPage, NO_FILTERS, pageOfStack, RESOURCE_TYPES } from '../src/pages/admin/logic';
 
 describe('the audit trail query', () => {
@@ -15,10 +16,9 @@ describe('the audit trail query', () => {
     expect(filterCount(NO_FILTERS)).toBe(0);
     expect(filterCount({ ...NO_FILTERS, action: 'auth.login', from: '2026-11-01', actorId: '  ' })).toBe(2);
   });
-  it('knows every action and resource type of the trail', () => {
-    expect(AUDIT_ACTIONS).toHaveLength(36);
-    expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
-    expect(RESOURCE_TYPES).toContain('invitation');
+  it("knows every action and resource type of the trail: the API's own lists", () => {
+    expect([...AUDIT_ACTIONS].sort()).toEqual([...API_AUDIT_ACTIONS].sort());
+    expect([...RESOURCE_TYPES].sort()).toEqual([...AUDIT_RESOURCE_TYPES].sort());
   });
 });
 

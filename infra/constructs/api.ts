@@ -5,7 +5,6 @@ import {
   AuthorizationType,
   DomainName,
   EndpointType,
-  IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
@@ -23,7 +22,7 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { CustomDomain } from '../stages';
 import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayCorsOrigin, gatewayProblem, gatewayResponses } from '../../lib/http/gateway-responses';
-import { authorizer as authorizerManifest, type Route } from '../../lib/routes';
+import type { Route } from '../../lib/routes';
 import { acknowledgeApiGatewayInvokePermissions, acknowledgeLogGroupFindings } from '../acknowledgments';
 
 export interface ApiProps {

@@ -5,7 +5,7 @@ import { touchApiKey } from '../db/repositories/api-keys';
 import { Forbidden, Unauthorized } from '../errors';
 import { keyTextMatches, parseKeyText } from './format';
 import { LAST_USED_RESOLUTION_MS } from './model';
-import { scopesAllow, type RouteKeyAccess } from './scopes';
+import { scopesAllow, type RouteKeyAccess } from '../domain/key-scopes';
 
 /** What the authorizer knows of a request that carries an API key. */
 export interface KeyRequest {

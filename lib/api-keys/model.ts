@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { schema } from '../domain/schema';
-import { API_KEY_RESOURCES } from './scopes';
+import { API_KEY_RESOURCES } from '../domain/key-scopes';
 
 /**
  * An API key: a tenant's credential for a system that feeds the back-office (a point of

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { nameField, uuidField } from '../domain/fields';
 import { schema } from '../domain/schema';
 import { KEY_ID_PATTERN } from './format';
-import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from './scopes';
+import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from '../domain/key-scopes';
 
 /** The longest an old secret keeps working after a roll: a week, time enough to redeploy every system that holds it. */
 export const MAX_ROLL_OVERLAP_HOURS = 168;

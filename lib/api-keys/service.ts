@@ -13,7 +13,7 @@ import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import { hashKeyText, keyPrefixOf, newKeyId, newKeyText } from './format';
 import type { ApiKey } from './model';
 import type { ApiKeySecretView, ApiKeyView, CreateApiKeyInput } from './schemas';
-import { allLevels, type ApiKeyScopes } from './scopes';
+import { allLevels, type ApiKeyScopes } from '../domain/key-scopes';
 
 /** A tenant's administrators who hear of a new or rolled key: the first this many. */
 const MAX_NOTIFIED_ADMINISTRATORS = 50;

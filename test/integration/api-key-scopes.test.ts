@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cnpj } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN } from '../../lib/api-keys/format';
-import { API_KEY_RESOURCES, READ_ONLY_RESOURCES, type ApiKeyAccess, type ApiKeyLevel, type ApiKeyResource } from '../../lib/api-keys/scopes';
+import { API_KEY_RESOURCES, READ_ONLY_RESOURCES, type ApiKeyAccess, type ApiKeyLevel, type ApiKeyResource } from '../../lib/domain/key-scopes';
 import { routeList, type HttpMethod, type Route, type RouteId } from '../../lib/routes';
 import { call, newTenantWithAdmin, problem, uniqueName, type Account, type ApiResponse } from './api';
 

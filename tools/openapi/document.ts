@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { API_KEY_PATTERN, newKeyId } from '../../lib/api-keys/format';
 import { apiKeyIdPath, apiKeyScopesBody, createApiKeyBody } from '../../lib/api-keys/schemas';
-import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from '../../lib/api-keys/scopes';
+import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from '../../lib/domain/key-scopes';
 import { documentSchema } from '../../lib/domain/documents';
 import { cursorParam } from '../../lib/domain/cursor';
 import { emailField, httpsUrlField, TEXT_PATTERN_META, timeBound } from '../../lib/domain/fields';

@@ -3,7 +3,7 @@
  * the contract validator and the tests to read it without casts. Schemas are JSON Schema
  * 2020-12 objects as zod writes them.
  */
-import type { RouteKeyAccess } from '../../lib/api-keys/scopes';
+import type { RouteKeyAccess } from '../../lib/domain/key-scopes';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
