@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
+import { API_KEY_PATTERN } from '../../lib/api-keys/format';
 import { createContractValidator } from '../../tools/openapi/contract';
 import { playPointOfSale, type PointOfSaleSummary } from '../../scripts/point-of-sale';
 import { apiUrl, call, newTenantWithAdmin, type Account, type ApiResponse } from './api';
@@ -179,6 +181,12 @@ describe('npm run pos', () => {
     },
     RUN_TIMEOUT_MS,
   );
+
+  it('is documented with the key pattern secret scanners need, exactly as the API makes keys', () => {
+    const guide = readFileSync('docs/integrating-a-point-of-sale.md', 'utf8');
+    expect(guide).toContain(`\n${API_KEY_PATTERN}\n`);
+    expect(guide).toContain(`regex = '''${API_KEY_PATTERN}'''`);
+  });
 
   it(
     'says there is no API, and exits 1, where nothing listens',
