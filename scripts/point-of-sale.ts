@@ -139,6 +139,8 @@ export interface PointOfSaleSummary {
 
 /** The API answered otherwise than documented, or a request failed past its retries. */
 export class PointOfSaleError extends Error {}
+/** The administrator's e-mail or password was refused (401 at login). */
+class WrongCredentials extends PointOfSaleError {}
 /** Nothing answers at the base URL. */
 export class ApiUnreachable extends Error {}
 
@@ -418,7 +420,7 @@ function remember(dataDir: string, account: Account, baseUrl: string): void {
 
 async function logIn(client: Client, email: string, password: string): Promise<{ cookie: string; tenantId: string }> {
   const answer = await client.send('POST', '/auth/login', { body: JSON.stringify({ email, password }) });
-  if (answer.status === 401) throw new PointOfSaleError(`the administrator ${email} could not log in: wrong e-mail or password (401)`);
+  if (answer.status === 401) throw new WrongCredentials(`the administrator ${email} could not log in: wrong e-mail or password (401)`);
   if (answer.status !== 200) throw new PointOfSaleError(`POST /auth/login answered ${answer.status}, not 200: ${shown(answer.body)}`);
   if (isObject(answer.body) && answer.body.mfaRequired === true) {
     throw new PointOfSaleError(`the administrator ${email} signs in with a second factor, which this script does not enter: give another administrator, or none to sign up a new tenant`);
@@ -450,7 +452,12 @@ async function administratorSession(client: Client, options: PointOfSaleOptions,
           'wait, or give an administrator (POS_ADMIN_EMAIL, POS_ADMIN_PASSWORD)',
       );
     }
-    const { cookie, tenantId } = await logIn(client, remembered.email, remembered.password);
+    const { cookie, tenantId } = await logIn(client, remembered.email, remembered.password).catch((error: unknown) => {
+      if (error instanceof WrongCredentials) {
+        throw new PointOfSaleError(`the sign-up is rate-limited, and the account kept in ${accountFile(dataDir)} no longer signs in (was the API's store reset?): wait, or give an administrator (POS_ADMIN_EMAIL, POS_ADMIN_PASSWORD)`);
+      }
+      throw error;
+    });
     log(`sign-up rate-limited: administrator ${remembered.email} of the last sign-up logged in (tenant ${tenantId})`);
     return { cookie, tenantId, email: remembered.email, how: 'logged in to the last sign-up' as const };
   }
