@@ -95,15 +95,17 @@ describe('the API Gateway emulator, in process with recording handlers', () => {
     expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
   });
 
-  it('answers 401 without invoking the authorizer when the Cookie header is missing', async () => {
+  it('invokes the authorizer without a Cookie header too (no identity source: a cookie or an API key), and answers its refusal as 401', async () => {
     authorizerCalls = 0;
+    authorizerMode = 'unauthorized';
     const response = await fetch(`${base}/guarded`, { headers: { origin: 'https://app.example.com' } });
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     expect(await response.json()).toEqual(problem(401, 'unauthorized'));
-    expect(authorizerCalls).toBe(0);
+    expect(authorizerCalls).toBe(1);
+    authorizerMode = 'allow';
   });
 
   it('invokes the REQUEST authorizer and passes its context as strings', async () => {
