@@ -35,13 +35,14 @@
  * (test/integration/point-of-sale.test.ts runs it against the tests' local API).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { API_KEY_PATTERN } from '../lib/api-keys/format';
 import { ACCESS_COOKIE } from '../lib/http/cookies';
+import { mailedToken as tokenMailed, outboxFiles } from '../local/outbox';
 import { readRuntimeInfo } from '../local/runtime';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -363,33 +364,10 @@ function sessionCookie(answer: Answer, what: string): string {
   throw new PointOfSaleError(`${what}: the answer set no ${ACCESS_COOKIE} cookie`);
 }
 
-const outboxFiles = (outbox: string): string[] => {
-  try {
-    return readdirSync(outbox).filter((name) => name.endsWith('.json'));
-  } catch {
-    return [];
-  }
-};
-
 /** The `token=` of the newest e-mail to `address` that was not in the outbox before (`before`), waiting up to MAIL_WAIT_MS. */
 async function mailedToken(outbox: string, address: string, before: ReadonlySet<string>): Promise<string> {
-  const deadline = Date.now() + MAIL_WAIT_MS;
-  for (;;) {
-    const arrived = outboxFiles(outbox).filter((name) => !before.has(name)).sort().reverse();
-    for (const name of arrived) {
-      let message: unknown;
-      try {
-        message = JSON.parse(readFileSync(join(outbox, name), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (!isObject(message) || message.to !== address || typeof message.text !== 'string') continue;
-      const token = /[?&]token=([^&\s]+)/.exec(message.text)?.[1];
-      if (token) return decodeURIComponent(token);
-    }
-    if (Date.now() >= deadline) break;
-    await sleep(100);
-  }
+  const token = await tokenMailed(outbox, address, before, MAIL_WAIT_MS);
+  if (token !== undefined) return token;
   throw new PointOfSaleError(
     `no invitation e-mail to ${address} reached ${outbox} within ${MAIL_WAIT_MS / 1000} s. Is DATA_DIR the data folder of the API at this URL ` +
       '(its mail transport the outbox)? Against an API whose mail goes out for real, give an administrator instead (POS_ADMIN_EMAIL, POS_ADMIN_PASSWORD).',

@@ -16,12 +16,12 @@
  * limit included), 1 when the API answers otherwise, or does not answer at all.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { ACCESS_COOKIE } from '../lib/http/cookies';
 import { localSettings } from '../local/environment';
+import { mailedToken as tokenMailed, outboxFiles as readOutbox } from '../local/outbox';
 import { readRuntimeInfo } from '../local/runtime';
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -234,39 +234,15 @@ function list(step: number, what: string, body: unknown, path?: string): Json[] 
 
 // ---- The outbox ---------------------------------------------------------------------------
 
-const outboxFiles = (): string[] => {
-  try {
-    return readdirSync(outboxDir).filter((name) => name.endsWith('.json'));
-  } catch {
-    return [];
-  }
-};
+const outboxFiles = (): string[] => readOutbox(outboxDir);
 
 /**
  * The token (`token=` of its link) of the newest e-mail to `address` that carries one and
  * was not in the outbox before (`before`: its files then), waiting up to MAIL_WAIT_MS for it.
  */
 async function mailedToken(step: number, address: string, before: ReadonlySet<string>): Promise<string> {
-  const deadline = Date.now() + MAIL_WAIT_MS;
-  for (;;) {
-    const arrived = outboxFiles()
-      .filter((name) => !before.has(name))
-      .sort()
-      .reverse();
-    for (const name of arrived) {
-      let message: unknown;
-      try {
-        message = JSON.parse(readFileSync(join(outboxDir, name), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (!isObject(message) || message.to !== address || typeof message.text !== 'string') continue;
-      const token = /[?&]token=([^&\s]+)/.exec(message.text)?.[1];
-      if (token) return decodeURIComponent(token);
-    }
-    if (Date.now() >= deadline) break;
-    await sleep(100);
-  }
+  const token = await tokenMailed(outboxDir, address, before, MAIL_WAIT_MS);
+  if (token !== undefined) return token;
   throw new Misbehaved(
     `step ${step}: no e-mail to ${address} carrying token= reached ${shown(outboxDir)} within ${MAIL_WAIT_MS / 1000} s.\n` +
       `Is DATA_DIR the running API's data folder (the DATA_DIR npm start runs on), and its mail transport the outbox?`,
