@@ -41,9 +41,10 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     const keyText = bearerToken(authorization);
     if (keyText === undefined) throw new Unauthorized('The Authorization header must be "Bearer <API key>"');
     // Keys are for servers: a browser adds Origin (on every request but a same-origin GET) and
-    // the Sec-Fetch-* fields (on every request), and a key in a browser is a leaked key.
-    if (header(event, 'origin') !== undefined || header(event, 'sec-fetch-mode') !== undefined || header(event, 'sec-fetch-site') !== undefined) {
-      throw new Unauthorized('API keys are refused from browsers (the request has an Origin or Sec-Fetch header)');
+    // Sec-Fetch-Site (on every request), and a key in a browser is a leaked key. Not
+    // Sec-Fetch-Mode: Node's own fetch sends that one.
+    if (header(event, 'origin') !== undefined || header(event, 'sec-fetch-site') !== undefined) {
+      throw new Unauthorized('API keys are refused from browsers (the request has an Origin or Sec-Fetch-Site header)');
     }
     const caller = await authorizeKey(
       { keyText, needs: routeKeyAccess(event.httpMethod, event.resource), method: event.httpMethod, pathParameters: event.pathParameters, ip: clientIp(event) },

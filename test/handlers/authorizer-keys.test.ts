@@ -120,9 +120,13 @@ describe('the REQUEST authorizer with an API key', () => {
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
-  it.each<Record<string, string>>([{ Origin: 'https://shop.example' }, { 'Sec-Fetch-Mode': 'cors' }, { 'sec-fetch-site': 'same-origin' }])('refuses a key sent from a browser (%o) with 401, before any read', async (browserHeader) => {
+  it.each<Record<string, string>>([{ Origin: 'https://shop.example' }, { 'Sec-Fetch-Site': 'same-origin' }, { 'sec-fetch-site': 'none' }])('refuses a key sent from a browser (%o) with 401, before any read', async (browserHeader) => {
     await refusedWith401(handler(keyEvent({ headers: browserHeader })));
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
+  });
+
+  it("takes a server's request with Sec-Fetch-Mode alone (Node's fetch sends it)", async () => {
+    expect(await handler(keyEvent({ headers: { 'sec-fetch-mode': 'cors' } }))).toMatchObject({ context: allowedContext });
   });
 
   it('lets a request with both the cookie and a key through to a 400, with no principal and no read', async () => {

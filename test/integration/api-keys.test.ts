@@ -8,7 +8,7 @@ import { db, tableName } from '../../lib/db/client';
 import { insertApiKey } from '../../lib/db/repositories/api-keys';
 import { keys } from '../../lib/db/keys';
 import { API_KEY_RATE_LIMIT } from '../../lib/routes';
-import { call, clearOfWindowEnd, newTenantWithAdmin, outboxFor, problem, registerInvitee, login, uniqueEmail, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+import { apiUrl, call, clearOfWindowEnd, newTenantWithAdmin, outboxFor, problem, registerInvitee, login, uniqueEmail, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
 /**
  * API keys over HTTP: made, listed, rolled and revoked by a tenant administrator, and used by
@@ -169,11 +169,13 @@ describe('a request with an API key', () => {
     expect(both.body).toEqual(problem(400, 'bad-request', { detail: 'Send either the session cookie or an API key (Authorization: Bearer), not both' }));
   });
 
-  it('is refused with the headers only a browser sends (Sec-Fetch-*, which come even on a same-origin GET without Origin)', async () => {
+  it('is refused with the header only a browser sends (Sec-Fetch-Site, which comes even on a same-origin GET without Origin), not with what Node sends', async () => {
     const admin = await newTenantWithAdmin();
     const key = await makeKey(admin);
     const fromPage = await call('GET', '/inventory/warehouses', { headers: { ...bearer(key.key), 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } });
     expect(fromPage.status).toBe(401);
+    const fromNode = await fetch(`${apiUrl()}/inventory/warehouses`, { headers: bearer(key.key) });
+    expect(fromNode.status).toBe(200);
   });
 
   it('answers its refusals with the RateLimit fields too', async () => {

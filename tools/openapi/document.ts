@@ -113,8 +113,8 @@ carry \`Retry-After\` (seconds). Unknown body fields and unknown query parameter
 \`apiKey\` with a key a tenant administrator made (POST /api-keys) instead of the cookies:
 \`Authorization: Bearer bo_live_…\` (\`bo_test_…\` on \`npm start\`). Each such operation names in \`x-api-key-scope\`
 what a key needs (\`read\` or \`write\` of a resource; \`write\` includes \`read\`); a key its scopes or its company
-do not let in, or a key on a cookie-only operation, gets 403. Keys are for servers: a request with an \`Origin\`
-header is refused (401), and one with both the cookie and a key is 400. A 401 to a key is final: nothing is refreshed.
+do not let in, or a key on a cookie-only operation, gets 403. Keys are for servers: a request with an \`Origin\` or
+\`Sec-Fetch-Site\` header is refused (401), and one with both the cookie and a key is 400. A 401 to a key is final: nothing is refreshed.
 A key's successful answers carry \`RateLimit-Policy\` and \`RateLimit\` (${API_KEY_RATE_LIMIT.limit} requests per
 ${API_KEY_RATE_LIMIT.windowSeconds} seconds per key, and what is left); past them, 429 with \`Retry-After\` and both.
 
@@ -420,10 +420,10 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   if (scope) {
     add(
       401,
-      'With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed.',
+      'With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed.',
     );
   } else if (protectedRoute) {
-    add(401, 'An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header.');
+    add(401, 'An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header.');
   }
   for (const [status, why] of Object.entries<string>(spec.errors)) add(Number(status) as ErrorStatus, why);
   if (STATE_CHANGING.has(route.method)) add(403, 'A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`.');
@@ -602,7 +602,7 @@ function errorResponse(status: ErrorStatus): ResponseObject {
   return response;
 }
 
-const API_KEY_DESCRIPTION = `An API key of the tenant (POST /api-keys; shown once), sent as \`Authorization: Bearer <key>\`. Its text is \`bo_<live|test>_<keyId>_<secret><checksum>\`, base62: the key id (30 characters), the secret (43) and a CRC32 checksum (6); the whole of it matches \`${API_KEY_PATTERN}\`. Deployed stages take \`bo_live_\` keys, \`npm start\` \`bo_test_\` ones. For servers only: a request with an \`Origin\` header gets 401. Never with the session cookie: both at once get 400. A key opens the operations whose \`x-api-key-scope\` its scopes hold (\`write\` includes \`read\`), as the tenant's administrator; anything else gets 403 saying why. A key's successful answers carry \`RateLimit-Policy\` (${API_KEY_RATE_LIMIT.limit} requests per ${API_KEY_RATE_LIMIT.windowSeconds} seconds per key) and \`RateLimit\` (what is left); past it, 429 with \`Retry-After\` and both.`;
+const API_KEY_DESCRIPTION = `An API key of the tenant (POST /api-keys; shown once), sent as \`Authorization: Bearer <key>\`. Its text is \`bo_<live|test>_<keyId>_<secret><checksum>\`, base62: the key id (30 characters), the secret (43) and a CRC32 checksum (6); the whole of it matches \`${API_KEY_PATTERN}\`. Deployed stages take \`bo_live_\` keys, \`npm start\` \`bo_test_\` ones. For servers only: a request with an \`Origin\` or \`Sec-Fetch-Site\` header gets 401. Never with the session cookie: both at once get 400. A key opens the operations whose \`x-api-key-scope\` its scopes hold (\`write\` includes \`read\`), as the tenant's administrator; anything else gets 403 saying why. A key's successful answers carry \`RateLimit-Policy\` (${API_KEY_RATE_LIMIT.limit} requests per ${API_KEY_RATE_LIMIT.windowSeconds} seconds per key) and \`RateLimit\` (what is left); past it, 429 with \`Retry-After\` and both.`;
 
 export interface OpenApiOptions {
   /** The servers to list; `DEFAULT_SERVERS` by default. */

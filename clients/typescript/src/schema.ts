@@ -1919,7 +1919,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a platform administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2016,7 +2016,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A member (not administrator) of the tenant, or `adminEmail` from anyone but a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2158,7 +2158,7 @@ export interface operations {
             };
             /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2232,7 +2232,7 @@ export interface operations {
             };
             /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2268,7 +2268,7 @@ export interface operations {
             };
             /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2313,7 +2313,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2355,7 +2355,7 @@ export interface operations {
             };
             /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2396,7 +2396,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2432,7 +2432,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2483,7 +2483,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2525,7 +2525,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator; the user is an administrator (a platform administrator's work), the caller, or a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2577,7 +2577,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The body is invalid, the new password breaks the password rules, or `currentPassword` is not the current password. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2624,7 +2624,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The body is invalid, or `password` is not the current password (a failed attempt in the login window). */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2673,7 +2673,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The code is wrong or already used, or the recovery code is not an unused one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2722,7 +2722,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The code is not one of the pending secret (the current step, or one step either side). */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2899,7 +2899,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2949,7 +2949,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -2989,7 +2989,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -3034,7 +3034,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `companies` ("The API key may not read companies"). */
             403: components["responses"]["Forbidden"];
@@ -3095,7 +3095,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `companies` ("The API key may not write companies"). Or: An API key limited to one company: it cannot create another. */
             403: components["responses"]["Forbidden"];
@@ -3148,7 +3148,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `companies` ("The API key may not write companies"). Or: An API key limited to another company. */
             403: components["responses"]["Forbidden"];
@@ -3199,7 +3199,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `companies` ("The API key may not write companies"). Or: An API key limited to another company. */
             403: components["responses"]["Forbidden"];
@@ -3245,7 +3245,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `suppliers` ("The API key may not read suppliers"). */
             403: components["responses"]["Forbidden"];
@@ -3301,7 +3301,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
             403: components["responses"]["Forbidden"];
@@ -3345,7 +3345,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `suppliers` ("The API key may not read suppliers"). */
             403: components["responses"]["Forbidden"];
@@ -3385,7 +3385,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
             403: components["responses"]["Forbidden"];
@@ -3436,7 +3436,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
             403: components["responses"]["Forbidden"];
@@ -3483,7 +3483,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3535,7 +3535,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3579,7 +3579,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3625,7 +3625,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3678,7 +3678,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3722,7 +3722,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3770,7 +3770,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3826,7 +3826,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
@@ -3876,7 +3876,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `dashboards` ("The API key may not read dashboards"). */
             403: components["responses"]["Forbidden"];
@@ -3914,7 +3914,7 @@ export interface operations {
             };
             /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `dashboards` ("The API key may not read dashboards"). */
             403: components["responses"]["Forbidden"];
@@ -3962,7 +3962,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` header (keys are for servers). A key is not refreshed. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator, or asked for `scope=platform` without the platform administrator profile. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `audit` ("The API key may not read audit"). */
             403: components["responses"]["Forbidden"];
@@ -4003,7 +4003,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -4052,7 +4052,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: `scopes` grants nothing, `expiresAt` is not in the future, or `companyId` is no company of the tenant. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator, or is an API key (a key cannot make a key). Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -4099,7 +4099,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
@@ -4139,7 +4139,7 @@ export interface operations {
             };
             /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
-            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` header. */
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
