@@ -142,11 +142,10 @@ export function sampleEvent(route: Route, spec: Spec): Record<string, unknown> {
   };
 }
 
-/** Who may call a route, as the README says it. */
+/** Who may call a route, as the README says it: the caller, and the scope an API key needs when one may. */
 function accessOf(route: Route, spec: Spec): string {
-  if (spec.access) return spec.access;
-  if (spec.refreshCookie) return 'refresh cookie';
-  return route.auth === 'public' ? 'public' : 'session';
+  const caller = spec.access ?? (spec.refreshCookie ? 'refresh cookie' : route.auth === 'public' ? 'public' : 'session');
+  return route.apiKey ? `${caller} or API key (${route.apiKey.resource}: ${route.apiKey.access})` : caller;
 }
 
 /** The README's route table (section "Routes"). */
