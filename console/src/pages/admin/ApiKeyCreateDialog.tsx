@@ -28,7 +28,7 @@ export function CreateKeyDialog({
 }) {
   const t = useMessages(adminMessages);
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange} title={t.createKeyTitle} description={t.keysIntro}>
+    <FormDialog open={open} onOpenChange={onOpenChange} title={t.createKeyTitle}>
       <CreateKeyForm companies={companies} onCancel={() => onOpenChange(false)} onCreated={onCreated} />
     </FormDialog>
   );
@@ -99,26 +99,24 @@ function CreateKeyForm({ companies, onCancel, onCreated }: { companies: Company[
           </p>
         ) : null}
       </fieldset>
-      <div className="form-row">
-        <TextField
-          label={t.expiresOn}
-          type="date"
-          value={form.expiresOn}
-          onValueChange={(expiresOn) => setForm((current) => ({ ...current, expiresOn }))}
-          min={dayOf(new Date())}
-          hint={t.expiresOnHint}
-          error={server.expiresAt}
-        />
-        <SelectField
-          label={t.companyLimit}
-          value={limitAllowed ? form.companyId : ''}
-          onValueChange={(companyId) => setForm((current) => ({ ...current, companyId }))}
-          options={[{ value: '', label: t.allCompanies }, ...(companies ?? []).map((company) => ({ value: company.id, label: company.name }))]}
-          disabled={!limitAllowed}
-          hint={limitAllowed ? t.companyLimitHint : t.companyLimitDisabled}
-          error={server.companyId}
-        />
-      </div>
+      <TextField
+        label={t.expiresOn}
+        type="date"
+        value={form.expiresOn}
+        onValueChange={(expiresOn) => setForm((current) => ({ ...current, expiresOn }))}
+        min={dayOf(new Date())}
+        hint={t.expiresOnHint}
+        error={server.expiresAt}
+      />
+      <SelectField
+        label={t.companyLimit}
+        value={limitAllowed ? form.companyId : ''}
+        onValueChange={(companyId) => setForm((current) => ({ ...current, companyId }))}
+        options={[{ value: '', label: t.allCompanies }, ...(companies ?? []).map((company) => ({ value: company.id, label: company.name }))]}
+        disabled={!limitAllowed}
+        hint={limitAllowed ? t.companyLimitHint : t.companyLimitDisabled}
+        error={server.companyId}
+      />
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onCancel}>
           {c.cancel}

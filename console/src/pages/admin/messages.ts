@@ -95,7 +95,7 @@ export const adminMessages = defineMessages({
     keyPrevious: 'Segredo anterior',
     resourceName: (resource: string) =>
       ({ companies: 'Empresas', suppliers: 'Fornecedores', inventory: 'Estoque', dashboards: 'Painéis', audit: 'Auditoria' })[resource] ?? resource,
-    levelName: (level: string) => ({ none: 'Nenhum acesso', read: 'Leitura', write: 'Leitura e escrita' })[level] ?? level,
+    levelName: (level: string) => ({ none: 'Nenhum', read: 'Leitura', write: 'Leitura e escrita' })[level] ?? level,
     scopeLine: (resource: string, level: string) => `${resource}: ${level}`,
     allCompanies: 'Todas as empresas',
     createdLine: (name: string, when: string) => `${name}, em ${when}`,
@@ -243,7 +243,7 @@ export const adminMessages = defineMessages({
     keyPrevious: 'Previous secret',
     resourceName: (resource: string) =>
       ({ companies: 'Companies', suppliers: 'Suppliers', inventory: 'Inventory', dashboards: 'Dashboards', audit: 'Audit' })[resource] ?? resource,
-    levelName: (level: string) => ({ none: 'No access', read: 'Read', write: 'Read and write' })[level] ?? level,
+    levelName: (level: string) => ({ none: 'None', read: 'Read', write: 'Read and write' })[level] ?? level,
     scopeLine: (resource: string, level: string) => `${resource}: ${level}`,
     allCompanies: 'Every company',
     createdLine: (name: string, when: string) => `${name}, on ${when}`,
