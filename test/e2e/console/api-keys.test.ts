@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN } from '../../../lib/api-keys/format';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -193,6 +193,28 @@ describe.each(LANGUAGES)('API keys (%s)', (language) => {
     expect((await withKey(second, '/inventory/warehouses')).status).toBe(401);
     await keys.keys.getByText(keys.t.noKeys).waitFor();
     await checkpoint(page, language, FLOW, '6-revoked');
+  });
+
+  it('shows a member no API keys section, and the API refuses the member the list', async () => {
+    const email = `member-keys-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
+    expect((await apiCall(server, 'POST', '/auth/invitations', { email }, tenant.cookie)).status).toBe(201);
+    const link = mailedLink(server.dataDir, email, 'register');
+    const registered = await apiCall(server, 'POST', '/auth/register', { name: 'Bruno Membro', email, password: PASSWORD, tenantId: tenant.tenantId, invitationToken: link.searchParams.get('token') });
+    expect(registered.status).toBe(200);
+    const refused = await apiCall(server, 'GET', '/api-keys', undefined, await signInCookie(server, email, PASSWORD));
+    expect(refused.status).toBe(403);
+
+    const memberContext = await newContext(language);
+    const memberPage = await memberContext.newPage();
+    const signIn = new SignInPage(memberPage, language, server.consoleUrl);
+    await signIn.open('/administration');
+    await signIn.signIn(email, PASSWORD);
+    await memberPage.waitForURL(`${server.consoleUrl}/administration`);
+    await memberPage.getByRole('alert').waitFor();
+    const member = new ApiKeysPage(memberPage, language, server.consoleUrl);
+    expect(await member.keys.count()).toBe(0);
+    expect(await memberPage.getByRole('button', { name: member.t.newKey }).count()).toBe(0);
+    await memberContext.close();
   });
 });
 
