@@ -5,7 +5,8 @@ import { apiCall, checkpoint, closeBrowser, createTenant, newContext, resetScree
 /**
  * The names the product promises, literally, in English (a browser that prefers it): the
  * sign-in form, the navigation, Sign out on every signed-in page, and the key controls of the
- * supplier, product and account pages. Then the language switch, which holds across visits.
+ * supplier, product, account and administration pages. Then the language switch, which holds
+ * across visits.
  * (The other specs find controls through the console's own texts, in both languages.)
  */
 const FLOW = 'names';
@@ -70,6 +71,12 @@ describe('the English names', () => {
   it('names the account page’s Change password', async () => {
     await page.goto(`${server.consoleUrl}/account`);
     await page.getByRole('button', { name: 'Change password' }).waitFor();
+  });
+
+  it('names the administration page’s API keys section and its New API key button', async () => {
+    await page.goto(`${server.consoleUrl}/administration`);
+    const keys = page.getByRole('region', { name: 'API keys', exact: true });
+    await keys.getByRole('button', { name: 'New API key', exact: true }).waitFor();
   });
 
   it('switches to Portuguese, and keeps it on the next visit', async () => {

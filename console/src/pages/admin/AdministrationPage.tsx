@@ -5,6 +5,7 @@ import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
 import { useMessages } from '../../i18n';
+import { ApiKeysSection } from './ApiKeysSection';
 import { AuditSection } from './AuditSection';
 import { InvitationsSection } from './InvitationsSection';
 import { adminMessages } from './messages';
@@ -28,6 +29,7 @@ export default function AdministrationPage() {
         <>
           <UsersSection meId={me.data?.id} />
           <InvitationsSection />
+          <ApiKeysSection />
           <AuditSection />
           {me.data ? <PolicySection tenantId={me.data.tenantId} /> : null}
           <TenantsSection />

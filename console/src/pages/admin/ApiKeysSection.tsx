@@ -1,0 +1,201 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { components } from '@backoffice/client';
+import { api, linkPage } from '../../api/client';
+import { Pager } from '../../components/Pager';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { EmptyState, SkeletonRows } from '../../components/States';
+import { formatDateTime } from '../../format/date';
+import { useMessages } from '../../i18n';
+import { common } from '../../i18n/common';
+import { companyOf, isExpired, KEY_RESOURCES, previousSecretOf } from './api-keys';
+import { CreateKeyDialog } from './ApiKeyCreateDialog';
+import { RevokeKeyDialog, RollKeyDialog, SecretDialog, type ShownSecret } from './ApiKeyDialogs';
+import { adminMessages } from './messages';
+import { useCursorStack } from './paging';
+import './api-keys.css';
+
+export type ApiKey = components['schemas']['ListApiKeysResponse'][number];
+/** A key as POST /api-keys and its roll answer it: the view with, this once, its text. */
+export type ApiKeyWithSecret = components['schemas']['CreateApiKeyResponse'];
+
+export const API_KEYS = ['admin', 'api-keys'] as const;
+
+/**
+ * The tenant's companies for the key form's company limit and the list's company names: the
+ * first page of GET /companies (100, the API's largest page). A key limited to a company past
+ * it shows the company's id instead of its name.
+ */
+export const companyPickerQuery = {
+  queryKey: ['companies', 'picker'] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) => linkPage(api.GET('/companies', { params: { query: { limit: 100 } }, signal })),
+};
+
+type Pending = { kind: 'roll' | 'revoke'; key: ApiKey };
+
+/**
+ * The tenant's API keys (GET /api-keys, Link-header cursors, tenant administrators): make one,
+ * give one a new secret, revoke one. A key's text is in the answer of a create or a roll only:
+ * it is shown once in a dialog and dropped when that closes (kept in no query or mutation cache).
+ */
+export function ApiKeysSection() {
+  const t = useMessages(adminMessages);
+  const queryClient = useQueryClient();
+  const paging = useCursorStack();
+  const keys = useQuery({
+    queryKey: [...API_KEYS, paging.cursor ?? ''],
+    queryFn: ({ signal }) => linkPage(api.GET('/api-keys', { params: { query: paging.cursor ? { cursor: paging.cursor } : {} }, signal })),
+  });
+  const companies = useQuery(companyPickerQuery);
+  const [creating, setCreating] = useState(false);
+  const [pending, setPending] = useState<Pending | undefined>();
+  const [secret, setSecret] = useState<ShownSecret | undefined>();
+  const [notice, setNotice] = useState('');
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: API_KEYS });
+  const show = (key: ApiKeyWithSecret, rolled: boolean) => {
+    setSecret({ title: rolled ? t.rolledKeyTitle(key.name) : t.createdKeyTitle(key.name), key: key.key });
+    void refresh();
+  };
+
+  return (
+    <section className="card" aria-labelledby="api-keys-title">
+      <h2 id="api-keys-title">{t.keysTitle}</h2>
+      <p className="muted">{t.keysIntro}</p>
+      <div className="toolbar">
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => {
+            setNotice('');
+            setCreating(true);
+          }}
+        >
+          {t.newKey}
+        </button>
+      </div>
+      <p role="status" className="muted">
+        {notice}
+      </p>
+      {keys.isPending ? <SkeletonRows rows={2} columns={6} /> : null}
+      {keys.error ? <ProblemAlert error={keys.error} onRetry={() => void keys.refetch()} /> : null}
+      {keys.data && keys.data.items.length === 0 ? <EmptyState title={t.noKeys} hint={t.noKeysHint} /> : null}
+      {keys.data && keys.data.items.length > 0 ? <KeyTable keys={keys.data.items} companies={companies.data?.items} onPending={setPending} /> : null}
+      <Pager
+        label={t.keysPager}
+        page={paging.page}
+        hasNext={Boolean(keys.data?.nextCursor)}
+        onPage={(page) => {
+          if (page < paging.page) paging.previous();
+          else if (keys.data?.nextCursor) paging.next(keys.data.nextCursor);
+        }}
+      />
+      <CreateKeyDialog
+        open={creating}
+        onOpenChange={setCreating}
+        companies={companies.data?.items}
+        onCreated={(key) => {
+          setCreating(false);
+          paging.reset();
+          show(key, false);
+        }}
+      />
+      {pending?.kind === 'roll' ? (
+        <RollKeyDialog
+          apiKey={pending.key}
+          onClose={() => setPending(undefined)}
+          onRolled={(key) => {
+            setPending(undefined);
+            show(key, true);
+          }}
+        />
+      ) : null}
+      {pending?.kind === 'revoke' ? (
+        <RevokeKeyDialog
+          apiKey={pending.key}
+          onClose={() => setPending(undefined)}
+          onRevoked={() => {
+            setNotice(t.keyRevoked(pending.key.name));
+            setPending(undefined);
+            void refresh();
+          }}
+        />
+      ) : null}
+      {secret ? <SecretDialog secret={secret} onClose={() => setSecret(undefined)} /> : null}
+    </section>
+  );
+}
+
+function KeyTable({ keys, companies, onPending }: { keys: ApiKey[]; companies: { id: string; name: string }[] | undefined; onPending: (pending: Pending) => void }) {
+  const t = useMessages(adminMessages);
+  const c = useMessages(common);
+  const nowMs = Date.now();
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{t.keysCaption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.name}</th>
+            <th scope="col">{t.keyPrefix}</th>
+            <th scope="col">{t.keyScopes}</th>
+            <th scope="col">{t.keyCompany}</th>
+            <th scope="col">{t.keyCreated}</th>
+            <th scope="col">{t.keyExpires}</th>
+            <th scope="col">{t.keyLastUse}</th>
+            <th scope="col">{t.keyPrevious}</th>
+            <th scope="col">{c.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <KeyRow key={key.id} apiKey={key} companies={companies} nowMs={nowMs} onPending={onPending} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function KeyRow({ apiKey: key, companies, nowMs, onPending }: { apiKey: ApiKey; companies: { id: string; name: string }[] | undefined; nowMs: number; onPending: (pending: Pending) => void }) {
+  const t = useMessages(adminMessages);
+  const company = companyOf(key.companyId, companies);
+  const previous = previousSecretOf(key, nowMs);
+  return (
+    <tr>
+      <td>{key.name}</td>
+      <td>
+        <code className="api-key-prefix">{key.prefix}</code>
+      </td>
+      <td>
+        <ul className="api-key-scopes">
+          {KEY_RESOURCES.map((resource) => (
+            <li key={resource} className={key.scopes[resource] === 'none' ? 'muted' : undefined}>
+              {t.scopeLine(t.resourceName(resource), t.levelName(key.scopes[resource]))}
+            </li>
+          ))}
+        </ul>
+      </td>
+      <td>{company === undefined ? t.allCompanies : company.known ? company.name : <code>{company.name}</code>}</td>
+      <td>{t.createdLine(key.createdBy.name, formatDateTime(key.createdAt))}</td>
+      <td>
+        {key.expiresAt === null ? t.noExpiry : formatDateTime(key.expiresAt)}
+        {isExpired(key.expiresAt, nowMs) ? <span className="badge danger api-key-badge">{t.expired}</span> : null}
+      </td>
+      <td>{key.lastUsedAt === null ? t.neverUsed : key.lastUsedIp ? t.usedFrom(formatDateTime(key.lastUsedAt), key.lastUsedIp) : formatDateTime(key.lastUsedAt)}</td>
+      <td>
+        {previous.kind === 'works' ? <span className="badge warn">{t.previousWorks(formatDateTime(previous.until))}</span> : previous.kind === 'never' ? t.neverRolled : t.previousStopped}
+      </td>
+      <td>
+        <div className="toolbar api-key-actions">
+          <button type="button" className="button secondary" aria-label={t.rollKey(key.name)} onClick={() => onPending({ kind: 'roll', key })}>
+            {t.roll}
+          </button>
+          <button type="button" className="button danger" aria-label={t.revokeKey(key.name)} onClick={() => onPending({ kind: 'revoke', key })}>
+            {t.revoke}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
