@@ -104,7 +104,7 @@ describe('the OpenAPI document', () => {
     expect(scheme).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: expect.stringMatching(/^bo_live_/), description: expect.any(String) });
     const { description } = scheme as { description: string };
     expect(description).toContain(`\`${API_KEY_PATTERN}\``);
-    expect(description).toMatch(/`Origin` header gets 401/);
+    expect(description).toMatch(/`Origin` or `Sec-Fetch-Site` header gets 401/);
     expect(description).toMatch(/both at once get 400/);
     expect(description).toContain('`RateLimit-Policy`');
     expect(description).toContain('`RateLimit`');
