@@ -701,6 +701,17 @@ export const listAuditEvents = {
   summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',
 } as const satisfies Route;
 
+export const listEvents = {
+  method: 'GET',
+  path: '/events',
+  handler: 'functions/events/list-events.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  sealsCursors: true,
+  apiKey: { resource: 'events', access: 'read' },
+  summary: "The tenant's domain events of the last 30 days, oldest first, for a receiver catching up (tenant administrators)",
+} as const satisfies Route;
+
 export const createApiKey = {
   method: 'POST',
   path: '/api-keys',
@@ -802,6 +813,7 @@ export const routes = {
   stockCoverage,
   stockByWarehouse,
   listAuditEvents,
+  listEvents,
   createApiKey,
   listApiKeys,
   rollApiKey,

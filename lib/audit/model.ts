@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { schema } from '../domain/schema';
+import type { DomainEvent } from '../domain/events';
 
 /**
  * The audit trail (issue 16): one entry per security event and per data change, written in
@@ -96,4 +97,6 @@ export interface AuditRecord {
   entry: AuditEntry;
   /** When DynamoDB removes it (TTL, epoch seconds). */
   expiresAtEpoch: number;
+  /** The domain event the change publishes (lib/events), written with the entry: absent for actions that publish none. */
+  event?: DomainEvent;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { storeConfig } from '../config';
 import { currentOrigin } from './context';
+import type { DomainEvent, EventFields } from '../domain/events';
+import { EVENT_OF_ACTION } from '../events/catalogue';
 import type { AuditAction, AuditActor, AuditChange, AuditRecord, AuditResourceType, AuditScope } from './model';
 
 /** A User-Agent is the client's to choose: kept to its first 512 characters. */
@@ -20,6 +22,8 @@ export interface AuditEvent {
   changes?: AuditChange[];
   /** Who, when the request does not say (a public route: the user who logged in, registered or reset). */
   actor?: AuditActor;
+  /** What the change's domain event carries besides the resource's id and tenant (lib/events: the fields a receiver routes on). */
+  eventFields?: EventFields;
 }
 
 /**
@@ -30,7 +34,9 @@ export interface AuditEvent {
 export function auditRecord(event: AuditEvent, nowMs: number): AuditRecord {
   const origin = currentOrigin();
   const occurredAt = new Date(nowMs).toISOString();
+  const published = domainEvent(event, occurredAt);
   return {
+    ...(published ? { event: published } : {}),
     scope: event.scope,
     entry: {
       id: randomUUID(),
@@ -45,6 +51,17 @@ export function auditRecord(event: AuditEvent, nowMs: number): AuditRecord {
     },
     expiresAtEpoch: Math.floor(nowMs / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 24 * 60 * 60,
   };
+}
+
+/**
+ * The domain event of a tenant's change whose action publishes one (lib/events/catalogue,
+ * EVENT_OF_ACTION), at the instant of its entry; none for the platform's trail or a change
+ * without a resource id.
+ */
+function domainEvent(event: AuditEvent, timestamp: string): DomainEvent | undefined {
+  const type = EVENT_OF_ACTION[event.action];
+  if (type === undefined || event.scope === 'platform' || event.resource.id === null) return undefined;
+  return { id: randomUUID(), type, timestamp, data: { ...event.eventFields, id: event.resource.id, tenantId: event.scope.tenantId } };
 }
 
 /**

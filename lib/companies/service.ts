@@ -33,7 +33,17 @@ const auditedFields = (company: Company) => ({ ...company, settings: JSON.string
 const companyChange =
   (action: AuditAction, fields: readonly (keyof Company)[], nowMs: number): CompanyAudit =>
   (before, after) =>
-    auditRecord({ scope: { tenantId: before.tenantId }, action, resource: { type: 'company', id: before.id }, changes: changesOf(auditedFields(before), auditedFields(after), fields) }, nowMs);
+    auditRecord(
+      {
+        scope: { tenantId: before.tenantId },
+        action,
+        resource: { type: 'company', id: before.id },
+        changes: changesOf(auditedFields(before), auditedFields(after), fields),
+        // A receiver routes on the company's status (its event says which one it moved to).
+        eventFields: { status: after.status },
+      },
+      nowMs,
+    );
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
 export async function createCompany(principal: Caller, input: z.output<typeof createCompanyBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<Company> {

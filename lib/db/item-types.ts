@@ -72,3 +72,6 @@ export const SEARCH_ITEMS = { manifest: 'SearchManifest', delta: 'SearchDelta', 
 
 /** The `type` of an API key's item (lib/api-keys). */
 export const API_KEY_ITEMS = { apiKey: 'ApiKey' } as const;
+
+/** The `type` of a domain event's item (lib/events). */
+export const EVENT_ITEMS = { event: 'Event' } as const;

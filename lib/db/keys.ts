@@ -220,6 +220,13 @@ export const keys = {
   apiKey: (tenantId: string, keyId: string): Key => ({ pk: tenantPk(tenantId), sk: `APIKEY#${keyId}` }),
   apiKeysOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'APIKEY#' }),
 
+  /**
+   * A domain event (lib/events), in its tenant's list by time: written in its change's
+   * transaction, read by GET /events, carried by the table's stream to the webhooks.
+   */
+  event: (tenantId: string, timestamp: string, eventId: string): Key => ({ pk: `${tenantPk(tenantId)}#EVENTS`, sk: `${timestamp}#${eventId}` }),
+  eventsOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#EVENTS` }),
+
   /** A login's second-factor challenge, found by the SHA-256 of its cookie's token. */
   mfaChallenge: (tokenHash: string): Key => ({ pk: `MFA_CHALLENGE#${tokenHash}`, sk: 'CHALLENGE' }),
 

@@ -7,7 +7,7 @@
  * can be granted: a key cannot make a key, nor reach anyone's account.
  */
 
-export const API_KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'dashboards', 'audit'] as const;
+export const API_KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'dashboards', 'audit', 'events'] as const;
 export type ApiKeyResource = (typeof API_KEY_RESOURCES)[number];
 
 /** What a route needs of its resource: `read` for GET, `write` for the rest. */
@@ -18,7 +18,7 @@ export const API_KEY_LEVELS = ['none', 'read', 'write'] as const;
 export type ApiKeyLevel = (typeof API_KEY_LEVELS)[number];
 
 /** Resources no route writes: a key holds at most `read` of them. */
-export const READ_ONLY_RESOURCES: readonly ApiKeyResource[] = ['dashboards', 'audit'];
+export const READ_ONLY_RESOURCES: readonly ApiKeyResource[] = ['dashboards', 'audit', 'events'];
 
 /** A key's grants: the resources it may read or write (absent: none). */
 export type ApiKeyScopes = Partial<Record<ApiKeyResource, Exclude<ApiKeyLevel, 'none'>>>;

@@ -48,7 +48,7 @@ export async function listWarehouses(principal: Caller, page: PageRequest): Prom
 export async function createProduct(principal: Caller, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
   const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
   const view = productViewOf(product);
-  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id } }, nowMs);
+  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id }, eventFields: { sku: product.sku } }, nowMs);
   await insertProduct(principal.tenantId, product, audit, idempotency && { write: idempotency, view });
   return view;
 }
@@ -120,7 +120,15 @@ export async function addMovement(principal: Caller, input: z.output<typeof move
     day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
   };
   const viewOf = (balance: Balance): MovementView => movementViewOf(movement, balance);
-  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'movement.created', resource: { type: 'movement', id: movement.id } }, nowMs);
+  const audit = auditRecord(
+    {
+      scope: { tenantId: principal.tenantId },
+      action: 'movement.created',
+      resource: { type: 'movement', id: movement.id },
+      eventFields: { productId: movement.productId, warehouseId: movement.warehouseId, type: movement.type },
+    },
+    nowMs,
+  );
   const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), audit, idempotency && { write: idempotency, view: viewOf });
   countMovement(movement.type);
   return viewOf(balance);

@@ -74,7 +74,7 @@ const auditPuts = (invitationId: string) =>
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
 /** The item the (first) storing transaction put. */
 const storedInvitation = () => transactions()[0]?.TransactItems?.[0]?.Put?.Item;
-/** The deletes that take back the entry the storing transaction wrote: the same three keys. */
+/** The deletes that take back the entry and the event the storing transaction wrote: the same four keys. */
 const entryTakenBack = () =>
   (transactions()[0]?.TransactItems?.slice(1) ?? []).map((item) => ({ Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } } }));
 
@@ -251,7 +251,7 @@ describe('POST /auth/invitations', () => {
         ...entryTakenBack(),
       ],
     });
-    expect(entryTakenBack()).toHaveLength(3);
+    expect(entryTakenBack()).toHaveLength(4);
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
   });
@@ -277,7 +277,7 @@ describe('POST /auth/invitations', () => {
         ...entryTakenBack(),
       ],
     });
-    expect(entryTakenBack()).toHaveLength(3);
+    expect(entryTakenBack()).toHaveLength(4);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
   });
 

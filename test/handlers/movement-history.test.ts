@@ -152,8 +152,8 @@ describe('POST /inventory/movements', () => {
     const transactions = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
     expect(transactions).toHaveLength(1);
     const [transaction = []] = transactions;
-    // The stock balance, the warehouse, the product, the eight history entries, then the entry.
-    expect(transaction).toHaveLength(3 + 8 + 3);
+    // The stock balance, the warehouse, the product, the eight history entries, then the entry and the event.
+    expect(transaction).toHaveLength(3 + 8 + 3 + 1);
     expect(transaction.slice(11)).toEqual(
       expectedAuditPuts({
         table: TABLE,
@@ -164,6 +164,7 @@ describe('POST /inventory/movements', () => {
         requestId: 'movement-audit-1',
         sourceIp: '203.0.113.10',
         userAgent: 'vitest',
+        eventFields: { productId, warehouseId, type: 'IN' },
       }),
     );
   });

@@ -78,6 +78,7 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   stockCoverage: () => ({ method: 'GET', path: '/inventory/dashboard/coverage?days=30', status: 200 }),
   stockByWarehouse: () => ({ method: 'GET', path: '/inventory/dashboard/by-warehouse', status: 200 }),
   listAuditEvents: () => ({ method: 'GET', path: '/audit-events?limit=20', status: 200 }),
+  listEvents: () => ({ method: 'GET', path: '/events?limit=20', status: 200 }),
 };
 
 const protectedRoutes = routeList().filter((route) => route.auth === 'protected');

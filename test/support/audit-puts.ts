@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { AuditAction, AuditActor, AuditChange, AuditResourceType, AuditScope } from '../../lib/audit/model';
 import { gsi1, keys } from '../../lib/db/keys';
+import { EVENT_OF_ACTION } from '../../lib/events/catalogue';
 
 /** A sort key of the trail: `occurredAt#id`, an ISO instant then a UUID. */
 const ENTRY_SK = /^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/;
@@ -24,6 +25,8 @@ export interface ExpectedAudit {
   /** The entry's expiry (epoch seconds); unless told, any number. */
   ttl?: number;
   changes?: AuditChange[] | null;
+  /** The fields the change's domain event carries besides the resource's id and tenant (lib/events), when its action publishes one. */
+  eventFields?: Record<string, unknown>;
 }
 
 /** The sort key every copy has: exact when the instant and the id are known, else its shape (and instant, when known). */
@@ -61,7 +64,7 @@ export function expectedTrailPut(audit: ExpectedAudit) {
  * The puts that record a change, last in its transaction (lib/db/repositories/audit,
  * `auditItems`): the trail's copy (by action on gsi1), the actor's (its user id, else
  * `system` or `anonymous`; by resource type on gsi1) and the resource's when it has an id,
- * each the whole entry.
+ * each the whole entry; then the change's domain event when its action publishes one.
  */
 export function expectedAuditPuts(audit: ExpectedAudit) {
   const { trail, actor, resource } = audit;
@@ -74,5 +77,22 @@ export function expectedAuditPuts(audit: ExpectedAudit) {
     { Put: { TableName: table, Item: { pk: keys.auditOfActor(trail, actorKey).pk, sk, gsi1pk: gsi1.auditOfType(trail, resource.type).gsi1pk, gsi1sk: sk, ...entry } } },
   ];
   if (resource.id !== null) puts.push({ Put: { TableName: table, Item: { pk: keys.auditOfResource(trail, resource.id).pk, sk, ...entry } } });
+  // The change's domain event, in the same transaction (the outbox: lib/events).
+  const type = EVENT_OF_ACTION[audit.action];
+  if (type !== undefined && trail !== 'platform' && resource.id !== null) {
+    const timestamp = audit.occurredAt ?? expect.any(String);
+    puts.push({
+      Put: {
+        TableName: table,
+        Item: {
+          pk: keys.eventsOf(trail.tenantId).pk,
+          sk: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/) as unknown,
+          type: 'Event',
+          event: { id: expect.any(String), type, timestamp, data: { ...audit.eventFields, id: resource.id, tenantId: trail.tenantId } },
+          ttl: expect.any(Number),
+        },
+      },
+    });
+  }
   return puts;
 }

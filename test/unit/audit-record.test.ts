@@ -25,7 +25,19 @@ describe('auditRecord', () => {
         changes: null,
       },
       expiresAtEpoch: NOW / 1000 + settings.auditRetentionDays * 24 * 60 * 60,
+      // supplier.deleted publishes its domain event with the entry (the outbox: lib/events).
+      event: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'supplier.deleted', timestamp: '2026-11-24T12:00:00.000Z', data: { id: 's1', tenantId: 't1' } },
     });
+  });
+
+  it('publishes no event for an action without one, nor in the platform trail, and carries the fields a receiver routes on', () => {
+    expect(auditRecord({ ...event, action: 'auth.logout', resource: { type: 'session', id: 's9' } }, NOW).event).toBeUndefined();
+    expect(auditRecord({ ...event, scope: 'platform', action: 'tenant.created', resource: { type: 'tenant', id: 't1' } }, NOW).event).toBeUndefined();
+    const movement = auditRecord({ scope: { tenantId: 't1' }, action: 'movement.created', resource: { type: 'movement', id: 'm1' }, eventFields: { productId: 'p1', warehouseId: 'w1', type: 'SALE' } }, NOW);
+    expect(movement.event).toEqual({ id: expect.any(String), type: 'stock_movement.created', timestamp: '2026-11-24T12:00:00.000Z', data: { productId: 'p1', warehouseId: 'w1', type: 'SALE', id: 'm1', tenantId: 't1' } });
+    // The routing fields never override the resource and the tenant.
+    const forged = auditRecord({ scope: { tenantId: 't1' }, action: 'movement.created', resource: { type: 'movement', id: 'm1' }, eventFields: { id: 'x', tenantId: 'other' } }, NOW);
+    expect(forged.event?.data).toEqual({ id: 'm1', tenantId: 't1' });
   });
 
   it("is nobody's on a public request, the event's own actor when it names one, and the system's outside any request", async () => {

@@ -92,6 +92,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   suppliers: { name: 'Suppliers', description: "The tenant's suppliers: create, update, a searchable page." },
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
   'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
+  events: { name: 'Events', description: "The tenant's domain events of the last 30 days, for a receiver catching up." },
   'api-keys': { name: 'API keys', description: 'Keys for the systems that feed the back-office (points of sale, online stores, ERPs): scoped, rolled, revoked.' },
 };
 

@@ -809,6 +809,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's domain events of the last 30 days, oldest first, for a receiver catching up (tenant administrators)
+         * @description The tenant's domain events of the last 30 days, oldest first (tenant administrators, and API keys with `events: read`): each change to companies, suppliers, products, warehouses, stock movements and users, written in the same transaction as the change, so an event exists if and only if its change does. A receiver that was down catches up here, from `from`, following `nextCursor`.
+         *
+         *     Events are thin: `{ id, type, timestamp, data }`, `data` holding the resource id, the tenant and the few fields a receiver routes on; read the rest with an API key. `type` filters by event type; with it a page may hold fewer than `limit` events while `nextCursor` is not null. `nextCursor` is null when nothing newer exists yet.
+         *
+         *     **API keys:** a key holding `read` or `write` of `events` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -1223,6 +1247,8 @@ export interface components {
                 dashboards?: "none" | "read";
                 /** @enum {string} */
                 audit?: "none" | "read";
+                /** @enum {string} */
+                events?: "none" | "read";
             } | {
                 /** @enum {unknown} */
                 companies: "read" | "write";
@@ -1238,6 +1264,9 @@ export interface components {
             } | {
                 /** @enum {unknown} */
                 audit: "read";
+            } | {
+                /** @enum {unknown} */
+                events: "read";
             };
             /**
              * Format: date-time
@@ -1631,6 +1660,31 @@ export interface components {
             }[];
             nextCursor: string | null;
         };
+        ListEventsResponse: {
+            items: {
+                /** @description Unique: deduplicate by it. */
+                id: string;
+                /** @enum {string} */
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                timestamp: string;
+                /** @description The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku). Read the rest with an API key. */
+                data: {
+                    id: string;
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    tenantId: string;
+                } & {
+                    [key: string]: string | number | boolean | null;
+                };
+            }[];
+            nextCursor: string | null;
+        };
         CreateApiKeyResponse: {
             id: string;
             name: string;
@@ -1645,6 +1699,8 @@ export interface components {
                 dashboards: "none" | "read" | "write";
                 /** @enum {string} */
                 audit: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
             };
             companyId: string | null;
             /** @description The key up to the first 4 characters of its secret, to tell keys apart. */
@@ -1682,6 +1738,8 @@ export interface components {
                 dashboards: "none" | "read" | "write";
                 /** @enum {string} */
                 audit: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
             };
             companyId: string | null;
             /** @description The key up to the first 4 characters of its secret, to tell keys apart. */
@@ -3965,6 +4023,49 @@ export interface operations {
             /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator, or asked for `scope=platform` without the platform administrator profile. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `audit` ("The API key may not read audit"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                from?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenant's events, oldest first. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEventsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator (nor an API key with `events: read`). Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `events` ("The API key may not read events"). */
             403: components["responses"]["Forbidden"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];

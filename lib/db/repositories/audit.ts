@@ -2,7 +2,8 @@ import { PutCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput,
 import type { AuditAction, AuditEntry, AuditRecord, AuditResourceType, AuditScope } from '../../audit/model';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
-import { AUDIT_ITEMS } from '../item-types';
+import { AUDIT_ITEMS, EVENT_ITEMS } from '../item-types';
+import { EVENT_RETENTION_DAYS, type DomainEvent } from '../../events/model';
 import { fieldsOf, pick } from '../items';
 import { gsi1, keys } from '../keys';
 
@@ -15,6 +16,14 @@ const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => ({ type: AUD
 
 /** The key an actor's list is under: the user's or the API key's id, else `system` or `anonymous`. */
 const actorKey = (entry: AuditEntry): string => ((entry.actor.type === 'user' || entry.actor.type === 'api-key') && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
+
+/** A domain event as stored: in its tenant's list by time, kept EVENT_RETENTION_DAYS. */
+const eventItem = (event: DomainEvent) => ({
+  ...keys.event(event.data.tenantId, event.timestamp, event.id),
+  type: EVENT_ITEMS.event,
+  event,
+  ttl: Math.floor(Date.parse(event.timestamp) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
+});
 
 /** The trail's own copy, listed by action through gsi1. */
 const trailCopy = (record: AuditRecord) => ({
@@ -43,6 +52,8 @@ export function auditItems(record: AuditRecord): TransactItem[] {
   if (entry.resource.id !== null) {
     items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
   }
+  // The change's domain event (the transactional outbox, lib/events): in the same transaction as the entry.
+  if (record.event) items.push({ Put: { TableName: tableName(), Item: eventItem(record.event) } });
   return items;
 }
 

@@ -1,21 +1,22 @@
 /**
  * The API keys section's rules, apart from React and from the API client (as logic.ts, so the
  * browser tests and the root typecheck may import them): the create form's body, the roll's
- * hours, and what a listed key's dates mean now. The types follow the API's (lib/api-keys/scopes.ts).
+ * hours, and what a listed key's dates mean now. The types follow the API's (lib/domain/key-scopes.ts).
  */
 
 /** The resources a key may be granted, in the order the API lists them. */
-export const KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'dashboards', 'audit'] as const;
+export const KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'dashboards', 'audit', 'events'] as const;
 export type KeyResource = (typeof KEY_RESOURCES)[number];
 export type KeyLevel = 'none' | 'read' | 'write';
 
-/** What the form offers per resource: dashboards and the audit trail are only read. */
+/** What the form offers per resource: dashboards, the audit trail and the events are only read. */
 export const LEVELS_OF: Record<KeyResource, readonly KeyLevel[]> = {
   companies: ['none', 'read', 'write'],
   suppliers: ['none', 'read', 'write'],
   inventory: ['none', 'read', 'write'],
   dashboards: ['none', 'read'],
   audit: ['none', 'read'],
+  events: ['none', 'read'],
 };
 
 /** The create form as typed: a level per resource, the expiry day as a date input gives it (`YYYY-MM-DD`, or empty), a company id or empty. */
@@ -28,7 +29,7 @@ export interface KeyForm {
 
 export const EMPTY_KEY_FORM: KeyForm = {
   name: '',
-  scopes: { companies: 'none', suppliers: 'none', inventory: 'none', dashboards: 'none', audit: 'none' },
+  scopes: { companies: 'none', suppliers: 'none', inventory: 'none', dashboards: 'none', audit: 'none', events: 'none' },
   expiresOn: '',
   companyId: '',
 };
