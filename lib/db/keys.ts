@@ -16,6 +16,9 @@ export interface Key {
 /** The partition key prefix of every credentials item: what the IAM policies name. */
 export const CREDENTIALS_PK_PREFIX = 'CREDENTIALS#';
 
+/** The partition key prefix of every webhook endpoint's signing secrets. */
+export const WEBHOOK_SECRETS_PK_PREFIX = 'WEBHOOK_SECRETS#';
+
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
 
@@ -226,6 +229,15 @@ export const keys = {
    */
   event: (tenantId: string, timestamp: string, eventId: string): Key => ({ pk: `${tenantPk(tenantId)}#EVENTS`, sk: `${timestamp}#${eventId}` }),
   eventsOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#EVENTS` }),
+
+  /** A webhook endpoint (lib/webhooks), in its tenant's partition; `begins_with(sk, 'WEBHOOK#')` lists them. */
+  webhookEndpoint: (tenantId: string, endpointId: string): Key => ({ pk: tenantPk(tenantId), sk: `WEBHOOK#${endpointId}` }),
+  webhookEndpointsOf: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WEBHOOK#' }),
+  /** An endpoint's signing secrets, in a partition of their own (WEBHOOK_SECRETS_PK_PREFIX) that IAM can refuse to every function that does not sign or rotate. */
+  webhookSecrets: (tenantId: string, endpointId: string): Key => ({ pk: `${WEBHOOK_SECRETS_PK_PREFIX}${tenantId}#${endpointId}`, sk: 'SECRETS' }),
+  /** One delivery of an event to an endpoint, in the endpoint's delivery list, newest first by its id's time. */
+  webhookDelivery: (tenantId: string, endpointId: string, createdAt: string, deliveryId: string): Key => ({ pk: `${tenantPk(tenantId)}#WEBHOOK_DELIVERIES#${endpointId}`, sk: `${createdAt}#${deliveryId}` }),
+  webhookDeliveriesOf: (tenantId: string, endpointId: string) => ({ pk: `${tenantPk(tenantId)}#WEBHOOK_DELIVERIES#${endpointId}` }),
 
   /** A login's second-factor challenge, found by the SHA-256 of its cookie's token. */
   mfaChallenge: (tokenHash: string): Key => ({ pk: `MFA_CHALLENGE#${tokenHash}`, sk: 'CHALLENGE' }),
