@@ -706,7 +706,7 @@ export const listEvents = {
   path: '/events',
   handler: 'functions/events/list-events.ts',
   auth: 'protected',
-  table: { actions: ['Query'] },
+  table: { actions: ['Query'], indexes: ['gsi1'] },
   sealsCursors: true,
   apiKey: { resource: 'events', access: 'read' },
   summary: "The tenant's domain events of the last 30 days, oldest first, for a receiver catching up (tenant administrators)",

@@ -277,6 +277,9 @@ export const gsi1 = {
   /** The trail's entries by action (on the trail's own copy of each entry). */
   auditByAction: (trail: AuditScope, action: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#ACTION#${action}`, gsi1sk: auditSk(occurredAt, entryId) }),
   auditOfAction: (trail: AuditScope, action: string) => ({ gsi1pk: `${auditPk(trail)}#ACTION#${action}` }),
+  /** A tenant's events of one type, by time (on the event's item), for GET /events?type=. */
+  eventsByType: (tenantId: string, type: string, timestamp: string, eventId: string) => ({ gsi1pk: `${tenantPk(tenantId)}#EVENTS#${type}`, gsi1sk: `${timestamp}#${eventId}` }),
+  eventsOfType: (tenantId: string, type: string) => ({ gsi1pk: `${tenantPk(tenantId)}#EVENTS#${type}` }),
   /** The trail's entries by resource type (on the actor's copy of each entry). */
   auditByType: (trail: AuditScope, resourceType: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}`, gsi1sk: auditSk(occurredAt, entryId) }),
   auditOfType: (trail: AuditScope, resourceType: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}` }),

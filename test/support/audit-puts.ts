@@ -87,6 +87,8 @@ export function expectedAuditPuts(audit: ExpectedAudit) {
         Item: {
           pk: keys.eventsOf(trail.tenantId).pk,
           sk: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/) as unknown,
+          gsi1pk: gsi1.eventsOfType(trail.tenantId, type).gsi1pk,
+          gsi1sk: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z#[0-9a-f-]{36}$/) as unknown,
           type: 'Event',
           event: { id: expect.any(String), type, timestamp, data: { ...audit.eventFields, id: resource.id, tenantId: trail.tenantId } },
           ttl: expect.any(Number),

@@ -17,9 +17,10 @@ const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => ({ type: AUD
 /** The key an actor's list is under: the user's or the API key's id, else `system` or `anonymous`. */
 const actorKey = (entry: AuditEntry): string => ((entry.actor.type === 'user' || entry.actor.type === 'api-key') && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
 
-/** A domain event as stored: in its tenant's list by time, kept EVENT_RETENTION_DAYS. */
+/** A domain event as stored: in its tenant's list by time (and by type on gsi1), kept EVENT_RETENTION_DAYS. */
 const eventItem = (event: DomainEvent) => ({
   ...keys.event(event.data.tenantId, event.timestamp, event.id),
+  ...gsi1.eventsByType(event.data.tenantId, event.type, event.timestamp, event.id),
   type: EVENT_ITEMS.event,
   event,
   ttl: Math.floor(Date.parse(event.timestamp) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
