@@ -585,7 +585,7 @@ describe('IAM', () => {
 
   it('grants Query on the index only to the functions that declare it', () => {
     const indexQueriers = bound.filter((entry) => dynamoPermissionsOf(entry.functionId()).some((line) => line.includes(' index/'))).map((entry) => entry.name);
-    expect(indexQueriers).toEqual(['listTenants', 'withdrawInvitation', 'updateCompanyStatus', 'listAuditEvents', 'job salesRollup']);
+    expect(indexQueriers).toEqual(['listTenants', 'withdrawInvitation', 'updateCompanyStatus', 'listAuditEvents', 'listEvents', 'job salesRollup']);
   });
 
   it('gives a function that declares no write no table write beyond its rate-limit counters and, for a searching list, the search partitions', () => {
@@ -644,10 +644,29 @@ describe('IAM', () => {
     }
   });
 
-  it('lets API Gateway invoke a function only from this API', () => {
+  it('lets API Gateway invoke the route functions through one role that names each, and the authorizer only from this API', () => {
     const [apiId] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
+    // The routes: each method's integration runs under the invoker role, whose policy names exactly the route functions.
+    const invokerId = only(ofType('AWS::IAM::Role').filter(([id]) => id.includes('RouteInvoker')), 'invoker roles')[0];
+    const invoker = resources[invokerId];
+    expect(JSON.stringify(invoker?.Properties.AssumeRolePolicyDocument)).toContain('apigateway.amazonaws.com');
+    const invokable = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties.Roles).includes(invokerId))
+      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement)
+      .flatMap((statement) => {
+        expect(statement).toMatchObject({ Action: 'lambda:InvokeFunction', Effect: 'Allow' });
+        return [...referencedIds(statement.Resource)];
+      })
+      .sort();
+    expect(invokable).toEqual(routes.map((route) => routeFunction(route)).sort());
+    for (const route of routes) {
+      const integration = methodOf(route).Integration as { Type: string; Credentials: unknown };
+      expect(integration.Type, route.id).toBe('AWS_PROXY');
+      expect([...referencedIds(integration.Credentials)], route.id).toEqual([invokerId]);
+    }
+    // The authorizer and the scheduled job keep a resource-based permission, from this API and the rule.
     const permissions = ofType('AWS::Lambda::Permission');
-    expect(permissions.length).toBeGreaterThan(routes.length);
+    expect(permissions.length).toBeLessThanOrEqual(3);
     for (const [id, permission] of permissions) {
       if (permission.Properties.Principal === 'events.amazonaws.com') continue;
       expect(permission.Properties.Principal, id).toBe('apigateway.amazonaws.com');
@@ -697,7 +716,7 @@ describe('IAM', () => {
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
     expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
-    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents', 'listApiKeys']);
+    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents', 'listEvents', 'listApiKeys']);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     // The third is the console distribution's origin secret, which no function reads (it comes as EDGE_SECRET, resolved at deploy).
     expect(secrets).toHaveLength(3);
