@@ -1,6 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
-import { auditRecord } from '../../audit/record';
 import type { EventType } from '../../domain/events';
 import type { WebhookEndpoint, WebhookSecrets } from '../../webhooks/model';
 import { db, tableName } from '../client';
@@ -153,24 +152,12 @@ export function rotateSecrets(tenantId: string, id: string, readCurrent: string,
 }
 
 /**
- * Disable an enabled endpoint for `reason` (the delivery's: `gone` after a 410, `failing` after
- * 3 days of failures), with an audit entry `webhook_endpoint.updated` (by the system outside a
- * request). Nothing happens to one already disabled (its first reason stays) or deleted.
+ * Disable an enabled endpoint for `reason` with its entry (lib/webhooks/service `disableEndpoint`
+ * builds it), at the entry's instant. False when it was already disabled (its first reason stays)
+ * or deleted: nothing is written then.
  */
-export async function disableEndpoint(tenantId: string, id: string, reason: NonNullable<WebhookEndpoint['disabledReason']>, nowMs = Date.now()): Promise<void> {
-  const audit = auditRecord(
-    {
-      scope: { tenantId },
-      action: 'webhook_endpoint.updated',
-      resource: { type: 'webhook_endpoint', id },
-      changes: [
-        { field: 'enabled', before: true, after: false },
-        { field: 'disabledReason', before: null, after: reason },
-      ],
-    },
-    nowMs,
-  );
-  await writeWithEntry(
+export function disableEndpoint(tenantId: string, id: string, reason: NonNullable<WebhookEndpoint['disabledReason']>, audit: AuditRecord): Promise<boolean> {
+  return writeWithEntry(
     [
       {
         Update: {
@@ -178,7 +165,7 @@ export async function disableEndpoint(tenantId: string, id: string, reason: NonN
           Key: keys.webhookEndpoint(tenantId, id),
           UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk) AND enabled = :true',
-          ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': reason, ':now': new Date(nowMs).toISOString() },
+          ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': reason, ':now': audit.entry.occurredAt },
         },
       },
     ],
