@@ -1,7 +1,7 @@
 import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { EVENT_TYPES } from '../domain/events';
-import { requiredText } from '../domain/fields';
+import { documented, requiredText } from '../domain/fields';
 import { schema } from '../domain/schema';
 
 /** The longest endpoint URL taken. */
@@ -12,12 +12,19 @@ export const MAX_ENDPOINT_URL = 2048;
  * credentials. That it is https and on a public address is the SSRF guard's to say
  * (lib/webhooks/ssrf), at registration and before each delivery.
  */
-const endpointUrl = /* @__PURE__ */ schema(() => z.string().check(
-  z.trim(),
-  z.maxLength(MAX_ENDPOINT_URL, `must be at most ${MAX_ENDPOINT_URL} characters`),
-  z.refine((value) => URL.canParse(value), 'must be an absolute URL'),
-  z.refine((value) => !URL.canParse(value) || ['https:', 'http:'].includes(new URL(value).protocol), 'must be an https URL'),
-  z.refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'must not hold credentials (user:password@)'),
+const endpointUrl = /* @__PURE__ */ schema(() => documented(
+  z.string().check(
+    z.trim(),
+    z.maxLength(MAX_ENDPOINT_URL, `must be at most ${MAX_ENDPOINT_URL} characters`),
+    z.refine((value) => URL.canParse(value), 'must be an absolute URL'),
+    z.refine((value) => !URL.canParse(value) || ['https:', 'http:'].includes(new URL(value).protocol), 'must be an https URL'),
+    z.refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'must not hold credentials (user:password@)'),
+  ),
+  {
+    format: 'uri',
+    description: 'An https URL on a public address (every address its host resolves to is checked), without credentials.',
+    examples: ['https://erp.example.com/hooks/backoffice'],
+  },
 ));
 
 /** The event types an endpoint receives: at least one, each once. */

@@ -1361,11 +1361,21 @@ export interface components {
             expiresInHours: number;
         };
         CreateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description An https URL on a public address (every address its host resolves to is checked), without credentials.
+             * @example https://erp.example.com/hooks/backoffice
+             */
             url: string;
             events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description An https URL on a public address (every address its host resolves to is checked), without credentials.
+             * @example https://erp.example.com/hooks/backoffice
+             */
             url?: string;
             events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled?: boolean;
