@@ -770,8 +770,8 @@ export const createWebhookEndpoint = {
   path: '/webhook-endpoints',
   handler: 'functions/webhooks/create-webhook-endpoint.ts',
   auth: 'protected',
-  // The endpoint and its secrets, with the entry, in one transaction.
-  table: { actions: ['PutItem'] },
+  // Query: the tenant's endpoints, counted; then the endpoint and its secrets, with the entry, in one transaction.
+  table: { actions: ['Query', 'PutItem'] },
   audits: ['webhook_endpoint.created'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,

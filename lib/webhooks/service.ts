@@ -22,6 +22,9 @@ import { checkTarget, UnsafeTarget } from './ssrf';
 /** How long the secret a rotation replaces keeps signing, so receivers can move over. */
 export const PREVIOUS_SECRET_HOURS = 24;
 
+/** The most endpoints a tenant may have: each event is delivered to each subscribed one. */
+export const MAX_ENDPOINTS_PER_TENANT = 20;
+
 /** A new signing secret: `whsec_` and the base64 of 24 random bytes (the Standard Webhooks form). */
 export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
@@ -66,6 +69,9 @@ async function requireSafeTarget(url: string): Promise<void> {
 export async function createEndpoint(principal: Principal, input: CreateWebhookEndpointInput, nowMs: number): Promise<WebhookEndpointSecretView> {
   requireTenantAdmin(principal, 'register webhook endpoints');
   await requireSafeTarget(input.url);
+  // Counted before the write: two registrations at once may pass one over, never many.
+  const existing = await listEndpointPage(principal.tenantId, { limit: MAX_ENDPOINTS_PER_TENANT });
+  if (existing.items.length >= MAX_ENDPOINTS_PER_TENANT) throw new Conflict(`A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`);
   const now = new Date(nowMs).toISOString();
   const endpoint: WebhookEndpoint = {
     id: randomUUID(),

@@ -84,6 +84,20 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
     expect(all.items.map((endpoint) => endpoint.id).sort()).toEqual(made.map((endpoint) => endpoint.id).sort());
   });
 
+  it('takes at most 20 endpoints per tenant: the next is a 409 until one is deleted', async () => {
+    const admin = await newTenantWithAdmin();
+    const made: SecretView[] = [];
+    for (let index = 0; index < 20; index += 1) made.push(await register(admin));
+
+    const refused = await call('POST', '/webhook-endpoints', { cookies: admin.cookies, body: { url: loopbackUrl(), events: ['product.created'] } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(problem(409, 'conflict', { detail: 'A tenant has at most 20 webhook endpoints; delete one first' }));
+    expect((await allPages<EndpointView>('/webhook-endpoints', admin.cookies)).items).toHaveLength(20);
+
+    expect((await call('DELETE', `/webhook-endpoints/${made[0]?.id ?? ''}`, { cookies: admin.cookies })).status).toBe(204);
+    await register(admin);
+  });
+
   it.each([
     ['a private address', { url: 'https://10.0.0.1/hook', events: ['product.created'] }, 'url', /10\.0\.0\.1, a private address/],
     ['the metadata service', { url: 'https://169.254.169.254/latest/meta-data/', events: ['product.created'] }, 'url', /link-local/],

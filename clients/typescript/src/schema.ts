@@ -922,7 +922,7 @@ export interface paths {
         put?: never;
         /**
          * Register an endpoint to receive the tenant's events; its signing secret is shown once (tenant administrators)
-         * @description Registers an endpoint to receive the tenant's domain events of the types in `events`, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The URL must be https on a public address: every address its host resolves to is checked, now and before each delivery. The answer carries the signing secret (`whsec_…`) once. Not idempotent: a retry registers a second endpoint, which DELETE removes. At most 30 endpoint changes per hour per administrator.
+         * @description Registers an endpoint to receive the tenant's domain events of the types in `events`, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The URL must be https on a public address: every address its host resolves to is checked, now and before each delivery. The answer carries the signing secret (`whsec_…`) once. A tenant has at most 20 endpoints. Not idempotent: a retry registers a second endpoint, which DELETE removes. At most 30 endpoint changes per hour per administrator.
          *
          *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
@@ -4487,6 +4487,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The caller is not a tenant administrator, or is an API key. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
+            /** @description The tenant has 20 endpoints already. */
+            409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
