@@ -128,6 +128,13 @@ const configRules = {
    */
   API_KEY_ENVIRONMENT: ((value) => (value === undefined ? { value: 'live' } : oneOf(['live', 'test'] as const)(value))) as Rule<'live' | 'test'>,
 
+  /**
+   * Whether webhook endpoints may be on loopback addresses (127.0.0.0/8, ::1), over http too
+   * (lib/webhooks/ssrf): `true` only for npm start, whose receivers run beside it; absent (false)
+   * on every deployed stage. Private and link-local addresses stay refused either way.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: ((value) => (value === undefined ? { value: false } : value === 'true' || value === 'false' ? { value: value === 'true' } : refuse('must be true or false'))) as Rule<boolean>,
+
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,
 

@@ -140,6 +140,9 @@ export const API_KEY_RATE_LIMIT = { limit: 600, windowSeconds: 60 } as const;
 /** The API key routes' own limit, per administrator: keys are made and rolled now and then. */
 const API_KEY_CHANGES = { per: 'user', limit: 20, windowSeconds: 3600, scope: 'api-key-changes' } as const satisfies RateLimit;
 
+/** The webhook endpoint routes' own limit, per administrator, in one window: endpoints are registered and changed now and then. */
+const WEBHOOK_ENDPOINT_CHANGES = { per: 'user', limit: 30, windowSeconds: 3600, scope: 'webhook-endpoint-changes' } as const satisfies RateLimit;
+
 /**
  * The password attempts of one e-mail from one address, 5 per 15 minutes: login and every
  * route that checks the current password (change-password, the second factor's step-up)
@@ -762,6 +765,66 @@ export const deleteApiKey = {
   summary: 'Revoke an API key: the next request with it gets 401 (tenant administrators)',
 } as const satisfies Route;
 
+export const createWebhookEndpoint = {
+  method: 'POST',
+  path: '/webhook-endpoints',
+  handler: 'functions/webhooks/create-webhook-endpoint.ts',
+  auth: 'protected',
+  // Query: the tenant's endpoints, counted; then the endpoint and its secrets, with the entry, in one transaction.
+  table: { actions: ['Query', 'PutItem'] },
+  audits: ['webhook_endpoint.created'],
+  rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
+  apiKey: false,
+  summary: "Register an endpoint to receive the tenant's events; its signing secret is shown once (tenant administrators)",
+} as const satisfies Route;
+
+export const listWebhookEndpoints = {
+  method: 'GET',
+  path: '/webhook-endpoints',
+  handler: 'functions/webhooks/list-webhook-endpoints.ts',
+  auth: 'protected',
+  table: { actions: ['Query'] },
+  sealsCursors: true,
+  apiKey: false,
+  summary: "The tenant's webhook endpoints, never their secrets (tenant administrators)",
+} as const satisfies Route;
+
+export const updateWebhookEndpoint = {
+  method: 'PATCH',
+  path: '/webhook-endpoints/{id}',
+  handler: 'functions/webhooks/update-webhook-endpoint.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  audits: ['webhook_endpoint.updated'],
+  rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
+  apiKey: false,
+  summary: "Change a webhook endpoint's URL, events, description, or enable or disable it (tenant administrators)",
+} as const satisfies Route;
+
+export const deleteWebhookEndpoint = {
+  method: 'DELETE',
+  path: '/webhook-endpoints/{id}',
+  handler: 'functions/webhooks/delete-webhook-endpoint.ts',
+  auth: 'protected',
+  table: { actions: ['PutItem', 'DeleteItem'] },
+  audits: ['webhook_endpoint.deleted'],
+  rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
+  apiKey: false,
+  summary: 'Delete a webhook endpoint and its secrets: nothing more is delivered to it (tenant administrators)',
+} as const satisfies Route;
+
+export const rotateWebhookSecret = {
+  method: 'POST',
+  path: '/webhook-endpoints/{id}/rotate-secret',
+  handler: 'functions/webhooks/rotate-webhook-secret.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  audits: ['webhook_endpoint.secret_rotated'],
+  rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
+  apiKey: false,
+  summary: "Give a webhook endpoint a new signing secret, shown once; the previous one signs for 24 hours more (tenant administrators)",
+} as const satisfies Route;
+
 /**
  * Every route by its id, in manifest order (the tooling, the stack and the tests read it).
  * A handler imports its own route alone (`import * as routes from '…/lib/routes'`, then
@@ -818,6 +881,11 @@ export const routes = {
   listApiKeys,
   rollApiKey,
   deleteApiKey,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookSecret,
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;

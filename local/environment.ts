@@ -55,7 +55,7 @@ async function ensureKeys(dataDir: string): Promise<Required<KeyFile>> {
 /** The variables `applyLocalEnvironment` sets (a child API must not inherit them). */
 export const LOCAL_CONFIG_VARIABLES = [
   ...(Object.keys(settingsEnvironment) as (keyof typeof settingsEnvironment)[]),
-  ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'CURSOR_SECRET', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'API_KEY_ENVIRONMENT', 'MAIL_FROM', 'MAIL_TRANSPORT',
+  ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'CURSOR_SECRET', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'API_KEY_ENVIRONMENT', 'WEBHOOK_ALLOW_LOOPBACK', 'MAIL_FROM', 'MAIL_TRANSPORT',
     'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED'] as const),
 ];
 
@@ -82,6 +82,8 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     APP_URL: `http://127.0.0.1:${settings.port}/console`,
     // API keys made here are `bo_test_` keys, which no deployed stage takes.
     API_KEY_ENVIRONMENT: 'test',
+    // Webhook receivers tried out with npm start run beside it, on loopback, over http.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     MAIL_FROM: 'no-reply@backoffice.localhost',
     MAIL_TRANSPORT: 'outbox',
     OUTBOX_DIR: join(settings.dataDir, 'outbox'),

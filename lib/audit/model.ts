@@ -50,10 +50,14 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.rolled',
   'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key'] as const;
+export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /** Who did it: a signed-in user, a system with an API key (its id and name), the platform itself (jobs, scripts), or nobody known (a failed login). */

@@ -75,3 +75,6 @@ export const API_KEY_ITEMS = { apiKey: 'ApiKey' } as const;
 
 /** The `type` of a domain event's item (lib/events). */
 export const EVENT_ITEMS = { event: 'Event' } as const;
+
+/** The `type` of the webhooks' items (lib/webhooks): an endpoint, its signing secrets (an item apart), one delivery. */
+export const WEBHOOK_ITEMS = { endpoint: 'WebhookEndpoint', secrets: 'WebhookSecrets', delivery: 'WebhookDelivery' } as const;

@@ -14,10 +14,11 @@ import { startBundleRuntime, type BundleRuntime } from './runner';
  * may call it (ALLOWED_ORIGINS), the app's address in e-mails (APP_URL), the tokens' issuer
  * and audience (JWT_ISSUER, JWT_AUDIENCE: the local key signs them, and in-process tests
  * sign theirs with the local values), the sender (MAIL_FROM) and the API keys taken
- * (API_KEY_ENVIRONMENT: `bo_test_` locally). Those come from the local
+ * (API_KEY_ENVIRONMENT: `bo_test_` locally) and the webhook receivers allowed (WEBHOOK_ALLOW_LOOPBACK:
+ * loopback ones locally). Those come from the local
  * configuration (local/environment.ts), as `npm start` uses them in source mode.
  */
-export const DEPLOYMENT_VARIABLES = ['PATH_PREFIX', 'ALLOWED_ORIGINS', 'APP_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'MAIL_FROM', 'API_KEY_ENVIRONMENT'] as const;
+export const DEPLOYMENT_VARIABLES = ['PATH_PREFIX', 'ALLOWED_ORIGINS', 'APP_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'MAIL_FROM', 'API_KEY_ENVIRONMENT', 'WEBHOOK_ALLOW_LOOPBACK'] as const;
 
 export interface BundleMode {
   runtime: BundleRuntime;

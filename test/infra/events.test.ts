@@ -19,7 +19,7 @@ import { lambdaContext } from '../../tools/events';
  * accepted by their handlers: every function has one, and each runs in process on it with
  * the dev stage's configuration and a DynamoDB that holds nothing. A route may answer 4xx
  * for data that does not exist (404; 401 for the placeholder refresh token or an unknown
- * login; 400 for the unknown reset token), never a parsing refusal (a 400 about the
+ * login; 400 for the unknown reset token and the webhook receiver's unresolvable host), never a parsing refusal (a 400 about the
  * request's shape, 413, 415, a CSRF 403) and never 5xx.
  */
 
@@ -134,12 +134,13 @@ describe('sample events', () => {
     // A parsing refusal would mean the sample is not what API Gateway sends for this route.
     expect([413, 415], response.body).not.toContain(response.statusCode);
     if (response.statusCode === 400) {
-      // Only an answer about the data: the sample's reset token exists in no table.
+      // Only an answer about the data: the sample's reset token exists in no table, and the
+      // sample webhook receiver's host resolves to no address (the SSRF guard resolves it).
       const problem = JSON.parse(response.body) as { errors?: { field: string; message: string }[] };
-      expect({ route: route.id, errors: problem.errors }).toEqual({
-        route: 'resetPassword',
-        errors: [{ field: 'token', message: 'is invalid, expired or already used' }],
-      });
+      expect([
+        { route: 'resetPassword', errors: [{ field: 'token', message: 'is invalid, expired or already used' }] },
+        { route: 'createWebhookEndpoint', errors: [{ field: 'url', message: 'has a host name that does not resolve (erp.example.com)' }] },
+      ]).toContainEqual({ route: route.id, errors: problem.errors });
     }
     if (response.statusCode === 403) expect(response.body).not.toMatch(/Cross-(origin|site)/);
     if (response.body !== '') {

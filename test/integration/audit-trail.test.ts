@@ -159,6 +159,13 @@ async function apiKey(owner: Account, name = 'PDV Loja Centro'): Promise<{ id: s
   return { id: created.body.id, key: created.body.key };
 }
 
+/** A webhook endpoint registered with the owner's cookie (a loopback receiver: npm start allows it): its id and its secret (shown this once). */
+async function webhookEndpoint(owner: Account): Promise<{ id: string; secret: string }> {
+  const created = await call<{ id: string; secret: string }>('POST', '/webhook-endpoints', { cookies: owner.cookies, body: { url: 'http://127.0.0.1:9/hook', events: ['product.created'] } });
+  expect(created.status).toBe(201);
+  return { id: created.body.id, secret: created.body.secret };
+}
+
 type RouteId = keyof typeof routes;
 
 /** How each writing route is driven, and the entry it must leave. */
@@ -500,6 +507,70 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       resource: { type: 'api_key', id },
       actor: actorOf(owner),
     }), [key]);
+  },
+  createWebhookEndpoint: async () => {
+    const owner = await admin();
+    let secret = '';
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/webhook-endpoints', as(owner, { body: { url: 'http://127.0.0.1:9/hook', events: ['product.created', 'supplier.created'], description: 'ERP' } })),
+      201,
+      (response) => {
+        secret = (response.body as { secret: string }).secret;
+        return { action: 'webhook_endpoint.created', resource: { type: 'webhook_endpoint', id: idOf(response) }, actor: actorOf(owner) };
+      },
+    );
+    // The signing secret is answered once and kept out of the trail.
+    expect(secret).toMatch(/^whsec_/);
+    expect(JSON.stringify(entry)).not.toContain(secret);
+    return entry;
+  },
+  updateWebhookEndpoint: async () => {
+    const owner = await admin();
+    const { id, secret } = await webhookEndpoint(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/webhook-endpoints/${id}`, as(owner, { body: { events: ['supplier.created'], enabled: false } })),
+      200,
+      () => ({
+        action: 'webhook_endpoint.updated',
+        resource: { type: 'webhook_endpoint', id },
+        actor: actorOf(owner),
+        changes: [
+          { field: 'events', before: ['product.created'], after: ['supplier.created'] },
+          { field: 'enabled', before: true, after: false },
+          { field: 'disabledReason', before: null, after: 'manual' },
+        ],
+      }),
+      [secret],
+    );
+  },
+  deleteWebhookEndpoint: async () => {
+    const owner = await admin();
+    const { id, secret } = await webhookEndpoint(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/webhook-endpoints/${id}`, as(owner)), 204, () => ({
+      action: 'webhook_endpoint.deleted',
+      resource: { type: 'webhook_endpoint', id },
+      actor: actorOf(owner),
+    }), [secret]);
+  },
+  rotateWebhookSecret: async () => {
+    const owner = await admin();
+    const { id, secret } = await webhookEndpoint(owner);
+    let rotated = '';
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/webhook-endpoints/${id}/rotate-secret`, as(owner)),
+      200,
+      (response) => {
+        rotated = (response.body as { secret: string }).secret;
+        return { action: 'webhook_endpoint.secret_rotated', resource: { type: 'webhook_endpoint', id }, actor: actorOf(owner) };
+      },
+      [secret],
+    );
+    expect(rotated).toMatch(/^whsec_/);
+    expect(JSON.stringify(entry)).not.toContain(rotated);
+    return entry;
   },
 };
 

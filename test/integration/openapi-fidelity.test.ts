@@ -264,6 +264,9 @@ const STATEFUL_FIELDS: Partial<Record<string, string[]>> = {
   createApiKey: ['companyId'],
   startTotpEnrolment: ['password'],
   resetPassword: ['token'],
+  // The SSRF guard resolves the host: the example's name resolves to no public address here.
+  createWebhookEndpoint: ['url'],
+  updateWebhookEndpoint: ['url'],
 };
 
 function casesOf(operation: OperationObject): Case[] {

@@ -905,6 +905,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's webhook endpoints, never their secrets (tenant administrators)
+         * @description The tenant's webhook endpoints (tenant administrators): URL, event types, description, whether enabled and, when not, why. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register an endpoint to receive the tenant's events; its signing secret is shown once (tenant administrators)
+         * @description Registers an endpoint to receive the tenant's domain events of the types in `events`, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The URL must be https on a public address: every address its host resolves to is checked, now and before each delivery. The answer carries the signing secret (`whsec_…`) once. A tenant has at most 20 endpoints. Not idempotent: a retry registers a second endpoint, which DELETE removes. At most 30 endpoint changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint and its secrets: nothing more is delivered to it (tenant administrators)
+         * @description Deletes a webhook endpoint of the caller's tenant and its signing secrets (tenant administrators). At most 30 endpoint changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint's URL, events, description, or enable or disable it (tenant administrators)
+         * @description Changes any of an endpoint's `url`, `events`, `description` (`null` clears it) and `enabled` (at least one). A new URL passes the same checks as at registration. `enabled: false` disables it (`disabledReason` becomes `manual`); `enabled: true` enables it again, whatever disabled it, and clears `disabledReason`. At most 30 endpoint changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret, shown once; the previous one signs for 24 hours more (tenant administrators)
+         * @description Gives an endpoint a new signing secret (tenant administrators), answered once. The secret it replaces signs too for 24 hours more (each delivery carries both signatures), so the receiver can move over; a secret from before that stops now. At most 30 endpoint changes per hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1282,6 +1360,27 @@ export interface components {
         RollApiKeyRequest: {
             expiresInHours: number;
         };
+        CreateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description An https URL on a public address (every address its host resolves to is checked), without credentials.
+             * @example https://erp.example.com/hooks/backoffice
+             */
+            url: string;
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            description?: string;
+        };
+        UpdateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description An https URL on a public address (every address its host resolves to is checked), without credentials.
+             * @example https://erp.example.com/hooks/backoffice
+             */
+            url?: string;
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            enabled?: boolean;
+            description?: string | null;
+        };
         User: {
             /**
              * Format: uuid
@@ -1643,10 +1742,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint";
                     id: string | null;
                 };
                 requestId: string;
@@ -1761,6 +1860,57 @@ export interface components {
             /** @description After a roll, until when the secret before it keeps working; null when it no longer does. */
             previousSecretExpiresAt: string | null;
         }[];
+        CreateWebhookEndpointResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            enabled: boolean;
+            /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
+            disabledReason: ("gone" | "failing" | "manual") | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+            /** @description The signing secret (`whsec_` and base64), for the receiver to verify the `webhook-signature` header with (Standard Webhooks). Shown this once. */
+            secret: string;
+            /** @description After a rotation, until when the secret before it signs too (each delivery then carries both signatures); null otherwise. */
+            previousSecretExpiresAt: string | null;
+        };
+        ListWebhookEndpointsResponse: components["schemas"]["UpdateWebhookEndpointResponse"][];
+        UpdateWebhookEndpointResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            enabled: boolean;
+            /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
+            disabledReason: ("gone" | "failing" | "manual") | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+        };
     };
     responses: {
         /** @description Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key. */
@@ -3992,8 +4142,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint";
                 resourceId?: string;
                 from?: string;
                 to?: string;
@@ -4251,6 +4401,230 @@ export interface operations {
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
             /** @description More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenant's webhook endpoints: never a secret. */
+            200: {
+                headers: {
+                    /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookEndpointsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.example.com/hooks/backoffice",
+                 *       "events": [
+                 *         "stock_movement.created",
+                 *         "product.created"
+                 *       ],
+                 *       "description": "ERP stock sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret in `secret`: shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: `url` is not an absolute https URL of at most 2048 characters without credentials, or its host is (or resolves to) an address that is not public: private, loopback, link-local (the cloud metadata service), carrier-grade NAT, multicast or reserved; or `events` is empty or names a type twice. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description The tenant has 20 endpoints already. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its secrets were deleted: nothing more is delivered to it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such webhook endpoint in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhookEndpointResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A new `url` is refused as at registration (not https, not a public address), or `events` is empty or names a type twice. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such webhook endpoint in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The endpoint was changed or deleted meanwhile. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new signing secret in `secret`, shown this once, and until when the previous one signs too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such webhook endpoint in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The secret was rotated or the endpoint deleted meanwhile. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];

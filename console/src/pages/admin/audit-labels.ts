@@ -41,6 +41,10 @@ const ACTIONS_PT: Record<AuditAction, string> = {
   'api_key.created': 'Chave de API criada',
   'api_key.rolled': 'Chave de API renovada',
   'api_key.revoked': 'Chave de API revogada',
+  'webhook_endpoint.created': 'Endpoint de webhook criado',
+  'webhook_endpoint.updated': 'Endpoint de webhook alterado',
+  'webhook_endpoint.deleted': 'Endpoint de webhook excluído',
+  'webhook_endpoint.secret_rotated': 'Segredo de webhook renovado',
 };
 
 const ACTIONS_EN: Record<AuditAction, string> = {
@@ -83,10 +87,14 @@ const ACTIONS_EN: Record<AuditAction, string> = {
   'api_key.created': 'API key created',
   'api_key.rolled': 'API key rolled',
   'api_key.revoked': 'API key revoked',
+  'webhook_endpoint.created': 'Webhook endpoint created',
+  'webhook_endpoint.updated': 'Webhook endpoint updated',
+  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'webhook_endpoint.secret_rotated': 'Webhook secret rotated',
 };
 
-const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API' };
-const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement', api_key: 'API key' };
+const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API', webhook_endpoint: 'Endpoint de webhook' };
+const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement', api_key: 'API key', webhook_endpoint: 'Webhook endpoint' };
 
 /** The audit trail's actions and resource types in words; an unknown code (a newer API) is shown as it is. */
 export const auditLabels = defineMessages({

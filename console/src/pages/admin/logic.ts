@@ -15,11 +15,12 @@ export const AUDIT_ACTIONS = [
   'tenant.updated', 'platform.admin_promoted', 'company.created', 'company.updated',
   'company.status_changed', 'supplier.created', 'supplier.updated', 'supplier.deleted',
   'warehouse.created', 'product.created', 'movement.created', 'api_key.created', 'api_key.rolled',
-  'api_key.revoked',
+  'api_key.revoked', 'webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key'] as const;
+export const RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** The query of GET /audit-events the page sends. */
