@@ -19,6 +19,9 @@ export const CREDENTIALS_PK_PREFIX = 'CREDENTIALS#';
 /** The partition key prefix of every webhook endpoint's signing secrets. */
 export const WEBHOOK_SECRETS_PK_PREFIX = 'WEBHOOK_SECRETS#';
 
+/** How many index partitions the pending webhook deliveries are spread over (gsi1 `webhookDue`). */
+export const WEBHOOK_DUE_SHARDS = 4;
+
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 const userPk = (tenantId: string, userId: string) => `TENANT#${tenantId}#USER#${userId}`;
 
@@ -283,4 +286,11 @@ export const gsi1 = {
   /** The trail's entries by resource type (on the actor's copy of each entry). */
   auditByType: (trail: AuditScope, resourceType: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}`, gsi1sk: auditSk(occurredAt, entryId) }),
   auditOfType: (trail: AuditScope, resourceType: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}` }),
+  /**
+   * A webhook delivery whose next attempt is pending (sparse: removed once it succeeded or
+   * failed), by when that attempt is due, spread over WEBHOOK_DUE_SHARDS partitions: the
+   * retry scheduler reads each shard up to now.
+   */
+  webhookDue: (deliveryId: string, dueAt: string) => ({ gsi1pk: `WEBHOOK_DUE#${stringShard(deliveryId, WEBHOOK_DUE_SHARDS)}`, gsi1sk: `${dueAt}#${deliveryId}` }),
+  webhookDueShard: (shard: number) => ({ gsi1pk: `WEBHOOK_DUE#${shard}` }),
 };

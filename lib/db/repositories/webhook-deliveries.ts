@@ -1,0 +1,150 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../../domain/events';
+import { DELIVERY_RETENTION_DAYS, type WebhookDelivery } from '../../webhooks/model';
+import { db, tableName } from '../client';
+import { conditionally, isConditionFailure } from '../conditions';
+import { WEBHOOK_ITEMS } from '../item-types';
+import { epochSeconds, fieldsOf, pick } from '../items';
+import { gsi1, keys, WEBHOOK_DUE_SHARDS } from '../keys';
+
+/**
+ * Webhook deliveries: one item per event and endpoint, in the endpoint's list newest first
+ * (keys.webhookDelivery), holding its attempts and the event it carries (so a retry needs no
+ * other read), kept DELIVERY_RETENTION_DAYS. While pending it is also in the due index (gsi1
+ * `webhookDue`, by `nextAttemptAt`), which the retry scheduler reads.
+ *
+ * Whoever attempts a delivery first claims it: `nextAttemptAt` is moved to the end of a lease
+ * (a write conditioned on the value read), and the attempt is recorded only while that lease
+ * is still the item's, so two schedulers (or the first attempt and a scheduler) never record
+ * the same attempt twice, and an attempt whose process died is picked up once its lease ends.
+ */
+
+const FIELDS = fieldsOf<WebhookDelivery>()(['id', 'tenantId', 'endpointId', 'eventId', 'eventType', 'status', 'attempts', 'nextAttemptAt', 'createdAt']);
+
+export type DeliveryAttempt = WebhookDelivery['attempts'][number];
+
+/** A delivery with the event it carries. */
+export interface DeliveryWork {
+  delivery: WebhookDelivery;
+  event: DomainEvent;
+}
+
+const keyOf = (delivery: Pick<WebhookDelivery, 'tenantId' | 'endpointId' | 'createdAt' | 'id'>) => keys.webhookDelivery(delivery.tenantId, delivery.endpointId, delivery.createdAt, delivery.id);
+
+const toWork = (item: Record<string, unknown>): DeliveryWork => ({ delivery: pick<WebhookDelivery>(item, FIELDS), event: item.event as DomainEvent });
+
+/** Store a new delivery, pending and claimed until its `nextAttemptAt` (the first attempt's lease). */
+export async function insertDelivery(delivery: WebhookDelivery, event: DomainEvent): Promise<void> {
+  const due = delivery.status === 'pending' && delivery.nextAttemptAt !== null ? gsi1.webhookDue(delivery.id, delivery.nextAttemptAt) : {};
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keyOf(delivery), ...due, type: WEBHOOK_ITEMS.delivery, ...delivery, event, ttl: epochSeconds(delivery.createdAt) + DELIVERY_RETENTION_DAYS * 24 * 3600 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/**
+ * Record an attempt (or none, when the delivery is given up without one) and its outcome,
+ * while the caller's lease (`claimedUntil`) still holds. False when it no longer does (the
+ * delivery was claimed again, or finished): nothing is written.
+ */
+export function recordAttempt(
+  delivery: WebhookDelivery,
+  attempt: DeliveryAttempt | null,
+  outcome: { status: WebhookDelivery['status']; nextAttemptAt: string | null },
+  claimedUntil: string,
+): Promise<boolean> {
+  const due = outcome.status === 'pending' && outcome.nextAttemptAt !== null ? gsi1.webhookDue(delivery.id, outcome.nextAttemptAt) : undefined;
+  const sets = ['#status = :status', 'nextAttemptAt = :next'];
+  const values: Record<string, unknown> = { ':status': outcome.status, ':next': outcome.nextAttemptAt, ':pending': 'pending', ':claim': claimedUntil };
+  if (attempt) {
+    sets.push('attempts = list_append(attempts, :attempt)');
+    values[':attempt'] = [attempt];
+  }
+  if (due) {
+    sets.push('gsi1pk = :gsi1pk', 'gsi1sk = :gsi1sk');
+    Object.assign(values, { ':gsi1pk': due.gsi1pk, ':gsi1sk': due.gsi1sk });
+  }
+  return conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf(delivery),
+        UpdateExpression: `SET ${sets.join(', ')}${due ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
+        ConditionExpression: '#status = :pending AND nextAttemptAt = :claim',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/**
+ * Claim a pending delivery whose `nextAttemptAt` is `seen` (what the caller read) until
+ * `claimedUntil`; the claimed delivery, or undefined when another claimed or finished it first.
+ */
+export async function claimDelivery(delivery: WebhookDelivery, seen: string, claimedUntil: string): Promise<DeliveryWork | undefined> {
+  const due = gsi1.webhookDue(delivery.id, claimedUntil);
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf(delivery),
+        UpdateExpression: 'SET nextAttemptAt = :claim, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+        ConditionExpression: '#status = :pending AND nextAttemptAt = :seen',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':claim': claimedUntil, ':gsi1pk': due.gsi1pk, ':gsi1sk': due.gsi1sk, ':pending': 'pending', ':seen': seen },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? toWork(Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The pending deliveries due at `now` (their `nextAttemptAt` passed), oldest due first within
+ * each shard, at most `limit` per shard. The index is eventually consistent: each is claimed
+ * (`claimDelivery`) before it is attempted.
+ */
+export async function listDue(now: string, limit: number): Promise<WebhookDelivery[]> {
+  const shards = await Promise.all(
+    Array.from({ length: WEBHOOK_DUE_SHARDS }, (_, shard) =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+          ExpressionAttributeValues: { ':pk': gsi1.webhookDueShard(shard).gsi1pk, ':now': `${now}#\uffff` },
+          Limit: limit,
+        }),
+      ),
+    ),
+  );
+  return shards.flatMap(({ Items = [] }) => Items.filter((item) => item.type === WEBHOOK_ITEMS.delivery).map((item) => pick<WebhookDelivery>(item, FIELDS)));
+}
+
+/** One delivery, with its event. */
+export async function getDelivery(tenantId: string, endpointId: string, createdAt: string, id: string): Promise<DeliveryWork | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(tenantId, endpointId, createdAt, id), ConsistentRead: true }));
+  return Item ? toWork(Item) : undefined;
+}
+
+/** The endpoint's deliveries, newest first (at most `limit`). */
+export async function listDeliveries(tenantId: string, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.webhookDeliveriesOf(tenantId, endpointId).pk },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return Items.map((item) => pick<WebhookDelivery>(item, FIELDS));
+}
