@@ -1,0 +1,314 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DomainEvent, EventType } from '../../lib/domain/events';
+import { CLAIM_MS, deliver, dispatch, nextRetryDelay, retryAfterSeconds, runDue, type DeliveryDeps, type FetchLike } from '../../lib/webhooks/delivery';
+import { RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookSecrets } from '../../lib/webhooks/model';
+
+/**
+ * Delivery outcomes (lib/webhooks/delivery) with a fake network, clock and store: what each
+ * answer leads to, what is recorded, when the next attempt is due.
+ */
+
+const START = Date.parse('2026-11-24T12:00:00.000Z');
+const TENANT = '6f1c2a8e-4b7d-4e0f-9a3c-2d5e8f1b4c7a';
+
+const event = (type: EventType = 'stock_movement.created'): DomainEvent => ({
+  id: randomUUID(),
+  type,
+  timestamp: new Date(START).toISOString(),
+  data: { id: randomUUID(), tenantId: TENANT, productId: 'p1', warehouseId: 'w1', movementType: 'in' },
+});
+
+const endpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
+  id: randomUUID(),
+  tenantId: TENANT,
+  url: 'https://hooks.example.com/in',
+  description: null,
+  events: ['stock_movement.created'],
+  enabled: true,
+  disabledReason: null,
+  createdAt: new Date(START).toISOString(),
+  updatedAt: new Date(START).toISOString(),
+  ...overrides,
+});
+
+const secretsOf = (target: WebhookEndpoint): WebhookSecrets => ({ tenantId: target.tenantId, endpointId: target.id, current: `whsec_${randomBytes(24).toString('base64')}`, previous: null, previousExpiresAt: null });
+
+interface Sent {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An in-memory world: the store's items, the endpoints, the clock and the receiver's answers. */
+function world() {
+  let now = START;
+  const items = new Map<string, { delivery: WebhookDelivery; event: DomainEvent }>();
+  const endpoints = new Map<string, WebhookEndpoint>();
+  const secrets = new Map<string, WebhookSecrets>();
+  const sent: Sent[] = [];
+  const checked: string[] = [];
+  let answers: (() => Response | Promise<Response>)[] = [];
+  let refuse: string | undefined;
+  const fetch: FetchLike = (url, init) => {
+    sent.push({ url, headers: init.headers, body: init.body });
+    const answer = answers.shift() ?? (() => new Response('ok', { status: 200 }));
+    return Promise.resolve(answer());
+  };
+  const deps: DeliveryDeps = {
+    fetch,
+    now: () => now,
+    checkTarget: (url) => {
+      checked.push(url);
+      return refuse ? Promise.reject(new Error(refuse)) : Promise.resolve();
+    },
+    newId: () => randomUUID(),
+    deliveries: {
+      insertDelivery: (delivery, carried) => {
+        items.set(delivery.id, { delivery: structuredClone(delivery), event: carried });
+        return Promise.resolve();
+      },
+      recordAttempt: (delivery, attempt, outcome, claimedUntil) => {
+        const stored = items.get(delivery.id);
+        if (!stored || stored.delivery.status !== 'pending' || stored.delivery.nextAttemptAt !== claimedUntil) return Promise.resolve(false);
+        if (attempt) stored.delivery.attempts.push(attempt);
+        Object.assign(stored.delivery, outcome);
+        return Promise.resolve(true);
+      },
+      listDue: (at) => Promise.resolve([...items.values()].filter(({ delivery }) => delivery.status === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= at).map(({ delivery }) => structuredClone(delivery))),
+      claimDelivery: (delivery, seen, claimedUntil) => {
+        const stored = items.get(delivery.id);
+        if (!stored || stored.delivery.status !== 'pending' || stored.delivery.nextAttemptAt !== seen) return Promise.resolve(undefined);
+        stored.delivery.nextAttemptAt = claimedUntil;
+        return Promise.resolve(structuredClone(stored));
+      },
+    },
+    endpoints: {
+      getEndpoint: (_tenant, id) => Promise.resolve(endpoints.get(id)),
+      listEndpointsFor: (tenant, type) => Promise.resolve([...endpoints.values()].filter((one) => one.tenantId === tenant && one.enabled && one.events.includes(type))),
+      getSecrets: (_tenant, id) => Promise.resolve(secrets.get(id)),
+      disableEndpoint: (_tenant, id, reason) => {
+        const one = endpoints.get(id);
+        if (one) Object.assign(one, { enabled: false, disabledReason: reason });
+        return Promise.resolve();
+      },
+    },
+  };
+  return {
+    deps,
+    sent,
+    checked,
+    items,
+    endpoints,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    now: () => now,
+    answer: (...next: (() => Response | Promise<Response>)[]) => {
+      answers = next;
+    },
+    refuse: (why: string | undefined) => {
+      refuse = why;
+    },
+    register: (overrides: Partial<WebhookEndpoint> = {}) => {
+      const one = endpoint(overrides);
+      endpoints.set(one.id, one);
+      const own = secretsOf(one);
+      secrets.set(one.id, own);
+      return { endpoint: one, secrets: own };
+    },
+    stored: (id: string) => items.get(id)?.delivery,
+  };
+}
+
+let w: ReturnType<typeof world>;
+beforeEach(() => {
+  w = world();
+});
+
+describe('deliver', () => {
+  it('a 2xx succeeds: one signed POST of the thin event, the attempt recorded with its status, latency and answer', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => {
+      w.advance(120);
+      return new Response('thanks', { status: 200 });
+    });
+    const sent = event();
+    const delivery = await deliver(sent, target, secrets, w.deps);
+    expect(delivery.status).toBe('succeeded');
+    expect(delivery.nextAttemptAt).toBeNull();
+    expect(delivery.attempts).toEqual([{ at: new Date(START).toISOString(), statusCode: 200, latencyMs: 120, response: 'thanks' }]);
+    expect(w.stored(delivery.id)).toEqual(delivery);
+    expect(w.checked).toEqual([target.url]);
+    const [request] = w.sent;
+    expect(request?.headers['webhook-id']).toBe(sent.id);
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(request?.body ?? '')).toEqual({ type: sent.type, timestamp: sent.timestamp, data: sent.data });
+    // The attempt's own time, in seconds (the next test verifies a signature made at real time: the package's verifier checks the timestamp against the real clock).
+    expect(request?.headers['webhook-timestamp']).toBe(String(START / 1000));
+  });
+
+  it('the signature verifies with the endpoint secret', async () => {
+    const real = world();
+    real.deps.now = () => Date.now();
+    const { endpoint: target, secrets } = real.register();
+    await deliver(event(), target, secrets, real.deps);
+    const [request] = real.sent;
+    expect(() => new Webhook(secrets.current).verify(request?.body ?? '', request?.headers ?? {})).not.toThrow();
+  });
+
+  it('keeps only the first 1 KB of the answer', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('x'.repeat(5000), { status: 200 }));
+    const delivery = await deliver(event(), target, secrets, w.deps);
+    expect(delivery.attempts[0]?.response).toHaveLength(1024);
+  });
+
+  it('a 410 disables the endpoint at once (gone) and the delivery has failed, with no retry', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('gone', { status: 410 }));
+    const delivery = await deliver(event(), target, secrets, w.deps);
+    expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(w.endpoints.get(target.id)).toMatchObject({ enabled: false, disabledReason: 'gone' });
+  });
+
+  it('a 500 is tried again after the schedule first step (5 s)', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('boom', { status: 500 }));
+    const delivery = await deliver(event(), target, secrets, w.deps);
+    expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: new Date(START + 5_000).toISOString() });
+    expect(delivery.attempts[0]).toMatchObject({ statusCode: 500, response: 'boom' });
+  });
+
+  it('no answer (timeout, refused connection) is recorded without a status code and tried again', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    const timedOut = await deliver(event(), target, secrets, w.deps);
+    expect(timedOut.attempts[0]).toMatchObject({ statusCode: null, response: 'No answer within 10000 ms' });
+    expect(timedOut.status).toBe('pending');
+    w.answer(() => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })));
+    const refused = await deliver(event(), target, secrets, w.deps);
+    expect(refused.attempts[0]).toMatchObject({ statusCode: null, response: 'Connection failed: ECONNREFUSED' });
+  });
+
+  it('a target the guard refuses is not sent to, recorded as such and tried again later', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.refuse('resolves to a private address');
+    const delivery = await deliver(event(), target, secrets, w.deps);
+    expect(w.sent).toHaveLength(0);
+    expect(delivery.attempts[0]).toMatchObject({ statusCode: null, response: 'Not sent: resolves to a private address' });
+    expect(delivery.status).toBe('pending');
+  });
+});
+
+describe('retries', () => {
+  it('follow the schedule, check the target before each attempt, and fail after the last step', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(...Array.from({ length: 20 }, () => () => new Response('no', { status: 503 })));
+    const first = await deliver(event(), target, secrets, w.deps);
+    let delivery = first;
+    for (const step of RETRY_SCHEDULE_SECONDS) {
+      expect(Date.parse(delivery.nextAttemptAt ?? '') - w.now()).toBe(step * 1000);
+      // Not yet due a millisecond before.
+      w.advance(step * 1000 - 1);
+      expect(await runDue(w.deps)).toEqual([]);
+      w.advance(1);
+      const [next] = await runDue(w.deps);
+      delivery = next as WebhookDelivery;
+    }
+    expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(delivery.attempts).toHaveLength(RETRY_SCHEDULE_SECONDS.length + 1);
+    expect(w.checked).toHaveLength(RETRY_SCHEDULE_SECONDS.length + 1);
+    // The same webhook-id on every attempt, a fresh timestamp on each.
+    expect(new Set(w.sent.map((one) => one.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(w.sent.map((one) => one.headers['webhook-timestamp'])).size).toBe(w.sent.length);
+    w.advance(365 * 24 * 3600 * 1000);
+    expect(await runDue(w.deps)).toEqual([]);
+  });
+
+  it('a success on a retry ends the delivery', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(
+      () => new Response('', { status: 502 }),
+      () => new Response('ok', { status: 202 }),
+    );
+    const first = await deliver(event(), target, secrets, w.deps);
+    w.advance(5_000);
+    const [second] = await runDue(w.deps);
+    expect(second).toMatchObject({ id: first.id, status: 'succeeded', nextAttemptAt: null });
+    expect(second?.attempts.map((one) => one.statusCode)).toEqual([502, 202]);
+  });
+
+  it('honour Retry-After: never sooner than it says, never later than the last step', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 429, headers: { 'retry-after': '120' } }));
+    const later = await deliver(event(), target, secrets, w.deps);
+    expect(Date.parse(later.nextAttemptAt ?? '') - START).toBe(120_000);
+    w.answer(() => new Response('', { status: 503, headers: { 'retry-after': '1' } }));
+    const scheduleWins = await deliver(event(), target, secrets, w.deps);
+    expect(Date.parse(scheduleWins.nextAttemptAt ?? '') - START).toBe(5_000);
+    w.answer(() => new Response('', { status: 503, headers: { 'retry-after': String(30 * 24 * 3600) } }));
+    const capped = await deliver(event(), target, secrets, w.deps);
+    expect(Date.parse(capped.nextAttemptAt ?? '') - START).toBe(86_400_000);
+    w.answer(() => new Response('', { status: 503, headers: { 'retry-after': new Date(START + 600_000).toUTCString() } }));
+    const dated = await deliver(event(), target, secrets, w.deps);
+    expect(Date.parse(dated.nextAttemptAt ?? '') - START).toBe(600_000);
+  });
+
+  it('a delivery whose endpoint was disabled since is closed as failed without an attempt', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 500 }));
+    const first = await deliver(event(), target, secrets, w.deps);
+    await w.deps.endpoints.disableEndpoint(TENANT, target.id, 'manual');
+    w.advance(5_000);
+    const [closed] = await runDue(w.deps);
+    expect(closed).toMatchObject({ id: first.id, status: 'failed', nextAttemptAt: null });
+    expect(closed?.attempts).toHaveLength(1);
+    expect(w.sent).toHaveLength(1);
+  });
+
+  it('a delivery whose first attempt never finished (its process died) is retried once its claim has passed, and once only', async () => {
+    const { endpoint: target, secrets } = w.register();
+    // The first attempt's answer never comes: its claim stays.
+    w.answer(() => new Promise<Response>(() => undefined));
+    void deliver(event(), target, secrets, w.deps);
+    await Promise.resolve();
+    w.answer();
+    expect(await runDue(w.deps)).toEqual([]);
+    w.advance(CLAIM_MS);
+    const [both, again] = await Promise.all([runDue(w.deps), runDue(w.deps)]);
+    expect([...(both ?? []), ...(again ?? [])]).toHaveLength(1);
+    expect(both?.[0] ?? again?.[0]).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('dispatch', () => {
+  it('delivers to each enabled endpoint of the tenant subscribed to the type, and to no other', async () => {
+    const subscribed = w.register();
+    const alsoSubscribed = w.register({ events: ['company.created', 'stock_movement.created'] });
+    w.register({ events: ['company.created'] });
+    w.register({ enabled: false, disabledReason: 'manual' });
+    w.register({ tenantId: randomUUID() });
+    const deliveries = await dispatch(event(), w.deps);
+    expect(deliveries.map((one) => one.endpointId).sort()).toEqual([subscribed.endpoint.id, alsoSubscribed.endpoint.id].sort());
+    expect(deliveries.every((one) => one.status === 'succeeded')).toBe(true);
+    expect(w.sent).toHaveLength(2);
+  });
+});
+
+describe('retry delays', () => {
+  it('Retry-After in seconds or as a date; unreadable ones are ignored', () => {
+    expect(retryAfterSeconds('30', START)).toBe(30);
+    expect(retryAfterSeconds(new Date(START + 90_000).toUTCString(), START)).toBe(90);
+    expect(retryAfterSeconds(new Date(START - 90_000).toUTCString(), START)).toBe(0);
+    expect(retryAfterSeconds('soon', START)).toBeUndefined();
+    expect(retryAfterSeconds(null, START)).toBeUndefined();
+  });
+
+  it('after the schedule last step, none', () => {
+    expect(nextRetryDelay(1, undefined)).toBe(5);
+    expect(nextRetryDelay(RETRY_SCHEDULE_SECONDS.length, undefined)).toBe(86_400);
+    expect(nextRetryDelay(RETRY_SCHEDULE_SECONDS.length + 1, undefined)).toBeUndefined();
+  });
+});
