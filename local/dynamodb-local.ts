@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '../lib/db/table';
 
 /**
@@ -180,7 +180,11 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = localDynamoClient(endpoint);
   try {
     try {
-      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      // A table created before it had a stream (the webhooks' delivery reads it) gets one now.
+      if (!Table?.StreamSpecification?.StreamEnabled) {
+        await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream } }));
+      }
       return 'exists';
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;

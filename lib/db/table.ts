@@ -11,12 +11,15 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - `ttl`: epoch seconds after which DynamoDB deletes the item (sessions, revoked jtis,
  *   invitations, counters). Expired items may linger up to a few days, so readers also
  *   check expiry themselves.
+ * - `stream`: the table's stream carries each new item's image: the domain events written by
+ *   the changes' transactions (lib/events) go from it to the webhooks' delivery.
  */
 export const tableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
   ttlAttribute: 'ttl',
   globalSecondaryIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  stream: 'NEW_IMAGE',
 } as const;
 
 /** The CreateTable input for the local store (on-demand, like the stack). */
@@ -43,5 +46,6 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       ],
       Projection: { ProjectionType: 'ALL' },
     })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream },
   };
 }
