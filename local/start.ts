@@ -28,6 +28,7 @@ import { startHotReload } from './hot-reload';
 import { localPasswordHasher, startPasswordPool } from './password-pool';
 import { clearRuntimeInfo, loadAuthorizer, loadCurrentJob, loadHandler, runtimeState, writeRuntimeInfo } from './runtime';
 import { startSchedules } from './scheduler';
+import { startWebhookEngine } from './webhooks';
 
 async function main(): Promise<void> {
   const args = parseArgs({ options: { watch: { type: 'boolean', default: true }, bundles: { type: 'boolean', default: false } }, allowNegative: true, strict: true }).values;
@@ -105,6 +106,14 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const apiUrl = `http://127.0.0.1:${port}`;
   writeRuntimeInfo(settings.dataDir, { pid: process.pid, dynamoEndpoint: dynamo.endpoint, apiUrl });
+  // Webhooks: the table's stream to the receivers, and the retries (local/webhooks.ts);
+  // started before the API says it listens, so no event written after that line is missed.
+  let stopWebhooks: (() => Promise<void>) | undefined;
+  try {
+    stopWebhooks = await startWebhookEngine({ dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME, log: (line) => console.log(line) });
+  } catch (error) {
+    console.log(`[webhooks] not started: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   console.log(`DynamoDB Local on ${dynamo.endpoint} (${inMemory ? 'in memory' : `data in ${settings.dataDir}`}), table ${TABLE_NAME} ${table}`);
   console.log(`API listening on ${apiUrl}`);
@@ -112,6 +121,7 @@ async function main(): Promise<void> {
   console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
   if (!bundleMode) console.log(passwordPool ? `Passwords hashed by ${passwordPool.size} worker thread(s), off the event loop` : 'Passwords hashed on the event loop (LOCAL_PASSWORD_HASHER=in-process)');
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
+  if (stopWebhooks) console.log("Webhooks: the table's stream delivered to the endpoints registered, retries every second");
   if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');
   const stopSchedules = startSchedules((line) => console.log(line), { loadJob: bundleMode ? bundleMode.loadJob : loadCurrentJob });
 
@@ -121,6 +131,7 @@ async function main(): Promise<void> {
     stopping = true;
     hotReload?.stop();
     stopSchedules();
+    await stopWebhooks?.();
     server.closeAllConnections();
     server.close();
     clearRuntimeInfo(settings.dataDir, process.pid);
