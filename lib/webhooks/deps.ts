@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as deliveries from '../db/repositories/webhook-deliveries';
-import * as endpoints from '../db/repositories/webhooks';
+import { getEndpoint, getSecrets, listEndpointsFor } from '../db/repositories/webhooks';
 import type { DeliveryDeps } from './delivery';
+import { disableEndpoint } from './service';
 import { checkTarget } from './ssrf';
 
 /** The delivery's dependencies as deployed and in `npm start`: the table, the network, the clock, the SSRF guard. */
@@ -9,9 +10,12 @@ export function storeDeliveryDeps(overrides: Partial<DeliveryDeps> = {}): Delive
   return {
     fetch: (url, init) => fetch(url, init),
     now: () => Date.now(),
-    checkTarget,
+    checkTarget: async (url) => {
+      await checkTarget(url);
+    },
     deliveries,
-    endpoints,
+    // Disabling goes through the service, which records it in the audit trail as the system's change.
+    endpoints: { getEndpoint, listEndpointsFor, getSecrets, disableEndpoint: (tenantId, id, reason) => disableEndpoint(tenantId, id, reason) },
     newId: () => randomUUID(),
     ...overrides,
   };

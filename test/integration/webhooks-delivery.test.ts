@@ -1,10 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDelivery, listDeliveries } from '../../lib/db/repositories/webhook-deliveries';
-import { getEndpoint, putEndpointForTests } from '../../lib/db/repositories/webhooks';
+import { getEndpoint } from '../../lib/db/repositories/webhooks';
 import type { EventType } from '../../lib/domain/events';
 import { runDue } from '../../lib/webhooks/delivery';
 import { storeDeliveryDeps } from '../../lib/webhooks/deps';
@@ -74,12 +73,12 @@ beforeAll(async () => {
 });
 afterAll(() => hook.stop());
 
-async function register(admin: Account, events: EventType[], target = url): Promise<{ endpoint: WebhookEndpoint; secrets: WebhookSecrets }> {
-  const now = new Date().toISOString();
-  const endpoint: WebhookEndpoint = { id: randomUUID(), tenantId: admin.tenantId, url: target, description: null, events, enabled: true, disabledReason: null, createdAt: now, updatedAt: now };
-  const secrets: WebhookSecrets = { tenantId: admin.tenantId, endpointId: endpoint.id, current: `whsec_${randomBytes(24).toString('base64')}`, previous: null, previousExpiresAt: null };
-  await putEndpointForTests(endpoint, secrets);
-  return { endpoint, secrets };
+/** An endpoint registered as an administrator does (POST /webhook-endpoints), with the secret it answers once. */
+async function register(admin: Account, events: EventType[], target = url): Promise<{ endpoint: WebhookEndpoint; secrets: Pick<WebhookSecrets, 'current'> }> {
+  const created = await call<WebhookEndpoint & { secret: string }>('POST', '/webhook-endpoints', { cookies: admin.cookies, body: { url: target, events } });
+  if (created.status !== 201) throw new Error(`endpoint registration failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const { secret, ...endpoint } = created.body;
+  return { endpoint: endpoint, secrets: { current: secret } };
 }
 
 async function stockedProduct(admin: Account) {
