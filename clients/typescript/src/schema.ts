@@ -820,7 +820,7 @@ export interface paths {
          * The tenant's domain events of the last 30 days, oldest first, for a receiver catching up (tenant administrators)
          * @description The tenant's domain events of the last 30 days, oldest first (tenant administrators, and API keys with `events: read`): each change to companies, suppliers, products, warehouses, stock movements and users, written in the same transaction as the change, so an event exists if and only if its change does. A receiver that was down catches up here, from `from`, following `nextCursor`.
          *
-         *     Events are thin: `{ id, type, timestamp, data }`, `data` holding the resource id, the tenant and the few fields a receiver routes on; read the rest with an API key. `type` filters by event type; with it a page may hold fewer than `limit` events while `nextCursor` is not null. `nextCursor` is null when nothing newer exists yet.
+         *     Events are thin: `{ id, type, timestamp, data }`, `data` holding the resource id, the tenant and the few fields a receiver routes on; read the rest with an API key. `type` filters by event type (that list is eventually consistent: an event shows in it within about a second). `nextCursor` is null when nothing newer exists yet.
          *
          *     **API keys:** a key holding `read` or `write` of `events` may call it (`x-api-key-scope`); other keys get 403.
          */
