@@ -79,6 +79,8 @@ export function functionEnvironment(stage: StageConfig, browser: BrowserEntry) {
     EDGE_SECRET: browser.edgeSecret,
     // Deployed stages take `bo_live_` API keys only (lib/api-keys/format).
     API_KEY_ENVIRONMENT: 'live',
+    // Webhook targets on loopback are a laptop's (npm start) only: never on a deployed stage.
+    WEBHOOK_ALLOW_LOOPBACK: 'false',
   } satisfies Partial<Record<keyof Config, string>>;
 }
 
