@@ -1,4 +1,5 @@
 import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
 import { authorizer as authorizerManifest, countsRequests, type RouteId, routeList } from '../lib/routes';
@@ -12,6 +13,7 @@ import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
 import { CursorKey } from './constructs/cursor-key';
 import { SigningKey } from './constructs/signing-key';
+import { acknowledgeLogGroupFindings } from './acknowledgments';
 import { PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
 
 /**
@@ -162,11 +164,17 @@ export class BackofficeStack extends Stack {
     });
     built.site = site;
 
+    // One log group for every route function: each writes its own streams in it, and the
+    // authorizer and the jobs keep theirs (docs/decisions.md, "Least privilege per function").
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
+    acknowledgeLogGroupFindings(routeLogs);
+
     const observed: ObservedFunction[] = [];
     for (const route of routeList()) {
       const functionId = routeFunctionId(route.id);
       const fn = new ServiceFunction(this, functionId, {
         ...functionDefaults,
+        logGroup: routeLogs,
         environment: TOKEN_VERIFYING_ROUTES.has(route.id) ? verifierEnvironment : environment,
         handler: route.handler,
         description: `${route.method} ${route.path}: ${route.summary}`,

@@ -54,11 +54,17 @@ export interface ServiceFunctionProps {
   logRetention: RetentionDays;
   /** What happens to the log group when the stack is deleted. */
   removalPolicy: RemovalPolicy;
+  /**
+   * A log group the function shares with others (the route functions share one: a stack holds
+   * at most 500 resources, and one log group per route was the cheapest to spare); else it gets
+   * one of its own. Either way its role may write to that log group only.
+   */
+  logGroup?: LogGroup;
 }
 
 /**
  * The house Lambda function: Node.js 22 on Graviton, an ESM bundle built by the local
- * esbuild (no Docker), JSON logs in a log group of its own with a retention, memory picked
+ * esbuild (no Docker), JSON logs in a log group with a retention (its own, or one it shares), memory picked
  * by CPU profile, X-Ray active tracing, the stack's metrics namespace (lib/metrics.ts), and a
  * role of its own that may write to that log group (and trace segments) and nothing else
  * until the function is bound to what it uses. Every function of the stack is one.
@@ -81,10 +87,12 @@ export class ServiceFunction extends Construct {
     super(scope, id);
 
     // An explicit log group, so retention and removal are ours rather than "never expire".
-    this.logGroup = new LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      removalPolicy: props.removalPolicy,
-    });
+    this.logGroup =
+      props.logGroup ??
+      new LogGroup(this, 'Logs', {
+        retention: props.logRetention,
+        removalPolicy: props.removalPolicy,
+      });
 
     // Instead of the AWSLambdaBasicExecutionRole managed policy (log writes to every log
     // group of the account), the role may write to this function's log group only.
@@ -131,7 +139,7 @@ export class ServiceFunction extends Construct {
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(id);
 
-    acknowledgeLogGroupFindings(this.logGroup);
+    if (!props.logGroup) acknowledgeLogGroupFindings(this.logGroup);
     acknowledgeFunctionOutsideVpc(this.function);
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

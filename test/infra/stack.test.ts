@@ -304,7 +304,7 @@ describe('functions', () => {
     for (const job of jobList) jobFunction(job.id);
   });
 
-  it('runs every function on Node.js 22, arm64, as an ESM bundle with a log group of its own', () => {
+  it('runs every function on Node.js 22, arm64, as an ESM bundle: the route functions in one shared log group, the authorizer and the jobs each in its own', () => {
     const functions = serviceFunctions();
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
@@ -314,8 +314,14 @@ describe('functions', () => {
         LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) as unknown } },
       });
     }
-    const logGroups = new Set(functions.map(([, fn]) => (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref));
-    expect(logGroups.size).toBe(functions.length);
+    const logGroupOf = (id: string) => (resources[id]?.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    const routeLogGroups = new Set(routes.map((route) => logGroupOf(routeFunction(route))));
+    expect(routeLogGroups.size).toBe(1);
+    const others = functions.map(([id]) => id).filter((id) => !routes.some((route) => routeFunction(route) === id));
+    expect(others.length).toBeGreaterThanOrEqual(2);
+    const otherLogGroups = new Set(others.map(logGroupOf));
+    expect(otherLogGroups.size).toBe(others.length);
+    for (const logGroup of routeLogGroups) expect(otherLogGroups.has(logGroup)).toBe(false);
   });
 
   it('keeps the API functions under API Gateway\'s 29 s and gives the jobs minutes', () => {
@@ -676,7 +682,7 @@ describe('IAM', () => {
     }
   });
 
-  it('lets each function write logs to its own log group only', () => {
+  it('lets each function write logs to its log group only (the route functions' shared one, or its own)', () => {
     for (const [id, fn] of serviceFunctions()) {
       const logGroup = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
       const logStatements = statementsOfFunction(id).filter((statement) => asList(statement.Action).some((action) => action.startsWith('logs:')));
@@ -828,8 +834,9 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
 describe('logs', () => {
   it('sets the stage retention (two weeks in dev) and removal on every log group', () => {
     const logGroups = ofType('AWS::Logs::LogGroup');
-    // One per function, the API access logs, the API execution logs and the console deployment's.
-    expect(logGroups).toHaveLength(serviceFunctions().length + 3);
+    // The route functions' one, one per other function (the authorizer, the jobs), the API access
+    // logs, the API execution logs and the console deployment's.
+    expect(logGroups).toHaveLength(1 + (serviceFunctions().length - routes.length) + 3);
     for (const [id, logGroup] of logGroups) {
       expect(logGroup.Properties.RetentionInDays, id).toBe(14);
       expect(logGroup.DeletionPolicy, id).toBe('Delete');
