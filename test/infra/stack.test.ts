@@ -682,7 +682,7 @@ describe('IAM', () => {
     }
   });
 
-  it('lets each function write logs to its log group only (the route functions' shared one, or its own)', () => {
+  it("lets each function write logs to its log group only (the route functions' shared one, or its own)", () => {
     for (const [id, fn] of serviceFunctions()) {
       const logGroup = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
       const logStatements = statementsOfFunction(id).filter((statement) => asList(statement.Action).some((action) => action.startsWith('logs:')));
