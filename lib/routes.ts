@@ -825,6 +825,17 @@ export const rotateWebhookSecret = {
   summary: "Give a webhook endpoint a new signing secret, shown once; the previous one signs for 24 hours more (tenant administrators)",
 } as const satisfies Route;
 
+export const listWebhookDeliveries = {
+  method: 'GET',
+  path: '/webhook-endpoints/{id}/deliveries',
+  handler: 'functions/webhooks/list-webhook-deliveries.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query'] },
+  sealsCursors: true,
+  apiKey: false,
+  summary: "A webhook endpoint's deliveries and their attempts, newest first (tenant administrators)",
+} as const satisfies Route;
+
 /**
  * Every route by its id, in manifest order (the tooling, the stack and the tests read it).
  * A handler imports its own route alone (`import * as routes from '…/lib/routes'`, then
@@ -886,6 +897,7 @@ export const routes = {
   updateWebhookEndpoint,
   deleteWebhookEndpoint,
   rotateWebhookSecret,
+  listWebhookDeliveries,
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -157,5 +158,46 @@ describe('webhooks from npm start', () => {
     await call('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Este' } });
     await new Promise((wake) => setTimeout(wake, 1000));
     expect(hook.received.slice(before)).toHaveLength(1);
+  });
+});
+
+describe('GET /webhook-endpoints/{id}/deliveries', () => {
+  it("lists an endpoint's deliveries newest first with their attempts, filters by status and event type, pages, and keeps tenants apart", async () => {
+    const admin = await newTenantWithAdmin();
+    const { endpoint } = await register(admin, ['warehouse.created', 'product.created']);
+    const before = hook.received.length;
+    await call('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Oeste' } });
+    await hook.until(before + 1, 2000);
+    hook.answer(500);
+    await call('POST', '/inventory/products', { cookies: admin.cookies, body: { sku: 'CHA-100', name: 'Chá 100 g' } });
+    await hook.until(before + 2, 2000);
+    await deliveriesOf(admin, endpoint.id, (all) => all.length === 2 && all.every((one) => one.attempts.length === 1));
+
+    const path = `/webhook-endpoints/${endpoint.id}/deliveries`;
+    const all = await call<WebhookDelivery[]>('GET', path, { cookies: admin.cookies });
+    expect(all.status).toBe(200);
+    expect(all.body.map((one) => [one.eventType, one.status])).toEqual([
+      ['product.created', 'pending'],
+      ['warehouse.created', 'succeeded'],
+    ]);
+    expect(all.body[0]).not.toHaveProperty('tenantId');
+    expect(all.body[0]?.attempts[0]).toMatchObject({ statusCode: 500, response: 'answer 500' });
+
+    const pending = await call<WebhookDelivery[]>('GET', `${path}?status=pending`, { cookies: admin.cookies });
+    expect(pending.body.map((one) => one.eventType)).toEqual(['product.created']);
+    const warehouses = await call<WebhookDelivery[]>('GET', `${path}?eventType=warehouse.created`, { cookies: admin.cookies });
+    expect(warehouses.body.map((one) => one.status)).toEqual(['succeeded']);
+
+    const first = await call<WebhookDelivery[]>('GET', `${path}?limit=1`, { cookies: admin.cookies });
+    expect(first.body).toHaveLength(1);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next).toBeDefined();
+    const second = await call<WebhookDelivery[]>('GET', next?.replace(/^https?:\/\/[^/]+/, '') ?? '', { cookies: admin.cookies });
+    expect(second.body.map((one) => one.eventType)).toEqual(['warehouse.created']);
+    expect(second.headers.get('link')).toBeNull();
+
+    const other = await newTenantWithAdmin();
+    expect((await call('GET', path, { cookies: other.cookies })).status).toBe(404);
+    expect((await call('GET', `/webhook-endpoints/${randomUUID()}/deliveries`, { cookies: admin.cookies })).status).toBe(404);
   });
 });

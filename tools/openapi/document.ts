@@ -94,7 +94,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
   events: { name: 'Events', description: "The tenant's domain events of the last 30 days, for a receiver catching up." },
   'api-keys': { name: 'API keys', description: 'Keys for the systems that feed the back-office (points of sale, online stores, ERPs): scoped, rolled, revoked.' },
-  'webhook-endpoints': { name: 'Webhooks', description: "Endpoints that receive the tenant's domain events, signed as Standard Webhooks says: registered, changed, their secrets rotated." },
+  'webhook-endpoints': { name: 'Webhooks', description: "Endpoints that receive the tenant's domain events, signed as Standard Webhooks says: registered, changed, their secrets rotated, and their deliveries." },
 };
 
 const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.

@@ -983,6 +983,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's deliveries and their attempts, newest first (tenant administrators)
+         * @description The deliveries of one webhook endpoint of the last 30 days, newest first (tenant administrators): the event delivered, whether it is pending, succeeded or failed, each attempt's time, status code (null when no answer came), latency and the first 1 KB of the answer, and when the next attempt is due. `status` and `eventType` filter; with a filter a page may hold fewer than `limit` deliveries and still have a next one. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1911,6 +1933,43 @@ export interface components {
              */
             updatedAt: string;
         };
+        ListWebhookDeliveriesResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            endpointId: string;
+            /** @description The event delivered: the `webhook-id` header of each attempt. */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                at: string;
+                /** @description The receiver's status code; null when no answer came (timeout, refused connection, target refused). */
+                statusCode: number | null;
+                latencyMs: number;
+                /** @description The first 1 KB of the answer's body, or why no answer came. */
+                response: string;
+            }[];
+            /** @description When the next attempt is due; null once it succeeded or failed. */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+        }[];
     };
     responses: {
         /** @description Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key. */
@@ -4625,6 +4684,53 @@ export interface operations {
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
             /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "succeeded" | "failed";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the endpoint's deliveries, newest first, each with its attempts. */
+            200: {
+                headers: {
+                    /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such webhook endpoint in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];

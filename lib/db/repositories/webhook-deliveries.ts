@@ -136,15 +136,57 @@ export async function getDelivery(tenantId: string, endpointId: string, createdA
 
 /** The endpoint's deliveries, newest first (at most `limit`). */
 export async function listDeliveries(tenantId: string, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.webhookDeliveriesOf(tenantId, endpointId).pk },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-      Limit: limit,
-    }),
-  );
-  return Items.map((item) => pick<WebhookDelivery>(item, FIELDS));
+  return (await listDeliveryPage(tenantId, endpointId, { limit })).items;
+}
+
+/** Reads of one page at most: a filter that matches few deliveries answers a short page with a next one. */
+const MAX_READS_PER_PAGE = 5;
+
+/**
+ * A page of the endpoint's deliveries, newest first, after the sort key `afterSk`, with only
+ * the status and event type asked for (checked on the items read, so a filtered page may be
+ * short and still have a next one). `lastSk` when another may follow.
+ */
+export async function listDeliveryPage(
+  tenantId: string,
+  endpointId: string,
+  page: { limit: number; afterSk?: string; status?: WebhookDelivery['status']; eventType?: WebhookDelivery['eventType'] },
+): Promise<{ items: WebhookDelivery[]; lastSk?: string }> {
+  const pk = keys.webhookDeliveriesOf(tenantId, endpointId).pk;
+  const filters: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': pk };
+  if (page.status !== undefined) {
+    filters.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = page.status;
+  }
+  if (page.eventType !== undefined) {
+    filters.push('eventType = :eventType');
+    values[':eventType'] = page.eventType;
+  }
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined = page.afterSk === undefined ? undefined : { pk, sk: page.afterSk };
+  for (let read = 0; read < MAX_READS_PER_PAGE; read += 1) {
+    const answer = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        // One more than the page, to know whether a next one exists.
+        Limit: page.limit + 1 - found.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    found.push(...(answer.Items ?? []));
+    start = answer.LastEvaluatedKey;
+    if (found.length > page.limit || !start) break;
+  }
+  const items = found.slice(0, page.limit);
+  const lastSk = found.length > page.limit ? String(items.at(-1)?.sk) : start ? String(start.sk) : undefined;
+  return { items: items.map((item) => pick<WebhookDelivery>(item, FIELDS)), ...(lastSk === undefined ? {} : { lastSk }) };
 }
