@@ -722,7 +722,7 @@ describe('IAM', () => {
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
     expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
-    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents', 'listEvents', 'listApiKeys', 'listWebhookEndpoints']);
+    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents', 'listEvents', 'listApiKeys', 'listWebhookEndpoints', 'listWebhookDeliveries']);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     // The third is the console distribution's origin secret, which no function reads (it comes as EDGE_SECRET, resolved at deploy).
     expect(secrets).toHaveLength(3);
