@@ -25,6 +25,14 @@ import { call, newTenantWithAdmin, uniqueName, useLocalStoreInProcess } from './
  */
 beforeAll(useLocalStoreInProcess);
 
+/**
+ * The backfill reads the whole table, and the integration tests share one store: by the time
+ * this file runs it holds what every other file wrote (their events and audit entries
+ * included). Each test scans it twice, which on a busy 2-core runner takes longer than the
+ * default 30 s.
+ */
+const WHOLE_TABLE_SCANS_MS = 120_000;
+
 const item = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 it('lists warehouses, companies and products written before their list entries, and moves old tenants to their shard', async () => {
@@ -63,7 +71,7 @@ it('lists warehouses, companies and products written before their list entries, 
   }
   expect(await item(warehouseEntry)).toEqual({ ...warehouseEntry, type: 'WarehouseListing', id: warehouse.id, name: 'Depósito Antigo', createdAt: warehouse.createdAt });
   expect(await item(companyEntry)).toEqual({ ...companyEntry, type: 'CompanyListing', companyId: company.id });
-});
+}, WHOLE_TABLE_SCANS_MS);
 
 it('registers a tenant whose products predate the coverage index, so that the next job indexes them', async () => {
   const admin = await newTenantWithAdmin();
@@ -106,4 +114,4 @@ it(`gives a list of ${SEARCH_BUILD_FROM} suppliers or more its search chunks, on
   }
   const everything = await listSuppliers(testPrincipal({ tenantId: large }), { page: 1, limit: 10, search: '0001' }, Date.now(), undefined);
   expect(everything.total).toBe(SEARCH_BUILD_FROM);
-});
+}, WHOLE_TABLE_SCANS_MS);
