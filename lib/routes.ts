@@ -770,8 +770,8 @@ export const createWebhookEndpoint = {
   path: '/webhook-endpoints',
   handler: 'functions/webhooks/create-webhook-endpoint.ts',
   auth: 'protected',
-  // Query: the tenant's endpoints, counted; then the endpoint and its secrets, with the entry, in one transaction.
-  table: { actions: ['Query', 'PutItem'] },
+  // The endpoint, its secrets, the tenant's endpoint count (UpdateItem, conditioned on the cap) and the entry, in one transaction.
+  table: { actions: ['PutItem', 'UpdateItem'] },
   audits: ['webhook_endpoint.created'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,
@@ -806,7 +806,7 @@ export const deleteWebhookEndpoint = {
   path: '/webhook-endpoints/{id}',
   handler: 'functions/webhooks/delete-webhook-endpoint.ts',
   auth: 'protected',
-  table: { actions: ['PutItem', 'DeleteItem'] },
+  table: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['webhook_endpoint.deleted'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,

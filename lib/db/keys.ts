@@ -236,6 +236,8 @@ export const keys = {
   /** A webhook endpoint (lib/webhooks), in its tenant's partition; `begins_with(sk, 'WEBHOOK#')` lists them. */
   webhookEndpoint: (tenantId: string, endpointId: string): Key => ({ pk: tenantPk(tenantId), sk: `WEBHOOK#${endpointId}` }),
   webhookEndpointsOf: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WEBHOOK#' }),
+  /** How many endpoints the tenant has: every registration and deletion moves it in its own transaction, the registration conditioned on staying under the cap. */
+  webhookEndpointCount: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'STATS#WEBHOOKS' }),
   /** An endpoint's signing secrets, in a partition of their own (WEBHOOK_SECRETS_PK_PREFIX) that IAM can refuse to every function that does not sign or rotate. */
   webhookSecrets: (tenantId: string, endpointId: string): Key => ({ pk: `${WEBHOOK_SECRETS_PK_PREFIX}${tenantId}#${endpointId}`, sk: 'SECRETS' }),
   /** One delivery of an event to an endpoint, in the endpoint's delivery list, newest first by its id's time. */

@@ -69,9 +69,6 @@ async function requireSafeTarget(url: string): Promise<void> {
 export async function createEndpoint(principal: Principal, input: CreateWebhookEndpointInput, nowMs: number): Promise<WebhookEndpointSecretView> {
   requireTenantAdmin(principal, 'register webhook endpoints');
   await requireSafeTarget(input.url);
-  // Counted before the write: two registrations at once may pass one over, never many.
-  const existing = await listEndpointPage(principal.tenantId, { limit: MAX_ENDPOINTS_PER_TENANT });
-  if (existing.items.length >= MAX_ENDPOINTS_PER_TENANT) throw new Conflict(`A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`);
   const now = new Date(nowMs).toISOString();
   const endpoint: WebhookEndpoint = {
     id: randomUUID(),
@@ -85,7 +82,9 @@ export async function createEndpoint(principal: Principal, input: CreateWebhookE
     updatedAt: now,
   };
   const secrets: WebhookSecrets = { tenantId: principal.tenantId, endpointId: endpoint.id, current: newSecret(), previous: null, previousExpiresAt: null };
-  if (!(await insertEndpoint(endpoint, secrets, record(principal.tenantId, 'webhook_endpoint.created', endpoint.id, nowMs)))) throw new Error('a new webhook endpoint id was taken');
+  const outcome = await insertEndpoint(endpoint, secrets, record(principal.tenantId, 'webhook_endpoint.created', endpoint.id, nowMs), MAX_ENDPOINTS_PER_TENANT);
+  if (outcome === 'full') throw new Conflict(`A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`);
+  if (outcome === 'id-taken') throw new Error('a new webhook endpoint id was taken');
   return secretView(endpoint, secrets);
 }
 

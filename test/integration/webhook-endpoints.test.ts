@@ -98,6 +98,18 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
     await register(admin);
   });
 
+  it('holds the cap for 25 registrations at once: exactly 20 are stored, the others get 409', async () => {
+    const admin = await newTenantWithAdmin();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => call('POST', '/webhook-endpoints', { cookies: admin.cookies, body: { url: loopbackUrl(), events: ['product.created'] } })),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(20);
+    const refused = answers.filter((answer) => answer.status === 409);
+    expect(refused).toHaveLength(5);
+    for (const answer of refused) expect(answer.body).toEqual(problem(409, 'conflict', { detail: 'A tenant has at most 20 webhook endpoints; delete one first' }));
+    expect((await allPages<EndpointView>('/webhook-endpoints', admin.cookies)).items).toHaveLength(20);
+  });
+
   it.each([
     ['a private address', { url: 'https://10.0.0.1/hook', events: ['product.created'] }, 'url', /10\.0\.0\.1, a private address/],
     ['the metadata service', { url: 'https://169.254.169.254/latest/meta-data/', events: ['product.created'] }, 'url', /link-local/],

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import type { EventType } from '../../domain/events';
 import type { WebhookEndpoint, WebhookSecrets } from '../../webhooks/model';
@@ -6,7 +6,8 @@ import { db, tableName } from '../client';
 import { WEBHOOK_ITEMS } from '../item-types';
 import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
 import { keys } from '../keys';
-import { writeWithEntry } from './audit';
+import { auditItems, writeWithEntry } from './audit';
+import { failedConditions } from '../conditions';
 
 /**
  * Webhook endpoints and their signing secrets: two items, the endpoint in its tenant's
@@ -26,14 +27,35 @@ const endpointItem = (endpoint: WebhookEndpoint) => ({ ...keys.webhookEndpoint(e
 const secretsItem = (secrets: WebhookSecrets) => ({ ...keys.webhookSecrets(secrets.tenantId, secrets.endpointId), type: WEBHOOK_ITEMS.secrets, ...withoutNulls(secrets) });
 
 /** Store a new endpoint and its secrets with the entry; false when its id is taken. */
-export function insertEndpoint(endpoint: WebhookEndpoint, secrets: WebhookSecrets, audit: AuditRecord): Promise<boolean> {
-  return writeWithEntry(
-    [
-      { Put: { TableName: tableName(), Item: endpointItem(endpoint), ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: tableName(), Item: secretsItem(secrets), ConditionExpression: 'attribute_not_exists(pk)' } },
-    ],
-    audit,
-  );
+export async function insertEndpoint(endpoint: WebhookEndpoint, secrets: WebhookSecrets, audit: AuditRecord, maxPerTenant: number): Promise<'stored' | 'id-taken' | 'full'> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: endpointItem(endpoint), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: secretsItem(secrets), ConditionExpression: 'attribute_not_exists(pk)' } },
+          // The tenant's count, conditioned on staying under the cap: N registrations at once store at most the cap.
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.webhookEndpointCount(endpoint.tenantId),
+              UpdateExpression: 'ADD #n :one',
+              ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+              ExpressionAttributeNames: { '#n': 'n' },
+              ExpressionAttributeValues: { ':one': 1, ':max': maxPerTenant },
+            },
+          },
+          ...auditItems(audit),
+        ],
+      }),
+    );
+    return 'stored';
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(2)) return 'full';
+    if (failed?.includes(0) || failed?.includes(1)) return 'id-taken';
+    throw error;
+  }
 }
 
 export async function getEndpoint(tenantId: string, id: string): Promise<WebhookEndpoint | undefined> {
@@ -117,6 +139,7 @@ export function deleteEndpoint(tenantId: string, id: string, audit: AuditRecord)
     [
       { Delete: { TableName: tableName(), Key: keys.webhookEndpoint(tenantId, id), ConditionExpression: 'attribute_exists(pk)' } },
       { Delete: { TableName: tableName(), Key: keys.webhookSecrets(tenantId, id) } },
+      { Update: { TableName: tableName(), Key: keys.webhookEndpointCount(tenantId), UpdateExpression: 'ADD #n :minus', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':minus': -1 } } },
     ],
     audit,
   );
