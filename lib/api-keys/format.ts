@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { base62ToUuid, randomBase62, toBase62, UUID_BASE62_CHARS, uuidToBase62 } from '../domain/base62';
 
 /**
  * The text of an API key: `bo_<environment>_<keyId>_<secret><checksum>`, base62 throughout.
@@ -20,8 +21,7 @@ import { crc32 } from 'node:zlib';
 
 export type KeyEnvironment = 'live' | 'test';
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const TENANT_CHARS = 22;
+const TENANT_CHARS = UUID_BASE62_CHARS;
 const TIME_CHARS = 6;
 const RANDOM_ID_CHARS = 2;
 export const KEY_ID_CHARS = TENANT_CHARS + TIME_CHARS + RANDOM_ID_CHARS;
@@ -37,43 +37,6 @@ const WHOLE_KEY = new RegExp(`^bo_(live|test)_([0-9A-Za-z]{${KEY_ID_CHARS}})_([0
 
 /** A key id's own pattern (the routes' path parameter, the audit trail's actor filter). */
 export const KEY_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${KEY_ID_CHARS}}$`);
-
-function toBase62(value: bigint, width: number): string {
-  let text = '';
-  let rest = value;
-  while (rest > 0n) {
-    text = ALPHABET[Number(rest % 62n)] + text;
-    rest /= 62n;
-  }
-  if (text.length > width) throw new Error('value too large for its width');
-  return text.padStart(width, '0');
-}
-
-function fromBase62(text: string): bigint {
-  let value = 0n;
-  for (const char of text) value = value * 62n + BigInt(ALPHABET.indexOf(char));
-  return value;
-}
-
-/** Random base62 characters, without bias (bytes of 248 and over are drawn again). */
-function randomBase62(length: number): string {
-  let text = '';
-  while (text.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && text.length < length) text += ALPHABET[byte % 62];
-    }
-  }
-  return text;
-}
-
-const uuidToBase62 = (uuid: string): string => toBase62(BigInt(`0x${uuid.replaceAll('-', '')}`), TENANT_CHARS);
-
-function base62ToUuid(text: string): string | undefined {
-  const value = fromBase62(text);
-  if (value >= 1n << 128n) return undefined;
-  const hex = value.toString(16).padStart(32, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** A new key id for a tenant at `nowMs` (the caller retries on the rare collision). */
 export const newKeyId = (tenantId: string, nowMs: number): string => uuidToBase62(tenantId) + toBase62(BigInt(Math.floor(nowMs / 1000)), TIME_CHARS) + randomBase62(RANDOM_ID_CHARS);

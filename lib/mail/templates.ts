@@ -89,3 +89,15 @@ export function apiKeyMail(to: string, change: { action: 'created' | 'rolled'; k
     'API keys let the systems that feed the back-office (a point of sale, an online store, an ERP) call it without a person signing in. If you did not expect this, revoke the key and review the audit trail.',
   ]);
 }
+
+/** To every administrator of a tenant when the delivery disables one of its webhook endpoints: events stop going there until someone enables it again. */
+export function webhookDisabledMail(to: string, endpoint: { url: string; reason: 'gone' | 'failing'; failingSince: string | null }): MailMessage {
+  const why =
+    endpoint.reason === 'gone'
+      ? `It answered 410 Gone, which says it wants no more events.`
+      : `Every delivery to it has failed since ${endpoint.failingSince ?? 'three days ago'} (UTC), for three days without a success.`;
+  return message(to, 'A webhook endpoint was disabled', [
+    `The webhook endpoint ${endpoint.url} was disabled. ${why}`,
+    'No more events are sent to it. Its delivery log, on the administration page, shows what it answered. Once the receiver works, enable the endpoint again; the events it missed are listed by GET /events for 30 days.',
+  ]);
+}

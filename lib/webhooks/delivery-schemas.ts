@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { cursorParam } from '../domain/cursor';
 import { queryInteger } from '../domain/fields';
 import { schema } from '../domain/schema';
-import { EVENT_TYPES } from '../domain/events';
+import { DELIVERY_ID_PATTERN } from './delivery-id';
+import { DELIVERED_TYPES } from './model';
 import { MAX_LIST_PAGE, DEFAULT_LIST_PAGE } from '../pages';
 
 /** The `{id}` of an endpoint's routes. */
@@ -12,7 +13,7 @@ export const webhookEndpointIdPath = /* @__PURE__ */ schema(() => z.object({ id:
 /** GET /webhook-endpoints/{id}/deliveries; any other parameter is a 400. */
 export const deliveriesQuery = /* @__PURE__ */ schema(() => z.strictObject({
   status: z.optional(z.enum(['pending', 'succeeded', 'failed'], { message: 'must be one of pending, succeeded, failed' })),
-  eventType: z.optional(z.enum(EVENT_TYPES, { message: `must be one of ${EVENT_TYPES.join(', ')}` })),
+  eventType: z.optional(z.enum(DELIVERED_TYPES, { message: `must be one of ${DELIVERED_TYPES.join(', ')}` })),
   limit: z._default(queryInteger(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`), DEFAULT_LIST_PAGE),
   cursor: cursorParam,
 }));
@@ -20,10 +21,10 @@ export type DeliveriesInput = z.output<typeof deliveriesQuery>;
 
 /** A delivery as the API shows it. A view (lib/domain/schema.ts, "Views"). */
 export const deliveryView = /* @__PURE__ */ schema(() => classic.object({
-  id: classic.uuid(),
+  id: classic.string().regex(DELIVERY_ID_PATTERN).describe('One per event and endpoint: `POST /webhook-deliveries/{id}/retry` sends it again.'),
   endpointId: classic.uuid(),
   eventId: classic.string().describe('The event delivered: the `webhook-id` header of each attempt.'),
-  eventType: classic.enum(EVENT_TYPES),
+  eventType: classic.enum(DELIVERED_TYPES).describe('The event delivered, or `ping` (a test an administrator sent).'),
   status: classic.enum(['pending', 'succeeded', 'failed']),
   attempts: classic.array(
     classic.object({

@@ -1,17 +1,23 @@
 import type { DomainEvent, EventType } from '../domain/events';
-import { DELIVERY_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookSecrets } from './model';
+import { deliveryIdOf } from './delivery-id';
+import { DELIVERY_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from './model';
 import { deliveryBody, signDelivery } from './signing';
 
 /**
  * Delivering events to webhook endpoints, at least once: each event of a tenant goes to every
  * enabled endpoint of that tenant subscribed to its type (`dispatch`), as one delivery with its
- * attempts (`deliver`, then `runDue` for the retries). An attempt signs the thin event (./signing),
- * checks the target again (a name may resolve elsewhere since it was registered: DNS
- * rebinding), POSTs it with a DELIVERY_TIMEOUT_MS timeout without following redirects, and
- * records what came back. A 2xx succeeds; a 410 disables the endpoint at once (reason `gone`);
- * anything else is tried again on the Standard Webhooks schedule (RETRY_SCHEDULE_SECONDS),
- * never sooner than a `Retry-After` asks and never later than the schedule's last step, and
- * has failed after the last.
+ * attempts (`deliver`, then `advance` or `runDue` for the retries). An attempt signs the thin
+ * event (./signing), checks the target again (a name may resolve elsewhere since it was
+ * registered: DNS rebinding), POSTs it with a DELIVERY_TIMEOUT_MS timeout without following
+ * redirects, and records what came back. A 2xx succeeds; a 410 disables the endpoint at once
+ * (reason `gone`); anything else is tried again on the Standard Webhooks schedule
+ * (RETRY_SCHEDULE_SECONDS), never sooner than a `Retry-After` asks and never later than the
+ * schedule's last step, and has failed after the last. An endpoint whose deliveries have failed
+ * for FAILING_DISABLES_AFTER_MS without a success is disabled (reason `failing`).
+ *
+ * Every step reads the delivery's state and acts on it, so running one twice (a message
+ * delivered twice, a function run again after it died) does no harm: a delivery's id follows
+ * from its event and endpoint (./delivery-id), and an attempt is made only by whoever claimed it.
  *
  * Everything outside (the network, the clock, the store, the target check) comes in `deps`,
  * so the same code runs in a Lambda, in `npm start` and in tests.
@@ -22,11 +28,24 @@ export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<st
 
 type Attempt = WebhookDelivery['attempts'][number];
 
+/** A delivery with the event it carries. */
+export interface DeliveryWork {
+  delivery: WebhookDelivery;
+  event: WebhookEvent;
+}
+
+/** Where a delivery's record is. */
+export type DeliveryRef = Pick<WebhookDelivery, 'tenantId' | 'endpointId' | 'createdAt' | 'id'>;
+
 export interface DeliveryStore {
-  insertDelivery(delivery: WebhookDelivery, event: DomainEvent): Promise<void>;
+  /** False when a delivery with its id exists already (nothing is written then). */
+  insertDelivery(delivery: WebhookDelivery, event: WebhookEvent): Promise<boolean>;
+  getDelivery(ref: DeliveryRef): Promise<DeliveryWork | undefined>;
   recordAttempt(delivery: WebhookDelivery, attempt: Attempt | null, outcome: { status: WebhookDelivery['status']; nextAttemptAt: string | null }, claimedUntil: string): Promise<boolean>;
   listDue(now: string, limit: number): Promise<WebhookDelivery[]>;
-  claimDelivery(delivery: WebhookDelivery, seen: string, claimedUntil: string): Promise<{ delivery: WebhookDelivery; event: DomainEvent } | undefined>;
+  claimDelivery(delivery: WebhookDelivery, seen: string, claimedUntil: string): Promise<DeliveryWork | undefined>;
+  /** Claim a delivery in whatever state it was read (an administrator's retry), if it is still in that state. */
+  reopenDelivery(read: WebhookDelivery, claimedUntil: string): Promise<DeliveryWork | undefined>;
 }
 
 export interface EndpointStore {
@@ -34,6 +53,8 @@ export interface EndpointStore {
   listEndpointsFor(tenantId: string, eventType: EventType): Promise<WebhookEndpoint[]>;
   getSecrets(tenantId: string, id: string): Promise<WebhookSecrets | undefined>;
   disableEndpoint(tenantId: string, id: string, reason: 'gone' | 'failing' | 'manual'): Promise<void>;
+  /** Set when deliveries began failing (null: the last succeeded), if it is still `read`. */
+  setFailingSince(endpoint: WebhookEndpoint, read: string | null, value: string | null): Promise<void>;
 }
 
 export interface DeliveryDeps {
@@ -44,7 +65,6 @@ export interface DeliveryDeps {
   checkTarget: (url: string) => Promise<void>;
   deliveries: DeliveryStore;
   endpoints: EndpointStore;
-  newId: () => string;
   /** DELIVERY_TIMEOUT_MS unless a test says otherwise. */
   timeoutMs?: number;
   log?: (line: string) => void;
@@ -117,7 +137,7 @@ interface AttemptResult {
   retryAfter?: number;
 }
 
-async function post(event: DomainEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<AttemptResult> {
+async function post(event: WebhookEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<AttemptResult> {
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const started = deps.now();
   try {
@@ -138,30 +158,61 @@ async function post(event: DomainEvent, endpoint: WebhookEndpoint, secrets: Webh
 }
 
 /**
+ * What an attempt's failure leads to:
+ * - `schedule`: the next step of the schedule (the engine's attempts);
+ * - `stop`: the delivery has failed (an administrator's retry of a finished delivery, a ping).
+ * `health`: whether the attempt counts towards the endpoint's health (410 disables it; failures
+ * for FAILING_DISABLES_AFTER_MS disable it; a success clears them). A ping does not.
+ */
+interface AttemptMode {
+  afterFailure: 'schedule' | 'stop';
+  health: boolean;
+}
+
+const SCHEDULED: AttemptMode = { afterFailure: 'schedule', health: true };
+
+/** Keep the endpoint's failing time, and disable it once it has failed long enough. */
+async function noteHealth(endpoint: WebhookEndpoint, succeeded: boolean, deps: DeliveryDeps): Promise<void> {
+  const now = deps.now();
+  if (succeeded) {
+    if (endpoint.failingSince !== null) await deps.endpoints.setFailingSince(endpoint, endpoint.failingSince, null);
+    return;
+  }
+  if (endpoint.failingSince === null) {
+    await deps.endpoints.setFailingSince(endpoint, null, iso(now));
+  } else if (now - Date.parse(endpoint.failingSince) >= FAILING_DISABLES_AFTER_MS) {
+    await deps.endpoints.disableEndpoint(endpoint.tenantId, endpoint.id, 'failing');
+    deps.log?.(`[webhooks] endpoint ${endpoint.id} failed since ${endpoint.failingSince}: disabled`);
+  }
+}
+
+/**
  * One attempt of a delivery this caller has claimed until `claimedUntil`: POST, record the
  * attempt and decide what follows. The delivery as recorded (unchanged when the claim was lost).
  */
 export async function attemptDelivery(
   delivery: WebhookDelivery,
-  event: DomainEvent,
+  event: WebhookEvent,
   endpoint: WebhookEndpoint,
   secrets: WebhookSecrets,
   claimedUntil: string,
   deps: DeliveryDeps,
+  mode: AttemptMode = SCHEDULED,
 ): Promise<WebhookDelivery> {
   const { attempt, retryAfter } = await post(event, endpoint, secrets, deps);
   const attempts = [...delivery.attempts, attempt];
   const code = attempt.statusCode;
+  const succeeded = code !== null && code >= 200 && code < 300;
   let outcome: { status: WebhookDelivery['status']; nextAttemptAt: string | null };
-  if (code !== null && code >= 200 && code < 300) {
+  if (succeeded) {
     outcome = { status: 'succeeded', nextAttemptAt: null };
-  } else if (code === 410) {
+  } else if (code === 410 && mode.health) {
     // Gone: the receiver says it will never want these again. Stop now rather than in 3 days.
     await deps.endpoints.disableEndpoint(endpoint.tenantId, endpoint.id, 'gone');
     deps.log?.(`[webhooks] endpoint ${endpoint.id} answered 410: disabled`);
     outcome = { status: 'failed', nextAttemptAt: null };
   } else {
-    const delay = nextRetryDelay(attempts.length, retryAfter);
+    const delay = mode.afterFailure === 'schedule' ? nextRetryDelay(attempts.length, retryAfter) : undefined;
     outcome = delay === undefined ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: iso(deps.now() + delay * 1000) };
   }
   const recorded = await deps.deliveries.recordAttempt(delivery, attempt, outcome, claimedUntil);
@@ -169,18 +220,14 @@ export async function attemptDelivery(
     deps.log?.(`[webhooks] delivery ${delivery.id}: claimed by another attempt, this one's outcome not recorded`);
     return delivery;
   }
+  if (mode.health && code !== 410) await noteHealth(endpoint, succeeded, deps);
   return { ...delivery, attempts, ...outcome };
 }
 
-/**
- * A new delivery of `event` to `endpoint`, and its first attempt. The delivery is stored before
- * the attempt, claimed for CLAIM_MS, so a process that dies mid-attempt leaves it to the retries.
- */
-export async function deliver(event: DomainEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<WebhookDelivery> {
-  const now = deps.now();
-  const claimedUntil = iso(now + CLAIM_MS);
-  const delivery: WebhookDelivery = {
-    id: deps.newId(),
+/** A new delivery of `event` to `endpoint`: pending, claimed for CLAIM_MS by whoever makes it. */
+function newDelivery(event: WebhookEvent, endpoint: WebhookEndpoint, claimedUntil: string): WebhookDelivery {
+  return {
+    id: deliveryIdOf(endpoint.id, event.timestamp, event.id),
     tenantId: endpoint.tenantId,
     endpointId: endpoint.id,
     eventId: event.id,
@@ -188,10 +235,23 @@ export async function deliver(event: DomainEvent, endpoint: WebhookEndpoint, sec
     status: 'pending',
     attempts: [],
     nextAttemptAt: claimedUntil,
-    createdAt: iso(now),
+    createdAt: event.timestamp,
   };
-  await deps.deliveries.insertDelivery(delivery, event);
-  return attemptDelivery(delivery, event, endpoint, secrets, claimedUntil, deps);
+}
+
+/**
+ * The delivery of `event` to `endpoint`, and its first attempt. The delivery is stored before
+ * the attempt, claimed for CLAIM_MS, so a process that dies mid-attempt leaves it to the
+ * retries. When it was stored already (the event is handled again), it is advanced instead.
+ */
+export async function deliver(event: WebhookEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps, mode: AttemptMode = SCHEDULED): Promise<WebhookDelivery> {
+  const claimedUntil = iso(deps.now() + CLAIM_MS);
+  const delivery = newDelivery(event, endpoint, claimedUntil);
+  if (!(await deps.deliveries.insertDelivery(delivery, event))) {
+    const existing = await advance(delivery, deps);
+    return existing ?? delivery;
+  }
+  return attemptDelivery(delivery, event, endpoint, secrets, claimedUntil, deps, mode);
 }
 
 /**
@@ -214,27 +274,66 @@ export async function dispatch(event: DomainEvent, deps: DeliveryDeps): Promise<
 }
 
 /**
- * The retries due now: each pending delivery whose `nextAttemptAt` has passed is claimed, then
- * attempted; one whose endpoint is gone, disabled or without secrets has failed without an
- * attempt. The deliveries attempted or closed.
+ * The attempt of a pending delivery due now, read as `seen`: claimed, then attempted; one whose
+ * endpoint is gone, disabled or without secrets has failed without an attempt. The delivery as
+ * attempted or closed, or undefined when another claimed it first.
+ */
+export async function retryDelivery(seen: WebhookDelivery, deps: DeliveryDeps): Promise<WebhookDelivery | undefined> {
+  if (seen.status !== 'pending' || seen.nextAttemptAt === null) return undefined;
+  const claimedUntil = iso(deps.now() + CLAIM_MS);
+  const claimed = await deps.deliveries.claimDelivery(seen, seen.nextAttemptAt, claimedUntil);
+  if (!claimed) return undefined;
+  const { delivery, event } = claimed;
+  const [endpoint, secrets] = await Promise.all([deps.endpoints.getEndpoint(delivery.tenantId, delivery.endpointId), deps.endpoints.getSecrets(delivery.tenantId, delivery.endpointId)]);
+  if (!endpoint || !endpoint.enabled || !secrets) {
+    const outcome = { status: 'failed' as const, nextAttemptAt: null };
+    return (await deps.deliveries.recordAttempt(delivery, null, outcome, claimedUntil)) ? { ...delivery, ...outcome } : undefined;
+  }
+  return attemptDelivery(delivery, event, endpoint, secrets, claimedUntil, deps);
+}
+
+/**
+ * Move a delivery on from what the store holds now: a pending one that is due is attempted
+ * (`retryDelivery`); one not yet due, or finished, is left as it is. The delivery as it stands
+ * after (undefined when there is no such delivery). What a queued wake-up runs.
+ */
+export async function advance(ref: DeliveryRef, deps: DeliveryDeps): Promise<WebhookDelivery | undefined> {
+  const work = await deps.deliveries.getDelivery(ref);
+  if (!work) return undefined;
+  const { delivery } = work;
+  if (delivery.status !== 'pending' || delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) > deps.now()) return delivery;
+  return (await retryDelivery(delivery, deps)) ?? (await deps.deliveries.getDelivery(ref))?.delivery;
+}
+
+/** Seconds until a delivery's next step is due (0: now), or undefined when it has none. */
+export function secondsUntilDue(delivery: WebhookDelivery, nowMs: number): number | undefined {
+  if (delivery.status !== 'pending' || delivery.nextAttemptAt === null) return undefined;
+  return Math.max(0, Math.ceil((Date.parse(delivery.nextAttemptAt) - nowMs) / 1000));
+}
+
+/**
+ * The retries due now, from the due index: each pending delivery whose `nextAttemptAt` has
+ * passed (`retryDelivery`). The deliveries attempted or closed.
  */
 export async function runDue(deps: DeliveryDeps, limit = 25): Promise<WebhookDelivery[]> {
-  const now = deps.now();
-  const due = await deps.deliveries.listDue(iso(now), limit);
-  const results = await Promise.all(
-    due.map(async (seen) => {
-      if (seen.nextAttemptAt === null) return undefined;
-      const claimedUntil = iso(now + CLAIM_MS);
-      const claimed = await deps.deliveries.claimDelivery(seen, seen.nextAttemptAt, claimedUntil);
-      if (!claimed) return undefined;
-      const { delivery, event } = claimed;
-      const [endpoint, secrets] = await Promise.all([deps.endpoints.getEndpoint(delivery.tenantId, delivery.endpointId), deps.endpoints.getSecrets(delivery.tenantId, delivery.endpointId)]);
-      if (!endpoint || !endpoint.enabled || !secrets) {
-        const outcome = { status: 'failed' as const, nextAttemptAt: null };
-        return (await deps.deliveries.recordAttempt(delivery, null, outcome, claimedUntil)) ? { ...delivery, ...outcome } : undefined;
-      }
-      return attemptDelivery(delivery, event, endpoint, secrets, claimedUntil, deps);
-    }),
-  );
+  const due = await deps.deliveries.listDue(iso(deps.now()), limit);
+  const results = await Promise.all(due.map((seen) => retryDelivery(seen, deps)));
   return results.filter((delivery): delivery is WebhookDelivery => delivery !== undefined);
+}
+
+/**
+ * An administrator's retry: one attempt now, whatever the delivery's state. A pending delivery
+ * keeps its schedule after a failure; a finished one has failed again. The delivery as recorded,
+ * or undefined when it changed meanwhile (another attempt claimed it first).
+ */
+export async function retryNow(read: WebhookDelivery, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<WebhookDelivery | undefined> {
+  const claimedUntil = iso(deps.now() + CLAIM_MS);
+  const claimed = await deps.deliveries.reopenDelivery(read, claimedUntil);
+  if (!claimed) return undefined;
+  return attemptDelivery(claimed.delivery, claimed.event, endpoint, secrets, claimedUntil, deps, { afterFailure: read.status === 'pending' ? 'schedule' : 'stop', health: true });
+}
+
+/** Send a `ping` to an endpoint now (enabled or not): one attempt, recorded in its log, no retry, no effect on its health. */
+export function ping(event: WebhookEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<WebhookDelivery> {
+  return deliver(event, endpoint, secrets, deps, { afterFailure: 'stop', health: false });
 }

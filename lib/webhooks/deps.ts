@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as deliveries from '../db/repositories/webhook-deliveries';
-import { getEndpoint, getSecrets, listEndpointsFor } from '../db/repositories/webhooks';
+import { getEndpoint, getSecrets, listEndpointsFor, setFailingSince } from '../db/repositories/webhooks';
 import type { DeliveryDeps } from './delivery';
 import { disableEndpoint } from './service';
 import { checkTarget } from './ssrf';
@@ -15,8 +14,7 @@ export function storeDeliveryDeps(overrides: Partial<DeliveryDeps> = {}): Delive
     },
     deliveries,
     // Disabling goes through the service, which records it in the audit trail as the system's change.
-    endpoints: { getEndpoint, listEndpointsFor, getSecrets, disableEndpoint: (tenantId, id, reason) => disableEndpoint(tenantId, id, reason) },
-    newId: () => randomUUID(),
+    endpoints: { getEndpoint, listEndpointsFor, getSecrets, setFailingSince, disableEndpoint: (tenantId, id, reason) => disableEndpoint(tenantId, id, reason) },
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { EVENT_TYPES } from '../domain/events';
+import { EVENT_TYPES, type DomainEvent } from '../domain/events';
 import { schema } from '../domain/schema';
 
 /**
@@ -19,6 +19,8 @@ export const webhookEndpointSchema = /* @__PURE__ */ schema(() => z.object({
   enabled: z.boolean(),
   /** Why it was disabled (`gone`: it answered 410; `failing`: 3 days of failures; `manual`), null while enabled. */
   disabledReason: z.nullable(z.enum(['gone', 'failing', 'manual'])),
+  /** Since when its deliveries fail, without a success since (null: the last one succeeded, or none failed). */
+  failingSince: z.nullable(z.iso.datetime()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 }));
@@ -38,13 +40,29 @@ export const webhookSecretsSchema = /* @__PURE__ */ schema(() => z.object({
 }));
 export type WebhookSecrets = z.infer<typeof webhookSecretsSchema>;
 
+/** What a delivery carries: a domain event, or the `ping` an administrator sends to test an endpoint. */
+export const DELIVERED_TYPES = [...EVENT_TYPES, 'ping'] as const;
+export type DeliveredType = (typeof DELIVERED_TYPES)[number];
+
+/** The event `POST /webhook-endpoints/{id}/test` sends: `data` names the endpoint. Never stored as an event, never in GET /events. */
+export interface PingEvent {
+  id: string;
+  type: 'ping';
+  timestamp: string;
+  data: { id: string; tenantId: string };
+}
+
+/** What a delivery carries. */
+export type WebhookEvent = DomainEvent | PingEvent;
+
 /** One delivery of one event to one endpoint, with its attempts (kept 30 days, successful ones included). */
 export const webhookDeliverySchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
+  /** lib/webhooks/delivery-id: one per event and endpoint, and it locates the record. */
+  id: z.string(),
   tenantId: z.uuid(),
   endpointId: z.uuid(),
   eventId: z.string(),
-  eventType: z.enum(EVENT_TYPES),
+  eventType: z.enum(DELIVERED_TYPES),
   status: z.enum(['pending', 'succeeded', 'failed']),
   attempts: z.array(z.object({
     at: z.iso.datetime(),
@@ -69,6 +87,9 @@ export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_40
 
 /** How long a receiver has to answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Failures for this long, without a success, disable an endpoint (reason `failing`). */
+export const FAILING_DISABLES_AFTER_MS = 3 * 24 * 3600 * 1000;
 
 /** How long delivery records and events are kept. */
 export const DELIVERY_RETENTION_DAYS = 30;

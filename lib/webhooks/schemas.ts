@@ -64,6 +64,10 @@ export const webhookEndpointView = /* @__PURE__ */ schema(() => classic.object({
     .enum(['gone', 'failing', 'manual'])
     .nullable()
     .describe('Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled.'),
+  failingSince: classic.iso
+    .datetime()
+    .nullable()
+    .describe('Since when its deliveries fail without a success (after 3 days it is disabled); null when the last one succeeded or none failed.'),
   createdAt: classic.iso.datetime(),
   updatedAt: classic.iso.datetime(),
 }));

@@ -13,7 +13,11 @@ import {
   updateEndpoint as storeUpdate,
   type EndpointChanges,
 } from '../db/repositories/webhooks';
+import { listAdministratorEmails } from '../db/repositories/users';
 import { Conflict, Forbidden, NotFound, ValidationError } from '../errors';
+import { mailer } from '../mail/mailer';
+import { sendQuietly } from '../mail/send-quietly';
+import { webhookDisabledMail } from '../mail/templates';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import type { WebhookEndpoint, WebhookSecrets } from './model';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpointSecretView, WebhookEndpointView } from './schemas';
@@ -42,6 +46,7 @@ const view = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
   events: endpoint.events,
   enabled: endpoint.enabled,
   disabledReason: endpoint.disabledReason,
+  failingSince: endpoint.failingSince,
   createdAt: endpoint.createdAt,
   updatedAt: endpoint.updatedAt,
 });
@@ -78,6 +83,7 @@ export async function createEndpoint(principal: Principal, input: CreateWebhookE
     events: input.events,
     enabled: true,
     disabledReason: null,
+    failingSince: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -111,7 +117,8 @@ export async function updateEndpoint(principal: Principal, id: string, input: Up
   if (input.url !== undefined) changes.url = input.url;
   if (input.events !== undefined) changes.events = input.events;
   if (input.description !== undefined) changes.description = input.description;
-  if (input.enabled === true && !read.enabled) Object.assign(changes, { enabled: true, disabledReason: null });
+  // Enabled again: its failures start over, so the next one does not disable it at once.
+  if (input.enabled === true && !read.enabled) Object.assign(changes, { enabled: true, disabledReason: null, failingSince: null });
   if (input.enabled === false && read.enabled) Object.assign(changes, { enabled: false, disabledReason: 'manual' });
   const updatedAt = new Date(nowMs).toISOString();
   const after: WebhookEndpoint = { ...read, ...changes, updatedAt };
@@ -143,9 +150,13 @@ export async function rotateSecret(principal: Principal, id: string, nowMs: numb
   return secretView(endpoint, rotated);
 }
 
+/** A tenant's administrators who hear that an endpoint was disabled: the first this many. */
+const MAX_NOTIFIED_ADMINISTRATORS = 50;
+
 /**
  * Disable an endpoint for the delivery (`gone`: it answered 410; `failing`: 3 days of
- * failures), with an audit entry `webhook_endpoint.updated` by the system (outside a request).
+ * failures), with an audit entry `webhook_endpoint.updated` by the system (outside a request),
+ * and tell the tenant's administrators by e-mail (a failure to send is logged, never thrown).
  * Nothing happens to one already disabled, whose first reason stays, or deleted.
  */
 export async function disableEndpoint(tenantId: string, id: string, reason: NonNullable<WebhookEndpoint['disabledReason']>, nowMs = Date.now()): Promise<void> {
@@ -153,5 +164,12 @@ export async function disableEndpoint(tenantId: string, id: string, reason: NonN
     { field: 'enabled', before: true, after: false },
     { field: 'disabledReason', before: null, after: reason },
   ];
-  await storeDisable(tenantId, id, reason, record(tenantId, 'webhook_endpoint.updated', id, nowMs, changes));
+  const disabled = await storeDisable(tenantId, id, reason, record(tenantId, 'webhook_endpoint.updated', id, nowMs, changes));
+  if (!disabled || reason === 'manual') return;
+  const endpoint = await getEndpoint(tenantId, id);
+  if (!endpoint) return;
+  await sendQuietly(async () => {
+    const send = await mailer();
+    for (const email of await listAdministratorEmails(tenantId, MAX_NOTIFIED_ADMINISTRATORS)) await send.send(webhookDisabledMail(email, { url: endpoint.url, reason, failingSince: endpoint.failingSince }));
+  }, 'webhook endpoint notice');
 }

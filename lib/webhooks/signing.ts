@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { DomainEvent } from '../domain/events';
-import type { WebhookSecrets } from './model';
+import type { WebhookEvent, WebhookSecrets } from './model';
 
 /** The headers Standard Webhooks 1.0 puts on a delivery, beside its JSON body. */
 export interface SignedHeaders {
@@ -10,7 +9,7 @@ export interface SignedHeaders {
 }
 
 /** The body of a delivery: the event as a receiver sees it, `{ type, timestamp, data }` (its id is the `webhook-id`). */
-export function deliveryBody(event: DomainEvent): string {
+export function deliveryBody(event: WebhookEvent): string {
   return JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
 }
 
@@ -28,7 +27,7 @@ export function signingSecrets(secrets: WebhookSecrets, nowMs: number): string[]
  * a receiver deduplicates by it), `webhook-timestamp` the attempt's time in seconds, and
  * `webhook-signature` one `v1,<base64>` per signing secret, space-separated.
  */
-export function signDelivery(event: DomainEvent, body: string, secrets: WebhookSecrets, nowMs: number): SignedHeaders {
+export function signDelivery(event: WebhookEvent, body: string, secrets: WebhookSecrets, nowMs: number): SignedHeaders {
   const at = new Date(Math.floor(nowMs / 1000) * 1000);
   const signatures = signingSecrets(secrets, nowMs).map((secret) => new Webhook(secret).sign(event.id, at, body));
   return { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signatures.join(' ') };

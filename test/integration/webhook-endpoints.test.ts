@@ -53,6 +53,7 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
       events: ['product.created', 'stock_movement.created'],
       enabled: true,
       disabledReason: null,
+      failingSince: null,
       createdAt: expect.stringMatching(/Z$/) as string,
       updatedAt: created.body.createdAt,
     };

@@ -124,11 +124,11 @@ describe('webhooks from npm start', () => {
     expect(delivery?.attempts).toEqual([{ at: expect.any(String) as string, statusCode: 200, latencyMs: expect.any(Number) as number, response: 'answer 200' }]);
   });
 
-  it('a failed attempt is retried on the schedule (run here with a clock 6 s ahead), with the same webhook-id', async () => {
+  it('a receiver that answers 500 twice gets the event again on the schedule (the test moves the clock on), with the same webhook-id', async () => {
     const admin = await newTenantWithAdmin();
     const { endpoint, secrets } = await register(admin, ['warehouse.created']);
     const before = hook.received.length;
-    hook.answer(500);
+    hook.answer(500, 500);
     const warehouse = await call<{ id: string }>('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Norte' } });
     expect(warehouse.status).toBe(201);
     await hook.until(before + 1, 2000);
@@ -136,14 +136,30 @@ describe('webhooks from npm start', () => {
     expect(pending).toMatchObject({ status: 'pending', attempts: [{ statusCode: 500, response: 'answer 500' }] });
     expect(Date.parse(pending?.nextAttemptAt ?? '') - Date.parse(pending?.attempts[0]?.at ?? '')).toBeGreaterThanOrEqual(5000);
 
-    const retried = await runDue(storeDeliveryDeps({ now: () => Date.now() + 6000 }));
-    expect(retried.find((one) => one.id === pending?.id)).toMatchObject({ status: 'succeeded' });
-    const [first, second] = hook.received.slice(before);
-    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
-    expect(() => new Webhook(secrets.current).verify(second?.body ?? '', second?.headers as Record<string, string>)).not.toThrow();
-    const stored = await getDelivery(admin.tenantId, endpoint.id, pending?.createdAt ?? '', pending?.id ?? '');
-    expect(stored?.delivery.attempts.map((one) => one.statusCode)).toEqual([500, 200]);
+    // 6 s on: the second attempt (5 s after the first) fails too, and the third is due 5 minutes later.
+    let clock = Date.now() + 6000;
+    const deps = storeDeliveryDeps({ now: () => clock });
+    expect((await runDue(deps)).find((one) => one.id === pending?.id)).toMatchObject({ status: 'pending', attempts: [{ statusCode: 500 }, { statusCode: 500 }] });
+    const ref = { tenantId: admin.tenantId, endpointId: endpoint.id, createdAt: pending?.createdAt ?? '', id: pending?.id ?? '' };
+    const second = (await getDelivery(ref))?.delivery;
+    expect(Date.parse(second?.nextAttemptAt ?? '') - clock).toBe(300_000);
+    // Not due a minute later; due 5 minutes later, and then it succeeds.
+    clock += 60_000;
+    expect((await runDue(deps)).find((one) => one.id === pending?.id)).toBeUndefined();
+    clock += 241_000;
+    expect((await runDue(deps)).find((one) => one.id === pending?.id)).toMatchObject({ status: 'succeeded' });
+
+    const attempts = hook.received.slice(before);
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map((one) => one.headers['webhook-id'])).size).toBe(1);
+    // Signed at each attempt's time: the third is 5 minutes ahead of the real clock, past the package's tolerance, so it is checked by its timestamp.
+    for (const attempt of attempts.slice(0, 2)) expect(() => new Webhook(secrets.current).verify(attempt.body, attempt.headers as Record<string, string>)).not.toThrow();
+    expect(Number(attempts[2]?.headers['webhook-timestamp'])).toBe(Math.floor(clock / 1000));
+    const stored = await getDelivery(ref);
+    expect(stored?.delivery.attempts.map((one) => one.statusCode)).toEqual([500, 500, 200]);
     expect(stored?.delivery.nextAttemptAt).toBeNull();
+    // A success clears the endpoint's failing time, which the first failure set.
+    expect(await getEndpoint(admin.tenantId, endpoint.id)).toMatchObject({ enabled: true, failingSince: null });
   });
 
   it('a 410 disables the endpoint at once, and its next events are not sent', async () => {

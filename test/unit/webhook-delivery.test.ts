@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent, EventType } from '../../lib/domain/events';
 import { CLAIM_MS, deliver, dispatch, nextRetryDelay, retryAfterSeconds, runDue, type DeliveryDeps, type FetchLike } from '../../lib/webhooks/delivery';
-import { RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookSecrets } from '../../lib/webhooks/model';
+import { RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from '../../lib/webhooks/model';
 
 /**
  * Delivery outcomes (lib/webhooks/delivery) with a fake network, clock and store: what each
@@ -28,6 +28,7 @@ const endpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => 
   events: ['stock_movement.created'],
   enabled: true,
   disabledReason: null,
+  failingSince: null,
   createdAt: new Date(START).toISOString(),
   updatedAt: new Date(START).toISOString(),
   ...overrides,
@@ -44,11 +45,12 @@ interface Sent {
 /** An in-memory world: the store's items, the endpoints, the clock and the receiver's answers. */
 function world() {
   let now = START;
-  const items = new Map<string, { delivery: WebhookDelivery; event: DomainEvent }>();
+  const items = new Map<string, { delivery: WebhookDelivery; event: WebhookEvent }>();
   const endpoints = new Map<string, WebhookEndpoint>();
   const secrets = new Map<string, WebhookSecrets>();
   const sent: Sent[] = [];
   const checked: string[] = [];
+  const disabled: { id: string; reason: string }[] = [];
   let answers: (() => Response | Promise<Response>)[] = [];
   let refuse: string | undefined;
   const fetch: FetchLike = (url, init) => {
@@ -63,11 +65,19 @@ function world() {
       checked.push(url);
       return refuse ? Promise.reject(new Error(refuse)) : Promise.resolve();
     },
-    newId: () => randomUUID(),
     deliveries: {
       insertDelivery: (delivery, carried) => {
+        if (items.has(delivery.id)) return Promise.resolve(false);
         items.set(delivery.id, { delivery: structuredClone(delivery), event: carried });
-        return Promise.resolve();
+        return Promise.resolve(true);
+      },
+      getDelivery: (ref) => Promise.resolve(items.has(ref.id) ? structuredClone(items.get(ref.id)) : undefined),
+      reopenDelivery: (read, claimedUntil) => {
+        const stored = items.get(read.id);
+        if (!stored || stored.delivery.status !== read.status || stored.delivery.attempts.length !== read.attempts.length) return Promise.resolve(undefined);
+        if (read.status === 'pending' && stored.delivery.nextAttemptAt !== read.nextAttemptAt) return Promise.resolve(undefined);
+        Object.assign(stored.delivery, { status: 'pending', nextAttemptAt: claimedUntil });
+        return Promise.resolve(structuredClone(stored));
       },
       recordAttempt: (delivery, attempt, outcome, claimedUntil) => {
         const stored = items.get(delivery.id);
@@ -90,13 +100,22 @@ function world() {
       getSecrets: (_tenant, id) => Promise.resolve(secrets.get(id)),
       disableEndpoint: (_tenant, id, reason) => {
         const one = endpoints.get(id);
-        if (one) Object.assign(one, { enabled: false, disabledReason: reason });
+        if (one?.enabled) {
+          Object.assign(one, { enabled: false, disabledReason: reason });
+          disabled.push({ id, reason });
+        }
+        return Promise.resolve();
+      },
+      setFailingSince: (target, read, value) => {
+        const one = endpoints.get(target.id);
+        if (one && one.failingSince === read) one.failingSince = value;
         return Promise.resolve();
       },
     },
   };
   return {
     deps,
+    disabled,
     sent,
     checked,
     items,

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DomainEvent } from '../../domain/events';
-import { DELIVERY_RETENTION_DAYS, type WebhookDelivery } from '../../webhooks/model';
+import type { DeliveryRef, DeliveryWork } from '../../webhooks/delivery';
+import { DELIVERY_RETENTION_DAYS, type WebhookDelivery, type WebhookEvent } from '../../webhooks/model';
 import { db, tableName } from '../client';
 import { conditionally, isConditionFailure } from '../conditions';
 import { WEBHOOK_ITEMS } from '../item-types';
@@ -23,26 +23,24 @@ const FIELDS = fieldsOf<WebhookDelivery>()(['id', 'tenantId', 'endpointId', 'eve
 
 export type DeliveryAttempt = WebhookDelivery['attempts'][number];
 
-/** A delivery with the event it carries. */
-export interface DeliveryWork {
-  delivery: WebhookDelivery;
-  event: DomainEvent;
-}
+const keyOf = (delivery: DeliveryRef) => keys.webhookDelivery(delivery.tenantId, delivery.endpointId, delivery.createdAt, delivery.id);
 
-const keyOf = (delivery: Pick<WebhookDelivery, 'tenantId' | 'endpointId' | 'createdAt' | 'id'>) => keys.webhookDelivery(delivery.tenantId, delivery.endpointId, delivery.createdAt, delivery.id);
+const toWork = (item: Record<string, unknown>): DeliveryWork => ({ delivery: pick<WebhookDelivery>(item, FIELDS), event: item.event as WebhookEvent });
 
-const toWork = (item: Record<string, unknown>): DeliveryWork => ({ delivery: pick<WebhookDelivery>(item, FIELDS), event: item.event as DomainEvent });
-
-/** Store a new delivery, pending and claimed until its `nextAttemptAt` (the first attempt's lease). */
-export async function insertDelivery(delivery: WebhookDelivery, event: DomainEvent): Promise<void> {
+/**
+ * Store a new delivery, pending and claimed until its `nextAttemptAt` (the first attempt's
+ * lease). False when a delivery with its id is there already (lib/webhooks/delivery-id: the
+ * same event to the same endpoint): nothing is written.
+ */
+export function insertDelivery(delivery: WebhookDelivery, event: WebhookEvent): Promise<boolean> {
   const due = delivery.status === 'pending' && delivery.nextAttemptAt !== null ? gsi1.webhookDue(delivery.id, delivery.nextAttemptAt) : {};
-  await db().send(
+  return conditionally(db().send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...keyOf(delivery), ...due, type: WEBHOOK_ITEMS.delivery, ...delivery, event, ttl: epochSeconds(delivery.createdAt) + DELIVERY_RETENTION_DAYS * 24 * 3600 },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
-  );
+  ));
 }
 
 /**
@@ -129,9 +127,44 @@ export async function listDue(now: string, limit: number): Promise<WebhookDelive
 }
 
 /** One delivery, with its event. */
-export async function getDelivery(tenantId: string, endpointId: string, createdAt: string, id: string): Promise<DeliveryWork | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(tenantId, endpointId, createdAt, id), ConsistentRead: true }));
+export async function getDelivery(ref: DeliveryRef): Promise<DeliveryWork | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keyOf(ref), ConsistentRead: true }));
   return Item ? toWork(Item) : undefined;
+}
+
+/**
+ * Claim a delivery for an administrator's retry, whatever its state, while it is still as read
+ * (its status, its attempts, and for a pending one its `nextAttemptAt`): pending until
+ * `claimedUntil`, back in the due index. Undefined when it changed meanwhile.
+ */
+export async function reopenDelivery(read: WebhookDelivery, claimedUntil: string): Promise<DeliveryWork | undefined> {
+  const due = gsi1.webhookDue(read.id, claimedUntil);
+  const pendingAsRead = read.status === 'pending' && read.nextAttemptAt !== null;
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf(read),
+        UpdateExpression: 'SET #status = :pending, nextAttemptAt = :claim, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+        ConditionExpression: `#status = :read AND size(attempts) = :attempts${pendingAsRead ? ' AND nextAttemptAt = :seen' : ''}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':claim': claimedUntil,
+          ':gsi1pk': due.gsi1pk,
+          ':gsi1sk': due.gsi1sk,
+          ':read': read.status,
+          ':attempts': read.attempts.length,
+          ...(pendingAsRead ? { ':seen': read.nextAttemptAt } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? toWork(Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 /** The endpoint's deliveries, newest first (at most `limit`). */

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import type { EventType } from '../../domain/events';
 import type { WebhookEndpoint, WebhookSecrets } from '../../webhooks/model';
@@ -7,7 +7,7 @@ import { WEBHOOK_ITEMS } from '../item-types';
 import { fieldsOf, pick, setOrRemove, withoutNulls } from '../items';
 import { keys } from '../keys';
 import { auditItems, writeWithEntry } from './audit';
-import { failedConditions } from '../conditions';
+import { conditionally, failedConditions } from '../conditions';
 
 /**
  * Webhook endpoints and their signing secrets: two items, the endpoint in its tenant's
@@ -16,7 +16,7 @@ import { failedConditions } from '../conditions';
  * together, with the change's audit entry, in one transaction.
  */
 
-const ENDPOINT_FIELDS = fieldsOf<WebhookEndpoint>()(['id', 'tenantId', 'url', 'description', 'events', 'enabled', 'disabledReason', 'createdAt', 'updatedAt']);
+const ENDPOINT_FIELDS = fieldsOf<WebhookEndpoint>()(['id', 'tenantId', 'url', 'description', 'events', 'enabled', 'disabledReason', 'failingSince', 'createdAt', 'updatedAt']);
 const SECRET_FIELDS = fieldsOf<WebhookSecrets>()(['tenantId', 'endpointId', 'current', 'previous', 'previousExpiresAt']);
 
 /** An endpoint as read (absent fields as null). */
@@ -108,7 +108,7 @@ export async function listEndpointsFor(tenantId: string, eventType: EventType): 
 }
 
 /** What an update may change. */
-export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description' | 'disabledReason'>>;
+export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description' | 'disabledReason' | 'failingSince'>>;
 
 /**
  * Change an endpoint with its entry, conditioned on the version read (`read.updatedAt`): of two
@@ -193,5 +193,25 @@ export function disableEndpoint(tenantId: string, id: string, reason: NonNullabl
       },
     ],
     audit,
+  );
+}
+
+/**
+ * Since when an endpoint's deliveries fail (null: the last succeeded), if it is still `read`:
+ * one write when the endpoint turns failing or healthy, none per attempt. Not a change of the
+ * endpoint by anyone (no entry, and `updatedAt` stays, so an administrator's edit is not refused
+ * for it); nothing is written to an endpoint deleted meanwhile.
+ */
+export async function setFailingSince(endpoint: Pick<WebhookEndpoint, 'tenantId' | 'id'>, read: string | null, value: string | null): Promise<void> {
+  await conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhookEndpoint(endpoint.tenantId, endpoint.id),
+        UpdateExpression: value === null ? 'REMOVE failingSince' : 'SET failingSince = :value',
+        ConditionExpression: read === null ? 'attribute_exists(pk) AND attribute_not_exists(failingSince)' : 'attribute_exists(pk) AND failingSince = :read',
+        ...(value === null && read === null ? {} : { ExpressionAttributeValues: { ...(value === null ? {} : { ':value': value }), ...(read === null ? {} : { ':read': read }) } }),
+      }),
+    ),
   );
 }
