@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent, EventType } from '../../lib/domain/events';
-import { CLAIM_MS, deliver, dispatch, nextRetryDelay, retryAfterSeconds, runDue, type DeliveryDeps, type FetchLike } from '../../lib/webhooks/delivery';
+import { CLAIM_MS, deliver, dispatch, nextRetryDelay, ping, retryAfterSeconds, retryNow, runDue, type DeliveryDeps, type FetchLike } from '../../lib/webhooks/delivery';
 import { RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from '../../lib/webhooks/model';
 
 /**
@@ -244,6 +244,29 @@ describe('retries', () => {
     expect(new Set(w.sent.map((one) => one.headers['webhook-timestamp'])).size).toBe(w.sent.length);
     w.advance(365 * 24 * 3600 * 1000);
     expect(await runDue(w.deps)).toEqual([]);
+    // The last step failed more than 3 days after the first failure: the endpoint is disabled, once.
+    expect(w.disabled).toEqual([{ id: target.id, reason: 'failing' }]);
+  });
+
+  it("an endpoint's failing time starts with its first failure, is cleared by a success, and only 3 days of failures disable it", async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 500 }));
+    await deliver(event(), target, secrets, w.deps);
+    expect(w.endpoints.get(target.id)?.failingSince).toBe(new Date(START).toISOString());
+    // Another failure 2 days later: still failing since the first, still enabled.
+    w.advance(2 * 24 * 3600 * 1000);
+    w.answer(() => new Response('', { status: 500 }));
+    await deliver(event(), { ...target, failingSince: new Date(START).toISOString() }, secrets, w.deps);
+    expect(w.endpoints.get(target.id)).toMatchObject({ enabled: true, failingSince: new Date(START).toISOString() });
+    // A success clears it; a failure 3 days after the first one then starts over instead of disabling.
+    const healthy = await deliver(event(), { ...target, failingSince: new Date(START).toISOString() }, secrets, w.deps);
+    expect(healthy.status).toBe('succeeded');
+    expect(w.endpoints.get(target.id)?.failingSince).toBeNull();
+    w.advance(24 * 3600 * 1000);
+    w.answer(() => new Response('', { status: 500 }));
+    await deliver(event(), { ...target, failingSince: null }, secrets, w.deps);
+    expect(w.endpoints.get(target.id)).toMatchObject({ enabled: true, failingSince: new Date(w.now()).toISOString() });
+    expect(w.disabled).toEqual([]);
   });
 
   it('a success on a retry ends the delivery', async () => {
@@ -299,6 +322,66 @@ describe('retries', () => {
     const [both, again] = await Promise.all([runDue(w.deps), runDue(w.deps)]);
     expect([...(both ?? []), ...(again ?? [])]).toHaveLength(1);
     expect(both?.[0] ?? again?.[0]).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('one delivery per event and endpoint', () => {
+  it('the same event handled twice (a stream record or a message read again) makes one delivery and one POST', async () => {
+    const { endpoint: target, secrets } = w.register();
+    const once = event();
+    const [first, second] = await Promise.all([deliver(once, target, secrets, w.deps), deliver(once, target, secrets, w.deps)]);
+    expect(w.items.size).toBe(1);
+    expect(w.sent).toHaveLength(1);
+    expect(second?.id).toBe(first?.id);
+    const [succeeded] = [first, second].filter((one) => one?.status === 'succeeded');
+    expect(succeeded?.attempts).toHaveLength(1);
+  });
+
+  it('a delivery stored by a process that died before its attempt is attempted when its event is handled again after the claim', async () => {
+    const { endpoint: target, secrets } = w.register();
+    const once = event();
+    w.answer(() => new Promise<Response>(() => undefined));
+    void deliver(once, target, secrets, w.deps);
+    await Promise.resolve();
+    w.answer();
+    // Handled again within the claim: left alone, not sent twice.
+    expect((await deliver(once, target, secrets, w.deps)).attempts).toEqual([]);
+    w.advance(CLAIM_MS);
+    expect(await deliver(once, target, secrets, w.deps)).toMatchObject({ status: 'succeeded', attempts: [{ statusCode: 200 }] });
+    expect(w.items.size).toBe(1);
+  });
+});
+
+describe("an administrator's retry and ping", () => {
+  it('retryNow sends a finished delivery once more; a failure leaves it failed, with no schedule', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 200 }));
+    const done = await deliver(event(), target, secrets, w.deps);
+    w.answer(() => new Response('', { status: 500 }));
+    const again = await retryNow(done, target, secrets, w.deps);
+    expect(again).toMatchObject({ id: done.id, status: 'failed', nextAttemptAt: null });
+    expect(again?.attempts.map((one) => one.statusCode)).toEqual([200, 500]);
+    // Read before that retry: the state moved on, so a second retry from it is refused.
+    expect(await retryNow(done, target, secrets, w.deps)).toBeUndefined();
+    expect(w.sent).toHaveLength(2);
+  });
+
+  it('retryNow of a pending delivery keeps its schedule after a failure', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 500 }), () => new Response('', { status: 503 }));
+    const pending = await deliver(event(), target, secrets, w.deps);
+    const again = await retryNow(pending, target, secrets, w.deps);
+    expect(again).toMatchObject({ status: 'pending' });
+    expect(Date.parse(again?.nextAttemptAt ?? '') - w.now()).toBe(RETRY_SCHEDULE_SECONDS[1] * 1000);
+  });
+
+  it('a ping is one attempt: no retry after a failure, and a 410 does not disable the endpoint', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 410 }));
+    const sent = await ping({ id: randomUUID(), type: 'ping', timestamp: new Date(w.now()).toISOString(), data: { id: target.id, tenantId: TENANT } }, target, secrets, w.deps);
+    expect(sent).toMatchObject({ eventType: 'ping', status: 'failed', nextAttemptAt: null, attempts: [{ statusCode: 410 }] });
+    expect(w.endpoints.get(target.id)).toMatchObject({ enabled: true, failingSince: null });
+    expect(JSON.parse(w.sent[0]?.body ?? '')).toEqual({ type: 'ping', timestamp: new Date(START).toISOString(), data: { id: target.id, tenantId: TENANT } });
   });
 });
 
