@@ -1,4 +1,4 @@
-import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
@@ -179,6 +179,7 @@ export class BackofficeStack extends Stack {
         handler: route.handler,
         description: `${route.method} ${route.path}: ${route.summary}`,
         cpu: route.cpu,
+        ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       }).function;
       bindTable(fn, table, route.table);
       if (countsRequests(route)) grantRateLimitCounters(fn, table);

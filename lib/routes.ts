@@ -56,6 +56,12 @@ export interface TableAccess {
   /** The indexes it queries: Query on `<table ARN>/index/<name>` for each, and on no other. */
   indexes?: readonly TableIndex[];
   credentials?: CredentialsAccess;
+  /**
+   * Access to the webhook signing secrets' partition (`WEBHOOK_SECRETS#…`, lib/db/keys
+   * `webhookSecrets`), refused as the credentials' is: every action without it, the other half
+   * with `read` or `write`. Only the functions that make, rotate, delete or sign with a secret declare it.
+   */
+  webhookSecrets?: CredentialsAccess;
 }
 
 /** Whether a function counts requests in the rate-limit counters: it has limits of its own, or API keys may call it (API_KEY_RATE_LIMIT). */
@@ -79,6 +85,8 @@ export interface Route {
    * tenants they hold in memory and a cold load within a second (see docs/deploy.md, "Memory").
    */
   cpu?: 'bcrypt' | 'search';
+  /** The function's timeout when the default (10 s) is too short: one that waits on a webhook receiver. */
+  timeoutSeconds?: number;
   /** Functions that send e-mail get `ses:SendEmail`. */
   sendsMail?: boolean;
   /** Functions that issue tokens may read the private signing key; no other may. */
@@ -139,6 +147,12 @@ export const API_KEY_RATE_LIMIT = { limit: 600, windowSeconds: 60 } as const;
 
 /** The API key routes' own limit, per administrator: keys are made and rolled now and then. */
 const API_KEY_CHANGES = { per: 'user', limit: 20, windowSeconds: 3600, scope: 'api-key-changes' } as const satisfies RateLimit;
+
+/** Sending to an endpoint on an administrator's word (a ping, a retry), per administrator: each is a request to the receiver of up to 10 s. */
+const WEBHOOK_SENDS = { per: 'user', limit: 60, windowSeconds: 3600, scope: 'webhook-sends' } as const satisfies RateLimit;
+
+/** The functions that send to a receiver while the caller waits: the receiver's 10 s and a margin. */
+const WEBHOOK_SEND_TIMEOUT_SECONDS = 20;
 
 /** The webhook endpoint routes' own limit, per administrator, in one window: endpoints are registered and changed now and then. */
 const WEBHOOK_ENDPOINT_CHANGES = { per: 'user', limit: 30, windowSeconds: 3600, scope: 'webhook-endpoint-changes' } as const satisfies RateLimit;
@@ -771,7 +785,7 @@ export const createWebhookEndpoint = {
   handler: 'functions/webhooks/create-webhook-endpoint.ts',
   auth: 'protected',
   // The endpoint, its secrets, the tenant's endpoint count (UpdateItem, conditioned on the cap) and the entry, in one transaction.
-  table: { actions: ['PutItem', 'UpdateItem'] },
+  table: { actions: ['PutItem', 'UpdateItem'], webhookSecrets: 'write' },
   audits: ['webhook_endpoint.created'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,
@@ -806,7 +820,7 @@ export const deleteWebhookEndpoint = {
   path: '/webhook-endpoints/{id}',
   handler: 'functions/webhooks/delete-webhook-endpoint.ts',
   auth: 'protected',
-  table: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'] },
+  table: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], webhookSecrets: 'write' },
   audits: ['webhook_endpoint.deleted'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,
@@ -818,11 +832,38 @@ export const rotateWebhookSecret = {
   path: '/webhook-endpoints/{id}/rotate-secret',
   handler: 'functions/webhooks/rotate-webhook-secret.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], webhookSecrets: 'read-write' },
   audits: ['webhook_endpoint.secret_rotated'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,
   summary: "Give a webhook endpoint a new signing secret, shown once; the previous one signs for 24 hours more (tenant administrators)",
+} as const satisfies Route;
+
+export const testWebhookEndpoint = {
+  method: 'POST',
+  path: '/webhook-endpoints/{id}/test',
+  handler: 'functions/webhooks/test-webhook-endpoint.ts',
+  auth: 'protected',
+  // The endpoint and its secrets (GetItem), the delivery (PutItem) and its attempt (UpdateItem), the entry (PutItem).
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' },
+  audits: ['webhook_endpoint.tested'],
+  rateLimits: [WEBHOOK_SENDS],
+  apiKey: false,
+  timeoutSeconds: WEBHOOK_SEND_TIMEOUT_SECONDS,
+  summary: 'Send a `ping` event to a webhook endpoint now and answer what it replied (tenant administrators)',
+} as const satisfies Route;
+
+export const retryWebhookDelivery = {
+  method: 'POST',
+  path: '/webhook-deliveries/{id}/retry',
+  handler: 'functions/webhooks/retry-webhook-delivery.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' },
+  audits: ['webhook_endpoint.delivery_retried'],
+  rateLimits: [WEBHOOK_SENDS],
+  apiKey: false,
+  timeoutSeconds: WEBHOOK_SEND_TIMEOUT_SECONDS,
+  summary: 'Send a delivery again now and answer what the endpoint replied (tenant administrators)',
 } as const satisfies Route;
 
 export const listWebhookDeliveries = {
@@ -897,6 +938,8 @@ export const routes = {
   updateWebhookEndpoint,
   deleteWebhookEndpoint,
   rotateWebhookSecret,
+  testWebhookEndpoint,
+  retryWebhookDelivery,
   listWebhookDeliveries,
 } as const satisfies Record<string, Route>;
 

@@ -2,10 +2,11 @@ import { httpHandler } from '../../lib/http/handler';
 import { pageReply } from '../../lib/http/pages';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
-import { deliveriesQuery, deliveryListView, webhookEndpointIdPath } from '../../lib/webhooks/delivery-schemas';
+import { idPath } from '../../lib/domain/fields';
+import { deliveriesQuery, deliveryListView } from '../../lib/webhooks/delivery-schemas';
 import { listWebhookDeliveries } from '../../lib/webhooks/deliveries-service';
 
-export const handler = httpHandler(routes.listWebhookDeliveries, { path: webhookEndpointIdPath, query: deliveriesQuery }, async ({ path, query, principal }) =>
+export const handler = httpHandler(routes.listWebhookDeliveries, { path: idPath, query: deliveriesQuery }, async ({ path, query, principal }) =>
   pageReply(
     routes.listWebhookDeliveries.path.replace('{id}', path.id),
     query,

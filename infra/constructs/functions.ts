@@ -6,7 +6,7 @@ import { Architecture, type CfnFunction, LoggingFormat, Runtime, Tracing } from 
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CREDENTIALS_PK_PREFIX, SEARCH_PK_PATTERNS } from '../../lib/db/keys';
+import { CREDENTIALS_PK_PREFIX, SEARCH_PK_PATTERNS, WEBHOOK_SECRETS_PK_PREFIX } from '../../lib/db/keys';
 import type { CredentialsAccess, Route, TableAccess, TableAction } from '../../lib/routes';
 import {
   BUNDLE_ALIASES,
@@ -182,6 +182,8 @@ export function credentialsDeniedActions(access: CredentialsAccess | undefined):
 
 /** The condition of the credentials Deny: any partition key of the request in the credentials partition. */
 export const CREDENTIALS_CONDITION = { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${CREDENTIALS_PK_PREFIX}*`] } } as const;
+/** The same for the webhook signing secrets' partition. */
+export const WEBHOOK_SECRETS_CONDITION = { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${WEBHOOK_SECRETS_PK_PREFIX}*`] } } as const;
 
 /**
  * Binds the table to a function the least-privilege way: the function learns the table's
@@ -196,6 +198,9 @@ export const CREDENTIALS_CONDITION = { 'ForAnyValue:StringLike': { 'dynamodb:Lea
  *   other partitions: one BatchGetItem may ask for a user item and its credentials item
  *   together, and a Deny refuses the whole call as soon as one of its keys is there. On the
  *   table only: a credentials item has no index keys, so no index holds it.
+ * - the same Deny on the webhook signing secrets' partition (`WEBHOOK_SECRETS#*`) by its
+ *   declared `webhookSecrets` access: only the functions that make, rotate, delete or sign
+ *   with a secret reach it.
  */
 export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAccess): void {
   fn.addEnvironment('TABLE_NAME', table.tableName);
@@ -209,6 +214,12 @@ export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAcce
   if (denied.length > 0) {
     fn.addToRolePolicy(
       new PolicyStatement({ sid: 'DenyCredentials', effect: Effect.DENY, actions: [...denied], resources: [table.tableArn], conditions: CREDENTIALS_CONDITION }),
+    );
+  }
+  const deniedSecrets = credentialsDeniedActions(access.webhookSecrets);
+  if (deniedSecrets.length > 0) {
+    fn.addToRolePolicy(
+      new PolicyStatement({ sid: 'DenyWebhookSecrets', effect: Effect.DENY, actions: [...deniedSecrets], resources: [table.tableArn], conditions: WEBHOOK_SECRETS_CONDITION }),
     );
   }
 }

@@ -54,6 +54,8 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.tested',
+  'webhook_endpoint.delivery_retried',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

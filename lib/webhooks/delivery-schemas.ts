@@ -7,8 +7,8 @@ import { DELIVERY_ID_PATTERN } from './delivery-id';
 import { DELIVERED_TYPES } from './model';
 import { MAX_LIST_PAGE, DEFAULT_LIST_PAGE } from '../pages';
 
-/** The `{id}` of an endpoint's routes. */
-export const webhookEndpointIdPath = /* @__PURE__ */ schema(() => z.object({ id: z.uuid('must be a webhook endpoint id') }));
+/** The `{id}` of POST /webhook-deliveries/{id}/retry. */
+export const deliveryIdPath = /* @__PURE__ */ schema(() => z.object({ id: z.string().check(z.regex(DELIVERY_ID_PATTERN, 'must be a webhook delivery id: 40 letters and digits')) }));
 
 /** GET /webhook-endpoints/{id}/deliveries; any other parameter is a 400. */
 export const deliveriesQuery = /* @__PURE__ */ schema(() => z.strictObject({

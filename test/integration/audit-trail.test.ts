@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { cnpj } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../lib/auth/totp';
@@ -164,6 +165,19 @@ async function webhookEndpoint(owner: Account): Promise<{ id: string; secret: st
   const created = await call<{ id: string; secret: string }>('POST', '/webhook-endpoints', { cookies: owner.cookies, body: { url: 'http://127.0.0.1:9/hook', events: ['product.created'] } });
   expect(created.status).toBe(201);
   return { id: created.body.id, secret: created.body.secret };
+}
+
+/** The endpoint's first delivery, once the engine of npm start has made it (a product's event). */
+async function firstDelivery(owner: Account, endpointId: string): Promise<string> {
+  expect((await call('POST', '/inventory/products', { cookies: owner.cookies, body: { sku: `HOOK-${randomUUID().slice(0, 8)}`, name: 'Hook' } })).status).toBe(201);
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const listed = await call<{ id: string; attempts: unknown[] }[]>('GET', `/webhook-endpoints/${endpointId}/deliveries`, { cookies: owner.cookies });
+    const first = listed.body.find((one) => one.attempts.length > 0);
+    if (first) return first.id;
+    if (Date.now() > deadline) throw new Error('no delivery was made within 5 s');
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
 }
 
 type RouteId = keyof typeof routes;
@@ -571,6 +585,25 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
     expect(rotated).toMatch(/^whsec_/);
     expect(JSON.stringify(entry)).not.toContain(rotated);
     return entry;
+  },
+  testWebhookEndpoint: async () => {
+    const owner = await admin();
+    const { id, secret } = await webhookEndpoint(owner);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/webhook-endpoints/${id}/test`, as(owner)), 200, () => ({
+      action: 'webhook_endpoint.tested',
+      resource: { type: 'webhook_endpoint', id },
+      actor: actorOf(owner),
+    }), [secret]);
+  },
+  retryWebhookDelivery: async () => {
+    const owner = await admin();
+    const { id, secret } = await webhookEndpoint(owner);
+    const deliveryId = await firstDelivery(owner, id);
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/webhook-deliveries/${deliveryId}/retry`, as(owner)), 200, () => ({
+      action: 'webhook_endpoint.delivery_retried',
+      resource: { type: 'webhook_endpoint', id },
+      actor: actorOf(owner),
+    }), [secret]);
   },
 };
 

@@ -217,3 +217,60 @@ describe('GET /webhook-endpoints/{id}/deliveries', () => {
     expect((await call('GET', `/webhook-endpoints/${randomUUID()}/deliveries`, { cookies: admin.cookies })).status).toBe(404);
   });
 });
+
+describe('POST /webhook-endpoints/{id}/test and POST /webhook-deliveries/{id}/retry', () => {
+  it('a test sends a signed ping now and answers what came back, also to a disabled endpoint, without retries or effect on the endpoint', async () => {
+    const admin = await newTenantWithAdmin();
+    const { endpoint, secrets } = await register(admin, ['warehouse.created']);
+    const before = hook.received.length;
+    hook.answer(410);
+    const tested = await call<WebhookDelivery>('POST', `/webhook-endpoints/${endpoint.id}/test`, { cookies: admin.cookies });
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ endpointId: endpoint.id, eventType: 'ping', status: 'failed', nextAttemptAt: null, attempts: [{ statusCode: 410, response: 'answer 410' }] });
+    const got = hook.received[before] as Received;
+    expect(new Webhook(secrets.current).verify(got.body, got.headers as Record<string, string>)).toEqual({ type: 'ping', timestamp: expect.any(String) as string, data: { id: endpoint.id, tenantId: admin.tenantId } });
+    // A ping's 410 does not disable; a disabled endpoint can still be tested.
+    expect(await getEndpoint(admin.tenantId, endpoint.id)).toMatchObject({ enabled: true, failingSince: null });
+    await call('PATCH', `/webhook-endpoints/${endpoint.id}`, { cookies: admin.cookies, body: { enabled: false } });
+    const again = await call<WebhookDelivery>('POST', `/webhook-endpoints/${endpoint.id}/test`, { cookies: admin.cookies });
+    expect(again.body).toMatchObject({ eventType: 'ping', status: 'succeeded', attempts: [{ statusCode: 200 }] });
+    const log = await call<WebhookDelivery[]>('GET', `/webhook-endpoints/${endpoint.id}/deliveries?eventType=ping`, { cookies: admin.cookies });
+    expect(log.body.map((one) => one.status)).toEqual(['succeeded', 'failed']);
+
+    const other = await newTenantWithAdmin();
+    expect((await call('POST', `/webhook-endpoints/${endpoint.id}/test`, { cookies: other.cookies })).status).toBe(404);
+    expect((await call('POST', `/webhook-endpoints/${randomUUID()}/test`, { cookies: admin.cookies })).status).toBe(404);
+    expect(hook.received.slice(before)).toHaveLength(2);
+  });
+
+  it('a retry sends a delivery again now with the same webhook-id, replays a succeeded one, and is refused for another tenant, a bad id or a disabled endpoint', async () => {
+    const admin = await newTenantWithAdmin();
+    const { endpoint } = await register(admin, ['warehouse.created']);
+    const before = hook.received.length;
+    hook.answer(500);
+    await call('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Leste' } });
+    await hook.until(before + 1, 2000);
+    const [pending] = await deliveriesOf(admin, endpoint.id, (all) => all[0]?.attempts.length === 1);
+    const path = `/webhook-deliveries/${pending?.id ?? ''}/retry`;
+
+    const retried = await call<WebhookDelivery>('POST', path, { cookies: admin.cookies });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id: pending?.id, status: 'succeeded', nextAttemptAt: null });
+    expect(retried.body.attempts.map((one) => one.statusCode)).toEqual([500, 200]);
+    const replayed = await call<WebhookDelivery>('POST', path, { cookies: admin.cookies });
+    expect(replayed.body.attempts.map((one) => one.statusCode)).toEqual([500, 200, 200]);
+    const sent = hook.received.slice(before);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((one) => one.headers['webhook-id'])).size).toBe(1);
+
+    const other = await newTenantWithAdmin();
+    expect((await call('POST', path, { cookies: other.cookies })).status).toBe(404);
+    const bad = await call<{ errors: unknown }>('POST', '/webhook-deliveries/not-a-delivery/retry', { cookies: admin.cookies });
+    expect(bad.status).toBe(400);
+    await call('PATCH', `/webhook-endpoints/${endpoint.id}`, { cookies: admin.cookies, body: { enabled: false } });
+    const disabled = await call<{ detail: string }>('POST', path, { cookies: admin.cookies });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.detail).toBe('The endpoint is disabled: enable it first, or send it a test event');
+    expect(hook.received.slice(before)).toHaveLength(3);
+  });
+});

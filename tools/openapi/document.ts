@@ -83,7 +83,9 @@ export const DEFAULT_SERVERS: ServerObject[] = [
   },
 ];
 
-/** One tag per area, taken from a path's first segment. */
+const WEBHOOKS_TAG = { name: 'Webhooks', description: "Endpoints that receive the tenant's domain events, signed as Standard Webhooks says: registered, changed, tested, their secrets rotated, and their deliveries, which can be sent again." };
+
+/** One tag per area, taken from a path's first segment (several segments may share one). */
 const TAGS: Record<string, { name: string; description: string }> = {
   tenants: { name: 'Tenants', description: 'Merchants: sign-up, the platform list, profile updates.' },
   auth: { name: 'Authentication', description: 'Registration, login, cookie sessions, refresh, password recovery, invitations.' },
@@ -94,7 +96,8 @@ const TAGS: Record<string, { name: string; description: string }> = {
   'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
   events: { name: 'Events', description: "The tenant's domain events of the last 30 days, for a receiver catching up." },
   'api-keys': { name: 'API keys', description: 'Keys for the systems that feed the back-office (points of sale, online stores, ERPs): scoped, rolled, revoked.' },
-  'webhook-endpoints': { name: 'Webhooks', description: "Endpoints that receive the tenant's domain events, signed as Standard Webhooks says: registered, changed, their secrets rotated, and their deliveries." },
+  'webhook-endpoints': WEBHOOKS_TAG,
+  'webhook-deliveries': WEBHOOKS_TAG,
 };
 
 const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.
@@ -640,7 +643,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     openapi: OPENAPI_VERSION,
     info: { title: 'Back-office API', version: API_VERSION, description: DESCRIPTION, contact: CONTACT },
     servers: options.servers ?? DEFAULT_SERVERS,
-    tags: Object.values(TAGS).filter((tag) => usedTags.has(tag.name)),
+    tags: [...new Set(Object.values(TAGS))].filter((tag) => usedTags.has(tag.name)),
     paths,
     components: {
       schemas: { ...requestSchemas, ...responseSchemas },

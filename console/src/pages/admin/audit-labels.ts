@@ -45,6 +45,8 @@ const ACTIONS_PT: Record<AuditAction, string> = {
   'webhook_endpoint.updated': 'Endpoint de webhook alterado',
   'webhook_endpoint.deleted': 'Endpoint de webhook excluído',
   'webhook_endpoint.secret_rotated': 'Segredo de webhook renovado',
+  'webhook_endpoint.tested': 'Evento de teste enviado ao webhook',
+  'webhook_endpoint.delivery_retried': 'Entrega de webhook reenviada',
 };
 
 const ACTIONS_EN: Record<AuditAction, string> = {
@@ -91,6 +93,8 @@ const ACTIONS_EN: Record<AuditAction, string> = {
   'webhook_endpoint.updated': 'Webhook endpoint updated',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
   'webhook_endpoint.secret_rotated': 'Webhook secret rotated',
+  'webhook_endpoint.tested': 'Webhook test event sent',
+  'webhook_endpoint.delivery_retried': 'Webhook delivery sent again',
 };
 
 const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API', webhook_endpoint: 'Endpoint de webhook' };

@@ -16,7 +16,7 @@ export const AUDIT_ACTIONS = [
   'company.status_changed', 'supplier.created', 'supplier.updated', 'supplier.deleted',
   'warehouse.created', 'product.created', 'movement.created', 'api_key.created', 'api_key.rolled',
   'api_key.revoked', 'webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.secret_rotated', 'webhook_endpoint.tested', 'webhook_endpoint.delivery_retried',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
