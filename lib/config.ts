@@ -135,6 +135,12 @@ const configRules = {
    */
   WEBHOOK_ALLOW_LOOPBACK: ((value) => (value === undefined ? { value: false } : value === 'true' || value === 'false' ? { value: value === 'true' } : refuse('must be true or false'))) as Rule<boolean>,
 
+  /**
+   * The webhook delivery queue (infra/constructs/webhooks.ts), where the delivery function
+   * sends its wake-ups; set on that function only.
+   */
+  WEBHOOK_QUEUE_URL: optional(url),
+
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,
 

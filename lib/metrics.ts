@@ -27,7 +27,15 @@ export const METRICS = {
   idempotentReplays: { name: 'IdempotentReplays', dimension: 'route' },
   /** A request answered 5xx by the function's problem handler, by route. */
   serverErrors: { name: 'ServerErrors', dimension: 'route' },
+  /**
+   * A webhook delivery attempt, by outcome: `succeeded` (2xx), `failed` (another status) or
+   * `no_answer` (timeout, refused connection, target refused). Per endpoint, the delivery
+   * function's log lines feed a Contributor Insights rule instead: an endpoint id is no dimension.
+   */
+  webhookAttempts: { name: 'WebhookAttempts', dimension: 'outcome' },
 } as const;
+
+export type WebhookAttemptOutcome = 'succeeded' | 'failed' | 'no_answer';
 
 export type LoginOutcome = 'success' | 'second_factor_required' | 'failure' | 'second_factor_failure';
 
@@ -67,3 +75,4 @@ export const countSessionsRevoked = (reason: SessionEndReason, sessions = 1): vo
 export const countMovement = (type: string): void => record(METRICS.movements, type);
 export const countIdempotentReplay = (route: string): void => record(METRICS.idempotentReplays, route);
 export const countServerError = (route: string): void => record(METRICS.serverErrors, route);
+export const countWebhookAttempt = (outcome: WebhookAttemptOutcome): void => record(METRICS.webhookAttempts, outcome);
