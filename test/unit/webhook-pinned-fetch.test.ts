@@ -3,6 +3,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storeDeliveryDeps } from '../../lib/webhooks/deps';
 import { createPinnedFetch, pinnedLookup, type PinnedInit } from '../../lib/webhooks/pinned-fetch';
 import { vetTarget, type Resolver, type VettedTarget } from '../../lib/webhooks/ssrf';
 
@@ -169,6 +170,16 @@ describe('the pinned fetch', () => {
     expect(await ask('hooks.example.com', { family: 6 })).toEqual({ address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 });
     expect(await ask('metadata.example.com', {})).toEqual({ error: 'ENOTFOUND' });
     expect(dns.asked).toEqual(['hooks.example.com']);
+  });
+
+  it('is what deliveries use as deployed and in npm start (storeDeliveryDeps): the guard answers the target, the fetch connects to it', async () => {
+    const deps = storeDeliveryDeps();
+    await expect(deps.checkTarget('https://93.184.215.14/in')).resolves.toEqual({ href: 'https://93.184.215.14/in', hostname: '93.184.215.14', addresses: [{ address: '93.184.215.14', family: 4 }] });
+    const { received, port } = await receiver();
+    // The global fetch would resolve this .test name, and fail.
+    const response = await deps.fetch(`http://hooks.rebind.test:${port}/in`, init({ target: pinned('hooks.rebind.test', '127.0.0.1') }));
+    expect(response.status).toBe(200);
+    expect(received).toHaveLength(1);
   });
 
   it('refuses a target vetted for another host', async () => {
