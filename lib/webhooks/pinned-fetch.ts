@@ -76,6 +76,9 @@ export function pinnedLookup(target: VettedTarget): LookupFunction {
 /** The URL's host as the request names it: no brackets around an IPv6 literal. */
 const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 
+/** The caller's headers less those this request sets itself (Host, Content-Length), in any case. */
+const withoutOwn = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase())));
+
 /** Statuses whose answer has no body (a `Response` refuses one). */
 const NULL_BODY = new Set([204, 205, 304]);
 
@@ -112,7 +115,7 @@ export function createPinnedFetch(options: PinnedFetchOptions = {}): PinnedFetch
       hostname,
       ...(parsed.port ? { port: Number(parsed.port) } : {}),
       path: `${parsed.pathname}${parsed.search}`,
-      headers: { ...init.headers, host: parsed.host, 'content-length': String(Buffer.byteLength(init.body)) },
+      headers: { ...withoutOwn(init.headers), host: parsed.host, 'content-length': String(Buffer.byteLength(init.body)) },
       agent: false,
       lookup: pinnedLookup(target),
       ...(https && named ? { servername: hostname } : {}),
@@ -149,7 +152,8 @@ export function createPinnedFetch(options: PinnedFetchOptions = {}): PinnedFetch
         }
       });
       signal.addEventListener('abort', onAbort, { once: true });
-      request.once('error', (error) => {
+      // `on`, not `once`: a second error (the socket's, after an abort) must find a listener too.
+      request.on('error', (error) => {
         if (!message) done();
         fail(signal.aborted ? abortError(signal) : fetchFailed(error));
       });

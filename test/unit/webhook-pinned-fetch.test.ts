@@ -130,6 +130,9 @@ describe('the pinned fetch', () => {
     const [request] = received;
     expect(request).toMatchObject({ method: 'POST', url: '/in?tenant=1', body: '{"type":"ping"}', localAddress: '127.0.0.1' });
     expect(request?.headers).toMatchObject({ host: `hooks.rebind.test:${port}`, 'content-type': 'application/json', 'webhook-id': 'msg_1', 'content-length': '15' });
+    // A Host given by the caller does not override the URL's.
+    await createPinnedFetch()(`http://hooks.rebind.test:${port}/in`, init({ headers: { Host: 'metadata.internal' }, target: pinned('hooks.rebind.test', '127.0.0.1') }));
+    expect(received[1]?.headers.host).toBe(`hooks.rebind.test:${port}`);
   });
 
   it('cannot be sent elsewhere by a second DNS answer: the name is resolved once, by the guard, and the connection goes to that answer', async () => {
