@@ -2,6 +2,7 @@ import type { DomainEvent, EventType } from '../domain/events';
 import { deliveryIdOf } from './delivery-id';
 import { DELIVERY_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from './model';
 import { deliveryBody, signDelivery } from './signing';
+import type { VettedTarget } from './ssrf';
 
 /**
  * Delivering events to webhook endpoints, at least once: each event of a tenant goes to every
@@ -23,8 +24,12 @@ import { deliveryBody, signDelivery } from './signing';
  * so the same code runs in a Lambda, in `npm start` and in tests.
  */
 
-/** The part of fetch a delivery uses. */
-export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; redirect: 'manual'; signal: AbortSignal }) => Promise<Response>;
+/**
+ * The part of fetch a delivery uses, and the target as the guard took it (`target`, when the
+ * guard answered one): a fetch that connects to exactly its addresses (./pinned-fetch) cannot
+ * be sent elsewhere by a second DNS answer.
+ */
+export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; redirect: 'manual'; signal: AbortSignal; target?: VettedTarget }) => Promise<Response>;
 
 type Attempt = WebhookDelivery['attempts'][number];
 
@@ -61,8 +66,8 @@ export interface DeliveryDeps {
   fetch: FetchLike;
   /** Epoch milliseconds. */
   now: () => number;
-  /** Throws when the URL may not be delivered to (lib/webhooks/ssrf `checkTarget`, whose resolver it uses). */
-  checkTarget: (url: string) => Promise<void>;
+  /** Throws when the URL may not be delivered to (lib/webhooks/ssrf `vetTarget`, whose resolver it uses); the target checked, for `fetch` to connect to. */
+  checkTarget: (url: string) => Promise<VettedTarget | void>;
   deliveries: DeliveryStore;
   endpoints: EndpointStore;
   /** DELIVERY_TIMEOUT_MS unless a test says otherwise. */
@@ -140,15 +145,16 @@ interface AttemptResult {
 async function post(event: WebhookEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<AttemptResult> {
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const started = deps.now();
+  let target: VettedTarget | undefined;
   try {
-    await deps.checkTarget(endpoint.url);
+    target = (await deps.checkTarget(endpoint.url)) ?? undefined;
   } catch (error) {
     return { attempt: { at: iso(started), statusCode: null, latencyMs: 0, response: `Not sent: ${error instanceof Error ? error.message : String(error)}` } };
   }
   const body = deliveryBody(event);
   const headers = { 'content-type': 'application/json', 'user-agent': 'backoffice-webhooks/1', ...signDelivery(event, body, secrets, started) };
   try {
-    const response = await deps.fetch(endpoint.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await deps.fetch(endpoint.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), target });
     const text = await excerpt(response).catch(() => '');
     const latencyMs = Math.max(0, Math.round(deps.now() - started));
     return { attempt: { at: iso(started), statusCode: response.status, latencyMs, response: text }, retryAfter: retryAfterSeconds(response.headers.get('retry-after'), deps.now()) };

@@ -8,6 +8,9 @@ import { config } from '../config';
  * service's own network (private ranges), the host itself (loopback) or the cloud's metadata
  * service (link-local 169.254.169.254, fd00:ec2::254). Checked at registration and again
  * before each delivery, on every address the name resolves to (a name may change its answer).
+ * A delivery then connects to the addresses checked (`vetTarget`, ./pinned-fetch), never to a
+ * second answer of the name: a DNS server answering a public address to the check and the
+ * metadata service to the connection (DNS rebinding) has no second question to answer.
  */
 
 /** Why a target is refused. */
@@ -140,6 +143,26 @@ function classifyV6(bytes: number[]): Range['kind'] | undefined {
   return IPV6_REFUSED.find((range) => inRange(bytes, range))?.kind;
 }
 
+/** An address a target was checked at, with its family. */
+export interface VettedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * A target the guard took: the host to name (TLS server name, Host header) and the addresses to
+ * connect to, every one of them checked, in the resolver's order. A connection made with it
+ * asks DNS nothing (./pinned-fetch).
+ */
+export interface VettedTarget {
+  /** The URL checked (normalised by the URL parser). */
+  href: string;
+  /** The URL's host without port or IPv6 brackets: a name, or the IP literal itself. */
+  hostname: string;
+  /** Never empty; one address, the literal, for an IP-literal URL. */
+  addresses: readonly VettedAddress[];
+}
+
 /**
  * Check a webhook target: an absolute URL without credentials, https, whose host (an IP
  * literal, or every address its name resolves to) is public. With `allowLoopback` (npm start),
@@ -147,6 +170,14 @@ function classifyV6(bytes: number[]): Range['kind'] | undefined {
  * the addresses checked (for a caller that connects to exactly those); throws `UnsafeTarget`.
  */
 export async function checkTarget(url: string, options: CheckOptions = {}): Promise<string[]> {
+  return (await vetTarget(url, options)).addresses.map((one) => one.address);
+}
+
+/**
+ * `checkTarget`, answering what a connection needs to go to exactly the addresses checked: the
+ * name is resolved once, here. Throws `UnsafeTarget` as `checkTarget` does.
+ */
+export async function vetTarget(url: string, options: CheckOptions = {}): Promise<VettedTarget> {
   const allowLoopback = options.allowLoopback ?? config().WEBHOOK_ALLOW_LOOPBACK;
   const resolve = options.resolve ?? systemResolver;
   let target: URL;
@@ -179,5 +210,6 @@ export async function checkTarget(url: string, options: CheckOptions = {}): Prom
     throw new UnsafeTarget(kind, `${named}, ${DESCRIPTIONS[kind]}: webhooks go to public addresses only`);
   }
   if (http && !addresses.every((address) => classify(address) === 'loopback')) throw httpRefused();
-  return addresses;
+  // Every address passed `classify`, which refuses what is not an IP address: its family is 4 or 6.
+  return { href: target.href, hostname: host, addresses: addresses.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 })) };
 }

@@ -1,9 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent, EventType } from '../../lib/domain/events';
 import { CLAIM_MS, deliver, dispatch, nextRetryDelay, ping, retryAfterSeconds, retryNow, runDue, type DeliveryDeps, type FetchLike } from '../../lib/webhooks/delivery';
 import { RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from '../../lib/webhooks/model';
+import { createPinnedFetch } from '../../lib/webhooks/pinned-fetch';
+import { vetTarget, type Resolver } from '../../lib/webhooks/ssrf';
 
 /**
  * Delivery outcomes (lib/webhooks/delivery) with a fake network, clock and store: what each
@@ -218,6 +222,50 @@ describe('deliver', () => {
     expect(w.sent).toHaveLength(0);
     expect(delivery.attempts[0]).toMatchObject({ statusCode: null, response: 'Not sent: resolves to a private address' });
     expect(delivery.status).toBe('pending');
+  });
+});
+
+describe('DNS rebinding', () => {
+  it('the POST goes to the address the guard checked: a second DNS answer (the metadata service) is never asked for', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string; localAddress: string | undefined }[] = [];
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString(), localAddress: request.socket.localAddress });
+        response.writeHead(200).end('y'.repeat(5000));
+      });
+    });
+    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', () => resolveListen()));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      // Loopback to the check (allowed, as in npm start), 169.254.169.254 to any later question.
+      const asked: string[] = [];
+      const hostile: Resolver = (hostname) => {
+        asked.push(hostname);
+        return Promise.resolve([{ address: asked.length === 1 ? '127.0.0.1' : '169.254.169.254', family: 4 }]);
+      };
+      w.deps.checkTarget = (url) => vetTarget(url, { allowLoopback: true, resolve: hostile });
+      w.deps.fetch = createPinnedFetch();
+      // The real clock: the receiver's verifier checks the signature's timestamp against it.
+      w.deps.now = () => Date.now();
+      // A .test name no resolver answers: the connection reaches the receiver only through the vetted address.
+      const { endpoint: target, secrets } = w.register({ url: `http://hooks.rebind.test:${port}/in` });
+      const sent = event();
+      const delivery = await deliver(sent, target, secrets, w.deps);
+      expect(delivery.status).toBe('succeeded');
+      expect(delivery.attempts[0]).toMatchObject({ statusCode: 200 });
+      expect(delivery.attempts[0]?.response).toHaveLength(1024);
+      expect(asked).toEqual(['hooks.rebind.test']);
+      expect(received).toHaveLength(1);
+      expect(received[0]?.localAddress).toBe('127.0.0.1');
+      expect(received[0]?.headers.host).toBe(`hooks.rebind.test:${port}`);
+      expect(received[0]?.headers['webhook-id']).toBe(sent.id);
+      expect(() => new Webhook(secrets.current).verify(received[0]?.body ?? '', received[0]?.headers as Record<string, string>)).not.toThrow();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTarget, classify, UnsafeTarget, type Resolver } from '../../lib/webhooks/ssrf';
+import { checkTarget, classify, UnsafeTarget, vetTarget, type Resolver } from '../../lib/webhooks/ssrf';
 
 /** A resolver that answers from a table (no network), and fails for any other name. */
 const resolver =
@@ -27,6 +27,28 @@ describe('the webhook target guard', () => {
     await expect(checkTarget('https://hooks.example.com/in', deployed)).resolves.toEqual(['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c']);
     await expect(checkTarget('https://93.184.215.14:8443/in', deployed)).resolves.toEqual(['93.184.215.14']);
     await expect(checkTarget('https://[2606:4700::1111]/in', deployed)).resolves.toEqual(['2606:4700::1111']);
+  });
+
+  it('answers, for the connection, the host to name and every address checked with its family (vetTarget), the name resolved once', async () => {
+    let asked = 0;
+    const counting: Resolver = (hostname) => {
+      asked += 1;
+      return deployed.resolve(hostname);
+    };
+    await expect(vetTarget('https://hooks.example.com:8443/in?x=1', { ...deployed, resolve: counting })).resolves.toEqual({
+      href: 'https://hooks.example.com:8443/in?x=1',
+      hostname: 'hooks.example.com',
+      addresses: [
+        { address: '93.184.215.14', family: 4 },
+        { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+      ],
+    });
+    expect(asked).toBe(1);
+    // An IP literal is its own answer: no question asked.
+    await expect(vetTarget('https://[2606:4700::1111]/in', { ...deployed, resolve: counting })).resolves.toMatchObject({ hostname: '2606:4700::1111', addresses: [{ address: '2606:4700::1111', family: 6 }] });
+    expect(asked).toBe(1);
+    // It refuses as checkTarget does.
+    await expect(vetTarget('https://169.254.169.254/latest/meta-data/', deployed)).rejects.toMatchObject({ name: 'UnsafeTarget', reason: 'link-local' });
   });
 
   it.each([
