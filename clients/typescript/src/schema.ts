@@ -1041,6 +1041,7 @@ export interface components {
             logoUrl?: string | null;
             /** @enum {string} */
             mfaPolicy?: "OFF" | "ADMINS" | "ALL";
+            stockLowThresholdDays?: number | null;
         };
         RegisterRequest: {
             name: string;
@@ -1389,7 +1390,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -1399,7 +1400,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -1491,6 +1492,8 @@ export interface components {
             plan: "STARTER" | "PROFESSIONAL" | "ENTERPRISE";
             /** @enum {string} */
             mfaPolicy: "OFF" | "ADMINS" | "ALL";
+            /** @description Below how many days of coverage (the dashboard's, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default). */
+            stockLowThresholdDays: number | null;
         };
         TenantList: components["schemas"]["Tenant"][];
         /** @description The document is shown as stored, unformatted. */
@@ -1786,13 +1789,13 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
                  */
                 timestamp: string;
-                /** @description The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku). Read the rest with an API key. */
+                /** @description The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku; a product running low: sku, warehouseId, coverageDays and thresholdDays as exact decimal strings). Read the rest with an API key. */
                 data: {
                     id: string;
                     /**
@@ -1890,7 +1893,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -1918,7 +1921,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -1947,7 +1950,7 @@ export interface components {
             /** @description The event delivered: the `webhook-id` header of each attempt. */
             eventId: string;
             /** @enum {string} */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -4248,7 +4251,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -4695,7 +4698,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 limit?: number;
                 cursor?: string;
             };
