@@ -16,11 +16,12 @@ import { scaledFrom } from '../decimals';
 
 export type { Tenant };
 
-const FIELDS = fieldsOf<Omit<Tenant, 'platform'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'stockLowThresholdDays', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
+const FIELDS = fieldsOf<Omit<Tenant, 'platform' | 'stockLowThresholdDays'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
 
-/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant). */
+/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant; `stockLowThresholdDays` only when set). */
 export const toTenant = (item: Record<string, unknown>): Tenant => ({
-  ...pick<Omit<Tenant, 'platform'>>(item, FIELDS),
+  ...pick<Omit<Tenant, 'platform' | 'stockLowThresholdDays'>>(item, FIELDS),
+  ...(typeof item.stockLowThresholdDays === 'number' ? { stockLowThresholdDays: item.stockLowThresholdDays } : {}),
   mfaPolicy: (item.mfaPolicy as Tenant['mfaPolicy'] | undefined) ?? 'OFF',
   ...(item.platform === true ? { platform: true as const } : {}),
 });
