@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'supplier.updated',
   'supplier.deleted',
   'product.created',
+  'product.stock_low',
   'warehouse.created',
   'stock_movement.created',
   'user.invited',
@@ -18,7 +19,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The few fields a receiver routes on, beside the resource's id and tenant (a movement's product, warehouse and type; a company's status). */
+/** The few fields a receiver routes on, beside the resource's id and tenant (a movement's product, warehouse and type; a company's status; a product running low's SKU, warehouse and coverage). */
 export type EventFields = Record<string, string | number | boolean | null>;
 
 /** One event, as stored and as delivered: `{ type, timestamp, data }` plus its id. */

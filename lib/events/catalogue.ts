@@ -15,3 +15,15 @@ export const EVENT_OF_ACTION: Partial<Record<AuditAction, EventType>> = {
   'invitation.created': 'user.invited',
   'user.removed': 'user.removed',
 };
+
+/**
+ * The events no audited action publishes: facts a change reveals rather than the change
+ * itself, made where they are computed (./derived, `derivedEvent`) and written in that
+ * change's own transaction beside the change's event. Each names where it is made. Every
+ * type of EVENT_TYPES is published by an action above or is one of these.
+ */
+export const DERIVED_EVENTS = {
+  /** A stock movement takes a product's coverage from at or above its tenant's threshold to below it (lib/inventory/stock-low). */
+  'product.stock_low': 'lib/inventory/stock-low.ts',
+} as const satisfies Partial<Record<EventType, string>>;
+export type DerivedEventType = keyof typeof DERIVED_EVENTS;

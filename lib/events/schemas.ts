@@ -27,7 +27,7 @@ export const eventView = /* @__PURE__ */ schema(() => classic.object({
   data: classic
     .object({ id: classic.string(), tenantId: classic.uuid() })
     .catchall(classic.union([classic.string(), classic.number(), classic.boolean(), classic.null()]))
-    .describe('The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku). Read the rest with an API key.'),
+    .describe('The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku; a product running low: sku, warehouseId, coverageDays and thresholdDays as exact decimal strings). Read the rest with an API key.'),
 }));
 
 /** GET /events: a page, oldest first. */

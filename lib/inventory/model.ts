@@ -130,3 +130,37 @@ export function coverageOrder(product: Omit<CoverageSource, 'name'>, sold: bigin
   const coverage = digits === undefined ? 'N' : `F${String(digits.length).padStart(2, '0')}${digits}`;
   return `${coverage}#${product.sku}#${product.id}`;
 }
+
+/**
+ * The window a product's stock-low coverage is taken over (lib/inventory/stock-low): the
+ * dashboard's default, one of the indexed windows whose units sold every product item holds
+ * (`coverageSold`), so a movement reads nothing more for it.
+ */
+export const STOCK_LOW_WINDOW_DAYS: (typeof INDEXED_COVERAGE_DAYS)[number] = 30;
+
+/** What a movement knows of its product's coverage, exactly. */
+export interface CoverageReading {
+  /** The tenant's stock-low threshold in hundredths of a day; null: off. */
+  threshold: bigint | null;
+  /** Thousandths of a unit sold in STOCK_LOW_WINDOW_DAYS; undefined when the product has no coverage state yet. */
+  sold: bigint | undefined;
+  /** The product's quantity on hand over every warehouse (thousandths), as the movement read it and as it leaves it. */
+  onHandBefore: bigint;
+  onHandAfter: bigint;
+}
+
+/**
+ * The crossing rule of `product.stock_low` (lib/inventory/stock-low): the coverage after the
+ * movement, in hundredths of a day as the dashboard shows it (coverageHundredths over
+ * STOCK_LOW_WINDOW_DAYS), when the movement took it from at or above the threshold to below
+ * it; else null. Before and after share the units sold, so only the change of the quantity
+ * on hand decides; no threshold, no coverage state or no sales in the window (no coverage at
+ * all) is never a crossing.
+ */
+export function crossedBelow({ threshold, sold, onHandBefore, onHandAfter }: CoverageReading): bigint | null {
+  if (threshold === null || sold === undefined) return null;
+  const before = coverageHundredths(onHandBefore, sold, STOCK_LOW_WINDOW_DAYS);
+  const after = coverageHundredths(onHandAfter, sold, STOCK_LOW_WINDOW_DAYS);
+  if (before === null || after === null) return null;
+  return before >= threshold && after < threshold ? after : null;
+}

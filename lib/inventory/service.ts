@@ -4,7 +4,7 @@ import { auditRecord } from '../audit/record';
 import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
 import { countMovement } from '../metrics';
-import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productListingOf, productSearchSource, readHistoryPage, recordMovement, type BalanceRule } from '../db/repositories/inventory';
+import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productListingOf, productSearchSource, readHistoryPage, recordMovement, type BalanceRule, type StockLowRule } from '../db/repositories/inventory';
 import { searchList } from '../search/engine';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { searchQuery } from '../search/query';
@@ -16,6 +16,7 @@ import { cursorRefused } from '../domain/cursor';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement } from './costing';
+import { stockLowEvent } from './stock-low';
 import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
@@ -103,7 +104,11 @@ function movementViewOf(movement: Movement, after: Pick<Balance, 'quantity' | 'a
   return { ...recorded, balance: { quantity: quantityOf(after.quantity), averageCost: moneyOf(after.averageCost, UNIT_COST_PLACES) } };
 }
 
-/** Record a stock movement (see `recordMovement` for the one transaction it is). */
+/**
+ * Record a stock movement (see `recordMovement` for the one transaction it is), with the
+ * product's `product.stock_low` event when it takes the product's coverage below the
+ * tenant's threshold (./stock-low), at the instant of the movement's entry.
+ */
 export async function addMovement(principal: Caller, input: z.output<typeof movementBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<MovementView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
   if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
@@ -129,7 +134,8 @@ export async function addMovement(principal: Caller, input: z.output<typeof move
     },
     nowMs,
   );
-  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), audit, idempotency && { write: idempotency, view: viewOf });
+  const stockLow: StockLowRule = (product, reading) => stockLowEvent({ tenantId: principal.tenantId, id: product.id, sku: product.sku }, movement.warehouseId, reading, audit.entry.occurredAt);
+  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), audit, idempotency && { write: idempotency, view: viewOf }, stockLow);
   countMovement(movement.type);
   return viewOf(balance);
 }

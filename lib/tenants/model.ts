@@ -12,6 +12,11 @@ export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
 /** Whose second factor the tenant requires (issue 17): nobody's, its administrators', everyone's. */
 export const MFA_POLICIES = ['OFF', 'ADMINS', 'ALL'] as const;
 
+/** A stock-low threshold (lib/inventory/stock-low) is days of coverage in hundredths at most: the dashboard's precision. */
+export const STOCK_LOW_THRESHOLD_PLACES = 2;
+/** The largest stock-low threshold a tenant may set, in days (the dashboard's longest window). */
+export const MAX_STOCK_LOW_THRESHOLD_DAYS = 365;
+
 export const tenantSchema = /* @__PURE__ */ schema(() => z.object({
   id: z.uuid(),
   /** A slug, unique across the service (its sentinel). */
@@ -29,6 +34,12 @@ export const tenantSchema = /* @__PURE__ */ schema(() => z.object({
   status: z.enum(TENANT_STATUSES),
   /** Whose second factor the tenant requires (stored tenants without it: OFF). */
   mfaPolicy: z.enum(MFA_POLICIES),
+  /**
+   * Below how many days of coverage a product is running low (lib/inventory/stock-low): a
+   * movement that takes a product below it publishes `product.stock_low`. Days with at most
+   * 2 decimal places; absent or null (the default): off.
+   */
+  stockLowThresholdDays: z.optional(z.nullable(z.number())),
   /** Set once the base (administrator) account registered. */
   baseAccountUserId: z.nullable(z.uuid()),
   createdAt: z.iso.datetime(),
@@ -45,6 +56,6 @@ export type Plan = Tenant['plan'];
 export type TenantStatus = Tenant['status'];
 
 /** The fields of the tenant's profile: what PATCH /tenants/{id} may change. */
-export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl' | 'mfaPolicy'>;
+export type TenantProfile = Pick<Tenant, 'brandName' | 'document' | 'address' | 'phone' | 'logoUrl' | 'mfaPolicy' | 'stockLowThresholdDays'>;
 export type MfaPolicy = Tenant['mfaPolicy'];
 

@@ -1,9 +1,10 @@
 import * as classic from 'zod';
 import * as z from 'zod/mini';
+import { parseScaled } from '../domain/decimal';
 import { documentSchema } from '../domain/documents';
 import { emailField, httpsUrlField, requiredText } from '../domain/fields';
 import { phoneSchema } from '../domain/phones';
-import { MFA_POLICIES, PLANS, tenantSchema, type Tenant } from './model';
+import { MAX_STOCK_LOW_THRESHOLD_DAYS, MFA_POLICIES, PLANS, STOCK_LOW_THRESHOLD_PLACES, tenantSchema, type Tenant } from './model';
 import { schema } from '../domain/schema';
 
 /** A tenant name is a slug: lower-case words joined by single dashes, 3 to 63 characters. */
@@ -36,6 +37,13 @@ type TenantInputField = Exclude<keyof Tenant, 'id' | 'status' | 'baseAccountUser
 const brandNameField = /* @__PURE__ */ schema(() => requiredText(200));
 const planField = /* @__PURE__ */ schema(() => z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }));
 
+/** Days of coverage, more than 0 and at most a year, with at most 2 decimal places (checked on the digits, never by float arithmetic); null turns it off. */
+const stockLowThresholdField = /* @__PURE__ */ schema(() => z.number().check(
+  z.gt(0, 'must be greater than 0 (null turns it off)'),
+  z.lte(MAX_STOCK_LOW_THRESHOLD_DAYS, `must be at most ${MAX_STOCK_LOW_THRESHOLD_DAYS}`),
+  z.refine((value) => parseScaled(value, STOCK_LOW_THRESHOLD_PLACES) !== undefined, `must have at most ${STOCK_LOW_THRESHOLD_PLACES} decimal places`),
+));
+
 /**
  * What a client's value of each field must be: one rule per field of the model, so a field
  * added to the model is a compile error here until it has a rule (or joins the exclusions).
@@ -50,6 +58,7 @@ const tenantInput = /* @__PURE__ */ schema(() => ({
   plan: planField,
   adminEmail: emailField,
   mfaPolicy: z.enum(MFA_POLICIES, { message: `must be one of ${MFA_POLICIES.join(', ')}` }),
+  stockLowThresholdDays: stockLowThresholdField,
 } satisfies { [K in TenantInputField]: z.ZodMiniType<NonNullable<Tenant[K]>> }));
 
 export const createTenantBody = /* @__PURE__ */ schema(() => z.strictObject({
@@ -73,6 +82,7 @@ export const updateTenantBody = /* @__PURE__ */ schema(() => z
     phone: z.optional(z.nullable(tenantInput.phone)),
     logoUrl: z.optional(z.nullable(tenantInput.logoUrl)),
     mfaPolicy: z.optional(tenantInput.mfaPolicy),
+    stockLowThresholdDays: z.optional(z.nullable(tenantInput.stockLowThresholdDays)),
   })
   .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })));
 
@@ -86,7 +96,12 @@ const tenant = /* @__PURE__ */ schema(() => classic.object(tenantSchema.shape));
 export const tenantCreatedView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, name: true, brandName: true, plan: true }));
 
 /** A tenant as the API shows it: its profile and plan, the document formatted with punctuation. */
-export const tenantView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true }));
+export const tenantView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, name: true, brandName: true, document: true, address: true, phone: true, logoUrl: true, plan: true, mfaPolicy: true }).extend({
+  stockLowThresholdDays: classic
+    .number()
+    .nullable()
+    .describe('Below how many days of coverage (the dashboard\'s, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default).'),
+}));
 
 export type TenantView = classic.infer<typeof tenantView>;
 export type TenantCreatedView = classic.infer<typeof tenantCreatedView>;

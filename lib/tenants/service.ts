@@ -13,7 +13,7 @@ import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView, type UpdateTenantInput } from './schemas';
 
 /** What PATCH /tenants/{id} may change, and so what its audit entry compares. */
-const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl', 'mfaPolicy'] as const satisfies readonly (keyof TenantProfile)[];
+const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl', 'mfaPolicy', 'stockLowThresholdDays'] as const satisfies readonly (keyof TenantProfile)[];
 
 /** The list shape of interface.md: document formatted with punctuation. */
 export const toTenantView = (tenant: Tenant): TenantView => ({
@@ -26,6 +26,7 @@ export const toTenantView = (tenant: Tenant): TenantView => ({
   logoUrl: tenant.logoUrl,
   plan: tenant.plan,
   mfaPolicy: tenant.mfaPolicy,
+  stockLowThresholdDays: tenant.stockLowThresholdDays ?? null,
 });
 
 /**
@@ -55,6 +56,7 @@ export async function createTenant(input: CreateTenantInput, nowMs: number): Pro
     adminEmail: input.adminEmail ?? null,
     status: 'ACTIVE',
     mfaPolicy: 'OFF',
+    stockLowThresholdDays: null,
     baseAccountUserId: null,
     createdAt: now,
     updatedAt: now,

@@ -100,8 +100,8 @@ describe('GET /tenants', () => {
       statusCode: 200,
       headers: jsonHeaders(),
       body: [
-        { id: tenantId, name: 'acme', brandName: 'ACME', document: '12.ABC.345/01DE-35', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
-        { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
+        { id: tenantId, name: 'acme', brandName: 'ACME', document: '12.ABC.345/01DE-35', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
+        { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
       ],
     });
     // Every shard once (`a` twice: its second DynamoDB page), each asking for what the page
@@ -179,7 +179,7 @@ describe('PATCH /tenants/{id}', () => {
     expect(parsed(result)).toEqual({
       statusCode: 200,
       headers: jsonHeaders(),
-      body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
+      body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
     });
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: TABLE, Key: keys.tenant(tenantId), ConsistentRead: true });
     const entry = writtenEntry();
@@ -224,7 +224,7 @@ describe('PATCH /tenants/{id}', () => {
     expect(parsed(result)).toEqual({
       statusCode: 200,
       headers: jsonHeaders(),
-      body: { id: tenantId, name: 'acme', brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'ADMINS' },
+      body: { id: tenantId, name: 'acme', brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'ADMINS', stockLowThresholdDays: null },
     });
     const entry = writtenEntry();
     expect(entry).toMatchObject({ action: 'tenant.updated', resource: { type: 'tenant', id: tenantId }, changes: [{ field: 'mfaPolicy', before: 'OFF', after: 'ADMINS' }] });
@@ -242,6 +242,41 @@ describe('PATCH /tenants/{id}', () => {
       headers: problemHeaders(),
       body: problem('validation', 'Invalid request', 400, 'mfaPolicy: must be one of OFF, ADMINS, ALL', REQUEST_ID, [{ field: 'mfaPolicy', message: 'must be one of OFF, ADMINS, ALL' }]),
     });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it("lets a tenant administrator set the stock-low threshold in days (exact, at most 2 places) and turn it off with null, recorded in the change's entry", async () => {
+    ddb.on(GetCommand).resolves({ Item: tenantItem(tenantId, 'acme', { revision: 2 }) });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    const set = parsed(await update(tenantId, { stockLowThresholdDays: 7.5 }, caller()));
+    expect(set.statusCode).toBe(200);
+    expect(set.body).toMatchObject({ id: tenantId, stockLowThresholdDays: 7.5 });
+    expect(writtenEntry()).toMatchObject({ action: 'tenant.updated', changes: [{ field: 'stockLowThresholdDays', before: null, after: 7.5 }] });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
+      UpdateExpression: 'SET #f0 = :v0, #f1 = :v1, #f2 = :v2',
+      ExpressionAttributeNames: { '#f0': 'stockLowThresholdDays', '#f1': 'updatedAt', '#f2': 'revision', '#revision': 'revision' },
+      ExpressionAttributeValues: { ':v0': 7.5, ':v1': NOW.toISOString(), ':v2': 3, ':read': 2 },
+    });
+
+    ddb.reset();
+    ddb.on(GetCommand).resolves({ Item: tenantItem(tenantId, 'acme', { revision: 3, stockLowThresholdDays: 7.5 }) });
+    ddb.on(TransactWriteCommand).resolves({});
+    const off = parsed(await update(tenantId, { stockLowThresholdDays: null }, caller()));
+    expect(off.body).toMatchObject({ stockLowThresholdDays: null });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({ UpdateExpression: 'SET #f1 = :v1, #f2 = :v2 REMOVE #f0', ExpressionAttributeNames: { '#f0': 'stockLowThresholdDays' } });
+
+    ddb.reset();
+    for (const [value, message] of [
+      [0, 'must be greater than 0 (null turns it off)'],
+      [366, 'must be at most 365'],
+      [2.345, 'must have at most 2 decimal places'],
+      ['7', 'Invalid input: expected number, received string'],
+    ] as const) {
+      const refused = parsed(await update(tenantId, { stockLowThresholdDays: value }, caller()));
+      expect(refused.statusCode, String(value)).toBe(400);
+      expect((refused.body as { errors: unknown[] }).errors, String(value)).toEqual([{ field: 'stockLowThresholdDays', message }]);
+    }
     expect(ddb.calls()).toHaveLength(0);
   });
 

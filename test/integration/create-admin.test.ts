@@ -96,7 +96,7 @@ describe('npm run create-admin', () => {
     const response = { body: (await allPages<Record<string, unknown>>('/tenants', signedIn.cookies)).items };
     expect(response.body).toEqual(
       expect.arrayContaining([
-        { id: tenant.tenantId, name: expect.any(String), brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF' },
+        { id: tenant.tenantId, name: expect.any(String), brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
       ]),
     );
     const names = response.body.map((item) => item.name as string);

@@ -99,6 +99,7 @@ describe('PATCH /tenants/{id}', () => {
       logoUrl: 'https://cdn.example.com/logo.png',
       plan: 'STARTER',
       mfaPolicy: 'OFF',
+      stockLowThresholdDays: null,
     });
   });
 

@@ -1085,6 +1085,7 @@ export interface components {
             logoUrl?: string | null;
             /** @enum {string} */
             mfaPolicy?: "OFF" | "ADMINS" | "ALL";
+            stockLowThresholdDays?: number | null;
         };
         RegisterRequest: {
             name: string;
@@ -1433,7 +1434,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -1443,7 +1444,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -1535,6 +1536,8 @@ export interface components {
             plan: "STARTER" | "PROFESSIONAL" | "ENTERPRISE";
             /** @enum {string} */
             mfaPolicy: "OFF" | "ADMINS" | "ALL";
+            /** @description Below how many days of coverage (the dashboard's, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default). */
+            stockLowThresholdDays: number | null;
         };
         TenantList: components["schemas"]["Tenant"][];
         /** @description The document is shown as stored, unformatted. */
@@ -1830,13 +1833,13 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
                  */
                 timestamp: string;
-                /** @description The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku). Read the rest with an API key. */
+                /** @description The resource and the few fields a receiver routes on (a movement: productId, warehouseId, type; a company: status; a product: sku; a product running low: sku, warehouseId, coverageDays and thresholdDays as exact decimal strings). Read the rest with an API key. */
                 data: {
                     id: string;
                     /**
@@ -1934,7 +1937,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -1964,7 +1967,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -1995,7 +1998,7 @@ export interface components {
              * @description The event delivered, or `ping` (a test an administrator sent).
              * @enum {string}
              */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -4297,7 +4300,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -4826,7 +4829,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
                 limit?: number;
                 cursor?: string;
             };

@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import { Conflict, NotFound } from '../../errors';
-import type { Balance, Movement, Product, SalesSeries, StoredMovement, Warehouse } from '../../inventory/model';
+import { STOCK_LOW_WINDOW_DAYS, type Balance, type CoverageReading, type Movement, type Product, type SalesSeries, type StoredMovement, type Warehouse } from '../../inventory/model';
+import type { DomainEvent } from '../../events/model';
 import type { IdempotentWrite } from '../../idempotency/model';
-import { INVENTORY_ITEMS } from '../item-types';
+import { EVENT_ITEMS, INVENTORY_ITEMS } from '../item-types';
 import { auditItems } from './audit';
 import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
@@ -22,6 +23,7 @@ import { searchDeltaPut } from './search';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { seriesOf } from '../sales-series';
 import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage';
+import { stockLowThresholdOf } from './tenants';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -304,7 +306,12 @@ export const shardOf = (tenantId: string, productId: string): number => stringSh
  * in different warehouses cannot both move its entries from the same place. A product that
  * was not found keeps the plain conditional update, whose failure answers 404.
  */
-function productMove(tenantId: string, productId: string, productItem: Record<string, unknown> | undefined, delta: bigint): { update: TransactItem; coverage: TransactItem[] } {
+function productMove(
+  tenantId: string,
+  productId: string,
+  productItem: Record<string, unknown> | undefined,
+  delta: bigint,
+): { update: TransactItem; coverage: TransactItem[]; moved?: { product: Product; sold: CoverageReading['sold']; onHandBefore: bigint; onHandAfter: bigint } } {
   const Key = keys.product(tenantId, productId);
   if (!productItem) {
     return { update: { Update: { TableName: tableName(), Key, UpdateExpression: 'ADD onHand :items', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':items': storedDecimal(delta, QUANTITY_PLACES) } } }, coverage: [] };
@@ -324,24 +331,52 @@ function productMove(tenantId: string, productId: string, productItem: Record<st
       },
     },
     coverage: state.sold ? coverageEntryWrites(tenantId, product, { onHand: product.onHand, sold: state.sold }, { onHand, sold: state.sold }) : [],
+    moved: { product, sold: state.sold?.get(STOCK_LOW_WINDOW_DAYS), onHandBefore: product.onHand, onHandAfter: onHand },
   };
 }
+
+/**
+ * The `product.stock_low` rule a movement applies to its product (lib/inventory/stock-low):
+ * the event to write in its transaction when it crossed its tenant's threshold, else none.
+ */
+export type StockLowRule = (product: Product, reading: CoverageReading) => DomainEvent | undefined;
+
+/**
+ * The put of a derived event (lib/events/catalogue, DERIVED_EVENTS) for a change's
+ * transaction: exactly the item its audit record's own event is stored as (./audit,
+ * `auditItems`), so both are listed, kept and delivered alike.
+ */
+const derivedEventPut = (audit: AuditRecord, event: DomainEvent): TransactItem[] => auditItems({ ...audit, event }).filter((item) => item.Put?.Item?.type === EVENT_ITEMS.event);
 
 /**
  * Record a movement: in ONE transaction, the balance of the product in the warehouse
  * (conditional on the version read, so concurrent movements never lose an update), the
  * warehouse totals, the product's on-hand quantity and coverage entries, the movement's
  * stock-history entries, for a sale the day's sales counter (marked pending for the
- * roll-up job), the key's completion and the audit entry: at most 3 + 8 + 6 coverage + 1 + 1
- * + 3 = 22 items, well under DynamoDB's 100. The balance and the product are read in one BatchGetItem. A condition lost to a
- * concurrent movement, or a transaction conflict, re-reads and recomputes; stock can never
- * go below zero because the rule sees the balance it is conditioned on.
+ * roll-up job), the key's completion, the audit entry with the movement's event, and the
+ * product's `product.stock_low` event when the movement took its coverage below the tenant's
+ * threshold (`stockLow`): at most 3 + 8 + 6 coverage + 1 + 1 + 4 + 1 = 24 items, well under
+ * DynamoDB's 100. The balance and the product are read in one BatchGetItem, with the tenant
+ * (its threshold) when the movement may lower the stock and a `stockLow` rule is given. The
+ * product's update is conditioned on its coverage version, so the quantity a crossing is
+ * computed from is exactly the one replaced: of concurrent movements, one crosses. A
+ * condition lost to a concurrent movement, or a transaction conflict, re-reads and
+ * recomputes; stock can never go below zero because the rule sees the balance it is
+ * conditioned on.
  */
-export async function recordMovement(movement: Movement, rule: BalanceRule, audit: AuditRecord, idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown }): Promise<Balance> {
+export async function recordMovement(
+  movement: Movement,
+  rule: BalanceRule,
+  audit: AuditRecord,
+  idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown },
+  stockLow?: StockLowRule,
+): Promise<Balance> {
   const { tenantId, productId, warehouseId } = movement;
   const stockKey = keys.stock(tenantId, productId, warehouseId);
+  // An IN only raises coverage: it never crosses below, so it reads no threshold.
+  const watched = stockLow !== undefined && movement.type !== 'IN';
   return withOptimisticRetries<Balance>(async () => {
-    const [stockItem, productItem] = await getMany([stockKey, keys.product(tenantId, productId)]);
+    const [stockItem, productItem, tenantItem] = await getMany([stockKey, keys.product(tenantId, productId), ...(watched ? [keys.tenant(tenantId)] : [])]);
     const current = toBalance(stockItem);
     const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
     const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
@@ -392,6 +427,9 @@ export async function recordMovement(movement: Movement, rule: BalanceRule, audi
     if (idempotent) items.push(completionItem(idempotent.write, idempotent.view(next)));
     // Last: the indexes above are the cancellation reasons read below (the entry's puts have no condition).
     items.push(...auditItems(audit));
+    const moved = watched ? product.moved : undefined;
+    const low = moved && stockLow?.(moved.product, { threshold: stockLowThresholdOf(tenantItem), sold: moved.sold, onHandBefore: moved.onHandBefore, onHandAfter: moved.onHandAfter });
+    if (low) items.push(...derivedEventPut(audit, low));
 
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import { Conflict } from '../../errors';
-import type { Tenant, TenantProfile } from '../../tenants/model';
+import { STOCK_LOW_THRESHOLD_PLACES, type Tenant, type TenantProfile } from '../../tenants/model';
 import { TENANT_ITEMS } from '../item-types';
 
 import { db, tableName } from '../client';
@@ -12,17 +12,26 @@ import { failedConditions } from '../conditions';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { gsi1, keys } from '../keys';
 import { reviseItem } from '../revisions';
+import { scaledFrom } from '../decimals';
 
 export type { Tenant };
 
-const FIELDS = fieldsOf<Omit<Tenant, 'platform'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
+const FIELDS = fieldsOf<Omit<Tenant, 'platform' | 'stockLowThresholdDays'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
 
-/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant). */
+/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant; `stockLowThresholdDays` only when set). */
 export const toTenant = (item: Record<string, unknown>): Tenant => ({
-  ...pick<Omit<Tenant, 'platform'>>(item, FIELDS),
+  ...pick<Omit<Tenant, 'platform' | 'stockLowThresholdDays'>>(item, FIELDS),
+  ...(typeof item.stockLowThresholdDays === 'number' ? { stockLowThresholdDays: item.stockLowThresholdDays } : {}),
   mfaPolicy: (item.mfaPolicy as Tenant['mfaPolicy'] | undefined) ?? 'OFF',
   ...(item.platform === true ? { platform: true as const } : {}),
 });
+
+/**
+ * The tenant's stock-low threshold (lib/inventory/stock-low) from its item, exactly: hundredths
+ * of a day, or null when it is off (absent, the default) or the item is missing.
+ */
+export const stockLowThresholdOf = (item: Record<string, unknown> | undefined): bigint | null =>
+  item?.stockLowThresholdDays === undefined || item.stockLowThresholdDays === null ? null : scaledFrom(item.stockLowThresholdDays, STOCK_LOW_THRESHOLD_PLACES);
 
 /**
  * Create the tenant and claim its name in one transaction, with its base account's
