@@ -54,9 +54,12 @@ export function auditItems(record: AuditRecord): TransactItem[] {
     items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
   }
   // The change's domain event (the transactional outbox, lib/events): in the same transaction as the entry.
-  if (record.event) items.push({ Put: { TableName: tableName(), Item: eventItem(record.event) } });
+  if (record.event) items.push(eventPut(record.event));
   return items;
 }
+
+/** The put of a domain event for its change's transaction: an action's (above), or a derived one (lib/events/catalogue `DERIVED_EVENTS`). */
+export const eventPut = (event: DomainEvent): TransactItem => ({ Put: { TableName: tableName(), Item: eventItem(event) } });
 
 /**
  * A change and its entry in one transaction. False when the condition of the change's first

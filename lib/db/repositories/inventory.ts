@@ -4,8 +4,8 @@ import { Conflict, NotFound } from '../../errors';
 import { STOCK_LOW_WINDOW_DAYS, type Balance, type CoverageReading, type Movement, type Product, type SalesSeries, type StoredMovement, type Warehouse } from '../../inventory/model';
 import type { DomainEvent } from '../../events/model';
 import type { IdempotentWrite } from '../../idempotency/model';
-import { EVENT_ITEMS, INVENTORY_ITEMS } from '../item-types';
-import { auditItems } from './audit';
+import { INVENTORY_ITEMS } from '../item-types';
+import { auditItems, eventPut } from './audit';
 import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
 
 import { settleAll } from '../../domain/concurrency';
@@ -341,12 +341,6 @@ function productMove(
  */
 export type StockLowRule = (product: Product, reading: CoverageReading) => DomainEvent | undefined;
 
-/**
- * The put of a derived event (lib/events/catalogue, DERIVED_EVENTS) for a change's
- * transaction: exactly the item its audit record's own event is stored as (./audit,
- * `auditItems`), so both are listed, kept and delivered alike.
- */
-const derivedEventPut = (audit: AuditRecord, event: DomainEvent): TransactItem[] => auditItems({ ...audit, event }).filter((item) => item.Put?.Item?.type === EVENT_ITEMS.event);
 
 /**
  * Record a movement: in ONE transaction, the balance of the product in the warehouse
@@ -429,7 +423,7 @@ export async function recordMovement(
     items.push(...auditItems(audit));
     const moved = watched ? product.moved : undefined;
     const low = moved && stockLow?.(moved.product, { threshold: stockLowThresholdOf(tenantItem), sold: moved.sold, onHandBefore: moved.onHandBefore, onHandAfter: moved.onHandAfter });
-    if (low) items.push(...derivedEventPut(audit, low));
+    if (low) items.push(eventPut(low));
 
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
