@@ -1,17 +1,18 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DomainEvent } from '../lib/domain/events';
-import { EVENT_ITEMS } from '../lib/db/item-types';
-import { dispatch, runDue, type DeliveryDeps } from '../lib/webhooks/delivery';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { runDue, type DeliveryDeps } from '../lib/webhooks/delivery';
 import { storeDeliveryDeps } from '../lib/webhooks/deps';
+import { handleMessage, type StreamRecordMessage, type WakeUpMessage, type WakeUps } from '../lib/webhooks/engine';
 import { localDynamoClient } from './dynamodb-local';
 
 /**
- * The webhooks' engine of `npm start`, as the stack runs it on AWS: the table's stream (on
- * DynamoDB Local, which keeps one too) is read every STREAM_POLL_MS, each new `Event` item is
- * dispatched to its tenant's subscribed endpoints (lib/webhooks/delivery `dispatch`), and the
- * retries due are run every RETRY_POLL_MS (`runDue`).
+ * The webhooks' engine of `npm start`, running the stack's delivery code (lib/webhooks/engine
+ * `handleMessage`): the table's stream (on DynamoDB Local, which keeps one too) is read every
+ * STREAM_POLL_MS in place of the pipe and the queue, each record handled as the delivery
+ * function handles it; a wake-up is a timer in place of a delayed SQS message. The retries due
+ * are also looked for every RETRY_POLL_MS in the due index (`runDue`): timers do not outlive
+ * the process, as SQS messages do, so a delivery left pending by a stopped npm start is
+ * attempted when it starts again.
  *
  * The stream is read from its end when npm start starts: events written while it was stopped
  * are not delivered (GET /events lists them). The retries' clock is the delivery's `now`: a test
@@ -33,18 +34,6 @@ export interface WebhookEngineOptions {
   deps?: DeliveryDeps;
 }
 
-/** The domain events among a batch of stream records: the inserted items of type Event. */
-export function eventsOf(records: readonly _Record[]): DomainEvent[] {
-  const events: DomainEvent[] = [];
-  for (const record of records) {
-    const image = record.dynamodb?.NewImage;
-    if (record.eventName !== 'INSERT' || !image || image.type?.S !== EVENT_ITEMS.event) continue;
-    const item = unmarshall(image);
-    if (item.event) events.push(item.event as DomainEvent);
-  }
-  return events;
-}
-
 /** Start the engine; the function returned stops it. */
 export async function startWebhookEngine(options: WebhookEngineOptions): Promise<() => Promise<void>> {
   const deps = options.deps ?? storeDeliveryDeps({ log: options.log });
@@ -54,6 +43,26 @@ export async function startWebhookEngine(options: WebhookEngineOptions): Promise
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`table ${options.tableName} has no stream: the webhooks' engine cannot start`);
   const streams = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+  /** The wake-ups waiting, by delivery: a later one replaces an earlier one. */
+  const timers = new Map<string, NodeJS.Timeout>();
+  const logDeliveries = (deliveries: { eventType: string; eventId: string; endpointId: string; status: string }[]) => {
+    for (const delivery of deliveries) options.log(`[webhooks] ${delivery.eventType} ${delivery.eventId} to endpoint ${delivery.endpointId}: ${delivery.status}`);
+  };
+  const handle = (message: StreamRecordMessage | WakeUpMessage) =>
+    handleMessage(message, deps, wakeUps)
+      .then(logDeliveries)
+      .catch((error: unknown) => options.log(`[webhooks] a message was not handled: ${error instanceof Error ? error.message : String(error)}`));
+  const wakeUps: WakeUps = (message, delaySeconds) => {
+    clearTimeout(timers.get(message.id));
+    const timer = setTimeout(() => {
+      timers.delete(message.id);
+      void handle(message);
+    }, delaySeconds * 1000);
+    timer.unref();
+    timers.set(message.id, timer);
+    return Promise.resolve();
+  };
 
   /** Each shard read, by id: its next iterator, or null once it is closed and read to its end. */
   const iterators = new Map<string, string | null>();
@@ -88,13 +97,7 @@ export async function startWebhookEngine(options: WebhookEngineOptions): Promise
       if (iterator === null) continue;
       const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
       iterators.set(id, NextShardIterator ?? null);
-      for (const event of eventsOf(Records)) {
-        dispatch(event, deps)
-          .then((deliveries) => {
-            for (const delivery of deliveries) options.log(`[webhooks] ${event.type} ${event.id} to endpoint ${delivery.endpointId}: ${delivery.status}`);
-          })
-          .catch((error: unknown) => options.log(`[webhooks] ${event.type} ${event.id} not dispatched: ${error instanceof Error ? error.message : String(error)}`));
-      }
+      for (const record of Records) void handle(record);
       // A closed shard read to its end: its children are found by the next listing.
       if (!NextShardIterator) listedAt = 0;
     }
@@ -124,9 +127,7 @@ export async function startWebhookEngine(options: WebhookEngineOptions): Promise
   const retryTimer = setInterval(() => {
     if (retrying) return;
     retrying = runDue(deps)
-      .then((deliveries) => {
-        for (const delivery of deliveries) options.log(`[webhooks] retry of ${delivery.eventType} ${delivery.eventId} to endpoint ${delivery.endpointId}: ${delivery.status}`);
-      })
+      .then(logDeliveries)
       .catch((error: unknown) => options.log(`[webhooks] retries failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         retrying = undefined;
@@ -137,6 +138,8 @@ export async function startWebhookEngine(options: WebhookEngineOptions): Promise
     stopped = true;
     clearTimeout(streamTimer);
     clearInterval(retryTimer);
+    for (const timer of timers.values()) clearTimeout(timer);
+    timers.clear();
     await retrying;
     streams.destroy();
   };
