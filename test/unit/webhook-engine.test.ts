@@ -1,5 +1,4 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_ITEMS } from '../../lib/db/item-types';
 import type { DomainEvent } from '../../lib/domain/events';
@@ -15,7 +14,7 @@ import { event, world } from '../support/webhook-world';
 
 const record = (inserted: DomainEvent, eventName = 'INSERT', type: string = EVENT_ITEMS.event) => ({
   eventName,
-  dynamodb: { NewImage: marshall<Record<string, unknown>>({ pk: 'TENANT#t#EVENTS', sk: 'x', type, event: inserted }) as Record<string, AttributeValue> },
+  dynamodb: { NewImage: marshall({ pk: 'TENANT#t#EVENTS', sk: 'x', type, event: inserted }) },
 });
 
 let w: ReturnType<typeof world>;
