@@ -9,6 +9,7 @@ import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/consol
 import { Data } from './constructs/data';
 import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
+import { WEBHOOK_DELIVERY_FUNCTION_ID, Webhooks } from './constructs/webhooks';
 import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
 import { CursorKey } from './constructs/cursor-key';
@@ -89,7 +90,7 @@ export function functionEnvironment(stage: StageConfig, browser: BrowserEntry) {
 /**
  * The whole service in one stack: the table, the signing key, one function per manifest
  * route plus the authorizer, the REST API that routes to them, the console's distribution in
- * front of it, the scheduled jobs, the mail identity's grant and the alarms.
+ * front of it, the scheduled jobs, the webhook delivery, the mail identity's grant and the alarms.
  *
  * Environment-agnostic (no account or region pinned, no lookups): it synthesizes offline and
  * deploys to whatever account and region the CLI credentials point at.
@@ -196,12 +197,16 @@ export class BackofficeStack extends Stack {
       observed.push({ id: service.node.id, name: `job ${jobId}`, function: service.function });
     }
 
+    const webhooks = new Webhooks(this, 'Webhooks', { table, environment, mail, ...functionDefaults });
+    observed.push({ id: WEBHOOK_DELIVERY_FUNCTION_ID, name: 'webhook delivery', function: webhooks.function.function });
+
     const observability = new Observability(this, 'Observability', {
       functions: observed,
       authorizer: { function: authorizer.function, logGroup: authorizer.logGroup },
       apiStage: api.restApi.deploymentStage,
       table,
       deadLetterQueue: jobs.deadLetterQueue,
+      webhooks: { queue: webhooks.queue, deadLetterQueue: webhooks.deadLetterQueue, failingEndpoints: webhooks.failingEndpoints },
       createAlarmTopic: stage.createAlarmTopic,
       ...(stage.alarmTopicArn ? { alarmTopicArn: stage.alarmTopicArn } : {}),
       ...(stage.alarmEmail ? { alarmEmail: stage.alarmEmail } : {}),
@@ -230,6 +235,10 @@ export class BackofficeStack extends Stack {
     new CfnOutput(this, 'JobsDeadLetterQueueUrl', {
       description: 'Failed scheduled-job runs land here',
       value: jobs.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'WebhooksDeadLetterQueueUrl', {
+      description: 'Webhook messages the delivery could not handle after its retries land here (redrive them to the delivery queue once fixed)',
+      value: webhooks.deadLetterQueue.queueUrl,
     });
     if (observability.createdAlarmTopic) {
       new CfnOutput(this, 'AlarmTopicArn', {

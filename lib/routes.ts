@@ -977,6 +977,24 @@ export function routeList(): (Route & { id: RouteId })[] {
 }
 
 /** Scheduled jobs: each its own function on an EventBridge schedule (UTC cron fields). */
+/**
+ * The functions that consume a queue rather than answer a route or a schedule: the webhook
+ * delivery function (infra/constructs/webhooks.ts), fed by the table's stream through a pipe
+ * and by its own wake-ups. Its table access is granted exactly, as a route's.
+ */
+export const workers = {
+  webhookDelivery: {
+    name: 'webhook-delivery',
+    handler: 'functions/webhooks/deliver-events.ts',
+    // Deliveries (Put, claims and attempts by Update, reads by Get); the endpoints (Query, Get,
+    // failing time by Update); an endpoint disabled with its entry (Update and Put in one
+    // transaction); the administrators told (Query of the tenant's users).
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' } satisfies TableAccess,
+    sendsMail: true,
+    summary: "Deliver the tenant's domain events to its webhook endpoints, and retry them on the schedule",
+  },
+} as const;
+
 export const jobs = {
   salesRollup: {
     name: 'sales-rollup',

@@ -34,7 +34,9 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
   const failures = await Promise.all(
     event.Records.map(async (record) => {
       try {
-        const deliveries = await handleMessage(JSON.parse(record.body) as EngineMessage, deps, wakeUps);
+        // One record per message (the pipe's batch size is 1); a list is taken as its records, should the pipe ever batch.
+        const body = JSON.parse(record.body) as EngineMessage | EngineMessage[];
+        const deliveries = (await Promise.all((Array.isArray(body) ? body : [body]).map((message) => handleMessage(message, deps, wakeUps)))).flat();
         // One line per attempt made now: the Contributor Insights rule ranks endpoints by these.
         for (const delivery of deliveries) {
           const last = delivery.attempts.at(-1);

@@ -1,5 +1,5 @@
 import { type RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../lib/db/table';
 
@@ -31,6 +31,8 @@ export class Data extends Construct {
         projectionType: ProjectionType.ALL,
       })),
       timeToLiveAttribute: ttlAttribute,
+      // Each new item's image: the domain events the webhook pipe forwards (infra/constructs/webhooks.ts).
+      dynamoStream: StreamViewType[tableDefinition.stream],
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: props.deletionProtection,

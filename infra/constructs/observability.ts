@@ -1,6 +1,6 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { type Stage } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, type CfnInsightRule, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -32,6 +32,9 @@ export function serviceMetricsNamespace(stack: Stack): string {
  */
 export const DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD = 50;
 
+/** The share of webhook attempts failing in 5 minutes (of at least 20) that raises the webhook failure-rate alarm. */
+export const WEBHOOK_FAILURE_ALARM_PERCENT = 50;
+
 /**
  * The line functions/auth/authorizer.ts logs (at ERROR) when authorization fails for a
  * reason other than a bad token: the store is unavailable, a bug. A test keeps the two in step.
@@ -55,6 +58,8 @@ export interface ObservabilityProps {
   apiStage: Stage;
   table: ITableV2;
   deadLetterQueue: IQueue;
+  /** The webhook delivery's queues and its rule of failing endpoints (infra/constructs/webhooks.ts). */
+  webhooks: { queue: IQueue; deadLetterQueue: IQueue; failingEndpoints: CfnInsightRule };
   /** Notify an existing topic ... */
   alarmTopicArn?: string;
   /** ... or create one (optionally with an e-mail subscription); neither: alarms only change state. */
@@ -74,7 +79,8 @@ export interface ObservabilityProps {
  *   timeouts and crashes there also surface as API 5XX (AUTHORIZER_FAILURE / 503);
  * - API Gateway 5XXError on the stage;
  * - DynamoDB read and write throttle events, of the table and of its indexes;
- * - any message in the jobs' dead-letter queue;
+ * - any message in the jobs' or the webhook delivery's dead-letter queue, and most webhook
+ *   attempts failing at once (WEBHOOK_FAILURE_ALARM_PERCENT);
  * - the security signals of the service's own metrics (lib/metrics.ts): a spike of failed
  *   sign-ins, and any refresh-token reuse (a stolen refresh token, or a client bug).
  * Missing data is "not breaching": no traffic is not an outage.
@@ -151,6 +157,14 @@ export class Observability extends Construct {
       description: 'A scheduled job failed after its retries: its event is in the dead-letter queue. Fix the cause, then re-run the job (it is idempotent).',
     });
 
+    this.alarm('WebhookDeadLetterQueue', {
+      metric: props.webhooks.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description:
+        "Webhooks: a message could not be handled after its retries (the store or the queue failed, not a receiver: a receiver's failures are retried on the schedule and recorded in its delivery log). Fix the cause, then redrive the dead-letter queue to the delivery queue; every step is safe to run twice.",
+    });
+
     const namespace = serviceMetricsNamespace(Stack.of(this));
     const own = (metricName: string, dimensions: Record<string, string> = {}) =>
       new Metric({ namespace, metricName, dimensionsMap: { service: METRICS_SERVICE, ...dimensions }, period: PERIOD, statistic: 'Sum' });
@@ -166,6 +180,19 @@ export class Observability extends Construct {
       metric: refreshReuse,
       description:
         'Security: a refresh token was presented again after its rotation, outside the grace window for parallel tabs; its session was revoked. A stolen token, or a client that keeps an old one. The audit trail has auth.refresh_reuse_detected with the session.',
+    });
+
+    // Every receiver failing at once is ours (the functions' network, DNS), not the tenants'.
+    const attempts = (outcome: string) => own(METRICS.webhookAttempts.name, { [METRICS.webhookAttempts.dimension]: outcome });
+    this.alarm('WebhookFailureRate', {
+      metric: new MathExpression({
+        expression: 'IF(ok + failed + silent >= 20, 100 * (failed + silent) / (ok + failed + silent), 0)',
+        usingMetrics: { ok: attempts('succeeded'), failed: attempts('failed'), silent: attempts('no_answer') },
+        label: 'Failed webhook attempts (%)',
+        period: PERIOD,
+      }),
+      threshold: WEBHOOK_FAILURE_ALARM_PERCENT,
+      description: `Webhooks: at least ${WEBHOOK_FAILURE_ALARM_PERCENT}% of at least 20 delivery attempts in 5 minutes failed. A few receivers down is their business (the Contributor Insights rule ${'`'}<stack>-webhook-failing-endpoints${'`'} ranks them); most of them at once points at the delivery's own network or DNS.`,
     });
 
     this.dashboard = this.operationsDashboard(props, namespace, { loginFailures, refreshReuse });
@@ -210,6 +237,26 @@ export class Observability extends Construct {
       graph('Idempotent replays by route', [search(METRICS.idempotentReplays, 'Replays')]),
     );
     dashboard.addWidgets(graph('Inventory movements by type', [search(METRICS.movements, 'Movements')], 12), graph('DynamoDB throttle events', [throttleEvents(props.table)], 12));
+    const { queue, deadLetterQueue, failingEndpoints } = props.webhooks;
+    dashboard.addWidgets(
+      graph('Webhook attempts by outcome', [search(METRICS.webhookAttempts, 'Attempts')]),
+      new GraphWidget({
+        title: 'Webhook queue: waiting, in flight, dead letters',
+        left: [
+          queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'Waiting' }),
+          queue.metricApproximateNumberOfMessagesNotVisible({ period: PERIOD, statistic: 'Maximum', label: 'In flight or delayed' }),
+          deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'Dead letters' }),
+        ],
+        width: 8,
+        height: 6,
+      }),
+      new GraphWidget({
+        title: 'Endpoints with failed attempts (Contributor Insights)',
+        left: [new MathExpression({ expression: `INSIGHT_RULE_METRIC('${failingEndpoints.attrRuleName}', 'UniqueContributors')`, usingMetrics: {}, label: 'Failing endpoints', period: PERIOD })],
+        width: 8,
+        height: 6,
+      }),
+    );
     return dashboard;
   }
 

@@ -5,13 +5,14 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
+import { WEBHOOK_DELIVERY_FUNCTION_ID } from '../../infra/constructs/webhooks';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
 import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
-import { authorizer as authorizerManifest, countsRequests, jobs, routeList, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
+import { authorizer as authorizerManifest, countsRequests, jobs, routeList, TABLE_WRITE_ACTIONS, workers, writesTable, type TableAccess } from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { LOCAL_APP_ORIGIN, settings } from '../../lib/settings';
 import { DEFAULT_STACK_NAME, readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
@@ -278,7 +279,7 @@ describe('functions', () => {
   });
 
   it('creates one function per manifest route and job plus the authorizer, each its own', () => {
-    expect(serviceFunctions()).toHaveLength(routes.length + jobList.length + 1);
+    expect(serviceFunctions()).toHaveLength(routes.length + jobList.length + Object.keys(workers).length + 1);
     const behindRoutes = new Set(routes.map(routeFunction));
     expect(behindRoutes.size).toBe(routes.length);
     expect(behindRoutes.has(authorizerFunction())).toBe(false);
@@ -302,6 +303,7 @@ describe('functions', () => {
     for (const route of routes) expect(routeFunction(route)).toBe(routeFunctionId(route.id));
     expect(authorizerFunction()).toBe(AUTHORIZER_FUNCTION_ID);
     for (const job of jobList) jobFunction(job.id);
+    expect(resources[WEBHOOK_DELIVERY_FUNCTION_ID]?.Type).toBe('AWS::Lambda::Function');
   });
 
   it('runs every function on Node.js 22, arm64, as an ESM bundle: the route functions in one shared log group, the authorizer and the jobs each in its own', () => {
@@ -548,9 +550,11 @@ describe('IAM', () => {
   const SEARCH_FOLD_CONDITION = JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*#SEARCH#*', 'TENANT#*#SEARCH_CHUNKS#*'] } });
   const SEARCH_FOLDS = ['PutItem', 'BatchWriteItem'].map((action) => `Allow dynamodb:${action} table if ${SEARCH_FOLD_CONDITION}`);
   const CREDENTIALS_CONDITION = JSON.stringify({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['CREDENTIALS#*'] } });
+  const WEBHOOK_SECRETS_CONDITION = JSON.stringify({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOK_SECRETS#*'] } });
   /** What the manifest says a function's role holds on the table, in the terms of dynamoPermissionsOf. */
   function expectedPermissions(bound: BoundFunction): string[] {
-    const denied = { undefined: ['dynamodb:*'], read: [...CREDENTIALS_WRITE_ACTIONS], write: [...CREDENTIALS_READ_ACTIONS], 'read-write': [] }[String(bound.table.credentials)] ?? [];
+    const deniedFor = (access: TableAccess['credentials']) => ({ undefined: ['dynamodb:*'], read: [...CREDENTIALS_WRITE_ACTIONS], write: [...CREDENTIALS_READ_ACTIONS], 'read-write': [] })[String(access)] ?? [];
+    const denied = deniedFor(bound.table.credentials);
     return [
       ...bound.table.actions.map((action) => `Allow dynamodb:${action} table`),
       ...(bound.table.indexes ?? []).map((index) => `Allow dynamodb:Query index/${index}`),
@@ -560,6 +564,7 @@ describe('IAM', () => {
         ? [`Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.updatesAttributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } })}`]
         : []),
       ...denied.map((action) => `Deny ${action} table if ${CREDENTIALS_CONDITION}`),
+      ...deniedFor(bound.table.webhookSecrets).map((action) => `Deny ${action} table if ${WEBHOOK_SECRETS_CONDITION}`),
     ].sort();
   }
 
@@ -567,14 +572,18 @@ describe('IAM', () => {
     ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: countsRequests(route), searches: route.searches !== undefined })),
     { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes },
     ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
+    { name: 'webhook delivery', functionId: () => WEBHOOK_DELIVERY_FUNCTION_ID, table: workers.webhookDelivery.table, rateLimited: false },
   ];
 
-  it('grants no wildcard action: the one wildcard is the Deny of the credentials partition', () => {
+  it('grants no wildcard action: the one wildcard is the Deny of the credentials and webhook secrets partitions', () => {
     const roles = ofType('AWS::IAM::Role').map(([id]) => id);
     for (const roleId of roles) {
       for (const statement of statementsOfRole(roleId)) {
         if (statement.Effect === 'Deny') {
-          expect(statement, roleId).toMatchObject({ Sid: 'DenyCredentials', Condition: JSON.parse(CREDENTIALS_CONDITION) as unknown });
+          expect([
+            { Sid: 'DenyCredentials', Condition: JSON.parse(CREDENTIALS_CONDITION) as unknown },
+            { Sid: 'DenyWebhookSecrets', Condition: JSON.parse(WEBHOOK_SECRETS_CONDITION) as unknown },
+          ]).toContainEqual({ Sid: statement.Sid, Condition: statement.Condition });
           continue;
         }
         for (const action of asList(statement.Action)) {
@@ -609,7 +618,7 @@ describe('IAM', () => {
   });
 
   it('lets GET /auth/me and the authorizer nothing on the credentials partition, and login only read it', () => {
-    const deniedOf = (functionId: string) => dynamoPermissionsOf(functionId).filter((line) => line.startsWith('Deny '));
+    const deniedOf = (functionId: string) => dynamoPermissionsOf(functionId).filter((line) => line.startsWith('Deny ') && line.includes('CREDENTIALS#'));
     expect(deniedOf(routeFunction(routes.find((route) => route.id === 'me')!))).toEqual([`Deny dynamodb:* table if ${CREDENTIALS_CONDITION}`]);
     expect(deniedOf(authorizerFunction())).toEqual([`Deny dynamodb:* table if ${CREDENTIALS_CONDITION}`]);
     expect(deniedOf(routeFunction(routes.find((route) => route.id === 'login')!))).toEqual(
@@ -617,6 +626,21 @@ describe('IAM', () => {
     );
     // GET /auth/me reads nothing: no table grant at all.
     expect(dynamoPermissionsOf(routeFunction(routes.find((route) => route.id === 'me')!)).filter((line) => line.startsWith('Allow '))).toEqual([]);
+  });
+
+  it('lets only the functions that make, rotate, delete or sign with a webhook secret reach the secrets partition', () => {
+    const declared = Object.fromEntries(bound.filter((entry) => entry.table.webhookSecrets).map((entry) => [entry.name, entry.table.webhookSecrets]));
+    expect(declared).toEqual({
+      createWebhookEndpoint: 'write',
+      deleteWebhookEndpoint: 'write',
+      rotateWebhookSecret: 'read-write',
+      testWebhookEndpoint: 'read',
+      retryWebhookDelivery: 'read',
+      'webhook delivery': 'read',
+    });
+    const deniedOf = (functionId: string) => dynamoPermissionsOf(functionId).filter((line) => line.includes('WEBHOOK_SECRETS'));
+    expect(deniedOf(routeFunction(routes.find((route) => route.id === 'listWebhookEndpoints')!))).toEqual([`Deny dynamodb:* table if ${WEBHOOK_SECRETS_CONDITION}`]);
+    expect(deniedOf(WEBHOOK_DELIVERY_FUNCTION_ID)).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].map((action) => `Deny ${action} table if ${WEBHOOK_SECRETS_CONDITION}`));
   });
 
   it('declares credentials access for the routes that check or change a secret, and for no other', () => {
@@ -869,7 +893,7 @@ describe('scheduled jobs', () => {
   });
 
   it('retries a failed delivery and a failed run twice, then parks the event in the dead-letter queue', () => {
-    const [queueId] = only(ofType('AWS::SQS::Queue'), 'queues');
+    const [queueId] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
     const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
     for (const job of jobList) {
       const functionId = jobFunction(job.id);
@@ -897,9 +921,9 @@ describe('scheduled jobs', () => {
   });
 
   it('keeps the dead-letter queue encrypted, TLS-only and for 14 days, and lets only its rule send to it besides the job', () => {
-    const [queueId, queue] = only(ofType('AWS::SQS::Queue'), 'queues');
+    const [queueId, queue] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
     expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
-    const [, policy] = only(ofType('AWS::SQS::QueuePolicy'), 'queue policies');
+    const [, policy] = only(ofType('AWS::SQS::QueuePolicy').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue's policy");
     const statements = (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement;
     expect(statements).toEqual(
       expect.arrayContaining([
@@ -976,7 +1000,7 @@ describe('alarms', () => {
   });
 
   it('alarms as soon as the dead-letter queue holds a message', () => {
-    const [queueId] = only(ofType('AWS::SQS::Queue'), 'queues');
+    const [queueId] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
     expect(alarms()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -1274,6 +1298,53 @@ describe('outputs', () => {
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets') } });
     template.hasOutput('CursorKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets') } });
-    template.hasOutput('JobsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue'), 'queues')[0] } });
+    template.hasOutput('JobsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue")[0] } });
+  });
+});
+
+describe('webhook delivery', () => {
+  const queueNamed = (prefix: string) => only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)), prefix);
+
+  it('streams each new item of the table, and pipes only the inserts of event items to the delivery queue, parking what it cannot forward', () => {
+    const [tableId, table] = only(ofType('AWS::DynamoDB::GlobalTable'), 'tables');
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const [, pipe] = only(ofType('AWS::Pipes::Pipe'), 'pipes');
+    const [queueId] = queueNamed('WebhooksQueue');
+    const [deadId] = queueNamed('WebhooksDeadLetterQueue');
+    expect([...referencedIds(pipe.Properties.Source)]).toEqual([tableId]);
+    expect([...referencedIds(pipe.Properties.Target)]).toEqual([queueId]);
+    const source = pipe.Properties.SourceParameters as { DynamoDBStreamParameters: Record<string, unknown>; FilterCriteria: { Filters: { Pattern: string }[] } };
+    expect(source.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern) as unknown)).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['Event'] } } } }]);
+    expect(source.DynamoDBStreamParameters).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BatchSize: 1 });
+    expect([...referencedIds(source.DynamoDBStreamParameters.DeadLetterConfig)]).toEqual([deadId]);
+  });
+
+  it('feeds the delivery function from the queue in batches with partial failures and a concurrency cap; a message received 5 times goes to the dead-letter queue', () => {
+    const [queueId, queue] = queueNamed('WebhooksQueue');
+    const [deadId] = queueNamed('WebhooksDeadLetterQueue');
+    expect(queue.Properties).toMatchObject({ VisibilityTimeout: 360, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: 5 } });
+    expect([...referencedIds((queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]).toEqual([deadId]);
+    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)), 'mappings');
+    expect(mapping.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 20 } });
+    expect([...referencedIds(mapping.Properties.FunctionName)]).toEqual([WEBHOOK_DELIVERY_FUNCTION_ID]);
+    expect(resources[WEBHOOK_DELIVERY_FUNCTION_ID]?.Properties).toMatchObject({ Timeout: 60 });
+    expect([...referencedIds(environmentOf(WEBHOOK_DELIVERY_FUNCTION_ID).WEBHOOK_QUEUE_URL)]).toEqual([queueId]);
+  });
+
+  it('lets the delivery function send its wake-ups to its queue and mail the administrators, and waits 20 s in the routes that send while the caller waits', () => {
+    const actions = statementsOfFunction(WEBHOOK_DELIVERY_FUNCTION_ID).flatMap((statement) => asList(statement.Action));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage', 'ses:SendEmail', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    for (const id of ['testWebhookEndpoint', 'retryWebhookDelivery']) expect(resources[routeFunctionId(id)]?.Properties.Timeout, id).toBe(20);
+  });
+
+  it('alarms on the dead-letter queue and on most attempts failing, and ranks failing endpoints from the log', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
+    for (const name of ['ObservabilityWebhookDeadLetterQueue', 'ObservabilityWebhookFailureRate', `Observability${WEBHOOK_DELIVERY_FUNCTION_ID}Errors`]) {
+      expect(alarms.filter((id) => id.startsWith(name)), name).toHaveLength(1);
+    }
+    const [, rule] = only(ofType('AWS::CloudWatch::InsightRule'), 'insight rules');
+    const body = JSON.stringify(rule.Properties.RuleBody);
+    expect(body).toContain('$.endpointId');
+    expect(body).toContain('no_answer');
   });
 });
