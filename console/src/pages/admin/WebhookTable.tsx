@@ -1,0 +1,73 @@
+import { useMessages } from '../../i18n';
+import { common } from '../../i18n/common';
+import { webhookMessages } from './webhook-messages';
+import { endpointState } from './webhooks';
+import type { WebhookEndpoint } from './WebhooksSection';
+
+/** What a row's buttons ask the section for. */
+export type EndpointAction = { kind: 'edit' | 'rotate' | 'delete' | 'log'; endpoint: WebhookEndpoint };
+
+export function EndpointTable({ endpoints, onAction }: { endpoints: WebhookEndpoint[]; onAction: (action: EndpointAction) => void }) {
+  const t = useMessages(webhookMessages);
+  const c = useMessages(common);
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{t.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.url}</th>
+            <th scope="col">{t.events}</th>
+            <th scope="col">{t.description}</th>
+            <th scope="col">{t.state}</th>
+            <th scope="col">{c.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {endpoints.map((endpoint) => (
+            <EndpointRow key={endpoint.id} endpoint={endpoint} onAction={onAction} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function EndpointRow({ endpoint, onAction }: { endpoint: WebhookEndpoint; onAction: (action: EndpointAction) => void }) {
+  const t = useMessages(webhookMessages);
+  const c = useMessages(common);
+  const state = endpointState(endpoint);
+  const button = (kind: EndpointAction['kind'], text: string, name: string, style = 'secondary') => (
+    <button type="button" className={`button ${style}`} aria-label={name} onClick={() => onAction({ kind, endpoint })}>
+      {text}
+    </button>
+  );
+  return (
+    <tr>
+      <td>
+        <code className="webhook-url">{endpoint.url}</code>
+      </td>
+      <td>
+        <ul className="webhook-event-list">
+          {endpoint.events.map((type) => (
+            <li key={type}>
+              {t.eventName(type)} <code className="muted small">{type}</code>
+            </li>
+          ))}
+        </ul>
+      </td>
+      <td>{endpoint.description ?? <span className="muted">{t.noDescription}</span>}</td>
+      <td>
+        <span className={`badge ${state === 'enabled' ? 'ok' : state === 'manual' ? 'warn' : 'danger'}`}>{t.stateName(state)}</span>
+      </td>
+      <td>
+        <div className="toolbar webhook-actions">
+          {button('log', t.deliveries, t.showDeliveries(endpoint.url))}
+          {button('edit', c.edit, t.editEndpoint(endpoint.url))}
+          {button('rotate', t.rotate, t.rotateEndpoint(endpoint.url))}
+          {button('delete', c.delete, t.deleteEndpoint(endpoint.url), 'danger')}
+        </div>
+      </td>
+    </tr>
+  );
+}
