@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { components } from '@backoffice/client';
 import { api, linkPage } from '../../api/client';
 import { SelectField } from '../../components/Field';
@@ -35,10 +35,13 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
     refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((delivery) => delivery.status === 'pending')) ? PENDING_REFRESH_MS : false),
   });
   const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
+  // Opened from a row's button: the heading takes the focus, so keyboard and screen reader users land on the log.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section className="webhook-log" aria-labelledby="webhook-log-title">
       <div className="webhook-log-header">
-        <h3 id="webhook-log-title">{t.logTitle(endpoint.url)}</h3>
+        <h3 id="webhook-log-title" ref={heading} tabIndex={-1}>{t.logTitle(endpoint.url)}</h3>
         <button type="button" className="button secondary" onClick={onClose}>
           {t.closeLog}
         </button>
