@@ -118,8 +118,27 @@ describe('the delivery log', () => {
       { path: { id: ENDPOINT.id }, query: { limit: 20, cursor: 'c2' } },
     ]);
 
+    // Retry: the delivery sent again now, what came back said, the log read again.
+    post.mockResolvedValueOnce(answer(200, delivery('d2', 'succeeded', [{ statusCode: 500, response: 'boom' }, { statusCode: 204, response: '' }])));
+    fireEvent.click(within(log).getByRole('button', { name: t.retryDelivery(t.eventName('supplier.created'), 'd2') }));
+    await waitFor(() => expect(within(log).getByText(t.retried(t.eventName('supplier.created'), 'HTTP 204, 1,234 ms'))).toBeTruthy());
+    expect(post).toHaveBeenLastCalledWith('/webhook-deliveries/{id}/retry', { params: { path: { id: 'd2' } } });
+
     fireEvent.change(within(log).getByRole('combobox', { name: t.status }), { target: { value: 'failed' } });
     await within(log).findByText(t.noDeliveries);
     expect(deliveryCalls().at(-1)).toEqual({ path: { id: ENDPOINT.id }, query: { limit: 20, status: 'failed' } });
+  });
+});
+
+describe('a test event', () => {
+  it.each(['pt-BR', 'en'] as const)('is sent from the endpoint’s row, and what came back is said (%s)', async (locale) => {
+    const t = webhookMessages[locale];
+    get.mockImplementation(() => Promise.resolve(answer(200, [ENDPOINT])));
+    post.mockResolvedValueOnce(answer(200, { ...delivery('p1', 'failed', [{ statusCode: null, response: 'connect ECONNREFUSED' }]), eventType: 'ping' }));
+    renderSection(locale);
+    fireEvent.click(await screen.findByRole('button', { name: t.sendTestTo(ENDPOINT.url) }));
+    const latency = locale === 'en' ? '1,234 ms' : '1.234 ms';
+    await waitFor(() => expect(screen.getByText(t.testSent(ENDPOINT.url, `${t.noAnswer}, ${latency}`))).toBeTruthy());
+    expect(post).toHaveBeenLastCalledWith('/webhook-endpoints/{id}/test', { params: { path: { id: ENDPOINT.id } } });
   });
 });

@@ -5,11 +5,13 @@ import { webhookMessages } from '../src/pages/admin/webhook-messages';
 import {
   attemptOutcome,
   createEndpointBody,
+  DELIVERED_TYPES,
   deliveriesQuery,
   EMPTY_ENDPOINT_FORM,
   endpointFormProblems,
   endpointState,
   formOf,
+  lastAttemptOf,
   NO_DELIVERY_FILTERS,
   updateEndpointBody,
   WEBHOOK_EVENT_TYPES,
@@ -32,11 +34,12 @@ describe('the event types', () => {
   });
   it('are named in both languages, and an unknown one shows as its code', () => {
     for (const locale of ['pt-BR', 'en'] as const) {
-      for (const type of WEBHOOK_EVENT_TYPES) expect(webhookMessages[locale].eventName(type), `${locale} ${type}`).not.toBe(type);
+      for (const type of DELIVERED_TYPES) expect(webhookMessages[locale].eventName(type), `${locale} ${type}`).not.toBe(type);
       expect(webhookMessages[locale].eventName('product.stock_low')).toBe('product.stock_low');
     }
     expect(webhookMessages['pt-BR'].eventName('supplier.created')).toBe('Fornecedor cadastrado');
     expect(webhookMessages.en.eventName('stock_movement.created')).toBe('Stock movement recorded');
+    expect(webhookMessages['pt-BR'].eventName('ping')).toBe('Teste (ping)');
   });
 });
 
@@ -93,11 +96,16 @@ describe('the delivery log', () => {
     expect(deliveriesQuery(NO_DELIVERY_FILTERS, undefined, 20)).toEqual({ limit: 20 });
     expect(deliveriesQuery({ status: 'failed', eventType: 'supplier.created' }, 'c1', 20)).toEqual({ limit: 20, status: 'failed', eventType: 'supplier.created', cursor: 'c1' });
     expect(deliveriesQuery({ status: 'lost', eventType: 'planet.created' }, undefined, 5)).toEqual({ limit: 5 });
+    // A test's deliveries are `ping`, which no endpoint subscribes to but the log filters on.
+    expect(deliveriesQuery({ status: '', eventType: 'ping' }, undefined, 5)).toEqual({ limit: 5, eventType: 'ping' });
+    expect(DELIVERED_TYPES).toEqual([...WEBHOOK_EVENT_TYPES, 'ping']);
   });
 
   it('says an attempt’s status code, or that no answer came', () => {
     expect(attemptOutcome(204)).toEqual({ kind: 'answered', statusCode: 204, ok: true });
     expect(attemptOutcome(500)).toEqual({ kind: 'answered', statusCode: 500, ok: false });
     expect(attemptOutcome(null)).toEqual({ kind: 'noAnswer' });
+    expect(lastAttemptOf({ attempts: [] })).toBeUndefined();
+    expect(lastAttemptOf({ attempts: [{ statusCode: null, latencyMs: 10_000 }, { statusCode: 204, latencyMs: 12 }] })).toEqual({ kind: 'answered', statusCode: 204, ok: true, latencyMs: 12 });
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
+import type { components } from '../../../clients/typescript/src';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookMessages } from '../../../console/src/pages/admin/webhook-messages';
 import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Language, type Tenant } from './harness';
@@ -146,14 +147,7 @@ class WebhooksPage extends AdminPage {
   }
 }
 
-interface Listed {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-}
+type Listed = components['schemas']['UpdateWebhookEndpointResponse'];
 
 describe.each(LANGUAGES)('webhooks (%s)', (language) => {
   let tenant: Tenant;
@@ -167,6 +161,7 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
   let productId = '';
   let warehouseId = '';
   let secret = '';
+  let rotated = '';
 
   /** A stock movement recorded through the API: the event the endpoint subscribes to. */
   const recordMovement = async () => {
@@ -181,13 +176,8 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     expect([warehouse.status, product.status]).toEqual([201, 201]);
     warehouseId = warehouse.body.id;
     productId = product.body.id;
-    context = await newContextWithClipboard(language);
-    page = await context.newPage();
+    ({ context, page } = await administrationOf(tenant, language));
     hooks = new WebhooksPage(page, language, server.consoleUrl);
-    const signIn = new SignInPage(page, language, server.consoleUrl);
-    await signIn.open('/administration');
-    await signIn.signIn(tenant.adminEmail, tenant.password);
-    await page.waitForURL(`${server.consoleUrl}/administration`);
   });
   afterAll(async () => {
     await context?.close();
@@ -262,6 +252,7 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     await log.getByText(hooks.w.noDeliveries).waitFor();
     await log.getByLabel(hooks.w.eventType, { exact: true }).selectOption('stock_movement.created');
     await log.getByRole('table').getByText('stored 1').waitFor();
+    await log.getByLabel(hooks.w.eventType, { exact: true }).selectOption('');
   });
 
   it('rotates the secret: shown once, the previous one signing 24 hours more, the next delivery signed with the new one', async () => {
@@ -269,7 +260,7 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     await hooks.alert.getByText(hooks.w.rotateText).waitFor();
     await hooks.alert.getByRole('button', { name: hooks.w.rotate, exact: true }).click();
     await hooks.alert.getByRole('heading', { name: hooks.w.rotatedTitle }).waitFor();
-    const rotated = await hooks.shownSecret.inputValue();
+    rotated = await hooks.shownSecret.inputValue();
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
     expect(await hooks.alert.textContent()).toMatch(new RegExp(literal(hooks.w.previousSigns('§')).replace('§', '\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}')));
@@ -286,6 +277,28 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     expect(signedWith(second, secret)).toBe(true);
   });
 
+  it('sends a test event and a delivery again now, each said on the page and signed', async () => {
+    await hooks.webhooks.getByRole('button', { name: hooks.w.sendTestTo(url()), exact: true }).click();
+    await expect.poll(() => hooks.webhooks.getByRole('status').first().textContent(), { timeout: 20_000 }).toMatch(new RegExp(`^${literal(hooks.w.testSent(url(), '§')).replace('§', `${literal(hooks.w.statusCode(200))}, \\S+ ms`)}$`));
+    expect(deliveredHere()).toHaveLength(3);
+    const ping = deliveredHere()[2] as Received;
+    expect(JSON.parse(ping.body)).toMatchObject({ type: 'ping' });
+    expect(signedWith(ping, rotated)).toBe(true);
+    const log = hooks.log(url());
+    await log.getByRole('table').getByText(hooks.w.eventName('ping')).waitFor();
+
+    // The first stock movement's delivery, sent again: the same webhook-id, a second attempt in the log.
+    const first = deliveredHere()[0] as Received;
+    const oldest = log.getByRole('table').getByRole('row').filter({ hasText: 'stored 1' });
+    await oldest.getByRole('button', { name: new RegExp(`^${literal(hooks.w.retryDelivery(hooks.w.eventName('stock_movement.created'), '§')).replace('§', '\\w{8}')}$`) }).click();
+    await expect.poll(() => log.getByRole('status').first().textContent(), { timeout: 20_000 }).toContain(hooks.w.statusCode(200));
+    expect(deliveredHere()).toHaveLength(4);
+    expect(deliveredHere()[3]?.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    await expect.poll(() => oldest.getByRole('listitem').count()).toBe(2);
+    expect(await oldest.textContent()).toContain('stored 4');
+    await checkpoint(page, language, FLOW, '6-test-and-retry');
+  });
+
   it('disables the endpoint by hand, then deletes it after asking', async () => {
     await hooks.webhooks.getByRole('button', { name: hooks.w.editEndpoint(url()), exact: true }).click();
     await hooks.form.waitFor();
@@ -295,7 +308,12 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     await hooks.form.waitFor({ state: 'detached' });
     await expect.poll(() => hooks.endpointRow(url()).textContent()).toContain(hooks.w.stateName('manual'));
     expect(await listed()).toMatchObject([{ enabled: false, disabledReason: 'manual' }]);
-    await checkpoint(page, language, FLOW, '6-disabled');
+    // A disabled endpoint's delivery is not sent again: the API's reason, shown in the log.
+    const log = hooks.log(url());
+    await log.getByRole('button', { name: new RegExp(`^${literal(hooks.w.retryDelivery(hooks.w.eventName('stock_movement.created'), ''))}`) }).first().click();
+    await log.getByRole('alert').waitFor();
+    expect(deliveredHere()).toHaveLength(4);
+    await checkpoint(page, language, FLOW, '7-disabled');
 
     await hooks.webhooks.getByRole('button', { name: hooks.w.deleteEndpoint(url()), exact: true }).click();
     await hooks.alert.getByRole('button', { name: hooks.w.deleteLabel, exact: true }).click();
@@ -307,11 +325,16 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
   });
 });
 
-/** A browser profile in `language` that may use the clipboard on the console's origin. */
-async function newContextWithClipboard(language: Language): Promise<BrowserContext> {
+/** The administration page, signed in as the tenant's administrator, in a browser profile in `language` that may use the clipboard. */
+async function administrationOf(tenant: Tenant, language: Language): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(language);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-  return context;
+  const page = await context.newPage();
+  const signIn = new SignInPage(page, language, server.consoleUrl);
+  await signIn.open('/administration');
+  await signIn.signIn(tenant.adminEmail, tenant.password);
+  await page.waitForURL(`${server.consoleUrl}/administration`);
+  return { context, page };
 }
 
 function literal(text: string): string {

@@ -5,12 +5,13 @@ import { api, linkPage } from '../../api/client';
 import { SelectField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
-import { formatDecimal } from '../../format/decimal';
 import { formatDateTime } from '../../format/date';
-import { useLocale, useMessages } from '../../i18n';
+import { useMessages } from '../../i18n';
+import { common } from '../../i18n/common';
 import { webhookMessages } from './webhook-messages';
-import { attemptOutcome, DELIVERY_STATUSES, deliveriesQuery, NO_DELIVERY_FILTERS, WEBHOOK_EVENT_TYPES, type DeliveryFilters } from './webhooks';
-import { WEBHOOKS, type WebhookEndpoint } from './WebhooksSection';
+import { useOutcomeText, useRetry } from './webhook-sends';
+import { attemptOutcome, DELIVERED_TYPES, DELIVERY_STATUSES, deliveriesQuery, NO_DELIVERY_FILTERS, WEBHOOKS, type DeliveryFilters } from './webhooks';
+import type { WebhookEndpoint } from './WebhooksSection';
 
 export type Delivery = components['schemas']['ListWebhookDeliveriesResponse'][number];
 type Attempt = Delivery['attempts'][number];
@@ -35,6 +36,8 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
     refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((delivery) => delivery.status === 'pending')) ? PENDING_REFRESH_MS : false),
   });
   const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
+  const [notice, setNotice] = useState('');
+  const retry = useRetry(setNotice);
   // Opened from a row's button: the heading takes the focus, so keyboard and screen reader users land on the log.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -47,11 +50,24 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
         </button>
       </div>
       <p className="muted">{t.logIntro}</p>
+      <p role="status" className="muted">
+        {notice}
+      </p>
+      {retry.error ? <ProblemAlert error={retry.error} /> : null}
       <DeliveryFilterForm filters={filters} onChange={setFilters} onRefresh={() => void log.refetch()} refreshing={log.isFetching} />
       {log.isPending ? <SkeletonRows rows={3} columns={5} /> : null}
       {log.error ? <ProblemAlert error={log.error} onRetry={() => void log.refetch()} /> : null}
       {log.data && deliveries.length === 0 ? <EmptyState title={t.noDeliveries} hint={t.noDeliveriesHint} /> : null}
-      {deliveries.length > 0 ? <DeliveryTable deliveries={deliveries} /> : null}
+      {deliveries.length > 0 ? (
+        <DeliveryTable
+          deliveries={deliveries}
+          retrying={retry.isPending}
+          onRetry={(delivery) => {
+            setNotice('');
+            retry.mutate(delivery);
+          }}
+        />
+      ) : null}
       {log.data ? (
         <div className="toolbar">
           <span className="muted small" aria-live="polite">
@@ -79,7 +95,7 @@ function DeliveryFilterForm({ filters, onChange, onRefresh, refreshing }: { filt
         label={t.eventType}
         value={filters.eventType}
         onValueChange={(eventType) => onChange({ ...filters, eventType })}
-        options={[any, ...WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: t.eventName(type) }))]}
+        options={[any, ...DELIVERED_TYPES.map((type) => ({ value: type, label: t.eventName(type) }))]}
       />
       <button type="button" className="button secondary" onClick={onRefresh} disabled={refreshing}>
         {t.refresh}
@@ -88,8 +104,11 @@ function DeliveryFilterForm({ filters, onChange, onRefresh, refreshing }: { filt
   );
 }
 
-function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
+type RowActions = { retrying: boolean; onRetry: (delivery: Delivery) => void };
+
+function DeliveryTable({ deliveries, ...actions }: { deliveries: Delivery[] } & RowActions) {
   const t = useMessages(webhookMessages);
+  const c = useMessages(common);
   return (
     <div className="table-wrap">
       <table>
@@ -101,11 +120,12 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
             <th scope="col">{t.createdAt}</th>
             <th scope="col">{t.attempts}</th>
             <th scope="col">{t.nextAttempt}</th>
+            <th scope="col">{c.actions}</th>
           </tr>
         </thead>
         <tbody>
           {deliveries.map((delivery) => (
-            <DeliveryRow key={delivery.id} delivery={delivery} />
+            <DeliveryRow key={delivery.id} delivery={delivery} {...actions} />
           ))}
         </tbody>
       </table>
@@ -113,7 +133,7 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
   );
 }
 
-function DeliveryRow({ delivery }: { delivery: Delivery }) {
+function DeliveryRow({ delivery, retrying, onRetry }: { delivery: Delivery } & RowActions) {
   const t = useMessages(webhookMessages);
   const tone = delivery.status === 'succeeded' ? 'ok' : delivery.status === 'failed' ? 'danger' : 'warn';
   return (
@@ -137,6 +157,11 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         )}
       </td>
       <td>{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : <span className="muted">{t.noNextAttempt}</span>}</td>
+      <td>
+        <button type="button" className="button secondary" aria-label={t.retryDelivery(t.eventName(delivery.eventType), delivery.id.slice(0, 8))} disabled={retrying} onClick={() => onRetry(delivery)}>
+          {t.retry}
+        </button>
+      </td>
     </tr>
   );
 }
@@ -144,12 +169,11 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
 /** One attempt: when, the status code or "no answer", the latency, and the answer's first 1 KB (or why none came). */
 function AttemptItem({ attempt }: { attempt: Attempt }) {
   const t = useMessages(webhookMessages);
-  const { locale } = useLocale();
+  const outcomeText = useOutcomeText();
   const outcome = attemptOutcome(attempt.statusCode);
-  const answer = outcome.kind === 'noAnswer' ? t.noAnswer : t.statusCode(outcome.statusCode);
   return (
     <li>
-      <span className={outcome.kind === 'answered' && outcome.ok ? undefined : 'webhook-attempt-failed'}>{t.attemptLine(formatDateTime(attempt.at), answer, t.latency(formatDecimal(attempt.latencyMs, locale)))}</span>
+      <span className={outcome.kind === 'answered' && outcome.ok ? undefined : 'webhook-attempt-failed'}>{`${formatDateTime(attempt.at)}: ${outcomeText({ ...outcome, latencyMs: attempt.latencyMs })}`}</span>
       {attempt.response ? (
         <span className="webhook-response">
           <span className="visually-hidden">{t.response}: </span>

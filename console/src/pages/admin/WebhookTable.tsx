@@ -5,9 +5,12 @@ import { endpointState } from './webhooks';
 import type { WebhookEndpoint } from './WebhooksSection';
 
 /** What a row's buttons ask the section for. */
-export type EndpointAction = { kind: 'edit' | 'rotate' | 'delete' | 'log'; endpoint: WebhookEndpoint };
+export type EndpointAction = { kind: 'edit' | 'rotate' | 'delete' | 'log' | 'test'; endpoint: WebhookEndpoint };
 
-export function EndpointTable({ endpoints, onAction }: { endpoints: WebhookEndpoint[]; onAction: (action: EndpointAction) => void }) {
+/** The rows' buttons: what they ask for, and whether a test is being sent (its buttons wait). */
+type RowActions = { onAction: (action: EndpointAction) => void; sending: boolean };
+
+export function EndpointTable({ endpoints, ...actions }: { endpoints: WebhookEndpoint[] } & RowActions) {
   const t = useMessages(webhookMessages);
   const c = useMessages(common);
   return (
@@ -25,7 +28,7 @@ export function EndpointTable({ endpoints, onAction }: { endpoints: WebhookEndpo
         </thead>
         <tbody>
           {endpoints.map((endpoint) => (
-            <EndpointRow key={endpoint.id} endpoint={endpoint} onAction={onAction} />
+            <EndpointRow key={endpoint.id} endpoint={endpoint} {...actions} />
           ))}
         </tbody>
       </table>
@@ -33,12 +36,12 @@ export function EndpointTable({ endpoints, onAction }: { endpoints: WebhookEndpo
   );
 }
 
-function EndpointRow({ endpoint, onAction }: { endpoint: WebhookEndpoint; onAction: (action: EndpointAction) => void }) {
+function EndpointRow({ endpoint, onAction, sending }: { endpoint: WebhookEndpoint } & RowActions) {
   const t = useMessages(webhookMessages);
   const c = useMessages(common);
   const state = endpointState(endpoint);
   const button = (kind: EndpointAction['kind'], text: string, name: string, style = 'secondary') => (
-    <button type="button" className={`button ${style}`} aria-label={name} onClick={() => onAction({ kind, endpoint })}>
+    <button type="button" className={`button ${style}`} aria-label={name} disabled={kind === 'test' && sending} onClick={() => onAction({ kind, endpoint })}>
       {text}
     </button>
   );
@@ -63,6 +66,7 @@ function EndpointRow({ endpoint, onAction }: { endpoint: WebhookEndpoint; onActi
       <td>
         <div className="toolbar webhook-actions">
           {button('log', t.deliveries, t.showDeliveries(endpoint.url))}
+          {button('test', t.sendTest, t.sendTestTo(endpoint.url))}
           {button('edit', c.edit, t.editEndpoint(endpoint.url))}
           {button('rotate', t.rotate, t.rotateEndpoint(endpoint.url))}
           {button('delete', c.delete, t.deleteEndpoint(endpoint.url), 'danger')}

@@ -2,27 +2,32 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '@backoffice/client';
 import { api, linkPage } from '../../api/client';
+import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { ListSection, ListStates } from './ListSection';
 import { useCursorStack } from './paging';
 import { DeliveryLog } from './WebhookDeliveries';
 import { CreateEndpointDialog, DeleteEndpointDialog, EditEndpointDialog, RotateSecretDialog, WebhookSecretDialog, type ShownWebhookSecret } from './WebhookDialogs';
 import { webhookMessages } from './webhook-messages';
-import type { DeliveryStatus, DisabledReason, WebhookEventType } from './webhooks';
+import { useSendTest } from './webhook-sends';
+import { WEBHOOKS, type DeliveredType, type DeliveryStatus, type DisabledReason, type WebhookEventType } from './webhooks';
 import { EndpointTable, type EndpointAction } from './WebhookTable';
 
 export type WebhookEndpoint = components['schemas']['UpdateWebhookEndpointResponse'];
 /** An endpoint as its register and its rotation answer it: the view with, this once, its secret. */
 export type EndpointWithSecret = components['schemas']['CreateWebhookEndpointResponse'];
 
-export const WEBHOOKS = ['admin', 'webhook-endpoints'] as const;
-
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type ApiEventType = components['schemas']['CreateWebhookEndpointRequest']['events'][number];
 type ApiDelivery = components['schemas']['ListWebhookDeliveriesResponse'][number];
 
-/** Checked when compiled: the event types, delivery statuses and disabled reasons the section knows are exactly the API's. */
-export const TYPES_MATCH_THE_API: [Same<WebhookEventType, ApiEventType>, Same<DeliveryStatus, ApiDelivery['status']>, Same<DisabledReason, NonNullable<WebhookEndpoint['disabledReason']>>] = [true, true, true];
+/** Checked when compiled: the event types (subscribed and delivered), delivery statuses and disabled reasons the section knows are exactly the API's. */
+export const TYPES_MATCH_THE_API: [Same<WebhookEventType, ApiEventType>, Same<DeliveredType, ApiDelivery['eventType']>, Same<DeliveryStatus, ApiDelivery['status']>, Same<DisabledReason, NonNullable<WebhookEndpoint['disabledReason']>>] = [
+  true,
+  true,
+  true,
+  true,
+];
 
 /**
  * The tenant's webhook endpoints (GET /webhook-endpoints, Link-header cursors, tenant
@@ -43,6 +48,7 @@ export function WebhooksSection() {
   const [secret, setSecret] = useState<ShownWebhookSecret | undefined>();
   const [notice, setNotice] = useState('');
   const [logOf, setLogOf] = useState<WebhookEndpoint | undefined>();
+  const test = useSendTest(setNotice);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: [...WEBHOOKS, 'list'] });
   const done = (text: string) => {
@@ -57,6 +63,7 @@ export function WebhooksSection() {
   const act = (action: EndpointAction) => {
     setNotice('');
     if (action.kind === 'log') setLogOf(action.endpoint);
+    else if (action.kind === 'test') test.mutate(action.endpoint);
     else setPending(action);
   };
 
@@ -72,8 +79,9 @@ export function WebhooksSection() {
       }}
       notice={notice}
     >
+      {test.error ? <ProblemAlert error={test.error} /> : null}
       <ListStates query={endpoints} columns={5} empty={{ title: t.noEndpoints, hint: t.noEndpointsHint }} pager={t.pager} paging={paging}>
-        {(items) => <EndpointTable endpoints={items} onAction={act} />}
+        {(items) => <EndpointTable endpoints={items} onAction={act} sending={test.isPending} />}
       </ListStates>
       {logOf ? <DeliveryLog key={logOf.id} endpoint={logOf} onClose={() => setLogOf(undefined)} /> : null}
       {creating ? (

@@ -1,7 +1,7 @@
 import { defineMessages } from '../../i18n/messages';
-import type { DeliveryStatus, DisabledReason, WebhookEventType } from './webhooks';
+import type { DeliveredType, DeliveryStatus, DisabledReason } from './webhooks';
 
-const EVENTS_PT: Record<WebhookEventType, string> = {
+const EVENTS_PT: Record<DeliveredType, string> = {
   'company.created': 'Empresa cadastrada',
   'company.updated': 'Empresa editada',
   'company.status_changed': 'Situação da empresa alterada',
@@ -13,9 +13,10 @@ const EVENTS_PT: Record<WebhookEventType, string> = {
   'stock_movement.created': 'Movimentação de estoque registrada',
   'user.invited': 'Pessoa convidada',
   'user.removed': 'Usuário removido',
+  ping: 'Teste (ping)',
 };
 
-const EVENTS_EN: Record<WebhookEventType, string> = {
+const EVENTS_EN: Record<DeliveredType, string> = {
   'company.created': 'Company created',
   'company.updated': 'Company updated',
   'company.status_changed': 'Company status changed',
@@ -27,6 +28,7 @@ const EVENTS_EN: Record<WebhookEventType, string> = {
   'stock_movement.created': 'Stock movement recorded',
   'user.invited': 'Person invited',
   'user.removed': 'User removed',
+  ping: 'Test (ping)',
 };
 
 const STATUS_PT: Record<DeliveryStatus, string> = { pending: 'Pendente', succeeded: 'Entregue', failed: 'Falhou' };
@@ -69,7 +71,7 @@ export const webhookMessages = defineMessages({
     state: 'Situação',
     enabled: 'Ativo (recebe os eventos)',
     enabledHint: 'Reativar um endpoint desativado limpa o motivo.',
-    eventName: (type: string) => EVENTS_PT[type as WebhookEventType] ?? type,
+    eventName: (type: string) => EVENTS_PT[type as DeliveredType] ?? type,
     stateName: (state: string) => STATE_PT[state as 'enabled' | DisabledReason] ?? state,
     statusName: (status: string) => STATUS_PT[status as DeliveryStatus] ?? status,
 
@@ -118,7 +120,6 @@ export const webhookMessages = defineMessages({
     nextAttempt: 'Próxima tentativa',
     noNextAttempt: 'Nenhuma',
     noAttempts: 'Nenhuma tentativa ainda',
-    attemptLine: (at: string, answer: string, latency: string) => `${at}: ${answer}, ${latency}`,
     statusCode: (code: number) => `HTTP ${code}`,
     noAnswer: 'sem resposta',
     latency: (ms: string) => `${ms} ms`,
@@ -126,6 +127,13 @@ export const webhookMessages = defineMessages({
     loadMore: 'Carregar mais entregas',
     shownCount: (count: number) => (count === 1 ? '1 entrega mostrada' : `${count} entregas mostradas`),
     refresh: 'Atualizar entregas',
+    answerLine: (answer: string, latency: string) => `${answer}, ${latency}`,
+    sendTest: 'Enviar evento de teste',
+    sendTestTo: (url: string) => `Enviar evento de teste ao endpoint ${url}`,
+    testSent: (url: string, outcome: string) => `Evento de teste (ping) enviado a ${url}: ${outcome}.`,
+    retry: 'Reenviar',
+    retryDelivery: (event: string, id: string) => `Reenviar agora a entrega ${event} ${id}`,
+    retried: (event: string, outcome: string) => `Entrega ${event} reenviada: ${outcome}.`,
   },
   en: {
     title: 'Webhooks',
@@ -149,7 +157,7 @@ export const webhookMessages = defineMessages({
     state: 'State',
     enabled: 'Enabled (receives the events)',
     enabledHint: 'Enabling a disabled endpoint again clears its reason.',
-    eventName: (type: string) => EVENTS_EN[type as WebhookEventType] ?? type,
+    eventName: (type: string) => EVENTS_EN[type as DeliveredType] ?? type,
     stateName: (state: string) => STATE_EN[state as 'enabled' | DisabledReason] ?? state,
     statusName: (status: string) => STATUS_EN[status as DeliveryStatus] ?? status,
 
@@ -198,7 +206,6 @@ export const webhookMessages = defineMessages({
     nextAttempt: 'Next attempt',
     noNextAttempt: 'None',
     noAttempts: 'No attempt yet',
-    attemptLine: (at: string, answer: string, latency: string) => `${at}: ${answer}, ${latency}`,
     statusCode: (code: number) => `HTTP ${code}`,
     noAnswer: 'no answer',
     latency: (ms: string) => `${ms} ms`,
@@ -206,5 +213,12 @@ export const webhookMessages = defineMessages({
     loadMore: 'Load more deliveries',
     shownCount: (count: number) => (count === 1 ? '1 delivery shown' : `${count} deliveries shown`),
     refresh: 'Refresh deliveries',
+    answerLine: (answer: string, latency: string) => `${answer}, ${latency}`,
+    sendTest: 'Send test event',
+    sendTestTo: (url: string) => `Send test event to the endpoint ${url}`,
+    testSent: (url: string, outcome: string) => `Test event (ping) sent to ${url}: ${outcome}.`,
+    retry: 'Retry',
+    retryDelivery: (event: string, id: string) => `Retry now the delivery ${event} ${id}`,
+    retried: (event: string, outcome: string) => `Delivery ${event} sent again: ${outcome}.`,
   },
 });

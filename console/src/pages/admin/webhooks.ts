@@ -5,6 +5,9 @@
  * (lib/webhooks/schemas.ts, lib/webhooks/delivery-schemas.ts); console/test compares them.
  */
 
+/** The section's queries: the list (`list`) and each endpoint's log (`<id>`, `deliveries`). */
+export const WEBHOOKS = ['admin', 'webhook-endpoints'] as const;
+
 /** The event types an endpoint may receive, in the order the API lists them (lib/domain/events.ts EVENT_TYPES). */
 export const WEBHOOK_EVENT_TYPES = [
   'company.created',
@@ -20,6 +23,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'user.removed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What a delivery may carry: the event types, and `ping`, the test an administrator sends (POST /webhook-endpoints/{id}/test). */
+export const DELIVERED_TYPES = [...WEBHOOK_EVENT_TYPES, 'ping'] as const;
+export type DeliveredType = (typeof DELIVERED_TYPES)[number];
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -128,10 +135,11 @@ export const DELIVERIES_PAGE_SIZE = 20;
 export interface DeliveriesQuery {
   limit: number;
   status?: DeliveryStatus;
-  eventType?: WebhookEventType;
+  eventType?: DeliveredType;
   cursor?: string;
 }
 
+const isDeliveredType = (value: string): value is DeliveredType => (DELIVERED_TYPES as readonly string[]).includes(value);
 const isStatus = (value: string): value is DeliveryStatus => (DELIVERY_STATUSES as readonly string[]).includes(value);
 
 /** GET /webhook-endpoints/{id}/deliveries' query: only the filters chosen (the API refuses empty or unknown ones) and the cursor. */
@@ -139,7 +147,7 @@ export function deliveriesQuery(filters: DeliveryFilters, cursor: string | undef
   return {
     limit,
     ...(isStatus(filters.status) ? { status: filters.status } : {}),
-    ...(isEventType(filters.eventType) ? { eventType: filters.eventType } : {}),
+    ...(isDeliveredType(filters.eventType) ? { eventType: filters.eventType } : {}),
     ...(cursor ? { cursor } : {}),
   };
 }
@@ -149,4 +157,10 @@ export type AttemptOutcome = { kind: 'answered'; statusCode: number; ok: boolean
 
 export function attemptOutcome(statusCode: number | null): AttemptOutcome {
   return statusCode === null ? { kind: 'noAnswer' } : { kind: 'answered', statusCode, ok: statusCode >= 200 && statusCode < 300 };
+}
+
+/** What a send now (a test, a retry) got back: its last attempt's answer and latency; undefined before any attempt. */
+export function lastAttemptOf<A extends { statusCode: number | null; latencyMs: number }>(delivery: { attempts: readonly A[] }): (AttemptOutcome & { latencyMs: number }) | undefined {
+  const last = delivery.attempts.at(-1);
+  return last ? { ...attemptOutcome(last.statusCode), latencyMs: last.latencyMs } : undefined;
 }
