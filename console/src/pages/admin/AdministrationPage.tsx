@@ -12,6 +12,7 @@ import { adminMessages } from './messages';
 import { PolicySection } from './PolicySection';
 import { TenantsSection } from './TenantsSection';
 import { usersQuery, UsersSection } from './UsersSection';
+import { WebhooksSection } from './WebhooksSection';
 
 /**
  * Administration. GET /auth/me does not say the role, so the page asks the first administrator
@@ -30,6 +31,7 @@ export default function AdministrationPage() {
           <UsersSection meId={me.data?.id} />
           <InvitationsSection />
           <ApiKeysSection />
+          <WebhooksSection />
           <AuditSection />
           {me.data ? <PolicySection tenantId={me.data.tenantId} /> : null}
           <TenantsSection />

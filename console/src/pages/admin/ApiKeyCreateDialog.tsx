@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../../api/client';
 import { fieldErrors } from '../../api/problems';
 import { FormDialog } from '../../components/Dialogs';
@@ -10,6 +10,7 @@ import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
 import { companyLimitAllowed, createKeyBody, dayOf, EMPTY_KEY_FORM, KEY_RESOURCES, keyFormProblems, LEVELS_OF, withLevel, type KeyForm, type KeyLevel } from './api-keys';
 import type { ApiKeyWithSecret } from './ApiKeysSection';
+import { Fieldset } from './Fieldset';
 import { adminMessages } from './messages';
 
 type Company = { id: string; name: string };
@@ -43,7 +44,6 @@ export function CreateKeyDialog({
 function CreateKeyForm({ companies, onCancel, onCreated }: { companies: Company[] | undefined; onCancel: () => void; onCreated: (key: ApiKeyWithSecret) => void }) {
   const t = useMessages(adminMessages);
   const c = useMessages(common);
-  const scopesId = useId();
   const [form, setForm] = useState<KeyForm>(EMPTY_KEY_FORM);
   const [checked, setChecked] = useState(false);
   const create = useMutation({
@@ -76,11 +76,7 @@ function CreateKeyForm({ companies, onCancel, onCreated }: { companies: Company[
         maxLength={200}
         autoComplete="off"
       />
-      <fieldset className="api-key-scopes-fields" aria-describedby={`${scopesId}-hint${scopesError ? ` ${scopesId}-error` : ''}`}>
-        <legend>{t.scopesLegend}</legend>
-        <p className="hint" id={`${scopesId}-hint`}>
-          {t.scopesHint}
-        </p>
+      <Fieldset legend={t.scopesLegend} hint={t.scopesHint} error={scopesError}>
         <div className="form-row">
           {KEY_RESOURCES.map((resource) => (
             <SelectField
@@ -93,12 +89,7 @@ function CreateKeyForm({ companies, onCancel, onCreated }: { companies: Company[
             />
           ))}
         </div>
-        {scopesError ? (
-          <p className="field-error" id={`${scopesId}-error`}>
-            {scopesError}
-          </p>
-        ) : null}
-      </fieldset>
+      </Fieldset>
       <TextField
         label={t.expiresOn}
         type="date"

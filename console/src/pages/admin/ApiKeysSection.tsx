@@ -2,9 +2,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '@backoffice/client';
 import { api, linkPage } from '../../api/client';
-import { Pager } from '../../components/Pager';
-import { ProblemAlert } from '../../components/ProblemAlert';
-import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
@@ -12,6 +9,7 @@ import { companyOf, isExpired, KEY_RESOURCES, previousSecretOf } from './api-key
 import { CreateKeyDialog } from './ApiKeyCreateDialog';
 import { RevokeKeyDialog, RollKeyDialog, SecretDialog, type ShownSecret } from './ApiKeyDialogs';
 import { adminMessages } from './messages';
+import { ListSection, ListStates } from './ListSection';
 import { useCursorStack } from './paging';
 import './api-keys.css';
 
@@ -59,37 +57,20 @@ export function ApiKeysSection() {
   };
 
   return (
-    <section className="card" aria-labelledby="api-keys-title">
-      <h2 id="api-keys-title">{t.keysTitle}</h2>
-      <p className="muted">{t.keysIntro}</p>
-      <div className="toolbar">
-        <button
-          type="button"
-          className="button primary"
-          onClick={() => {
-            setNotice('');
-            setCreating(true);
-          }}
-        >
-          {t.newKey}
-        </button>
-      </div>
-      <p role="status" className="muted">
-        {notice}
-      </p>
-      {keys.isPending ? <SkeletonRows rows={2} columns={6} /> : null}
-      {keys.error ? <ProblemAlert error={keys.error} onRetry={() => void keys.refetch()} /> : null}
-      {keys.data && keys.data.items.length === 0 ? <EmptyState title={t.noKeys} hint={t.noKeysHint} /> : null}
-      {keys.data && keys.data.items.length > 0 ? <KeyTable keys={keys.data.items} companies={companies.data?.items} onPending={setPending} /> : null}
-      <Pager
-        label={t.keysPager}
-        page={paging.page}
-        hasNext={Boolean(keys.data?.nextCursor)}
-        onPage={(page) => {
-          if (page < paging.page) paging.previous();
-          else if (keys.data?.nextCursor) paging.next(keys.data.nextCursor);
-        }}
-      />
+    <ListSection
+      id="api-keys-title"
+      title={t.keysTitle}
+      intro={t.keysIntro}
+      newLabel={t.newKey}
+      onNew={() => {
+        setNotice('');
+        setCreating(true);
+      }}
+      notice={notice}
+    >
+      <ListStates query={keys} columns={6} empty={{ title: t.noKeys, hint: t.noKeysHint }} pager={t.keysPager} paging={paging}>
+        {(items) => <KeyTable keys={items} companies={companies.data?.items} onPending={setPending} />}
+      </ListStates>
       <CreateKeyDialog
         open={creating}
         onOpenChange={setCreating}
@@ -122,7 +103,7 @@ export function ApiKeysSection() {
         />
       ) : null}
       {secret ? <SecretDialog secret={secret} onClose={() => setSecret(undefined)} /> : null}
-    </section>
+    </ListSection>
   );
 }
 

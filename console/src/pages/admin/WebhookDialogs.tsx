@@ -1,0 +1,93 @@
+import { useMutation } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import { FormDialog } from '../../components/Dialogs';
+import { formatDateTime } from '../../format/date';
+import { useMessages } from '../../i18n';
+import { ConfirmCall } from './ConfirmCall';
+import { ShownOnceDialog } from './ShownOnceDialog';
+import { webhookMessages } from './webhook-messages';
+import { WebhookForm } from './WebhookForm';
+import { createEndpointBody, EMPTY_ENDPOINT_FORM, formOf, updateEndpointBody, type EndpointForm } from './webhooks';
+import type { EndpointWithSecret, WebhookEndpoint } from './WebhooksSection';
+
+/**
+ * POST /webhook-endpoints in a dialog; each opening mounts a fresh form. The route takes no
+ * Idempotency-Key (a retry registers a second endpoint): the button is disabled while the call
+ * runs. The answer is handed on at once and kept in no cache (gcTime 0), so the secret lives
+ * only in the dialog that shows it.
+ */
+export function CreateEndpointDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (endpoint: EndpointWithSecret) => void }) {
+  const t = useMessages(webhookMessages);
+  const create = useMutation({
+    mutationFn: (form: EndpointForm) => unwrap(api.POST('/webhook-endpoints', { body: createEndpointBody(form) })),
+    gcTime: 0,
+    onSuccess: (created) => onCreated(created),
+  });
+  return (
+    <FormDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.createTitle}>
+      <WebhookForm initial={EMPTY_ENDPOINT_FORM} label={t.createTitle} submitLabel={t.create} withEnabled={false} busy={create.isPending} error={create.error} onSubmit={(form) => create.mutate(form)} onCancel={onClose} />
+    </FormDialog>
+  );
+}
+
+/** PATCH /webhook-endpoints/{id} with what changed; nothing changed closes the dialog without a call. */
+export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: WebhookEndpoint; onClose: () => void; onSaved: (endpoint: WebhookEndpoint) => void }) {
+  const t = useMessages(webhookMessages);
+  const save = useMutation({
+    mutationFn: (form: EndpointForm) => unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: updateEndpointBody(endpoint, form) })),
+    onSuccess: (saved) => onSaved(saved),
+  });
+  const submit = (form: EndpointForm) => {
+    if (Object.keys(updateEndpointBody(endpoint, form)).length === 0) onClose();
+    else save.mutate(form);
+  };
+  return (
+    <FormDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.editTitle(endpoint.url)}>
+      <WebhookForm initial={formOf(endpoint)} label={t.editTitle(endpoint.url)} submitLabel={t.saveEndpoint} withEnabled busy={save.isPending} error={save.error} onSubmit={submit} onCancel={onClose} />
+    </FormDialog>
+  );
+}
+
+/** POST /webhook-endpoints/{id}/rotate-secret, confirmed: the new secret is handed on to be shown once. */
+export function RotateSecretDialog({ endpoint, onClose, onRotated }: { endpoint: WebhookEndpoint; onClose: () => void; onRotated: (endpoint: EndpointWithSecret) => void }) {
+  const t = useMessages(webhookMessages);
+  return (
+    <ConfirmCall
+      title={t.rotateTitle(endpoint.url)}
+      description={t.rotateText}
+      confirmLabel={t.rotate}
+      call={() => unwrap(api.POST('/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: endpoint.id } } }))}
+      onDone={onRotated}
+      onClose={onClose}
+    />
+  );
+}
+
+/** DELETE /webhook-endpoints/{id}, confirmed. */
+export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: { endpoint: WebhookEndpoint; onClose: () => void; onDeleted: () => void }) {
+  const t = useMessages(webhookMessages);
+  return (
+    <ConfirmCall
+      title={t.deleteTitle(endpoint.url)}
+      description={t.deleteText}
+      confirmLabel={t.deleteLabel}
+      call={() => unwrap(api.DELETE('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } } }))}
+      onDone={() => onDeleted()}
+      onClose={onClose}
+    />
+  );
+}
+
+/** An endpoint's signing secret as a register or a rotation answered it, shown once; after a rotation, until when the previous one signs too. */
+export interface ShownWebhookSecret {
+  rotated: boolean;
+  secret: string;
+  previousSecretExpiresAt: string | null;
+}
+
+export function WebhookSecretDialog({ shown, onClose }: { shown: ShownWebhookSecret; onClose: () => void }) {
+  const t = useMessages(webhookMessages);
+  const texts = { warning: t.secretWarning, field: t.secretField, copy: t.copySecret, copied: t.secretCopied, copyFallback: t.copyFallback, done: t.secretDone };
+  const note = shown.rotated && shown.previousSecretExpiresAt ? <p>{t.previousSigns(formatDateTime(shown.previousSecretExpiresAt))}</p> : null;
+  return <ShownOnceDialog title={shown.rotated ? t.rotatedTitle : t.createdTitle} value={shown.secret} texts={texts} note={note} onClose={onClose} />;
+}
