@@ -17,6 +17,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'supplier.updated',
   'supplier.deleted',
   'product.created',
+  'product.stock_low',
   'warehouse.created',
   'stock_movement.created',
   'user.invited',
