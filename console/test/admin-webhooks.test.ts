@@ -35,7 +35,7 @@ describe('the event types', () => {
   it('are named in both languages, and an unknown one shows as its code', () => {
     for (const locale of ['pt-BR', 'en'] as const) {
       for (const type of DELIVERED_TYPES) expect(webhookMessages[locale].eventName(type), `${locale} ${type}`).not.toBe(type);
-      expect(webhookMessages[locale].eventName('product.stock_low')).toBe('product.stock_low');
+      expect(webhookMessages[locale].eventName('product.archived')).toBe('product.archived');
     }
     expect(webhookMessages['pt-BR'].eventName('supplier.created')).toBe('Fornecedor cadastrado');
     expect(webhookMessages.en.eventName('stock_movement.created')).toBe('Stock movement recorded');
@@ -66,7 +66,7 @@ describe('the register form', () => {
 
 describe('the edit form', () => {
   it('starts from the endpoint as listed, dropping an event type the console does not know', () => {
-    expect(formOf({ ...listed, description: null, events: ['supplier.created', 'product.stock_low'] })).toEqual({ url: listed.url, description: '', events: ['supplier.created'], enabled: true });
+    expect(formOf({ ...listed, description: null, events: ['supplier.created', 'product.archived'] })).toEqual({ url: listed.url, description: '', events: ['supplier.created'], enabled: true });
   });
 
   it('sends only what changed; an emptied description clears it', () => {
