@@ -4,9 +4,10 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { jobs as jobsManifest } from '../../lib/routes';
+import { deadLetterQueue } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 
 /** Attempts after the first one, both for delivering the event and for running the function. */
@@ -42,13 +43,7 @@ export class Jobs extends Construct {
   constructor(scope: Construct, id: string, props: JobsProps) {
     super(scope, id);
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // The longest SQS allows: time to notice the alarm, fix the cause and re-run by hand.
-      retentionPeriod: Duration.days(14),
-      removalPolicy: props.removalPolicy,
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'cdk-validator-cfnguard::sqs_dlq_check',
       reason:

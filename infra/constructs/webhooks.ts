@@ -9,6 +9,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_ITEMS } from '../../lib/db/item-types';
 import { workers } from '../../lib/routes';
+import { deadLetterQueue } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 import type { Mail } from './mail';
 
@@ -55,12 +56,7 @@ export class Webhooks extends Construct {
     super(scope, id);
     const worker = workers.webhookDelivery;
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: props.removalPolicy,
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is itself the dead-letter queue of the webhook delivery queue and of its pipe; an operator inspects and redrives it (alarm on any message).',
