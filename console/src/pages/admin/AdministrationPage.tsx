@@ -10,6 +10,7 @@ import { AuditSection } from './AuditSection';
 import { InvitationsSection } from './InvitationsSection';
 import { adminMessages } from './messages';
 import { PolicySection } from './PolicySection';
+import { StockLowSection } from './StockLowSection';
 import { TenantsSection } from './TenantsSection';
 import { usersQuery, UsersSection } from './UsersSection';
 import { WebhooksSection } from './WebhooksSection';
@@ -34,6 +35,7 @@ export default function AdministrationPage() {
           <WebhooksSection />
           <AuditSection />
           {me.data ? <PolicySection tenantId={me.data.tenantId} /> : null}
+          {me.data ? <StockLowSection tenantId={me.data.tenantId} /> : null}
           <TenantsSection />
         </>
       ) : null}

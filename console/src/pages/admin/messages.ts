@@ -79,6 +79,21 @@ export const adminMessages = defineMessages({
     savePolicy: 'Salvar política',
     policySaved: (policy: string) => `Política salva: ${policy}.`,
 
+    stockLowTitle: 'Estoque acabando',
+    stockLowIntro:
+      'Quando uma movimentação de estoque deixa a cobertura de um produto (os dias de estoque no ritmo de vendas dos últimos 30 dias, como no painel de cobertura da página inicial) abaixo deste número de dias, os webhooks inscritos em product.stock_low recebem um evento.',
+    stockLowDays: 'Avisar abaixo de (dias de cobertura)',
+    stockLowHint: 'Mais de 0 e até 365 dias, com até 2 casas decimais (por exemplo 7,5). Deixe em branco para desligar o aviso.',
+    stockLowCurrent: (days: string) => `Agora: aviso abaixo de ${days} dias de cobertura.`,
+    stockLowCurrentOff: 'Agora: aviso desligado.',
+    stockLowUnknown: 'A trilha de auditoria não tem alteração deste aviso: ele está desligado, a não ser que tenha sido ligado antes do período que a trilha guarda.',
+    stockLowInvalid: 'Digite um número de dias, por exemplo 7,5.',
+    stockLowPlaces: 'No máximo 2 casas decimais.',
+    stockLowRange: 'Mais de 0 e no máximo 365 dias (em branco desliga o aviso).',
+    saveStockLow: 'Salvar aviso de estoque',
+    stockLowSaved: (days: string) => `Salvo: aviso abaixo de ${days} dias de cobertura.`,
+    stockLowSavedOff: 'Salvo: aviso de estoque desligado.',
+
     keysTitle: 'Chaves de API',
     keysIntro: 'Para os sistemas que alimentam o back-office (um PDV, uma loja virtual, um ERP): cada chave abre só os recursos que você der a ela. A API recebe a chave no cabeçalho Authorization: Bearer, de um servidor.',
     keysCaption: 'Chaves de API da empresa, da mais recente',
@@ -226,6 +241,21 @@ export const adminMessages = defineMessages({
     policyWarning: 'With Administrators or Every user, whoever it covers without two-step verification can only turn it on when signing in — you too, if you have not yet.',
     savePolicy: 'Save policy',
     policySaved: (policy: string) => `Policy saved: ${policy}.`,
+
+    stockLowTitle: 'Stock running low',
+    stockLowIntro:
+      'When a stock movement takes a product’s coverage (its days of stock at the last 30 days’ sales, as the home page’s coverage dashboard shows) below this many days, the webhooks subscribed to product.stock_low get an event.',
+    stockLowDays: 'Alert below (days of coverage)',
+    stockLowHint: 'More than 0 and up to 365 days, with at most 2 decimal places (for example 7.5). Leave it empty to turn the alert off.',
+    stockLowCurrent: (days: string) => `Now: alert below ${days} days of coverage.`,
+    stockLowCurrentOff: 'Now: alert off.',
+    stockLowUnknown: 'The audit trail holds no change of this alert: it is off, unless it was turned on before the period the trail keeps.',
+    stockLowInvalid: 'Type a number of days, for example 7.5.',
+    stockLowPlaces: 'At most 2 decimal places.',
+    stockLowRange: 'More than 0 and at most 365 days (empty turns the alert off).',
+    saveStockLow: 'Save stock alert',
+    stockLowSaved: (days: string) => `Saved: alert below ${days} days of coverage.`,
+    stockLowSavedOff: 'Saved: stock alert off.',
 
     keysTitle: 'API keys',
     keysIntro: 'For the systems that feed the back-office (a point of sale, an online store, an ERP): each key opens only the resources you give it. The API takes the key in an Authorization: Bearer header, from a server.',

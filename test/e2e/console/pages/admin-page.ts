@@ -3,7 +3,7 @@ import { adminMessages } from '../../../../console/src/pages/admin/messages';
 import type { Language } from '../harness';
 import { ConsolePage } from './console-page';
 
-/** /console/administration: users, invitations, the audit trail, the second-factor policy. */
+/** /console/administration: users, invitations, the audit trail, the second-factor policy, the stock-low alert. */
 export class AdminPage extends ConsolePage {
   readonly t;
 
@@ -30,6 +30,20 @@ export class AdminPage extends ConsolePage {
 
   get dialog() {
     return this.page.getByRole('alertdialog');
+  }
+
+  get stockLow() {
+    return this.section(this.t.stockLowTitle);
+  }
+
+  get stockLowField() {
+    return this.stockLow.getByRole('textbox', { name: this.t.stockLowDays, exact: true });
+  }
+
+  /** Types the threshold (empty: off) and saves it. */
+  async saveStockLow(days: string): Promise<void> {
+    await this.stockLowField.fill(days);
+    await this.stockLow.getByRole('button', { name: this.t.saveStockLow, exact: true }).click();
   }
 
   userRow(email: string) {
