@@ -195,6 +195,16 @@ export const listTenants = {
   summary: 'List every tenant (platform administrator)',
 } as const satisfies Route;
 
+export const getTenant = {
+  method: 'GET',
+  path: '/tenants/{id}',
+  handler: 'functions/tenants/get-tenant.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  apiKey: false,
+  summary: "A tenant's profile and settings (its administrators, platform administrators)",
+} as const satisfies Route;
+
 export const updateTenant = {
   method: 'PATCH',
   path: '/tenants/{id}',
@@ -885,6 +895,7 @@ export const listWebhookDeliveries = {
 export const routes = {
   createTenant,
   listTenants,
+  getTenant,
   updateTenant,
   register,
   login,

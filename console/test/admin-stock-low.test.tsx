@@ -6,7 +6,7 @@ import { MAX_STOCK_LOW_THRESHOLD_DAYS, STOCK_LOW_THRESHOLD_PLACES } from '../../
 import type * as clientModule from '../src/api/client';
 import { I18nProvider, type Locale } from '../src/i18n';
 import { adminMessages } from '../src/pages/admin/messages';
-import { readThreshold, STOCK_LOW_MAX_DAYS, STOCK_LOW_PLACES, thresholdOfEntries } from '../src/pages/admin/stock-low';
+import { readThreshold, STOCK_LOW_MAX_DAYS, STOCK_LOW_PLACES } from '../src/pages/admin/stock-low';
 
 type ClientModule = typeof clientModule;
 const get = vi.hoisted(() => vi.fn());
@@ -21,25 +21,13 @@ const answer = (status: number, body: unknown) => ({
   ...(status < 300 ? { data: body } : { error: body }),
   response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status < 300 ? 'application/json' : 'application/problem+json' } }),
 });
-const forbidden = answer(403, { type: 'https://problems.backoffice.dev/forbidden', title: 'Forbidden', status: 403, detail: 'Only a platform administrator may list tenants', requestId: 'r0' });
-const entry = (changes: { field: string; before: unknown; after: unknown }[]) => ({
-  id: crypto.randomUUID(),
-  occurredAt: '2026-11-20T10:00:00.000Z',
-  actor: { type: 'user', id: crypto.randomUUID(), name: 'Ana' },
-  action: 'tenant.updated',
-  resource: { type: 'tenant', id: TENANT },
-  requestId: 'r',
-  sourceIp: '127.0.0.1',
-  userAgent: 'test',
-  changes,
-});
 const tenantView = (days: number | null) => ({ id: TENANT, name: 'loja', brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: days });
 
-/** GET answers: the tenant's audit pages by cursor; GET /tenants refused, as to a tenant administrator. */
-function serve(pages: Record<string, { items: unknown[]; nextCursor: string | null }>) {
-  get.mockImplementation((path: string, { params }: { params: { query?: { cursor?: string } } }) => {
-    if (path === '/tenants') return Promise.resolve(forbidden);
-    return Promise.resolve(answer(200, pages[params.query?.cursor ?? ''] ?? { items: [], nextCursor: null }));
+/** GET /tenants/{id} answers the tenant with this threshold; any other GET is a test's mistake. */
+function serve(days: number | null) {
+  get.mockImplementation((path: string, { params }: { params: { path?: { id?: string } } }) => {
+    if (path === '/tenants/{id}' && params.path?.id === TENANT) return Promise.resolve(answer(200, tenantView(days)));
+    return Promise.reject(new Error(`unexpected GET ${path}`));
   });
 }
 
@@ -96,49 +84,30 @@ describe('reading what is typed', () => {
   });
 });
 
-describe('the value in the audit trail', () => {
-  it('is the newest change of the field: a number, null, or unknown', () => {
-    const older = entry([{ field: 'stockLowThresholdDays', before: null, after: 3 }]);
-    const newer = entry([{ field: 'stockLowThresholdDays', before: 3, after: 7.5 }]);
-    const policy = entry([{ field: 'mfaPolicy', before: 'OFF', after: 'ADMINS' }]);
-    expect(thresholdOfEntries([policy, newer, older])).toBe(7.5);
-    expect(thresholdOfEntries([entry([{ field: 'stockLowThresholdDays', before: 7.5, after: null }]), newer])).toBeNull();
-    expect(thresholdOfEntries([policy, { changes: null }])).toBeUndefined();
-    expect(thresholdOfEntries([])).toBeUndefined();
-  });
-});
-
 describe('the section', () => {
-  it('shows the value the trail holds, in the Brazilian writing, following its pages', async () => {
+  it("shows the tenant's value in the Brazilian writing, read with one GET of the tenant", async () => {
     const t = adminMessages['pt-BR'];
-    serve({
-      '': { items: [entry([{ field: 'mfaPolicy', before: 'OFF', after: 'ALL' }])], nextCursor: 'c2' },
-      c2: { items: [entry([{ field: 'stockLowThresholdDays', before: null, after: 1234.5 }])], nextCursor: 'c3' },
-    });
+    serve(1234.5);
     renderSection('pt-BR');
     await screen.findByText(t.stockLowCurrent('1.234,5'));
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: t.stockLowDays }).value).toBe('1.234,5');
-    const trailCalls = (get.mock.calls as [string, { params: { query: unknown } }][]).filter(([path]) => path === '/audit-events').map(([, options]) => options.params.query);
-    expect(trailCalls).toEqual([
-      { resourceId: TENANT, limit: 100 },
-      { resourceId: TENANT, limit: 100, cursor: 'c2' },
-    ]);
+    expect(get.mock.calls.map(([path]) => path as string)).toEqual(['/tenants/{id}']);
     expect(screen.getByRole('region', { name: t.stockLowTitle }).textContent).toContain('product.stock_low');
   });
 
-  it('says when the trail holds no change of it', async () => {
+  it('says when it is off, with an empty field', async () => {
     const t = adminMessages.en;
-    serve({ '': { items: [entry([{ field: 'brandName', before: null, after: 'Loja' }])], nextCursor: null } });
+    serve(null);
     renderSection('en');
-    await screen.findByText(t.stockLowUnknown);
+    await screen.findByText(t.stockLowCurrentOff);
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: t.stockLowDays }).value).toBe('');
   });
 
   it.each(['pt-BR', 'en'] as const)('checks what is typed, shows the server’s word under the field, saves and turns it off (%s)', async (locale) => {
     const t = adminMessages[locale];
-    serve({ '': { items: [], nextCursor: null } });
+    serve(null);
     renderSection(locale);
-    await screen.findByText(t.stockLowUnknown);
+    await screen.findByText(t.stockLowCurrentOff);
     const field = screen.getByRole<HTMLInputElement>('textbox', { name: t.stockLowDays });
     const submit = screen.getByRole('button', { name: t.saveStockLow });
 

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import { auditRecord, changesOf } from '../audit/record';
 import { countInvitationOf, newInvitation, sendInvitationMail } from '../auth/invitations';
 import { deleteInvitationIfUnchanged } from '../db/repositories/invitations';
-import { findTenantIdByName, insertTenant, listTenantPage, setTenantAdminEmail, takeBackTenant, updateTenantProfile } from '../db/repositories/tenants';
+import { findTenantIdByName, getTenant, insertTenant, listTenantPage, setTenantAdminEmail, takeBackTenant, updateTenantProfile } from '../db/repositories/tenants';
 import { logger } from '../log';
 import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { formatDocument } from '../domain/documents';
@@ -91,6 +91,21 @@ export async function listTenants(principal: Principal, page: PageRequest): Prom
   if (after && (after.name === undefined || after.id === undefined)) throw cursorRefused();
   const { tenants, last } = await listTenantPage({ limit: page.limit, ...(after ? { after: { name: String(after.name), id: String(after.id) } } : {}) });
   return { items: tenants.map(toTenantView), nextCursor: await sealPageCursor(last ? { ...last } : undefined, scope) };
+}
+
+/**
+ * One tenant's profile and settings: a platform administrator, or an administrator of that
+ * tenant (what the console's settings show before they are changed). Another tenant is a 404
+ * (its existence is not disclosed); a member of the tenant gets 403.
+ */
+export async function readTenant(principal: Principal, tenantId: string): Promise<TenantView> {
+  if (!principal.platformAdmin) {
+    if (principal.tenantId !== tenantId) throw new NotFound('No such tenant');
+    if (principal.role !== 'ADMIN') throw new Forbidden("Only an administrator of the tenant may read its settings");
+  }
+  const tenant = await getTenant(tenantId);
+  if (!tenant) throw new NotFound('No such tenant');
+  return toTenantView(tenant);
 }
 
 /**

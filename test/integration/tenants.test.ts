@@ -81,6 +81,23 @@ describe('GET /tenants', () => {
   });
 });
 
+describe('GET /tenants/{id}', () => {
+  it("answers the tenant's administrator the tenant as PATCH left it, and another tenant's administrator 404", async () => {
+    const admin = await newTenantWithAdmin();
+    const changed = await call('PATCH', `/tenants/${admin.tenantId}`, { cookies: admin.cookies, body: { brandName: 'Loja Lida', stockLowThresholdDays: 7.5 } });
+    expect(changed.status).toBe(200);
+    const read = await call('GET', `/tenants/${admin.tenantId}`, { cookies: admin.cookies });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(changed.body);
+    expect(read.body).toEqual(expect.objectContaining({ brandName: 'Loja Lida', stockLowThresholdDays: 7.5 }));
+
+    const other = await newTenantWithAdmin();
+    const refused = await call('GET', `/tenants/${admin.tenantId}`, { cookies: other.cookies });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual(problem(404, 'not-found'));
+  });
+});
+
 describe('PATCH /tenants/{id}', () => {
   it('lets the tenant administrator update the profile and answers the list shape', async () => {
     const admin = await newTenantWithAdmin();

@@ -38,7 +38,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A tenant's profile and settings (its administrators, platform administrators)
+         * @description The tenant as PATCH /tenants/{id} answers it, before changing it: for an administrator of that tenant (the console's settings), or a platform administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["getTenant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -46,7 +52,7 @@ export interface paths {
         head?: never;
         /**
          * Update a tenant profile, or invite its administrator (platform administrators)
-         * @description By a platform administrator, or an administrator of that tenant. `adminEmail` (platform administrators only) invites the tenant's administrator: for a tenant signed up without one, or whose invitation was lost; the address gets an invitation e-mail whose link opens the account through POST /auth/register.
+         * @description By a platform administrator, or an administrator of that tenant. `adminEmail` (platform administrators only) invites the tenant's administrator: for a tenant signed up without one, or whose invitation was lost; the address gets an invitation e-mail whose link opens the account through POST /auth/register. `stockLowThresholdDays` (more than 0, at most 365, 2 decimals): below how many days of coverage a stock movement publishes `product.stock_low`; null turns it off (the default).
          *
          *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
@@ -2300,6 +2306,46 @@ export interface operations {
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The invitation e-mail could not be sent: nothing was kept, try again. Or: The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant: its profile and its settings (the second-factor policy, the stock-low threshold). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is a member of the tenant, not an administrator, or is an API key. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such tenant, or another tenant than the caller's (a platform administrator reads any). */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -173,9 +173,9 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
     expect(plain.status).toBe(200);
     expect(plain.body.mfaRequired).toBeUndefined();
 
-    // The policy: unknown to a tenant administrator until saved, then the API's answer.
+    // The policy: the tenant's (off for a new one), then the API's answer to a save.
     const policy = admin.section(admin.t.policyTitle);
-    await policy.getByText(admin.t.policyUnknown).waitFor();
+    await policy.getByText(admin.t.policyCurrent(admin.t.policyOff)).waitFor();
     await policy.getByLabel(admin.t.policy, { exact: true }).selectOption('OFF');
     await policy.getByRole('button', { name: admin.t.savePolicy, exact: true }).click();
     await expect.poll(() => policy.getByRole('status').textContent()).toBe(admin.t.policySaved(admin.t.policyOff));

@@ -50,11 +50,11 @@ describe.each(LANGUAGES)('stock-low alert (%s)', (language) => {
     const admin = new AdminPage(page, language, server.consoleUrl);
     const typed = language === 'pt-BR' ? '7,5' : '7.5';
 
-    // A new tenant: no change in its trail, the field empty.
-    await admin.stockLow.getByText(admin.t.stockLowUnknown).waitFor();
+    // A new tenant: the alert is off, the field empty.
+    await admin.stockLow.getByText(admin.t.stockLowCurrentOff).waitFor();
     expect(await admin.stockLowField.inputValue()).toBe('');
     expect(await admin.stockLow.textContent()).toContain('product.stock_low');
-    await checkpoint(page, language, FLOW, '1-unknown');
+    await checkpoint(page, language, FLOW, '1-off');
 
     // The other language's writing is refused before any request.
     await admin.saveStockLow(language === 'pt-BR' ? '7.5' : '7,5');

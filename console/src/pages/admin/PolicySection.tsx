@@ -22,23 +22,28 @@ export const tenantsQuery = (cursor: string | undefined) => ({
   },
 });
 
+export const tenantKey = (tenantId: string) => ['admin', 'tenant', tenantId] as const;
+
+/** The caller's tenant with its settings (GET /tenants/{id}: its administrators), which the settings sections show and change. */
+export const tenantQuery = (tenantId: string) => ({
+  queryKey: tenantKey(tenantId),
+  queryFn: ({ signal }: { signal: AbortSignal }) => unwrap(api.GET('/tenants/{id}', { params: { path: { id: tenantId } }, signal })),
+});
+
 /**
- * The tenant's second-factor policy: PATCH /tenants/{id} { mfaPolicy } (a tenant administrator
- * may change it). No route lets a tenant administrator read it, so the current value is shown
- * only when known: from the tenant list (platform administrators) or the answer of a save.
+ * The tenant's second-factor policy, read with the tenant and changed by PATCH /tenants/{id}
+ * { mfaPolicy } (a tenant administrator may change it).
  */
 export function PolicySection({ tenantId }: { tenantId: string }) {
   const t = useMessages(adminMessages);
   const queryClient = useQueryClient();
-  const tenants = useQuery(tenantsQuery(undefined));
-  const listed = tenants.data?.items.find((tenant) => tenant.id === tenantId)?.mfaPolicy;
-  const [saved, setSaved] = useState<Policy | undefined>();
-  const current = saved ?? listed;
+  const tenant = useQuery(tenantQuery(tenantId));
+  const current = tenant.data?.mfaPolicy;
   const [choice, setChoice] = useState<Policy | ''>('');
   const save = useMutation({
     mutationFn: (mfaPolicy: Policy) => unwrap(api.PATCH('/tenants/{id}', { params: { path: { id: tenantId } }, body: { mfaPolicy } })),
-    onSuccess: async (tenant) => {
-      setSaved(tenant.mfaPolicy);
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(tenantKey(tenantId), saved);
       await queryClient.invalidateQueries({ queryKey: ['admin', 'tenants'] });
     },
   });
@@ -51,7 +56,8 @@ export function PolicySection({ tenantId }: { tenantId: string }) {
   return (
     <section className="card" aria-labelledby="policy-title">
       <h2 id="policy-title">{t.policyTitle}</h2>
-      <p>{current ? t.policyCurrent(names[current]) : t.policyUnknown}</p>
+      {current ? <p>{t.policyCurrent(names[current])}</p> : null}
+      {tenant.error ? <ProblemAlert error={tenant.error} onRetry={() => void tenant.refetch()} /> : null}
       <form className="form" onSubmit={onSubmit} noValidate aria-label={t.policyTitle}>
         {save.isSuccess ? (
           <div className="alert alert-ok" role="status">

@@ -7,36 +7,8 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatDecimal } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
 import { adminMessages } from './messages';
-import { tenantsQuery } from './PolicySection';
-import { readThreshold, thresholdOfEntries, type ThresholdInput } from './stock-low';
-
-/** What the console knows of the threshold: a number of days, null (off), or not known. */
-type Known = { known: true; days: number | null } | { known: false };
-
-/** Pages of the tenant's own audit entries read at most, looking for the last change of the threshold. */
-const TRAIL_PAGES = 5;
-
-export const stockLowKey = (tenantId: string) => ['admin', 'stock-low', tenantId] as const;
-
-/**
- * The current threshold. No route lets a tenant administrator read the tenant, but every change
- * of it is in the audit trail with its value after: the entries of the tenant itself
- * (`resourceId`, a strongly consistent list), newest first, until one that changed it.
- */
-export const stockLowQuery = (tenantId: string) => ({
-  queryKey: stockLowKey(tenantId),
-  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Known> => {
-    let cursor: string | undefined;
-    for (let page = 0; page < TRAIL_PAGES; page += 1) {
-      const trail = await unwrap(api.GET('/audit-events', { params: { query: { resourceId: tenantId, limit: 100, ...(cursor ? { cursor } : {}) } }, signal }));
-      const days = thresholdOfEntries(trail.items);
-      if (days !== undefined) return { known: true, days };
-      if (!trail.nextCursor) break;
-      cursor = trail.nextCursor;
-    }
-    return { known: false };
-  },
-});
+import { tenantKey, tenantQuery } from './PolicySection';
+import { readThreshold, type ThresholdInput } from './stock-low';
 
 /**
  * "Stock running low": the tenant's threshold of days of coverage below which a stock movement
@@ -47,17 +19,14 @@ export function StockLowSection({ tenantId }: { tenantId: string }) {
   const t = useMessages(adminMessages);
   const { locale } = useLocale();
   const queryClient = useQueryClient();
-  const trail = useQuery(stockLowQuery(tenantId));
-  const tenants = useQuery(tenantsQuery(undefined));
-  const listed = tenants.data?.items.find((tenant) => tenant.id === tenantId);
-  const current = trail.data?.known ? trail.data.days : listed ? listed.stockLowThresholdDays : undefined;
+  const tenant = useQuery(tenantQuery(tenantId));
+  const current = tenant.data?.stockLowThresholdDays;
   const [typed, setTyped] = useState<string | undefined>();
   const [refused, setRefused] = useState<Exclude<ThresholdInput, { ok: true }>['reason'] | undefined>();
   const save = useMutation({
     mutationFn: (days: number | null) => unwrap(api.PATCH('/tenants/{id}', { params: { path: { id: tenantId } }, body: { stockLowThresholdDays: days } })),
-    onSuccess: async (tenant) => {
-      const saved: Known = { known: true, days: tenant.stockLowThresholdDays };
-      queryClient.setQueryData(stockLowKey(tenantId), saved);
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(tenantKey(tenantId), saved);
       setTyped(undefined);
       await Promise.all([queryClient.invalidateQueries({ queryKey: ['admin', 'tenants'] }), queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] })]);
     },
@@ -80,8 +49,7 @@ export function StockLowSection({ tenantId }: { tenantId: string }) {
       <h2 id="stock-low-title">{t.stockLowTitle}</h2>
       <p>{t.stockLowIntro}</p>
       {current === undefined ? null : <p>{current === null ? t.stockLowCurrentOff : t.stockLowCurrent(days(current))}</p>}
-      {current === undefined && trail.data && !trail.data.known ? <p className="muted">{t.stockLowUnknown}</p> : null}
-      {current === undefined && trail.error ? <ProblemAlert error={trail.error} onRetry={() => void trail.refetch()} /> : null}
+      {tenant.error ? <ProblemAlert error={tenant.error} onRetry={() => void tenant.refetch()} /> : null}
       <form className="form" onSubmit={onSubmit} noValidate aria-label={t.stockLowTitle}>
         {save.isSuccess ? (
           <div className="alert alert-ok" role="status">

@@ -35,19 +35,3 @@ export function readThreshold(input: string, locale: Locale): ThresholdInput {
   if (!inRange(parsed.text)) return { ok: false, reason: 'range' };
   return { ok: true, days: Number(parsed.text) };
 }
-
-interface TrailEntry {
-  changes: readonly { field: string; before?: unknown; after?: unknown }[] | null;
-}
-
-/**
- * The threshold the newest change among these audit entries (newest first) left: a number of
- * days, null (off), or undefined when none of them changed it.
- */
-export function thresholdOfEntries(entries: readonly TrailEntry[]): number | null | undefined {
-  for (const entry of entries) {
-    const change = entry.changes?.find((item) => item.field === 'stockLowThresholdDays');
-    if (change) return typeof change.after === 'number' ? change.after : null;
-  }
-  return undefined;
-}
