@@ -868,7 +868,9 @@ export const retryWebhookDelivery = {
   path: '/webhook-deliveries/{id}/retry',
   handler: 'functions/webhooks/retry-webhook-delivery.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' },
+  // A 410 disables the endpoint and mails the tenant's administrators (Query of its users), as the delivery function does.
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' },
+  sendsMail: true,
   audits: ['webhook_endpoint.delivery_retried'],
   rateLimits: [WEBHOOK_SENDS],
   apiKey: false,

@@ -1,6 +1,8 @@
 import type { DomainEvent, EventType } from '../domain/events';
 import { deliveryIdOf } from './delivery-id';
-import { DELIVERY_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, RETRY_SCHEDULE_SECONDS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from './model';
+import { DELIVERY_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, RETRY_SCHEDULE_SECONDS, type DeliveryRef, type DeliveryWork, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from './model';
+
+export type { DeliveryRef, DeliveryWork } from './model';
 import { deliveryBody, signDelivery } from './signing';
 import type { VettedTarget } from './ssrf';
 
@@ -32,15 +34,6 @@ import type { VettedTarget } from './ssrf';
 export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; redirect: 'manual'; signal: AbortSignal; target?: VettedTarget }) => Promise<Response>;
 
 type Attempt = WebhookDelivery['attempts'][number];
-
-/** A delivery with the event it carries. */
-export interface DeliveryWork {
-  delivery: WebhookDelivery;
-  event: WebhookEvent;
-}
-
-/** Where a delivery's record is. */
-export type DeliveryRef = Pick<WebhookDelivery, 'tenantId' | 'endpointId' | 'createdAt' | 'id'>;
 
 export interface DeliveryStore {
   /** False when a delivery with its id exists already (nothing is written then). */

@@ -78,6 +78,15 @@ export const webhookDeliverySchema = /* @__PURE__ */ schema(() => z.object({
 }));
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
+/** A delivery with the event it carries. */
+export interface DeliveryWork {
+  delivery: WebhookDelivery;
+  event: WebhookEvent;
+}
+
+/** Where a delivery's record is (the endpoint's list, by time). */
+export type DeliveryRef = Pick<WebhookDelivery, 'tenantId' | 'endpointId' | 'createdAt' | 'id'>;
+
 /**
  * The Standard Webhooks retry schedule, after the first attempt: 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h, 14 h, 20 h, 24 h (about 3 days in all). After the last, the delivery has failed; an

@@ -1,6 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryRef, DeliveryWork } from '../../webhooks/delivery';
-import { DELIVERY_RETENTION_DAYS, type WebhookDelivery, type WebhookEvent } from '../../webhooks/model';
+import { DELIVERY_RETENTION_DAYS, type DeliveryRef, type DeliveryWork, type WebhookDelivery, type WebhookEvent } from '../../webhooks/model';
 import { db, tableName } from '../client';
 import { conditionally, isConditionFailure } from '../conditions';
 import { WEBHOOK_ITEMS } from '../item-types';
