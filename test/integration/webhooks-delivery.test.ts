@@ -9,7 +9,7 @@ import type { EventType } from '../../lib/domain/events';
 import { runDue } from '../../lib/webhooks/delivery';
 import { storeDeliveryDeps } from '../../lib/webhooks/deps';
 import type { WebhookDelivery, WebhookEndpoint, WebhookSecrets } from '../../lib/webhooks/model';
-import { call, newTenantWithAdmin, useLocalStoreInProcess, type Account } from './api';
+import { call, newTenantWithAdmin, outboxFor, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * The webhooks' engine of `npm start` (local/webhooks.ts): a change's event goes through the
@@ -272,5 +272,24 @@ describe('POST /webhook-endpoints/{id}/test and POST /webhook-deliveries/{id}/re
     expect(disabled.status).toBe(409);
     expect(disabled.body.detail).toBe('The endpoint is disabled: enable it first, or send it a test event');
     expect(hook.received.slice(before)).toHaveLength(3);
+  });
+
+  it("a retry answered 410 disables the endpoint and tells the tenant's administrators by e-mail", async () => {
+    const admin = await newTenantWithAdmin();
+    const { endpoint } = await register(admin, ['warehouse.created']);
+    const before = hook.received.length;
+    hook.answer(500);
+    await call('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Sul' } });
+    await hook.until(before + 1, 2000);
+    const [pending] = await deliveriesOf(admin, endpoint.id, (all) => all[0]?.attempts.length === 1);
+    hook.answer(410);
+    const gone = await call<WebhookDelivery>('POST', `/webhook-deliveries/${pending?.id ?? ''}/retry`, { cookies: admin.cookies });
+    expect(gone.status).toBe(200);
+    expect(gone.body).toMatchObject({ status: 'failed', nextAttemptAt: null, attempts: [{ statusCode: 500 }, { statusCode: 410 }] });
+    expect(await getEndpoint(admin.tenantId, endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'gone' });
+    const mails = outboxFor(admin.email).filter((mail) => mail.subject === 'A webhook endpoint was disabled');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(url);
+    expect(mails[0]?.text).toContain('410 Gone');
   });
 });
