@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { API_KEY_PATTERN, newKeyId } from '../../lib/api-keys/format';
 import { apiKeyIdPath, apiKeyScopesBody, createApiKeyBody } from '../../lib/api-keys/schemas';
+import { deliveryIdOf } from '../../lib/webhooks/delivery-id';
+import { deliveryIdPath } from '../../lib/webhooks/delivery-schemas';
 import { API_KEY_RESOURCES, READ_ONLY_RESOURCES } from '../../lib/domain/key-scopes';
 import { documentSchema } from '../../lib/domain/documents';
 import { cursorParam } from '../../lib/domain/cursor';
@@ -182,6 +184,7 @@ const FIELD_HINTS = new Map<unknown, JsonSchema>([
   [httpsUrlField, { pattern: '^https://', examples: ['https://cdn.example.com/loja-da-ana/logo.png'] }],
   // A key id is base62 of a tenant's UUID, a second and 2 random characters (fixed here: the document is pure).
   [apiKeyIdPath.shape.id, { examples: [`${newKeyId('3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60', Date.parse('2026-11-21T10:00:00.000Z')).slice(0, -2)}Ab`] }],
+  [deliveryIdPath.shape.id, { examples: [deliveryIdOf('7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d', '2026-11-26T13:05:09.412Z', '3f1c2b9e-7a4d-4e8f-9b2a-5c6d7e8f9a0b')] }],
   // An expiry is in the future (the service refuses another): an example that stays there.
   [createApiKeyBody.shape.expiresAt._zod.def.innerType, { examples: ['2030-01-01T00:00:00.000Z'] }],
   [
