@@ -9,7 +9,7 @@ import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/consol
 import { Data } from './constructs/data';
 import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
-import { WEBHOOK_DELIVERY_FUNCTION_ID, Webhooks } from './constructs/webhooks';
+import { Webhooks } from './constructs/webhooks';
 import { Mail } from './constructs/mail';
 import { Observability, type ObservedFunction } from './constructs/observability';
 import { CursorKey } from './constructs/cursor-key';
@@ -189,16 +189,16 @@ export class BackofficeStack extends Stack {
       if (route.signsTokens) signingKey.bindSigner(fn);
       if (route.sealsCursors) cursorKey.bindSealer(fn);
       api.addRoute(route, fn);
-      observed.push({ id: functionId, name: `${route.method} ${route.path}`, function: fn });
+      observed.push({ name: `${route.method} ${route.path}`, function: fn });
     }
 
     const jobs = new Jobs(this, 'Jobs', { table, environment, ...functionDefaults });
     for (const [jobId, service] of Object.entries(jobs.functions)) {
-      observed.push({ id: service.node.id, name: `job ${jobId}`, function: service.function });
+      observed.push({ name: `job ${jobId}`, function: service.function });
     }
 
     const webhooks = new Webhooks(this, 'Webhooks', { table, environment, mail, ...functionDefaults });
-    observed.push({ id: WEBHOOK_DELIVERY_FUNCTION_ID, name: 'webhook delivery', function: webhooks.function.function });
+    observed.push({ name: 'webhook delivery', function: webhooks.function.function });
 
     const observability = new Observability(this, 'Observability', {
       functions: observed,

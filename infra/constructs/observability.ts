@@ -1,6 +1,6 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { type Stage } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, type CfnInsightRule, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, type CfnInsightRule, ComparisonOperator, Dashboard, GraphWidget, type IMetric, LegendPosition, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -32,6 +32,9 @@ export function serviceMetricsNamespace(stack: Stack): string {
  */
 export const DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD = 50;
 
+/** Functions watched by one Errors alarm: a metric-math alarm takes at most 10 metrics. */
+export const FUNCTIONS_PER_ERRORS_ALARM = 10;
+
 /** The share of webhook attempts failing in 5 minutes (of at least 20) that raises the webhook failure-rate alarm. */
 export const WEBHOOK_FAILURE_ALARM_PERCENT = 50;
 
@@ -42,9 +45,7 @@ export const WEBHOOK_FAILURE_ALARM_PERCENT = 50;
 export const AUTHORIZER_FAILURE_LOG_MESSAGE = 'authorizer failed';
 
 export interface ObservedFunction {
-  /** Construct id of its alarm (`LoginFunction` gives `LoginFunctionErrors`). */
-  id: string;
-  /** What the function is, for the alarm description (`POST /auth/login`, `job sales-rollup`). */
+  /** What the function is, for the alarm description and the graph (`POST /auth/login`, `job sales-rollup`). */
   name: string;
   function: IFunction;
 }
@@ -71,8 +72,8 @@ export interface ObservabilityProps {
 
 /**
  * The alarms that say the service is failing, from day one:
- * - each function's `Errors` (an uncaught exception or a timeout; problem responses such as
- *   a 4xx or a handled 503 are answers, not errors);
+ * - every function's `Errors` (an uncaught exception or a timeout; problem responses such as
+ *   a 4xx or a handled 503 are answers, not errors), ten functions per alarm;
  * - the authorizer's genuine failures. Its `Errors` metric cannot be used: API Gateway's
  *   only way to answer 401 is an authorizer that throws "Unauthorized", so every expired
  *   access token counts as a Lambda error. The alarm counts its failure log line instead;
@@ -118,10 +119,21 @@ export class Observability extends Construct {
       });
     }
 
-    for (const { id: functionId, name, function: fn } of props.functions) {
-      this.alarm(`${functionId}Errors`, {
-        metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
-        description: `${name}: the function threw or timed out (Lambda Errors >= 1 in 5 minutes). Its log group has the stack trace.`,
+    // Ten functions per alarm, the most a metric-math alarm takes: one alarm per function cost a
+    // CloudFormation resource each, and a stack holds at most 500 (docs/decisions.md, "Least privilege per function").
+    for (let start = 0; start < props.functions.length; start += FUNCTIONS_PER_ERRORS_ALARM) {
+      const group = props.functions.slice(start, start + FUNCTIONS_PER_ERRORS_ALARM);
+      const usingMetrics = Object.fromEntries(group.map((one, index) => [`f${index}`, one.function.metricErrors({ period: PERIOD, statistic: 'Sum', label: one.name })]));
+      this.alarm(`FunctionErrors${start / FUNCTIONS_PER_ERRORS_ALARM + 1}`, {
+        metric: new MathExpression({
+          expression: Object.keys(usingMetrics)
+            .map((name) => `FILL(${name}, 0)`)
+            .join(' + '),
+          usingMetrics,
+          label: 'Lambda Errors',
+          period: PERIOD,
+        }),
+        description: `One of these functions threw or timed out (Lambda Errors >= 1 in 5 minutes): ${group.map((one) => one.name).join('; ')}. The dashboard's "Function errors" graph says which; its log group has the stack trace.`,
       });
     }
 
@@ -237,6 +249,16 @@ export class Observability extends Construct {
       graph('Idempotent replays by route', [search(METRICS.idempotentReplays, 'Replays')]),
     );
     dashboard.addWidgets(graph('Inventory movements by type', [search(METRICS.movements, 'Movements')], 12), graph('DynamoDB throttle events', [throttleEvents(props.table)], 12));
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Function errors (the functions of the Errors alarms)',
+        left: props.functions.map((one) => one.function.metricErrors({ period: PERIOD, statistic: 'Sum', label: one.name })),
+        width: 24,
+        height: 6,
+        period: PERIOD,
+        legendPosition: LegendPosition.RIGHT,
+      }),
+    );
     const { queue, deadLetterQueue, failingEndpoints } = props.webhooks;
     dashboard.addWidgets(
       graph('Webhook attempts by outcome', [search(METRICS.webhookAttempts, 'Attempts')]),

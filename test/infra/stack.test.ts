@@ -7,7 +7,7 @@ import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
 import { WEBHOOK_DELIVERY_FUNCTION_ID } from '../../infra/constructs/webhooks';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
-import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD } from '../../infra/constructs/observability';
+import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD, FUNCTIONS_PER_ERRORS_ALARM } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
@@ -943,15 +943,27 @@ describe('alarms', () => {
   type AlarmProperties = Json & { MetricName?: string; Namespace?: string; Dimensions?: { Name: string; Value: unknown }[]; Metrics?: Json[] };
   const alarms = (): AlarmProperties[] => ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties as AlarmProperties);
 
-  it('alarms on the Errors of every function except the authorizer, at the first error', () => {
-    const errorAlarms = alarms().filter((alarm) => alarm.Namespace === 'AWS/Lambda' && alarm.MetricName === 'Errors');
-    const watched = errorAlarms.map((alarm) => (alarm.Dimensions?.find((dimension) => dimension.Name === 'FunctionName')?.Value as { Ref: string }).Ref);
+  it('alarms on the Errors of every function except the authorizer, at the first error, ten functions per alarm', () => {
+    type MetricStat = { MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: { Ref: string } }[] }; Stat: string; Period: number } };
+    const lambdaErrors = (alarm: AlarmProperties) =>
+      ((alarm.Metrics ?? []) as MetricStat[]).filter((metric) => metric.MetricStat?.Metric.Namespace === 'AWS/Lambda' && metric.MetricStat.Metric.MetricName === 'Errors');
+    const errorAlarms = alarms().filter((alarm) => lambdaErrors(alarm).length > 0);
+    const watched = errorAlarms.flatMap((alarm) => lambdaErrors(alarm).map((metric) => metric.MetricStat?.Metric.Dimensions.find((dimension) => dimension.Name === 'FunctionName')?.Value.Ref));
     const expected = serviceFunctions()
       .map(([id]) => id)
       .filter((id) => id !== authorizerFunction());
+    // Each function in exactly one alarm.
     expect(watched.sort()).toEqual(expected.sort());
+    expect(errorAlarms).toHaveLength(Math.ceil(expected.length / FUNCTIONS_PER_ERRORS_ALARM));
     for (const alarm of errorAlarms) {
-      expect(alarm).toMatchObject({ Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      const metrics = lambdaErrors(alarm);
+      expect(metrics.length).toBeLessThanOrEqual(FUNCTIONS_PER_ERRORS_ALARM);
+      for (const metric of metrics) expect(metric.MetricStat).toMatchObject({ Stat: 'Sum', Period: 300 });
+      // The sum of the group's errors, a missing one counting 0.
+      const [sum] = ((alarm.Metrics ?? []) as { Expression?: string; ReturnData?: boolean }[]).filter((metric) => metric.Expression !== undefined);
+      expect(sum?.Expression).toBe(metrics.map((_, index) => `FILL(f${index}, 0)`).join(' + '));
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', EvaluationPeriods: 1 });
+      expect(String(alarm.AlarmDescription)).toContain('threw or timed out');
     }
   });
 
@@ -1339,9 +1351,11 @@ describe('webhook delivery', () => {
 
   it('alarms on the dead-letter queue and on most attempts failing, and ranks failing endpoints from the log', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
-    for (const name of ['ObservabilityWebhookDeadLetterQueue', 'ObservabilityWebhookFailureRate', `Observability${WEBHOOK_DELIVERY_FUNCTION_ID}Errors`]) {
+    for (const name of ['ObservabilityWebhookDeadLetterQueue', 'ObservabilityWebhookFailureRate']) {
       expect(alarms.filter((id) => id.startsWith(name)), name).toHaveLength(1);
     }
+    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(WEBHOOK_DELIVERY_FUNCTION_ID));
+    expect(errorsAlarm).toHaveLength(1);
     const [, rule] = only(ofType('AWS::CloudWatch::InsightRule'), 'insight rules');
     const body = JSON.stringify(rule.Properties.RuleBody);
     expect(body).toContain('$.endpointId');
