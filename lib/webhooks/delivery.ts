@@ -42,8 +42,8 @@ export interface DeliveryStore {
   recordAttempt(delivery: WebhookDelivery, attempt: Attempt | null, outcome: { status: WebhookDelivery['status']; nextAttemptAt: string | null }, claimedUntil: string): Promise<boolean>;
   listDue(now: string, limit: number): Promise<WebhookDelivery[]>;
   claimDelivery(delivery: WebhookDelivery, seen: string, claimedUntil: string): Promise<DeliveryWork | undefined>;
-  /** Claim a delivery in whatever state it was read (an administrator's retry), if it is still in that state. */
-  reopenDelivery(read: WebhookDelivery, claimedUntil: string): Promise<DeliveryWork | undefined>;
+  /** Claim a delivery in whatever state it was read (an administrator's retry), if it is still in that state and no attempt's lease holds it at `now`. */
+  reopenDelivery(read: WebhookDelivery, now: string, claimedUntil: string): Promise<DeliveryWork | undefined>;
 }
 
 export interface EndpointStore {
@@ -323,11 +323,12 @@ export async function runDue(deps: DeliveryDeps, limit = 25): Promise<WebhookDel
 /**
  * An administrator's retry: one attempt now, whatever the delivery's state. A pending delivery
  * keeps its schedule after a failure; a finished one has failed again. The delivery as recorded,
- * or undefined when it changed meanwhile (another attempt claimed it first).
+ * or undefined when it changed meanwhile or an attempt holds it (its lease has not ended).
  */
 export async function retryNow(read: WebhookDelivery, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<WebhookDelivery | undefined> {
-  const claimedUntil = iso(deps.now() + CLAIM_MS);
-  const claimed = await deps.deliveries.reopenDelivery(read, claimedUntil);
+  const nowMs = deps.now();
+  const claimedUntil = iso(nowMs + CLAIM_MS);
+  const claimed = await deps.deliveries.reopenDelivery(read, iso(nowMs), claimedUntil);
   if (!claimed) return undefined;
   return attemptDelivery(claimed.delivery, claimed.event, endpoint, secrets, claimedUntil, deps, { afterFailure: read.status === 'pending' ? 'schedule' : 'stop', health: true });
 }

@@ -27,24 +27,36 @@ interface Received {
   body: string;
 }
 
-/** A receiver that answers from a queue of statuses (200 when it is empty) and keeps what it got. */
+/**
+ * A receiver that answers from a queue of statuses (200 when it is empty), after `slow` ms when
+ * asked, and keeps what it got and how many requests it held at once at most.
+ */
 function receiver() {
   const received: Received[] = [];
   const statuses: number[] = [];
   const waiting: (() => void)[] = [];
+  const holding = { now: 0, most: 0, ms: 0 };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
+    holding.now += 1;
+    holding.most = Math.max(holding.most, holding.now);
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ at: Date.now(), headers: request.headers, body: Buffer.concat(chunks).toString() });
       const status = statuses.shift() ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
       for (const wake of waiting.splice(0)) wake();
+      setTimeout(() => {
+        holding.now -= 1;
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
+      }, holding.ms);
     });
   });
   return {
     received,
     answer: (...next: number[]) => statuses.push(...next),
+    slow: (ms: number) => (holding.ms = ms),
+    /** The most requests it was answering at one time. */
+    mostAtOnce: () => holding.most,
     start: () => new Promise<string>((resolveStart) => server.listen(0, '127.0.0.1', () => resolveStart(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
     stop: () =>
       new Promise<void>((resolveStop) => {
@@ -281,6 +293,29 @@ describe('POST /webhook-endpoints/{id}/test and POST /webhook-deliveries/{id}/re
     expect(disabled.status).toBe(409);
     expect(disabled.body.detail).toBe('The endpoint is disabled: enable it first, or send it a test event');
     expect(hook.received).toHaveLength(3);
+  });
+
+  it('20 retries of one delivery at once: one attempt at a time reaches the receiver, and each answered 200 is one recorded attempt, the others 409', async () => {
+    const admin = await newTenantWithAdmin();
+    const hook = await newReceiver();
+    const { endpoint } = await register(admin, ['warehouse.created'], hook.url);
+    hook.answer(500);
+    await call('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Centro-Oeste' } });
+    await hook.until(1, 2000);
+    const [pending] = await deliveriesOf(admin, endpoint.id, (all) => all[0]?.attempts.length === 1);
+    hook.slow(500);
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call<{ detail?: string }>('POST', `/webhook-deliveries/${pending?.id ?? ''}/retry`, { cookies: admin.cookies })));
+    const sent = answers.filter((one) => one.status === 200);
+    const refused = answers.filter((one) => one.status === 409);
+    expect(sent.length + refused.length).toBe(20);
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const one of refused) expect(one.body.detail).toBe('Another attempt of this delivery is under way; read its log and try again');
+    expect(hook.mostAtOnce()).toBe(1);
+    expect(hook.received).toHaveLength(1 + sent.length);
+    const [stored] = await listDeliveries(admin.tenantId, endpoint.id, 1);
+    expect(stored?.attempts.map((one) => one.statusCode)).toEqual([500, ...sent.map(() => 200)]);
   });
 
   it("a retry answered 410 disables the endpoint and tells the tenant's administrators by e-mail", async () => {

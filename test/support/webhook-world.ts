@@ -44,6 +44,8 @@ export interface Sent {
 export function world() {
   let now = START;
   const items = new Map<string, { delivery: WebhookDelivery; event: WebhookEvent }>();
+  /** The deliveries an attempt holds (claimed, not yet recorded), as the store's `leased`. */
+  const leased = new Set<string>();
   const endpoints = new Map<string, WebhookEndpoint>();
   const secrets = new Map<string, WebhookSecrets>();
   const sent: Sent[] = [];
@@ -67,14 +69,17 @@ export function world() {
       insertDelivery: (delivery, carried) => {
         if (items.has(delivery.id)) return Promise.resolve(false);
         items.set(delivery.id, { delivery: structuredClone(delivery), event: carried });
+        leased.add(delivery.id);
         return Promise.resolve(true);
       },
       getDelivery: (ref) => Promise.resolve(items.has(ref.id) ? structuredClone(items.get(ref.id)) : undefined),
-      reopenDelivery: (read, claimedUntil) => {
+      reopenDelivery: (read, at, claimedUntil) => {
         const stored = items.get(read.id);
         if (!stored || stored.delivery.status !== read.status || stored.delivery.attempts.length !== read.attempts.length) return Promise.resolve(undefined);
         if (read.status === 'pending' && stored.delivery.nextAttemptAt !== read.nextAttemptAt) return Promise.resolve(undefined);
+        if (leased.has(read.id) && (stored.delivery.nextAttemptAt ?? '') >= at) return Promise.resolve(undefined);
         Object.assign(stored.delivery, { status: 'pending', nextAttemptAt: claimedUntil });
+        leased.add(read.id);
         return Promise.resolve(structuredClone(stored));
       },
       recordAttempt: (delivery, attempt, outcome, claimedUntil) => {
@@ -82,6 +87,7 @@ export function world() {
         if (!stored || stored.delivery.status !== 'pending' || stored.delivery.nextAttemptAt !== claimedUntil) return Promise.resolve(false);
         if (attempt) stored.delivery.attempts.push(attempt);
         Object.assign(stored.delivery, outcome);
+        leased.delete(delivery.id);
         return Promise.resolve(true);
       },
       listDue: (at) => Promise.resolve([...items.values()].filter(({ delivery }) => delivery.status === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= at).map(({ delivery }) => structuredClone(delivery))),
@@ -89,6 +95,7 @@ export function world() {
         const stored = items.get(delivery.id);
         if (!stored || stored.delivery.status !== 'pending' || stored.delivery.nextAttemptAt !== seen) return Promise.resolve(undefined);
         stored.delivery.nextAttemptAt = claimedUntil;
+        leased.add(delivery.id);
         return Promise.resolve(structuredClone(stored));
       },
     },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLAIM_MS, deliver, dispatch, nextRetryDelay, ping, retryAfterSeconds, retryNow, runDue } from '../../lib/webhooks/delivery';
 import { RETRY_SCHEDULE_SECONDS, type WebhookDelivery } from '../../lib/webhooks/model';
 import { createPinnedFetch } from '../../lib/webhooks/pinned-fetch';
@@ -290,6 +290,32 @@ describe("an administrator's retry and ping", () => {
     const again = await retryNow(pending, target, secrets, w.deps);
     expect(again).toMatchObject({ status: 'pending' });
     expect(Date.parse(again?.nextAttemptAt ?? '') - w.now()).toBe(RETRY_SCHEDULE_SECONDS[1] * 1000);
+  });
+
+  it('retryNow is refused while an attempt holds the delivery, and allowed once that lease ended (its process died)', async () => {
+    const { endpoint: target, secrets } = w.register();
+    w.answer(() => new Response('', { status: 500 }));
+    const pending = await deliver(event(), target, secrets, w.deps);
+    let answerFirst: (response: Response) => void = () => undefined;
+    w.answer(() => new Promise<Response>((resolve) => (answerFirst = resolve)));
+    const first = retryNow(pending, target, secrets, w.deps);
+    await vi.waitFor(() => expect(w.sent).toHaveLength(2));
+    // Read while the first retry is sending: its lease is the item's, so this one sends nothing.
+    const during = (await w.deps.deliveries.getDelivery(pending))?.delivery as typeof pending;
+    expect(await retryNow(during, target, secrets, w.deps)).toBeUndefined();
+    expect(w.sent).toHaveLength(2);
+    answerFirst(new Response('', { status: 200 }));
+    expect(await first).toMatchObject({ status: 'succeeded', attempts: [{ statusCode: 500 }, { statusCode: 200 }] });
+
+    // A lease whose attempt never recorded (the process died) no longer holds once it ends.
+    w.answer(() => new Promise<Response>(() => undefined));
+    const stuck = (await w.deps.deliveries.getDelivery(pending))?.delivery as typeof pending;
+    void retryNow(stuck, target, secrets, w.deps);
+    await vi.waitFor(() => expect(w.sent).toHaveLength(3));
+    const held = (await w.deps.deliveries.getDelivery(pending))?.delivery as typeof pending;
+    expect(await retryNow(held, target, secrets, w.deps)).toBeUndefined();
+    w.advance(CLAIM_MS + 1);
+    expect(await retryNow(held, target, secrets, w.deps)).toMatchObject({ status: 'succeeded', attempts: [{ statusCode: 500 }, { statusCode: 200 }, { statusCode: 200 }] });
   });
 
   it('a ping is one attempt: no retry after a failure, and a 410 does not disable the endpoint', async () => {

@@ -16,6 +16,9 @@ import { gsi1, keys, WEBHOOK_DUE_SHARDS } from '../keys';
  * (a write conditioned on the value read), and the attempt is recorded only while that lease
  * is still the item's, so two schedulers (or the first attempt and a scheduler) never record
  * the same attempt twice, and an attempt whose process died is picked up once its lease ends.
+ * A claimed item also holds `leased` until its attempt is recorded, which tells a lease from a
+ * scheduled retry: an administrator's retry may bring a scheduled one forward, never take an
+ * attempt's lease before it ends.
  */
 
 const FIELDS = fieldsOf<WebhookDelivery>()(['id', 'tenantId', 'endpointId', 'eventId', 'eventType', 'status', 'attempts', 'nextAttemptAt', 'createdAt']);
@@ -36,7 +39,7 @@ export function insertDelivery(delivery: WebhookDelivery, event: WebhookEvent): 
   return conditionally(db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keyOf(delivery), ...due, type: WEBHOOK_ITEMS.delivery, ...delivery, event, ttl: epochSeconds(delivery.createdAt) + DELIVERY_RETENTION_DAYS * 24 * 3600 },
+      Item: { ...keyOf(delivery), ...due, type: WEBHOOK_ITEMS.delivery, ...delivery, event, leased: true, ttl: epochSeconds(delivery.createdAt) + DELIVERY_RETENTION_DAYS * 24 * 3600 },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   ));
@@ -69,7 +72,7 @@ export function recordAttempt(
       new UpdateCommand({
         TableName: tableName(),
         Key: keyOf(delivery),
-        UpdateExpression: `SET ${sets.join(', ')}${due ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE leased${due ? '' : ', gsi1pk, gsi1sk'}`,
         ConditionExpression: '#status = :pending AND nextAttemptAt = :claim',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: values,
@@ -89,10 +92,10 @@ export async function claimDelivery(delivery: WebhookDelivery, seen: string, cla
       new UpdateCommand({
         TableName: tableName(),
         Key: keyOf(delivery),
-        UpdateExpression: 'SET nextAttemptAt = :claim, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+        UpdateExpression: 'SET nextAttemptAt = :claim, leased = :leased, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
         ConditionExpression: '#status = :pending AND nextAttemptAt = :seen',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':claim': claimedUntil, ':gsi1pk': due.gsi1pk, ':gsi1sk': due.gsi1sk, ':pending': 'pending', ':seen': seen },
+        ExpressionAttributeValues: { ':claim': claimedUntil, ':leased': true, ':gsi1pk': due.gsi1pk, ':gsi1sk': due.gsi1sk, ':pending': 'pending', ':seen': seen },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -133,10 +136,11 @@ export async function getDelivery(ref: DeliveryRef): Promise<DeliveryWork | unde
 
 /**
  * Claim a delivery for an administrator's retry, whatever its state, while it is still as read
- * (its status, its attempts, and for a pending one its `nextAttemptAt`): pending until
- * `claimedUntil`, back in the due index. Undefined when it changed meanwhile.
+ * (its status, its attempts, and for a pending one its `nextAttemptAt`) and no attempt holds
+ * it (no lease, or one that ended before `now`): pending until `claimedUntil`, back in the due
+ * index. Undefined when it changed meanwhile or another attempt is under way.
  */
-export async function reopenDelivery(read: WebhookDelivery, claimedUntil: string): Promise<DeliveryWork | undefined> {
+export async function reopenDelivery(read: WebhookDelivery, now: string, claimedUntil: string): Promise<DeliveryWork | undefined> {
   const due = gsi1.webhookDue(read.id, claimedUntil);
   const pendingAsRead = read.status === 'pending' && read.nextAttemptAt !== null;
   try {
@@ -144,12 +148,14 @@ export async function reopenDelivery(read: WebhookDelivery, claimedUntil: string
       new UpdateCommand({
         TableName: tableName(),
         Key: keyOf(read),
-        UpdateExpression: 'SET #status = :pending, nextAttemptAt = :claim, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
-        ConditionExpression: `#status = :read AND size(attempts) = :attempts${pendingAsRead ? ' AND nextAttemptAt = :seen' : ''}`,
+        UpdateExpression: 'SET #status = :pending, nextAttemptAt = :claim, leased = :leased, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+        ConditionExpression: `#status = :read AND size(attempts) = :attempts${pendingAsRead ? ' AND nextAttemptAt = :seen' : ''} AND (attribute_not_exists(leased) OR nextAttemptAt < :now)`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':pending': 'pending',
           ':claim': claimedUntil,
+          ':leased': true,
+          ':now': now,
           ':gsi1pk': due.gsi1pk,
           ':gsi1sk': due.gsi1sk,
           ':read': read.status,
