@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type AddToPrincipalPolicyResult, Effect, PolicyDocument, PolicyStatement, Role, type RoleProps, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -63,6 +63,28 @@ export interface ServiceFunctionProps {
 }
 
 /**
+ * A role whose grants are written in the role itself (one inline policy, `Access`) rather
+ * than in an AWS::IAM::Policy of their own: the same permissions and the same IAM size quota
+ * (both are a role's inline policies), one CloudFormation resource fewer per function. A stack
+ * holds at most 500 resources, and each route is a function (docs/decisions.md, "Least
+ * privilege per function").
+ */
+export class InlinePolicyRole extends Role {
+  private readonly access: PolicyDocument;
+
+  constructor(scope: Construct, id: string, props: RoleProps) {
+    const access = new PolicyDocument();
+    super(scope, id, { ...props, inlinePolicies: { ...props.inlinePolicies, Access: access } });
+    this.access = access;
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.access.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
+  }
+}
+
+/**
  * The house Lambda function: Node.js 22 on Graviton, an ESM bundle built by the local
  * esbuild (no Docker), JSON logs in a log group with a retention (its own, or one it shares), memory picked
  * by CPU profile, X-Ray active tracing, the stack's metrics namespace (lib/metrics.ts), and a
@@ -96,7 +118,7 @@ export class ServiceFunction extends Construct {
 
     // Instead of the AWSLambdaBasicExecutionRole managed policy (log writes to every log
     // group of the account), the role may write to this function's log group only.
-    this.role = new Role(this, 'Role', {
+    this.role = new InlinePolicyRole(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of ${id}`,
     });

@@ -180,12 +180,12 @@ describe('least privilege, enforced locally', () => {
   it('fails a route whose grant was removed from the template with AccessDeniedException and its 500 problem, and passes with the real template', async () => {
     const loginRole = assembly.functions.get('LoginFunction')?.role.logicalId;
     const withoutWrites = editedTemplate((resources) => {
-      for (const resource of Object.values(resources)) {
-        const roles = (resource.Properties?.Roles ?? []) as { Ref?: string }[];
-        if (resource.Type !== 'AWS::IAM::Policy' || !roles.some((role) => role.Ref === loginRole)) continue;
+      // The role's grants are its inline policy (infra/constructs/functions.ts, InlinePolicyRole).
+      const policies = (resources[loginRole ?? '']?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: { Action: string | string[]; Condition?: object }[] } }[];
+      expect(policies).not.toHaveLength(0);
+      for (const { PolicyDocument: document } of policies) {
         // The table grant without its write actions (minimizePolicies merges reads and writes into
         // one statement); the conditional rate-limit grant stays.
-        const document = resource.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Condition?: object }[] };
         for (const statement of document.Statement) {
           if (!statement.Condition) statement.Action = ([] as string[]).concat(statement.Action).filter((action) => !WRITE_ACTIONS.includes(action));
         }
