@@ -35,8 +35,8 @@ const NEEDS_QUOTES_ALONE = NEEDS_QUOTES[','];
 
 /**
  * The cell as written, defused: a text a spreadsheet would run as a formula gets a leading
- * single quote (`'=HYPERLINK(...)`), which makes a spreadsheet take it as text; a number as `formatDecimal`
- * writes it ("-3,5") is left alone. Read back, the quote is part of the cell.
+ * single quote (`'=HYPERLINK(...)`), which makes the spreadsheet take it as text; a number as
+ * `formatDecimal` writes it ("-3,5") is left alone. Read back, the quote is part of the cell.
  */
 export function defuseFormula(cell: string): string {
   return FORMULA_START.test(cell) && !WRITTEN_NUMBER.test(cell) ? `'${cell}` : cell;
