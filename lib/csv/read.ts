@@ -104,36 +104,62 @@ function isCandidate(char: string | undefined): char is CsvSeparator {
   return char === ';' || char === ',' || char === '\t';
 }
 
+/** Where the header starts: its separator, its index in the text and its physical line. */
+interface HeaderStart {
+  separator: CsvSeparator;
+  start: number;
+  line: number;
+}
+
 /**
- * The separator of the first line with content (blank lines skipped), counting outside quotes:
- * `;` when it has one (what pt-BR Excel writes; a comma there is more likely inside a name like
- * "Preço, R$"), else tab, else `,`; a line with none is one column, read as `;`. A quote opens
- * a quoted cell only at the start of a line or after a possible separator, as the parser does.
+ * The header line (the first that is not blank) and its separator, counting outside quotes:
+ * `;` when the line has one (what pt-BR Excel writes; a comma there is more likely inside a name
+ * like "Preço, R$"), else tab, else `,`; a line with none is one column, read as `;`. A line is
+ * blank when, split by its own separator, every cell is blank: `;;` and ` , ` are, `;,` is not
+ * (a cell holds the comma). A quote opens a quoted cell only at the start of a line or after a
+ * possible separator. When no line has content, `start` is the end of the text.
  */
-export function detectSeparator(text: string, start = 0): CsvSeparator {
+function findHeader(text: string, from: number): HeaderStart {
   const seen = new Set<CsvSeparator>();
+  const preferred = (): CsvSeparator => (seen.has(';') ? ';' : seen.has('\t') ? '\t' : seen.has(',') ? ',' : ';');
   let content = false;
   let quoted = false;
-  for (let i = start; i < text.length; i++) {
-    const char = text[i];
+  let lineStart = from;
+  let line = 1;
+  let startLine = 1;
+  for (let i = from; i < text.length; i++) {
+    const char = text[i]!;
     if (quoted) {
       if (char === '"') {
-        if (text[i + 1] === '"') i++;
-        else quoted = false;
-      } else if (char !== undefined && char.trim() !== '') content = true;
+        if (text[i + 1] === '"') {
+          content = true;
+          i++;
+        } else quoted = false;
+      } else if (char === '\r' || (char === '\n' && text[i - 1] !== '\r')) line++;
+      else if (char.trim() !== '') content = true;
       continue;
     }
     if (char === '\r' || char === '\n') {
-      if (content) break;
+      const separator = preferred();
+      // A separator the line does not split on is text in one of its cells (tab is a blank).
+      if (content || [...seen].some((other) => other !== separator && other !== '\t')) return { separator, start: lineStart, line: startLine };
+      if (char === '\r' && text[i + 1] === '\n') i++;
+      lineStart = i + 1;
+      startLine = ++line;
       seen.clear();
     } else if (isCandidate(char)) seen.add(char);
-    else if (char === '"' && (i === start || isCandidate(text[i - 1]) || text[i - 1] === '\r' || text[i - 1] === '\n')) quoted = true;
-    else if (char !== undefined && char.trim() !== '') content = true;
+    else if (char === '"' && (i === lineStart || isCandidate(text[i - 1]))) quoted = true;
+    else if (char.trim() !== '') content = true;
   }
-  if (seen.has(';')) return ';';
-  if (seen.has('\t')) return '\t';
-  if (seen.has(',')) return ',';
-  return ';';
+  const separator = preferred();
+  // A quote never closed is the parser's to report, on the line it opens on.
+  if (quoted || content || [...seen].some((other) => other !== separator && other !== '\t')) return { separator, start: lineStart, line: startLine };
+  return { separator: ';', start: text.length, line };
+}
+
+/** The separator `parseCsv` reads `text` with, when it has no `sep=` line (see `findHeader`). */
+export function detectSeparator(text: string): CsvSeparator {
+  return findHeader(text, 0).separator;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
@@ -167,7 +193,7 @@ export function parseCsv(text: string, limits: CsvLimits = {}): CsvTable {
   const maxColumns = positiveInteger(limits.maxColumns, CSV_LIMITS.maxColumns, 'maxColumns');
 
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
+  let line: number;
   let separator: CsvSeparator;
   const directive = SEPARATOR_DIRECTIVE.exec(text.slice(i, i + 7));
   if (directive) {
@@ -175,7 +201,8 @@ export function parseCsv(text: string, limits: CsvLimits = {}): CsvTable {
     i += directive[0].length;
     line = 2;
   } else {
-    separator = detectSeparator(text, i);
+    // Blank lines before the header are blank by the header's own rule, and skipped unread.
+    ({ separator, start: i, line } = findHeader(text, i));
   }
   const separatorCode = separator.charCodeAt(0);
   const n = text.length;

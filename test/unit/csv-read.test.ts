@@ -93,10 +93,21 @@ describe('decodeCsv', () => {
 describe('detectSeparator', () => {
   it('takes ; over tab over , on the header line, outside quotes, and ; when there is none', () => {
     expect(
-      ['a;b', 'a,b', 'a\tb', 'Preço, R$;Nome', 'a,b\tc', 'a,b,c;d', '"a;b",c', '"a,""b;"",c"\tx', 'Nome', '', ' \r\n;;\r\nx,y', '12" tubo;a'].map((line) =>
-        detectSeparator(line),
-      ),
-    ).toEqual([';', ',', '\t', ';', '\t', ';', ',', '\t', ';', ';', ',', ';']);
+      ['a;b', 'a,b', 'a\tb', 'Preço, R$;Nome', 'a,b\tc', 'a,b,c;d', '"a;b",c', '"a,""b;"",c"\tx', 'Nome', '', '12" tubo;a'].map((line) => detectSeparator(line)),
+    ).toEqual([';', ',', '\t', ';', '\t', ';', ',', '\t', ';', ';', ';']);
+  });
+
+  it('skips lines blank by their own separator: a separator the line does not split on is text', () => {
+    expect([' \r\n;;\r\nx,y', ' ; \na,b', '"\n"\na\tb', ';\t\na,b', '\t,', ';,', ',;\t', '\t;\na,b'].map((text) => detectSeparator(text))).toEqual([
+      ',',
+      ',',
+      '\t',
+      ',',
+      '\t',
+      ';',
+      ';',
+      ',',
+    ]);
   });
 });
 
@@ -182,6 +193,19 @@ describe('parseCsv', () => {
     });
   });
 
+  it('takes the header on the first line that is not blank by its own separator', () => {
+    expect(parseCsv(' ; \n"\r\n"\na,b\n ; \n1,2\n')).toEqual({
+      separator: ',',
+      header: ['a', 'b'],
+      rows: [
+        { line: 5, cells: [' ; '] },
+        { line: 6, cells: ['1', '2'] },
+      ],
+    });
+    expect(parseCsv(';,\n1;2\n')).toEqual({ separator: ';', header: ['', ','], rows: [{ line: 2, cells: ['1', '2'] }] });
+    expect(parseCsv('\t,\n1\t2\n')).toEqual({ separator: '\t', header: ['', ','], rows: [{ line: 2, cells: ['1', '2'] }] });
+  });
+
   it('skips records of blank and quoted-empty cells, and makes no row of a trailing newline', () => {
     expect(parseCsv('a;b\n"";"  "\n ; \n1;2\n\n')).toEqual({ separator: ';', header: ['a', 'b'], rows: [{ line: 4, cells: ['1', '2'] }] });
   });
@@ -222,6 +246,7 @@ describe('parseCsv', () => {
     });
     expect(csvErrorOf(() => parseCsv('a;b\n"x\ny";"z\n'))).toEqual({ message: 'Line 3: a quoted cell is never closed (a " opens it and no " ends it)', line: 3, status: 400 });
     expect(csvErrorOf(() => parseCsv('"a;b\n'))).toEqual({ message: 'Line 1: a quoted cell is never closed (a " opens it and no " ends it)', line: 1, status: 400 });
+    expect(csvErrorOf(() => parseCsv(';;\n"   \n'))).toEqual({ message: 'Line 2: a quoted cell is never closed (a " opens it and no " ends it)', line: 2, status: 400 });
   });
 
   it('refuses a file without a header', () => {

@@ -157,6 +157,13 @@ describe('round trip: csvRow written, decodeCsv and parseCsv read', () => {
     }
   });
 
+  it('gives back a header whose cells hold only a separator the file does not use', () => {
+    for (const separator of [';', ',', '\t'] as const) {
+      const records = [['', ','], ['', ';'], ['', '\t'], ['x', 'y']];
+      expect(roundTrip(records, separator)).toEqual(expectedTable(records, separator));
+    }
+  });
+
   it('gives back any table of strings, the defusing quote and the trimmed header aside', () => {
     const unit = fc.constantFrom('a', 'ç', '€', '1', ' ', '\u00A0', '\t', ';', ',', '"', "'", '\r', '\n', '=', '+', '-', '@', 'sep=', 'SEP=');
     const cell = fc.string({ unit, maxLength: 8 });
