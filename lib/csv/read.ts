@@ -49,17 +49,18 @@ const WINDOWS_1252_HIGH = [
   0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
 ];
 
-/** Windows-1252 bytes as text. */
+/**
+ * Windows-1252 bytes as text, through UTF-16 code units and a native decode (several times
+ * quicker than building the string in JS, on a 10 MB file). A Uint16Array is in the platform's
+ * byte order, little-endian on every platform Node and Lambda run on.
+ */
 export function decodeWindows1252(bytes: Uint8Array): string {
   const units = new Uint16Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]!;
     units[i] = byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH[byte - 0x80]! : byte;
   }
-  let text = '';
-  // In slices: String.fromCharCode takes its arguments on the stack.
-  for (let i = 0; i < units.length; i += 8192) text += String.fromCharCode(...units.subarray(i, i + 8192));
-  return text;
+  return new TextDecoder('utf-16le').decode(units);
 }
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
