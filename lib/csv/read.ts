@@ -123,6 +123,8 @@ interface HeaderStart {
 function findHeader(text: string, from: number): HeaderStart {
   const seen = new Set<CsvSeparator>();
   const preferred = (): CsvSeparator => (seen.has(';') ? ';' : seen.has('\t') ? '\t' : seen.has(',') ? ',' : ';');
+  // A separator the line does not split on is text in one of its cells (a tab is a blank).
+  const holdsText = () => content || [...seen].some((other) => other !== preferred() && other !== '\t');
   let content = false;
   let quoted = false;
   let lineStart = from;
@@ -141,9 +143,7 @@ function findHeader(text: string, from: number): HeaderStart {
       continue;
     }
     if (char === '\r' || char === '\n') {
-      const separator = preferred();
-      // A separator the line does not split on is text in one of its cells (tab is a blank).
-      if (content || [...seen].some((other) => other !== separator && other !== '\t')) return { separator, start: lineStart, line: startLine };
+      if (holdsText()) return { separator: preferred(), start: lineStart, line: startLine };
       if (char === '\r' && text[i + 1] === '\n') i++;
       lineStart = i + 1;
       startLine = ++line;
@@ -152,9 +152,8 @@ function findHeader(text: string, from: number): HeaderStart {
     else if (char === '"' && (i === lineStart || isCandidate(text[i - 1]))) quoted = true;
     else if (char.trim() !== '') content = true;
   }
-  const separator = preferred();
   // A quote never closed is the parser's to report, on the line it opens on.
-  if (quoted || content || [...seen].some((other) => other !== separator && other !== '\t')) return { separator, start: lineStart, line: startLine };
+  if (quoted || holdsText()) return { separator: preferred(), start: lineStart, line: startLine };
   return { separator: ';', start: text.length, line };
 }
 
