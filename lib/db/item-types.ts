@@ -78,3 +78,6 @@ export const EVENT_ITEMS = { event: 'Event' } as const;
 
 /** The `type` of the webhooks' items (lib/webhooks): an endpoint, its signing secrets (an item apart), one delivery. */
 export const WEBHOOK_ITEMS = { endpoint: 'WebhookEndpoint', secrets: 'WebhookSecrets', delivery: 'WebhookDelivery' } as const;
+
+/** The `type` attribute of a CSV import job. */
+export const IMPORT_ITEMS = { job: 'ImportJob' } as const;

@@ -250,6 +250,9 @@ export const keys = {
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
 
+  /** A CSV import job (lib/imports), by id in its tenant's partition. */
+  importJob: (tenantId: string, importId: string): Key => ({ pk: tenantPk(tenantId), sk: `IMPORT#${importId}` }),
+
   /**
    * A rate-limit window. Not tenant-owned: public routes are limited per IP before any
    * tenant is known. `subject` is an IP, a user id or a hash, never a raw e-mail.

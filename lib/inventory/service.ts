@@ -46,7 +46,7 @@ export async function listWarehouses(principal: Caller, page: PageRequest): Prom
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'warehouses' } }, page, (at) => listWarehousePage(principal.tenantId, at));
 }
 
-export async function createProduct(principal: Caller, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
+export async function createProduct(principal: Pick<Caller, 'tenantId'>, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
   const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
   const view = productViewOf(product);
   const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id }, eventFields: { sku: product.sku } }, nowMs);

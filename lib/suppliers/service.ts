@@ -28,7 +28,7 @@ export const toSupplierView = ({ id, name, corporateName, document, email, phone
 });
 
 /** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */
-export async function createSupplier(principal: Caller, input: CreateSupplierInput, nowMs: number, idempotency?: IdempotentWrite): Promise<SupplierView> {
+export async function createSupplier(principal: Pick<Caller, 'tenantId'>, input: CreateSupplierInput, nowMs: number, idempotency?: IdempotentWrite): Promise<SupplierView> {
   const now = new Date(nowMs).toISOString();
   const supplier: Supplier = {
     id: randomUUID(),

@@ -478,3 +478,9 @@ export async function readHistoryPage(tenantId: string, request: HistoryPageRequ
   const page = Items.slice(0, request.limit);
   return { movements: page.map(toStoredMovement), ...(Items.length > request.limit ? { nextSk: page.at(-1)?.sk as string } : {}) };
 }
+
+/** Which of `skus` a product of the tenant already has (their sentinels), for an import's dry run. */
+export async function takenProductSkus(tenantId: string, skus: readonly string[]): Promise<Set<string>> {
+  const found = await getMany(skus.map((sku) => keys.productSku(tenantId, sku)));
+  return new Set(skus.filter((_, index) => found[index] !== undefined));
+}

@@ -406,3 +406,9 @@ async function readAllSupplierRecords(tenantId: string): Promise<SearchRecord[]>
 
 /** The suppliers' list for lib/search/engine. */
 export const supplierSearchSource = { list: 'suppliers', readAll: readAllSupplierRecords } as const;
+
+/** Which of `documents` a supplier of the tenant already has (their sentinels), for an import's dry run. */
+export async function takenSupplierDocuments(tenantId: string, documents: readonly string[]): Promise<Set<string>> {
+  const found = await getMany(documents.map((document) => keys.supplierDocument(tenantId, document)));
+  return new Set(documents.filter((_, index) => found[index] !== undefined));
+}

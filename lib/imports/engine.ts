@@ -1,0 +1,196 @@
+import { userActor } from '../audit/record';
+import { withRequestOrigin } from '../audit/context';
+import { CsvError } from '../csv/errors';
+import { decodeCsv, parseCsv } from '../csv/read';
+import { failImportJob, findImportJob, recordImportStep, startImportJob, type StepOutcome } from '../db/repositories/imports';
+import { takenProductSkus } from '../db/repositories/inventory';
+import { takenSupplierDocuments } from '../db/repositories/suppliers';
+import { mapConcurrently } from '../domain/concurrency';
+import { Conflict } from '../errors';
+import { createProduct } from '../inventory/service';
+import { createSupplier } from '../suppliers/service';
+import { mapHeader } from './columns';
+import { MAX_IMPORT_ROWS, MAX_REPORTED_ERRORS, type ImportJob, type RowError } from './model';
+import { checkRows, type CheckedRow, type RowInput } from './rows';
+
+/**
+ * The import's steps: the same code in the deployed worker (an SQS message per step,
+ * functions/imports/import-step.ts) and in `npm start` (in process). A step reads the job and
+ * its file, checks every row (the API's rules), then handles up to `stepRows` rows from the job's
+ * `nextRow`: a dry run counts what would be created; a real run creates each valid row through
+ * the API's own service (its transaction, audit entry and event), a row whose SKU or document is
+ * taken counting as already there. It records its counts only if the job is still at the row it
+ * started from, and says where the next step starts.
+ *
+ * Idempotent: a step run twice records once, and creates nothing twice (the second run finds
+ * the SKUs and documents taken); the same file imported again creates nothing.
+ */
+
+export interface ImportFiles {
+  /** The job's uploaded file; undefined when it is not there. */
+  read(job: ImportJob): Promise<Uint8Array | undefined>;
+}
+
+export interface ImportDeps {
+  now: () => number;
+  files: ImportFiles;
+  /** Rows per step (default STEP_ROWS). */
+  stepRows?: number;
+}
+
+/** Rows a step handles: about 10 s of creates on DynamoDB, well inside the worker's timeout. */
+export const STEP_ROWS = 500;
+
+/**
+ * Creates in flight at once, by kind. Products only contend on their own SKU; suppliers share
+ * their tenant's count and search block, so more at once would only retry.
+ */
+const CREATE_WIDTH = { suppliers: 4, products: 16 } as const;
+
+/** A file read and checked, kept for the job's next steps while this process lives (a step reads the next rows of the same file). */
+interface CheckedFile {
+  rows: CheckedRow[];
+  ignoredColumns: string[];
+}
+const checkedFiles = new Map<string, CheckedFile>();
+const KEPT_FILES = 2;
+
+/** Why a file cannot be imported at all, in words for the job's `failure`. */
+class UnreadableFile extends Error {}
+
+async function checkedFile(job: ImportJob, deps: ImportDeps): Promise<CheckedFile> {
+  const cached = checkedFiles.get(job.id);
+  if (cached) return cached;
+  const bytes = await deps.files.read(job);
+  if (!bytes) throw new UnreadableFile('The file was not received');
+  let table;
+  try {
+    table = parseCsv(decodeCsv(bytes).text, { maxRows: MAX_IMPORT_ROWS });
+  } catch (error) {
+    if (error instanceof CsvError) throw new UnreadableFile(error.message);
+    throw error;
+  }
+  const header = mapHeader(job.kind, table.header);
+  if (header.missing.length > 0) {
+    const names = header.missing.map((column) => `${column.field} (e.g. "${column.headers[1] ?? column.headers[0]}")`).join(', ');
+    throw new UnreadableFile(`The header has no column for ${names}`);
+  }
+  const file = { rows: checkRows(job.kind, table, header), ignoredColumns: header.ignored };
+  checkedFiles.set(job.id, file);
+  while (checkedFiles.size > KEPT_FILES) checkedFiles.delete(checkedFiles.keys().next().value as string);
+  return file;
+}
+
+/** Whether each valid row's record would be new, for a dry run: one BatchGetItem per 100 keys. */
+async function takenKeys(job: ImportJob, rows: Extract<CheckedRow, { ok: true }>[]): Promise<Set<string>> {
+  const keyList = rows.map((row) => row.key);
+  return job.kind === 'suppliers' ? takenSupplierDocuments(job.tenantId, keyList) : takenProductSkus(job.tenantId, keyList);
+}
+
+/** Create one row's record as its API route does, as the user who made the job, from where they made it. */
+async function create(job: ImportJob, request: RowInput, nowMs: number): Promise<'created' | 'existing'> {
+  const origin = { ...job.origin, actor: userActor(job.createdBy) };
+  try {
+    await withRequestOrigin(origin, async () => {
+      if (request.kind === 'suppliers') await createSupplier(job, request.input, nowMs);
+      else await createProduct(job, request.input, nowMs);
+    });
+    return 'created';
+  } catch (error) {
+    if (error instanceof Conflict) return 'existing';
+    throw error;
+  }
+}
+
+/**
+ * One step of the job from `fromRow` (0 starts it: its file has come). Where the next step
+ * starts, or null when there is none (the job finished or failed, or another run of this step
+ * recorded it).
+ */
+export async function runImportStep(ref: { tenantId: string; id: string }, fromRow: number, deps: ImportDeps): Promise<number | null> {
+  let job = await findImportJob(ref.tenantId, ref.id);
+  if (!job) return null;
+  const nowIso = () => new Date(deps.now()).toISOString();
+  let file: CheckedFile;
+  try {
+    if (job.status !== 'awaiting_upload' && job.status !== 'running') return null;
+    file = await checkedFile(job, deps);
+  } catch (error) {
+    if (!(error instanceof UnreadableFile)) throw error;
+    await failImportJob(job, error.message, nowIso());
+    return null;
+  }
+  if (job.status === 'awaiting_upload') {
+    await startImportJob(job, { totalRows: file.rows.length, ignoredColumns: file.ignoredColumns }, nowIso());
+    job = await findImportJob(ref.tenantId, ref.id);
+    if (!job) return null;
+  }
+  if (job.status !== 'running' || job.nextRow !== fromRow) return null;
+
+  const rows = file.rows.slice(fromRow, fromRow + (deps.stepRows ?? STEP_ROWS));
+  const valid = rows.filter((row): row is Extract<CheckedRow, { ok: true }> => row.ok);
+  const refused = rows.flatMap((row): RowError[] => (row.ok ? [] : row.errors));
+  const refusedRows = rows.length - valid.length;
+  let outcomes: ('created' | 'existing')[];
+  if (job.dryRun) {
+    const taken = await takenKeys(job, valid);
+    outcomes = valid.map((row) => (taken.has(row.key) ? 'existing' : 'created'));
+  } else {
+    outcomes = await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) => create(job, row.request, deps.now()));
+  }
+  const room = Math.max(0, MAX_REPORTED_ERRORS - job.errors.length);
+  const toRow = fromRow + rows.length;
+  const step: StepOutcome = {
+    toRow,
+    rowsDone: rows.length,
+    created: outcomes.filter((outcome) => outcome === 'created').length,
+    existing: outcomes.filter((outcome) => outcome === 'existing').length,
+    refused: refusedRows,
+    errors: refused.slice(0, room),
+    errorsTruncated: job.errorsTruncated || refused.length > room,
+    finishedAt: toRow >= file.rows.length ? nowIso() : null,
+  };
+  const recorded = await recordImportStep(job, fromRow, step);
+  if (recorded && step.finishedAt !== null) checkedFiles.delete(job.id);
+  return recorded && step.finishedAt === null ? toRow : null;
+}
+
+/** Run a job's steps one after another in this process (`npm start`, the tests) until it finishes. */
+export async function runImport(ref: { tenantId: string; id: string }, deps: ImportDeps): Promise<void> {
+  for (let next: number | null = 0; next !== null; ) next = await runImportStep(ref, next, deps);
+}
+
+/** The import queue's messages: a step to run (sent by the step before), or S3's notice that a file came (the first step). */
+export interface StepMessage {
+  type: 'import-step';
+  tenantId: string;
+  importId: string;
+  fromRow: number;
+}
+interface S3Notice {
+  Records?: { eventName?: string; s3?: { object?: { key?: string } } }[];
+  Event?: string;
+}
+
+const UPLOADED_KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.csv$/;
+
+/**
+ * The steps a queue message asks for: its own step, or the first step of each job whose file
+ * S3 says was put (keys are URL-encoded in S3's notices); none for S3's test event or a key
+ * that is not a job's file.
+ */
+export function stepsOf(body: StepMessage | S3Notice): StepMessage[] {
+  if ('type' in body && body.type === 'import-step') return [body];
+  return ((body as S3Notice).Records ?? []).flatMap((record) => {
+    const match = UPLOADED_KEY.exec(decodeURIComponent((record.s3?.object?.key ?? '').replace(/\+/g, ' ')));
+    return record.eventName?.startsWith('ObjectCreated:') && match ? [{ type: 'import-step' as const, tenantId: match[1] as string, importId: match[2] as string, fromRow: 0 }] : [];
+  });
+}
+
+/** Run a message's steps, sending each next step to `next` (the queue). */
+export async function handleImportMessage(body: StepMessage | S3Notice, deps: ImportDeps, next: (message: StepMessage) => Promise<void>): Promise<void> {
+  for (const step of stepsOf(body)) {
+    const fromRow = await runImportStep({ tenantId: step.tenantId, id: step.importId }, step.fromRow, deps);
+    if (fromRow !== null) await next({ ...step, fromRow });
+  }
+}
