@@ -141,6 +141,14 @@ const configRules = {
    */
   WEBHOOK_QUEUE_URL: optional(url),
 
+  /** The bucket import files are uploaded to (infra/constructs/imports.ts); set on the import functions only. */
+  IMPORT_BUCKET: optional(text),
+  /** The import queue (infra/constructs/imports.ts), where the import worker sends each next step; set on that function only. */
+  IMPORT_QUEUE_URL: optional(url),
+  /** npm start's import uploads (local/uploads.ts): the links' signing secret and the folder the files are kept in. */
+  IMPORT_UPLOAD_SECRET: optional(text),
+  IMPORT_UPLOAD_DIR: optional(text),
+
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,
 

@@ -95,6 +95,8 @@ export interface Route {
   verifiesTokens?: boolean;
   /** Functions that page with sealed cursors (lib/domain/cursor) may read the cursor key; no other may. */
   sealsCursors?: boolean;
+  /** Functions that presign import uploads (lib/imports/storage) know the import bucket and may put files there; no other may. */
+  signsImportUploads?: boolean;
   /** Rate limits, each its own counter (lib/rate-limit: who takes the slot and what counts). */
   rateLimits?: readonly RateLimit[];
   /**
@@ -889,6 +891,33 @@ export const listWebhookDeliveries = {
   summary: "A webhook endpoint's deliveries and their attempts, newest first (tenant administrators)",
 } as const satisfies Route;
 
+/** Imports write thousands of records each: a few an hour per administrator. */
+const IMPORTS_STARTED = { per: 'user', limit: 20, windowSeconds: 3600, scope: 'imports' } as const satisfies RateLimit;
+
+export const createImport = {
+  method: 'POST',
+  path: '/imports',
+  handler: 'functions/imports/create-import.ts',
+  auth: 'protected',
+  // The job and its entry in one transaction; the upload link is signed, not stored.
+  table: { actions: ['PutItem'] },
+  audits: ['import.created'],
+  signsImportUploads: true,
+  rateLimits: [IMPORTS_STARTED],
+  apiKey: false,
+  summary: 'Start a CSV import of suppliers or products (a dry run or a real one), and get where to upload its file (tenant administrators)',
+} as const satisfies Route;
+
+export const getImport = {
+  method: 'GET',
+  path: '/imports/{id}',
+  handler: 'functions/imports/get-import.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  apiKey: false,
+  summary: "An import's progress and report: rows done, created, already there, refused with their lines (tenant administrators)",
+} as const satisfies Route;
+
 /**
  * Every route by its id, in manifest order (the tooling, the stack and the tests read it).
  * A handler imports its own route alone (`import * as routes from '…/lib/routes'`, then
@@ -954,6 +983,8 @@ export const routes = {
   testWebhookEndpoint,
   retryWebhookDelivery,
   listWebhookDeliveries,
+  createImport,
+  getImport,
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;
@@ -1005,6 +1036,16 @@ export const workers = {
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' } satisfies TableAccess,
     sendsMail: true,
     summary: "Deliver the tenant's domain events to its webhook endpoints, and retry them on the schedule",
+  },
+  importStep: {
+    name: 'import-step',
+    handler: 'functions/imports/import-step.ts',
+    // The job (Get, steps by Update); each row created as its route creates it: a supplier (its
+    // count, block and search delta by Update, document and block reads by Get and Query) or a
+    // product (Put in a transaction, its coverage tenant registered by Update); a dry run's
+    // lookups of documents and SKUs (BatchGet).
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
+    summary: 'Run the steps of CSV imports: check every row, create a batch of them, send the next step',
   },
 } as const;
 

@@ -56,7 +56,7 @@ async function ensureKeys(dataDir: string): Promise<Required<KeyFile>> {
 export const LOCAL_CONFIG_VARIABLES = [
   ...(Object.keys(settingsEnvironment) as (keyof typeof settingsEnvironment)[]),
   ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'CURSOR_SECRET', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'API_KEY_ENVIRONMENT', 'WEBHOOK_ALLOW_LOOPBACK', 'MAIL_FROM', 'MAIL_TRANSPORT',
-    'OUTBOX_DIR', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED'] as const),
+    'OUTBOX_DIR', 'IMPORT_UPLOAD_SECRET', 'IMPORT_UPLOAD_DIR', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED'] as const),
 ];
 
 /** Fill `process.env` with the local configuration; call before any handler runs. */
@@ -87,6 +87,10 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     MAIL_FROM: 'no-reply@backoffice.localhost',
     MAIL_TRANSPORT: 'outbox',
     OUTBOX_DIR: join(settings.dataDir, 'outbox'),
+    // Import files are PUT to the API's own origin (local/uploads.ts), with links signed by a
+    // key of this run's (a link outlives no restart), and kept in the data folder.
+    IMPORT_UPLOAD_SECRET: randomBytes(32).toString('base64url'),
+    IMPORT_UPLOAD_DIR: join(settings.dataDir, 'uploads'),
     // The emulator prints one line per request; the functions' own JSON logs show warnings up.
     POWERTOOLS_LOG_LEVEL: 'WARN',
     // No CloudWatch here to read the metrics' EMF lines (lib/metrics.ts): off unless asked for.

@@ -20,6 +20,8 @@ import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
 import { buildConsole, CONSOLE_PATH, consoleBuildIsStale, withConsole } from './console-server';
 import { withDocs } from './docs-server';
+import { localImportUploads } from './imports';
+import { withUploads } from './uploads';
 import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
@@ -91,7 +93,10 @@ async function main(): Promise<void> {
   // what Node's parser refuses (oversized or malformed requests) with the gateway's problems.
   // The console (/console/) and the docs in front of the API, on its origin.
   const docs = withDocs(gateway, { allowedOrigins: ALLOWED_ORIGINS, log: (line) => console.log(line) });
-  const server = createGatewayServer(withConsole(docs, { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
+  // Import files, PUT where POST /imports says; each one's job then runs here, step after step,
+  // with the code the deployed import worker runs (lib/imports/engine.ts).
+  const uploads = localImportUploads((line) => console.log(line));
+  const server = createGatewayServer(withConsole(withUploads(docs, uploads), { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolveListen, reject) => {

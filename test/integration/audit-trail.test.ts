@@ -605,6 +605,14 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       actor: actorOf(owner),
     }), [secret]);
   },
+  createImport: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/imports', { ...as(owner), body: { kind: 'products', dryRun: true, fileName: 'produtos.csv', size: 120 } }), 201, (response) => ({
+      action: 'import.created',
+      resource: { type: 'import', id: (response.body as { id: string }).id },
+      actor: actorOf(owner),
+    }));
+  },
 };
 
 const writeRoutes = (Object.keys(routes) as RouteId[]).filter((id) => writesTable(routes[id].table));

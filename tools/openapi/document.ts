@@ -100,6 +100,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   'api-keys': { name: 'API keys', description: 'Keys for the systems that feed the back-office (points of sale, online stores, ERPs): scoped, rolled, revoked.' },
   'webhook-endpoints': WEBHOOKS_TAG,
   'webhook-deliveries': WEBHOOKS_TAG,
+  imports: { name: 'Imports', description: 'Bulk CSV imports of suppliers and products as spreadsheets write them, checked row by row with the API\'s rules: dry runs and real ones, followed as jobs.' },
 };
 
 const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.

@@ -1055,6 +1055,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a CSV import of suppliers or products (a dry run or a real one), and get where to upload its file (tenant administrators)
+         * @description Starts a bulk import from a CSV file as spreadsheets write it in Brazil (`;` or `,` separators, decimal comma, UTF-8 with or without a BOM, or Windows-1252; headers in Portuguese or English, e.g. `Razão Social`, `CNPJ/CPF`, `Código`, `Descrição`). Up to 10 MB and 50,000 rows. Every row is checked with the rules of POST /suppliers or POST /inventory/products; a dry run (`dryRun: true`) reports and writes nothing. A real run creates each valid row as that route does (its audit entry, event and indexes), as the caller. A row whose document or SKU the tenant already has is counted as `existing` and left as it is, so the same file imported twice creates nothing twice. At most 20 imports an hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's progress and report: rows done, created, already there, refused with their lines (tenant administrators)
+         * @description Follow an import: `status` goes from `awaiting_upload` to `running` to `succeeded` (refused rows do not fail a job) or `failed` (the file is not readable CSV, or lacks a required column: `failure` says which). Poll every few seconds while it runs.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1454,6 +1498,18 @@ export interface components {
             enabled?: boolean;
             description?: string | null;
         };
+        CreateImportRequest: {
+            /** @enum {string} */
+            kind: "suppliers" | "products";
+            /** @description Optional; `false` when absent. */
+            dryRun?: boolean;
+            fileName: string;
+            /**
+             * @description The file's size in bytes: the upload must be exactly this size.
+             * @example 48213
+             */
+            size: number;
+        };
         User: {
             /**
              * Format: uuid
@@ -1817,10 +1873,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import";
                     id: string | null;
                 };
                 requestId: string;
@@ -2028,6 +2084,125 @@ export interface components {
             createdAt: string;
         };
         ListWebhookDeliveriesResponse: components["schemas"]["TestWebhookEndpointResponse"][];
+        CreateImportResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "suppliers" | "products";
+            dryRun: boolean;
+            /** @enum {string} */
+            status: "awaiting_upload" | "running" | "succeeded" | "failed";
+            fileName: string;
+            size: number;
+            /** @description Data rows in the file, once it is read. */
+            totalRows: number | null;
+            rowsDone: number;
+            /** @description Rows that made a record (a dry run: that would). */
+            created: number;
+            /** @description Rows whose SKU or document the tenant already has: nothing was written for them. */
+            existing: number;
+            refused: number;
+            /** @description The refused rows, in file order, up to 1,000. */
+            errors: {
+                /** @description The line in the file (1 is the header). */
+                line: number;
+                /** @description The column as the file names it (empty for the row as a whole). */
+                field: string;
+                /** @description The API's message for that value. */
+                message: string;
+            }[];
+            errorsTruncated: boolean;
+            /** @description Header cells no field claims. */
+            ignoredColumns: string[];
+            failure: string | null;
+            /** @description About how long the rest takes, from the pace so far; null before the first step and after the end. */
+            etaSeconds: number | null;
+            createdBy: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            upload: {
+                /** @constant */
+                method: "PUT";
+                /** @description Where to PUT the file: an absolute URL when deployed (S3), a path on the API locally. */
+                url: string;
+                /** @description Headers the upload must carry as they are. */
+                headers: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                expiresAt: string;
+            };
+        };
+        GetImportResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "suppliers" | "products";
+            dryRun: boolean;
+            /** @enum {string} */
+            status: "awaiting_upload" | "running" | "succeeded" | "failed";
+            fileName: string;
+            size: number;
+            /** @description Data rows in the file, once it is read. */
+            totalRows: number | null;
+            rowsDone: number;
+            /** @description Rows that made a record (a dry run: that would). */
+            created: number;
+            /** @description Rows whose SKU or document the tenant already has: nothing was written for them. */
+            existing: number;
+            refused: number;
+            /** @description The refused rows, in file order, up to 1,000. */
+            errors: {
+                /** @description The line in the file (1 is the header). */
+                line: number;
+                /** @description The column as the file names it (empty for the row as a whole). */
+                field: string;
+                /** @description The API's message for that value. */
+                message: string;
+            }[];
+            errorsTruncated: boolean;
+            /** @description Header cells no field claims. */
+            ignoredColumns: string[];
+            failure: string | null;
+            /** @description About how long the rest takes, from the pace so far; null before the first step and after the end. */
+            etaSeconds: number | null;
+            createdBy: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
     };
     responses: {
         /** @description Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key. */
@@ -4299,8 +4474,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import";
                 resourceId?: string;
                 from?: string;
                 to?: string;
@@ -4905,6 +5080,94 @@ export interface operations {
             /** @description The caller is not a tenant administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
             403: components["responses"]["Forbidden"];
             /** @description No such webhook endpoint in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "products",
+                 *       "dryRun": true,
+                 *       "fileName": "produtos-bling.csv",
+                 *       "size": 48213
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The job, waiting for its file, and `upload`: PUT the file there, with those headers, within 15 minutes. Its arrival starts the job; follow it with GET /imports/{id}. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImportResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: `kind` is not suppliers or products, `fileName` is empty or over 200 characters, or `size` is not a whole number from 1 to 10485760 (10 MB). */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 20 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job: its status, its counts so far, the refused rows (line, column, message) and an estimate of the time left. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetImportResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator, or is an API key. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such import in the caller's tenant (jobs are kept 30 days). */
             404: components["responses"]["NotFound"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];

@@ -1,0 +1,67 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { LOCAL_UPLOAD_PATH, localUploadSigned } from '../lib/imports/storage';
+
+/**
+ * npm start's stand-in for the import bucket: `PUT /local-uploads/imports/<tenant>/<job>.csv`
+ * with the link POST /imports answered (lib/imports/storage.ts), on the API's own origin. As S3
+ * does with a presigned PUT, it refuses a link whose signature, expiry or size does not match
+ * (403, the body exactly the size signed), keeps the file under `directory`, answers 200, and
+ * then (as the bucket's notification does deployed) tells `onUploaded` which job's file came.
+ */
+
+export interface UploadOptions {
+  secret: string;
+  directory: string;
+  now?: () => number;
+  onUploaded: (ref: { tenantId: string; id: string }) => void;
+  log?: (line: string) => void;
+}
+
+const KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.csv$/;
+
+export function withUploads(next: RequestListener, options: UploadOptions): RequestListener {
+  const now = options.now ?? Date.now;
+  const answer = (request: IncomingMessage, response: ServerResponse, status: number, text: string) => {
+    response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
+    options.log?.(`${request.method} ${LOCAL_UPLOAD_PATH}/… ${status} (upload)`);
+  };
+  return (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://local');
+    if (!url.pathname.startsWith(`${LOCAL_UPLOAD_PATH}/`)) return next(request, response);
+    if (request.method !== 'PUT') return answer(request, response, 405, 'Only PUT uploads a file here');
+    const key = decodeURIComponent(url.pathname.slice(LOCAL_UPLOAD_PATH.length + 1));
+    const match = KEY.exec(key);
+    const expires = Number(url.searchParams.get('expires'));
+    const size = Number(url.searchParams.get('size'));
+    const signature = url.searchParams.get('signature') ?? '';
+    if (!match || !Number.isSafeInteger(expires) || !Number.isSafeInteger(size) || !localUploadSigned(options.secret, key, expires, size, signature)) {
+      request.resume();
+      return answer(request, response, 403, 'The upload link is not valid');
+    }
+    if (expires * 1000 < now()) {
+      request.resume();
+      return answer(request, response, 403, 'The upload link has expired: start the import again');
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    request.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= size) chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (received !== size) return answer(request, response, 403, `The file must be exactly ${size} bytes, the size given to POST /imports; it was ${received}`);
+      const path = join(options.directory, key);
+      const partial = `${path}.partial`;
+      mkdir(dirname(path), { recursive: true })
+        .then(() => writeFile(partial, Buffer.concat(chunks)))
+        .then(() => rename(partial, path))
+        .then(() => {
+          answer(request, response, 200, '');
+          options.onUploaded({ tenantId: match[1] as string, id: match[2] as string });
+        })
+        .catch((error: unknown) => answer(request, response, 500, error instanceof Error ? error.message : String(error)));
+    });
+  };
+}
