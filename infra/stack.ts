@@ -7,6 +7,7 @@ import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
 import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/console-site';
 import { Data } from './constructs/data';
+import { Imports } from './constructs/imports';
 import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
 import { Webhooks } from './constructs/webhooks';
@@ -170,6 +171,8 @@ export class BackofficeStack extends Stack {
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     acknowledgeLogGroupFindings(routeLogs);
 
+    const imports = new Imports(this, 'Imports', { table, environment, allowedOrigins: allowedOrigins(stage, browser), ...functionDefaults });
+
     const observed: ObservedFunction[] = [];
     for (const route of routeList()) {
       const functionId = routeFunctionId(route.id);
@@ -188,6 +191,7 @@ export class BackofficeStack extends Stack {
       if (route.sendsMail) mail.grantSend(fn);
       if (route.signsTokens) signingKey.bindSigner(fn);
       if (route.sealsCursors) cursorKey.bindSealer(fn);
+      if (route.signsImportUploads) imports.bindUploader(fn);
       api.addRoute(route, fn);
       observed.push({ name: `${route.method} ${route.path}`, function: fn });
     }
@@ -199,6 +203,7 @@ export class BackofficeStack extends Stack {
 
     const webhooks = new Webhooks(this, 'Webhooks', { table, environment, mail, ...functionDefaults });
     observed.push({ name: 'webhook delivery', function: webhooks.function.function });
+    observed.push({ name: 'import worker', function: imports.worker.function });
 
     const observability = new Observability(this, 'Observability', {
       functions: observed,
@@ -207,6 +212,7 @@ export class BackofficeStack extends Stack {
       table,
       deadLetterQueue: jobs.deadLetterQueue,
       webhooks: { queue: webhooks.queue, deadLetterQueue: webhooks.deadLetterQueue, failingEndpoints: webhooks.failingEndpoints },
+      imports: { deadLetterQueue: imports.deadLetterQueue },
       createAlarmTopic: stage.createAlarmTopic,
       ...(stage.alarmTopicArn ? { alarmTopicArn: stage.alarmTopicArn } : {}),
       ...(stage.alarmEmail ? { alarmEmail: stage.alarmEmail } : {}),

@@ -61,6 +61,8 @@ export interface ObservabilityProps {
   deadLetterQueue: IQueue;
   /** The webhook delivery's queues and its rule of failing endpoints (infra/constructs/webhooks.ts). */
   webhooks: { queue: IQueue; deadLetterQueue: IQueue; failingEndpoints: CfnInsightRule };
+  /** The import worker's dead-letter queue (infra/constructs/imports.ts). */
+  imports: { deadLetterQueue: IQueue };
   /** Notify an existing topic ... */
   alarmTopicArn?: string;
   /** ... or create one (optionally with an e-mail subscription); neither: alarms only change state. */
@@ -175,6 +177,14 @@ export class Observability extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       description:
         "Webhooks: a message could not be handled after its retries (the store or the queue failed, not a receiver: a receiver's failures are retried on the schedule and recorded in its delivery log). Fix the cause, then redrive the dead-letter queue to the delivery queue; every step is safe to run twice.",
+    });
+
+    this.alarm('ImportDeadLetterQueue', {
+      metric: props.imports.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description:
+        "Imports: a step failed after its retries (the store, the bucket or the queue failed; a file's bad rows are in its job's report, not here), and its job stays running. Fix the cause, then redrive the dead-letter queue to the import queue; a step is safe to run twice.",
     });
 
     const namespace = serviceMetricsNamespace(Stack.of(this));

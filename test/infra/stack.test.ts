@@ -5,6 +5,7 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
+import { IMPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/imports';
 import { WEBHOOK_DELIVERY_FUNCTION_ID } from '../../infra/constructs/webhooks';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
 import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD, FUNCTIONS_PER_ERRORS_ALARM } from '../../infra/constructs/observability';
@@ -143,6 +144,9 @@ function methodOf(route: { method: string; path: string }): Json {
 }
 
 /** Logical id of the function behind a route. */
+/** The import bucket's logical id (infra/constructs/imports.ts). */
+const importBucketId = (): string => only(ofType('AWS::S3::Bucket').filter(([id]) => id.startsWith('Imports')), 'import buckets')[0];
+
 function routeFunction(route: { method: string; path: string }): string {
   return functionIn(methodOf(route).Integration);
 }
@@ -672,11 +676,14 @@ describe('IAM', () => {
     });
   });
 
-  it('names the table and each index, never a wildcard resource but for X-Ray, and attaches no managed policy', () => {
+  it('names the table and each index, never a wildcard resource but for X-Ray and the import files, and attaches no managed policy', () => {
+    const importFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/imports/*']] });
     for (const [id] of serviceFunctions()) {
       for (const statement of statementsOfFunction(id)) {
         // X-Ray has no resource-level permissions: sending trace segments is granted on '*'.
         if (statement.Resource === '*') expect(statement.Action, id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        // The import files' prefix: read by the worker, put (presigned) by POST /imports, nothing else.
+        else if (JSON.stringify(statement.Resource) === importFiles) expect([id, statement.Action]).toEqual(id === IMPORT_WORKER_FUNCTION_ID ? [id, 's3:GetObject'] : [routeFunctionId('createImport'), 's3:PutObject']);
         else expect(JSON.stringify(statement.Resource), id).not.toContain('*');
       }
       const roleId = only([...referencedIds(resources[id]?.Properties.Role)], 'roles of the function');
@@ -1080,7 +1087,7 @@ describe("the console on the API's origin", () => {
   const behaviours = () => config().CacheBehaviors as Json[];
   const behaviour = (pattern: string) => only(behaviours().filter((entry) => entry.PathPattern === pattern), pattern);
   const origin = (id: unknown) => only((config().Origins as Json[]).filter((entry) => entry.Id === id), `origin ${String(id)}`);
-  const bucketId = () => only(ofType('AWS::S3::Bucket'), 'buckets')[0];
+  const bucketId = () => only(ofType('AWS::S3::Bucket').filter(([id]) => id.startsWith('Console')), 'console buckets')[0];
 
   const cloudFrontFunction = (name: 'SpaRewrite' | 'ViewerAddress') => only(ofType('AWS::CloudFront::Function').filter(([id]) => id.startsWith(`Console${name}`)), `CloudFront function ${name}`);
   type ViewerRequest = { uri: string; headers: Record<string, { value: string }> };
@@ -1196,14 +1203,14 @@ describe("the console on the API's origin", () => {
   });
 
   it('keeps the bucket private, TLS-only and encrypted, readable by this distribution alone, and emptied on deletion in dev', () => {
-    const [id, bucket] = only(ofType('AWS::S3::Bucket'), 'buckets');
+    const [id, bucket] = only(ofType('AWS::S3::Bucket').filter(([bucketLogicalId]) => bucketLogicalId.startsWith('Console')), 'console buckets');
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
     expect(bucket.DeletionPolicy, id).toBe('Delete');
-    const [, policy] = only(ofType('AWS::S3::BucketPolicy'), 'bucket policies');
+    const [, policy] = only(ofType('AWS::S3::BucketPolicy').filter(([, one]) => referencedIds(one.Properties.Bucket).has(id)), 'console bucket policies');
     const statements = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     const allows = statements.filter((statement) => statement.Effect === 'Allow') as unknown as Json[];
@@ -1254,9 +1261,9 @@ describe("the console on the API's origin", () => {
     expect(html).not.toMatch(/(src|href)="\/assets\//);
   });
 
-  it("gives CDK's custom-resource handlers only: the console's deployment and, in dev, the bucket's auto-delete", () => {
+  it("gives CDK's custom-resource handlers only: the console's deployment, the import bucket's notification and, in dev, the buckets' auto-delete", () => {
     const handlers = ofType('AWS::Lambda::Function').filter(([id]) => !serviceFunctions().some(([serviceId]) => serviceId === id));
-    expect(handlers.map(([id]) => id.replace(/[0-9A-F]{8,}.*$/, '')).sort()).toEqual(['CustomCDKBucketDeployment', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
+    expect(handlers.map(([id]) => id.replace(/([0-9A-F]{8,}|[0-9a-f]{32}).*$/, '')).sort()).toEqual(['BucketNotificationsHandler', 'CustomCDKBucketDeployment', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
   });
 });
 
@@ -1370,5 +1377,54 @@ describe('webhook delivery', () => {
     const body = JSON.stringify(rule.Properties.RuleBody);
     expect(body).toContain('$.endpointId');
     expect(body).toContain('no_answer');
+  });
+});
+
+describe('imports', () => {
+  const queueNamed = (prefix: string) => only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)), prefix);
+
+  it('keeps the files in a private, TLS-only, encrypted bucket that expires them after 30 days and takes PUTs from the allowed origins', () => {
+    const bucket = resources[importBucketId()];
+    expect(bucket?.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      CorsConfiguration: { CorsRules: [{ AllowedMethods: ['PUT'], AllowedHeaders: ['content-type'], MaxAge: 3600 }] },
+    });
+    const rules = (bucket?.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    expect(rules).toContainEqual({ Id: 'ExpireImportFiles', Prefix: 'imports/', ExpirationInDays: 30, Status: 'Enabled' });
+    const policy = only(ofType('AWS::S3::BucketPolicy').filter(([, one]) => referencedIds(one.Properties.Bucket).has(importBucketId())), 'import bucket policies')[1];
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it("sends the bucket's notice of each new file under imports/ to the import queue, which feeds the worker one message at a time, two at most at once", () => {
+    const [queueId, queue] = queueNamed('ImportsQueue');
+    const [deadId] = queueNamed('ImportsDeadLetterQueue');
+    const [, notifications] = only(ofType('Custom::S3BucketNotifications'), 'bucket notifications');
+    expect([...referencedIds(notifications.Properties.BucketName)]).toEqual([importBucketId()]);
+    const queues = (notifications.Properties.NotificationConfiguration as { QueueConfigurations: Json[] }).QueueConfigurations;
+    expect(queues).toEqual([{ Events: ['s3:ObjectCreated:Put'], Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'imports/' }] } }, QueueArn: expect.anything() as unknown }]);
+    expect([...referencedIds(queues[0]?.QueueArn)]).toEqual([queueId]);
+    expect(queue.Properties).toMatchObject({ VisibilityTimeout: 360, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: 5 } });
+    expect([...referencedIds((queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]).toEqual([deadId]);
+    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)), 'mappings');
+    expect(mapping.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 2 } });
+    expect([...referencedIds(mapping.Properties.FunctionName)]).toEqual([IMPORT_WORKER_FUNCTION_ID]);
+    expect(resources[IMPORT_WORKER_FUNCTION_ID]?.Properties).toMatchObject({ Timeout: 60 });
+    expect([...referencedIds(environmentOf(IMPORT_WORKER_FUNCTION_ID).IMPORT_QUEUE_URL)]).toEqual([queueId]);
+    expect([...referencedIds(environmentOf(IMPORT_WORKER_FUNCTION_ID).IMPORT_BUCKET)]).toEqual([importBucketId()]);
+  });
+
+  it('names the bucket to POST /imports alone among the routes, and lets the worker send its next steps', () => {
+    const withBucket = routes.map((route) => routeFunction(route)).filter((id) => environmentOf(id).IMPORT_BUCKET !== undefined);
+    expect(withBucket).toEqual([routeFunctionId('createImport')]);
+    const actions = statementsOfFunction(IMPORT_WORKER_FUNCTION_ID).flatMap((statement) => asList(statement.Action));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage', 's3:GetObject', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(actions).not.toContain('s3:PutObject');
+  });
+
+  it('alarms on the dead-letter queue and counts the worker in the errors alarms', () => {
+    expect(ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('ObservabilityImportDeadLetterQueue'))).toHaveLength(1);
+    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(IMPORT_WORKER_FUNCTION_ID));
+    expect(errorsAlarm).toHaveLength(1);
   });
 });
