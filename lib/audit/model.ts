@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'user.role_changed',
   'user.removed',
   'user.mfa_reset',
+  'user.anonymized',
   'tenant.created',
   'tenant.updated',
   'platform.admin_promoted',
