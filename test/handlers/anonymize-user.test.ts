@@ -27,14 +27,14 @@ const removedId = randomUUID();
 const admin: Principal = testPrincipal({ tenantId, role: 'ADMIN', name: 'Carla Dias', email: 'carla@acme.example' });
 const scope = { tenantId };
 
-const entry = (occurredAt: string, fields: Record<string, unknown>) => ({
+const entry = <F extends Record<string, unknown>>(occurredAt: string, fields: F) => ({
   type: 'AuditEntry',
   id: randomUUID(),
   occurredAt,
   requestId: 'r-1',
   sourceIp: '198.51.100.7',
   userAgent: 'vitest',
-  changes: null,
+  changes: null as unknown,
   ttl: 1_900_000_000,
   ...fields,
 });
