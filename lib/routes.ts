@@ -259,6 +259,19 @@ export const me = {
   summary: 'The current user',
 } as const satisfies Route;
 
+export const myData = {
+  method: 'GET',
+  path: '/auth/me/data',
+  handler: 'functions/auth/get-my-data.ts',
+  auth: 'protected',
+  // The credentials are read for how many recovery codes are left (lib/auth/my-data): the document holds no secret.
+  table: { actions: ['GetItem', 'Query'], credentials: 'read' },
+  // A whole copy reads up to thousands of items: now and then, not in a loop.
+  rateLimits: [{ per: 'user', limit: 5, windowSeconds: 3600 }],
+  apiKey: false,
+  summary: 'Everything the service holds about the caller, as one document (LGPD Art. 19)',
+} as const satisfies Route;
+
 export const refresh = {
   method: 'POST',
   path: '/auth/refresh',
@@ -363,6 +376,18 @@ export const resetUserMfa = {
   sendsMail: true,
   apiKey: false,
   summary: "Reset a user's second factor (tenant administrators for members; platform administrators for tenant administrators)",
+} as const satisfies Route;
+
+export const anonymizeUser = {
+  method: 'POST',
+  path: '/users/{id}/anonymize',
+  handler: 'functions/users/anonymize-user.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['user.anonymized'],
+  rateLimits: [{ per: 'user', limit: 30, windowSeconds: 3600 }],
+  apiKey: false,
+  summary: "Replace a removed user's name and e-mail in the tenant's audit trail with a placeholder (tenant administrators)",
 } as const satisfies Route;
 
 export const changePassword = {
@@ -931,6 +956,7 @@ export const routes = {
   register,
   login,
   me,
+  myData,
   refresh,
   logout,
   listSessions,
@@ -940,6 +966,7 @@ export const routes = {
   updateUser,
   deleteUser,
   resetUserMfa,
+  anonymizeUser,
   changePassword,
   startTotpEnrolment,
   confirmTotpEnrolment,

@@ -6,7 +6,9 @@ import type { DomainEvent } from '../domain/events';
  * The audit trail (issue 16): one entry per security event and per data change, written in
  * the same DynamoDB transaction as the change it records (lib/db/repositories/audit), so no
  * change commits without its entry and no entry exists without its change. Entries are kept
- * AUDIT_RETENTION_DAYS (DynamoDB TTL) and no route edits or deletes them.
+ * AUDIT_RETENTION_DAYS (DynamoDB TTL) and no route edits or deletes them, but one: anonymizing
+ * a removed user (lib/auth/anonymize) replaces the user's name and e-mail in them, never an
+ * id, an action or a time.
  */
 
 /** What happened. Security events first, then data changes. */
@@ -35,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'user.role_changed',
   'user.removed',
   'user.mfa_reset',
+  'user.anonymized',
   'tenant.created',
   'tenant.updated',
   'platform.admin_promoted',

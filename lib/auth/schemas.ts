@@ -2,6 +2,7 @@ import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { documented, emailField, nameField, uuidField } from '../domain/fields';
 import { invitationSchema, ROLES, sessionSchema, userSchema } from './model';
+import { auditEntrySchema } from '../audit/model';
 import { passwordSchema } from './passwords';
 import { schema } from '../domain/schema';
 
@@ -127,3 +128,47 @@ export const secondFactorBody = /* @__PURE__ */ schema(() => documented(
   // The refinement, as the OpenAPI document states it.
   { oneOf: [{ required: ['code'] }, { required: ['recoveryCode'] }] },
 ));
+
+/**
+ * GET /auth/me/data: everything the service holds about the signed-in user, as one document
+ * (the holder's portable copy, LGPD Art. 19), without a secret: no password or code hash, no
+ * TOTP secret, no refresh-token jti, no invitation token hash (docs/decisions.md, "The holder's rights").
+ */
+export const myDataView = /* @__PURE__ */ schema(() => classic.object({
+  generatedAt: classic.iso.datetime(),
+  /** The user item whole (it holds no secret: those are in the credentials item), with the tenant's name. */
+  user: user.extend({
+    tenantName: classic.string().nullable(),
+    sessionCount: classic.number().int().nullable(),
+    sessionOpenings: classic.number().int().nullable(),
+    lastLoginAt: classic.iso.datetime().nullable(),
+    totpEnabledAt: classic.iso.datetime().nullable(),
+  }),
+  /** Every session item of the user not yet expired, live or revoked, newest first. */
+  sessions: classic.array(session
+    .pick({ id: true, status: true, rememberMe: true, createdAt: true, lastActiveAt: true, expiresAt: true, ipAddress: true, userAgent: true, revokedAt: true })
+    .extend({ current: classic.boolean() })),
+  secondFactor: classic.object({ enabled: classic.boolean(), enabledAt: classic.iso.datetime().nullable(), recoveryCodesRemaining: classic.number().int() }),
+  invitations: classic.object({
+    /** The invitation of the user's e-mail into the tenant, while its item lasts (registering uses it up). */
+    received: classic.array(invitation.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true })),
+    /** The invitations the user made, pending or expired, until their TTL removes them. */
+    sent: classic.array(invitation.pick({ id: true, email: true, invitedBy: true, createdAt: true, expiresAt: true })),
+  }),
+  /** The tenant's audit entries whose actor is the user, newest first, at most MY_DATA_AUDIT_ENTRIES. */
+  auditEntries: classic.array(auditEntrySchema),
+  auditEntriesTruncated: classic.boolean(),
+  /** When truncated: where the older entries are (GET /audit-events filtered by the actor, read by a tenant administrator); null otherwise. */
+  auditEntriesRest: classic.string().nullable(),
+}));
+export type MyDataView = classic.infer<typeof myDataView>;
+
+/** POST /users/{id}/anonymize: the placeholder the removed user's name and e-mail became, and whether every trace is done. */
+export const anonymizedUserView = /* @__PURE__ */ schema(() => classic.object({
+  id: classic.uuid(),
+  name: classic.string(),
+  email: classic.string(),
+  /** False when the call stopped at its bound (answered 202): call again to go on. */
+  complete: classic.boolean(),
+}));
+export type AnonymizedUserView = classic.infer<typeof anonymizedUserView>;

@@ -86,6 +86,11 @@ export const keys = {
   }),
   /** Query prefix for every session of one user. */
   sessionsOfUser: (tenantId: string, userId: string) => ({ pk: userPk(tenantId, userId), skPrefix: 'SESSION#' }),
+  /**
+   * The whole partition of one user's own items: its sessions, the blacklisted jtis of its
+   * logouts and its Idempotency-Keys' records (what anonymizing a removed user deletes).
+   */
+  userPartition: (tenantId: string, userId: string) => ({ pk: userPk(tenantId, userId) }),
   /** Blacklist entry of a logged-out access token, kept until the token expires. */
   revokedJti: (tenantId: string, userId: string, jti: string): Key => ({ pk: userPk(tenantId, userId), sk: `REVOKED_JTI#${jti}` }),
 

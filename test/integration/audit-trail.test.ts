@@ -290,6 +290,21 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       actor: actorOf(owner),
     }));
   },
+  anonymizeUser: async () => {
+    const owner = await admin();
+    const someone = await member(owner, 'Fábio');
+    expect((await call('DELETE', `/users/${someone.userId}`, as(owner))).status).toBe(204);
+    const entry = await expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/users/${someone.userId}/anonymize`, as(owner)), 200, () => ({
+      action: 'user.anonymized',
+      resource: { type: 'user', id: someone.userId },
+      actor: actorOf(owner),
+    }), [someone.email, 'Fábio']);
+    // The removed user's own entries (their acceptance of the invitation among them) now name the placeholder.
+    const theirs = await entriesOf({ tenantId: owner.tenantId }, { actorId: someone.userId });
+    expect(theirs.map((their) => their.action)).toContain('invitation.accepted');
+    expect(theirs.map((their) => their.actor.name)).toEqual(theirs.map(() => 'Anonymized user'));
+    return entry;
+  },
   resetUserMfa: async () => {
     const owner = await admin();
     const someone = await member(owner, 'Eva');

@@ -121,6 +121,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/me/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the service holds about the caller, as one document (LGPD Art. 19)
+         * @description The caller's portable copy of their data (LGPD Art. 19): the profile, every session not yet expired (live or revoked, with its IP address and User-Agent), the second factor (on or off, since when, recovery codes left), the invitations of their e-mail and those they made, and the newest 5,000 audit entries they are the actor of (`auditEntriesTruncated` and `auditEntriesRest` say where the older ones are). Never a secret: no hash, TOTP secret, token or jti. Signed-in users only, for themselves; 5 requests an hour per user.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["myData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/refresh": {
         parameters: {
             query?: never;
@@ -296,6 +318,28 @@ export interface paths {
          *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
          */
         delete: operations["resetUserMfa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/anonymize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a removed user's name and e-mail in the tenant's audit trail with a placeholder (tenant administrators)
+         * @description For a user already removed (LGPD Art. 18): every audit entry the user made shows the actor as `Anonymized user`, and the name or e-mail in the `changes` of user entries about them become the placeholders, in every list GET /audit-events reads; ids, actions and times stay. What is left of the user's sessions is deleted. Calling again is harmless: it writes only its own `user.anonymized` entry. At most 300 entries a call: `complete: false` asks for another call. 30 requests an hour per administrator.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["anonymizeUser"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1797,6 +1841,156 @@ export interface components {
             /** @constant */
             mfaRequired?: true;
         };
+        MyDataResponse: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            generatedAt: string;
+            user: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                tenantId: string;
+                name: string;
+                email: string;
+                /** @enum {string} */
+                role: "ADMIN" | "MEMBER";
+                platformAdmin: boolean;
+                sessionsValidFrom: string | null;
+                credentialVersion: number;
+                sessionCount: number | null;
+                sessionOpenings: number | null;
+                lastLoginAt: string | null;
+                totpEnabledAt: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                updatedAt: string;
+                tenantName: string | null;
+            };
+            sessions: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                /** @enum {string} */
+                status: "ACTIVE" | "REVOKED";
+                rememberMe: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                lastActiveAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                expiresAt: string;
+                ipAddress: string;
+                userAgent: string;
+                revokedAt: string | null;
+                current: boolean;
+            }[];
+            secondFactor: {
+                enabled: boolean;
+                enabledAt: string | null;
+                recoveryCodesRemaining: number;
+            };
+            invitations: {
+                received: {
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    id: string;
+                    email: string;
+                    invitedBy: string | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    expiresAt: string;
+                }[];
+                sent: {
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    id: string;
+                    email: string;
+                    invitedBy: string | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    expiresAt: string;
+                }[];
+            };
+            auditEntries: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                occurredAt: string;
+                actor: {
+                    /** @enum {string} */
+                    type: "user" | "api-key" | "system" | "anonymous";
+                    id: string | null;
+                    name: string | null;
+                };
+                /** @enum {string} */
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
+                resource: {
+                    /** @enum {string} */
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import";
+                    id: string | null;
+                };
+                requestId: string;
+                sourceIp: string | null;
+                userAgent: string | null;
+                changes: {
+                    field: string;
+                    before: unknown;
+                    after: unknown;
+                }[] | null;
+            }[];
+            auditEntriesTruncated: boolean;
+            auditEntriesRest: string | null;
+        };
         RevokeOtherSessionsResponse: {
             revoked: number;
         };
@@ -1819,6 +2013,16 @@ export interface components {
             lastLoginAt: string | null;
             /** @enum {string} */
             status: "ACTIVE";
+        };
+        AnonymizeUserResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            name: string;
+            email: string;
+            complete: boolean;
         };
         StartTotpEnrolmentResponse: {
             otpauthUri: string;
@@ -1873,7 +2077,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import";
@@ -2714,6 +2918,42 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    myData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything the service holds about the caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyDataResponse"];
+                };
+            };
+            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 5 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     refresh: {
         parameters: {
             query?: never;
@@ -3078,6 +3318,48 @@ export interface operations {
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    anonymizeUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed user's name and e-mail are replaced by the placeholders shown wherever the tenant's trail held them (`complete`), or the call stopped at its bound and the next call goes on (`complete: false`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnonymizeUserResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a tenant administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description The tenant's audit trail has no trace of that user id (another tenant's user included). */
+            404: components["responses"]["NotFound"];
+            /** @description The user still exists: remove it first (DELETE /users/{id}). */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequests"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
@@ -4474,7 +4756,7 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created";
                 resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import";
                 resourceId?: string;
                 from?: string;

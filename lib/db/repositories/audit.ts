@@ -1,7 +1,7 @@
-import { PutCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditAction, AuditEntry, AuditRecord, AuditResourceType, AuditScope } from '../../audit/model';
 import { db, tableName } from '../client';
-import { failedConditions } from '../conditions';
+import { conditionally, failedConditions } from '../conditions';
 import { AUDIT_ITEMS, EVENT_ITEMS } from '../item-types';
 import { EVENT_RETENTION_DAYS, type DomainEvent } from '../../events/model';
 import { fieldsOf, pick } from '../items';
@@ -172,4 +172,30 @@ export async function readAuditPage(scope: AuditScope, request: AuditPageRequest
   };
   const next = Items.length > request.limit && last ? positionOf(last) : LastEvaluatedKey ? (LastEvaluatedKey as Record<string, string>) : undefined;
   return { entries: page.map((item) => pick<AuditEntry>(item, FIELDS)), ...(next ? { next } : {}) };
+}
+
+/**
+ * Rewrites an entry's actor and changes in each of its copies (the trail's, its actor's list
+ * and its resource's: the keys `auditItems` writes), one UpdateItem each, leaving its ids,
+ * action, times, keys and index attributes as they are. A copy that is gone (TTL) is left
+ * gone. For anonymizing a removed user (lib/auth/anonymize): the actor's id stays, so the
+ * actor's list key is the same before and after.
+ */
+export async function rewriteEntryCopies(scope: AuditScope, entry: AuditEntry, next: Pick<AuditEntry, 'actor' | 'changes'>): Promise<void> {
+  const copies = [keys.auditEntry(scope, entry.occurredAt, entry.id), keys.auditByActor(scope, actorKey(entry), entry.occurredAt, entry.id)];
+  if (entry.resource.id !== null) copies.push(keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id));
+  for (const key of copies) {
+    await conditionally(
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #actor = :actor, #changes = :changes',
+          ConditionExpression: 'attribute_exists(pk) AND #id = :id',
+          ExpressionAttributeNames: { '#actor': 'actor', '#changes': 'changes', '#id': 'id' },
+          ExpressionAttributeValues: { ':actor': next.actor, ':changes': next.changes, ':id': entry.id },
+        }),
+      ),
+    );
+  }
 }

@@ -169,3 +169,34 @@ export async function withdrawPendingInvitation(tenantId: string, invitationId: 
     audit,
   );
 }
+
+/**
+ * The invitations of the tenant that a user made (`invitedBy`), any state until their TTL
+ * removes them: Queries of the tenant's invitation range of `pageSize` items each, filtered on
+ * the inviter, reading at most `maxRead` items. `more` says the range was not read to its end.
+ */
+export async function listInvitationsSentBy(tenantId: string, userId: string, maxRead: number, pageSize = 100): Promise<{ invitations: Invitation[]; more: boolean }> {
+  const { pk, skPrefix } = keys.invitationsOfTenant(tenantId);
+  const found: Invitation[] = [];
+  let read = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    // A Query's Limit bounds the items it reads before the filter: `read` counts them at most.
+    const limit = Math.min(pageSize, maxRead - read);
+    read += limit;
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'invitedBy = :user',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ':user': userId },
+        ConsistentRead: true,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(result.Items ?? []).map(toInvitation));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && read < maxRead);
+  return { invitations: found, more: startKey !== undefined };
+}

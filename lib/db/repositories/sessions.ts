@@ -1,5 +1,7 @@
 import {
+  DeleteCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type TransactWriteCommandInput,
@@ -221,4 +223,53 @@ export async function touchSession(session: Pick<Session, 'tenantId' | 'userId' 
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
+}
+
+/**
+ * The user's session items (any status), at most `max`: Queries of `pageSize` items each,
+ * following the pages until the range ends or `max` are read. `more` says the range held more.
+ */
+export async function listSessionsOfUserBounded(tenantId: string, userId: string, max: number, pageSize = 100): Promise<{ sessions: Session[]; more: boolean }> {
+  const { pk, skPrefix } = keys.sessionsOfUser(tenantId, userId);
+  const found: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ConsistentRead: true,
+        Limit: Math.min(pageSize, max + 1 - found.length),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && found.length <= max);
+  return { sessions: found.slice(0, max).map(toSession), more: found.length > max || startKey !== undefined };
+}
+
+/**
+ * Deletes up to `max` items of a removed user's own partition (sessions, blacklisted jtis,
+ * Idempotency-Key records: lib/db/keys `userPartition`), one page of `pageSize` at a time, one
+ * DeleteItem each. Only for a user whose item is gone: the caller checks. `more` says some are left.
+ */
+export async function deleteItemsOfRemovedUser(tenantId: string, userId: string, max: number, pageSize = 100): Promise<{ deleted: number; more: boolean }> {
+  const { pk } = keys.userPartition(tenantId, userId);
+  let deleted = 0;
+  for (;;) {
+    const limit = Math.min(pageSize, max - deleted);
+    if (limit <= 0) break;
+    const { Items = [], LastEvaluatedKey } = await db().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true, Limit: limit }),
+    );
+    for (const item of Items) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk as string, sk: item.sk as string } }));
+    deleted += Items.length;
+    if (!LastEvaluatedKey) return { deleted, more: false };
+  }
+  const { Items = [] } = await db().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk', ConsistentRead: true, Limit: 1 }),
+  );
+  return { deleted, more: Items.length > 0 };
 }

@@ -11,7 +11,7 @@ export const AUDIT_ACTIONS = [
   'auth.mfa_enrolment_started', 'auth.mfa_enabled', 'auth.mfa_disabled', 'auth.mfa_challenged',
   'auth.mfa_failed', 'auth.mfa_recovery_code_used', 'session.revoked', 'session.revoked_others',
   'session.evicted', 'invitation.created', 'invitation.withdrawn', 'invitation.accepted',
-  'user.registered', 'user.role_changed', 'user.removed', 'user.mfa_reset', 'tenant.created',
+  'user.registered', 'user.role_changed', 'user.removed', 'user.mfa_reset', 'user.anonymized', 'tenant.created',
   'tenant.updated', 'platform.admin_promoted', 'company.created', 'company.updated',
   'company.status_changed', 'supplier.created', 'supplier.updated', 'supplier.deleted',
   'warehouse.created', 'product.created', 'movement.created', 'api_key.created', 'api_key.rolled',
