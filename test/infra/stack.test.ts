@@ -673,6 +673,8 @@ describe('IAM', () => {
       // factor removes its secrets and moves the item's credential version on. Neither reads one.
       deleteUser: 'write',
       resetUserMfa: 'write',
+      // The holder's copy counts the recovery codes left, which only the credentials item holds.
+      myData: 'read',
     });
   });
 
