@@ -37,6 +37,8 @@ function physicalId(template: Template, world: LocalWorld, logicalId: string): s
   if (TABLE_TYPES.has(type)) return world.tableName;
   if (type === 'AWS::SecretsManager::Secret') return `arn:aws:secretsmanager:${world.region}:${world.accountId}:secret:${logicalId}`;
   if (type === 'AWS::IAM::Role' || type === 'AWS::Lambda::Function') return `${world.stackName}-${logicalId}`;
+  // A queue's Ref is its URL (no SQS here: a call to it fails at the unreachable endpoint).
+  if (type === 'AWS::SQS::Queue') return `https://sqs.${world.region}.amazonaws.com/${world.accountId}/${logicalId}`;
   return logicalId;
 }
 
@@ -146,6 +148,8 @@ export interface BundleEnvironmentOptions {
   keys: LocalKeys;
   /** The mail outbox (MAIL_TRANSPORT=outbox). */
   outboxDir: string;
+  /** npm start's stand-in for the import bucket (local/uploads.ts): its links' secret and its folder. */
+  importUploads?: { secret: string; directory: string };
   /**
    * Plain values to replace, for a caller that serves the API somewhere the template does not
    * know (npm start: PATH_PREFIX '' and the local origins). Only variables the template has.
@@ -206,6 +210,15 @@ export function resolveFunctionEnvironment(assembly: CloudAssembly, fn: Assembly
     env.MAIL_TRANSPORT = 'outbox';
     env.OUTBOX_DIR = options.outboxDir;
     notes.push(`MAIL_TRANSPORT → outbox (${options.outboxDir})`);
+  }
+  if (env.IMPORT_BUCKET !== undefined) {
+    // S3 is not emulated: import files go to npm start's own upload links, as without bundles.
+    delete env.IMPORT_BUCKET;
+    if (options.importUploads) {
+      env.IMPORT_UPLOAD_SECRET = options.importUploads.secret;
+      env.IMPORT_UPLOAD_DIR = options.importUploads.directory;
+      notes.push(`IMPORT_BUCKET → local uploads (${options.importUploads.directory})`);
+    } else notes.push('IMPORT_BUCKET: dropped, and no local uploads to stand in for it');
   }
   for (const [name, value] of Object.entries(options.overrides ?? {})) {
     if (env[name] === undefined) continue;

@@ -71,6 +71,8 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
       dynamoEndpoint: proxy.endpoint,
       keys,
       outboxDir: join(options.dataDir, 'outbox'),
+      // npm start's upload links (local/environment.ts sets both before the bundles start).
+      ...(process.env.IMPORT_UPLOAD_SECRET && process.env.IMPORT_UPLOAD_DIR ? { importUploads: { secret: process.env.IMPORT_UPLOAD_SECRET, directory: process.env.IMPORT_UPLOAD_DIR } } : {}),
       ...(options.overrides ? { overrides: options.overrides } : {}),
     });
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -138,6 +138,12 @@ describe('npm run invoke: the synthesized bundles with their template environmen
     // Login verifies no token and pages with no cursor: the template gives it neither.
     expect(env.JWT_PUBLIC_KEYS).toBeUndefined();
     expect(env.CURSOR_SECRET).toBeUndefined();
+
+    // S3 is not emulated: POST /imports loses the bucket, and presigns npm start's own links when they are known.
+    const createImport = assembly.functions.get('CreateImportFunction');
+    if (!createImport) throw new Error('no CreateImportFunction');
+    expect(createImport.environment.IMPORT_BUCKET).toBeDefined();
+    expect(runtime.environmentOf(createImport).env.IMPORT_BUCKET).toBeUndefined();
   });
 
   it('runs a public function: a wrong password gets the 401 problem', async () => {
@@ -242,6 +248,38 @@ describe('least privilege, enforced locally', () => {
     expect(denials).toEqual([]);
     expect(result.counters).toBeGreaterThanOrEqual(1);
     expect(result.coverage.tenants).toBeGreaterThanOrEqual(1);
+  });
+
+  it("runs the import worker's bundle within its grants: S3's notice of a file, then its rows created and the job's report", async () => {
+    // npm start runs imports in process: this is the worker bundle's one run with its grants enforced.
+    const cookie = await sessionCookieHeader(EMAIL);
+    const invoke = async (functionId: string, sample: string, body?: object, pathParameters?: Record<string, string>) => {
+      const event = { ...sampleEvent(sample, body), ...(pathParameters ? { pathParameters } : {}) };
+      return (await runtime.worker(functionId).invoke(await authorize(withCookie(event, cookie), runtime.worker('AuthorizerFunction')))) as APIGatewayProxyResult;
+    };
+    const file = Buffer.from('\uFEFFCódigo;Descrição\r\nWORKER-1;Café 500 g\r\nWORKER-2;Chá 100 g\r\nWORKER-2;Repetido\r\n');
+    const created = await invoke('CreateImportFunction', 'create-import', { kind: 'products', dryRun: false, fileName: 'produtos.csv', size: file.byteLength });
+    expect(created.statusCode).toBe(201);
+    const job = bodyOf(created) as { id: string; upload: { url: string } };
+    // What npm start's upload link does with the PUT (local/uploads.ts): the file under its key.
+    const key = `imports/${tenantId}/${job.id}.csv`;
+    expect(job.upload.url.startsWith(`/local-uploads/${key}?`)).toBe(true);
+    mkdirSync(path.join(dataDir, 'uploads', 'imports', tenantId), { recursive: true });
+    writeFileSync(path.join(dataDir, 'uploads', key), file);
+
+    const denials: string[] = [];
+    const watched = await startRuntime(assembly, (line) => denials.push(line));
+    const notice = { Records: [{ eventName: 'ObjectCreated:Put', s3: { object: { key } } }] };
+    let result: { batchItemFailures: unknown[] };
+    try {
+      result = (await watched.worker('ImportWorkerFunction').invoke({ Records: [{ messageId: 'm-1', body: JSON.stringify(notice) }] })) as typeof result;
+    } finally {
+      await watched.stop();
+    }
+    expect(denials).toEqual([]);
+    expect(result).toEqual({ batchItemFailures: [] });
+    const report = bodyOf(await invoke('GetImportFunction', 'get-import', undefined, { id: job.id }));
+    expect(report).toMatchObject({ status: 'succeeded', totalRows: 3, created: 2, existing: 0, refused: 1, errors: [{ line: 4, field: 'Código', message: 'repeats line 3: the same SKU' }] });
   });
 
   it('fails a function whose template lacks a variable it reads, as Lambda reports it', async () => {
