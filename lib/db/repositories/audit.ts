@@ -1,5 +1,7 @@
 import { PutCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditAction, AuditEntry, AuditRecord, AuditResourceType, AuditScope } from '../../audit/model';
+import { storeConfig } from '../../config';
+import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { failedConditions } from '../conditions';
 import { AUDIT_ITEMS, EVENT_ITEMS } from '../item-types';
@@ -11,8 +13,34 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 const FIELDS = fieldsOf<AuditEntry>()(['id', 'occurredAt', 'actor', 'action', 'resource', 'requestId', 'sourceIp', 'userAgent', 'changes']);
 
-/** The entry's attributes, the same in each of its copies. */
-const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => ({ type: AUDIT_ITEMS.entry, ...entry, ttl: expiresAtEpoch });
+/** An entry without its origin: what each of its copies holds (the origin is an item apart, see `originItem`). */
+type StoredEntry = Omit<AuditEntry, 'sourceIp' | 'userAgent'>;
+
+/** The entry's attributes, the same in each of its copies: everything but its origin. */
+const entryAttributes = ({ entry, expiresAtEpoch }: AuditRecord) => {
+  const { sourceIp: _ip, userAgent: _agent, ...stored } = entry;
+  return { type: AUDIT_ITEMS.entry, ...(stored satisfies StoredEntry), ttl: expiresAtEpoch };
+};
+
+/**
+ * When an entry's origin expires (TTL, epoch seconds): ACCESS_RECORD_RETENTION_DAYS after the
+ * entry occurred (Marco Civil Art. 15: access records for 6 months), never after the entry.
+ */
+export function originExpiresAtEpoch(record: Pick<AuditRecord, 'entry' | 'expiresAtEpoch'>): number {
+  const period = Math.floor(Date.parse(record.entry.occurredAt) / 1000) + storeConfig().ACCESS_RECORD_RETENTION_DAYS * 24 * 3600;
+  return Math.min(period, record.expiresAtEpoch);
+}
+
+/**
+ * An entry's origin, once per entry, apart from its copies (docs/decisions.md, "Access records
+ * apart from the trail"): its own TTL removes the IP address and User-Agent after the access
+ * records' period while the entry stays. None when the entry has no origin (a job, a script).
+ */
+function originItem(record: AuditRecord): Record<string, unknown> | undefined {
+  const { scope, entry } = record;
+  if (entry.sourceIp === null && entry.userAgent === null) return undefined;
+  return { ...keys.auditOrigin(scope, entry.occurredAt, entry.id), type: AUDIT_ITEMS.origin, sourceIp: entry.sourceIp, userAgent: entry.userAgent, ttl: originExpiresAtEpoch(record) };
+}
 
 /** The key an actor's list is under: the user's or the API key's id, else `system` or `anonymous`. */
 const actorKey = (entry: AuditEntry): string => ((entry.actor.type === 'user' || entry.actor.type === 'api-key') && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
@@ -34,10 +62,11 @@ const trailCopy = (record: AuditRecord) => ({
 });
 
 /**
- * The puts that record a change, for the change's own transaction: the entry whole in each
- * list a filter reads (lib/db/keys, `auditEntry`): the trail (by action on gsi1), its actor's
- * (by resource type on gsi1) and its resource's when it has an id. An entry's id is new, so
- * the puts need no condition; if the transaction fails, none is written.
+ * The puts that record a change, for the change's own transaction: the entry, without its
+ * origin, in each list a filter reads (lib/db/keys, `auditEntry`): the trail (by action on
+ * gsi1), its actor's (by resource type on gsi1) and its resource's when it has an id; and its
+ * origin once, in an item of its own that expires sooner (`originItem`). An entry's id is new,
+ * so the puts need no condition; if the transaction fails, none is written.
  */
 export function auditItems(record: AuditRecord): TransactItem[] {
   const { scope, entry } = record;
@@ -53,6 +82,8 @@ export function auditItems(record: AuditRecord): TransactItem[] {
   if (entry.resource.id !== null) {
     items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
   }
+  const origin = originItem(record);
+  if (origin) items.push({ Put: { TableName: tableName(), Item: origin } });
   // The change's domain event (the transactional outbox, lib/events): in the same transaction as the entry.
   if (record.event) items.push(eventPut(record.event));
   return items;
@@ -76,11 +107,15 @@ export async function writeWithEntry(change: TransactItem[], audit: AuditRecord)
 }
 
 /**
- * An event that changes nothing else (a failed login): one unconditional put of the trail's
- * copy alone, so it is listed unfiltered, by action and by time, at one write unit.
+ * An event that changes nothing else (a failed login): the trail's copy alone, so it is listed
+ * unfiltered, by action and by time, then its origin: two unconditional puts at one write unit
+ * each, not a transaction (four), as a flood of failed logins would pay for. There is no change
+ * to keep them together with; an origin put that fails leaves the entry answering null.
  */
 export async function putLoneEntry(record: AuditRecord): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: trailCopy(record) }));
+  const origin = originItem(record);
+  if (origin) await db().send(new PutCommand({ TableName: tableName(), Item: origin }));
 }
 
 /**
@@ -171,5 +206,23 @@ export async function readAuditPage(scope: AuditScope, request: AuditPageRequest
     return position;
   };
   const next = Items.length > request.limit && last ? positionOf(last) : LastEvaluatedKey ? (LastEvaluatedKey as Record<string, string>) : undefined;
-  return { entries: page.map((item) => pick<AuditEntry>(item, FIELDS)), ...(next ? { next } : {}) };
+  return { entries: await withOrigins(scope, page.map((item) => pick<AuditEntry>(item, FIELDS))), ...(next ? { next } : {}) };
+}
+
+/**
+ * Entries read from a list, each with its origin: one BatchGetItem (consistent, 100 keys a
+ * call, unprocessed keys asked again: lib/db/batch) for the page. An entry whose origin has
+ * expired (or never had one) answers null for both. An entry written before origins were kept
+ * apart still holds them on its copies until `npm run migrate` moves them; those are not read.
+ */
+async function withOrigins(scope: AuditScope, entries: AuditEntry[]): Promise<AuditEntry[]> {
+  if (entries.length === 0) return entries;
+  const origins = await getMany(entries.map((entry) => keys.auditOrigin(scope, entry.occurredAt, entry.id)));
+  const nowEpoch = Math.floor(Date.now() / 1000);
+  return entries.map((entry, index) => {
+    const origin = origins[index];
+    // TTL removes an item within days of its time, not at it: one past its time is already gone.
+    const live = origin !== undefined && !(typeof origin.ttl === 'number' && origin.ttl <= nowEpoch);
+    return { ...entry, sourceIp: live ? ((origin.sourceIp as string | null | undefined) ?? null) : null, userAgent: live ? ((origin.userAgent as string | null | undefined) ?? null) : null };
+  });
 }
