@@ -1,9 +1,9 @@
-import { PutCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditAction, AuditEntry, AuditRecord, AuditResourceType, AuditScope } from '../../audit/model';
 import { storeConfig } from '../../config';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
-import { failedConditions } from '../conditions';
+import { conditionally, failedConditions } from '../conditions';
 import { AUDIT_ITEMS, EVENT_ITEMS } from '../item-types';
 import { EVENT_RETENTION_DAYS, type DomainEvent } from '../../events/model';
 import { fieldsOf, pick } from '../items';
@@ -225,4 +225,52 @@ async function withOrigins(scope: AuditScope, entries: AuditEntry[]): Promise<Au
     const live = origin !== undefined && !(typeof origin.ttl === 'number' && origin.ttl <= nowEpoch);
     return { ...entry, sourceIp: live ? ((origin.sourceIp as string | null | undefined) ?? null) : null, userAgent: live ? ((origin.userAgent as string | null | undefined) ?? null) : null };
   });
+}
+
+/**
+ * The one-off move of one trail's origins (`npm run migrate`, lib/privacy/access-records):
+ * entries written before origins were kept apart hold them on each copy. Each such entry, read
+ * from the trail (which holds every entry), gets its origin item, expiring by the same rule as
+ * a new one's, unless its period is already over (then the origin is only dropped); then the IP
+ * address and User-Agent are removed from its copies, the trail's last, so a run cut short is
+ * found again by the next. Idempotent: the origin is put only if absent, a removal only from a
+ * copy that exists, and a moved entry is no longer read.
+ */
+export async function moveOriginsOfTrail(scope: AuditScope, nowMs: number): Promise<{ moved: number; dropped: number }> {
+  const counts = { moved: 0, dropped: 0 };
+  const nowEpoch = Math.floor(nowMs / 1000);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: 'attribute_exists(sourceIp) OR attribute_exists(userAgent)',
+        ExpressionAttributeValues: { ':pk': keys.auditTrailOf(scope).pk },
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const entry = pick<AuditEntry>(item, FIELDS);
+      const record: AuditRecord = { scope, entry, expiresAtEpoch: typeof item.ttl === 'number' ? item.ttl : Number.MAX_SAFE_INTEGER };
+      const origin = originItem(record);
+      if (origin && (origin.ttl as number) > nowEpoch) {
+        await conditionally(db().send(new PutCommand({ TableName: tableName(), Item: origin, ConditionExpression: 'attribute_not_exists(pk)' })));
+        counts.moved += 1;
+      } else {
+        counts.dropped += 1;
+      }
+      const copies = [
+        keys.auditByActor(scope, actorKey(entry), entry.occurredAt, entry.id),
+        ...(entry.resource.id !== null ? [keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id)] : []),
+        keys.auditEntry(scope, entry.occurredAt, entry.id),
+      ];
+      for (const Key of copies) {
+        // A lone entry (a failed login) has the trail's copy only: the condition keeps the others from being created.
+        await conditionally(db().send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE sourceIp, userAgent', ConditionExpression: 'attribute_exists(pk)' })));
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return counts;
 }
