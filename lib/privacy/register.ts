@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { listIncidents, putIncident } from '../db/repositories/incidents';
+import * as z from 'zod/mini';
+import { listIncidents, putIncident, setIncidentNotified } from '../db/repositories/incidents';
 import { incidentInputSchema, newIncident, type Incident, type IncidentInput } from './incidents';
 
 /** The command line's options as parseArgs reads them (all text). */
 export interface IncidentOptions {
+  id?: string;
   summary?: string;
   'detected-at'?: string;
   categories?: string;
@@ -41,3 +43,16 @@ export async function recordIncident(input: IncidentInput, nowMs: number, timeZo
 
 /** The register, newest detection first. */
 export const readRegister = (): Promise<Incident[]> => listIncidents();
+
+/** Which incident was notified, and when, from the command line (`notified --id --detected-at --notified-at`), or what is wrong. */
+export function notificationOf(options: IncidentOptions): { id: string; detectedAt: string; notifiedAt: string } | { problems: string[] } {
+  const problems: string[] = [];
+  if (!z.uuid().safeParse(options.id).success) problems.push('--id: must be the id `list` shows');
+  if (!z.iso.datetime().safeParse(options['detected-at']).success) problems.push('--detected-at: must be the incident\'s, as `list` shows it');
+  if (!z.iso.datetime().safeParse(options['notified-at']).success) problems.push('--notified-at: must be an ISO 8601 instant');
+  return problems.length ? { problems } : { id: options.id as string, detectedAt: options['detected-at'] as string, notifiedAt: options['notified-at'] as string };
+}
+
+/** Note a registered incident's notification; false when the register has no such incident. */
+export const recordNotification = (notification: { id: string; detectedAt: string; notifiedAt: string }): Promise<boolean> =>
+  setIncidentNotified(notification.detectedAt, notification.id, notification.notifiedAt);

@@ -5,7 +5,7 @@ import { beforeAll, expect, inject, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
 import { INCIDENT_RETENTION_DAYS } from '../../lib/privacy/incidents';
-import { readRegister, recordIncident } from '../../lib/privacy/register';
+import { readRegister, recordIncident, recordNotification } from '../../lib/privacy/register';
 import { settings } from '../../lib/settings';
 import { useLocalStoreInProcess } from './api';
 
@@ -27,6 +27,11 @@ it('registers incidents, kept 5 years after they were recorded, and lists them n
 
   const register = await readRegister();
   expect(register.filter((incident) => [first.id, second.id].includes(incident.id))).toEqual([second, first]);
+
+  // Notified later: noted on the incident; an incident the register does not have is refused.
+  expect(await recordNotification({ id: second.id, detectedAt: second.detectedAt, notifiedAt: '2026-11-30T10:00:00.000Z' })).toBe(true);
+  expect(await recordNotification({ id: second.id, detectedAt: first.detectedAt, notifiedAt: '2026-11-30T10:00:00.000Z' })).toBe(false);
+  expect((await readRegister()).filter((incident) => [first.id, second.id].includes(incident.id))).toEqual([{ ...second, notifiedAt: '2026-11-30T10:00:00.000Z' }, first]);
 });
 
 it('refuses a record with a bad option, naming it, and writes nothing', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newIncident, notificationDeadline } from '../../lib/privacy/incidents';
-import { incidentInputOf } from '../../lib/privacy/register';
+import { incidentInputOf, notificationOf } from '../../lib/privacy/register';
 
 /** The incident register's model (lib/privacy/incidents) and the command line's input (lib/privacy/register). */
 const SAO_PAULO = 'America/Sao_Paulo';
@@ -41,6 +41,16 @@ describe('newIncident', () => {
       id: '0d3c5a54-8f5e-4f7a-9d0e-2b1c3a4d5e6f',
       recordedAt: '2026-11-27T16:00:00.000Z',
       notifyBy: '2026-12-02',
+    });
+  });
+});
+
+describe('notificationOf', () => {
+  it('reads which incident was notified and when, or names each option that is wrong', () => {
+    const id = '0d3c5a54-8f5e-4f7a-9d0e-2b1c3a4d5e6f';
+    expect(notificationOf({ id, 'detected-at': '2026-11-27T15:00:00.000Z', 'notified-at': '2026-11-30T10:00:00.000Z' })).toEqual({ id, detectedAt: '2026-11-27T15:00:00.000Z', notifiedAt: '2026-11-30T10:00:00.000Z' });
+    expect(notificationOf({ id: 'x', 'notified-at': 'monday' })).toEqual({
+      problems: ['--id: must be the id `list` shows', "--detected-at: must be the incident's, as `list` shows it", '--notified-at: must be an ISO 8601 instant'],
     });
   });
 });

@@ -1,4 +1,5 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '../conditions';
 import { INCIDENT_RETENTION_DAYS, type Incident } from '../../privacy/incidents';
 import { db, tableName } from '../client';
 import { INCIDENT_ITEMS } from '../item-types';
@@ -34,4 +35,19 @@ export async function listIncidents(): Promise<Incident[]> {
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return incidents;
+}
+
+/** Note when ANPD and the holders were notified of a registered incident; false when the register has no such incident. */
+export function setIncidentNotified(detectedAt: string, incidentId: string, notifiedAt: string): Promise<boolean> {
+  return conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.incident(detectedAt, incidentId),
+        UpdateExpression: 'SET notifiedAt = :notifiedAt',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':notifiedAt': notifiedAt },
+      }),
+    ),
+  );
 }
