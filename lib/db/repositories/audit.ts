@@ -206,18 +206,24 @@ export async function readAuditPage(scope: AuditScope, request: AuditPageRequest
     return position;
   };
   const next = Items.length > request.limit && last ? positionOf(last) : LastEvaluatedKey ? (LastEvaluatedKey as Record<string, string>) : undefined;
-  return { entries: await withOrigins(scope, page.map((item) => pick<AuditEntry>(item, FIELDS))), ...(next ? { next } : {}) };
+  const wholeTrail = list.keyName === 'pk' && list.key === keys.auditTrailOf(scope).pk;
+  return { entries: await withOrigins(scope, page.map((item) => pick<AuditEntry>(item, FIELDS)), wholeTrail), ...(next ? { next } : {}) };
 }
 
 /**
- * Entries read from a list, each with its origin: one BatchGetItem (consistent, 100 keys a
- * call, unprocessed keys asked again: lib/db/batch) for the page. An entry whose origin has
- * expired (or never had one) answers null for both. An entry written before origins were kept
- * apart still holds them on its copies until `npm run migrate` moves them; those are not read.
+ * Entries read from a list, each with its origin. A page of the whole trail holds every entry
+ * of its time range, so their origins are the origin list's same range: one Query, billed by
+ * the bytes read (a 50-entry page's origins, about 10 KB, are 3 read units). A filtered page's
+ * range holds other entries' origins too: its own are read by key, one BatchGetItem (100 keys a
+ * call, unprocessed keys asked again: lib/db/batch), one read unit each. Both are consistent,
+ * so an entry just written shows its origin. An entry whose origin has expired (or that never
+ * had one) answers null for both; one written before origins were kept apart still holds them
+ * on its copies until `npm run migrate` moves them, and they are not read from there.
  */
-async function withOrigins(scope: AuditScope, entries: AuditEntry[]): Promise<AuditEntry[]> {
+async function withOrigins(scope: AuditScope, entries: AuditEntry[], wholeTrail: boolean): Promise<AuditEntry[]> {
   if (entries.length === 0) return entries;
-  const origins = await getMany(entries.map((entry) => keys.auditOrigin(scope, entry.occurredAt, entry.id)));
+  const keyList = entries.map((entry) => keys.auditOrigin(scope, entry.occurredAt, entry.id));
+  const origins = wholeTrail ? await originsInRange(keyList) : await getMany(keyList);
   const nowEpoch = Math.floor(Date.now() / 1000);
   return entries.map((entry, index) => {
     const origin = origins[index];
@@ -225,6 +231,27 @@ async function withOrigins(scope: AuditScope, entries: AuditEntry[]): Promise<Au
     const live = origin !== undefined && !(typeof origin.ttl === 'number' && origin.ttl <= nowEpoch);
     return { ...entry, sourceIp: live ? ((origin.sourceIp as string | null | undefined) ?? null) : null, userAgent: live ? ((origin.userAgent as string | null | undefined) ?? null) : null };
   });
+}
+
+/** The origins under `keyList` (one partition, newest first), read as the range from the last key to the first; missing ones undefined. */
+async function originsInRange(keyList: { pk: string; sk: string }[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  const sks = keyList.map((key) => key.sk).sort();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ConsistentRead: true,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+        ExpressionAttributeValues: { ':pk': keyList[0]?.pk, ':first': sks[0], ':last': sks.at(-1) },
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) found.set(item.sk as string, item);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return keyList.map((key) => found.get(key.sk));
 }
 
 /**
