@@ -67,7 +67,7 @@ export const TENANT_ITEMS = { tenant: 'Tenant', name: 'TenantName' } as const;
 /** The `type` attribute of an audit entry (each of its copies) and of its origin (IP address, User-Agent: an item apart, kept shorter). */
 export const AUDIT_ITEMS = { entry: 'AuditEntry', origin: 'AuditOrigin' } as const;
 
-/** The `type` of an incident's item in the platform's register (lib/privacy/incidents). */
+/** The `type` of an incident's item in the platform's register (lib/privacy/model). */
 export const INCIDENT_ITEMS = { incident: 'Incident' } as const;
 
 /** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/db/repositories/search). */

@@ -225,7 +225,7 @@ export const keys = {
    * by the entry's trail, instant and id alone, so any list's page finds its origins by key.
    */
   auditOrigin: (trail: AuditScope, occurredAt: string, entryId: string): Key => ({ pk: `${auditPk(trail)}#ORIGIN`, sk: auditSk(occurredAt, entryId) }),
-  /** The incident register (lib/privacy/incidents): the platform's, by detection time. */
+  /** The incident register (lib/privacy/model): the platform's, by detection time. */
   incident: (detectedAt: string, incidentId: string): Key => ({ pk: INCIDENTS_PK, sk: `${detectedAt}#${incidentId}` }),
   incidentRegister: () => ({ pk: INCIDENTS_PK }),
 

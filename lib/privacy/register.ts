@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { listIncidents, putIncident, setIncidentNotified } from '../db/repositories/incidents';
-import { incidentInputSchema, newIncident, type Incident, type IncidentInput } from './incidents';
+import { incidentInputSchema, newIncident, type Incident, type IncidentInput } from './model';
 
 /** The command line's options as parseArgs reads them (all text). */
 export interface IncidentOptions {

@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, expect, inject, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
-import { INCIDENT_RETENTION_DAYS } from '../../lib/privacy/incidents';
+import { INCIDENT_RETENTION_DAYS } from '../../lib/privacy/model';
 import { readRegister, recordIncident, recordNotification } from '../../lib/privacy/register';
 import { settings } from '../../lib/settings';
 import { useLocalStoreInProcess } from './api';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { newIncident, notificationDeadline } from '../../lib/privacy/incidents';
+import { newIncident, notificationDeadline } from '../../lib/privacy/model';
 import { incidentInputOf, notificationOf } from '../../lib/privacy/register';
 
-/** The incident register's model (lib/privacy/incidents) and the command line's input (lib/privacy/register). */
+/** The incident register's model (lib/privacy/model) and the command line's input (lib/privacy/register). */
 const SAO_PAULO = 'America/Sao_Paulo';
 
 describe('notificationDeadline', () => {

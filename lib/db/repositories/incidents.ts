@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '../conditions';
-import { INCIDENT_RETENTION_DAYS, type Incident } from '../../privacy/incidents';
+import { INCIDENT_RETENTION_DAYS, type Incident } from '../../privacy/model';
 import { db, tableName } from '../client';
 import { INCIDENT_ITEMS } from '../item-types';
 import { fieldsOf, pick } from '../items';
