@@ -57,5 +57,11 @@ export function notificationDeadline(detectedAt: string, timeZone: string, count
 
 /** The incident the register keeps for an operator's input, recorded at `nowMs`. */
 export function newIncident(input: IncidentInput, id: string, nowMs: number, timeZone: string): Incident {
-  return { ...input, id, recordedAt: new Date(nowMs).toISOString(), notifyBy: notificationDeadline(input.detectedAt, timeZone) };
+  // Instants as toISOString writes them (milliseconds, Z), so the register sorts by time as text.
+  const detectedAt = canonicalInstant(input.detectedAt);
+  const notifiedAt = input.notifiedAt === null ? null : canonicalInstant(input.notifiedAt);
+  return { ...input, detectedAt, notifiedAt, id, recordedAt: new Date(nowMs).toISOString(), notifyBy: notificationDeadline(detectedAt, timeZone) };
 }
+
+/** An ISO 8601 instant as `toISOString` writes it (`2026-11-26T10:00:00Z` becomes `2026-11-26T10:00:00.000Z`). */
+export const canonicalInstant = (instant: string): string => new Date(instant).toISOString();

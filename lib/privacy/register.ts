@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { listIncidents, putIncident, setIncidentNotified } from '../db/repositories/incidents';
-import { incidentInputSchema, newIncident, type Incident, type IncidentInput } from './model';
+import { canonicalInstant, incidentInputSchema, newIncident, type Incident, type IncidentInput } from './model';
 
 /** The command line's options as parseArgs reads them (all text). */
 export interface IncidentOptions {
@@ -50,7 +50,7 @@ export function notificationOf(options: IncidentOptions): { id: string; detected
   if (!z.uuid().safeParse(options.id).success) problems.push('--id: must be the id `list` shows');
   if (!z.iso.datetime().safeParse(options['detected-at']).success) problems.push('--detected-at: must be the incident\'s, as `list` shows it');
   if (!z.iso.datetime().safeParse(options['notified-at']).success) problems.push('--notified-at: must be an ISO 8601 instant');
-  return problems.length ? { problems } : { id: options.id as string, detectedAt: options['detected-at'] as string, notifiedAt: options['notified-at'] as string };
+  return problems.length ? { problems } : { id: options.id as string, detectedAt: canonicalInstant(options['detected-at'] as string), notifiedAt: canonicalInstant(options['notified-at'] as string) };
 }
 
 /** Note a registered incident's notification; false when the register has no such incident. */

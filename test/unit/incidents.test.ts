@@ -45,6 +45,14 @@ describe('newIncident', () => {
   });
 });
 
+describe('instants', () => {
+  it('keeps them as toISOString writes them, so the register sorts by time', () => {
+    const incident = newIncident({ summary: 'S', detectedAt: '2026-11-27T15:00:00Z', categories: ['names'], holders: 1, notifiedAt: '2026-11-28T09:00:00Z' }, '0d3c5a54-8f5e-4f7a-9d0e-2b1c3a4d5e6f', 0, SAO_PAULO);
+    expect([incident.detectedAt, incident.notifiedAt]).toEqual(['2026-11-27T15:00:00.000Z', '2026-11-28T09:00:00.000Z']);
+    expect(notificationOf({ id: incident.id, 'detected-at': '2026-11-27T15:00:00Z', 'notified-at': '2026-11-28T09:00:00Z' })).toMatchObject({ detectedAt: '2026-11-27T15:00:00.000Z' });
+  });
+});
+
 describe('notificationOf', () => {
   it('reads which incident was notified and when, or names each option that is wrong', () => {
     const id = '0d3c5a54-8f5e-4f7a-9d0e-2b1c3a4d5e6f';
