@@ -84,6 +84,8 @@ const storeRules = {
   BCRYPT_COST: integer(10, 15),
   /** How long audit entries are kept (DynamoDB TTL), in days. */
   AUDIT_RETENTION_DAYS: integer(1, 3650),
+  /** How long an entry's origin (IP address, User-Agent) is kept (DynamoDB TTL), in days: never past the entry's own retention. */
+  ACCESS_RECORD_RETENTION_DAYS: integer(1, 3650),
 };
 
 const configRules = {

@@ -25,6 +25,11 @@ export const settings = {
   businessTimeZone: 'America/Sao_Paulo',
   /** About 13 months: a full fiscal year and its closing, then DynamoDB's TTL removes the audit entry. */
   auditRetentionDays: 400,
+  /**
+   * About 6 months: the access records (an entry's IP address and User-Agent, the origin kept
+   * apart from it) that Marco Civil Art. 15 requires for 6 months, then DynamoDB's TTL removes them.
+   */
+  accessRecordRetentionDays: 183,
 } as const;
 
 /** The settings as the environment variables lib/config.ts parses. */
@@ -36,6 +41,7 @@ export const settingsEnvironment = {
   BCRYPT_COST: String(settings.bcryptCost),
   BUSINESS_TIME_ZONE: settings.businessTimeZone,
   AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
+  ACCESS_RECORD_RETENTION_DAYS: String(settings.accessRecordRetentionDays),
 } as const satisfies Partial<Record<keyof Config, string>>;
 
 /**

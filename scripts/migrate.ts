@@ -1,8 +1,10 @@
 /**
  * `npm run migrate [-- --table DEPLOYED_TABLE | --private-store]`
  *
- * Moves every user's secrets into its credentials item (tools/admin/move-credentials.ts) and
- * writes the list entries that older items lack (tools/admin/backfill-listings.ts): run it
+ * Moves every user's secrets into its credentials item (tools/admin/move-credentials.ts),
+ * writes the list entries that older items lack (tools/admin/backfill-listings.ts) and moves
+ * the audit entries' origins (IP address, User-Agent) into their own items, which expire after
+ * ACCESS_RECORD_RETENTION_DAYS (lib/privacy/access-records.ts): run it
  * once on a store that holds data from before,
  * locally (the running `npm start`'s store, or with `--private-store` one started on
  * $DATA_DIR when none runs there; local/store.ts) or on a deployed
@@ -11,16 +13,24 @@
 import { parseArgs } from 'node:util';
 import { backfillListings } from '../tools/admin/backfill-listings';
 import { moveCredentials } from '../tools/admin/move-credentials';
+import { storeConfig } from '../lib/config';
+import { moveEntryOrigins } from '../lib/privacy/access-records';
+import { settingsEnvironment } from '../lib/settings';
 import { connectStore } from '../local/store';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { table: { type: 'string' }, 'private-store': { type: 'boolean' } }, strict: true });
+  // Against a deployed table the store's settings come from lib/settings unless the environment sets them.
+  process.env.ACCESS_RECORD_RETENTION_DAYS ??= settingsEnvironment.ACCESS_RECORD_RETENTION_DAYS;
   const store = await connectStore(values.table, { privateStore: values['private-store'] });
   try {
     const { moved } = await moveCredentials();
     console.log(`Credentials moved to their own items: ${moved} users.`);
     const counts = await backfillListings();
     console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`);
+    // After the tenants moved to their name shards: the origins are moved trail by trail, tenant by tenant.
+    const origins = await moveEntryOrigins(Date.now());
+    console.log(`Audit entries' origins kept apart: ${origins.moved} moved, ${origins.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped, over ${origins.trails} trails.`);
   } finally {
     await store.stop();
   }

@@ -6,9 +6,10 @@ import type { DomainEvent } from '../domain/events';
  * The audit trail (issue 16): one entry per security event and per data change, written in
  * the same DynamoDB transaction as the change it records (lib/db/repositories/audit), so no
  * change commits without its entry and no entry exists without its change. Entries are kept
- * AUDIT_RETENTION_DAYS (DynamoDB TTL) and no route edits or deletes them, but one: anonymizing
- * a removed user (lib/auth/anonymize) replaces the user's name and e-mail in them, never an
- * id, an action or a time.
+ * AUDIT_RETENTION_DAYS (DynamoDB TTL), their origin (IP address, User-Agent) only
+ * ACCESS_RECORD_RETENTION_DAYS, and no route edits or deletes them but one: anonymizing a
+ * removed user (lib/auth/anonymize) replaces the user's name and e-mail in them, never an id,
+ * an action or a time.
  */
 
 /** What happened. Security events first, then data changes. */
@@ -89,9 +90,13 @@ export const auditEntrySchema = /* @__PURE__ */ schema(() => z.object({
   resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.nullable(z.string()) }),
   /** API Gateway's request id (a script's or job's own id outside a request). */
   requestId: z.string(),
-  /** API Gateway's view of the caller's address; null outside a request. */
+  /**
+   * API Gateway's view of the caller's address; null outside a request, and once the access
+   * records' period (ACCESS_RECORD_RETENTION_DAYS, 6 months) is over: the entry's origin is kept
+   * apart from it and expires first (lib/db/repositories/audit).
+   */
   sourceIp: z.nullable(z.string()),
-  /** The caller's User-Agent, at most 512 characters; null outside a request. */
+  /** The caller's User-Agent, at most 512 characters; null outside a request and, like sourceIp, after the access records' period. */
   userAgent: z.nullable(z.string()),
   /** For updates: each changed field, before and after. Null for every other action. */
   changes: z.nullable(z.array(auditChangeSchema)),

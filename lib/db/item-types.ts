@@ -64,8 +64,11 @@ export const SUPPLIER_ITEMS = { supplier: 'Supplier', document: 'SupplierDocumen
 /** The `type` attribute of the tenant's items: the tenant, and its service-wide name sentinel. */
 export const TENANT_ITEMS = { tenant: 'Tenant', name: 'TenantName' } as const;
 
-/** The `type` attribute of an audit entry (each of its copies). */
-export const AUDIT_ITEMS = { entry: 'AuditEntry' } as const;
+/** The `type` attribute of an audit entry (each of its copies) and of its origin (IP address, User-Agent: an item apart, kept shorter). */
+export const AUDIT_ITEMS = { entry: 'AuditEntry', origin: 'AuditOrigin' } as const;
+
+/** The `type` of an incident's item in the platform's register (lib/privacy/model). */
+export const INCIDENT_ITEMS = { incident: 'Incident' } as const;
 
 /** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/db/repositories/search). */
 export const SEARCH_ITEMS = { manifest: 'SearchManifest', delta: 'SearchDelta', chunk: 'SearchChunk' } as const;

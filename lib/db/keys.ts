@@ -40,6 +40,8 @@ export interface HistoryScope {
 const historyPk = (tenantId: string, { productId, warehouseId, type }: HistoryScope) =>
   `${tenantPk(tenantId)}#MOVEMENTS#${productId ?? '*'}#${warehouseId ?? '*'}${type ? `#${type}` : ''}`;
 
+const INCIDENTS_PK = 'PLATFORM#INCIDENTS';
+
 const auditPk = (trail: AuditScope) => (trail === 'platform' ? 'PLATFORM#AUDIT' : `${tenantPk(trail.tenantId)}#AUDIT`);
 /** Audit entries sort by time (an instant's prefix bounds every id at it), so a range is a key condition. */
 const auditSk = (occurredAt: string, entryId: string) => `${occurredAt}#${entryId}`;
@@ -211,7 +213,7 @@ export const keys = {
         : { pk: userPk(caller.tenantId, caller.userId), sk: `IDEMPOTENCY#${keyHash}` },
 
   /**
-   * The audit trail (lib/db/repositories/audit). An entry is written whole into up to three
+   * The audit trail (lib/db/repositories/audit). An entry (without its origin) is written into up to three
    * lists, each newest-first by time: the trail itself (every entry; its gsi1 copy lists it
    * by action), its actor's (gsi1: by resource type) and its resource's.
    */
@@ -222,6 +224,15 @@ export const keys = {
   auditTrailOf: (trail: AuditScope) => ({ pk: auditPk(trail) }),
   auditOfActor: (trail: AuditScope, actorKey: string) => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}` }),
   auditOfResource: (trail: AuditScope, resourceId: string) => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}` }),
+  /**
+   * An entry's origin (IP address, User-Agent), once per entry and apart from its copies, so
+   * DynamoDB's TTL removes it after ACCESS_RECORD_RETENTION_DAYS while the entry stays: named
+   * by the entry's trail, instant and id alone, so any list's page finds its origins by key.
+   */
+  auditOrigin: (trail: AuditScope, occurredAt: string, entryId: string): Key => ({ pk: `${auditPk(trail)}#ORIGIN`, sk: auditSk(occurredAt, entryId) }),
+  /** The incident register (lib/privacy/model): the platform's, by detection time. */
+  incident: (detectedAt: string, incidentId: string): Key => ({ pk: INCIDENTS_PK, sk: `${detectedAt}#${incidentId}` }),
+  incidentRegister: () => ({ pk: INCIDENTS_PK }),
 
   /**
    * An API key (lib/api-keys), in its tenant's partition: the authorizer reads it and the

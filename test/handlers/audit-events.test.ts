@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as listAuditEvents } from '../../functions/audit/list-audit-events';
@@ -105,16 +105,62 @@ describe('GET /audit-events: the list each filter reads', () => {
 });
 
 describe('GET /audit-events: pages and refusals', () => {
-  it('answers the entries read, newest first, and a cursor that starts the next Query after the last one', async () => {
+  it('answers the entries read, newest first, each with its origin read in one BatchGetItem (a filtered list), and a cursor that starts the next Query after the last one', async () => {
     const items = ['2026-10-05', '2026-10-04', '2026-10-03'].map((day) => entry(`${day}T10:00:00.000Z`));
-    const stored = items.map((item) => ({ pk: trail, sk: `${item.occurredAt}#${item.id}`, gsi1pk: 'x', gsi1sk: 'y', type: 'AuditEntry', ttl: 1, ...item }));
+    const list = `${trail}#RESOURCE#${resourceId}`;
+    // The copies hold no origin; it is an item apart, under the trail's ORIGIN partition.
+    const stored = items.map(({ sourceIp: _ip, userAgent: _agent, ...item }) => ({ pk: list, sk: `${item.occurredAt}#${item.id}`, type: 'AuditEntry', ttl: 1, ...item }));
+    const originKey = (item: (typeof items)[number]) => ({ pk: `${trail}#ORIGIN`, sk: `${item.occurredAt}#${item.id}` });
+    const live = Math.floor(Date.now() / 1000) + 86_400;
+    const origin = (item: (typeof items)[number], ttl: number) => ({ ...originKey(item), type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl });
     ddb.on(QueryCommand).resolvesOnce({ Items: stored }).resolvesOnce({ Items: stored.slice(2) });
+    // The first entry's origin is there; the third's is past its time (TTL has not removed it yet).
+    ddb
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { [TABLE]: [origin(items[0]!, live)] } })
+      .resolvesOnce({ Responses: { [TABLE]: [origin(items[2]!, Math.floor(Date.now() / 1000) - 1)] } });
 
-    const first = parsed(await get({ limit: '2' }));
-    expect(first.body).toEqual({ items: items.slice(0, 2), nextCursor: expect.any(String) });
-    const second = parsed(await get({ limit: '2', cursor: (first.body as { nextCursor: string }).nextCursor }));
-    expect(second.body).toEqual({ items: [items[2]], nextCursor: null });
-    expect(queries()[1]?.ExclusiveStartKey).toEqual({ pk: trail, sk: stored[1]?.sk });
+    const first = parsed(await get({ resourceId, limit: '2' }));
+    expect(first.body).toEqual({ items: [items[0], { ...items[1], sourceIp: null, userAgent: null }], nextCursor: expect.any(String) });
+    const second = parsed(await get({ resourceId, limit: '2', cursor: (first.body as { nextCursor: string }).nextCursor }));
+    expect(second.body).toEqual({ items: [{ ...items[2], sourceIp: null, userAgent: null }], nextCursor: null });
+    expect(queries()[1]?.ExclusiveStartKey).toEqual({ pk: list, sk: stored[1]?.sk });
+    expect(ddb.commandCalls(BatchGetCommand).map((call) => call.args[0].input)).toEqual([
+      { RequestItems: { [TABLE]: { Keys: [originKey(items[0]!), originKey(items[1]!)], ConsistentRead: true } } },
+      { RequestItems: { [TABLE]: { Keys: [originKey(items[2]!)], ConsistentRead: true } } },
+    ]);
+  });
+
+  it('asks again for the origins a BatchGetItem left unprocessed', async () => {
+    const item = entry('2026-10-05T10:00:00.000Z');
+    const { sourceIp: _ip, userAgent: _agent, ...copy } = item;
+    const key = { pk: `${trail}#ORIGIN`, sk: `${item.occurredAt}#${item.id}` };
+    ddb.on(QueryCommand).resolves({ Items: [{ pk: `${trail}#ACTOR#${userId}`, sk: key.sk, type: 'AuditEntry', ttl: 1, ...copy }] });
+    ddb
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { [TABLE]: [] }, UnprocessedKeys: { [TABLE]: { Keys: [key] } } })
+      .resolvesOnce({ Responses: { [TABLE]: [{ ...key, type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl: Math.floor(Date.now() / 1000) + 86_400 }] } });
+
+    expect(parsed(await get({ actorId: userId })).body).toEqual({ items: [item], nextCursor: null });
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(2);
+  });
+
+  it("reads a page of the whole trail's origins as the origin list's same range: one Query, no BatchGetItem", async () => {
+    const items = ['2026-10-05', '2026-10-04', '2026-10-03'].map((day) => entry(`${day}T10:00:00.000Z`));
+    const stored = items.map(({ sourceIp: _ip, userAgent: _agent, ...item }) => ({ pk: trail, sk: `${item.occurredAt}#${item.id}`, type: 'AuditEntry', ttl: 1, ...item }));
+    const origin = (item: (typeof items)[number]) => ({ pk: `${trail}#ORIGIN`, sk: `${item.occurredAt}#${item.id}`, type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl: Math.floor(Date.now() / 1000) + 86_400 });
+    ddb.on(QueryCommand, { KeyConditionExpression: '#key = :key AND #sort BETWEEN :from AND :to' }).resolves({ Items: stored });
+    // The second entry has no origin (a job's); the range is read oldest first.
+    ddb.on(QueryCommand, { KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last' }).resolves({ Items: [origin(items[0]!)] });
+
+    expect(parsed(await get({ limit: '2' })).body).toEqual({ items: [items[0], { ...items[1], sourceIp: null, userAgent: null }], nextCursor: expect.any(String) });
+    expect(queries()[1]).toEqual({
+      TableName: TABLE,
+      ConsistentRead: true,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeValues: { ':pk': `${trail}#ORIGIN`, ':first': stored[1]?.sk, ':last': stored[0]?.sk },
+    });
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
   it('refuses a cursor used with other filters, as a 400 naming cursor', async () => {

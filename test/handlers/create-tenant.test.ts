@@ -163,7 +163,7 @@ describe('POST /tenants', () => {
     const result = await invoke(jsonPost('/tenants', { name: 'acme', plan: 'STARTER' }));
 
     expect(result.statusCode).toBe(201);
-    expect(transactions()[0]?.TransactItems?.map((item) => item.Put?.Item?.type)).toEqual(['Tenant', 'TenantName', 'AuditEntry', 'AuditEntry', 'AuditEntry']);
+    expect(transactions()[0]?.TransactItems?.map((item) => item.Put?.Item?.type)).toEqual(['Tenant', 'TenantName', 'AuditEntry', 'AuditEntry', 'AuditEntry', 'AuditOrigin']);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([ipCounter]);
   });

@@ -12,7 +12,7 @@ import { verifyAccessToken, verifyRefreshToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { jsonPost, lambdaContext } from '../../tools/events';
-import { expectedAuditPuts, expectedTrailPut } from '../support/audit-puts';
+import { expectedAuditPuts, expectedLonePuts } from '../support/audit-puts';
 import { batchGetAnswer, storedCredentials, storedEmail, storedSession, storedTenant, storedUser, type Item } from '../support/items';
 import { clearWindow, counterKey, giveSlotBack, subjects, takeSlot, windowFullError } from '../support/rate-limits';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
@@ -58,9 +58,9 @@ const LOGIN_REQUEST = { sourceIp: '198.51.100.7', userAgent: 'Mozilla/5.0 (X11; 
 const loginAuditPuts = (sessionId: string, requestId = 'login-request-1') =>
   expectedAuditPuts({ ...LOGIN_REQUEST, trail: { tenantId }, action: 'auth.login', actor: { type: 'user', id: userId, name: 'Ana Souza' }, resource: { type: 'session', id: sessionId }, requestId });
 
-/** The one put of a failed login: the trail's copy alone, naming nobody as the actor. */
-const failedLoginPut = (trail: AuditScope, resourceId: string | null, requestId: string) =>
-  expectedTrailPut({ ...LOGIN_REQUEST, trail, action: 'auth.login_failed', actor: { type: 'anonymous', id: null, name: null }, resource: { type: 'user', id: resourceId }, requestId });
+/** The puts of a failed login: the trail's copy alone, naming nobody as the actor, then its origin. */
+const failedLoginPuts = (trail: AuditScope, resourceId: string | null, requestId: string) =>
+  expectedLonePuts({ ...LOGIN_REQUEST, trail, action: 'auth.login_failed', actor: { type: 'anonymous', id: null, name: null }, resource: { type: 'user', id: resourceId }, requestId });
 
 const login = (body: object, requestId = 'login-request-1') =>
   handler(jsonPost('/auth/login', body, { requestId, sourceIp: '198.51.100.7', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }), lambdaContext());
@@ -296,7 +296,13 @@ describe('POST /auth/login', () => {
     expect(result.statusCode).toBe(200);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items[1]?.Put?.Item?.userAgent).toBe('Mozilla/5.0?auth.login ok');
-    expect(items.slice(2).map((item) => item.Put?.Item?.userAgent)).toEqual(['Mozilla/5.0?auth.login ok', 'Mozilla/5.0?auth.login ok', 'Mozilla/5.0?auth.login ok']);
+    // The session, then the entry: its three copies hold no User-Agent, its origin holds it once.
+    expect(items.slice(2).map((item) => [item.Put?.Item?.type, item.Put?.Item?.userAgent])).toEqual([
+      ['AuditEntry', undefined],
+      ['AuditEntry', undefined],
+      ['AuditEntry', undefined],
+      ['AuditOrigin', 'Mozilla/5.0?auth.login ok'],
+    ]);
   });
 
   it('returns 401 with the same body for an unknown e-mail and a wrong password', async () => {
@@ -315,11 +321,11 @@ describe('POST /auth/login', () => {
       body: problem('unauthorized', 'Unauthorized', 401, detail, 'request-wrong'),
     });
     expect(unknown.body.replace('request-unknown', 'ID')).toBe(wrong.body.replace('request-wrong', 'ID'));
-    // Each failure is one lone put of its entry and nothing else: an unknown e-mail's in the
+    // Each failure is the lone put of its entry and its origin's, and nothing else: an unknown e-mail's in the
     // platform's trail naming no account, a wrong password's in the tenant's naming the user.
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
-    expect(puts).toEqual([failedLoginPut('platform', null, 'request-unknown'), failedLoginPut({ tenantId }, userId, 'request-wrong')]);
+    expect(puts).toEqual([...failedLoginPuts('platform', null, 'request-unknown'), ...failedLoginPuts({ tenantId }, userId, 'request-wrong')]);
     // Neither holds the e-mail or either password.
     for (const secret of ['nobody@acme.example', email, PASSWORD, 'not the password', passwordHash]) expect(JSON.stringify(puts)).not.toContain(secret);
   });
@@ -354,7 +360,7 @@ describe('POST /auth/login', () => {
     });
     // A refusal: no session, only the failure's entry in the tenant's trail.
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([failedLoginPut({ tenantId }, userId, 'login-request-1')]);
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual(failedLoginPuts({ tenantId }, userId, 'login-request-1'));
   });
 
   it('returns 400 when the password is missing and rememberMe is not a boolean', async () => {

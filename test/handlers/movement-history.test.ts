@@ -152,8 +152,8 @@ describe('POST /inventory/movements', () => {
     const transactions = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
     expect(transactions).toHaveLength(1);
     const [transaction = []] = transactions;
-    // The stock balance, the warehouse, the product, the eight history entries, then the entry and the event.
-    expect(transaction).toHaveLength(3 + 8 + 3 + 1);
+    // The stock balance, the warehouse, the product, the eight history entries, then the entry (three copies, its origin) and the event.
+    expect(transaction).toHaveLength(3 + 8 + 3 + 1 + 1);
     expect(transaction.slice(11)).toEqual(
       expectedAuditPuts({
         table: TABLE,

@@ -167,7 +167,9 @@ describe('PATCH /tenants/{id}', () => {
   const cancelled = (codes: string[]) =>
     new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: { httpStatusCode: 400 }, CancellationReasons: codes.map((Code) => ({ Code })) });
   const writtenEntry = (call = 0) => ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.[1]?.Put?.Item as AuditEntry & Record<string, unknown>;
-  const entryOf = ({ id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes }: AuditEntry): AuditEntry => ({ id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes });
+  /** The entry as recorded: its copy's fields, with the origin (IP address, User-Agent) its origin item holds. */
+  const writtenOrigin = (call = 0) => ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.at(-1)?.Put?.Item as Pick<AuditEntry, 'sourceIp' | 'userAgent'>;
+  const entryOf = ({ id, occurredAt, actor, action, resource, requestId, changes }: AuditEntry, { sourceIp, userAgent } = writtenOrigin()): AuditEntry => ({ id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes });
   const expiresAtEpoch = () => Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400;
 
   it('lets a tenant administrator set and clear profile fields, with the audit entry of the change in the same transaction', async () => {
@@ -208,11 +210,12 @@ describe('PATCH /tenants/{id}', () => {
             ExpressionAttributeValues: { ':v1': '11222333000181', ':v2': '+5511987654321', ':v3': NOW.toISOString(), ':v4': 5, ':read': 4 },
           },
         },
-        // The trail, the caller's list and the tenant's list.
+        // The trail, the caller's list and the tenant's list, then the entry's origin once.
         ...auditItems({ scope: { tenantId }, entry: entryOf(entry), expiresAtEpoch: expiresAtEpoch() }),
       ],
     });
-    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems).toHaveLength(4);
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems).toHaveLength(5);
+    expect(writtenOrigin()).toMatchObject({ pk: `TENANT#${tenantId}#AUDIT#ORIGIN`, sourceIp: '203.0.113.10', userAgent: null });
   });
 
   it('lets a tenant administrator set the second-factor policy (a stored tenant without one reads as OFF), and refuses an unknown one', async () => {

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditActor, AuditEntry, AuditRecord, AuditScope } from '../../lib/audit/model';
-import { db } from '../../lib/db/client';
-import { auditItems, putLoneEntry } from '../../lib/db/repositories/audit';
+import { db, tableName } from '../../lib/db/client';
+import { keys } from '../../lib/db/keys';
+import { settings } from '../../lib/settings';
+import { auditItems, originExpiresAtEpoch, putLoneEntry } from '../../lib/db/repositories/audit';
 import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, secondFactorFrom, signInWithSecondFactor, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
 /**
@@ -32,12 +34,19 @@ function entryOf(occurredAt: string, actor: AuditActor, action: AuditEntry['acti
   return { id: randomUUID(), occurredAt, actor, action, resource, requestId: `it-${randomUUID()}`, sourceIp: '127.0.0.1', userAgent: 'audit-events.test', changes };
 }
 
-/** Write an entry as the change it records would (every list it belongs to, one transaction). */
+/**
+ * Write an entry as the change it records would (every list it belongs to and its origin, one
+ * transaction); answered as the route answers it: an entry older than the access records'
+ * period (the window's, of March 2024) without its origin.
+ */
 async function record(scope: AuditScope, entry: AuditEntry): Promise<AuditEntry> {
   const item: AuditRecord = { scope, entry, expiresAtEpoch: FAR_FUTURE };
   await db().send(new TransactWriteCommand({ TransactItems: auditItems(item) }));
-  return entry;
+  return answered(entry);
 }
+
+/** An entry as answered once its origin's period has passed: the IP address and User-Agent null. */
+const answered = (entry: AuditEntry): AuditEntry => (originExpiresAtEpoch({ entry, expiresAtEpoch: FAR_FUTURE }) * 1000 <= Date.now() ? { ...entry, sourceIp: null, userAgent: null } : entry);
 
 const audit = (account: Account, query: string) => call<AuditPage>('GET', `/audit-events${query ? `?${query}` : ''}`, { cookies: account.cookies });
 
@@ -90,7 +99,7 @@ beforeAll(async () => {
   // A failed login: the trail's copy alone (putLoneEntry).
   const failed = entryOf('2024-03-06T10:00:00.000Z', ANONYMOUS, 'auth.login_failed', { type: 'user', id: null });
   await putLoneEntry({ scope: tenant, entry: failed, expiresAtEpoch: FAR_FUTURE });
-  entries.push(failed);
+  entries.push(answered(failed));
 
   // Another tenant's entries with the very same actor, resource and times: never shown to this one.
   const theirs = { tenantId: other.tenantId };
@@ -252,5 +261,39 @@ describe('GET /audit-events?scope=platform', () => {
     const own = await audit(root, WINDOW);
     expect(own.status).toBe(200);
     expect(ids(own.body.items)).not.toContain(entry.id);
+  });
+});
+
+describe("GET /audit-events: an entry's origin (Marco Civil Art. 15: 6 months)", () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const originKey = (entry: AuditEntry) => keys.auditOrigin({ tenantId: admin.tenantId }, entry.occurredAt, entry.id);
+  const page = async (resourceId: string) => (await walk(admin, `resourceId=${resourceId}`)).items;
+
+  it('answers the IP address and User-Agent while the origin is kept, null once TTL has removed it, and keeps the entry', async () => {
+    const resourceId = randomUUID();
+    const recent = entryOf(new Date(Date.now() - DAY_MS).toISOString(), user(admin, 'Admin'), 'supplier.updated', { type: 'supplier', id: resourceId });
+    await record({ tenantId: admin.tenantId }, recent);
+
+    expect(await page(resourceId)).toEqual([recent]);
+    // Its TTL: the access records' period after the entry, exactly (the copies keep the entry's own).
+    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: originKey(recent) }));
+    expect(stored.Item).toEqual({ ...originKey(recent), type: 'AuditOrigin', sourceIp: '127.0.0.1', userAgent: 'audit-events.test', ttl: Math.floor(Date.parse(recent.occurredAt) / 1000) + settings.accessRecordRetentionDays * 86_400 });
+    const copy = await db().send(new GetCommand({ TableName: tableName(), Key: keys.auditEntry({ tenantId: admin.tenantId }, recent.occurredAt, recent.id) }));
+    expect(copy.Item).toMatchObject({ id: recent.id, ttl: FAR_FUTURE });
+    expect(copy.Item).not.toHaveProperty('sourceIp');
+    expect(copy.Item).not.toHaveProperty('userAgent');
+
+    // DynamoDB Local does not expire items: delete the origin as TTL would.
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: originKey(recent) }));
+    expect(await page(resourceId)).toEqual([{ ...recent, sourceIp: null, userAgent: null }]);
+  });
+
+  it('answers null for an origin past its time that TTL has not removed yet (it may take days)', async () => {
+    const resourceId = randomUUID();
+    const old = entryOf(new Date(Date.now() - (settings.accessRecordRetentionDays + 1) * DAY_MS).toISOString(), SYSTEM, 'company.status_changed', { type: 'company', id: resourceId });
+    await record({ tenantId: admin.tenantId }, old);
+
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: originKey(old) }))).Item?.ttl).toBeLessThan(Date.now() / 1000);
+    expect(await page(resourceId)).toEqual([{ ...old, sourceIp: null, userAgent: null }]);
   });
 });

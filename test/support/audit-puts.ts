@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { AuditAction, AuditActor, AuditChange, AuditResourceType, AuditScope } from '../../lib/audit/model';
 import { gsi1, keys } from '../../lib/db/keys';
+import { settings } from '../../lib/settings';
 import { EVENT_OF_ACTION } from '../../lib/events/catalogue';
 
 /** A sort key of the trail: `occurredAt#id`, an ISO instant then a UUID. */
@@ -36,7 +37,7 @@ function sortKey({ occurredAt, id }: ExpectedAudit): unknown {
   return expect.stringMatching(ENTRY_SK);
 }
 
-/** The entry's attributes, the same in each of its copies. */
+/** The entry's attributes, the same in each of its copies: never its origin (IP address, User-Agent). */
 const entryOf = (audit: ExpectedAudit) => ({
   type: 'AuditEntry',
   id: audit.id ?? expect.any(String),
@@ -45,11 +46,28 @@ const entryOf = (audit: ExpectedAudit) => ({
   action: audit.action,
   resource: audit.resource,
   requestId: audit.requestId,
-  sourceIp: audit.sourceIp,
-  userAgent: audit.userAgent,
   changes: audit.changes ?? null,
   ttl: audit.ttl ?? expect.any(Number),
 });
+
+/**
+ * The put of the entry's origin, once, in an item apart (lib/db/repositories/audit
+ * `originItem`): its TTL the access records' period after the entry (exact when the instant is
+ * known), never after the entry. None when the entry has no origin.
+ */
+export function expectedOriginPut(audit: ExpectedAudit) {
+  if (audit.sourceIp === null && audit.userAgent === null) return undefined;
+  const period = audit.occurredAt === undefined ? undefined : Math.floor(Date.parse(audit.occurredAt) / 1000) + settings.accessRecordRetentionDays * 86_400;
+  const ttl = period === undefined ? expect.any(Number) : audit.ttl === undefined ? period : Math.min(period, audit.ttl);
+  const pk = `${keys.auditTrailOf(audit.trail).pk}#ORIGIN`;
+  return { TableName: audit.table ?? 'test-table', Item: { pk, sk: sortKey(audit), type: 'AuditOrigin', sourceIp: audit.sourceIp, userAgent: audit.userAgent, ttl } };
+}
+
+/** A lone entry's puts, in order (a failed login: lib/db/repositories/audit `putLoneEntry`): the trail's copy, then its origin. */
+export function expectedLonePuts(audit: ExpectedAudit) {
+  const origin = expectedOriginPut(audit);
+  return [expectedTrailPut(audit), ...(origin ? [origin] : [])];
+}
 
 /** The put of the trail's own copy of the entry (listed by action through gsi1): a lone put's input, or the first of `expectedAuditPuts`. */
 export function expectedTrailPut(audit: ExpectedAudit) {
@@ -64,7 +82,8 @@ export function expectedTrailPut(audit: ExpectedAudit) {
  * The puts that record a change, last in its transaction (lib/db/repositories/audit,
  * `auditItems`): the trail's copy (by action on gsi1), the actor's (its user id, else
  * `system` or `anonymous`; by resource type on gsi1) and the resource's when it has an id,
- * each the whole entry; then the change's domain event when its action publishes one.
+ * each the entry without its origin; its origin once (when it has one); then the change's
+ * domain event when its action publishes one.
  */
 export function expectedAuditPuts(audit: ExpectedAudit) {
   const { trail, actor, resource } = audit;
@@ -77,6 +96,8 @@ export function expectedAuditPuts(audit: ExpectedAudit) {
     { Put: { TableName: table, Item: { pk: keys.auditOfActor(trail, actorKey).pk, sk, gsi1pk: gsi1.auditOfType(trail, resource.type).gsi1pk, gsi1sk: sk, ...entry } } },
   ];
   if (resource.id !== null) puts.push({ Put: { TableName: table, Item: { pk: keys.auditOfResource(trail, resource.id).pk, sk, ...entry } } });
+  const origin = expectedOriginPut(audit);
+  if (origin) puts.push({ Put: origin });
   // The change's domain event, in the same transaction (the outbox: lib/events).
   const type = EVENT_OF_ACTION[audit.action];
   if (type !== undefined && trail !== 'platform' && resource.id !== null) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { config, resetConfig } from '../../lib/config';
+import { config, resetConfig, storeConfig } from '../../lib/config';
 import { settings } from '../../lib/settings';
 
 const saved = { ...process.env };
@@ -41,6 +41,19 @@ describe('config', () => {
     withEnv({ TABLE_NAME: undefined, BCRYPT_COST: '4', PATH_PREFIX: 'prod' });
 
     expect(() => config()).toThrow(/^Invalid configuration: .*TABLE_NAME.*BCRYPT_COST.*PATH_PREFIX/);
+  });
+
+  it('reads the retention periods in days: the audit entries and, shorter, their access records (IP address, User-Agent)', () => {
+    expect(storeConfig()).toMatchObject({ AUDIT_RETENTION_DAYS: settings.auditRetentionDays, ACCESS_RECORD_RETENTION_DAYS: settings.accessRecordRetentionDays });
+    expect(settings.accessRecordRetentionDays).toBe(183);
+  });
+
+  it('fails loudly without the access records\' retention, or with one of 0 days', () => {
+    withEnv({ ACCESS_RECORD_RETENTION_DAYS: undefined });
+    expect(() => storeConfig()).toThrow(/^Invalid configuration: ACCESS_RECORD_RETENTION_DAYS: Invalid input$/);
+
+    withEnv({ ACCESS_RECORD_RETENTION_DAYS: '0' });
+    expect(() => storeConfig()).toThrow(/ACCESS_RECORD_RETENTION_DAYS: Invalid input: must be an integer from 1 to 3650/);
   });
 
   it('refuses the outbox transport without an outbox folder', () => {
