@@ -265,7 +265,7 @@ export const myData = {
   handler: 'functions/auth/get-my-data.ts',
   auth: 'protected',
   // The credentials are read for how many recovery codes are left (lib/auth/my-data): the document holds no secret.
-  table: { actions: ['GetItem', 'Query'], credentials: 'read' },
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query'], credentials: 'read' },
   // A whole copy reads up to thousands of items: now and then, not in a loop.
   rateLimits: [{ per: 'user', limit: 5, windowSeconds: 3600 }],
   apiKey: false,
@@ -383,7 +383,7 @@ export const anonymizeUser = {
   path: '/users/{id}/anonymize',
   handler: 'functions/users/anonymize-user.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['user.anonymized'],
   rateLimits: [{ per: 'user', limit: 30, windowSeconds: 3600 }],
   apiKey: false,
@@ -749,7 +749,8 @@ export const listAuditEvents = {
   path: '/audit-events',
   handler: 'functions/audit/list-audit-events.ts',
   auth: 'protected',
-  table: { actions: ['Query'], indexes: ['gsi1'] },
+  // A page's entries by Query, and their origins (IP, User-Agent: items apart) by Query or one BatchGetItem.
+  table: { actions: ['Query', 'BatchGetItem'], indexes: ['gsi1'] },
   sealsCursors: true,
   apiKey: { resource: 'audit', access: 'read' },
   summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',

@@ -106,7 +106,7 @@ export async function connectLocalStore(options: LocalStoreOptions = {}): Promis
  */
 export async function connectStore(table: string | undefined, options: LocalStoreOptions = {}): Promise<{ stop: () => Promise<void> }> {
   if (table === undefined) return connectLocalStore(options);
-  Object.assign(process.env, { TABLE_NAME: table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST, AUDIT_RETENTION_DAYS: process.env.AUDIT_RETENTION_DAYS ?? settingsEnvironment.AUDIT_RETENTION_DAYS });
+  Object.assign(process.env, { TABLE_NAME: table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST, AUDIT_RETENTION_DAYS: process.env.AUDIT_RETENTION_DAYS ?? settingsEnvironment.AUDIT_RETENTION_DAYS, ACCESS_RECORD_RETENTION_DAYS: process.env.ACCESS_RECORD_RETENTION_DAYS ?? settingsEnvironment.ACCESS_RECORD_RETENTION_DAYS });
   (options.log ?? ((line: string) => console.error(line)))(`Store: the deployed table ${table} (region and credentials from the AWS chain: AWS_REGION, AWS_PROFILE, …).`);
   return { stop: () => Promise.resolve() };
 }
