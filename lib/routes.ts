@@ -750,7 +750,7 @@ export const listAuditEvents = {
   handler: 'functions/audit/list-audit-events.ts',
   auth: 'protected',
   // A page's entries by Query, and their origins (IP, User-Agent: items apart) by Query or one BatchGetItem.
-  table: { actions: ['Query', 'BatchGetItem'], indexes: ['gsi1'] },
+  table: { actions: ['BatchGetItem', 'Query'], indexes: ['gsi1'] },
   sealsCursors: true,
   apiKey: { resource: 'audit', access: 'read' },
   summary: 'The audit trail, newest first, filtered by actor, action, resource and time (tenant administrators)',

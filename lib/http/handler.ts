@@ -22,7 +22,7 @@ import { securityHeaders } from './middleware/security-headers';
 import { clientIp, cookies, header, IDEMPOTENCY_KEY_HEADER, idempotencyKey } from './request';
 import { storedHeaderText } from '../domain/text';
 import { MAX_USER_AGENT } from '../audit/record';
-import { parseWith } from './validation';
+import { parseWith } from '../domain/validation';
 
 /** What a handler returns; the factory turns it into the proxy response. */
 export interface Reply {

@@ -1,6 +1,6 @@
 import type { CsvTable } from '../csv/read';
 import { ValidationError } from '../errors';
-import { parseWith } from '../http/validation';
+import { parseWith } from '../domain/validation';
 import { productBody } from '../inventory/schemas';
 import type { ProductInput } from '../inventory/model';
 import { createSupplierBody, type CreateSupplierInput } from '../suppliers/schemas';

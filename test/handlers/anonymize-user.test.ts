@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/users/anonymize-user';
@@ -66,6 +66,8 @@ const resourceList = { ':key': keys.auditOfResource(scope, removedId).pk, ':from
 
 beforeEach(() => {
   ddb.reset();
+  // The entries' origins (IP address, User-Agent) are items apart, read by key: none here.
+  ddb.on(BatchGetCommand).resolves({ Responses: {} });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(DeleteCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/auth/get-my-data';
@@ -49,18 +49,21 @@ const entry = (occurredAt: string) => ({
   action: 'auth.login',
   resource: { type: 'session', id: principal.sessionId },
   requestId: 'r-1',
-  sourceIp: '198.51.100.7',
-  userAgent: 'vitest',
   changes: null,
   ttl: 1_900_000_000,
 });
 const entries = [entry('2026-11-21T22:00:00.000Z'), entry('2026-11-20T22:00:00.000Z')];
+/** Each entry's origin (IP address, User-Agent): an item apart, read by key, kept 6 months. */
+const TABLE = 'test-table';
+const origins = entries.map((one) => ({ ...keys.auditOrigin({ tenantId }, one.occurredAt, one.id), type: 'AuditOrigin', sourceIp: '198.51.100.7', userAgent: 'vitest', ttl: Math.floor(Date.now() / 1000) + 86_400 }));
 
 const get = (caller: Principal = principal) =>
   handler(proxyEvent({ method: 'GET', resource: '/auth/me/data', requestId: REQUEST_ID, authorizer: toAuthorizerContext(caller), headers: { Origin: ALLOWED_ORIGIN } }), lambdaContext());
 
 beforeEach(() => {
   ddb.reset();
+  // The entries' origins (IP address, User-Agent) are items apart, read by key: none here.
+  ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: origins } });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: user });
   ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId) });
@@ -124,7 +127,7 @@ describe('GET /auth/me/data', () => {
         sessions: [sessionView(current, true), sessionView(revoked, false)],
         secondFactor: { enabled: true, enabledAt: '2026-11-01T10:00:00.000Z', recoveryCodesRemaining: 2 },
         invitations: { received: [invitationView(received)], sent: [invitationView(sent)] },
-        auditEntries: [firstEntry, secondEntry],
+        auditEntries: [firstEntry, secondEntry].map((one) => ({ ...one, sourceIp: '198.51.100.7', userAgent: 'vitest' })),
         auditEntriesTruncated: false,
         auditEntriesRest: null,
       },

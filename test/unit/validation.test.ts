@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ValidationError } from '../../lib/errors';
-import { fieldErrors, parseWith } from '../../lib/http/validation';
+import { fieldErrors, parseWith } from '../../lib/domain/validation';
 import { createTenantBody } from '../../lib/tenants/schemas';
 
 function thrownBy(action: () => unknown): unknown {
