@@ -10,9 +10,12 @@
  *                                 (not in the default run: it needs Chromium)
  *   npm run bench -- burst        GET /auth/me while 200 sign-ins, then 200 registrations, come from one address,
  *                                 bcrypt on the event loop and in the local worker pool (docs/performance.md)
+ *   npm run bench -- imports      a CSV import of 20,000 products: the dry run, the real run against creating them
+ *                                 one by one, the same file again (not in the default run: about 10 minutes)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runBurstBench } from './burst';
+import { runImportBench } from './imports';
 import { runColdStartBench, TARGETS } from './cold-start';
 import { CONSOLE_BUDGETS, runConsoleBench } from './console';
 import { runBcryptBench, runLoadBench } from './load';
@@ -21,7 +24,7 @@ import { runScaleBench } from './scale';
 import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console'] as const;
+const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports'] as const;
 const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst'];
 type Part = (typeof PARTS)[number];
 
@@ -57,9 +60,16 @@ async function main(): Promise<void> {
     console.table(tracing.map((entry) => ({ function: entry.function, variant: entry.variant, bundle: kb(entry.bytes), 'over baseline ms': entry.overBaselineMs })));
   }
 
-  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt')) {
+  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt') || parts.has('imports')) {
     const store = await benchStore();
     try {
+      if (parts.has('imports')) {
+        const imports = await runImportBench(log);
+        results.imports = imports;
+        console.log(`\nImports: ${imports.figures[1]?.rows ?? 0} products from one CSV file (DynamoDB Local, the engine in process as npm start runs it)`);
+        console.table(imports.figures.map((entry) => ({ figure: entry.name, rows: entry.rows, seconds: entry.seconds, 'rows/s': entry.rowsPerSecond, target: entry.target, met: yes(entry.met) })));
+        console.log(`pace over the baseline ${imports.paceRatio}x; products after both runs ${imports.productsAfter}; the second run created ${imports.secondRun.created} and found ${imports.secondRun.existing}`);
+      }
       if (parts.has('bcrypt')) {
         results.bcrypt = await runBcryptBench();
         console.log(`\nbcrypt: cost ${(results.bcrypt as { cost: number }).cost}, one hash ${(results.bcrypt as { medianMs: number }).medianMs} ms (median of 10, this machine)`);

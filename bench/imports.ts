@@ -1,0 +1,129 @@
+/**
+ * `npm run bench -- imports`: a CSV import of 20,000 products, on DynamoDB Local, with the
+ * engine the worker and npm start run (lib/imports/engine), step after step as the queue would
+ * run them:
+ * - the dry run of the file (target: under 30 s);
+ * - the real run (target: under 10 minutes), and its pace against the strongest baseline, in the
+ *   same run: the same products created one by one through the same service at the same width,
+ *   without the file (what a client POSTing them as fast as it may would get), as a ratio;
+ * - the same file again: nothing created, every row found;
+ * - then the tenant holds exactly 20,000 products.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../lib/auth/principal';
+import { findImportJob, insertImportJob } from '../lib/db/repositories/imports';
+import { queryAll } from '../lib/db/query';
+import { keys } from '../lib/db/keys';
+import { mapConcurrently } from '../lib/domain/concurrency';
+import { runImport } from '../lib/imports/engine';
+import type { ImportJob } from '../lib/imports/model';
+import { createImportJob } from '../lib/imports/service';
+import { createProduct } from '../lib/inventory/service';
+
+export interface ImportFigure {
+  name: string;
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  target: string;
+  met: boolean | null;
+}
+
+export interface ImportBench {
+  figures: ImportFigure[];
+  /** The import's rows per second over the baseline's: 1 is the service's own pace. */
+  paceRatio: number;
+  productsAfter: number;
+  secondRun: { created: number; existing: number };
+}
+
+/** The width the engine creates products at (lib/imports/engine), given to the baseline too. */
+const WIDTH = 16;
+/** Rows of the baseline: enough for a steady pace, a tenth of the file. */
+const BASELINE_ROWS = 2_000;
+
+const adminOf = (tenantId: string): Principal => ({
+  kind: 'user',
+  tenantId,
+  userId: randomUUID(),
+  sessionId: randomUUID(),
+  jti: randomUUID(),
+  role: 'ADMIN',
+  platformAdmin: false,
+  name: 'Bench',
+  email: 'bench@example.com',
+  tokenExpiresAt: 0,
+  sessionsValidFrom: null,
+  credentialVersion: 0,
+  mfaEnrolmentRequired: false,
+});
+
+const sku = (index: number) => `SKU-${String(index).padStart(6, '0')}`;
+
+/** The file: a header as Bling writes it, and `rows` products, UTF-8 with a BOM, `;` and CRLF. */
+function productFile(rows: number): Uint8Array {
+  const lines = ['Código;Descrição;Unidade;Preço'];
+  for (let index = 0; index < rows; index += 1) lines.push(`${sku(index)};Produto de teste ${index};UN;"${(index % 900) + 1},90"`);
+  return new TextEncoder().encode(`\uFEFF${lines.join('\r\n')}\r\n`);
+}
+
+async function timedImport(admin: Principal, file: Uint8Array, dryRun: boolean): Promise<{ job: ImportJob; seconds: number }> {
+  const job = await createImportJob(admin, { kind: 'products', dryRun, fileName: 'produtos.csv', size: file.byteLength }, Date.now());
+  const started = performance.now();
+  await runImport(job, { now: Date.now, files: { read: () => Promise.resolve(file) } });
+  const seconds = (performance.now() - started) / 1000;
+  const done = await findImportJob(job.tenantId, job.id);
+  if (!done || done.status !== 'succeeded') throw new Error(`the import ${job.id} ended ${done?.status ?? 'missing'}: ${done?.failure ?? ''}`);
+  return { job: done, seconds };
+}
+
+const figure = (name: string, rows: number, seconds: number, target: string, met: boolean | null): ImportFigure => ({
+  name,
+  rows,
+  seconds: Math.round(seconds * 10) / 10,
+  rowsPerSecond: Math.round(rows / seconds),
+  target,
+  met,
+});
+
+export async function runImportBench(log: (line: string) => void, rows = 20_000): Promise<ImportBench> {
+  const admin = adminOf(randomUUID());
+  const file = productFile(rows);
+  log(`imports: a file of ${rows} products, ${(file.byteLength / 1024).toFixed(0)} KB`);
+
+  const dry = await timedImport(admin, file, true);
+  log(`imports: dry run ${dry.seconds.toFixed(1)} s (${dry.job.created} would be created)`);
+
+  // The baseline: the same service, the same width, in a tenant of its own, without a file.
+  const baselineTenant = adminOf(randomUUID());
+  const baselineStarted = performance.now();
+  await mapConcurrently(
+    Array.from({ length: BASELINE_ROWS }, (_, index) => index),
+    WIDTH,
+    (index) => createProduct(baselineTenant, { sku: sku(index), name: `Produto de teste ${index}` }, Date.now()),
+  );
+  const baselineSeconds = (performance.now() - baselineStarted) / 1000;
+  log(`imports: baseline ${BASELINE_ROWS} products one by one in ${baselineSeconds.toFixed(1)} s`);
+
+  const real = await timedImport(admin, file, false);
+  log(`imports: real run ${real.seconds.toFixed(1)} s (${real.job.created} created)`);
+  const again = await timedImport(admin, file, false);
+  log(`imports: the same file again ${again.seconds.toFixed(1)} s (${again.job.created} created, ${again.job.existing} already there)`);
+
+  const { pk, skPrefix } = keys.productSkusOfTenant(admin.tenantId);
+  const productsAfter = (await queryAll(pk, { skPrefix })).length;
+
+  const baseline = figure('baseline: createProduct one by one, same width', BASELINE_ROWS, baselineSeconds, '', null);
+  const imported = figure('import (real run)', rows, real.seconds, '< 600 s', real.seconds < 600);
+  return {
+    figures: [
+      figure('dry run', rows, dry.seconds, '< 30 s', dry.seconds < 30),
+      imported,
+      figure('the same file again', rows, again.seconds, '', null),
+      baseline,
+    ],
+    paceRatio: Math.round((imported.rowsPerSecond / baseline.rowsPerSecond) * 100) / 100,
+    productsAfter,
+    secondRun: { created: again.job.created, existing: again.job.existing },
+  };
+}
