@@ -246,6 +246,10 @@ export class BackofficeStack extends Stack {
       description: 'Webhook messages the delivery could not handle after its retries land here (redrive them to the delivery queue once fixed)',
       value: webhooks.deadLetterQueue.queueUrl,
     });
+    new CfnOutput(this, 'ImportsDeadLetterQueueUrl', {
+      description: 'Import steps the worker could not do after its retries land here (redrive them to the import queue once fixed)',
+      value: imports.deadLetterQueue.queueUrl,
+    });
     if (observability.createdAlarmTopic) {
       new CfnOutput(this, 'AlarmTopicArn', {
         description: 'Subscribe here to receive the alarms',

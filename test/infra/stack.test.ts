@@ -1330,6 +1330,7 @@ describe('outputs', () => {
     template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets') } });
     template.hasOutput('CursorKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets') } });
     template.hasOutput('JobsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue")[0] } });
+    template.hasOutput('ImportsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('ImportsDeadLetterQueue')), "the imports' dead-letter queue")[0] } });
   });
 });
 
