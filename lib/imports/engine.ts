@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { userActor } from '../audit/record';
 import { withRequestOrigin } from '../audit/context';
 import { CsvError } from '../csv/errors';
@@ -51,6 +52,8 @@ const CREATE_WIDTH = { suppliers: 4, products: 16 } as const;
 interface CheckedFile {
   rows: CheckedRow[];
   ignoredColumns: string[];
+  /** The SHA-256 of its bytes (base64url): every step reads the file its job started with. */
+  digest: string;
 }
 const checkedFiles = new Map<string, CheckedFile>();
 const KEPT_FILES = 2;
@@ -63,6 +66,9 @@ async function checkedFile(job: ImportJob, deps: ImportDeps): Promise<CheckedFil
   if (cached) return cached;
   const bytes = await deps.files.read(job);
   if (!bytes) throw new UnreadableFile('The file was not received');
+  const digest = createHash('sha256').update(bytes).digest('base64url');
+  // The upload link stays valid 15 minutes: a file PUT again after the job started is not the one its first steps read.
+  if (job.fileDigest !== null && job.fileDigest !== digest) throw new UnreadableFile('The file changed after the import started: start a new import with it');
   let table;
   try {
     table = parseCsv(decodeCsv(bytes).text, { maxRows: MAX_IMPORT_ROWS });
@@ -75,7 +81,7 @@ async function checkedFile(job: ImportJob, deps: ImportDeps): Promise<CheckedFil
     const names = header.missing.map((column) => `${column.field} (e.g. "${column.headers[1] ?? column.headers[0]}")`).join(', ');
     throw new UnreadableFile(`The header has no column for ${names}`);
   }
-  const file = { rows: checkRows(job.kind, table, header), ignoredColumns: header.ignored };
+  const file = { rows: checkRows(job.kind, table, header), ignoredColumns: header.ignored, digest };
   checkedFiles.set(job.id, file);
   while (checkedFiles.size > KEPT_FILES) checkedFiles.delete(checkedFiles.keys().next().value as string);
   return file;
@@ -121,7 +127,7 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
     return null;
   }
   if (job.status === 'awaiting_upload') {
-    await startImportJob(job, { totalRows: file.rows.length, ignoredColumns: file.ignoredColumns }, nowIso());
+    await startImportJob(job, { totalRows: file.rows.length, ignoredColumns: file.ignoredColumns, fileDigest: file.digest }, nowIso());
     job = await findImportJob(ref.tenantId, ref.id);
     if (!job) return null;
   }
@@ -153,6 +159,11 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
   const recorded = await recordImportStep(job, fromRow, step);
   if (recorded && step.finishedAt !== null) checkedFiles.delete(job.id);
   return recorded && step.finishedAt === null ? toRow : null;
+}
+
+/** Forget the files this process has read (a step that runs in a fresh process reads its file again). */
+export function forgetCheckedFiles(): void {
+  checkedFiles.clear();
 }
 
 /** Run a job's steps one after another in this process (`npm start`, the tests) until it finishes. */

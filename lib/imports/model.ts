@@ -46,6 +46,8 @@ export interface ImportJob extends ImportCounts {
   size: number;
   /** The file's data rows (known once it is read). */
   totalRows: number | null;
+  /** The SHA-256 of the file its first step read (base64url): a later step refuses another file. */
+  fileDigest: string | null;
   /** Header cells no field claims, ignored (an ERP's export has many columns). */
   ignoredColumns: string[];
   /** The first data row (0-based, header excluded) not read yet: where the next step starts. */

@@ -29,6 +29,7 @@ export async function createImportJob(principal: Principal, input: CreateImportI
     fileName: input.fileName,
     size: input.size,
     totalRows: null,
+    fileDigest: null,
     ignoredColumns: [],
     nextRow: 0,
     rowsDone: 0,
@@ -63,9 +64,9 @@ export function etaSeconds(job: ImportJob, nowMs: number): number | null {
   return Math.max(0, Math.round((perRow * (job.totalRows - job.rowsDone)) / 1000));
 }
 
-/** A job as the API shows it: without its tenant (the caller's), its step position or the request it came from. */
+/** A job as the API shows it: without its tenant (the caller's), its step position, its file's digest or the request it came from. */
 export function importViewOf(job: ImportJob, nowMs: number): ImportView {
-  const { tenantId: _tenant, nextRow: _next, origin: _origin, ...view } = job;
+  const { tenantId: _tenant, nextRow: _next, origin: _origin, fileDigest: _digest, ...view } = job;
   return { ...view, etaSeconds: etaSeconds(job, nowMs) };
 }
 

@@ -39,6 +39,8 @@ Object.assign(process.env, {
   JWT_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256' }] }),
   JWT_SIGNING_KEY: JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: 'ES256' }),
   CURSOR_SECRET: 'sample-events-cursor-key-of-32-characters',
+  // What the stack gives POST /imports (infra/constructs/imports.ts): the bucket it presigns uploads to, offline.
+  IMPORT_BUCKET: 'sample-events-imports',
   ...functionEnvironment(stage, { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console', edgeSecret: 'sample-events-edge-secret' }),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   // No EMF lines on the test output (test/handlers/metrics.test.ts checks what they hold).

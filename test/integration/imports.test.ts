@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findImportJob, insertImportJob } from '../../lib/db/repositories/imports';
-import { runImport, runImportStep, type ImportDeps } from '../../lib/imports/engine';
+import { forgetCheckedFiles, runImport, runImportStep, type ImportDeps } from '../../lib/imports/engine';
 import type { ImportJob, ImportKind } from '../../lib/imports/model';
 import { apiUrl, call, newTenantWithAdmin, useLocalStoreInProcess, type Account } from './api';
 
@@ -28,6 +28,7 @@ async function newJob(admin: Account, kind: ImportKind, dryRun: boolean, bytes: 
     fileName: `${kind}.csv`,
     size: bytes.byteLength,
     totalRows: null,
+    fileDigest: null,
     ignoredColumns: [],
     nextRow: 0,
     rowsDone: 0,
@@ -117,6 +118,20 @@ describe('importing products', () => {
     const stored = await findImportJob(admin.tenantId, job.id);
     expect((stored?.created ?? 0) + (stored?.existing ?? 0)).toBe(30);
     expect(await allProducts(admin)).toHaveLength(30);
+  });
+
+  it('fails a job whose file is PUT again with other rows after it started, keeping what its first steps made', async () => {
+    const admin = await newTenantWithAdmin();
+    let file = csv(productLines(60));
+    const { job, deps } = await newJob(admin, 'products', false, file);
+    const read = { ...deps, files: { read: () => Promise.resolve(file) } };
+    expect(await runImportStep(job, 0, read)).toBe(40);
+    // Another file under the same link, read by a step in a fresh process.
+    file = csv(productLines(80));
+    forgetCheckedFiles();
+    expect(await runImportStep(job, 40, read)).toBeNull();
+    expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({ status: 'failed', failure: 'The file changed after the import started: start a new import with it', rowsDone: 40, created: 40 });
+    expect(await allProducts(admin)).toHaveLength(40);
   });
 
   it('fails a file without the required columns, saying which, and writes nothing', async () => {

@@ -16,7 +16,7 @@ import { writeWithEntry } from './audit';
  */
 
 const FIELDS = fieldsOf<ImportJob>()([
-  'id', 'tenantId', 'kind', 'dryRun', 'status', 'fileName', 'size', 'totalRows', 'ignoredColumns', 'nextRow', 'rowsDone', 'created', 'existing', 'refused',
+  'id', 'tenantId', 'kind', 'dryRun', 'status', 'fileName', 'size', 'totalRows', 'fileDigest', 'ignoredColumns', 'nextRow', 'rowsDone', 'created', 'existing', 'refused',
   'errors', 'errorsTruncated', 'failure', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'origin',
 ]);
 
@@ -37,16 +37,16 @@ export async function findImportJob(tenantId: string, importId: string): Promise
 }
 
 /** Its file came: running, with its row count. False when it was started already (or has failed): nothing is written. */
-export function startImportJob(job: Pick<ImportJob, 'tenantId' | 'id'>, file: { totalRows: number; ignoredColumns: string[] }, startedAt: string): Promise<boolean> {
+export function startImportJob(job: Pick<ImportJob, 'tenantId' | 'id'>, file: { totalRows: number; ignoredColumns: string[]; fileDigest: string }, startedAt: string): Promise<boolean> {
   return conditionally(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keyOf(job),
-        UpdateExpression: 'SET #status = :running, totalRows = :total, ignoredColumns = :ignored, startedAt = :at',
+        UpdateExpression: 'SET #status = :running, totalRows = :total, ignoredColumns = :ignored, fileDigest = :digest, startedAt = :at',
         ConditionExpression: '#status = :waiting',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':waiting': 'awaiting_upload', ':total': file.totalRows, ':ignored': file.ignoredColumns, ':at': startedAt },
+        ExpressionAttributeValues: { ':running': 'running', ':waiting': 'awaiting_upload', ':total': file.totalRows, ':ignored': file.ignoredColumns, ':digest': file.fileDigest, ':at': startedAt },
       }),
     ),
   );
