@@ -137,13 +137,14 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
   const valid = rows.filter((row): row is Extract<CheckedRow, { ok: true }> => row.ok);
   const refused = rows.flatMap((row): RowError[] => (row.ok ? [] : row.errors));
   const refusedRows = rows.length - valid.length;
-  let outcomes: ('created' | 'existing')[];
-  if (job.dryRun) {
-    const taken = await takenKeys(job, valid);
-    outcomes = valid.map((row) => (taken.has(row.key) ? 'existing' : 'created'));
-  } else {
-    outcomes = await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) => create(job, row.request, deps.now()));
-  }
+  // The records already there, read by key (one BatchGetItem per 100): a dry run stops here; a
+  // real run creates only the others, so a file imported again costs reads, not refused
+  // transactions (which DynamoDB bills as writes). A create that still finds its key taken (a
+  // concurrent one) counts as already there.
+  const taken = await takenKeys(job, valid);
+  const outcomes: ('created' | 'existing')[] = job.dryRun
+    ? valid.map((row) => (taken.has(row.key) ? 'existing' : 'created'))
+    : await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) => (taken.has(row.key) ? Promise.resolve('existing' as const) : create(job, row.request, deps.now())));
   const room = Math.max(0, MAX_REPORTED_ERRORS - job.errors.length);
   const toRow = fromRow + rows.length;
   const step: StepOutcome = {
