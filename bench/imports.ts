@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../lib/auth/principal';
-import { findImportJob, insertImportJob } from '../lib/db/repositories/imports';
+import { benchPrincipal } from './support/principal';
+import { findImportJob } from '../lib/db/repositories/imports';
 import { queryAll } from '../lib/db/query';
 import { keys } from '../lib/db/keys';
 import { mapConcurrently } from '../lib/domain/concurrency';
@@ -42,21 +43,7 @@ const WIDTH = 16;
 /** Rows of the baseline: enough for a steady pace, a tenth of the file. */
 const BASELINE_ROWS = 2_000;
 
-const adminOf = (tenantId: string): Principal => ({
-  kind: 'user',
-  tenantId,
-  userId: randomUUID(),
-  sessionId: randomUUID(),
-  jti: randomUUID(),
-  role: 'ADMIN',
-  platformAdmin: false,
-  name: 'Bench',
-  email: 'bench@example.com',
-  tokenExpiresAt: 0,
-  sessionsValidFrom: null,
-  credentialVersion: 0,
-  mfaEnrolmentRequired: false,
-});
+const adminOf = benchPrincipal;
 
 const sku = (index: number) => `SKU-${String(index).padStart(6, '0')}`;
 

@@ -31,6 +31,7 @@ import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
 import { measureCapacity } from './support/capacity';
+import { benchPrincipal } from './support/principal';
 import { generateSuppliers } from './support/brazilian-suppliers';
 import { productSearchFigures, supplierSearchFigures, type SearchFigure } from './search';
 import { cnpjWithCheckDigits } from './support/documents';
@@ -48,23 +49,7 @@ export interface ScaleFigure {
   met: boolean;
 }
 
-function principalOf(tenantId: string): Principal {
-  return {
-    kind: 'user',
-    tenantId,
-    userId: randomUUID(),
-    sessionId: randomUUID(),
-    jti: randomUUID(),
-    role: 'ADMIN',
-    platformAdmin: false,
-    name: 'Bench',
-    email: 'bench@example.com',
-    tokenExpiresAt: 0,
-    sessionsValidFrom: null,
-    credentialVersion: 0,
-    mfaEnrolmentRequired: false,
-  };
-}
+const principalOf = benchPrincipal;
 
 /** Run `tasks` with at most `width` in flight. */
 const inParallel = <T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> => mapConcurrently(tasks, width, (task) => task());

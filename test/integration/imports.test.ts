@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findImportJob, insertImportJob } from '../../lib/db/repositories/imports';
+import { withRequestOrigin } from '../../lib/audit/context';
+import { findImportJob } from '../../lib/db/repositories/imports';
 import { forgetCheckedFiles, runImport, runImportStep, type ImportDeps } from '../../lib/imports/engine';
 import type { ImportJob, ImportKind } from '../../lib/imports/model';
+import { createImportJob } from '../../lib/imports/service';
+import { testPrincipal } from '../support/principal';
 import { apiUrl, call, newTenantWithAdmin, useLocalStoreInProcess, type Account } from './api';
 
 /**
@@ -17,34 +20,11 @@ beforeAll(() => useLocalStoreInProcess());
 const BOM = '\uFEFF';
 const csv = (lines: string[]) => new TextEncoder().encode(`${BOM}${lines.join('\r\n')}\r\n`);
 
-/** A job as POST /imports makes it, for `admin`, whose file is `bytes`. */
+/** A job as POST /imports makes it, for `admin` from 203.0.113.9, whose file is `bytes`. */
 async function newJob(admin: Account, kind: ImportKind, dryRun: boolean, bytes: Uint8Array): Promise<{ job: ImportJob; deps: ImportDeps }> {
-  const job: ImportJob = {
-    id: randomUUID(),
-    tenantId: admin.tenantId,
-    kind,
-    dryRun,
-    status: 'awaiting_upload',
-    fileName: `${kind}.csv`,
-    size: bytes.byteLength,
-    totalRows: null,
-    fileDigest: null,
-    ignoredColumns: [],
-    nextRow: 0,
-    rowsDone: 0,
-    created: 0,
-    existing: 0,
-    refused: 0,
-    errors: [],
-    errorsTruncated: false,
-    failure: null,
-    createdBy: { id: admin.userId, name: 'Admin' },
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    origin: { requestId: `test-${randomUUID()}`, sourceIp: '203.0.113.9', userAgent: 'vitest' },
-  };
-  await insertImportJob(job);
+  const principal = testPrincipal({ tenantId: admin.tenantId, userId: admin.userId, role: 'ADMIN', name: 'Admin' });
+  const origin = { requestId: `test-${randomUUID()}`, sourceIp: '203.0.113.9', userAgent: 'vitest' };
+  const job = await withRequestOrigin(origin, () => createImportJob(principal, { kind, dryRun, fileName: `${kind}.csv`, size: bytes.byteLength }, Date.now()));
   return { job, deps: { now: () => Date.now(), files: { read: () => Promise.resolve(bytes) }, stepRows: 40 } };
 }
 
