@@ -1,21 +1,28 @@
 /**
  * The security headers of the console's pages and files, wherever they are served: by
  * `npm start` (local/console-server.ts) and by CloudFront (infra/constructs). The console
- * loads only its own files and calls only its own origin; the TOTP QR code is shown as a
- * data: image; React and Chart.js style through the CSSOM, which the CSP allows.
+ * loads only its own files and calls only its own origin, and deployed the imports bucket
+ * (`uploadOrigins`); the TOTP QR code is shown as a data: image; React and Chart.js style
+ * through the CSSOM, which the CSP allows.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function consoleCsp(uploadOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    // Deployed, an import's file is PUT to the imports bucket by a presigned link (lib/imports/storage).
+    ["connect-src 'self'", ...uploadOrigins].join(' '),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy where the console calls its own origin only (npm start, whose upload links are on it). */
+export const CONSOLE_CSP = consoleCsp();
 
 /** Browser features the console never uses, turned off for it and anything it could load. */
 export const CONSOLE_PERMISSIONS_POLICY = [

@@ -157,12 +157,16 @@ export class BackofficeStack extends Stack {
       ...(stage.customDomain ? { customDomain: stage.customDomain } : {}),
     });
 
+    // Before the console: its CSP lets the browser PUT import files to the bucket.
+    const imports = new Imports(this, 'Imports', { table, environment, allowedOrigins: allowedOrigins(stage, browser), ...functionDefaults });
+
     const site = new ConsoleSite(this, 'Console', {
       // Behind a custom domain the execute-api endpoint is off: the distribution uses the domain, mapped at its root.
       api: stage.customDomain ? { domainName: stage.customDomain.domainName } : executeApiOrigin(api.restApi.restApiId, stage.name),
       priceClass: stage.priceClass,
       removalPolicy: stage.removalPolicy,
       logRetention: stage.logRetention,
+      uploadOrigins: [imports.uploadOrigin],
     });
     built.site = site;
 
@@ -171,7 +175,6 @@ export class BackofficeStack extends Stack {
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     acknowledgeLogGroupFindings(routeLogs);
 
-    const imports = new Imports(this, 'Imports', { table, environment, allowedOrigins: allowedOrigins(stage, browser), ...functionDefaults });
 
     const observed: ObservedFunction[] = [];
     for (const route of routeList()) {

@@ -31,7 +31,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
 import { acknowledgeFunctionOutsideVpc, acknowledgeLogGroupFindings } from '../acknowledgments';
 import { fromRoot, repoRoot } from '../paths';
-import { CONSOLE_CSP, CONSOLE_PERMISSIONS_POLICY } from '../../console/headers';
+import { consoleCsp, CONSOLE_PERMISSIONS_POLICY } from '../../console/headers';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 
 /** The path prefix the console is served under (Vite `base: '/console/'`); the API keeps every other path. */
@@ -120,6 +120,8 @@ export interface ConsoleSiteProps {
   logRetention: RetentionDays;
   /** The console workspace (tests point it elsewhere); CONSOLE_DIR by default. */
   consoleDir?: string;
+  /** Origins the console PUTs files to besides its own (the imports bucket), allowed by its CSP's connect-src. */
+  uploadOrigins?: readonly string[];
 }
 
 /**
@@ -173,7 +175,7 @@ export class ConsoleSite extends Construct {
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'The console: CSP, HSTS and the other security headers',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONSOLE_CSP, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: consoleCsp(props.uploadOrigins), override: true },
         strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },

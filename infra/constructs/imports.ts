@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -44,6 +44,13 @@ export interface ImportsProps {
  */
 export class Imports extends Construct {
   readonly bucket: Bucket;
+  /**
+   * Where browsers PUT the files: the bucket's regional endpoint, as the presigned links name it.
+   * Built from the bucket's name, which is made from the stack, the account and the region rather
+   * than generated, so the console's CSP can name it without a cycle (the bucket's CORS rule names
+   * the console's distribution, whose response headers hold the CSP).
+   */
+  readonly uploadOrigin: string;
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly worker: ServiceFunction;
@@ -52,7 +59,10 @@ export class Imports extends Construct {
     super(scope, id);
     const worker = workers.importStep;
 
+    const bucketName = `${Stack.of(this).stackName.toLowerCase()}-imports-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+    this.uploadOrigin = `https://${bucketName}.s3.${Aws.REGION}.amazonaws.com`;
     this.bucket = new Bucket(this, 'Bucket', {
+      bucketName,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: BucketEncryption.S3_MANAGED,

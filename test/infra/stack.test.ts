@@ -1190,9 +1190,22 @@ describe("the console on the API's origin", () => {
     for (const pattern of ['/console/assets/*', '/console', '/console/*']) expect(behaviour(pattern).ResponseHeadersPolicyId, pattern).toEqual({ Ref: policyId });
     const headers = policy.Properties.ResponseHeadersPolicyConfig as Json;
     expect(headers.SecurityHeadersConfig).toEqual({
+      // The console calls its own origin, and PUTs import files to the imports bucket (its name, not a wildcard of S3).
       ContentSecurityPolicy: {
-        ContentSecurityPolicy:
-          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ContentSecurityPolicy: {
+          'Fn::Join': [
+            '',
+            [
+              "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' https://backoffice-dev-imports-",
+              { Ref: 'AWS::AccountId' },
+              '-',
+              { Ref: 'AWS::Region' },
+              '.s3.',
+              { Ref: 'AWS::Region' },
+              ".amazonaws.com; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            ],
+          ],
+        },
         Override: true,
       },
       StrictTransportSecurity: { AccessControlMaxAgeSec: 63_072_000, IncludeSubdomains: true, Override: true },
@@ -1390,6 +1403,8 @@ describe('imports', () => {
   it('keeps the files in a private, TLS-only, encrypted bucket that expires them after 30 days and takes PUTs from the allowed origins', () => {
     const bucket = resources[importBucketId()];
     expect(bucket?.Properties).toMatchObject({
+      // Named from the stack, account and region: the console's CSP names it (infra/constructs/imports.ts).
+      BucketName: { 'Fn::Join': ['', ['backoffice-dev-imports-', { Ref: 'AWS::AccountId' }, '-', { Ref: 'AWS::Region' }]] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       CorsConfiguration: { CorsRules: [{ AllowedMethods: ['PUT'], AllowedHeaders: ['content-type'], MaxAge: 3600 }] },
