@@ -34,12 +34,12 @@ describe('the upload itself', () => {
   const link = { method: 'PUT' as const, url: 'https://bucket.s3.amazonaws.com/k?sig=1', headers: { 'content-type': 'text/csv' }, expiresAt: '2026-11-26T15:00:00.000Z' };
 
   it('PUTs the bytes with the link’s headers, without cookies to another origin', async () => {
-    const calls: [string, RequestInit | undefined][] = [];
+    const calls: [RequestInfo | URL, RequestInit | undefined][] = [];
     const file = new Blob(['Código;Descrição\nA;B\n'], { type: 'text/csv' });
     await uploadFile(link, file, {
       origin: 'https://console.example.com',
       fetch: (input, init) => {
-        calls.push([String(input), init]);
+        calls.push([input, init]);
         return Promise.resolve(new Response(null, { status: 200 }));
       },
     });
@@ -90,7 +90,7 @@ describe('starting an import', () => {
   });
 
   it('keeps the job of POST’s answer without its upload link', () => {
-    const created = { ...job({ status: 'awaiting_upload' }), upload: { method: 'PUT', url: '/x', headers: {}, expiresAt: '2026-11-26T15:15:00.000Z' } } as CreatedImport;
+    const created: CreatedImport = { ...job({ status: 'awaiting_upload' }), upload: { method: 'PUT', url: '/x', headers: {}, expiresAt: '2026-11-26T15:15:00.000Z' } };
     expect(jobOf(created)).toEqual(job({ status: 'awaiting_upload' }));
   });
 });
@@ -143,13 +143,13 @@ describe('following a job', () => {
   it('says the time left in seconds, minutes, or hours and minutes', () => {
     expect(etaOf(null)).toBeUndefined();
     expect(etaOf(-1)).toBeUndefined();
-    expect(etaOf(0)).toEqual({ seconds: 1 });
-    expect(etaOf(45)).toEqual({ seconds: 45 });
-    expect(etaOf(60)).toEqual({ minutes: 1 });
-    expect(etaOf(150)).toEqual({ minutes: 3 });
-    expect(etaOf(3569)).toEqual({ minutes: 59 });
-    expect(etaOf(3599)).toEqual({ hours: 1, minutes: 0 });
-    expect(etaOf(3 * 3600 + 20 * 60)).toEqual({ hours: 3, minutes: 20 });
+    expect(etaOf(0)).toEqual({ unit: 'seconds', seconds: 1 });
+    expect(etaOf(45)).toEqual({ unit: 'seconds', seconds: 45 });
+    expect(etaOf(60)).toEqual({ unit: 'minutes', minutes: 1 });
+    expect(etaOf(150)).toEqual({ unit: 'minutes', minutes: 3 });
+    expect(etaOf(3569)).toEqual({ unit: 'minutes', minutes: 59 });
+    expect(etaOf(3599)).toEqual({ unit: 'hours', hours: 1, minutes: 0 });
+    expect(etaOf(3 * 3600 + 20 * 60)).toEqual({ unit: 'hours', hours: 3, minutes: 20 });
   });
 
   it('offers the real import only after a finished check that refused nothing, with the same file at hand', () => {

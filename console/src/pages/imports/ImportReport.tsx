@@ -86,9 +86,9 @@ function Summary({ job }: { job: ImportJob }) {
     [t.existing, count(job.existing)],
     [t.refused, count(job.refused)],
   ];
-  if (eta) rows.push([t.eta, 'seconds' in eta ? t.etaSeconds(eta.seconds) : 'hours' in eta ? t.etaHours(eta.hours, eta.minutes) : t.etaMinutes(eta.minutes)]);
+  if (eta) rows.push([t.eta, eta.unit === 'seconds' ? t.etaSeconds(eta.seconds) : eta.unit === 'hours' ? t.etaHours(eta.hours, eta.minutes) : t.etaMinutes(eta.minutes)]);
   return (
-    <div className="table-wrap">
+    <div className="table-wrap import-summary-wrap">
       <table className="import-summary">
         <caption className="visually-hidden">{t.summary}</caption>
         <tbody>

@@ -73,15 +73,15 @@ export function progressOf(job: Pick<ImportJob, 'rowsDone' | 'totalRows'>): { do
   return { done, total: job.totalRows, percent: Math.floor((done * 100) / job.totalRows) };
 }
 
-export type Eta = { seconds: number } | { minutes: number } | { hours: number; minutes: number };
+export type Eta = { unit: 'seconds'; seconds: number } | { unit: 'minutes'; minutes: number } | { unit: 'hours'; hours: number; minutes: number };
 
 /** The time left as people say it: seconds under a minute, whole minutes under an hour, then hours and minutes; none when the API has no estimate. */
 export function etaOf(etaSeconds: number | null): Eta | undefined {
   if (etaSeconds === null || etaSeconds < 0) return undefined;
-  if (etaSeconds < 60) return { seconds: Math.max(1, Math.round(etaSeconds)) };
+  if (etaSeconds < 60) return { unit: 'seconds', seconds: Math.max(1, Math.round(etaSeconds)) };
   const minutes = Math.round(etaSeconds / 60);
-  if (minutes < 60) return { minutes };
-  return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
+  if (minutes < 60) return { unit: 'minutes', minutes };
+  return { unit: 'hours', hours: Math.floor(minutes / 60), minutes: minutes % 60 };
 }
 
 /** Whether "Import for real" is offered: a finished check that refused nothing, with its file still at hand. */

@@ -9,7 +9,7 @@ export const importMessages = defineMessages({
     kind: 'O que importar',
     kindNames: (kind: string) => ({ suppliers: 'Fornecedores', products: 'Produtos' })[kind] ?? kind,
     file: 'Arquivo CSV',
-    fileHint: (kind: string) =>
+    fileHint: (kind: string): string =>
       kind === 'suppliers'
         ? 'Colunas: Nome, Razão Social e CNPJ/CPF; opcionais: E-mail, Telefone e Ativo. Separado por ; ou vírgula, até 10 MB e 50.000 linhas.'
         : 'Colunas: Código (SKU) e Descrição (nome). Separado por ; ou vírgula, até 10 MB e 50.000 linhas.',
@@ -62,7 +62,7 @@ export const importMessages = defineMessages({
     kind: 'What to import',
     kindNames: (kind: string) => ({ suppliers: 'Suppliers', products: 'Products' })[kind] ?? kind,
     file: 'CSV file',
-    fileHint: (kind: string) =>
+    fileHint: (kind: string): string =>
       kind === 'suppliers'
         ? 'Columns: Name, Corporate name and CNPJ/CPF; optional: E-mail, Phone and Active. Separated by ; or comma, up to 10 MB and 50,000 rows.'
         : 'Columns: Code (SKU) and Description (name). Separated by ; or comma, up to 10 MB and 50,000 rows.',
