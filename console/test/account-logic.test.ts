@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceOf, disableBody, groupSecret, svgDataUrl } from '../src/pages/account/logic';
+import { deviceOf, disableBody, groupSecret, myDataFileName, myDataText, svgDataUrl } from '../src/pages/account/logic';
 import { invitationOf, newPasswordProblem, slugOf, slugProblem } from '../src/pages/auth/recovery';
 
 describe('the QR code as an image address', () => {
@@ -92,5 +92,19 @@ describe('the invitation link', () => {
     expect(invitationOf('tenantId=t1&email=a%2Bb%40example.com&token=abc')?.email).toBe('a+b@example.com');
     expect(invitationOf('?tenantId=t1&token=abc')).toBeUndefined();
     expect(invitationOf('')).toBeUndefined();
+  });
+});
+
+describe('the copy of my data', () => {
+  it('is named after the day on the user’s clock', () => {
+    expect(myDataFileName('meus-dados', new Date(2026, 10, 26, 23, 59))).toBe('meus-dados-2026-11-26.json');
+    expect(myDataFileName('my-data', new Date(2027, 0, 5, 0, 0))).toBe('my-data-2027-01-05.json');
+  });
+
+  it('holds the API’s document as it came, indented', () => {
+    const data = { generatedAt: '2026-11-26T15:00:00.000Z', user: { email: 'ana@example.com', name: 'Ana' } };
+    const text = myDataText(data);
+    expect(JSON.parse(text)).toEqual(data);
+    expect(text).toBe(`${JSON.stringify(data, null, 2)}\n`);
   });
 });

@@ -24,6 +24,7 @@ export const ROUTES: readonly PageRoute[] = [
   { path: '/suppliers', access: 'signed-in', page: lazy(() => import('../pages/suppliers/SuppliersPage')) },
   { path: '/inventory', access: 'signed-in', page: lazy(() => import('../pages/inventory/InventoryPage')) },
   { path: '/inventory/products/:id', access: 'signed-in', page: lazy(() => import('../pages/inventory/ProductPage')) },
+  { path: '/imports', access: 'signed-in', page: lazy(() => import('../pages/imports/ImportsPage')) },
   { path: '/administration', access: 'signed-in', page: lazy(() => import('../pages/admin/AdministrationPage')) },
   { path: '/account', access: 'signed-in', page: lazy(() => import('../pages/account/AccountPage')) },
 ];

@@ -2,10 +2,11 @@ import { Page } from '../../components/Page';
 import { useMessages } from '../../i18n';
 import { ChangePasswordSection } from './ChangePasswordSection';
 import { accountMessages } from './messages';
+import { MyDataSection } from './MyDataSection';
 import { SecondFactorSection } from './SecondFactorSection';
 import { SessionsSection } from './SessionsSection';
 
-/** The signed-in user's own account: sessions, password, second factor. */
+/** The signed-in user's own account: sessions, password, second factor, a copy of their data. */
 export default function AccountPage() {
   const t = useMessages(accountMessages);
   return (
@@ -13,6 +14,7 @@ export default function AccountPage() {
       <SessionsSection />
       <ChangePasswordSection />
       <SecondFactorSection />
+      <MyDataSection />
     </Page>
   );
 }

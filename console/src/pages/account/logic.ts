@@ -39,3 +39,12 @@ export function deviceOf(userAgent: string): string {
   if (browser || system) return [browser && (names[browser] ?? browser), system && (names[system] ?? system)].filter(Boolean).join(' · ');
   return userAgent.length > 40 ? `${userAgent.slice(0, 40)}…` : userAgent;
 }
+
+/** The name of a saved copy of my data: `meus-dados-2026-11-26.json`, the day as the user's clock says it. */
+export function myDataFileName(prefix: string, now: Date): string {
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${prefix}-${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}.json`;
+}
+
+/** What the saved file holds: the API's document as it came, indented for reading. */
+export const myDataText = (data: unknown): string => `${JSON.stringify(data, null, 2)}\n`;

@@ -52,6 +52,14 @@ export const accountMessages = defineMessages({
     mfaDisableCode: 'Código do aplicativo ou de recuperação',
     mfaDisable: 'Desativar',
     mfaDisabled: 'Verificação em duas etapas desativada.',
+
+    myDataTitle: 'Meus dados',
+    myDataIntro:
+      'Uma cópia de tudo o que o serviço guarda sobre você (LGPD, art. 18 e 19): seu perfil, suas sessões com endereço IP e navegador, a verificação em duas etapas, os convites e as ações que você fez, em um arquivo JSON. Nenhuma senha ou segredo vai nele. Até 5 vezes por hora.',
+    myDataDownload: 'Baixar meus dados (JSON)',
+    myDataPreparing: 'Preparando o arquivo…',
+    myDataSaved: (fileName: string) => `Arquivo ${fileName} salvo.`,
+    myDataFilePrefix: 'meus-dados',
   },
   en: {
     title: 'My account',
@@ -104,5 +112,13 @@ export const accountMessages = defineMessages({
     mfaDisableCode: 'App code or recovery code',
     mfaDisable: 'Turn off',
     mfaDisabled: 'Two-step verification is off.',
+
+    myDataTitle: 'My data',
+    myDataIntro:
+      'A copy of everything the service holds about you (LGPD, Art. 18 and 19): your profile, your sessions with their IP address and browser, two-step verification, the invitations and the actions you made, in one JSON file. No password or secret is in it. Up to 5 times an hour.',
+    myDataDownload: 'Download my data (JSON)',
+    myDataPreparing: 'Preparing the file…',
+    myDataSaved: (fileName: string) => `File ${fileName} saved.`,
+    myDataFilePrefix: 'my-data',
   },
 });

@@ -45,6 +45,9 @@ export function Products() {
   return (
     <section className="card" aria-labelledby="products-title">
       <h2 id="products-title">{t.products}</h2>
+      <p>
+        <Link href="/imports?kind=products">{t.importProducts}</Link>
+      </p>
       <CreateForm
         title={t.newProduct}
         submitLabel={t.createProduct}

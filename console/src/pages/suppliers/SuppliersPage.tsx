@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { ConfirmDialog } from '../../components/Dialogs';
 import { TextField } from '../../components/Field';
@@ -70,9 +71,14 @@ export default function SuppliersPage() {
     <Page
       title={t.title}
       actions={
-        <button type="button" className="button primary" onClick={openCreate}>
-          {t.newSupplier}
-        </button>
+        <>
+          <Link href="/imports?kind=suppliers" className="button secondary">
+            {t.importSpreadsheet}
+          </Link>
+          <button type="button" className="button primary" onClick={openCreate}>
+            {t.newSupplier}
+          </button>
+        </>
       }
     >
       <div className="toolbar">
