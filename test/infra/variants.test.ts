@@ -199,8 +199,14 @@ describe('the console on the API\'s origin', () => {
   });
 
   it('lets only CloudFront read the prod bucket, for this distribution (no auto-delete role there)', () => {
-    const [, policy] = resourcesOf(prod.template, 'AWS::S3::BucketPolicy')[0] ?? [];
-    const allows = ((policy?.Properties.PolicyDocument as { Statement: Json[] }).Statement).filter((statement) => statement.Effect === 'Allow');
+    const policies = resourcesOf(prod.template, 'AWS::S3::BucketPolicy');
+    const allowsOf = (prefix: string) => {
+      const [, policy] = policies.find(([id]) => id.startsWith(prefix)) ?? [];
+      return ((policy?.Properties.PolicyDocument as { Statement: Json[] }).Statement).filter((statement) => statement.Effect === 'Allow');
+    };
+    // The imports bucket's policy only refuses plain HTTP: its readers and writers hold their grants in their roles.
+    expect(allowsOf('Imports')).toEqual([]);
+    const allows = allowsOf('Console');
     expect(allows).toEqual([
       expect.objectContaining({
         Principal: { Service: 'cloudfront.amazonaws.com' },

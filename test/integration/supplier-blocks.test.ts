@@ -130,7 +130,9 @@ describe('the supplier index blocks', () => {
     await createSupplier(principal, { name: 'Loja Mais Nova', corporateName: 'Loja Mais Nova Ltda', document: cpf.generate() }, NOW);
     expect((await expectBlocksExact(tenantId)).length).toBe(3);
     await expectPagesAreSlices(tenantId, [10]);
-  });
+    // The migration scans the whole store the integration files share, which grows with them
+    // (25 to 30 s on 2 cores once the imports' tests joined): a guard against a hang, not a timing.
+  }, 120_000);
 });
 
 /** The audit entries of one supplier, newest first (its resource's list: consistent). */
