@@ -1,5 +1,6 @@
 import { config } from '../lib/config';
-import { runImport } from '../lib/imports/engine';
+import { scanRunningImportJobs } from '../lib/db/repositories/imports';
+import { runImport, type ImportFiles } from '../lib/imports/engine';
 import { localImportStorage } from '../lib/imports/storage';
 import type { UploadOptions } from './uploads';
 
@@ -7,12 +8,14 @@ import type { UploadOptions } from './uploads';
  * npm start's imports: where uploads are kept and checked (local/uploads.ts), and each job run
  * in this process once its file came, step after step, by the deployed worker's code. A job
  * whose run fails is logged and stays `running`: uploading its file again does not restart it
- * (a job starts once), so start a new import.
+ * (a job starts once), so start a new import. A job that npm start stopping interrupted goes on
+ * from its next row when npm start starts again (`resumeImports`).
  */
 export function localImportUploads(log: (line: string) => void): UploadOptions {
   const { IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
   if (!IMPORT_UPLOAD_SECRET || !IMPORT_UPLOAD_DIR) throw new Error('IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR are set by local/environment.ts');
   const files = localImportStorage(IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR);
+  void resumeImports(files, log);
   return {
     secret: IMPORT_UPLOAD_SECRET,
     directory: IMPORT_UPLOAD_DIR,
@@ -24,4 +27,24 @@ export function localImportUploads(log: (line: string) => void): UploadOptions {
         .catch((error: unknown) => log(`[imports] ${ref.id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
     },
   };
+}
+
+/**
+ * Go on with every job left `running` (npm start stopped during its steps): each from its next
+ * row, as the deployed queue would have gone on. A step records only from the row it started at,
+ * so a job another process is running counts its rows once. Resolves when they have finished.
+ */
+export async function resumeImports(files: ImportFiles, log: (line: string) => void): Promise<void> {
+  const jobs = await scanRunningImportJobs().catch((error: unknown) => {
+    log(`[imports] could not look for interrupted imports: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  await Promise.all(
+    jobs.map(async (job) => {
+      log(`[imports] ${job.id} goes on from row ${job.nextRow}`);
+      await runImport(job, { now: Date.now, files }, job.nextRow)
+        .then(() => log(`[imports] ${job.id} done`))
+        .catch((error: unknown) => log(`[imports] ${job.id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+    }),
+  );
 }

@@ -167,9 +167,9 @@ export function forgetCheckedFiles(): void {
   checkedFiles.clear();
 }
 
-/** Run a job's steps one after another in this process (`npm start`, the tests) until it finishes. */
-export async function runImport(ref: { tenantId: string; id: string }, deps: ImportDeps): Promise<void> {
-  for (let next: number | null = 0; next !== null; ) next = await runImportStep(ref, next, deps);
+/** Run a job's steps one after another in this process (`npm start`, the tests) until it finishes, from `fromRow` (a job resumed: its `nextRow`). */
+export async function runImport(ref: { tenantId: string; id: string }, deps: ImportDeps, fromRow = 0): Promise<void> {
+  for (let next: number | null = fromRow; next !== null; ) next = await runImportStep(ref, next, deps);
 }
 
 /** The import queue's messages: a step to run (sent by the step before), or S3's notice that a file came (the first step). */

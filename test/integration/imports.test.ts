@@ -6,6 +6,7 @@ import { findImportJob } from '../../lib/db/repositories/imports';
 import { forgetCheckedFiles, runImport, runImportStep, type ImportDeps } from '../../lib/imports/engine';
 import type { ImportJob, ImportKind } from '../../lib/imports/model';
 import { createImportJob } from '../../lib/imports/service';
+import { resumeImports } from '../../local/imports';
 import { testPrincipal } from '../support/principal';
 import { apiUrl, call, newTenantWithAdmin, useLocalStoreInProcess, type Account } from './api';
 
@@ -98,6 +99,23 @@ describe('importing products', () => {
     const stored = await findImportJob(admin.tenantId, job.id);
     expect((stored?.created ?? 0) + (stored?.existing ?? 0)).toBe(30);
     expect(await allProducts(admin)).toHaveLength(30);
+  });
+
+  it('goes on from its next row when npm start starts again after stopping during a job', async () => {
+    const admin = await newTenantWithAdmin();
+    const file = csv(productLines(100));
+    const { job, deps } = await newJob(admin, 'products', false, file);
+    expect(await runImportStep(job, 0, deps)).toBe(40);
+    // npm start stopped here; the next one finds the job running at row 40. Only this test's
+    // file is readable, so a job another test file left running is not run here.
+    forgetCheckedFiles();
+    const log: string[] = [];
+    const files = { read: (read: Pick<ImportJob, 'id'>) => (read.id === job.id ? Promise.resolve(file) : Promise.reject(new Error('not this test\'s job'))) };
+    await resumeImports(files, (line) => log.push(line));
+    expect(log).toContain(`[imports] ${job.id} goes on from row 40`);
+    expect(log).toContain(`[imports] ${job.id} done`);
+    expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({ status: 'succeeded', rowsDone: 100, created: 100, existing: 0, refused: 0 });
+    expect(await allProducts(admin)).toHaveLength(100);
   });
 
   it('fails a job whose file is PUT again with other rows after it started, keeping what its first steps made', async () => {

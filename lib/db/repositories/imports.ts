@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { IMPORT_RETENTION_DAYS, type ImportCounts, type ImportJob, type RowError } from '../../imports/model';
 import type { AuditRecord } from '../../audit/model';
 import { db, tableName } from '../client';
@@ -108,4 +108,28 @@ export function failImportJob(job: Pick<ImportJob, 'tenantId' | 'id'>, failure: 
       }),
     ),
   );
+}
+
+/**
+ * The jobs left `running` in the whole store: npm start only (local/imports.ts), which runs a
+ * job's steps in its own process and so loses them when it stops. A Scan, which a store of
+ * development data makes cheap; deployed, each step is a queue message and nothing is lost.
+ */
+export async function scanRunningImportJobs(): Promise<ImportJob[]> {
+  const found: ImportJob[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '#type = :job AND #status = :running',
+        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: { ':job': IMPORT_ITEMS.job, ':running': 'running' },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    found.push(...(page.Items ?? []).map((item) => pick<ImportJob>(item, FIELDS)));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
 }
