@@ -7,7 +7,11 @@
  *   same run: the same products created one by one through the same service at the same width,
  *   without the file (what a client POSTing them as fast as it may would get), as a ratio;
  * - the same file again: nothing created, every row found;
- * - then the tenant holds exactly 20,000 products.
+ * - then the tenant holds exactly 20,000 products;
+ * - whether the API stays usable meanwhile: a person reading a product list (the baseline
+ *   tenant's 2,000), a page every quarter of a second, while the real run goes, against the same reads with nothing running, in the
+ *   same run (median and 95th percentile, as a ratio). Both share one process, as under
+ *   npm start; deployed, the worker is a function of its own and only the table is shared.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../lib/auth/principal';
@@ -19,7 +23,7 @@ import { mapConcurrently } from '../lib/domain/concurrency';
 import { runImport } from '../lib/imports/engine';
 import type { ImportJob } from '../lib/imports/model';
 import { createImportJob } from '../lib/imports/service';
-import { createProduct } from '../lib/inventory/service';
+import { createProduct, listProducts } from '../lib/inventory/service';
 
 export interface ImportFigure {
   name: string;
@@ -36,6 +40,14 @@ export interface ImportBench {
   paceRatio: number;
   productsAfter: number;
   secondRun: { created: number; existing: number };
+  /** A page of 100 products read back to back, with nothing running and during the real run (ms). */
+  reads: { idle: ReadLatency; duringImport: ReadLatency; p95Ratio: number };
+}
+
+export interface ReadLatency {
+  reads: number;
+  p50: number;
+  p95: number;
 }
 
 /** The width the engine creates products at (lib/imports/engine), given to the baseline too. */
@@ -44,6 +56,39 @@ const WIDTH = 16;
 const BASELINE_ROWS = 2_000;
 
 const adminOf = benchPrincipal;
+/** Reads of the idle baseline (back to back: nothing else runs). */
+const IDLE_READS = 200;
+
+const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+
+function latency(samples: number[]): ReadLatency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return { reads: sorted.length, p50: round(percentile(sorted, 0.5)), p95: round(percentile(sorted, 0.95)) };
+}
+
+/** One page of the tenant's products, as GET /inventory/products?limit=100 reads it; its time in ms. */
+async function timedRead(reader: Principal): Promise<number> {
+  const started = performance.now();
+  await listProducts(reader, { limit: 100 }, Date.now(), undefined);
+  return performance.now() - started;
+}
+
+/** How often the person meanwhile reads a page: a brisk person paging through, not a load test. */
+const READ_EVERY_MS = 250;
+
+/** A page read every READ_EVERY_MS until `done` settles: a person browsing the list meanwhile. */
+async function readWhile(reader: Principal, done: Promise<unknown>): Promise<number[]> {
+  let finished = false;
+  void done.finally(() => (finished = true)).catch(() => undefined);
+  const samples: number[] = [];
+  while (!finished) {
+    const took = await timedRead(reader);
+    samples.push(took);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, READ_EVERY_MS - took)));
+  }
+  return samples;
+}
 
 const sku = (index: number) => `SKU-${String(index).padStart(6, '0')}`;
 
@@ -92,8 +137,14 @@ export async function runImportBench(log: (line: string) => void, rows = 20_000)
   const baselineSeconds = (performance.now() - baselineStarted) / 1000;
   log(`imports: baseline ${BASELINE_ROWS} products one by one in ${baselineSeconds.toFixed(1)} s`);
 
-  const real = await timedImport(admin, file, false);
-  log(`imports: real run ${real.seconds.toFixed(1)} s (${real.job.created} created)`);
+  // The reads' baseline: the same tenant's list with nothing running (its products from the
+  // baseline tenant's size: the importing tenant has none yet, so the baseline tenant is read).
+  const idle: number[] = [];
+  for (let index = 0; index < IDLE_READS; index += 1) idle.push(await timedRead(baselineTenant));
+  const realRun = timedImport(admin, file, false);
+  const during = await readWhile(baselineTenant, realRun);
+  const real = await realRun;
+  log(`imports: real run ${real.seconds.toFixed(1)} s (${real.job.created} created), ${during.length} list reads meanwhile`);
   const again = await timedImport(admin, file, false);
   log(`imports: the same file again ${again.seconds.toFixed(1)} s (${again.job.created} created, ${again.job.existing} already there)`);
 
@@ -112,5 +163,6 @@ export async function runImportBench(log: (line: string) => void, rows = 20_000)
     paceRatio: Math.round((imported.rowsPerSecond / baseline.rowsPerSecond) * 100) / 100,
     productsAfter,
     secondRun: { created: again.job.created, existing: again.job.existing },
+    reads: { idle: latency(idle), duringImport: latency(during), p95Ratio: Math.round((latency(during).p95 / latency(idle).p95) * 100) / 100 },
   };
 }

@@ -69,6 +69,8 @@ async function main(): Promise<void> {
         console.log(`\nImports: ${imports.figures[1]?.rows ?? 0} products from one CSV file (DynamoDB Local, the engine in process as npm start runs it)`);
         console.table(imports.figures.map((entry) => ({ figure: entry.name, rows: entry.rows, seconds: entry.seconds, 'rows/s': entry.rowsPerSecond, target: entry.target, met: yes(entry.met) })));
         console.log(`pace over the baseline ${imports.paceRatio}x; products after both runs ${imports.productsAfter}; the second run created ${imports.secondRun.created} and found ${imports.secondRun.existing}`);
+        const { idle, duringImport, p95Ratio } = imports.reads;
+        console.log(`a page of 100 products: idle p50 ${idle.p50} ms, p95 ${idle.p95} ms (${idle.reads} reads); during the import p50 ${duringImport.p50} ms, p95 ${duringImport.p95} ms (${duringImport.reads} reads); p95 ratio ${p95Ratio}x`);
       }
       if (parts.has('bcrypt')) {
         results.bcrypt = await runBcryptBench();
