@@ -1,5 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { failExport, runExport, type ExportMessage } from '../../lib/exports/engine';
+import { EXPORT_MAX_RECEIVES } from '../../lib/exports/model';
 import { exportStorage } from '../../lib/exports/storage';
 import { logger } from '../../lib/log';
 
@@ -9,9 +10,6 @@ import { logger } from '../../lib/log';
  * to the queue and starts over; on the last receive the job is marked failed, so the user is
  * not left waiting on it, and the message goes to the dead-letter queue.
  */
-
-/** Receives of a message before it goes to the dead-letter queue (the construct's maxReceiveCount). */
-export const EXPORT_MAX_RECEIVES = 3;
 
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);

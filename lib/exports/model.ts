@@ -48,3 +48,5 @@ export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 export const EXPORT_FILE_DAYS = 7;
 /** Jobs are kept a little longer than their files, so a late GET says the file expired rather than 404. */
 export const EXPORT_RETENTION_DAYS = 8;
+/** Receives of a job's message before the queue gives up on it (the worker marks the job failed on the last one). */
+export const EXPORT_MAX_RECEIVES = 3;
