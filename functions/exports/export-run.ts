@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { failExport, runExport, type ExportMessage } from '../../lib/exports/engine';
 import { EXPORT_MAX_RECEIVES } from '../../lib/exports/model';
-import { exportStorage } from '../../lib/exports/storage';
+import { exportFiles } from '../../lib/exports/storage';
 import { logger } from '../../lib/log';
 
 /**
@@ -13,7 +13,7 @@ import { logger } from '../../lib/log';
 
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
-  const files = await exportStorage();
+  const files = await exportFiles();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     const message = JSON.parse(record.body) as ExportMessage;

@@ -1,12 +1,12 @@
 import { idPath } from '../../lib/domain/fields';
 import { exportView } from '../../lib/exports/schemas';
 import { getExport } from '../../lib/exports/service';
-import { exportStorage } from '../../lib/exports/storage';
+import { exportDownloads } from '../../lib/exports/storage';
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.getExport, { path: idPath }, async ({ path, principal }) => ok(await getExport(principal, path.id, Date.now(), await exportStorage())));
+export const handler = httpHandler(routes.getExport, { path: idPath }, async ({ path, principal }) => ok(await getExport(principal, path.id, Date.now(), await exportDownloads())));
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The job: its status, the rows written and, once it is done, `download`: a link to the file valid 15 minutes (ask again for a fresh one).', body: exportView },

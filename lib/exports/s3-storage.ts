@@ -1,21 +1,20 @@
 import { PassThrough } from 'node:stream';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { DOWNLOAD_LINK_SECONDS } from './model';
-import { attachment, exportFileKey, type ExportStorage } from './storage';
+import type { ExportFiles } from './engine';
+import { exportFileKey } from './storage';
 
 let client: S3Client | undefined;
 const s3 = () => (client ??= new S3Client({}));
 
 /**
- * The deployed storage. A file is one multipart upload (lib-storage's Upload: 5 MB parts, four
- * in flight) fed by a stream the rows are written to, so its size need not be known first and
- * it is never whole in memory; an aborted one leaves no object (and the bucket's rule removes
- * parts left by a worker that died). A download is a presigned GET of the job's key, valid
- * DOWNLOAD_LINK_SECONDS, that answers it as an attachment named for the job.
+ * The worker's deployed storage. A file is one multipart upload (lib-storage's Upload: 5 MB
+ * parts, four in flight) fed by a stream the rows are written to, so its size need not be known
+ * first and it is never whole in memory; an aborted one leaves no object (and the bucket's rule
+ * removes parts left by a worker that died). Apart from the download links
+ * (./s3-downloads), so that GET /exports/{id} does not bundle lib-storage.
  */
-export function s3ExportStorage(bucket: string): ExportStorage {
+export function s3ExportFiles(bucket: string): ExportFiles {
   return {
     create: (job) => {
       const body = new PassThrough();
@@ -36,11 +35,6 @@ export function s3ExportStorage(bucket: string): ExportStorage {
           body.destroy();
         },
       };
-    },
-    downloadLink: async (job, fileName, nowMs) => {
-      const command = new GetObjectCommand({ Bucket: bucket, Key: exportFileKey(job), ResponseContentDisposition: attachment(fileName), ResponseContentType: 'text/csv; charset=utf-8' });
-      const url = await getSignedUrl(s3(), command, { expiresIn: DOWNLOAD_LINK_SECONDS });
-      return { url, expiresAt: new Date(nowMs + DOWNLOAD_LINK_SECONDS * 1000).toISOString(), fileName };
     },
   };
 }

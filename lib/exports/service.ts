@@ -8,7 +8,7 @@ import { exportFileName } from './columns';
 import { EXPORT_FILE_DAYS, MAX_EXPORT_PERIOD_DAYS, takesPeriod, type ExportJob, type ExportKind } from './model';
 import type { ExportQueue } from './queue';
 import type { CreateExportInput, ExportView } from './schemas';
-import type { ExportStorage } from './storage';
+import type { ExportDownloads } from './storage';
 
 /**
  * The period a kind takes, checked: `from` and `to` both given for stock-history and audit,
@@ -74,7 +74,7 @@ export const fileKept = (job: Pick<ExportJob, 'status' | 'finishedAt'>, nowMs: n
   job.status === 'done' && job.finishedAt !== null && nowMs < Date.parse(job.finishedAt) + EXPORT_FILE_DAYS * 24 * 3600 * 1000;
 
 /** A job as the API shows it, with a fresh download link when its file is there. */
-export async function exportViewOf(job: ExportJob, nowMs: number, storage: Pick<ExportStorage, 'downloadLink'>): Promise<ExportView> {
+export async function exportViewOf(job: ExportJob, nowMs: number, storage: ExportDownloads): Promise<ExportView> {
   const { id, kind, status, from, to, rows, createdAt, finishedAt, failure } = job;
   const download = fileKept(job, nowMs) ? await storage.downloadLink(job, exportFileName(job), nowMs) : null;
   return { id, kind, status, from, to, rows, createdAt, finishedAt, failure, download };
@@ -88,6 +88,6 @@ export async function createExport(principal: Principal, input: CreateExportInpu
 }
 
 /** GET /exports/{id}. */
-export async function getExport(principal: Principal, exportId: string, nowMs: number, storage: Pick<ExportStorage, 'downloadLink'>): Promise<ExportView> {
+export async function getExport(principal: Principal, exportId: string, nowMs: number, storage: ExportDownloads): Promise<ExportView> {
   return exportViewOf(await readExportJob(principal, exportId), nowMs, storage);
 }

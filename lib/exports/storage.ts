@@ -14,9 +14,10 @@ import type { DownloadLink } from './schemas';
  * (`npm start`): a file under IMPORT_UPLOAD_DIR, downloaded from the API's own origin
  * (local/uploads.ts) by a link signed with IMPORT_UPLOAD_SECRET, as the import uploads are.
  */
-export interface ExportStorage extends ExportFiles {
+export interface ExportDownloads {
   downloadLink(job: Pick<ExportJob, 'tenantId' | 'id'>, fileName: string, nowMs: number): Promise<DownloadLink>;
 }
+export interface ExportStorage extends ExportFiles, ExportDownloads {}
 
 /** The object key of a job's file: its tenant first, so a tenant's files are one prefix. */
 export const exportFileKey = (job: Pick<ExportJob, 'tenantId' | 'id'>): string => `exports/${job.tenantId}/${job.id}.csv`;
@@ -83,10 +84,21 @@ export function localExportStorage(secret: string, directory: string): ExportSto
   };
 }
 
-/** The storage the configuration names: the bucket (deployed) or npm start's folder. */
-export async function exportStorage(): Promise<ExportStorage> {
-  const { EXPORT_BUCKET, IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
-  if (EXPORT_BUCKET) return (await import('./s3-storage')).s3ExportStorage(EXPORT_BUCKET);
+/** npm start's storage, when the configuration names no bucket. */
+function localStorageOrNone(): ExportStorage {
+  const { IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
   if (IMPORT_UPLOAD_SECRET && IMPORT_UPLOAD_DIR) return localExportStorage(IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR);
   throw new Error('Invalid configuration: EXPORT_BUCKET, or IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR, is required for exports');
+}
+
+/** Where the worker writes files, as the configuration names it: the bucket (deployed) or npm start's folder. */
+export async function exportFiles(): Promise<ExportFiles> {
+  const { EXPORT_BUCKET } = config();
+  return EXPORT_BUCKET ? (await import('./s3-storage')).s3ExportFiles(EXPORT_BUCKET) : localStorageOrNone();
+}
+
+/** Where download links point, as the configuration names it: the bucket (deployed) or npm start's own origin. */
+export async function exportDownloads(): Promise<ExportDownloads> {
+  const { EXPORT_BUCKET } = config();
+  return EXPORT_BUCKET ? (await import('./s3-downloads')).s3ExportDownloads(EXPORT_BUCKET) : localStorageOrNone();
 }
