@@ -19,11 +19,11 @@ export function checkPeriod(input: CreateExportInput): { from: string | null; to
   const { kind, from, to } = input;
   if (!takesPeriod(kind)) {
     const given = (['from', 'to'] as const).filter((field) => input[field] !== undefined);
-    if (given.length > 0) throw new ValidationError(given.map((field) => ({ field, message: `must not be given for a ${kind} export (it has no period)` })));
+    if (given.length > 0) throw new ValidationError(given.map((field) => ({ field, message: `must not be given for ${kind} exports (they have no period)` })));
     return { from: null, to: null };
   }
   if (from === undefined || to === undefined) {
-    throw new ValidationError((['from', 'to'] as const).filter((field) => input[field] === undefined).map((field) => ({ field, message: `is required for a ${kind} export (YYYY-MM-DD)` })));
+    throw new ValidationError((['from', 'to'] as const).filter((field) => input[field] === undefined).map((field) => ({ field, message: `is required for ${kind} exports (a day, YYYY-MM-DD)` })));
   }
   const days = daysBetween(from, to);
   if (days < 0) throw ValidationError.of('to', 'must not be before from');
