@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { documented } from '../domain/fields';
 import { isDay } from '../domain/days';
 import { schema } from '../domain/schema';
-import { EXPORT_KINDS, EXPORT_STATUSES } from './model';
+import { EXPORT_KINDS, EXPORT_STATUSES, PERIOD_KINDS } from './model';
 
 /** A business day, `YYYY-MM-DD` (a period's bound: the whole day in the business time zone). */
 const periodDay = /* @__PURE__ */ schema(() => documented(z.string().check(z.refine(isDay, 'must be a day written YYYY-MM-DD')), {
@@ -12,15 +12,14 @@ const periodDay = /* @__PURE__ */ schema(() => documented(z.string().check(z.ref
 }));
 
 /**
- * POST /exports. Whether `from` and `to` are required or refused depends on `kind`, and the
- * period's length on both: the service checks those (lib/exports/service `checkPeriod`), so
- * that each problem names its field.
+ * POST /exports: the kinds with a period take `from` and `to`, both required; the others take
+ * neither (an unknown field, named). The period's order and length are the service's checks
+ * (lib/exports/service `checkPeriod`), each naming its field.
  */
-export const createExportBody = /* @__PURE__ */ schema(() => z.strictObject({
-  kind: z.enum(EXPORT_KINDS, { message: `must be one of ${EXPORT_KINDS.join(', ')}` }),
-  from: z.optional(periodDay),
-  to: z.optional(periodDay),
-}));
+export const createExportBody = /* @__PURE__ */ schema(() => z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.enum(['suppliers', 'products']) }),
+  z.strictObject({ kind: z.enum(PERIOD_KINDS), from: periodDay, to: periodDay }),
+], { error: `must be one of ${EXPORT_KINDS.join(', ')}` }));
 export type CreateExportInput = z.output<typeof createExportBody>;
 
 /** A job as the API shows it. */

@@ -5,30 +5,21 @@ import { findExportJob, insertExportJob } from '../db/repositories/exports';
 import { daysBetween } from '../domain/days';
 import { Forbidden, NotFound, ValidationError } from '../errors';
 import { exportFileName } from './columns';
-import { EXPORT_FILE_DAYS, MAX_EXPORT_PERIOD_DAYS, takesPeriod, type ExportJob, type ExportKind } from './model';
+import { EXPORT_FILE_DAYS, MAX_EXPORT_PERIOD_DAYS, type ExportJob, type ExportKind } from './model';
 import type { ExportQueue } from './queue';
 import type { CreateExportInput, ExportView } from './schemas';
 import type { ExportDownloads } from './storage';
 
 /**
- * The period a kind takes, checked: `from` and `to` both given for stock-history and audit,
- * `to` not before `from` and at most MAX_EXPORT_PERIOD_DAYS after it; neither given for the
- * others. Each problem names its field (400, nothing written).
+ * The period of a kind that takes one, checked: `to` not before `from` and at most
+ * MAX_EXPORT_PERIOD_DAYS after it (400 naming `to`, nothing written); none for the others.
  */
 export function checkPeriod(input: CreateExportInput): { from: string | null; to: string | null } {
-  const { kind, from, to } = input;
-  if (!takesPeriod(kind)) {
-    const given = (['from', 'to'] as const).filter((field) => input[field] !== undefined);
-    if (given.length > 0) throw new ValidationError(given.map((field) => ({ field, message: `must not be given for ${kind} exports (they have no period)` })));
-    return { from: null, to: null };
-  }
-  if (from === undefined || to === undefined) {
-    throw new ValidationError((['from', 'to'] as const).filter((field) => input[field] === undefined).map((field) => ({ field, message: `is required for ${kind} exports (a day, YYYY-MM-DD)` })));
-  }
-  const days = daysBetween(from, to);
+  if (!('from' in input)) return { from: null, to: null };
+  const days = daysBetween(input.from, input.to);
   if (days < 0) throw ValidationError.of('to', 'must not be before from');
   if (days > MAX_EXPORT_PERIOD_DAYS) throw ValidationError.of('to', `must be at most ${MAX_EXPORT_PERIOD_DAYS} days after from`);
-  return { from, to };
+  return { from: input.from, to: input.to };
 }
 
 /** Who may export a kind: any member for what they can read through the API; the audit trail, a tenant administrator (as GET /audit-events). */

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { csvRow } from '../../lib/csv/write';
 import { ValidationError } from '../../lib/errors';
 import { auditCells, exportFileName, movementCells, productCells, productHeader, spreadsheetPhone, supplierCells } from '../../lib/exports/columns';
+import { parseWith } from '../../lib/domain/validation';
 import { periodBounds } from '../../lib/exports/engine';
+import { createExportBody } from '../../lib/exports/schemas';
 import { checkPeriod, fileKept } from '../../lib/exports/service';
 
 /** The pure parts of the exports: cells, file names, the period's rules and bounds, how long a file is kept. */
@@ -53,16 +55,22 @@ describe('file names', () => {
 });
 
 describe('periods', () => {
-  it('takes none for suppliers and products, and both days, at most 366 apart, for the others', () => {
+  it('takes none for suppliers and products, and a period of at most 366 days for the others', () => {
     expect(checkPeriod({ kind: 'suppliers' })).toEqual({ from: null, to: null });
     expect(checkPeriod({ kind: 'audit', from: '2024-01-01', to: '2025-01-01' })).toEqual({ from: '2024-01-01', to: '2025-01-01' });
-    expect(refusal(() => checkPeriod({ kind: 'products', from: '2026-01-01', to: '2026-01-02' }))).toEqual([
-      { field: 'from', message: 'must not be given for products exports (they have no period)' },
-      { field: 'to', message: 'must not be given for products exports (they have no period)' },
-    ]);
-    expect(refusal(() => checkPeriod({ kind: 'audit', to: '2026-01-02' }))).toEqual([{ field: 'from', message: 'is required for audit exports (a day, YYYY-MM-DD)' }]);
     expect(refusal(() => checkPeriod({ kind: 'stock-history', from: '2026-01-02', to: '2026-01-01' }))).toEqual([{ field: 'to', message: 'must not be before from' }]);
     expect(refusal(() => checkPeriod({ kind: 'stock-history', from: '2024-01-01', to: '2025-01-02' }))).toEqual([{ field: 'to', message: 'must be at most 366 days after from' }]);
+  });
+
+  it('refuses a period for suppliers and products, and requires one for the others, naming the field', () => {
+    const errors = (input: unknown) => refusal(() => parseWith(createExportBody, input));
+    expect(errors({ kind: 'products', from: '2026-01-01', to: '2026-01-02' })).toEqual([
+      { field: 'from', message: 'unknown field' },
+      { field: 'to', message: 'unknown field' },
+    ]);
+    expect(errors({ kind: 'audit', to: '2026-01-02' })).toEqual([{ field: 'from', message: 'is required' }]);
+    expect(errors({ kind: 'audit', from: '2026-02-30', to: '2026-03-01' })).toEqual([{ field: 'from', message: 'must be a day written YYYY-MM-DD' }]);
+    expect(errors({ kind: 'clients' })).toEqual([{ field: 'kind', message: 'must be one of suppliers, products, stock-history, audit' }]);
   });
 
   it("bounds a period by its first day's first instant and its last day's last, in the business time zone", () => {

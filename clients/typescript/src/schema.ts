@@ -1600,17 +1600,20 @@ export interface components {
         };
         CreateExportRequest: {
             /** @enum {string} */
-            kind: "suppliers" | "products" | "stock-history" | "audit";
+            kind: "suppliers" | "products";
+        } | {
+            /** @enum {string} */
+            kind: "stock-history" | "audit";
             /**
              * @description A business day, YYYY-MM-DD (the whole day in the business time zone).
              * @example 2026-11-01
              */
-            from?: string;
+            from: string;
             /**
              * @description A business day, YYYY-MM-DD (the whole day in the business time zone).
              * @example 2026-11-01
              */
-            to?: string;
+            to: string;
         };
         User: {
             /**

@@ -16,10 +16,11 @@ export const POLL_MS = 1000;
 /** Whether a kind covers a period (`from`/`to`, required by the API for these and refused for the others). */
 export const takesPeriod = (kind: ExportKind): boolean => kind === 'stock-history' || kind === 'audit';
 
-/** POST /exports' body: the period only for the kinds that take one (an empty date is left out, for the API to name it). */
-export function startBody(kind: ExportKind, from: string, to: string): { kind: ExportKind; from?: string; to?: string } {
-  if (!takesPeriod(kind)) return { kind };
-  return { kind, ...(from ? { from } : {}), ...(to ? { to } : {}) };
+export type ExportRequest = components['schemas']['CreateExportRequest'];
+
+/** POST /exports' body: the period only with the kinds that take one (an empty date is sent as it is, for the API to name it). */
+export function startBody(kind: ExportKind, from: string, to: string): ExportRequest {
+  return kind === 'stock-history' || kind === 'audit' ? { kind, from, to } : { kind };
 }
 
 /** A job still queued or running is followed; a done or failed one is left alone. */
