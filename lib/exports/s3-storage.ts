@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -24,7 +25,8 @@ export function s3ExportFiles(bucket: string): ExportFiles {
       done.catch(() => undefined);
       return {
         write: async (text) => {
-          if (!body.write(text)) await new Promise((resolve) => body.once('drain', resolve));
+          // Wait for the upload to take more; an upload that failed meanwhile fails the write (it would never drain).
+          if (!body.write(text)) await Promise.race([once(body, 'drain'), done.then(() => undefined)]);
         },
         end: async () => {
           body.end();
