@@ -150,6 +150,10 @@ const configRules = {
   /** npm start's import uploads (local/uploads.ts): the links' signing secret and the folder the files are kept in. */
   IMPORT_UPLOAD_SECRET: optional(text),
   IMPORT_UPLOAD_DIR: optional(text),
+  /** The bucket export files are written to and downloaded from: the imports bucket, under `exports/` (infra/constructs/exports.ts); set on the export functions only. Locally, IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR serve exports too. */
+  EXPORT_BUCKET: optional(text),
+  /** The export queue (infra/constructs/exports.ts), where POST /exports sends each job; set on that function only. */
+  EXPORT_QUEUE_URL: optional(url),
 
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,

@@ -97,6 +97,10 @@ export interface Route {
   sealsCursors?: boolean;
   /** Functions that presign import uploads (lib/imports/storage) know the import bucket and may put files there; no other may. */
   signsImportUploads?: boolean;
+  /** Functions that start CSV exports (lib/exports/queue) know the export queue and may send to it; no other may. */
+  queuesExports?: boolean;
+  /** Functions that presign export downloads (lib/exports/storage) know the bucket and may read its `exports/` files; no other may. */
+  signsExportDownloads?: boolean;
   /** Rate limits, each its own counter (lib/rate-limit: who takes the slot and what counts). */
   rateLimits?: readonly RateLimit[];
   /**
@@ -944,6 +948,34 @@ export const getImport = {
   summary: "An import's progress and report: rows done, created, already there, refused with their lines (tenant administrators)",
 } as const satisfies Route;
 
+/** Exports read the whole of a list each: as many an hour per user as imports. */
+const EXPORTS_STARTED = { per: 'user', limit: 20, windowSeconds: 3600, scope: 'exports' } as const satisfies RateLimit;
+
+export const createExport = {
+  method: 'POST',
+  path: '/exports',
+  handler: 'functions/exports/create-export.ts',
+  auth: 'protected',
+  // The job and its entry in one transaction; the worker is sent its message after.
+  table: { actions: ['PutItem'] },
+  audits: ['export.created'],
+  queuesExports: true,
+  rateLimits: [EXPORTS_STARTED],
+  apiKey: false,
+  summary: 'Start a CSV export of suppliers, products with their stock, the stock history or the audit trail of a period, for a spreadsheet',
+} as const satisfies Route;
+
+export const getExport = {
+  method: 'GET',
+  path: '/exports/{id}',
+  handler: 'functions/exports/get-export.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  signsExportDownloads: true,
+  apiKey: false,
+  summary: "An export's state and, once it is done, a link to download its file (valid 15 minutes)",
+} as const satisfies Route;
+
 /**
  * Every route by its id, in manifest order (the tooling, the stack and the tests read it).
  * A handler imports its own route alone (`import * as routes from '…/lib/routes'`, then
@@ -1013,6 +1045,8 @@ export const routes = {
   listWebhookDeliveries,
   createImport,
   getImport,
+  createExport,
+  getExport,
 } as const satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof routes;
@@ -1074,6 +1108,15 @@ export const workers = {
     // lookups of documents and SKUs (BatchGet).
     table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
     summary: 'Run the steps of CSV imports: check every row, create a batch of them, send the next step',
+  },
+  exportRun: {
+    name: 'export-run',
+    handler: 'functions/exports/export-run.ts',
+    // The job (Get; taken, its progress and its end by Update); the source's pages: suppliers
+    // (index by Query, items by BatchGet), products (SKU list and warehouses by Query, items and
+    // balances by BatchGet), the stock history and the audit trail with its origins (Query).
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem'] } satisfies TableAccess,
+    summary: 'Write CSV exports: read the source in pages and stream the rows to the file',
   },
 } as const;
 

@@ -20,6 +20,7 @@ import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
 import { buildConsole, CONSOLE_PATH, consoleBuildIsStale, withConsole } from './console-server';
 import { withDocs } from './docs-server';
+import { startLocalExports } from './exports';
 import { localImportUploads } from './imports';
 import { withUploads } from './uploads';
 import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
@@ -128,6 +129,9 @@ async function main(): Promise<void> {
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
   if (stopWebhooks) console.log("Webhooks: the table's stream delivered to the endpoints registered, retries every second");
   if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');
+  // Exports: POST /exports leaves each job in a folder that stands in for the export queue; each
+  // runs here with the code the deployed export worker runs (lib/exports/engine.ts).
+  const stopExports = await startLocalExports((line) => console.log(line));
   const stopSchedules = startSchedules((line) => console.log(line), { loadJob: bundleMode ? bundleMode.loadJob : loadCurrentJob });
 
   let stopping = false;
@@ -136,6 +140,7 @@ async function main(): Promise<void> {
     stopping = true;
     hotReload?.stop();
     stopSchedules();
+    stopExports();
     await stopWebhooks?.();
     server.closeAllConnections();
     server.close();

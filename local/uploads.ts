@@ -1,6 +1,8 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
+import { attachment, LOCAL_DOWNLOAD_PATH, localDownloadSigned } from '../lib/exports/storage';
 import { LOCAL_UPLOAD_PATH, localUploadSigned } from '../lib/imports/storage';
 
 /**
@@ -9,6 +11,10 @@ import { LOCAL_UPLOAD_PATH, localUploadSigned } from '../lib/imports/storage';
  * does with a presigned PUT, it refuses a link whose signature, expiry or size does not match
  * (403, the body exactly the size signed), keeps the file under `directory`, answers 200, and
  * then (as the bucket's notification does deployed) tells `onUploaded` which job's file came.
+ *
+ * And its stand-in for an export's presigned GET: `GET /local-downloads/exports/<tenant>/<job>.csv`
+ * with the link GET /exports/{id} answered (lib/exports/storage.ts), refused (403) when its
+ * signature or expiry does not match, the file sent as an attachment named as the link says.
  */
 
 export interface UploadOptions {
@@ -20,6 +26,7 @@ export interface UploadOptions {
 }
 
 const KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.csv$/;
+const EXPORT_KEY = /^exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv$/;
 
 export function withUploads(next: RequestListener, options: UploadOptions): RequestListener {
   const now = options.now ?? Date.now;
@@ -27,8 +34,30 @@ export function withUploads(next: RequestListener, options: UploadOptions): Requ
     response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
     options.log?.(`${request.method} ${LOCAL_UPLOAD_PATH}/… ${status} (upload)`);
   };
+  const download = (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const refuse = (status: number, text: string) => {
+      response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
+      options.log?.(`${request.method} ${LOCAL_DOWNLOAD_PATH}/… ${status} (download)`);
+    };
+    if (request.method !== 'GET') return refuse(405, 'Only GET downloads a file here');
+    const key = decodeURIComponent(url.pathname.slice(LOCAL_DOWNLOAD_PATH.length + 1));
+    const expires = Number(url.searchParams.get('expires'));
+    const fileName = url.searchParams.get('name') ?? '';
+    const signature = url.searchParams.get('signature') ?? '';
+    if (!EXPORT_KEY.test(key) || !Number.isSafeInteger(expires) || !localDownloadSigned(options.secret, key, expires, fileName, signature)) return refuse(403, 'The download link is not valid');
+    if (expires * 1000 < now()) return refuse(403, 'The download link has expired: ask GET /exports/{id} for a fresh one');
+    const path = join(options.directory, key);
+    stat(path)
+      .then((file) => {
+        response.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Length': String(file.size), 'Content-Disposition': attachment(fileName), 'Cache-Control': 'no-store' });
+        createReadStream(path).pipe(response);
+        options.log?.(`GET ${LOCAL_DOWNLOAD_PATH}/… 200 (download)`);
+      })
+      .catch(() => refuse(404, 'The file is not there (files are kept 7 days)'));
+  };
   return (request, response) => {
     const url = new URL(request.url ?? '/', 'http://local');
+    if (url.pathname.startsWith(`${LOCAL_DOWNLOAD_PATH}/`)) return download(request, response, url);
     if (!url.pathname.startsWith(`${LOCAL_UPLOAD_PATH}/`)) return next(request, response);
     if (request.method !== 'PUT') return answer(request, response, 405, 'Only PUT uploads a file here');
     const key = decodeURIComponent(url.pathname.slice(LOCAL_UPLOAD_PATH.length + 1));

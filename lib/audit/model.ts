@@ -61,10 +61,11 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.tested',
   'webhook_endpoint.delivery_retried',
   'import.created',
+  'export.created',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint', 'import'] as const;
+export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint', 'import', 'export'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /** Who did it: a signed-in user, a system with an API key (its id and name), the platform itself (jobs, scripts), or nobody known (a failed login). */

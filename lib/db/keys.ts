@@ -268,6 +268,8 @@ export const keys = {
 
   /** A CSV import job (lib/imports), by id in its tenant's partition. */
   importJob: (tenantId: string, importId: string): Key => ({ pk: tenantPk(tenantId), sk: `IMPORT#${importId}` }),
+  /** A CSV export job (lib/exports), in its tenant's partition beside the import jobs. */
+  exportJob: (tenantId: string, exportId: string): Key => ({ pk: tenantPk(tenantId), sk: `EXPORT#${exportId}` }),
 
   /**
    * A rate-limit window. Not tenant-owned: public routes are limited per IP before any

@@ -220,6 +220,19 @@ export function resolveFunctionEnvironment(assembly: CloudAssembly, fn: Assembly
       notes.push(`IMPORT_BUCKET → local uploads (${options.importUploads.directory})`);
     } else notes.push('IMPORT_BUCKET: dropped, and no local uploads to stand in for it');
   }
+  if (env.EXPORT_BUCKET !== undefined || env.EXPORT_QUEUE_URL !== undefined) {
+    // Neither S3 nor SQS is emulated: export files and the export queue are npm start's own
+    // (lib/exports/storage and queue, under the same folder as the import uploads).
+    for (const name of ['EXPORT_BUCKET', 'EXPORT_QUEUE_URL'] as const) {
+      if (env[name] === undefined) continue;
+      delete env[name];
+      if (options.importUploads) {
+        env.IMPORT_UPLOAD_SECRET = options.importUploads.secret;
+        env.IMPORT_UPLOAD_DIR = options.importUploads.directory;
+        notes.push(`${name} → local ${name === 'EXPORT_BUCKET' ? 'files and download links' : 'queue folder'} (${options.importUploads.directory})`);
+      } else notes.push(`${name}: dropped, and no local uploads to stand in for it`);
+    }
+  }
   for (const [name, value] of Object.entries(options.overrides ?? {})) {
     if (env[name] === undefined) continue;
     env[name] = value;

@@ -1,3 +1,4 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
@@ -41,6 +42,9 @@ Object.assign(process.env, {
   CURSOR_SECRET: 'sample-events-cursor-key-of-32-characters',
   // What the stack gives POST /imports (infra/constructs/imports.ts): the bucket it presigns uploads to, offline.
   IMPORT_BUCKET: 'sample-events-imports',
+  // What it gives POST /exports and GET /exports/{id} (infra/constructs/exports.ts): the queue it sends jobs to (mocked below) and the bucket it presigns downloads of, offline.
+  EXPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/sample-events-exports',
+  EXPORT_BUCKET: 'sample-events-imports',
   ...functionEnvironment(stage, { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console', edgeSecret: 'sample-events-edge-secret' }),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   // No EMF lines on the test output (test/handlers/metrics.test.ts checks what they hold).
@@ -52,11 +56,13 @@ delete process.env.CURSOR_SECRET_ID;
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const ses = mockClient(SESClient);
+const sqs = mockClient(SQSClient);
 
 beforeAll(() => resetConfig());
 afterAll(() => {
   ddb.restore();
   ses.restore();
+  sqs.restore();
 });
 
 beforeEach(() => {
@@ -67,6 +73,8 @@ beforeEach(() => {
   ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] }, UnprocessedKeys: {} });
   ses.reset();
   ses.on(SendEmailCommand).resolves({ MessageId: 'sample' });
+  sqs.reset();
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'sample' });
 });
 
 /** The sample event file of a handler: `functions/auth/login.ts` -> `events/login.json`. */

@@ -5,6 +5,7 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
+import { EXPORT_MAX_CONCURRENCY, EXPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/exports';
 import { IMPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/imports';
 import { WEBHOOK_DELIVERY_FUNCTION_ID } from '../../infra/constructs/webhooks';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
@@ -678,14 +679,18 @@ describe('IAM', () => {
     });
   });
 
-  it('names the table and each index, never a wildcard resource but for X-Ray and the import files, and attaches no managed policy', () => {
+  it('names the table and each index, never a wildcard resource but for X-Ray and the import and export files, and attaches no managed policy', () => {
     const importFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/imports/*']] });
+    const exportFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/exports/*']] });
     for (const [id] of serviceFunctions()) {
       for (const statement of statementsOfFunction(id)) {
         // X-Ray has no resource-level permissions: sending trace segments is granted on '*'.
         if (statement.Resource === '*') expect(statement.Action, id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
         // The import files' prefix: read by the worker, put (presigned) by POST /imports, nothing else.
         else if (JSON.stringify(statement.Resource) === importFiles) expect([id, statement.Action]).toEqual(id === IMPORT_WORKER_FUNCTION_ID ? [id, 's3:GetObject'] : [routeFunctionId('createImport'), 's3:PutObject']);
+        // The export files' prefix: written (a multipart upload) by the worker, read (presigned) by GET /exports/{id}, nothing else.
+        else if (JSON.stringify(statement.Resource) === exportFiles)
+          expect([id, statement.Action]).toEqual(id === EXPORT_WORKER_FUNCTION_ID ? [id, ['s3:AbortMultipartUpload', 's3:PutObject']] : [routeFunctionId('getExport'), 's3:GetObject']);
         else expect(JSON.stringify(statement.Resource), id).not.toContain('*');
       }
       const roleId = only([...referencedIds(resources[id]?.Properties.Role)], 'roles of the function');
@@ -1444,6 +1449,54 @@ describe('imports', () => {
   it('alarms on the dead-letter queue and counts the worker in the errors alarms', () => {
     expect(ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('ObservabilityImportDeadLetterQueue'))).toHaveLength(1);
     const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(IMPORT_WORKER_FUNCTION_ID));
+    expect(errorsAlarm).toHaveLength(1);
+  });
+});
+
+describe('exports', () => {
+  const queueNamed = (prefix: string) => only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)), prefix);
+
+  it('keeps the files in the imports bucket under exports/, expired after 7 days, outside the prefix its notice starts imports from', () => {
+    const rules = (resources[importBucketId()]?.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    expect(rules).toContainEqual({ Id: 'ExpireExportFiles', Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' });
+    // Parts of an upload cut short are removed by the bucket's own rule.
+    expect(rules).toContainEqual({ Id: 'AbortIncompleteUploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' });
+  });
+
+  it('feeds the worker from the export queue one whole export at a time, two at most at once, with a dead-letter queue after 3 receives', () => {
+    const [queueId, queue] = queueNamed('ExportsQueue');
+    const [deadId] = queueNamed('ExportsDeadLetterQueue');
+    expect(queue.Properties).toMatchObject({ VisibilityTimeout: 1800, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: 3 } });
+    expect([...referencedIds((queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]).toEqual([deadId]);
+    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)), 'mappings');
+    expect(mapping.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: EXPORT_MAX_CONCURRENCY } });
+    expect([...referencedIds(mapping.Properties.FunctionName)]).toEqual([EXPORT_WORKER_FUNCTION_ID]);
+    expect(resources[EXPORT_WORKER_FUNCTION_ID]?.Properties).toMatchObject({ Timeout: 300 });
+    expect([...referencedIds(environmentOf(EXPORT_WORKER_FUNCTION_ID).EXPORT_BUCKET)]).toEqual([importBucketId()]);
+    expect(environmentOf(EXPORT_WORKER_FUNCTION_ID).EXPORT_QUEUE_URL).toBeUndefined();
+  });
+
+  it('names the queue to POST /exports alone and the bucket to GET /exports/{id} alone among the routes, each with its one grant', () => {
+    const named = (variable: string) => routes.map((route) => routeFunction(route)).filter((id) => environmentOf(id)[variable] !== undefined);
+    expect(named('EXPORT_QUEUE_URL')).toEqual([routeFunctionId('createExport')]);
+    expect(named('EXPORT_BUCKET')).toEqual([routeFunctionId('getExport')]);
+    const [queueId] = queueNamed('ExportsQueue');
+    const senders = serviceFunctions()
+      .map(([id]) => id)
+      .filter((id) => statementsOfFunction(id).some((statement) => asList(statement.Action).includes('sqs:SendMessage') && referencedIds(statement.Resource).has(queueId)));
+    expect(senders).toEqual([routeFunctionId('createExport')]);
+    const workerActions = statementsOfFunction(EXPORT_WORKER_FUNCTION_ID).flatMap((statement) => asList(statement.Action));
+    expect(workerActions).toEqual(expect.arrayContaining(['s3:PutObject', 's3:AbortMultipartUpload', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(workerActions).not.toContain('s3:GetObject');
+    expect(workerActions).not.toContain('sqs:SendMessage');
+  });
+
+  it('alarms on the dead-letter queue and counts the worker in the errors alarms', () => {
+    const [deadId] = queueNamed('ExportsDeadLetterQueue');
+    const alarms = ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('ExportsDeadLetterAlarm'));
+    expect(alarms).toHaveLength(1);
+    expect([...referencedIds(alarms[0]?.[1].Properties.Dimensions)]).toEqual([deadId]);
+    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(EXPORT_WORKER_FUNCTION_ID));
     expect(errorsAlarm).toHaveLength(1);
   });
 });

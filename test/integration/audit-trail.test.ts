@@ -628,6 +628,14 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       actor: actorOf(owner),
     }));
   },
+  createExport: async () => {
+    const owner = await admin();
+    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/exports', { ...as(owner), body: { kind: 'suppliers' } }), 201, (response) => ({
+      action: 'export.created',
+      resource: { type: 'export', id: (response.body as { id: string }).id },
+      actor: actorOf(owner),
+    }));
+  },
 };
 
 const writeRoutes = (Object.keys(routes) as RouteId[]).filter((id) => writesTable(routes[id].table));

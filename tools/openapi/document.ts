@@ -101,6 +101,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   'webhook-endpoints': WEBHOOKS_TAG,
   'webhook-deliveries': WEBHOOKS_TAG,
   imports: { name: 'Imports', description: 'Bulk CSV imports of suppliers and products as spreadsheets write them, checked row by row with the API\'s rules: dry runs and real ones, followed as jobs.' },
+  exports: { name: 'Exports', description: 'CSV exports for a spreadsheet of suppliers, products with their stock, the stock history and the audit trail of a period, written as jobs and downloaded by a short-lived link.' },
 };
 
 const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.

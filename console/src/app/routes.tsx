@@ -25,6 +25,7 @@ export const ROUTES: readonly PageRoute[] = [
   { path: '/inventory', access: 'signed-in', page: lazy(() => import('../pages/inventory/InventoryPage')) },
   { path: '/inventory/products/:id', access: 'signed-in', page: lazy(() => import('../pages/inventory/ProductPage')) },
   { path: '/imports', access: 'signed-in', page: lazy(() => import('../pages/imports/ImportsPage')) },
+  { path: '/exports', access: 'signed-in', page: lazy(() => import('../pages/exports/ExportsPage')) },
   { path: '/administration', access: 'signed-in', page: lazy(() => import('../pages/admin/AdministrationPage')) },
   { path: '/account', access: 'signed-in', page: lazy(() => import('../pages/account/AccountPage')) },
 ];
@@ -35,6 +36,8 @@ export const NAVIGATION = [
   { path: '/companies', label: 'companies' },
   { path: '/suppliers', label: 'suppliers' },
   { path: '/inventory', label: 'inventory' },
+  { path: '/imports', label: 'imports' },
+  { path: '/exports', label: 'exports' },
   { path: '/administration', label: 'administration' },
   { path: '/account', label: 'account' },
 ] as const;

@@ -49,6 +49,7 @@ const ACTIONS_PT: Record<AuditAction, string> = {
   'webhook_endpoint.tested': 'Evento de teste enviado ao webhook',
   'webhook_endpoint.delivery_retried': 'Entrega de webhook reenviada',
   'import.created': 'Importação de planilha iniciada',
+  'export.created': 'Exportação para planilha iniciada',
 };
 
 const ACTIONS_EN: Record<AuditAction, string> = {
@@ -99,10 +100,11 @@ const ACTIONS_EN: Record<AuditAction, string> = {
   'webhook_endpoint.tested': 'Webhook test event sent',
   'webhook_endpoint.delivery_retried': 'Webhook delivery sent again',
   'import.created': 'Spreadsheet import started',
+  'export.created': 'Spreadsheet export started',
 };
 
-const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API', webhook_endpoint: 'Endpoint de webhook', import: 'Importação' };
-const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement', api_key: 'API key', webhook_endpoint: 'Webhook endpoint', import: 'Import' };
+const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API', webhook_endpoint: 'Endpoint de webhook', import: 'Importação', export: 'Exportação' };
+const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement', api_key: 'API key', webhook_endpoint: 'Webhook endpoint', import: 'Import', export: 'Export' };
 
 /** The audit trail's actions and resource types in words; an unknown code (a newer API) is shown as it is. */
 export const auditLabels = defineMessages({

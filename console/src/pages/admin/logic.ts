@@ -16,11 +16,11 @@ export const AUDIT_ACTIONS = [
   'company.status_changed', 'supplier.created', 'supplier.updated', 'supplier.deleted',
   'warehouse.created', 'product.created', 'movement.created', 'api_key.created', 'api_key.rolled',
   'api_key.revoked', 'webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_rotated', 'webhook_endpoint.tested', 'webhook_endpoint.delivery_retried', 'import.created',
+  'webhook_endpoint.secret_rotated', 'webhook_endpoint.tested', 'webhook_endpoint.delivery_retried', 'import.created', 'export.created',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint', 'import'] as const;
+export const RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint', 'import', 'export'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** The query of GET /audit-events the page sends. */

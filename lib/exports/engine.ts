@@ -1,0 +1,183 @@
+import { config } from '../config';
+import { CSV_BOM, csvRow } from '../csv/write';
+import { readAuditPage } from '../db/repositories/audit';
+import { failExportJob, findExportJob, finishExportJob, readProductsById, readStockQuantities, readSupplierRun, recordExportRows, startExportJob } from '../db/repositories/exports';
+import { listProductPage, listWarehouses, readHistoryPage } from '../db/repositories/inventory';
+import { addDays, dayStartMs } from '../domain/days';
+import type { Warehouse } from '../inventory/model';
+import { AUDIT_HEADER, auditCells, MOVEMENT_HEADER, movementCells, productCells, productHeader, SUPPLIER_HEADER, supplierCells, type Cells } from './columns';
+import { MAX_EXPORT_ROWS, type ExportJob } from './model';
+
+/**
+ * The export's one pass: the same code in the deployed worker (one SQS message per job,
+ * functions/exports/export-run.ts) and in `npm start` (local/exports.ts). It takes the job
+ * (`queued` or a `running` one whose run was cut short: it starts over and overwrites the
+ * file), reads its source page by page through the repositories the list routes read (no
+ * Scan), writes each page's rows to the file as it goes (a multipart upload deployed, so a
+ * million rows never sit in memory), and marks it `done` with its row count, or `failed`.
+ */
+
+/** Where a job's file is written, a chunk at a time; `end` makes it whole, `abort` leaves nothing. */
+export interface ExportWriter {
+  write(text: string): Promise<void>;
+  end(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface ExportFiles {
+  create(job: Pick<ExportJob, 'tenantId' | 'id'>): ExportWriter;
+}
+
+export interface ExportDeps {
+  now: () => number;
+  files: ExportFiles;
+  /** The most data rows (default MAX_EXPORT_ROWS). */
+  maxRows?: number;
+}
+
+/** Rows read per page: a Query and a few BatchGetItems, well under DynamoDB's 1 MB a response. */
+const PAGE = 500;
+/** Product rows per page: each reads one balance per warehouse (BatchGetItem, 100 keys a call). */
+const PRODUCT_PAGE = 100;
+/** The job's `rows` is brought up to date every this many rows, for GET /exports/{id}. */
+const PROGRESS_EVERY = 10_000;
+/** A warehouse is a column of the products' file: beyond this many the file would be unreadable, and each page would read too many balances. */
+export const MAX_WAREHOUSE_COLUMNS = 200;
+
+/** Why a job cannot be exported, in words for its `failure`. */
+export class ExportRefused extends Error {}
+
+interface Source {
+  header: Cells;
+  pages: AsyncIterable<Cells[]>;
+}
+
+/** A job's period as sort-key bounds of the time-ordered lists (`occurredAt#id`): its first day's first instant to its last day's last, in the business time zone. */
+export function periodBounds(from: string, to: string, timeZone: string): { fromSk: string; toSk: string } {
+  return { fromSk: new Date(dayStartMs(from, timeZone)).toISOString(), toSk: `${new Date(dayStartMs(addDays(to, 1), timeZone) - 1).toISOString()}#~` };
+}
+
+const byName = (a: Pick<Warehouse, 'name'>, b: Pick<Warehouse, 'name'>) => a.name.localeCompare(b.name, 'pt-BR');
+
+async function* supplierPages(tenantId: string): AsyncIterable<Cells[]> {
+  let afterSk: string | undefined;
+  do {
+    const page = await readSupplierRun(tenantId, { limit: PAGE, ...(afterSk === undefined ? {} : { afterSk }) });
+    yield page.suppliers.map(supplierCells);
+    afterSk = page.lastSk;
+  } while (afterSk !== undefined);
+}
+
+async function productSource(tenantId: string): Promise<Source> {
+  const warehouses = (await listWarehouses(tenantId)).sort(byName);
+  if (warehouses.length > MAX_WAREHOUSE_COLUMNS) throw new ExportRefused(`The tenant has ${warehouses.length} warehouses: a products export has one column per warehouse, ${MAX_WAREHOUSE_COLUMNS} at most`);
+  const warehouseIds = warehouses.map((warehouse) => warehouse.id);
+  async function* pages(): AsyncIterable<Cells[]> {
+    let afterSk: string | undefined;
+    do {
+      const page = await listProductPage(tenantId, { limit: PRODUCT_PAGE, ...(afterSk === undefined ? {} : { afterSk }) });
+      const ids = page.items.map((listing) => listing.id);
+      const [products, stock] = await Promise.all([readProductsById(tenantId, ids), readStockQuantities(tenantId, ids, warehouseIds)]);
+      yield page.items.flatMap((listing) => {
+        const product = products.get(listing.id);
+        return product ? [productCells(product, warehouseIds.map((warehouseId) => stock.get(`${listing.id}#${warehouseId}`) ?? 0n))] : [];
+      });
+      afterSk = page.lastSk;
+    } while (afterSk !== undefined);
+  }
+  return { header: productHeader(warehouses.map((warehouse) => warehouse.name)), pages: pages() };
+}
+
+async function historySource(tenantId: string, from: string, to: string): Promise<Source> {
+  const warehouseNames = new Map((await listWarehouses(tenantId)).map((warehouse) => [warehouse.id, warehouse.name]));
+  const products = new Map<string, { sku: string; name: string }>();
+  const bounds = periodBounds(from, to, config().BUSINESS_TIME_ZONE);
+  async function* pages(): AsyncIterable<Cells[]> {
+    let afterSk: string | undefined;
+    do {
+      const page = await readHistoryPage(tenantId, { scope: {}, ...bounds, limit: PAGE, ...(afterSk === undefined ? {} : { afterSk }) });
+      const unknown = [...new Set(page.movements.map((movement) => movement.productId))].filter((id) => !products.has(id));
+      if (unknown.length > 0) for (const [id, product] of await readProductsById(tenantId, unknown)) products.set(id, product);
+      yield page.movements.map((movement) => movementCells(movement, products.get(movement.productId), warehouseNames.get(movement.warehouseId)));
+      afterSk = page.nextSk;
+    } while (afterSk !== undefined);
+  }
+  return { header: MOVEMENT_HEADER, pages: pages() };
+}
+
+function auditSource(tenantId: string, from: string, to: string): Source {
+  const bounds = periodBounds(from, to, config().BUSINESS_TIME_ZONE);
+  async function* pages(): AsyncIterable<Cells[]> {
+    let after: Record<string, string> | undefined;
+    do {
+      // 100 a page: the whole trail's origins come in one ranged Query beside them (lib/db/repositories/audit).
+      const page = await readAuditPage({ tenantId }, { filter: {}, ...bounds, limit: 100, ...(after ? { after } : {}) });
+      yield page.entries.map(auditCells);
+      after = page.next;
+    } while (after !== undefined);
+  }
+  return { header: AUDIT_HEADER, pages: pages() };
+}
+
+async function sourceOf(job: ExportJob): Promise<Source> {
+  const period = () => {
+    if (job.from === null || job.to === null) throw new Error(`a ${job.kind} export has no period`);
+    return { from: job.from, to: job.to };
+  };
+  switch (job.kind) {
+    case 'suppliers':
+      return { header: SUPPLIER_HEADER, pages: supplierPages(job.tenantId) };
+    case 'products':
+      return productSource(job.tenantId);
+    case 'stock-history':
+      return historySource(job.tenantId, period().from, period().to);
+    case 'audit':
+      return auditSource(job.tenantId, period().from, period().to);
+  }
+}
+
+/**
+ * Run a job to its end: `done`, or `failed` with why (too many rows, too many warehouses). An
+ * error of the store or the storage is thrown, the file aborted and the job left `running`, for
+ * the queue to run it again (`failExport` once it gives up). Nothing when the job is unknown, or
+ * done or failed already.
+ */
+export async function runExport(ref: { tenantId: string; id: string }, deps: ExportDeps): Promise<void> {
+  const job = await findExportJob(ref.tenantId, ref.id);
+  if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+  const nowIso = () => new Date(deps.now()).toISOString();
+  if (!(await startExportJob(job, nowIso()))) return;
+  const maxRows = deps.maxRows ?? MAX_EXPORT_ROWS;
+  const writer = deps.files.create(job);
+  let rows = 0;
+  try {
+    const source = await sourceOf(job);
+    await writer.write(CSV_BOM + csvRow(source.header));
+    for await (const page of source.pages) {
+      if (rows + page.length > maxRows) throw new ExportRefused(`The export has more than ${maxRows.toLocaleString('en')} rows: choose a shorter period`);
+      if (page.length > 0) await writer.write(page.map((cells) => csvRow(cells)).join(''));
+      const before = rows;
+      rows += page.length;
+      if (Math.floor(rows / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) await recordExportRows(job, rows);
+    }
+    await writer.end();
+  } catch (error) {
+    await writer.abort();
+    if (!(error instanceof ExportRefused)) throw error;
+    await failExportJob(job, error.message, rows, nowIso());
+    return;
+  }
+  await finishExportJob(job, rows, nowIso());
+}
+
+/** The queue gave up on a job (its run kept failing): `failed`, for the user to start another. */
+export async function failExport(ref: { tenantId: string; id: string }, nowMs: number): Promise<void> {
+  await failExportJob(ref, 'The export could not be written: start it again', 0, new Date(nowMs).toISOString());
+}
+
+/** The export queue's message: the job to run. */
+export interface ExportMessage {
+  type: 'export-run';
+  tenantId: string;
+  exportId: string;
+}

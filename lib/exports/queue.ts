@@ -1,0 +1,41 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { config } from '../config';
+import type { ExportMessage } from './engine';
+import type { ExportJob } from './model';
+
+/**
+ * How POST /exports starts a job's worker. Deployed: a message on the export queue
+ * (EXPORT_QUEUE_URL), which the export worker takes one at a time. Locally (`npm start`, in
+ * process or in bundle mode alike): a file in LOCAL_EXPORT_QUEUE under IMPORT_UPLOAD_DIR, which
+ * local/exports.ts takes and runs in the API's process.
+ */
+export interface ExportQueue {
+  send(job: Pick<ExportJob, 'tenantId' | 'id'>): Promise<void>;
+}
+
+export const exportMessage = (job: Pick<ExportJob, 'tenantId' | 'id'>): ExportMessage => ({ type: 'export-run', tenantId: job.tenantId, exportId: job.id });
+
+/** The folder under IMPORT_UPLOAD_DIR that stands in for the export queue locally. */
+export const LOCAL_EXPORT_QUEUE = 'export-queue';
+
+/** npm start's queue: one file per message, written whole (renamed into place), named for its job. */
+export function localExportQueue(directory: string): ExportQueue {
+  return {
+    send: async (job) => {
+      const folder = join(directory, LOCAL_EXPORT_QUEUE);
+      await mkdir(folder, { recursive: true });
+      const path = join(folder, `${job.tenantId}.${job.id}.json`);
+      await writeFile(`${path}.partial`, JSON.stringify(exportMessage(job)));
+      await rename(`${path}.partial`, path);
+    },
+  };
+}
+
+/** The queue the configuration names: SQS (deployed) or npm start's folder. */
+export async function exportQueue(): Promise<ExportQueue> {
+  const { EXPORT_QUEUE_URL, IMPORT_UPLOAD_DIR } = config();
+  if (EXPORT_QUEUE_URL) return (await import('./sqs-queue')).sqsExportQueue(EXPORT_QUEUE_URL);
+  if (IMPORT_UPLOAD_DIR) return localExportQueue(IMPORT_UPLOAD_DIR);
+  throw new Error('Invalid configuration: EXPORT_QUEUE_URL, or IMPORT_UPLOAD_DIR, is required for exports');
+}
