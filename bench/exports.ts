@@ -7,8 +7,10 @@
  * - the products of another, created through the service, two warehouses with stock for every
  *   tenth product (same target);
  * and for each the rows, the file's size, rows per second and the process's peak memory (the
- *   file is streamed: memory must not grow with it).
- * Not part of `npm run bench` yet (bench/run.ts would list it as the part `exports`).
+ *   file is streamed: memory must not grow with it), against the strongest baseline in the same
+ *   run: the same rows read page after page (100 a page) through the list routes' services, what
+ *   a client would do without an export, as a ratio of rows a second.
+ * Also `npm run bench -- exports`.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,8 @@ import { runExport } from '../lib/exports/engine';
 import type { ExportKind } from '../lib/exports/model';
 import { createExportJob } from '../lib/exports/service';
 import { exportFileKey, localExportStorage } from '../lib/exports/storage';
-import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
+import { addMovement, createProduct, createWarehouse, listProducts } from '../lib/inventory/service';
+import { listSuppliers } from '../lib/suppliers/service';
 import { generateSuppliers } from './support/brazilian-suppliers';
 import { benchPrincipal } from './support/principal';
 import { benchStore } from './support/store';
@@ -36,12 +39,49 @@ export interface ExportFigure {
   peakRssMB: number;
   target: string;
   met: boolean;
+  /** Reading the same rows through the list route's service, page after page. */
+  baseline: { seconds: number; rowsPerSecond: number };
+  /** The export's rows a second over the baseline's. */
+  ratio: number;
+}
+
+/** Every supplier page after page, as GET /suppliers?page=N&limit=100 reads them; the rows read and the seconds. */
+async function readSupplierPages(tenantId: string): Promise<{ rows: number; seconds: number }> {
+  const reader = benchPrincipal(tenantId);
+  const started = performance.now();
+  let rows = 0;
+  for (let page = 1; ; page += 1) {
+    const { data } = await listSuppliers(reader, { page, limit: 100 }, Date.now(), undefined);
+    rows += data.length;
+    if (data.length < 100) break;
+  }
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Every product page after page, as GET /inventory/products?limit=100 and its cursors read them. */
+async function readProductPages(tenantId: string): Promise<{ rows: number; seconds: number }> {
+  const reader = benchPrincipal(tenantId);
+  const started = performance.now();
+  let rows = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await listProducts(reader, { limit: 100, ...(cursor ? { cursor } : {}) }, Date.now(), undefined);
+    rows += page.items.length;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
+function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { rows: number; seconds: number }): ExportFigure {
+  if (read.rows !== figure.rows) throw new Error(`the ${figure.kind} baseline read ${read.rows} rows, the export ${figure.rows}`);
+  const rowsPerSecond = Math.round(read.rows / read.seconds);
+  return { ...figure, baseline: { seconds: Math.round(read.seconds * 10) / 10, rowsPerSecond }, ratio: Math.round((figure.rowsPerSecond / rowsPerSecond) * 100) / 100 };
 }
 
 /** The worker's timeout (infra/constructs/exports.ts): an export must end within it. */
 const TARGET_SECONDS = 300;
 
-async function timedExport(tenantId: string, kind: 'suppliers' | 'products', directory: string): Promise<ExportFigure> {
+async function timedExport(tenantId: string, kind: 'suppliers' | 'products', directory: string): Promise<Omit<ExportFigure, 'baseline' | 'ratio'>> {
   const admin = benchPrincipal(tenantId);
   const job = await createExportJob(admin, { kind }, Date.now());
   let peak = process.memoryUsage().rss;
@@ -71,8 +111,8 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
     log(`exports: bulk-loading ${sizes.suppliers} suppliers ...`);
     await bulkInsertSuppliers(suppliersTenant, generateSuppliers(sizes.suppliers));
     await rebuildSupplierBlocks(suppliersTenant);
-    const suppliers = await timedExport(suppliersTenant, 'suppliers', directory);
-    log(`exports: ${suppliers.rows} suppliers in ${suppliers.seconds} s`);
+    const suppliers = withBaseline(await timedExport(suppliersTenant, 'suppliers', directory), await readSupplierPages(suppliersTenant));
+    log(`exports: ${suppliers.rows} suppliers in ${suppliers.seconds} s (page after page: ${suppliers.baseline.seconds} s)`);
 
     const productsTenant = benchPrincipal(randomUUID());
     log(`exports: creating ${sizes.products} products, stock in two warehouses for every tenth ...`);
@@ -83,12 +123,30 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
         for (const warehouse of warehouses) await addMovement(productsTenant, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 12.5, unitCost: 3.25 }, Date.now());
       }
     });
-    const products = await timedExport(productsTenant.tenantId, 'products', directory);
-    log(`exports: ${products.rows} products in ${products.seconds} s`);
+    const products = withBaseline(await timedExport(productsTenant.tenantId, 'products', directory), await readProductPages(productsTenant.tenantId));
+    log(`exports: ${products.rows} products in ${products.seconds} s (page after page: ${products.baseline.seconds} s)`);
     return [suppliers, products];
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+export function printExportFigures(figures: ExportFigure[]): void {
+  console.log('\nExports (DynamoDB Local, the engine in process as npm start runs it), against reading the same rows page after page');
+  console.table(
+    figures.map((entry) => ({
+      kind: entry.kind,
+      rows: entry.rows,
+      seconds: entry.seconds,
+      'rows/s': entry.rowsPerSecond,
+      'pages s': entry.baseline.seconds,
+      'over pages': `${entry.ratio}x`,
+      'file KB': entry.fileKB,
+      'peak RSS MB': entry.peakRssMB,
+      target: entry.target,
+      met: entry.met ? 'yes' : 'NO',
+    })),
+  );
 }
 
 async function main(): Promise<void> {
@@ -96,8 +154,7 @@ async function main(): Promise<void> {
   const store = await benchStore();
   try {
     const figures = await runExportBench((line) => console.log(line), { suppliers, products });
-    console.log('\nExports (DynamoDB Local, the engine in process as npm start runs it)');
-    console.table(figures.map((entry) => ({ kind: entry.kind, rows: entry.rows, seconds: entry.seconds, 'rows/s': entry.rowsPerSecond, 'file KB': entry.fileKB, 'peak RSS MB': entry.peakRssMB, target: entry.target, met: entry.met ? 'yes' : 'NO' })));
+    printExportFigures(figures);
   } finally {
     await store.stop();
   }

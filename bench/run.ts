@@ -12,9 +12,12 @@
  *                                 bcrypt on the event loop and in the local worker pool (docs/performance.md)
  *   npm run bench -- imports      a CSV import of 20,000 products: the dry run, the real run against creating them
  *                                 one by one, the same file again (not in the default run: about 10 minutes)
+ *   npm run bench -- exports      CSV exports of 100,000 suppliers and 20,000 products against reading them page
+ *                                 after page (not in the default run: about 6 minutes)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runBurstBench } from './burst';
+import { printExportFigures, runExportBench } from './exports';
 import { runImportBench } from './imports';
 import { runColdStartBench, TARGETS } from './cold-start';
 import { CONSOLE_BUDGETS, runConsoleBench } from './console';
@@ -24,7 +27,7 @@ import { runScaleBench } from './scale';
 import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports'] as const;
+const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports', 'exports'] as const;
 const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst'];
 type Part = (typeof PARTS)[number];
 
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
     console.table(tracing.map((entry) => ({ function: entry.function, variant: entry.variant, bundle: kb(entry.bytes), 'over baseline ms': entry.overBaselineMs })));
   }
 
-  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt') || parts.has('imports')) {
+  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt') || parts.has('imports') || parts.has('exports')) {
     const store = await benchStore();
     try {
       if (parts.has('imports')) {
@@ -71,6 +74,11 @@ async function main(): Promise<void> {
         console.log(`pace over the baseline ${imports.paceRatio}x; products after both runs ${imports.productsAfter}; the second run created ${imports.secondRun.created} and found ${imports.secondRun.existing}`);
         const { idle, duringImport, p95Ratio } = imports.reads;
         console.log(`a page of 100 products: idle p50 ${idle.p50} ms, p95 ${idle.p95} ms (${idle.reads} reads); during the import p50 ${duringImport.p50} ms, p95 ${duringImport.p95} ms (${duringImport.reads} reads); p95 ratio ${p95Ratio}x`);
+      }
+      if (parts.has('exports')) {
+        const exports = await runExportBench(log, { suppliers: 100_000, products: 20_000 });
+        results.exports = exports;
+        printExportFigures(exports);
       }
       if (parts.has('bcrypt')) {
         results.bcrypt = await runBcryptBench();

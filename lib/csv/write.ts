@@ -43,6 +43,16 @@ export function defuseFormula(cell: string): string {
 }
 
 /**
+ * The cell as it was before `defuseFormula`: the importer's reading of a cell, so that a file
+ * exported and imported back gives the same values (a foreign phone `'+1 212…` is `+1 212…`
+ * again). Only a quote before what the export defuses is dropped; a value that simply starts
+ * with a quote keeps it.
+ */
+export function undefuseFormula(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/**
  * One record, CRLF-terminated. null and undefined are empty cells. Each cell is defused
  * (`defuseFormula`), then quoted (doubling its quotes) when it holds a separator, a quote, CR
  * or LF, or starts or ends with a blank.

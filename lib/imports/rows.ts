@@ -1,4 +1,5 @@
 import type { CsvTable } from '../csv/read';
+import { undefuseFormula } from '../csv/write';
 import { ValidationError } from '../errors';
 import { parseWith } from '../domain/validation';
 import { productBody } from '../inventory/schemas';
@@ -36,7 +37,8 @@ export function checkRows(kind: ImportKind, table: CsvTable, header: HeaderMap =
     const body: Record<string, unknown> = {};
     for (const column of columns) {
       const at = header.fields.get(column.field);
-      const cell = at === undefined ? '' : (row.cells[at.index] ?? '');
+      // A cell an export defused reads as the value it was (lib/csv/write `undefuseFormula`).
+      const cell = undefuseFormula(at === undefined ? '' : (row.cells[at.index] ?? ''));
       if (cell.trim() === '') continue;
       body[column.field] = column.value ? column.value(cell) : cell;
     }

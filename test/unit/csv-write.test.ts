@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv, parseCsv, parseDecimal, type CsvSeparator, type CsvTable } from '../../lib/csv/read';
-import { CSV_BOM, csvRow, defuseFormula, formatDecimal } from '../../lib/csv/write';
+import { CSV_BOM, csvRow, defuseFormula, formatDecimal, undefuseFormula } from '../../lib/csv/write';
 
 describe('csvRow', () => {
   it('writes a ;-separated record ending in CRLF, null and undefined as empty cells', () => {
@@ -62,6 +62,14 @@ describe('defuseFormula', () => {
       "'",
       '−1',
     ]);
+  });
+});
+
+describe('undefuseFormula', () => {
+  it('gives back every value defuseFormula defused, and leaves a quote that defused nothing', () => {
+    const values = ['=1', '+1', '+55 11 98765-4321', '@a', '\t', '\r', '  +x', '-1,5', 'a', "'", "'a", "''=1", ''];
+    expect(values.map((value) => undefuseFormula(defuseFormula(value)))).toEqual(values);
+    expect(["'a", "'", "'1"].map(undefuseFormula)).toEqual(["'a", "'", "'1"]);
   });
 });
 
