@@ -1,0 +1,26 @@
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { counted } from '../../lib/domain/text';
+import type { JobCommand } from '../../lib/jobs/command';
+import { logger } from '../../lib/log';
+import { startDueDeletions, type DeletionRunResult } from '../../lib/tenant-jobs/engine';
+import { tenantJobFiles } from '../../lib/tenant-jobs/files';
+import { enqueueTenantJob } from '../../lib/tenant-jobs/queue';
+
+const summary = (result: DeletionRunResult) => `${counted(result.started.length, 'tenant deletion')} started, ${counted(result.resumed.length, 'stalled deletion')} sent again`;
+
+/**
+ * EventBridge schedule, daily after the sales roll-up: every closed tenant whose grace period is
+ * over is marked DELETING and its first step sent to the tenant jobs' queue (the worker,
+ * functions/jobs/tenant-job-step.ts, does the rest). A failure throws, so the invocation is
+ * retried; a retry starts nothing twice (each start is conditioned on the tenant being CLOSED).
+ */
+export const handler = async (event: ScheduledEvent, context?: Context): Promise<DeletionRunResult> => {
+  if (context) logger.addContext(context);
+  return startDueDeletions({ now: () => Date.parse(event.time) || Date.now(), files: await tenantJobFiles() }, enqueueTenantJob);
+};
+
+/** `npm run job -- tenant-deletion`: start the deletions due now. */
+export const command: JobCommand = {
+  usage: '',
+  run: async (_args, nowMs) => summary(await startDueDeletions({ now: () => nowMs, files: await tenantJobFiles() }, enqueueTenantJob)),
+};
