@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { counted } from '../../lib/domain/text';
 import type { JobCommand } from '../../lib/jobs/command';
@@ -19,8 +20,11 @@ export const handler = async (event: ScheduledEvent, context?: Context): Promise
   return startDueDeletions({ now: () => Date.parse(event.time) || Date.now(), files: await tenantJobFiles() }, enqueueTenantJob);
 };
 
-/** `npm run job -- tenant-deletion`: start the deletions due now. */
+/** `npm run job -- tenant-deletion [--tenant <id>]`: start the deletions due now (of that tenant only). */
 export const command: JobCommand = {
-  usage: '',
-  run: async (_args, nowMs) => summary(await startDueDeletions({ now: () => nowMs, files: await tenantJobFiles() }, enqueueTenantJob)),
+  usage: '[--tenant <id>]',
+  run: async (args, nowMs) => {
+    const { values } = parseArgs({ args, options: { tenant: { type: 'string', multiple: true } }, strict: true });
+    return summary(await startDueDeletions({ now: () => nowMs, files: await tenantJobFiles() }, enqueueTenantJob, values.tenant));
+  },
 };

@@ -76,12 +76,14 @@ export interface DeletionRunResult {
  * The daily job: every closed tenant whose deletion is due is marked DELETING (conditioned: a
  * reopen that got there first wins, and the tenant is left alone) and its first step sent. A
  * due tenant already DELETING (a run whose message was lost) gets its current step sent again:
- * a step that already ran records nothing.
+ * a step that already ran records nothing. `only`: these tenants alone, when due (the command's
+ * `--tenant`, and tests that share a store).
  */
-export async function startDueDeletions(deps: TenantJobDeps, send: SendTenantJob): Promise<DeletionRunResult> {
+export async function startDueDeletions(deps: TenantJobDeps, send: SendTenantJob, only?: readonly string[]): Promise<DeletionRunResult> {
   const now = new Date(deps.now()).toISOString();
   const result: DeletionRunResult = { started: [], resumed: [] };
   for (const due of await dueDeletions(now, DELETIONS_PER_RUN)) {
+    if (only && !only.includes(due.tenantId)) continue;
     const stored = await readDeletion(due.tenantId);
     if (stored?.tenant.status === 'DELETING') {
       await send({ type: 'tenant-deletion', tenantId: due.tenantId, step: stored.step });
