@@ -4,7 +4,6 @@ import { counted } from '../../lib/domain/text';
 import type { JobCommand } from '../../lib/jobs/command';
 import { logger } from '../../lib/log';
 import { startDueDeletions, type DeletionRunResult } from '../../lib/tenant-jobs/engine';
-import { tenantJobFiles } from '../../lib/tenant-jobs/files';
 import { enqueueTenantJob } from '../../lib/tenant-jobs/queue';
 
 const summary = (result: DeletionRunResult) => `${counted(result.started.length, 'tenant deletion')} started, ${counted(result.resumed.length, 'stalled deletion')} sent again`;
@@ -17,7 +16,7 @@ const summary = (result: DeletionRunResult) => `${counted(result.started.length,
  */
 export const handler = async (event: ScheduledEvent, context?: Context): Promise<DeletionRunResult> => {
   if (context) logger.addContext(context);
-  return startDueDeletions({ now: () => Date.parse(event.time) || Date.now(), files: await tenantJobFiles() }, enqueueTenantJob);
+  return startDueDeletions({ now: () => Date.parse(event.time) || Date.now() }, enqueueTenantJob);
 };
 
 /** `npm run job -- tenant-deletion [--tenant <id>]`: start the deletions due now (of that tenant only). */
@@ -25,6 +24,6 @@ export const command: JobCommand = {
   usage: '[--tenant <id>]',
   run: async (args, nowMs) => {
     const { values } = parseArgs({ args, options: { tenant: { type: 'string', multiple: true } }, strict: true });
-    return summary(await startDueDeletions({ now: () => nowMs, files: await tenantJobFiles() }, enqueueTenantJob, values.tenant));
+    return summary(await startDueDeletions({ now: () => nowMs }, enqueueTenantJob, values.tenant));
   },
 };

@@ -55,7 +55,7 @@ const DELETIONS_PER_RUN = 100;
 /** The folders of the tenant's files in the imports bucket: its imports' files, and its exports' (CSV and whole-tenant). */
 export const tenantFolders = (tenantId: string): string[] => [`imports/${tenantId}/`, `exports/${tenantId}/`, `${exportFolder(tenantId, '').replace(/\/$/, '')}/`];
 
-const freshCursors = (deps: TenantJobDeps): ScanCursor[] => Array.from({ length: deps.segments ?? TENANT_SCAN_SEGMENTS }, () => null);
+const freshCursors = (deps: Pick<TenantJobDeps, 'segments'>): ScanCursor[] => Array.from({ length: deps.segments ?? TENANT_SCAN_SEGMENTS }, () => null);
 
 /** One step's reading: every unfinished segment, in parallel; the items read and where each segment now stands. */
 async function scanStep(cursors: ScanCursor[], deps: TenantJobDeps): Promise<{ items: Record<string, unknown>[]; cursors: ScanCursor[] }> {
@@ -79,7 +79,7 @@ export interface DeletionRunResult {
  * a step that already ran records nothing. `only`: these tenants alone, when due (the command's
  * `--tenant`, and tests that share a store).
  */
-export async function startDueDeletions(deps: TenantJobDeps, send: SendTenantJob, only?: readonly string[]): Promise<DeletionRunResult> {
+export async function startDueDeletions(deps: Pick<TenantJobDeps, 'now' | 'segments'>, send: SendTenantJob, only?: readonly string[]): Promise<DeletionRunResult> {
   const now = new Date(deps.now()).toISOString();
   const result: DeletionRunResult = { started: [], resumed: [] };
   for (const due of await dueDeletions(now, DELETIONS_PER_RUN)) {
