@@ -966,7 +966,7 @@ describe('scheduled jobs', () => {
       ]),
     );
     // One statement per job's rule, each naming its own.
-    const senders = statements.filter((statement) => (statement as { Principal?: unknown }).Principal !== undefined).map((statement) => JSON.stringify((statement as { Condition?: unknown }).Condition));
+    const senders = statements.filter((statement) => (statement as { Effect?: string }).Effect === 'Allow' && (statement as { Principal?: unknown }).Principal !== undefined).map((statement) => JSON.stringify((statement as { Condition?: unknown }).Condition));
     expect(senders.sort()).toEqual(rules.map((rule) => JSON.stringify({ ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [rule, 'Arn'] } } })).sort());
   });
 });
