@@ -2,7 +2,7 @@ import { idPath } from '../../lib/domain/fields';
 import { created, httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
-import { startTenantExport } from '../../lib/tenants/offboarding';
+import { startTenantExport } from '../../lib/tenants/export';
 import { tenantExportView } from '../../lib/tenants/schemas';
 
 export const handler = httpHandler(routes.exportTenant, { path: idPath }, async ({ path, principal }) => created(await startTenantExport(principal, path.id, Date.now())));

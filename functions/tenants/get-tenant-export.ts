@@ -1,7 +1,7 @@
 import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
-import { readTenantExport } from '../../lib/tenants/offboarding';
+import { readTenantExport } from '../../lib/tenants/export';
 import { tenantExportPath, tenantExportView } from '../../lib/tenants/schemas';
 
 export const handler = httpHandler(routes.getTenantExport, { path: tenantExportPath }, async ({ path, principal }) => ok(await readTenantExport(principal, path.id, path.exportId, Date.now())));

@@ -11,7 +11,7 @@ import { codeAt } from '../../lib/auth/totp';
 import { config } from '../../lib/config';
 import { runTenantJob, startDueDeletions, type TenantJobDeps, type TenantJobMessage } from '../../lib/tenant-jobs/engine';
 import { localTenantJobFiles } from '../../lib/tenant-jobs/files';
-import { startTenantExport } from '../../lib/tenants/offboarding';
+import { startTenantExport } from '../../lib/tenants/export';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import { testPrincipal } from '../support/principal';
 import {
