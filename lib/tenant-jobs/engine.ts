@@ -52,6 +52,14 @@ export type SendTenantJob = (message: TenantJobMessage) => Promise<void>;
 /** Deletions the daily job starts at most per run (the rest the next day). */
 const DELETIONS_PER_RUN = 100;
 
+/**
+ * A deletion whose last step was recorded longer ago than this has stalled (its message was lost
+ * or parked in the dead-letter queue: 5 receives of 12 minutes each take an hour): the daily job
+ * sends its step again. A younger one is left to its own messages, so that two runs of one step
+ * do not go on side by side.
+ */
+export const STALLED_DELETION_MS = 2 * 60 * 60 * 1000;
+
 /** The folders of the tenant's files in the imports bucket: its imports' files, and its exports' (CSV and whole-tenant). */
 export const tenantFolders = (tenantId: string): string[] => [`imports/${tenantId}/`, `exports/${tenantId}/`, `${exportFolder(tenantId, '').replace(/\/$/, '')}/`];
 
@@ -75,8 +83,8 @@ export interface DeletionRunResult {
 /**
  * The daily job: every closed tenant whose deletion is due is marked DELETING (conditioned: a
  * reopen that got there first wins, and the tenant is left alone) and its first step sent. A
- * due tenant already DELETING (a run whose message was lost) gets its current step sent again:
- * a step that already ran records nothing. `only`: these tenants alone, when due (the command's
+ * due tenant already DELETING whose last step is older than STALLED_DELETION_MS (its message
+ * was lost) gets its current step sent again: a step that already ran records nothing. `only`: these tenants alone, when due (the command's
  * `--tenant`, and tests that share a store).
  */
 export async function startDueDeletions(deps: Pick<TenantJobDeps, 'now' | 'segments'>, send: SendTenantJob, only?: readonly string[]): Promise<DeletionRunResult> {
@@ -86,6 +94,7 @@ export async function startDueDeletions(deps: Pick<TenantJobDeps, 'now' | 'segme
     if (only && !only.includes(due.tenantId)) continue;
     const stored = await readDeletion(due.tenantId);
     if (stored?.tenant.status === 'DELETING') {
+      if (stored.stepAt !== undefined && deps.now() - Date.parse(stored.stepAt) < STALLED_DELETION_MS) continue;
       await send({ type: 'tenant-deletion', tenantId: due.tenantId, step: stored.step });
       result.resumed.push(due.tenantId);
       continue;
@@ -106,6 +115,7 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
   const dueAt = String(stored.tenant.deletionDueAt);
   const progress: DeletionProgress = { ...stored.progress };
   const facts: TenantFacts = { tenantId, userIds: progress.userIds };
+  const stepAt = () => new Date(deps.now()).toISOString();
   const read = await scanStep(progress.cursors, deps);
   const found = read.items.filter((item) => belongsToTenant(item, facts) && !isDeletionBookkeeping(item, tenantId, dueAt));
   progress.cursors = read.cursors;
@@ -115,7 +125,7 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
   } else {
     progress.counted += found.length;
   }
-  if (!allDone(progress.cursors)) return (await recordDeletionStep(tenantId, step, progress)) ? step + 1 : null;
+  if (!allDone(progress.cursors)) return (await recordDeletionStep(tenantId, step, progress, stepAt())) ? step + 1 : null;
 
   const nowMs = deps.now();
   const audit = (action: 'tenant.deletion_started' | 'tenant.deleted', fields: Record<string, number>) =>
@@ -124,19 +134,19 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
     // The tenant's own item and its schedule entry count too: the last transaction deletes them.
     const itemsBefore = progress.counted + 2;
     const next: DeletionProgress = { ...progress, phase: 'delete', cursors: freshCursors(deps), itemsBefore, counted: 0 };
-    return (await recordDeletionStep(tenantId, step, next, audit('tenant.deletion_started', { itemsBefore }))) ? step + 1 : null;
+    return (await recordDeletionStep(tenantId, step, next, stepAt(), audit('tenant.deletion_started', { itemsBefore }))) ? step + 1 : null;
   }
   if (progress.phase === 'delete') {
     const removed = await Promise.all(tenantFolders(tenantId).map((folder) => deps.files.removeFolder(folder)));
     logger.info('tenant deletion: items deleted, files removed', { tenantId, itemsDeleted: progress.itemsDeleted, files: removed.reduce((sum, count) => sum + count, 0) });
     const next: DeletionProgress = { ...progress, phase: 'verify', cursors: freshCursors(deps), counted: 0 };
-    return (await recordDeletionStep(tenantId, step, next)) ? step + 1 : null;
+    return (await recordDeletionStep(tenantId, step, next, stepAt())) ? step + 1 : null;
   }
   if (progress.counted > 0) {
     // Written meanwhile, or not yet seen by the eventually consistent Scan: delete again.
     logger.warn('tenant deletion: the second count found items left; deleting again', { tenantId, itemsLeft: progress.counted });
     const next: DeletionProgress = { ...progress, phase: 'delete', cursors: freshCursors(deps), counted: 0 };
-    return (await recordDeletionStep(tenantId, step, next)) ? step + 1 : null;
+    return (await recordDeletionStep(tenantId, step, next, stepAt())) ? step + 1 : null;
   }
   const itemsDeleted = progress.itemsDeleted + 2;
   await finishTenantDeletion(tenantId, dueAt, step, audit('tenant.deleted', { itemsBefore: progress.itemsBefore, itemsDeleted, itemsAfter: 0 }));

@@ -9,7 +9,7 @@ import { keys } from '../../lib/db/keys';
 import type { AuditEntry } from '../../lib/audit/model';
 import { codeAt } from '../../lib/auth/totp';
 import { config } from '../../lib/config';
-import { runTenantJob, startDueDeletions, type TenantJobDeps, type TenantJobMessage } from '../../lib/tenant-jobs/engine';
+import { runTenantJob, STALLED_DELETION_MS, startDueDeletions, type TenantJobDeps, type TenantJobMessage } from '../../lib/tenant-jobs/engine';
 import { localTenantJobFiles } from '../../lib/tenant-jobs/files';
 import { startTenantExport } from '../../lib/tenants/export';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
@@ -210,11 +210,14 @@ describe('closing, reopening and deleting a tenant', () => {
     const messages: TenantJobMessage[] = [];
     expect(await startDueDeletions(deps(afterGrace), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [admin.tenantId], resumed: [] });
     expect(messages).toEqual([{ type: 'tenant-deletion', tenantId: admin.tenantId, step: 0 }]);
+    // The next run leaves a deletion under way alone; one stalled for hours gets its step sent again.
+    expect(await startDueDeletions(deps(afterGrace + 60_000), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [], resumed: [] });
+    expect(await startDueDeletions(deps(afterGrace + STALLED_DELETION_MS + 1000), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [], resumed: [admin.tenantId] });
+    expect(messages).toEqual([0, 0].map((step) => ({ type: 'tenant-deletion', tenantId: admin.tenantId, step })));
     // Once started, it can no longer be reopened, nor exported.
     expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict', { detail: 'The deletion of the tenant has started: it can no longer be reopened' }) });
     expect(await call('POST', `/tenants/${admin.tenantId}/export`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict') });
-    await runAll(messages, deps(afterGrace));
-    // A message delivered again after the end does nothing.
+    // The first runs it to its end; the same step sent again then does nothing.
     await runAll(messages, deps(afterGrace));
 
     const after = await scanAll();

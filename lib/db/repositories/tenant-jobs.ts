@@ -53,13 +53,14 @@ export async function dueDeletions(now: string, limit: number): Promise<{ tenant
 }
 
 /** The tenant's item with its deletion's progress and step, or undefined once it is gone. */
-export async function readDeletion(tenantId: string): Promise<{ tenant: Tenant & Record<string, unknown>; progress?: DeletionProgress; step: number } | undefined> {
+export async function readDeletion(tenantId: string): Promise<{ tenant: Tenant & Record<string, unknown>; progress?: DeletionProgress; step: number; stepAt?: string } | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true }));
   if (!Item) return undefined;
   return {
     tenant: Item as Tenant & Record<string, unknown>,
     ...(typeof Item.deletionProgress === 'string' ? { progress: JSON.parse(Item.deletionProgress) as DeletionProgress } : {}),
     step: typeof Item.deletionStep === 'number' ? Item.deletionStep : 0,
+    ...(typeof Item.deletionStepAt === 'string' ? { stepAt: Item.deletionStepAt } : {}),
   };
 }
 
@@ -74,7 +75,7 @@ export function markTenantDeleting(tenantId: string, deletionDueAt: string, now:
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.tenant(tenantId),
-        UpdateExpression: 'SET #status = :deleting, deletionProgress = :progress, deletionStep = :zero, deletionStartedAt = :now, updatedAt = :now',
+        UpdateExpression: 'SET #status = :deleting, deletionProgress = :progress, deletionStep = :zero, deletionStepAt = :now, deletionStartedAt = :now, updatedAt = :now',
         ConditionExpression: '#status = :closed AND deletionDueAt = :due AND deletionDueAt <= :now',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':deleting': 'DELETING', ':closed': 'CLOSED', ':due': deletionDueAt, ':now': now, ':progress': JSON.stringify(progress), ':zero': 0 },
@@ -87,13 +88,13 @@ export function markTenantDeleting(tenantId: string, deletionDueAt: string, now:
  * Record a deletion step's progress (with an entry, when the step ends a phase that has one),
  * conditioned on the step being the stored one: false when another run of it recorded first.
  */
-export async function recordDeletionStep(tenantId: string, step: number, progress: DeletionProgress, audit?: AuditRecord): Promise<boolean> {
+export async function recordDeletionStep(tenantId: string, step: number, progress: DeletionProgress, now: string, audit?: AuditRecord): Promise<boolean> {
   const update = {
     TableName: tableName(),
     Key: keys.tenant(tenantId),
-    UpdateExpression: 'SET deletionProgress = :progress, deletionStep = :next',
+    UpdateExpression: 'SET deletionProgress = :progress, deletionStep = :next, deletionStepAt = :now',
     ConditionExpression: 'deletionStep = :step',
-    ExpressionAttributeValues: { ':progress': JSON.stringify(progress), ':step': step, ':next': step + 1 },
+    ExpressionAttributeValues: { ':progress': JSON.stringify(progress), ':step': step, ':next': step + 1, ':now': now },
   };
   if (!audit) return conditionally(db().send(new UpdateCommand(update)));
   try {
