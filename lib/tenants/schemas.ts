@@ -102,6 +102,12 @@ export const tenantView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, n
     .number()
     .nullable()
     .describe('Below how many days of coverage (the dashboard\'s, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default).'),
+  status: classic
+    .enum(TENANT_STATUSES)
+    .exclude(['ACTIVE'])
+    .optional()
+    .describe('Only on a tenant that is not active: `CLOSED` (POST /tenants/{id}/close; sign-in refused, deletion due at `deletionDueAt`), `DELETING` (its deletion has started) or `SUSPENDED`.'),
+  deletionDueAt: classic.iso.datetime().optional().describe('Only on a closed tenant (and one being deleted): when its deletion starts.'),
 }));
 
 export type TenantView = classic.infer<typeof tenantView>;

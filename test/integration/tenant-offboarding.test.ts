@@ -173,6 +173,12 @@ describe('closing, reopening and deleting a tenant', () => {
     expect(closedAtMs).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(String(closed.body.deletionDueAt)) - closedAtMs).toBe(30 * DAY_MS);
 
+    // Platform administrators read it closed, with its deletion date; an active tenant's view has neither.
+    const read = await call<Record<string, unknown>>('GET', `/tenants/${admin.tenantId}`, { cookies: root.cookies });
+    expect(read).toMatchObject({ status: 200, body: { id: admin.tenantId, name: closing.name, status: 'CLOSED', deletionDueAt: closed.body.deletionDueAt } });
+    const active = await call<Record<string, unknown>>('GET', `/tenants/${other.admin.tenantId}`, { cookies: root.cookies });
+    expect(Object.keys(active.body).filter((field) => field === 'status' || field === 'deletionDueAt')).toEqual([]);
+
     // At once: the sessions, the API key and the logins of the tenant are refused; the other tenant's are not.
     expect(await call('GET', '/auth/me', { cookies: admin.cookies })).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });
     expect(await call('GET', '/auth/me', { cookies: member.cookies })).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });

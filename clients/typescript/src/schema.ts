@@ -1732,6 +1732,17 @@ export interface components {
             mfaPolicy: "OFF" | "ADMINS" | "ALL";
             /** @description Below how many days of coverage (the dashboard's, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default). */
             stockLowThresholdDays: number | null;
+            /**
+             * @description Only on a tenant that is not active: `CLOSED` (POST /tenants/{id}/close; sign-in refused, deletion due at `deletionDueAt`), `DELETING` (its deletion has started) or `SUSPENDED`.
+             * @enum {string}
+             */
+            status?: "SUSPENDED" | "CLOSED" | "DELETING";
+            /**
+             * Format: date-time
+             * @description Only on a closed tenant (and one being deleted): when its deletion starts.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            deletionDueAt?: string;
         };
         TenantList: components["schemas"]["Tenant"][];
         /** @description The document is shown as stored, unformatted. */
