@@ -9,6 +9,7 @@ import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/consol
 import { Data } from './constructs/data';
 import { Exports } from './constructs/exports';
 import { Imports } from './constructs/imports';
+import { TenantJobs } from './constructs/tenant-jobs';
 import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
 import { Webhooks } from './constructs/webhooks';
@@ -162,6 +163,8 @@ export class BackofficeStack extends Stack {
 
     // Before the console: its CSP lets the browser PUT import files to the bucket.
     const imports = new Imports(this, 'Imports', { table, environment, allowedOrigins: allowedOrigins(stage, browser), ...functionDefaults });
+    // A closed tenant's deletion and a tenant's export: the queue, its worker and its alarm.
+    const tenantJobs = new TenantJobs(this, 'TenantJobs', { table, bucket: imports.bucket, environment, ...functionDefaults });
 
     // Exports write their files to the imports bucket, under exports/ (its notice to the import queue is filtered to imports/).
     const exportJobs = new Exports(this, 'Exports', { table, bucket: imports.bucket, environment, ...functionDefaults });
@@ -203,6 +206,8 @@ export class BackofficeStack extends Stack {
       if (route.signsImportUploads) imports.bindUploader(fn);
       if (route.queuesExports) exportJobs.bindStarter(fn);
       if (route.signsExportDownloads) exportJobs.bindDownloadSigner(fn);
+      if (route.tenantJobs === 'start') tenantJobs.bindStarter(fn);
+      if (route.tenantJobs === 'read') tenantJobs.bindExportReader(fn);
       api.addRoute(route, fn);
       observed.push({ name: `${route.method} ${route.path}`, function: fn });
     }
@@ -211,11 +216,13 @@ export class BackofficeStack extends Stack {
     for (const [jobId, service] of Object.entries(jobs.functions)) {
       observed.push({ name: `job ${jobId}`, function: service.function });
     }
+    tenantJobs.bindStarter(jobs.functions.tenantDeletion.function);
 
     const webhooks = new Webhooks(this, 'Webhooks', { table, environment, mail, ...functionDefaults });
     observed.push({ name: 'webhook delivery', function: webhooks.function.function });
     observed.push({ name: 'import worker', function: imports.worker.function });
     observed.push({ name: 'export worker', function: exportJobs.worker.function });
+    observed.push({ name: 'tenant job worker', function: tenantJobs.worker.function });
 
     const observability = new Observability(this, 'Observability', {
       functions: observed,
@@ -231,6 +238,7 @@ export class BackofficeStack extends Stack {
     });
 
     exportJobs.notify(observability.alarmTopic);
+    tenantJobs.notify(observability.alarmTopic);
 
     new CfnOutput(this, 'ConsoleUrl', { description: 'The console: open this in a browser', value: `${site.origin}${CONSOLE_PATH}/` });
     new CfnOutput(this, 'ApiUrl', {
@@ -259,6 +267,10 @@ export class BackofficeStack extends Stack {
     new CfnOutput(this, 'WebhooksDeadLetterQueueUrl', {
       description: 'Webhook messages the delivery could not handle after its retries land here (redrive them to the delivery queue once fixed)',
       value: webhooks.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'TenantJobsDeadLetterQueueUrl', {
+      description: "Steps of tenant deletions and exports the worker could not do after its retries land here (redrive them to the tenant jobs' queue once fixed)",
+      value: tenantJobs.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'ImportsDeadLetterQueueUrl', {
       description: 'Import steps the worker could not do after its retries land here (redrive them to the import queue once fixed)',

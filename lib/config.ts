@@ -155,6 +155,14 @@ const configRules = {
   /** The export queue (infra/constructs/exports.ts), where POST /exports sends each job; set on that function only. */
   EXPORT_QUEUE_URL: optional(url),
 
+  /**
+   * How many days a closed tenant is kept before its deletion (POST /tenants/{id}/close): a
+   * reopen undoes the close until then. 30 unless set.
+   */
+  TENANT_DELETION_GRACE_DAYS: ((value) => (value === undefined ? { value: 30 } : integer(1, 3650)(value))) as Rule<number>,
+  /** The tenant jobs' queue (infra/constructs/tenant-jobs.ts), where the deletion job and POST /tenants/{id}/export send a job's first step and the worker each next; set on those functions only. */
+  TENANT_JOB_QUEUE_URL: optional(url),
+
   BUSINESS_TIME_ZONE: text,
   APP_URL: url,
 

@@ -18,11 +18,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * The DynamoDB actions a function may be declared to call on the table, as IAM names them
- * (without `dynamodb:`), in the order the manifest lists them. No Scan, no PartiQL, no
- * streams, no DescribeTable: no code uses them (test/infra/constructs.test.ts compares this
- * list with the commands the code imports).
+ * (without `dynamodb:`), in the order the manifest lists them. No PartiQL, no streams, no
+ * DescribeTable: no code uses them (test/infra/constructs.test.ts compares this list with the
+ * commands the code imports). Scan only for the tenant jobs' worker (a closed tenant's deletion,
+ * a tenant's export: docs/decisions.md, "Closing a tenant").
  */
-export const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;
+export const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'ConditionCheckItem'] as const;
 export const TABLE_WRITE_ACTIONS = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
 export type TableAction = (typeof TABLE_READ_ACTIONS)[number] | (typeof TABLE_WRITE_ACTIONS)[number];
 
@@ -101,6 +102,12 @@ export interface Route {
   queuesExports?: boolean;
   /** Functions that presign export downloads (lib/exports/storage) know the bucket and may read its `exports/` files; no other may. */
   signsExportDownloads?: boolean;
+  /**
+   * The routes of a tenant's export (lib/tenant-jobs): `start` sends the job's first step to the
+   * tenant jobs' queue; `read` presigns downloads of its files. Granted by
+   * infra/constructs/tenant-jobs.ts.
+   */
+  tenantJobs?: 'start' | 'read';
   /** Rate limits, each its own counter (lib/rate-limit: who takes the slot and what counts). */
   rateLimits?: readonly RateLimit[];
   /**
@@ -223,6 +230,52 @@ export const updateTenant = {
   rateLimits: [INVITATIONS_PER_ADDRESS],
   apiKey: false,
   summary: 'Update a tenant profile, or invite its administrator (platform administrators)',
+} as const satisfies Route;
+
+export const closeTenant = {
+  method: 'POST',
+  path: '/tenants/{id}/close',
+  handler: 'functions/tenants/close-tenant.ts',
+  auth: 'protected',
+  // The status read, then its change, the deletion's schedule entry and the entry in one transaction.
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  audits: ['tenant.closed'],
+  apiKey: false,
+  summary: 'Close a tenant: sign-in refused at once, its deletion scheduled after the grace period (platform administrators)',
+} as const satisfies Route;
+
+export const reopenTenant = {
+  method: 'POST',
+  path: '/tenants/{id}/reopen',
+  handler: 'functions/tenants/reopen-tenant.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['tenant.reopened'],
+  apiKey: false,
+  summary: 'Undo the close of a tenant before its deletion starts (platform administrators)',
+} as const satisfies Route;
+
+export const exportTenant = {
+  method: 'POST',
+  path: '/tenants/{id}/export',
+  handler: 'functions/tenants/export-tenant.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem'] },
+  audits: ['tenant.exported'],
+  tenantJobs: 'start',
+  apiKey: false,
+  summary: 'Export every item of a tenant as NDJSON with a manifest and checksums, its secrets left out (platform administrators)',
+} as const satisfies Route;
+
+export const getTenantExport = {
+  method: 'GET',
+  path: '/tenants/{id}/exports/{exportId}',
+  handler: 'functions/tenants/get-tenant-export.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem'] },
+  tenantJobs: 'read',
+  apiKey: false,
+  summary: "A tenant export's status and, once done, its download links for 15 minutes (platform administrators)",
 } as const satisfies Route;
 
 export const register = {
@@ -986,6 +1039,10 @@ export const routes = {
   listTenants,
   getTenant,
   updateTenant,
+  closeTenant,
+  reopenTenant,
+  exportTenant,
+  getTenantExport,
   register,
   login,
   me,
@@ -1118,6 +1175,18 @@ export const workers = {
     table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem'] } satisfies TableAccess,
     summary: 'Write CSV exports: read the source in pages and stream the rows to the file',
   },
+  tenantJobStep: {
+    name: 'tenant-job-step',
+    handler: 'functions/jobs/tenant-job-step.ts',
+    // The whole table's Scan (a closed tenant's items are under many keys), its items deleted
+    // in batches (BatchWrite), the progress on the tenant's or the export's item (Get, Update),
+    // the last transaction (Delete, Put of the entries). A deletion removes the tenant's
+    // credentials and webhook secrets, and a Scan reads them.
+    table: { actions: ['GetItem', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], credentials: 'read-write', webhookSecrets: 'read-write' } satisfies TableAccess,
+    /** In the platform's trail: the count before, then the counts at the end. */
+    audits: ['tenant.deletion_started', 'tenant.deleted'] satisfies AuditAction[],
+    summary: "Run the steps of the tenant jobs: a closed tenant's deletion, a tenant's export",
+  },
 } as const;
 
 export const jobs = {
@@ -1128,5 +1197,14 @@ export const jobs = {
     /** 03:15 UTC = 00:15 in America/Sao_Paulo (UTC-3, no daylight saving since 2019). */
     schedule: { hour: 3, minute: 15 },
     summary: "Roll each complete day's sales up for the coverage dashboard",
+  },
+  tenantDeletion: {
+    name: 'tenant-deletion',
+    handler: 'functions/jobs/tenant-deletion.ts',
+    // The schedule's due entries (Query), each tenant read (Get), its users (Query), marked DELETING (Update).
+    table: { actions: ['GetItem', 'Query', 'UpdateItem'] } satisfies TableAccess,
+    /** After the sales roll-up (03:15 UTC). */
+    schedule: { hour: 4, minute: 0 },
+    summary: 'Start the deletion of each closed tenant whose grace period is over',
   },
 } as const;

@@ -23,6 +23,7 @@ import { withDocs } from './docs-server';
 import { startLocalExports } from './exports';
 import { localImportUploads } from './imports';
 import { withUploads } from './uploads';
+import { withTenantExportDownloads } from './tenant-exports';
 import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
@@ -97,7 +98,9 @@ async function main(): Promise<void> {
   // Import files, PUT where POST /imports says; each one's job then runs here, step after step,
   // with the code the deployed import worker runs (lib/imports/engine.ts).
   const uploads = localImportUploads((line) => console.log(line));
-  const server = createGatewayServer(withConsole(withUploads(docs, uploads), { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
+  // A tenant export's files, at the signed links GET /tenants/{id}/exports/{exportId} gives (local/tenant-exports.ts).
+  const downloads = withTenantExportDownloads(withUploads(docs, uploads), { secret: uploads.secret, directory: uploads.directory, log: (line) => console.log(line) });
+  const server = createGatewayServer(withConsole(downloads, { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolveListen, reject) => {

@@ -41,6 +41,22 @@ const historyPk = (tenantId: string, { productId, warehouseId, type }: HistorySc
   `${tenantPk(tenantId)}#MOVEMENTS#${productId ?? '*'}#${warehouseId ?? '*'}${type ? `#${type}` : ''}`;
 
 const INCIDENTS_PK = 'PLATFORM#INCIDENTS';
+const TENANT_DELETIONS_PK = 'TENANT_DELETIONS';
+
+/**
+ * How the partitions that are not a tenant's by their key begin (lib/tenant-jobs/ownership
+ * finds a tenant's items among them by attribute): the platform's own (its audit trail and
+ * incident register, kept when a tenant is deleted), the coverage job's tenant list, the
+ * rate-limit counters.
+ */
+export const PLATFORM_PK_PREFIX = 'PLATFORM#';
+export const COVERAGE_TENANTS_PK_PREFIX = 'COVERAGE_TENANTS#';
+export const RATE_PK_PREFIX = 'RATE#';
+/** Every partition a tenant owns by its key: its own, each `TENANT#<id>#…`, its users' credentials and its endpoints' secrets. */
+export const tenantPartitionPrefixes = (tenantId: string) => ({
+  exact: tenantPk(tenantId),
+  prefixes: [`${tenantPk(tenantId)}#`, `${CREDENTIALS_PK_PREFIX}${tenantId}#`, `${WEBHOOK_SECRETS_PK_PREFIX}${tenantId}#`],
+});
 
 const auditPk = (trail: AuditScope) => (trail === 'platform' ? 'PLATFORM#AUDIT' : `${tenantPk(trail.tenantId)}#AUDIT`);
 /** Audit entries sort by time (an instant's prefix bounds every id at it), so a range is a key condition. */
@@ -265,6 +281,16 @@ export const keys = {
 
   /** A password-reset token, found by the SHA-256 of the token the user received. */
   passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'TOKEN' }),
+
+  /**
+   * A closed tenant's place in the deletion schedule (lib/tenant-jobs): one partition sorted by
+   * when each deletion is due, so the daily job reads the due ones with one Query, not a Scan.
+   * Written with the close, removed by a reopen or at the deletion's end.
+   */
+  tenantDeletionDue: (dueAt: string, tenantId: string): Key => ({ pk: TENANT_DELETIONS_PK, sk: `${dueAt}#${tenantId}` }),
+  tenantDeletionsDue: () => ({ pk: TENANT_DELETIONS_PK }),
+  /** A tenant's export job (POST /tenants/{id}/export), in its tenant's partition: deleted with it. */
+  tenantExport: (tenantId: string, exportId: string): Key => ({ pk: tenantPk(tenantId), sk: `TENANT_EXPORT#${exportId}` }),
 
   /** A CSV import job (lib/imports), by id in its tenant's partition. */
   importJob: (tenantId: string, importId: string): Key => ({ pk: tenantPk(tenantId), sk: `IMPORT#${importId}` }),

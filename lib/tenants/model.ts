@@ -8,7 +8,13 @@ import { schema } from '../domain/schema';
  */
 
 export const PLANS = ['STARTER', 'PROFESSIONAL', 'ENTERPRISE'] as const;
-export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+/**
+ * ACTIVE signs in; every other status refuses sign-in at once (the authorizer, login, refresh,
+ * the second factor and API keys all require ACTIVE). CLOSED: a platform administrator closed
+ * it, its deletion is due at `deletionDueAt` and a reopen undoes it until then; DELETING: the
+ * deletion started (lib/tenant-jobs), there is no way back.
+ */
+export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED', 'DELETING'] as const;
 /** Whose second factor the tenant requires (issue 17): nobody's, its administrators', everyone's. */
 export const MFA_POLICIES = ['OFF', 'ADMINS', 'ALL'] as const;
 
@@ -44,6 +50,10 @@ export const tenantSchema = /* @__PURE__ */ schema(() => z.object({
   baseAccountUserId: z.nullable(z.uuid()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  /** When a platform administrator closed it (POST /tenants/{id}/close); absent on a tenant never closed, or reopened. */
+  closedAt: z.optional(z.iso.datetime()),
+  /** When its deletion is due: closedAt + TENANT_DELETION_GRACE_DAYS. */
+  deletionDueAt: z.optional(z.iso.datetime()),
   /**
    * The tenant of platform administrators: set only by `npm run create-admin`, when it creates
    * the tenant, and never by a route, so a tenant someone signed up can never receive one.

@@ -2,9 +2,10 @@ import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { parseScaled } from '../domain/decimal';
 import { documentSchema } from '../domain/documents';
-import { emailField, httpsUrlField, requiredText } from '../domain/fields';
+import { emailField, httpsUrlField, requiredText, uuidField } from '../domain/fields';
+import { EXPORT_STATUSES } from '../tenant-jobs/model';
 import { phoneSchema } from '../domain/phones';
-import { MAX_STOCK_LOW_THRESHOLD_DAYS, MFA_POLICIES, PLANS, STOCK_LOW_THRESHOLD_PLACES, tenantSchema, type Tenant } from './model';
+import { MAX_STOCK_LOW_THRESHOLD_DAYS, MFA_POLICIES, PLANS, STOCK_LOW_THRESHOLD_PLACES, TENANT_STATUSES, tenantSchema, type Tenant } from './model';
 import { schema } from '../domain/schema';
 
 /** A tenant name is a slug: lower-case words joined by single dashes, 3 to 63 characters. */
@@ -27,7 +28,7 @@ export const RESERVED_TENANT_NAMES: readonly string[] = [
 ];
 
 /** The fields a client writes: every field of the model but those the service sets. */
-type TenantInputField = Exclude<keyof Tenant, 'id' | 'status' | 'baseAccountUserId' | 'createdAt' | 'updatedAt' | 'platform'>;
+type TenantInputField = Exclude<keyof Tenant, 'id' | 'status' | 'baseAccountUserId' | 'createdAt' | 'updatedAt' | 'platform' | 'closedAt' | 'deletionDueAt'>;
 
 /*
  * The rules POST /tenants takes, each its own schema: its body names them, not `tenantInput`,
@@ -101,6 +102,12 @@ export const tenantView = /* @__PURE__ */ schema(() => tenant.pick({ id: true, n
     .number()
     .nullable()
     .describe('Below how many days of coverage (the dashboard\'s, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default).'),
+  status: classic
+    .enum(TENANT_STATUSES)
+    .exclude(['ACTIVE'])
+    .optional()
+    .describe('Only on a tenant that is not active: `CLOSED` (POST /tenants/{id}/close; sign-in refused, deletion due at `deletionDueAt`), `DELETING` (its deletion has started) or `SUSPENDED`.'),
+  deletionDueAt: classic.iso.datetime().optional().describe('Only on a closed tenant (and one being deleted): when its deletion starts.'),
 }));
 
 export type TenantView = classic.infer<typeof tenantView>;
@@ -109,3 +116,39 @@ export type CreateTenantInput = z.output<typeof createTenantBody>;
 export type UpdateTenantInput = z.output<typeof updateTenantBody>;
 
 export const tenantListView = /* @__PURE__ */ schema(() => classic.array(tenantView));
+
+/** POST /tenants/{id}/close and /reopen: the tenant's status and, while closed, when its deletion is due. */
+export const tenantClosureView = /* @__PURE__ */ schema(() => classic.object({
+  id: classic.uuid(),
+  name: classic.string(),
+  status: classic.enum(TENANT_STATUSES),
+  closedAt: classic.iso.datetime().nullable().describe('When it was closed; null once reopened.'),
+  deletionDueAt: classic.iso.datetime().nullable().describe('When its deletion starts (closedAt + TENANT_DELETION_GRACE_DAYS, 30 days unless set); until then POST /tenants/{id}/reopen undoes the close. Null once reopened.'),
+}));
+export type TenantClosureView = classic.infer<typeof tenantClosureView>;
+
+const downloadLink = /* @__PURE__ */ schema(() => classic.string().describe('A GET link to the file, valid 15 minutes (presigned).'));
+
+/** An export of every item of a tenant (POST /tenants/{id}/export, GET /tenants/{id}/exports/{exportId}). */
+export const tenantExportView = /* @__PURE__ */ schema(() => classic.object({
+  id: classic.uuid(),
+  tenantId: classic.uuid(),
+  status: classic.enum(EXPORT_STATUSES),
+  createdAt: classic.iso.datetime(),
+  finishedAt: classic.iso.datetime().nullable(),
+  items: classic.number().int().describe('Lines written so far (every data file\'s).'),
+  manifestSha256: classic.string().nullable().describe('The SHA-256 (hex) of manifest.json, once the export succeeded: the checksum of the whole export (the manifest holds each file\'s).'),
+  downloads: classic
+    .object({
+      expiresAt: classic.iso.datetime(),
+      manifest: downloadLink,
+      checksum: downloadLink,
+      files: classic.array(classic.object({ name: classic.string(), items: classic.number().int(), sha256: classic.string(), url: downloadLink })),
+    })
+    .nullable()
+    .describe('Once succeeded: links to manifest.json, manifest.json.sha256 and each NDJSON file; null before.'),
+}));
+export type TenantExportView = classic.infer<typeof tenantExportView>;
+
+/** GET /tenants/{id}/exports/{exportId}. */
+export const tenantExportPath = /* @__PURE__ */ schema(() => z.object({ id: uuidField, exportId: uuidField }));

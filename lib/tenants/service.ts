@@ -27,6 +27,9 @@ export const toTenantView = (tenant: Tenant): TenantView => ({
   plan: tenant.plan,
   mfaPolicy: tenant.mfaPolicy,
   stockLowThresholdDays: tenant.stockLowThresholdDays ?? null,
+  // Absent on an active tenant: what every client has read so far stays as it was.
+  ...(tenant.status === 'ACTIVE' ? {} : { status: tenant.status }),
+  ...(tenant.status !== 'ACTIVE' && tenant.deletionDueAt ? { deletionDueAt: tenant.deletionDueAt } : {}),
 });
 
 /**

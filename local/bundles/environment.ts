@@ -233,6 +233,16 @@ export function resolveFunctionEnvironment(assembly: CloudAssembly, fn: Assembly
       } else notes.push(`${name}: dropped, and no local uploads to stand in for it`);
     }
   }
+  if (env.TENANT_JOB_QUEUE_URL !== undefined) {
+    // SQS is not emulated: a tenant job's first step runs in the function's own process, as under
+    // npm start (lib/tenant-jobs/queue), with the function's grants (the worker's Scan is not among them).
+    delete env.TENANT_JOB_QUEUE_URL;
+    if (options.importUploads) {
+      env.IMPORT_UPLOAD_SECRET = options.importUploads.secret;
+      env.IMPORT_UPLOAD_DIR = options.importUploads.directory;
+    }
+    notes.push('TENANT_JOB_QUEUE_URL: dropped (the job runs in process)');
+  }
   for (const [name, value] of Object.entries(options.overrides ?? {})) {
     if (env[name] === undefined) continue;
     env[name] = value;

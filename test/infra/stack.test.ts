@@ -7,6 +7,7 @@ import { bundleSizes } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
 import { EXPORT_MAX_CONCURRENCY, EXPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/exports';
 import { IMPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/imports';
+import { TENANT_JOB_WORKER_FUNCTION_ID } from '../../infra/constructs/tenant-jobs';
 import { WEBHOOK_DELIVERY_FUNCTION_ID } from '../../infra/constructs/webhooks';
 import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jobs';
 import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD, FUNCTIONS_PER_ERRORS_ALARM } from '../../infra/constructs/observability';
@@ -682,6 +683,7 @@ describe('IAM', () => {
   it('names the table and each index, never a wildcard resource but for X-Ray and the import and export files, and attaches no managed policy', () => {
     const importFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/imports/*']] });
     const exportFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/exports/*']] });
+    const tenantFiles = ['imports', 'exports', 'tenant-exports'].map((prefix) => JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, `/${prefix}/*`]] }));
     for (const [id] of serviceFunctions()) {
       for (const statement of statementsOfFunction(id)) {
         // X-Ray has no resource-level permissions: sending trace segments is granted on '*'.
@@ -691,7 +693,10 @@ describe('IAM', () => {
         // The export files' prefix: written (a multipart upload) by the worker, read (presigned) by GET /exports/{id}, nothing else.
         else if (JSON.stringify(statement.Resource) === exportFiles)
           expect([id, statement.Action]).toEqual(id === EXPORT_WORKER_FUNCTION_ID ? [id, ['s3:AbortMultipartUpload', 's3:PutObject']] : [routeFunctionId('getExport'), 's3:GetObject']);
-        else expect(JSON.stringify(statement.Resource), id).not.toContain('*');
+        // The tenants' files: written and removed by the tenant jobs' worker, presigned for download by GET /tenants/{id}/exports/{exportId}.
+        else if (([] as unknown[]).concat(statement.Resource).every((resource) => tenantFiles.includes(JSON.stringify(resource)))) {
+          expect(id === TENANT_JOB_WORKER_FUNCTION_ID || (id === routeFunctionId('getTenantExport') && JSON.stringify(statement.Resource) === tenantFiles[2] && statement.Action === 's3:GetObject'), id).toBe(true);
+        } else expect(JSON.stringify(statement.Resource), id).not.toContain('*');
       }
       const roleId = only([...referencedIds(resources[id]?.Properties.Role)], 'roles of the function');
       expect(resources[roleId]?.Properties.ManagedPolicyArns, id).toBeUndefined();
@@ -866,7 +871,7 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
   });
 
-  it('refuses every function BatchWriteItem, and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh and POST /auth/mfa/totp', () => {
+  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh and POST /auth/mfa/totp", () => {
     // PATCH /users/{id} checks the role it read when nothing changes; the refresh's rotation and the
     // step-up's pending secret are conditioned on the user's credential version (a ConditionCheck
     // on the user item: credentialsCheck, putPendingTotp).
@@ -874,7 +879,9 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(checkers.size).toBe(3);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
-      expect(decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } }), functionId).toMatchObject(refused('implicit'));
+      const batchWrite = decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } });
+      if (functionId === TENANT_JOB_WORKER_FUNCTION_ID) expect(batchWrite, functionId).toMatchObject(allowed);
+      else expect(batchWrite, functionId).toMatchObject(refused('implicit'));
       expect(decide(functionId, 'TransactWriteItems', conditionCheck).allowed, functionId).toBe(checkers.has(functionId));
     }
   });
@@ -947,6 +954,8 @@ describe('scheduled jobs', () => {
 
   it('keeps the dead-letter queue encrypted, TLS-only and for 14 days, and lets only its rule send to it besides the job', () => {
     const [queueId, queue] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
+    const rules = ofType('AWS::Events::Rule').map(([id]) => id);
+    expect(rules).toHaveLength(jobList.length);
     expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
     const [, policy] = only(ofType('AWS::SQS::QueuePolicy').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue's policy");
     const statements = (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement;
@@ -957,10 +966,13 @@ describe('scheduled jobs', () => {
           Effect: 'Allow',
           Principal: { Service: 'events.amazonaws.com' },
           Action: 'sqs:SendMessage',
-          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [only(ofType('AWS::Events::Rule'), 'rules')[0], 'Arn'] } } },
+          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [rules[0], 'Arn'] } } },
         }),
       ]),
     );
+    // One statement per job's rule, each naming its own.
+    const senders = statements.filter((statement) => (statement as { Effect?: string }).Effect === 'Allow' && (statement as { Principal?: unknown }).Principal !== undefined).map((statement) => JSON.stringify((statement as { Condition?: unknown }).Condition));
+    expect(senders.sort()).toEqual(rules.map((rule) => JSON.stringify({ ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [rule, 'Arn'] } } })).sort());
   });
 });
 
@@ -1440,7 +1452,8 @@ describe('imports', () => {
 
   it('names the bucket to POST /imports alone among the routes, and lets the worker send its next steps', () => {
     const withBucket = routes.map((route) => routeFunction(route)).filter((id) => environmentOf(id).IMPORT_BUCKET !== undefined);
-    expect(withBucket).toEqual([routeFunctionId('createImport')]);
+    // And GET /tenants/{id}/exports/{exportId}, which presigns an export's downloads (infra/constructs/tenant-jobs).
+    expect(withBucket.sort()).toEqual([routeFunctionId('createImport'), routeFunctionId('getTenantExport')].sort());
     const actions = statementsOfFunction(IMPORT_WORKER_FUNCTION_ID).flatMap((statement) => asList(statement.Action));
     expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage', 's3:GetObject', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
     expect(actions).not.toContain('s3:PutObject');

@@ -5,6 +5,7 @@ import { codeAt } from '../../lib/auth/totp';
 import { auditEntrySchema, type AuditAction, type AuditEntry, type AuditResourceType, type AuditScope } from '../../lib/audit/model';
 import { readAuditPage, type AuditFilter } from '../../lib/db/repositories/audit';
 import { routes, writesTable } from '../../lib/routes';
+import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import {
   allowedOrigin,
   call,
@@ -15,6 +16,7 @@ import {
   newTenantWithAdmin,
   outboxFor,
   registerInvitee,
+  signInWithSecondFactor,
   uniqueEmail,
   uniqueName,
   useLocalStoreInProcess,
@@ -120,6 +122,15 @@ const idOf = (response: ApiResponse) => (response.body as { id: string }).id;
 
 const admin = (): Promise<Account> => newTenantWithAdmin();
 
+/** A platform administrator (made as `npm run create-admin` makes one), signed in with its second factor. */
+async function platformRoot(): Promise<Account> {
+  const email = uniqueEmail('root');
+  const outcome = await promoteOrCreateAdmin({ email, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false }, Date.now());
+  const signedIn = await signInWithSecondFactor(email, PASSWORD, outcome.secondFactor.secret);
+  expect(signedIn.response.status).toBe(200);
+  return { tenantId: outcome.tenantId, userId: (signedIn.response.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: signedIn.cookies };
+}
+
 /** Turn a second factor on for an account; its secret and the cookies of the session that goes on. */
 async function withSecondFactor(owner: Account): Promise<{ secret: string; cookies: Record<string, string> }> {
   const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies, body: { password: owner.password } })).body;
@@ -198,6 +209,40 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       resource: { type: 'tenant', id: owner.tenantId },
       actor: actorOf(owner),
       changes: [{ field: 'brandName', before: null, after: 'Loja da Ana' }],
+    }));
+  },
+  closeTenant: async () => {
+    const [root, owner] = await Promise.all([platformRoot(), admin()]);
+    return expectOneEntry('platform', () => call('POST', `/tenants/${owner.tenantId}/close`, as(root)), 200, (response) => ({
+      action: 'tenant.closed',
+      resource: { type: 'tenant', id: owner.tenantId },
+      actor: actorOf(root, 'Root'),
+      changes: [
+        { field: 'status', before: 'ACTIVE', after: 'CLOSED' },
+        { field: 'deletionDueAt', before: null, after: (response.body as { deletionDueAt: string }).deletionDueAt },
+      ],
+    }));
+  },
+  reopenTenant: async () => {
+    const [root, owner] = await Promise.all([platformRoot(), admin()]);
+    const closed = await call<{ deletionDueAt: string }>('POST', `/tenants/${owner.tenantId}/close`, { cookies: root.cookies });
+    expect(closed.status).toBe(200);
+    return expectOneEntry('platform', () => call('POST', `/tenants/${owner.tenantId}/reopen`, as(root)), 200, () => ({
+      action: 'tenant.reopened',
+      resource: { type: 'tenant', id: owner.tenantId },
+      actor: actorOf(root, 'Root'),
+      changes: [
+        { field: 'status', before: 'CLOSED', after: 'ACTIVE' },
+        { field: 'deletionDueAt', before: closed.body.deletionDueAt, after: null },
+      ],
+    }));
+  },
+  exportTenant: async () => {
+    const [root, owner] = await Promise.all([platformRoot(), admin()]);
+    return expectOneEntry('platform', () => call('POST', `/tenants/${owner.tenantId}/export`, as(root)), 201, () => ({
+      action: 'tenant.exported',
+      resource: { type: 'tenant', id: owner.tenantId },
+      actor: actorOf(root, 'Root'),
     }));
   },
   register: async () => {

@@ -59,6 +59,94 @@ export interface paths {
         patch: operations["updateTenant"];
         trace?: never;
     };
+    "/tenants/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a tenant: sign-in refused at once, its deletion scheduled after the grace period (platform administrators)
+         * @description Closes a tenant: its status becomes `CLOSED`, which refuses sign-in at once (login, refresh, the second factor, every session's next request and every API key answer 401), and its deletion is scheduled `TENANT_DELETION_GRACE_DAYS` (30 unless set) later. Until the deletion starts, POST /tenants/{id}/reopen undoes it; then every item of the tenant is deleted and the count before and after recorded in the platform's trail (docs/api.md, "Closing a tenant"). Recorded as `tenant.closed` in the platform's trail.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["closeTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo the close of a tenant before its deletion starts (platform administrators)
+         * @description Undoes POST /tenants/{id}/close while the deletion has not started: the tenant is `ACTIVE` again and its deletion unscheduled. Recorded as `tenant.reopened` in the platform's trail.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["reopenTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export every item of a tenant as NDJSON with a manifest and checksums, its secrets left out (platform administrators)
+         * @description Starts a job that writes every item of the tenant, active or closed, as NDJSON (one item per line, DynamoDB's plain JSON), with `manifest.json` (the tenant, each file with its lines and SHA-256, the lines per item kind, and what was left out) and `manifest.json.sha256`. Secrets are left out and listed in the manifest: the credentials (password hashes, TOTP secrets, recovery codes), webhook signing secrets, second-factor challenges, password-reset tokens, Idempotency-Key records, rate-limit counters, and every attribute named as a hash or a secret (API key hashes, token hashes). Recorded as `tenant.exported` in the platform's trail.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        post: operations["exportTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{id}/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant export's status and, once done, its download links for 15 minutes (platform administrators)
+         * @description An export started by POST /tenants/{id}/export: `running`, then `succeeded` with `downloads` (presigned GET links valid 15 minutes: ask again for new ones) and `manifestSha256`, the SHA-256 of manifest.json.
+         *
+         *     **API keys:** not accepted; this operation takes the session cookie only (a key gets 403).
+         */
+        get: operations["getTenantExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/register": {
         parameters: {
             query?: never;
@@ -1705,6 +1793,17 @@ export interface components {
             mfaPolicy: "OFF" | "ADMINS" | "ALL";
             /** @description Below how many days of coverage (the dashboard's, over 30 days of sales) a stock movement publishes `product.stock_low` for a product; null: off (the default). */
             stockLowThresholdDays: number | null;
+            /**
+             * @description Only on a tenant that is not active: `CLOSED` (POST /tenants/{id}/close; sign-in refused, deletion due at `deletionDueAt`), `DELETING` (its deletion has started) or `SUSPENDED`.
+             * @enum {string}
+             */
+            status?: "SUSPENDED" | "CLOSED" | "DELETING";
+            /**
+             * Format: date-time
+             * @description Only on a closed tenant (and one being deleted): when its deletion starts.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            deletionDueAt?: string;
         };
         TenantList: components["schemas"]["Tenant"][];
         /** @description The document is shown as stored, unformatted. */
@@ -1897,6 +1996,63 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             requestId: string;
         };
+        CloseTenantResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "DELETING";
+            /** @description When it was closed; null once reopened. */
+            closedAt: string | null;
+            /** @description When its deletion starts (closedAt + TENANT_DELETION_GRACE_DAYS, 30 days unless set); until then POST /tenants/{id}/reopen undoes the close. Null once reopened. */
+            deletionDueAt: string | null;
+        };
+        ExportTenantResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            tenantId: string;
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description Lines written so far (every data file's). */
+            items: number;
+            /** @description The SHA-256 (hex) of manifest.json, once the export succeeded: the checksum of the whole export (the manifest holds each file's). */
+            manifestSha256: string | null;
+            /** @description Once succeeded: links to manifest.json, manifest.json.sha256 and each NDJSON file; null before. */
+            downloads: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                expiresAt: string;
+                /** @description A GET link to the file, valid 15 minutes (presigned). */
+                manifest: string;
+                /** @description A GET link to the file, valid 15 minutes (presigned). */
+                checksum: string;
+                files: {
+                    name: string;
+                    items: number;
+                    sha256: string;
+                    /** @description A GET link to the file, valid 15 minutes (presigned). */
+                    url: string;
+                }[];
+            } | null;
+        };
         LoginResponse: {
             user?: components["schemas"]["User"];
             /** @constant */
@@ -2034,7 +2190,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -2138,7 +2294,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -2875,6 +3031,173 @@ export interface operations {
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
             /** @description The invitation e-mail could not be sent: the invitation was taken back, try again. Or: The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant is closed: its users, sessions and API keys are refused from now on, and its deletion is due at `deletionDueAt`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloseTenantResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The platform's own tenant, a tenant already closed or being deleted, or a tenant that changed meanwhile. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reopenTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant is active again: its users sign in as before (the sessions of before the close stay valid until they expire), and no deletion is scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloseTenantResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The tenant is not closed, or its deletion has started. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export started (`running`): GET /tenants/{id}/exports/{exportId} tells when it is done and gives its download links. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportTenantResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a platform administrator. Or: A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The deletion of the tenant has started. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTenantExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export's status, and once it succeeded the links to its manifest, checksum and data files (15 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportTenantResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: An `Authorization` header that is not `Bearer <API key>`, or an API key sent with an `Origin` or `Sec-Fetch-Site` header. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not a platform administrator. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key: this operation takes the session cookie only. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such export of this tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4854,7 +5177,7 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;

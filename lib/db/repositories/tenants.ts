@@ -3,6 +3,7 @@ import type { AuditRecord } from '../../audit/model';
 import { Conflict } from '../../errors';
 import { STOCK_LOW_THRESHOLD_PLACES, type Tenant, type TenantProfile } from '../../tenants/model';
 import { TENANT_ITEMS } from '../item-types';
+import { TENANT_JOB_ITEMS } from './tenant-jobs';
 
 import { db, tableName } from '../client';
 import type { Invitation } from '../../auth/model';
@@ -16,12 +17,15 @@ import { scaledFrom } from '../decimals';
 
 export type { Tenant };
 
-const FIELDS = fieldsOf<Omit<Tenant, 'platform' | 'stockLowThresholdDays'>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
+type OptionalFields = 'platform' | 'stockLowThresholdDays' | 'closedAt' | 'deletionDueAt';
+const FIELDS = fieldsOf<Omit<Tenant, OptionalFields>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
 
-/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant; `stockLowThresholdDays` only when set). */
+/** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant; `stockLowThresholdDays`, `closedAt` and `deletionDueAt` only when set). */
 export const toTenant = (item: Record<string, unknown>): Tenant => ({
-  ...pick<Omit<Tenant, 'platform' | 'stockLowThresholdDays'>>(item, FIELDS),
+  ...pick<Omit<Tenant, OptionalFields>>(item, FIELDS),
   ...(typeof item.stockLowThresholdDays === 'number' ? { stockLowThresholdDays: item.stockLowThresholdDays } : {}),
+  ...(typeof item.closedAt === 'string' ? { closedAt: item.closedAt } : {}),
+  ...(typeof item.deletionDueAt === 'string' ? { deletionDueAt: item.deletionDueAt } : {}),
   mfaPolicy: (item.mfaPolicy as Tenant['mfaPolicy'] | undefined) ?? 'OFF',
   ...(item.platform === true ? { platform: true as const } : {}),
 });
@@ -187,4 +191,66 @@ export function setTenantAdminEmail(tenantId: string, changes: Partial<TenantPro
     'No such tenant',
     [baseInvitationPut(invitation)],
   );
+}
+
+/**
+ * Close a tenant: CLOSED, `closedAt` and `deletionDueAt` on its item, its place in the deletion
+ * schedule and the close's entry, in one transaction conditioned on the status `expected` (the
+ * one the service read): a close or reopen that got in between fails it, answered 409.
+ */
+export async function markTenantClosed(tenantId: string, expected: Tenant['status'], closedAt: string, deletionDueAt: string, audit: AuditRecord): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.tenant(tenantId),
+              UpdateExpression: 'SET #status = :closed, closedAt = :closedAt, deletionDueAt = :due, updatedAt = :closedAt',
+              ConditionExpression: 'attribute_exists(pk) AND #status = :expected',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':closed': 'CLOSED', ':closedAt': closedAt, ':due': deletionDueAt, ':expected': expected },
+            },
+          },
+          { Put: { TableName: tableName(), Item: { ...keys.tenantDeletionDue(deletionDueAt, tenantId), type: TENANT_JOB_ITEMS.deletionDue, tenantId, deletionDueAt } } },
+          ...auditItems(audit),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)) throw new Conflict('The tenant changed meanwhile: read it again');
+    throw error;
+  }
+}
+
+/**
+ * Undo a close: ACTIVE again, its place in the schedule removed, with the reopen's entry, in
+ * one transaction conditioned on the tenant being still CLOSED with this due time: once the
+ * deletion job marked it DELETING, the condition fails (409).
+ */
+export async function markTenantReopened(tenantId: string, deletionDueAt: string, now: string, audit: AuditRecord): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.tenant(tenantId),
+              UpdateExpression: 'SET #status = :active, updatedAt = :now REMOVE closedAt, deletionDueAt',
+              ConditionExpression: '#status = :closed AND deletionDueAt = :due',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':active': 'ACTIVE', ':closed': 'CLOSED', ':due': deletionDueAt, ':now': now },
+            },
+          },
+          { Delete: { TableName: tableName(), Key: keys.tenantDeletionDue(deletionDueAt, tenantId), ConditionExpression: 'attribute_exists(pk)' } },
+          ...auditItems(audit),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)) throw new Conflict('The tenant is no longer closed: its deletion started, or it was reopened');
+    throw error;
+  }
 }

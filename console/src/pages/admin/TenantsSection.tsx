@@ -1,19 +1,58 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
 import { Pager } from '../../components/Pager';
+import { formatDate } from '../../format/date';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { adminMessages } from './messages';
 import { useCursorStack } from './paging';
+import { ConfirmCall } from './ConfirmCall';
 import { tenantsQuery } from './PolicySection';
+
+/** A tenant as the list shows it (GET /tenants): `status` and `deletionDueAt` only when it is not active. */
+interface ListedTenant {
+  id: string;
+  name: string;
+  status?: 'SUSPENDED' | 'CLOSED' | 'DELETING';
+  deletionDueAt?: string;
+}
+
+/** Closing or reopening one tenant: the dialog open for it. */
+type Change = { kind: 'close' | 'reopen'; tenant: ListedTenant };
+
+/** POST /tenants/{id}/close or /reopen, confirmed (platform administrators); the list is read again after it. */
+function TenantChangeDialog({ change, onClose }: { change: Change; onClose: () => void }) {
+  const t = useMessages(adminMessages);
+  const queryClient = useQueryClient();
+  const { tenant, kind } = change;
+  const path = { params: { path: { id: tenant.id } } };
+  return (
+    <ConfirmCall
+      title={kind === 'close' ? t.closeTenantTitle(tenant.name) : t.reopenTenantTitle(tenant.name)}
+      description={kind === 'close' ? t.closeTenantText(t.closeTenantDays) : t.reopenTenantText}
+      confirmLabel={kind === 'close' ? t.closeTenant : t.reopenTenant}
+      call={() => unwrap(kind === 'close' ? api.POST('/tenants/{id}/close', path) : api.POST('/tenants/{id}/reopen', path))}
+      onDone={() => {
+        void queryClient.invalidateQueries({ queryKey: ['admin', 'tenants'] });
+        onClose();
+      }}
+      onClose={onClose}
+    />
+  );
+}
 
 /** Every tenant (GET /tenants), for platform administrators; for anyone else (403) nothing at all. */
 export function TenantsSection() {
   const t = useMessages(adminMessages);
   const paging = useCursorStack();
   const tenants = useQuery({ ...tenantsQuery(paging.cursor), placeholderData: keepPreviousData });
+  const [change, setChange] = useState<Change | null>(null);
   if (tenants.error) return <ProblemAlert error={tenants.error} onRetry={() => void tenants.refetch()} />;
   if (!tenants.data) return null;
   const names = { OFF: t.policyOff, ADMINS: t.policyAdmins, ALL: t.policyAll };
+  const statusOf = (tenant: ListedTenant) =>
+    tenant.status === 'CLOSED' ? t.statusClosed(tenant.deletionDueAt ? formatDate(tenant.deletionDueAt) : '') : tenant.status === 'DELETING' ? t.statusDeleting : tenant.status === 'SUSPENDED' ? t.statusSuspended : t.statusActive;
   return (
     <section className="card" aria-labelledby="tenants-title">
       <h2 id="tenants-title">{t.tenantsTitle}</h2>
@@ -26,6 +65,8 @@ export function TenantsSection() {
               <th scope="col">{t.brandName}</th>
               <th scope="col">{t.plan}</th>
               <th scope="col">{t.policyTitle}</th>
+              <th scope="col">{t.tenantStatus}</th>
+              <th scope="col">{t.tenantActions}</th>
             </tr>
           </thead>
           <tbody>
@@ -35,6 +76,18 @@ export function TenantsSection() {
                 <td>{tenant.brandName ?? ''}</td>
                 <td>{t.plans(tenant.plan)}</td>
                 <td>{names[tenant.mfaPolicy]}</td>
+                <td>{statusOf(tenant)}</td>
+                <td>
+                  {tenant.status === undefined ? (
+                    <button type="button" className="button" aria-label={t.closeTenantLabel(tenant.name)} onClick={() => setChange({ kind: 'close', tenant })}>
+                      {t.closeTenant}
+                    </button>
+                  ) : tenant.status === 'CLOSED' ? (
+                    <button type="button" className="button" aria-label={t.reopenTenantLabel(tenant.name)} onClick={() => setChange({ kind: 'reopen', tenant })}>
+                      {t.reopenTenant}
+                    </button>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -49,6 +102,7 @@ export function TenantsSection() {
           else if (tenants.data?.nextCursor) paging.next(tenants.data.nextCursor);
         }}
       />
+      {change ? <TenantChangeDialog change={change} onClose={() => setChange(null)} /> : null}
     </section>
   );
 }

@@ -12,7 +12,7 @@ export const AUDIT_ACTIONS = [
   'auth.mfa_failed', 'auth.mfa_recovery_code_used', 'session.revoked', 'session.revoked_others',
   'session.evicted', 'invitation.created', 'invitation.withdrawn', 'invitation.accepted',
   'user.registered', 'user.role_changed', 'user.removed', 'user.mfa_reset', 'user.anonymized', 'tenant.created',
-  'tenant.updated', 'platform.admin_promoted', 'company.created', 'company.updated',
+  'tenant.updated', 'tenant.closed', 'tenant.reopened', 'tenant.deletion_started', 'tenant.deleted', 'tenant.exported', 'platform.admin_promoted', 'company.created', 'company.updated',
   'company.status_changed', 'supplier.created', 'supplier.updated', 'supplier.deleted',
   'warehouse.created', 'product.created', 'movement.created', 'api_key.created', 'api_key.rolled',
   'api_key.revoked', 'webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.deleted',
