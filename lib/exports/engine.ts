@@ -72,18 +72,26 @@ async function productSource(tenantId: string): Promise<Source> {
   const warehouses = (await listWarehouses(tenantId)).sort(byName);
   if (warehouses.length > MAX_WAREHOUSE_COLUMNS) throw new ExportRefused(`The tenant has ${warehouses.length} warehouses: a products export has one column per warehouse, ${MAX_WAREHOUSE_COLUMNS} at most`);
   const warehouseIds = warehouses.map((warehouse) => warehouse.id);
+  /** A page's rows: its products, then the balances of those that have stock (a product with none on hand has none in any warehouse). */
+  async function rowsOf(listings: readonly { id: string }[]): Promise<Cells[]> {
+    const products = await readProductsById(tenantId, listings.map((listing) => listing.id));
+    const stocked = [...products.values()].filter((product) => product.onHand !== 0n).map((product) => product.id);
+    const stock = stocked.length === 0 ? new Map<string, bigint>() : await readStockQuantities(tenantId, stocked, warehouseIds);
+    return listings.flatMap((listing) => {
+      const product = products.get(listing.id);
+      return product ? [productCells(product, warehouseIds.map((warehouseId) => stock.get(`${listing.id}#${warehouseId}`) ?? 0n))] : [];
+    });
+  }
   async function* pages(): AsyncIterable<Cells[]> {
-    let afterSk: string | undefined;
-    do {
-      const page = await listProductPage(tenantId, { limit: PRODUCT_PAGE, ...(afterSk === undefined ? {} : { afterSk }) });
-      const ids = page.items.map((listing) => listing.id);
-      const [products, stock] = await Promise.all([readProductsById(tenantId, ids), readStockQuantities(tenantId, ids, warehouseIds)]);
-      yield page.items.flatMap((listing) => {
-        const product = products.get(listing.id);
-        return product ? [productCells(product, warehouseIds.map((warehouseId) => stock.get(`${listing.id}#${warehouseId}`) ?? 0n))] : [];
-      });
-      afterSk = page.lastSk;
-    } while (afterSk !== undefined);
+    // The next page's listing is read while this page's products and balances are.
+    let listing = await listProductPage(tenantId, { limit: PRODUCT_PAGE });
+    for (;;) {
+      const after = listing.lastSk;
+      const [rows, next] = await Promise.all([rowsOf(listing.items), after === undefined ? undefined : listProductPage(tenantId, { limit: PRODUCT_PAGE, afterSk: after })]);
+      yield rows;
+      if (!next) return;
+      listing = next;
+    }
   }
   return { header: productHeader(warehouses.map((warehouse) => warehouse.name)), pages: pages() };
 }
