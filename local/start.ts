@@ -21,6 +21,7 @@ import { routeList } from '../lib/routes';
 import { buildConsole, CONSOLE_PATH, consoleBuildIsStale, withConsole } from './console-server';
 import { withDocs } from './docs-server';
 import { startLocalExports } from './exports';
+import { startLocalTenantJobs } from './tenant-jobs';
 import { localImportUploads } from './imports';
 import { withUploads } from './uploads';
 import { withTenantExportDownloads } from './tenant-exports';
@@ -135,6 +136,8 @@ async function main(): Promise<void> {
   // Exports: POST /exports leaves each job in a folder that stands in for the export queue; each
   // runs here with the code the deployed export worker runs (lib/exports/engine.ts).
   const stopExports = await startLocalExports((line) => console.log(line));
+  // A tenant's export and deletion, the same way with the tenant jobs' worker's code (lib/tenant-jobs/engine.ts).
+  const stopTenantJobs = await startLocalTenantJobs((line) => console.log(line));
   const stopSchedules = startSchedules((line) => console.log(line), { loadJob: bundleMode ? bundleMode.loadJob : loadCurrentJob });
 
   let stopping = false;
@@ -144,6 +147,7 @@ async function main(): Promise<void> {
     hotReload?.stop();
     stopSchedules();
     stopExports();
+    stopTenantJobs();
     await stopWebhooks?.();
     server.closeAllConnections();
     server.close();

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config';
 import { logger } from '../log';
@@ -6,17 +9,30 @@ import { tenantJobFiles } from './files';
 
 let sqs: SQSClient | undefined;
 
+/** The folder under IMPORT_UPLOAD_DIR that stands in for the tenant jobs' queue under npm start (local/tenant-jobs.ts takes it). */
+export const LOCAL_TENANT_JOB_QUEUE = 'tenant-job-queue';
+
 /**
  * Where a tenant job's first step goes: the tenant jobs' queue deployed
- * (infra/constructs/tenant-jobs.ts), whose worker sends each next step; under `npm start`,
- * without a queue, the whole job runs in this process, step after step, by the same engine
- * (its failure logged: the daily deletion job sends a stalled deletion's step again).
+ * (infra/constructs/tenant-jobs.ts), whose worker sends each next step; under `npm start`, a
+ * file in LOCAL_TENANT_JOB_QUEUE, which the API's process runs with the worker's code (so a
+ * bundle's route, without the worker's Scan, never runs it); with neither (a test calling the
+ * engine), the whole job in this process. A failure is logged: the daily deletion job sends a
+ * stalled deletion's step again.
  */
 export async function enqueueTenantJob(message: TenantJobMessage): Promise<void> {
-  const queueUrl = config().TENANT_JOB_QUEUE_URL;
+  const { TENANT_JOB_QUEUE_URL: queueUrl, IMPORT_UPLOAD_DIR } = config();
   if (queueUrl) {
     sqs ??= new SQSClient({});
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+    return;
+  }
+  if (IMPORT_UPLOAD_DIR) {
+    const folder = join(IMPORT_UPLOAD_DIR, LOCAL_TENANT_JOB_QUEUE);
+    await mkdir(folder, { recursive: true });
+    const path = join(folder, `${message.tenantId}.${message.type}.${randomUUID()}.json`);
+    await writeFile(`${path}.partial`, JSON.stringify(message));
+    await rename(`${path}.partial`, path);
     return;
   }
   const files = await tenantJobFiles();
