@@ -1,6 +1,5 @@
 import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -12,7 +11,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { EXPORT_FILE_DAYS, EXPORT_MAX_RECEIVES } from '../../lib/exports/model';
 import { workers } from '../../lib/routes';
-import { deadLetterQueue } from './dead-letter-queue';
+import { deadLetterAlarm, deadLetterQueue, notifyAlarm } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 
 /** Construct id, and CloudFormation logical id, of the export worker. */
@@ -86,29 +85,17 @@ export class Exports extends Construct {
     this.acknowledgeFilesPrefix(this.worker.role, 'writes');
     fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: EXPORT_MAX_CONCURRENCY }));
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      alarmDescription:
-        'Exports: a run failed after its retries (the store, the bucket or the queue failed) and its job is marked failed. Fix the cause; the user starts the export again (the message need not be redriven).',
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    this.deadLetterAlarm = deadLetterAlarm(
+      this,
+      'DeadLetterAlarm',
+      this.deadLetterQueue,
+      'Exports: a run failed after its retries (the store, the bucket or the queue failed) and its job is marked failed. Fix the cause; the user starts the export again (the message need not be redriven).',
+    );
   }
 
   /** The alarm notifies the stack's alarm topic, when it has one (infra/constructs/observability.ts). */
   notify(topic: ITopic | undefined): void {
-    if (!topic) {
-      Validations.of(this.deadLetterAlarm).acknowledge({
-        id: 'cdk-validator-cfnguard::cloudwatch_alarm_action_check',
-        reason: "This stage notifies nobody (no alarm topic: the dev default), as for every alarm of infra/constructs/observability.ts: the alarm changes state in the console only. A stage with a topic gives it an alarm and an OK action.",
-      });
-      return;
-    }
-    this.deadLetterAlarm.addAlarmAction(new SnsAction(topic));
-    this.deadLetterAlarm.addOkAction(new SnsAction(topic));
+    notifyAlarm(this.deadLetterAlarm, topic);
   }
 
   /** POST /exports: the queue's URL, and SendMessage on it. */

@@ -1,6 +1,5 @@
 import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -11,7 +10,7 @@ import { type ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { workers } from '../../lib/routes';
-import { deadLetterQueue } from './dead-letter-queue';
+import { deadLetterAlarm, deadLetterQueue, notifyAlarm } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 
 /** Construct id, and CloudFormation logical id, of the tenant jobs' worker. */
@@ -93,29 +92,17 @@ export class TenantJobs extends Construct {
     this.queue.grantSendMessages(fn);
     fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: TENANT_JOB_MAX_CONCURRENCY }));
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      alarmDescription:
-        "Tenant jobs: a step of a tenant's deletion or export failed after its retries (the store, the bucket or the queue failed), and the job stays where it was. Fix the cause, then redrive the dead-letter queue to the tenant jobs' queue; a step is safe to run twice (the daily deletion job also sends a stalled deletion's step again).",
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    this.deadLetterAlarm = deadLetterAlarm(
+      this,
+      'DeadLetterAlarm',
+      this.deadLetterQueue,
+      "Tenant jobs: a step of a tenant's deletion or export failed after its retries (the store, the bucket or the queue failed), and the job stays where it was. Fix the cause, then redrive the dead-letter queue to the tenant jobs' queue; a step is safe to run twice (the daily deletion job also sends a stalled deletion's step again).",
+    );
   }
 
   /** The stage's alarm topic, when it has one (infra/constructs/observability): the dead-letter alarm's actions. */
   notify(topic: ITopic | undefined): void {
-    if (!topic) {
-      Validations.of(this.deadLetterAlarm).acknowledge({
-        id: 'cdk-validator-cfnguard::cloudwatch_alarm_action_check',
-        reason: 'This stage notifies nobody by its own configuration (no alarmTopicArn, createAlarmTopic false: the dev default), as for the alarms of infra/constructs/observability: the alarm changes state in the console only.',
-      });
-      return;
-    }
-    this.deadLetterAlarm.addAlarmAction(new SnsAction(topic));
-    this.deadLetterAlarm.addOkAction(new SnsAction(topic));
+    notifyAlarm(this.deadLetterAlarm, topic);
   }
 
   /** A function that sends a job's first step (the daily deletion job, POST /tenants/{id}/export): the queue's URL and SendMessage. */
