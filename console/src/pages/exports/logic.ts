@@ -25,7 +25,18 @@ export function startBody(kind: ExportKind, from: string, to: string): ExportReq
 
 /** A job still queued or running is followed; a done or failed one is left alone. */
 export const isUnderway = (status: ExportStatus): boolean => status === 'queued' || status === 'running';
-export const pollInterval = (job: Pick<ExportJob, 'status'> | undefined): number | false => (job && isUnderway(job.status) ? POLL_MS : false);
+
+/**
+ * When to read the job again: every POLL_MS while it is underway; once it is done, when its
+ * download link expires (the next read answers a fresh one), so the link shown always works;
+ * a failed one, never.
+ */
+export function pollInterval(job: Pick<ExportJob, 'status' | 'download'> | undefined, nowMs = Date.now()): number | false {
+  if (!job) return false;
+  if (isUnderway(job.status)) return POLL_MS;
+  if (job.status === 'done' && job.download) return Math.max(POLL_MS, Date.parse(job.download.expiresAt) - nowMs);
+  return false;
+}
 
 /** The last 30 days up to `today` (YYYY-MM-DD): the period the form starts with. */
 export function defaultPeriod(today: string): { from: string; to: string } {
