@@ -10,7 +10,7 @@ import { Data } from './constructs/data';
 import { Exports } from './constructs/exports';
 import { Imports } from './constructs/imports';
 import { TenantJobs } from './constructs/tenant-jobs';
-import { bindTable, grantAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
+import { bindTable, grantAttributeUpdates, grantPartitionAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
 import { Jobs } from './constructs/jobs';
 import { Webhooks } from './constructs/webhooks';
 import { Mail } from './constructs/mail';
@@ -150,6 +150,7 @@ export class BackofficeStack extends Stack {
     });
     bindTable(authorizer.function, table, authorizerManifest.table);
     grantAttributeUpdates(authorizer.function, table, authorizerManifest.updatesAttributes);
+    grantPartitionAttributeUpdates(authorizer.function, table, authorizerManifest.keyUses);
 
     const api = new Api(this, 'Api', {
       stageName: stage.name,

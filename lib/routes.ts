@@ -8,7 +8,7 @@
 
 import type { RouteKeyAccess } from './domain/key-scopes';
 import type { AuditAction } from './audit/model';
-import type { SearchList } from './db/keys';
+import { API_KEY_USE_PK_PREFIX, type SearchList } from './db/keys';
 import type { tableDefinition } from './db/table';
 import { INVITATIONS_PER_ADDRESS, type RateLimit } from './rate-limit';
 
@@ -843,7 +843,8 @@ export const listApiKeys = {
   path: '/api-keys',
   handler: 'functions/api-keys/list-api-keys.ts',
   auth: 'protected',
-  table: { actions: ['Query'] },
+  // The keys (Query), then the address of each one's last use, kept apart (BatchGet).
+  table: { actions: ['BatchGetItem', 'Query'] },
   sealsCursors: true,
   apiKey: false,
   summary: "The tenant's API keys, newest first, never their secrets (tenant administrators)",
@@ -1118,9 +1119,16 @@ export const authorizer = {
   table: { actions: ['BatchGetItem'] } satisfies TableAccess,
   /**
    * Besides its reads, the attributes it writes: a session's `lastActiveAt` (at most once a
-   * minute per session) and an API key's last use (at most once per 5 minutes per key).
+   * minute per session) and an API key's `lastUsedAt` (at most once per 5 minutes per key;
+   * `lastUsedIp` only to remove an address a key held before it was kept apart).
    */
   updatesAttributes: ['lastActiveAt', 'lastUsedAt', 'lastUsedIp'],
+  /**
+   * And the address of a key's last use, in its own item (lib/db/keys `apiKeyUse`): these
+   * attributes, `ttl` among them, in those partitions only, so that no other item's expiry can
+   * be set by it.
+   */
+  keyUses: { partitions: `${API_KEY_USE_PK_PREFIX}*`, attributes: ['type', 'tenantId', 'lastUsedAt', 'lastUsedIp', 'ttl'] },
 } as const;
 
 /**

@@ -281,6 +281,25 @@ export function grantSearchFolds(fn: NodejsFunction, table: ITableV2): void {
  * authorizer's once-a-minute `lastActiveAt`). The key attributes are named too, as
  * DynamoDB counts them among the attributes of the request.
  */
+/**
+ * UpdateItem of these attributes only, on items whose partition key matches `partitions` (a
+ * StringLike pattern) only: a write that may set an attribute as strong as `ttl` reaches no
+ * other item.
+ */
+export function grantPartitionAttributeUpdates(fn: NodejsFunction, table: ITableV2, grant: { partitions: string; attributes: readonly string[] }): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...grant.attributes] },
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [grant.partitions] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    }),
+  );
+}
+
 export function grantAttributeUpdates(fn: NodejsFunction, table: ITableV2, attributes: readonly string[]): void {
   fn.addToRolePolicy(
     new PolicyStatement({

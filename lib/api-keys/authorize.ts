@@ -1,5 +1,5 @@
 import type { KeyPrincipal } from '../auth/principal';
-import { config } from '../config';
+import { config, storeConfig } from '../config';
 import { readKeyAuthorizationState } from '../db/repositories/authorization';
 import { touchApiKey } from '../db/repositories/api-keys';
 import { Forbidden, Unauthorized } from '../errors';
@@ -54,7 +54,8 @@ export async function authorizeKey(request: KeyRequest, nowMs: number): Promise<
   }
 
   if (key.lastUsedAt === null || nowMs - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
-    await touchApiKey(key.tenantId, key.id, new Date(nowMs).toISOString(), request.ip, new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString());
+    const addressExpiresAt = Math.floor(nowMs / 1000) + storeConfig().ACCESS_RECORD_RETENTION_DAYS * 24 * 3600;
+    await touchApiKey(key.tenantId, key.id, new Date(nowMs).toISOString(), request.ip, new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString(), addressExpiresAt);
   }
   return { kind: 'api-key', tenantId: key.tenantId, keyId: key.id, name: key.name, companyId: key.companyId, role: 'ADMIN', platformAdmin: false, mfaEnrolmentRequired: false };
 }

@@ -101,7 +101,7 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyInpu
 export async function listApiKeys(principal: Principal, page: PageRequest, nowMs: number): Promise<Page<ApiKeyView>> {
   requireTenantAdmin(principal, 'see the API keys');
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'api-keys' } }, page, async (at) => {
-    const { items, lastSk } = await listApiKeyPage(principal.tenantId, at);
+    const { items, lastSk } = await listApiKeyPage(principal.tenantId, at, nowMs);
     return { items: items.map((key) => view(key, nowMs)), ...(lastSk === undefined ? {} : { lastSk }) };
   });
 }

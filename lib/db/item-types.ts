@@ -73,8 +73,8 @@ export const INCIDENT_ITEMS = { incident: 'Incident' } as const;
 /** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/db/repositories/search). */
 export const SEARCH_ITEMS = { manifest: 'SearchManifest', delta: 'SearchDelta', chunk: 'SearchChunk' } as const;
 
-/** The `type` of an API key's item (lib/api-keys). */
-export const API_KEY_ITEMS = { apiKey: 'ApiKey' } as const;
+/** The `type` of an API key's item and of its last use's address (lib/api-keys). */
+export const API_KEY_ITEMS = { apiKey: 'ApiKey', use: 'ApiKeyUse' } as const;
 
 /** The `type` of a domain event's item (lib/events). */
 export const EVENT_ITEMS = { event: 'Event' } as const;

@@ -73,6 +73,9 @@ export function stringShard(value: string, shards: number): number {
   return hash % shards;
 }
 
+/** The partitions of API keys' last-use addresses (`apiKeyUse`): the authorizer's grant to write their TTL names them. */
+export const API_KEY_USE_PK_PREFIX = 'APIKEY_USE#';
+
 export const keys = {
   tenant: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'PROFILE' }),
   /** Sentinel that makes a tenant name (slug) unique. */
@@ -256,6 +259,12 @@ export const keys = {
    * creation, so the tenant's keys read newest first from one range.
    */
   apiKey: (tenantId: string, keyId: string): Key => ({ pk: tenantPk(tenantId), sk: `APIKEY#${keyId}` }),
+  /**
+   * The address of a key's last use, apart from the key: an access record, which DynamoDB's TTL
+   * removes ACCESS_RECORD_RETENTION_DAYS after that use. A partition family of its own, so that
+   * the authorizer may set `ttl` here (its grant names these partitions) and nowhere else.
+   */
+  apiKeyUse: (keyId: string): Key => ({ pk: `${API_KEY_USE_PK_PREFIX}${keyId}`, sk: 'USE' }),
   apiKeysOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'APIKEY#' }),
 
   /**

@@ -90,19 +90,34 @@ describe('the REQUEST authorizer with an API key', () => {
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('records the use at most once per 5 minutes: one conditional write when the last is older', async () => {
+  it('records the use at most once per 5 minutes: the time on the key, conditioned, then the address apart, expiring after the access records\' 6 months', async () => {
     storeHolds(storedTenant(tenantId), keyItem({ lastUsedAt: ago(5 * 60_000) }));
     await handler(keyEvent());
 
     const writes = ddb.commandCalls(UpdateCommand);
-    expect(writes).toHaveLength(1);
-    expect(writes[0]?.args[0].input).toEqual({
-      TableName: TABLE,
-      Key: keys.apiKey(tenantId, keyId),
-      UpdateExpression: 'SET lastUsedAt = :now, lastUsedIp = :ip',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :stale)',
-      ExpressionAttributeValues: { ':now': NOW.toISOString(), ':ip': expect.any(String) as string, ':stale': ago(5 * 60_000) },
-    });
+    expect(writes.map((write) => write.args[0].input)).toEqual([
+      {
+        TableName: TABLE,
+        Key: keys.apiKey(tenantId, keyId),
+        UpdateExpression: 'SET lastUsedAt = :now REMOVE lastUsedIp',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :stale)',
+        ExpressionAttributeValues: { ':now': NOW.toISOString(), ':stale': ago(5 * 60_000) },
+      },
+      {
+        TableName: TABLE,
+        Key: keys.apiKeyUse(keyId),
+        UpdateExpression: 'SET #type = :type, tenantId = :tenant, lastUsedAt = :now, lastUsedIp = :ip, #ttl = :ttl',
+        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':type': 'ApiKeyUse', ':tenant': tenantId, ':now': NOW.toISOString(), ':ip': expect.any(String) as string, ':ttl': NOW.getTime() / 1000 + 183 * 24 * 3600 },
+      },
+    ]);
+  });
+
+  it('writes no address when another request recorded the use meanwhile (the key\'s condition failed)', async () => {
+    storeHolds(storedTenant(tenantId), keyItem({ lastUsedAt: ago(5 * 60_000) }));
+    ddb.on(UpdateCommand).rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
+    await handler(keyEvent());
+    expect(ddb.commandCalls(UpdateCommand).map((write) => write.args[0].input.Key)).toEqual([keys.apiKey(tenantId, keyId)]);
   });
 
   it.each([

@@ -230,6 +230,7 @@ interface BoundFunction {
   table: TableAccess;
   rateLimited: boolean;
   updatesAttributes?: readonly string[];
+  partitionUpdates?: { partitions: string; attributes: readonly string[] };
   /** A searching list: it may fold the search log (PutItem and BatchWriteItem on the search partitions only). */
   searches?: boolean;
 }
@@ -579,6 +580,15 @@ describe('IAM', () => {
       ...(bound.updatesAttributes
         ? [`Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.updatesAttributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } })}`]
         : []),
+      ...(bound.partitionUpdates
+        ? [
+            `Allow dynamodb:UpdateItem table if ${JSON.stringify({
+              'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.partitionUpdates.attributes] },
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [bound.partitionUpdates.partitions] },
+              StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+            })}`,
+          ]
+        : []),
       ...denied.map((action) => `Deny ${action} table if ${CREDENTIALS_CONDITION}`),
       ...deniedFor(bound.table.webhookSecrets).map((action) => `Deny ${action} table if ${WEBHOOK_SECRETS_CONDITION}`),
     ].sort();
@@ -586,7 +596,7 @@ describe('IAM', () => {
 
   const bound: BoundFunction[] = [
     ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: countsRequests(route), searches: route.searches !== undefined })),
-    { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes },
+    { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes, partitionUpdates: authorizerManifest.keyUses },
     ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
     { name: 'webhook delivery', functionId: () => WEBHOOK_DELIVERY_FUNCTION_ID, table: workers.webhookDelivery.table, rateLimited: false },
   ];
@@ -746,13 +756,21 @@ describe('IAM', () => {
     }
   });
 
-  it("lets the authorizer write nothing but a session's lastActiveAt and an API key's last use", () => {
+  it("lets the authorizer write nothing but a session's lastActiveAt and an API key's last use, and a TTL only on the keys' use records", () => {
     const functionId = authorizerFunction();
     expect(writeStatementsOf(functionId)).toEqual([
       expect.objectContaining({
         Action: 'dynamodb:UpdateItem',
         Condition: {
           'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt', 'lastUsedAt', 'lastUsedIp'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateItem',
+        Condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'type', 'tenantId', 'lastUsedAt', 'lastUsedIp', 'ttl'] },
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY_USE#*'] },
           StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
         },
       }),

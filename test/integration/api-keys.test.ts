@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, checksumOf, newKeyId } from '../../lib/api-keys/format';
 import type { ApiKey } from '../../lib/api-keys/model';
@@ -154,6 +154,16 @@ describe('a request with an API key', () => {
 
     const [listed] = (await call<KeyView[]>('GET', '/api-keys', { cookies: admin.cookies })).body;
     expect(listed).toMatchObject({ id: key.id, lastUsedIp: ip, lastUsedAt: expect.stringMatching(/Z$/) as string });
+
+    // The address is an access record apart from the key, which TTL removes 6 months after the use.
+    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(admin.tenantId, key.id), ConsistentRead: true }));
+    expect(stored.Item?.lastUsedIp).toBeUndefined();
+    const use = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), ConsistentRead: true }));
+    expect(use.Item).toEqual({ ...keys.apiKeyUse(key.id), type: 'ApiKeyUse', tenantId: admin.tenantId, lastUsedAt: listed?.lastUsedAt, lastUsedIp: ip, ttl: Date.parse(listed?.lastUsedAt ?? '') / 1000 + 183 * 24 * 3600 });
+    // Once its time has come (TTL deletes within days of it), the address is no longer shown, and the time of the use still is.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), UpdateExpression: 'SET #ttl = :past', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    const [expired] = (await call<KeyView[]>('GET', '/api-keys', { cookies: admin.cookies })).body;
+    expect(expired).toMatchObject({ id: key.id, lastUsedIp: null, lastUsedAt: listed?.lastUsedAt });
   });
 
   it('is never a browser: with an Origin header it gets 401, and with the session cookie too, 400', async () => {
@@ -277,6 +287,8 @@ describe('rolling and revoking', () => {
 
     const revoked = await call('DELETE', `/api-keys/${key.id}`, { cookies: admin.cookies });
     expect(revoked.status).toBe(204);
+    // Its last use's address went with it.
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), ConsistentRead: true }))).Item).toBeUndefined();
     expect((await newWarehouse(key.key)).status).toBe(401);
     expect((await call('DELETE', `/api-keys/${key.id}`, { cookies: admin.cookies })).status).toBe(404);
     expect((await call('GET', '/api-keys', { cookies: admin.cookies })).body).toEqual([]);

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '../../api-keys/model';
 import type { AuditRecord } from '../../audit/model';
+import { getMany } from '../batch';
 import { db, tableName } from '../client';
 import { conditionally } from '../conditions';
 import { API_KEY_ITEMS } from '../item-types';
@@ -41,8 +42,24 @@ export async function getApiKey(tenantId: string, keyId: string): Promise<ApiKey
   return Item ? toApiKey(Item) : undefined;
 }
 
-/** A page of the tenant's keys, newest first, after the key `afterSk`. */
-export async function listApiKeyPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: ApiKey[]; lastSk?: string }> {
+/**
+ * Each key with the address of its last use, while that record lasts (its item, apart from the
+ * key, expires ACCESS_RECORD_RETENTION_DAYS after the use: null after, and before TTL's sweep
+ * got to it). One BatchGetItem per 100 keys.
+ */
+async function withLastUseAddress(found: ApiKey[], nowMs: number): Promise<ApiKey[]> {
+  if (found.length === 0) return found;
+  const uses = await getMany(found.map((key) => keys.apiKeyUse(key.id)));
+  const nowEpoch = Math.floor(nowMs / 1000);
+  return found.map((key, index) => {
+    const use = uses[index];
+    const live = use !== undefined && typeof use.lastUsedIp === 'string' && !(typeof use.ttl === 'number' && use.ttl <= nowEpoch);
+    return { ...key, lastUsedIp: live ? String(use.lastUsedIp) : null };
+  });
+}
+
+/** A page of the tenant's keys, newest first, after the key `afterSk`, each with its last use's address (`withLastUseAddress`). */
+export async function listApiKeyPage(tenantId: string, page: { limit: number; afterSk?: string }, nowMs: number): Promise<{ items: ApiKey[]; lastSk?: string }> {
   const { pk, skPrefix } = keys.apiKeysOfTenant(tenantId);
   const { Items = [] } = await db().send(
     new QueryCommand({
@@ -57,7 +74,7 @@ export async function listApiKeyPage(tenantId: string, page: { limit: number; af
   );
   const after = page.afterSk === undefined ? Items : Items.filter((item) => item.sk !== page.afterSk);
   const items = after.slice(0, page.limit);
-  return { items: items.map(toApiKey), ...(after.length > page.limit ? { lastSk: String(items.at(-1)?.sk) } : {}) };
+  return { items: await withLastUseAddress(items.map(toApiKey), nowMs), ...(after.length > page.limit ? { lastSk: String(items.at(-1)?.sk) } : {}) };
 }
 
 /** The secret a roll sets, and how long the one it replaces keeps working. */
@@ -90,26 +107,44 @@ export function rollApiKey(key: Pick<ApiKey, 'tenantId' | 'id'>, readHash: strin
   );
 }
 
-/** Delete a key with its entry; false when there is no such key. */
+/** Delete a key, with its last use's address and its entry; false when there is no such key. */
 export function deleteApiKey(tenantId: string, keyId: string, audit: AuditRecord): Promise<boolean> {
-  return writeWithEntry([{ Delete: { TableName: tableName(), Key: keys.apiKey(tenantId, keyId), ConditionExpression: 'attribute_exists(pk)' } }], audit);
+  return writeWithEntry(
+    [
+      { Delete: { TableName: tableName(), Key: keys.apiKey(tenantId, keyId), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: tableName(), Key: keys.apiKeyUse(keyId) } },
+    ],
+    audit,
+  );
 }
 
 /**
- * Record a use of a key: `lastUsedAt` and `lastUsedIp`, only when the recorded use is older
- * than `staleBefore` (at most once per LAST_USED_RESOLUTION_MS whatever the traffic), and
- * never on a key deleted meanwhile.
+ * Record a use of a key, only when the recorded use is older than `staleBefore` (at most once
+ * per LAST_USED_RESOLUTION_MS whatever the traffic), and never on a key deleted meanwhile:
+ * `lastUsedAt` on the key (an address it held before is removed), then the address in its own
+ * item, which TTL removes at `addressExpiresAt` (epoch seconds): an access record, kept for
+ * its period and no longer, however long the key lives unused.
  */
-export async function touchApiKey(tenantId: string, keyId: string, now: string, ip: string, staleBefore: string): Promise<void> {
-  await conditionally(
+export async function touchApiKey(tenantId: string, keyId: string, now: string, ip: string, staleBefore: string, addressExpiresAt: number): Promise<void> {
+  const touched = await conditionally(
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.apiKey(tenantId, keyId),
-        UpdateExpression: 'SET lastUsedAt = :now, lastUsedIp = :ip',
+        UpdateExpression: 'SET lastUsedAt = :now REMOVE lastUsedIp',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :stale)',
-        ExpressionAttributeValues: { ':now': now, ':ip': ip, ':stale': staleBefore },
+        ExpressionAttributeValues: { ':now': now, ':stale': staleBefore },
       }),
     ),
+  );
+  if (!touched) return;
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.apiKeyUse(keyId),
+      UpdateExpression: 'SET #type = :type, tenantId = :tenant, lastUsedAt = :now, lastUsedIp = :ip, #ttl = :ttl',
+      ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':type': API_KEY_ITEMS.use, ':tenant': tenantId, ':now': now, ':ip': ip, ':ttl': addressExpiresAt },
+    }),
   );
 }
