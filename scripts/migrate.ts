@@ -3,8 +3,8 @@
  *
  * Moves every user's secrets into its credentials item (tools/admin/move-credentials.ts),
  * writes the list entries that older items lack (tools/admin/backfill-listings.ts) and moves
- * the audit entries' origins (IP address, User-Agent) into their own items, which expire after
- * ACCESS_RECORD_RETENTION_DAYS (lib/privacy/access-records.ts): run it
+ * the audit entries' origins (IP address, User-Agent) and the API keys' last-use addresses into
+ * their own items, which expire after ACCESS_RECORD_RETENTION_DAYS (lib/privacy/access-records.ts): run it
  * once on a store that holds data from before,
  * locally (the running `npm start`'s store, or with `--private-store` one started on
  * $DATA_DIR when none runs there; local/store.ts) or on a deployed
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { backfillListings } from '../tools/admin/backfill-listings';
 import { moveCredentials } from '../tools/admin/move-credentials';
 import { storeConfig } from '../lib/config';
-import { moveEntryOrigins } from '../lib/privacy/access-records';
+import { moveEntryOrigins, moveKeyAddresses } from '../lib/privacy/access-records';
 import { settingsEnvironment } from '../lib/settings';
 import { connectStore } from '../local/store';
 
@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     // After the tenants moved to their name shards: the origins are moved trail by trail, tenant by tenant.
     const origins = await moveEntryOrigins(Date.now());
     console.log(`Audit entries' origins kept apart: ${origins.moved} moved, ${origins.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped, over ${origins.trails} trails.`);
+    const addresses = await moveKeyAddresses(Date.now());
+    console.log(`API keys' last-use addresses kept apart: ${addresses.moved} moved, ${addresses.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped.`);
   } finally {
     await store.stop();
   }

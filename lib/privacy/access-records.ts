@@ -1,4 +1,5 @@
 import type { AuditScope } from '../audit/model';
+import { moveKeyAddressesOf } from '../db/repositories/api-keys';
 import { moveOriginsOfTrail } from '../db/repositories/audit';
 import { listTenantPage, type TenantPosition } from '../db/repositories/tenants';
 
@@ -27,5 +28,26 @@ export async function moveEntryOrigins(nowMs: number): Promise<{ trails: number;
     after = page.last;
   } while (after);
   await move('platform');
+  return totals;
+}
+
+/**
+ * The one-off upgrade of the API keys written before a last use's address was kept apart from
+ * the key (`npm run migrate`; docs/decisions.md, "API keys"): every tenant's keys. An address
+ * inside the access records' period moves to its own item, expiring by their rule; an older
+ * one is dropped. Idempotent.
+ */
+export async function moveKeyAddresses(nowMs: number): Promise<{ moved: number; dropped: number }> {
+  const totals = { moved: 0, dropped: 0 };
+  let after: TenantPosition | undefined;
+  do {
+    const page = await listTenantPage({ limit: 100, ...(after ? { after } : {}) });
+    for (const tenant of page.tenants) {
+      const { moved, dropped } = await moveKeyAddressesOf(tenant.id, nowMs);
+      totals.moved += moved;
+      totals.dropped += dropped;
+    }
+    after = page.last;
+  } while (after);
   return totals;
 }

@@ -8,6 +8,7 @@ import { db, tableName } from '../../lib/db/client';
 import { insertApiKey } from '../../lib/db/repositories/api-keys';
 import { keys } from '../../lib/db/keys';
 import { API_KEY_RATE_LIMIT } from '../../lib/routes';
+import { settings } from '../../lib/settings';
 import { apiUrl, call, clearOfWindowEnd, newTenantWithAdmin, outboxFor, problem, registerInvitee, login, uniqueEmail, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
 /**
@@ -159,7 +160,7 @@ describe('a request with an API key', () => {
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(admin.tenantId, key.id), ConsistentRead: true }));
     expect(stored.Item?.lastUsedIp).toBeUndefined();
     const use = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), ConsistentRead: true }));
-    expect(use.Item).toEqual({ ...keys.apiKeyUse(key.id), type: 'ApiKeyUse', tenantId: admin.tenantId, lastUsedAt: listed?.lastUsedAt, lastUsedIp: ip, ttl: Date.parse(listed?.lastUsedAt ?? '') / 1000 + 183 * 24 * 3600 });
+    expect(use.Item).toEqual({ ...keys.apiKeyUse(key.id), type: 'ApiKeyUse', tenantId: admin.tenantId, lastUsedAt: listed?.lastUsedAt, lastUsedIp: ip, ttl: Math.floor(Date.parse(listed?.lastUsedAt ?? '') / 1000) + settings.accessRecordRetentionDays * 24 * 3600 });
     // Once its time has come (TTL deletes within days of it), the address is no longer shown, and the time of the use still is.
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), UpdateExpression: 'SET #ttl = :past', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
     const [expired] = (await call<KeyView[]>('GET', '/api-keys', { cookies: admin.cookies })).body;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, expect, it } from 'vitest';
 import type { AuditEntry, AuditRecord } from '../../lib/audit/model';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
 import { auditItems, moveOriginsOfTrail, readAuditPage } from '../../lib/db/repositories/audit';
-import { moveEntryOrigins } from '../../lib/privacy/access-records';
+import { moveEntryOrigins, moveKeyAddresses } from '../../lib/privacy/access-records';
 import { settings } from '../../lib/settings';
 import { newTenantWithAdmin, useLocalStoreInProcess } from './api';
 
@@ -105,4 +105,35 @@ it("reaches every listed tenant's trail and the platform's", async () => {
   expect(await item(keys.auditOrigin('platform', platformEntry.occurredAt, platformEntry.id))).toMatchObject({ sourceIp: '198.51.100.4', userAgent: 'migrate-origins.test' });
   // Nothing left to move on a second run.
   expect(await moveEntryOrigins(NOW)).toMatchObject({ moved: 0, dropped: 0 });
+}, EVERY_TRAIL_MS);
+
+it("moves a recent API key's last-use address to its own item, expiring 6 months after the use, and drops an older one", async () => {
+  const admin = await newTenantWithAdmin();
+  // Keys as an older version wrote them: the address on the key.
+  const keyAt = (ageDays: number) => {
+    const id = randomUUID();
+    const lastUsedAt = new Date(NOW - ageDays * DAY * 1000).toISOString();
+    return { id, lastUsedAt, item: { ...keys.apiKey(admin.tenantId, id), type: 'ApiKey', id, tenantId: admin.tenantId, name: `key ${ageDays}`, scopes: {}, prefix: 'bo_test_x', createdBy: admin.userId, createdAt: lastUsedAt, secretHash: 'h', lastUsedAt, lastUsedIp: '198.51.100.7' } };
+  };
+  const recent = keyAt(10);
+  const old = keyAt(settings.accessRecordRetentionDays + 1);
+  for (const key of [recent, old]) await db().send(new PutCommand({ TableName: tableName(), Item: key.item }));
+
+  const totals = await moveKeyAddresses(NOW);
+  expect(totals.moved).toBeGreaterThanOrEqual(1);
+  expect(totals.dropped).toBeGreaterThanOrEqual(1);
+  const { lastUsedIp: _address, ...withoutAddress } = recent.item;
+  expect(await item(keys.apiKey(admin.tenantId, recent.id))).toEqual(withoutAddress);
+  expect(await item(keys.apiKeyUse(recent.id))).toEqual({
+    ...keys.apiKeyUse(recent.id),
+    type: 'ApiKeyUse',
+    tenantId: admin.tenantId,
+    lastUsedAt: recent.lastUsedAt,
+    lastUsedIp: '198.51.100.7',
+    ttl: Math.floor(Date.parse(recent.lastUsedAt) / 1000) + settings.accessRecordRetentionDays * DAY,
+  });
+  expect((await item(keys.apiKey(admin.tenantId, old.id)))?.lastUsedIp).toBeUndefined();
+  expect(await item(keys.apiKeyUse(old.id))).toBeUndefined();
+  // Nothing left to move on a second run.
+  expect(await moveKeyAddresses(NOW)).toEqual({ moved: 0, dropped: 0 });
 }, EVERY_TRAIL_MS);

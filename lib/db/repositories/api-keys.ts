@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '../../api-keys/model';
 import type { AuditRecord } from '../../audit/model';
 import { getMany } from '../batch';
 import { db, tableName } from '../client';
+import { storeConfig } from '../../config';
 import { conditionally } from '../conditions';
 import { API_KEY_ITEMS } from '../item-types';
 import { fieldsOf, pick, withoutNulls } from '../items';
@@ -147,4 +148,60 @@ export async function touchApiKey(tenantId: string, keyId: string, now: string, 
       ExpressionAttributeValues: { ':type': API_KEY_ITEMS.use, ':tenant': tenantId, ':now': now, ':ip': ip, ':ttl': addressExpiresAt },
     }),
   );
+}
+
+/**
+ * `npm run migrate`: the keys of a tenant written before a last use's address was kept apart
+ * hold it on the key. An address still inside the access records' period moves to its own
+ * item, expiring as a new one would (never over a newer use's); an older one is dropped. Each
+ * key is changed only if it still holds the address read. Idempotent.
+ */
+export async function moveKeyAddressesOf(tenantId: string, nowMs: number): Promise<{ moved: number; dropped: number }> {
+  const { pk, skPrefix } = keys.apiKeysOfTenant(tenantId);
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    found.push(...(page.Items ?? []).filter((item) => typeof item.lastUsedIp === 'string'));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const period = storeConfig().ACCESS_RECORD_RETENTION_DAYS * 24 * 3600;
+  const totals = { moved: 0, dropped: 0 };
+  for (const item of found) {
+    const key = toApiKey(item);
+    const expiresAt = key.lastUsedAt === null ? 0 : Math.floor(Date.parse(key.lastUsedAt) / 1000) + period;
+    const live = expiresAt > Math.floor(nowMs / 1000);
+    if (live) {
+      await conditionally(
+        db().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: { ...keys.apiKeyUse(key.id), type: API_KEY_ITEMS.use, tenantId, lastUsedAt: key.lastUsedAt, lastUsedIp: key.lastUsedIp, ttl: expiresAt },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+    }
+    const removed = await conditionally(
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.apiKey(tenantId, key.id),
+          UpdateExpression: 'REMOVE lastUsedIp',
+          ConditionExpression: 'lastUsedIp = :read',
+          ExpressionAttributeValues: { ':read': key.lastUsedIp },
+        }),
+      ),
+    );
+    if (removed) totals[live ? 'moved' : 'dropped'] += 1;
+  }
+  return totals;
 }
