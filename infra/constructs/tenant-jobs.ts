@@ -10,6 +10,7 @@ import { type ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { workers } from '../../lib/routes';
+import { TENANT_EXPORT_FILE_DAYS } from '../../lib/tenant-jobs/model';
 import { deadLetterAlarm, deadLetterQueue, notifyAlarm } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 
@@ -56,6 +57,7 @@ export class TenantJobs extends Construct {
     super(scope, id);
     const worker = workers.tenantJobStep;
     this.bucket = props.bucket;
+    this.bucket.addLifecycleRule({ id: 'ExpireTenantExports', prefix: EXPORT_PREFIX, expiration: Duration.days(TENANT_EXPORT_FILE_DAYS) });
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
     Validations.of(this.deadLetterQueue).acknowledge({

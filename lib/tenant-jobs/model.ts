@@ -63,6 +63,12 @@ export const exportFolder = (tenantId: string, exportId: string): string => `ten
 
 /** How long a download link of an export's file is valid. */
 export const EXPORT_LINK_SECONDS = 15 * 60;
+/**
+ * Days a tenant export's files are kept (the bucket's lifecycle rule on `tenant-exports/`,
+ * infra/constructs/tenant-jobs.ts): a whole copy of a tenant's data is not left lying about.
+ * The job's item lasts a day longer, so a late GET answers the job without a link, not 404.
+ */
+export const TENANT_EXPORT_FILE_DAYS = 7;
 
 /** Parallel Scan segments of a tenant job. */
 export const TENANT_SCAN_SEGMENTS = 4;

@@ -1490,6 +1490,8 @@ describe('exports', () => {
   it('keeps the files in the imports bucket under exports/, expired after 7 days, outside the prefix its notice starts imports from', () => {
     const rules = (resources[importBucketId()]?.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
     expect(rules).toContainEqual({ Id: 'ExpireExportFiles', Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' });
+    // A tenant's whole export too.
+    expect(rules).toContainEqual({ Id: 'ExpireTenantExports', Prefix: 'tenant-exports/', ExpirationInDays: 7, Status: 'Enabled' });
     // Parts of an upload cut short are removed by the bucket's own rule.
     expect(rules).toContainEqual({ Id: 'AbortIncompleteUploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' });
   });

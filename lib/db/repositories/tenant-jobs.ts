@@ -1,10 +1,11 @@
 import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
-import type { DeletionProgress, ScanCursor, TenantExport } from '../../tenant-jobs/model';
+import { TENANT_EXPORT_FILE_DAYS, type DeletionProgress, type ScanCursor, type TenantExport } from '../../tenant-jobs/model';
 import type { Tenant } from '../../tenants/model';
 import { db, tableName } from '../client';
 import { conditionally, failedConditions } from '../conditions';
 import { USER_ITEMS } from '../item-types';
+import { epochSeconds } from '../items';
 import { keys } from '../keys';
 import { queryAll } from '../query';
 import { auditItems } from './audit';
@@ -149,7 +150,18 @@ export async function insertTenantExport(job: TenantExport, audit: AuditRecord):
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.tenantExport(job.tenantId, job.id), type: TENANT_JOB_ITEMS.export, id: job.id, tenantId: job.tenantId, status: job.status, requestedBy: job.requestedBy, createdAt: job.createdAt, step: job.step, progress: exportProgress(job) },
+            Item: {
+              ...keys.tenantExport(job.tenantId, job.id),
+              type: TENANT_JOB_ITEMS.export,
+              id: job.id,
+              tenantId: job.tenantId,
+              status: job.status,
+              requestedBy: job.requestedBy,
+              createdAt: job.createdAt,
+              step: job.step,
+              progress: exportProgress(job),
+              ttl: epochSeconds(job.createdAt) + (TENANT_EXPORT_FILE_DAYS + 1) * 24 * 3600,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
