@@ -8,6 +8,7 @@ import { conditionally } from '../conditions';
 import { API_KEY_ITEMS } from '../item-types';
 import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys } from '../keys';
+import { queryAll } from '../query';
 import { writeWithEntry } from './audit';
 
 const FIELDS = fieldsOf<ApiKey>()([
@@ -158,21 +159,7 @@ export async function touchApiKey(tenantId: string, keyId: string, now: string, 
  */
 export async function moveKeyAddressesOf(tenantId: string, nowMs: number): Promise<{ moved: number; dropped: number }> {
   const { pk, skPrefix } = keys.apiKeysOfTenant(tenantId);
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    found.push(...(page.Items ?? []).filter((item) => typeof item.lastUsedIp === 'string'));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const found = (await queryAll(pk, { skPrefix, consistent: true })).filter((item) => typeof item.lastUsedIp === 'string');
   const period = storeConfig().ACCESS_RECORD_RETENTION_DAYS * 24 * 3600;
   const totals = { moved: 0, dropped: 0 };
   for (const item of found) {
