@@ -229,7 +229,11 @@ describe('closing, reopening and deleting a tenant', () => {
     const after = await scanAll();
     const left = after.filter((item) => !inPlatformTrail(item) && mentions(item, needles));
     expect(left).toEqual([]);
-    expect(after.filter((item) => mentions(item, otherNeedles)).sort(byKey)).toEqual(otherBefore);
+    // The other tenant lost and changed nothing. It may have gained items meanwhile: other test
+    // files run the daily coverage job on the shared store, which writes (and moves on) each
+    // tenant's coverage markers, so those are left out of the comparison.
+    const notMarker = (item: Record<string, unknown>) => item.type !== 'CoverageMarker';
+    expect(after.filter((item) => mentions(item, otherNeedles)).filter(notMarker)).toEqual(expect.arrayContaining(otherBefore.filter(notMarker)));
     expect(await getTenant(admin.tenantId)).toBeUndefined();
     expect((await call('GET', '/auth/me', { cookies: other.admin.cookies })).status).toBe(200);
 
