@@ -41,9 +41,9 @@ export const REFRESH_CONCURRENCY = 4;
  * The coverage index of every tenant with products, brought up to date for `today` and
  * marked current: the windows move every day, and the roll-up changes series.
  */
-export async function refreshCoverageIndex(today: string): Promise<{ tenants: number; products: number }> {
+export async function refreshCoverageIndex(today: string, only?: readonly string[]): Promise<{ tenants: number; products: number }> {
   let products = 0;
-  const tenants = await listCoverageTenants();
+  const tenants = (await listCoverageTenants()).filter((tenantId) => !only || only.includes(tenantId));
   await mapConcurrently(tenants, REFRESH_CONCURRENCY, async (tenantId) => {
     products += (await refreshTenantCoverage(tenantId, today)).updated;
   });
@@ -61,12 +61,16 @@ export async function refreshCoverageIndex(today: string): Promise<{ tenants: nu
  * A bad stored record (a counter without a real day, product or numeric units; a series
  * that cannot be decoded) never stops the run: it is logged, left pending and counted in
  * `skipped`, and every other product is still rolled up.
+ *
+ * `only`: these tenants alone (tests that share a store with other files running the job).
  */
-export async function runSalesRollup(options: { nowMs: number; day?: string }): Promise<RollupResult> {
+export async function runSalesRollup(options: { nowMs: number; day?: string; only?: readonly string[] }): Promise<RollupResult> {
   const today = dayOf(options.nowMs, config().BUSINESS_TIME_ZONE);
   if (options.day !== undefined && options.day >= today) throw new Error(`${options.day} is not a complete business day yet (today is ${today})`);
 
-  const pending = await findPendingCounters(options.day ? { day: options.day } : { beforeDay: today });
+  const found = await findPendingCounters(options.day ? { day: options.day } : { beforeDay: today });
+  const inScope = (record: { tenantId: string }) => !options.only || options.only.includes(record.tenantId);
+  const pending = { counters: found.counters.filter(inScope), bad: found.bad.filter(inScope) };
   let skipped = 0;
   const skip = (bad: BadRecord) => {
     logBadRecord(bad);
@@ -99,7 +103,7 @@ export async function runSalesRollup(options: { nowMs: number; day?: string }): 
   });
   await mapConcurrently(tenants, ROLLUP_CONCURRENCY, invalidateCoverage);
 
-  const coverage = await refreshCoverageIndex(today);
+  const coverage = await refreshCoverageIndex(today, options.only);
   const result = { today, ...(options.day === undefined ? {} : { day: options.day }), counters, products, skipped, coverage };
   logger.info('sales roll-up done', { ...result });
   return result;

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { codeAt } from '../../lib/auth/totp';
 import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../tools/openapi/contract';
 
@@ -254,6 +254,41 @@ export async function useLocalStoreInProcess(): Promise<void> {
   if (!runtime) throw new Error('the local API is not running');
   await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, runtime.dynamoEndpoint);
   resetConfig();
+}
+
+/**
+ * In process, on a table of the file's own in the local API's DynamoDB Local (created before
+ * its tests, deleted after): for a file that runs the daily jobs, which work on every tenant of
+ * their table, when another file's run on the shared table at the same time would change what it
+ * asserts (or the other way round).
+ */
+export function useTableOfItsOwn(prefix: string): void {
+  const table = `${prefix}-${randomUUID().slice(0, 8)}`;
+  let endpoint = '';
+  let previous: string | undefined;
+  beforeAll(async () => {
+    await useLocalStoreInProcess();
+    const { readRuntimeInfo } = await import('../../local/runtime');
+    const { ensureTable } = await import('../../local/dynamodb-local');
+    const { resetConfig } = await import('../../lib/config');
+    const runtime = readRuntimeInfo(inject('dataDir'));
+    if (!runtime) throw new Error('the local API is not running');
+    endpoint = runtime.dynamoEndpoint;
+    await ensureTable(endpoint, table);
+    previous = process.env.TABLE_NAME;
+    process.env.TABLE_NAME = table;
+    resetConfig();
+  });
+  afterAll(async () => {
+    const { localDynamoClient } = await import('../../local/dynamodb-local');
+    const { resetConfig } = await import('../../lib/config');
+    const { DeleteTableCommand } = await import('@aws-sdk/client-dynamodb');
+    process.env.TABLE_NAME = previous;
+    resetConfig();
+    const client = localDynamoClient(endpoint);
+    await client.send(new DeleteTableCommand({ TableName: table }));
+    client.destroy();
+  });
 }
 
 /**

@@ -96,7 +96,7 @@ it('registers a tenant whose products predate the coverage index, so that the ne
   const today = dayOf(Date.now(), settings.businessTimeZone);
   expect((await backfillListings()).coverageTenants).toBeGreaterThanOrEqual(1);
   expect(await item(keys.coverageTenant(admin.tenantId))).toEqual({ ...keys.coverageTenant(admin.tenantId), type: 'CoverageTenant' });
-  await runSalesRollup({ nowMs: Date.now() });
+  await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
   const full = (await stockCoverage(testPrincipal({ tenantId: admin.tenantId }), 30, Date.now())).map((entry) => entry.item);
   expect(full.map((entry) => entry.sku)).toEqual(['OLD-1', 'OLD-2']);
   const indexed = await readCoverageIndexPage(admin.tenantId, 30, { today, limit: 10 });

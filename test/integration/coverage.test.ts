@@ -56,7 +56,7 @@ describe('GET /inventory/dashboard/coverage', () => {
     // A sale today does not count until its day is complete.
     await sell(admin, warehouseId, ids.FAST as string, 1, 0);
 
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
 
     const sold = 10 + 5 + 12 + 20 + 9 + 30 + 100 + 40 + 11 + 1;
     const soldWithin = (days: number) => sales.filter(([daysAgo]) => daysAgo >= 1 && daysAgo <= days).reduce((total, [, quantity]) => total + quantity, 0);
@@ -80,7 +80,7 @@ describe('GET /inventory/dashboard/coverage', () => {
     const { warehouseId, ids } = await setup(admin, { A: 100 });
     await sell(admin, warehouseId, ids.A as string, 30, 5);
     await sell(admin, warehouseId, ids.A as string, 30, 40);
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
     const response = await coverage(admin);
     expect(response.body).toEqual([{ productId: ids.A, sku: 'A', name: 'Product A', availableQuantity: 40, averageDailySales: 1, estimatedCoverageDays: 40 }]);
   });
@@ -92,16 +92,16 @@ describe('GET /inventory/dashboard/coverage', () => {
     const before = (await coverage(admin, '?days=10')).body[0];
     expect(before?.averageDailySales).toBe(0);
 
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
     const once = (await coverage(admin, '?days=10')).body;
     expect(once[0]?.averageDailySales).toBe(4);
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
     expect((await coverage(admin, '?days=10')).body).toEqual(once);
 
     // A sale back-dated into a day that was already rolled up.
     await sell(admin, warehouseId, ids.A as string, 20, 2);
     expect((await coverage(admin, '?days=10')).body[0]?.averageDailySales).toBe(4);
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
     expect((await coverage(admin, '?days=10')).body[0]).toEqual(expect.objectContaining({ averageDailySales: 6, availableQuantity: 940 }));
   });
 
@@ -111,7 +111,7 @@ describe('GET /inventory/dashboard/coverage', () => {
     await sell(admin, warehouseId, ids.A as string, 10, 3);
     await sell(admin, warehouseId, ids.A as string, 20, 2);
     const twoDaysAgo = addDays(dayOf(Date.now(), ZONE), -2);
-    await runSalesRollup({ nowMs: Date.now(), day: twoDaysAgo });
+    await runSalesRollup({ nowMs: Date.now(), day: twoDaysAgo, only: [admin.tenantId] });
     expect((await coverage(admin, '?days=10')).body[0]?.averageDailySales).toBe(2);
     await expect(runSalesRollup({ nowMs: Date.now(), day: dayOf(Date.now(), ZONE) })).rejects.toThrow(/not a complete business day/);
   });
@@ -139,7 +139,7 @@ describe('GET /inventory/dashboard/coverage', () => {
     await sell(admin, warehouseId, ids.EIGHTHS as string, 0.1, 1);
     await sell(admin, warehouseId, ids.EIGHTHS as string, 0.025, 1);
 
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
 
     const response = await coverage(admin, '?days=1');
     expect(response.status).toBe(200);
@@ -158,7 +158,7 @@ describe('GET /inventory/dashboard/coverage', () => {
     await sell(admin, warehouseId, ids.A as string, 50, 1);
     await sell(admin, warehouseId, ids.B as string, 50, 1);
     await sell(admin, warehouseId, ids.C as string, 50, 1);
-    await runSalesRollup({ nowMs: Date.now() });
+    await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
 
     const whole = await coverage(admin, '?days=10');
     expect(whole.body.map((item) => [item.sku, item.estimatedCoverageDays])).toEqual([['B', 0], ['A', 10], ['C', 10], ['D', null], ['E', null]]);

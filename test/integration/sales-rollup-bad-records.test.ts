@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, type MockInstance, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { handler } from '../../functions/jobs/sales-rollup';
-import { resetConfig } from '../../lib/config';
 import { db, tableName } from '../../lib/db/client';
 import { INVENTORY_ITEMS } from '../../lib/db/item-types';
 import { gsi1, keys } from '../../lib/db/keys';
@@ -13,10 +11,8 @@ import { encodeUnits, SERIES_DAYS, SERIES_SCALE } from '../../lib/db/sales-serie
 import { daysBetween } from '../../lib/domain/days';
 import { runSalesRollup } from '../../lib/jobs/sales-rollup';
 import { logger } from '../../lib/log';
-import { ensureTable, localDynamoClient } from '../../local/dynamodb-local';
 import { manifestJobs, scheduledEvent } from '../../local/jobs';
-import { readRuntimeInfo } from '../../local/runtime';
-import { useLocalStoreInProcess } from './api';
+import { useTableOfItsOwn } from './api';
 
 /**
  * The sales roll-up over bad stored records (issue 14, item 3), run in process on a table of
@@ -34,28 +30,7 @@ const event = scheduledEvent(salesRollupJob, NOW);
 
 const DAY_REASON = 'day is not a calendar day written YYYY-MM-DD';
 
-const table = `rollup-bad-records-${randomUUID().slice(0, 8)}`;
-let endpoint: string;
-let previousTable: string | undefined;
-
-beforeAll(async () => {
-  await useLocalStoreInProcess();
-  const runtime = readRuntimeInfo(inject('dataDir'));
-  if (!runtime) throw new Error('the local API is not running');
-  endpoint = runtime.dynamoEndpoint;
-  await ensureTable(endpoint, table);
-  previousTable = process.env.TABLE_NAME;
-  process.env.TABLE_NAME = table;
-  resetConfig();
-});
-
-afterAll(async () => {
-  process.env.TABLE_NAME = previousTable;
-  resetConfig();
-  const client = localDynamoClient(endpoint);
-  await client.send(new DeleteTableCommand({ TableName: table }));
-  client.destroy();
-});
+useTableOfItsOwn('rollup-bad-records');
 
 let errors: MockInstance<typeof logger.error>;
 beforeEach(() => {

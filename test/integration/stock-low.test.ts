@@ -33,7 +33,7 @@ async function productSellingOneADay() {
   const productId = (await post(admin, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' })).id;
   await post(admin, '/inventory/movements', { productId, warehouseId, type: 'IN', quantity: 100, unitCost: 2 });
   await post(admin, '/inventory/movements', { productId, warehouseId, type: 'SALE', quantity: 30, occurredAt: new Date(Date.now() - 2 * DAY_MS).toISOString() });
-  await runSalesRollup({ nowMs: Date.now() });
+  await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
   const coverage = await call<{ productId: string; estimatedCoverageDays: number | null }[]>('GET', '/inventory/dashboard/coverage', { cookies: admin.cookies });
   expect(coverage.body.find((item) => item.productId === productId)?.estimatedCoverageDays).toBe(70);
   return { admin, warehouseId, productId };
