@@ -1201,7 +1201,8 @@ export const jobs = {
   salesRollup: {
     name: 'sales-rollup',
     handler: 'functions/jobs/sales-rollup.ts',
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] } satisfies TableAccess,
+    // The markers' transactions check the tenant's item (ConditionCheck): none is written for a tenant being deleted.
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] } satisfies TableAccess,
     /** 03:15 UTC = 00:15 in America/Sao_Paulo (UTC-3, no daylight saving since 2019). */
     schedule: { hour: 3, minute: 15 },
     summary: "Roll each complete day's sales up for the coverage dashboard",

@@ -65,9 +65,14 @@ export const tenantFolders = (tenantId: string): string[] => [`imports/${tenantI
 
 const freshCursors = (deps: Pick<TenantJobDeps, 'segments'>): ScanCursor[] => Array.from({ length: deps.segments ?? TENANT_SCAN_SEGMENTS }, () => null);
 
-/** One step's reading: every unfinished segment, in parallel; the items read and where each segment now stands. */
-async function scanStep(cursors: ScanCursor[], deps: TenantJobDeps): Promise<{ items: Record<string, unknown>[]; cursors: ScanCursor[] }> {
-  const results = await Promise.all(cursors.map((cursor, segment) => scanSegment(segment, cursors.length, cursor, deps.pages ?? TENANT_SCAN_PAGES)));
+/**
+ * One step's reading: every unfinished segment, in parallel; the items read and where each
+ * segment now stands. `consistent` for a deletion's second count, which proves the deletion: an
+ * eventually consistent page could miss an item written just before it (twice the read units of
+ * one pass, about $0.16 more for a 10 GB table).
+ */
+async function scanStep(cursors: ScanCursor[], deps: TenantJobDeps, consistent = false): Promise<{ items: Record<string, unknown>[]; cursors: ScanCursor[] }> {
+  const results = await Promise.all(cursors.map((cursor, segment) => scanSegment(segment, cursors.length, cursor, deps.pages ?? TENANT_SCAN_PAGES, consistent)));
   return { items: results.flatMap((result) => result.items), cursors: results.map((result) => result.cursor) };
 }
 
@@ -116,7 +121,7 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
   const progress: DeletionProgress = { ...stored.progress };
   const facts: TenantFacts = { tenantId, userIds: progress.userIds };
   const stepAt = () => new Date(deps.now()).toISOString();
-  const read = await scanStep(progress.cursors, deps);
+  const read = await scanStep(progress.cursors, deps, progress.phase === 'verify');
   const found = read.items.filter((item) => belongsToTenant(item, facts) && !isDeletionBookkeeping(item, tenantId, dueAt));
   progress.cursors = read.cursors;
   if (progress.phase === 'delete') {
@@ -194,8 +199,13 @@ export function exportManifest(job: TenantExport, tenant: { id: string; name: st
 
 /** One step of an export; the next step's number, or null when there is none. */
 export async function runExportStep(tenantId: string, exportId: string, step: number, deps: TenantJobDeps): Promise<number | null> {
-  const stored = await findTenantExport(tenantId, exportId);
+  const [stored, tenant] = await Promise.all([findTenantExport(tenantId, exportId), getTenant(tenantId)]);
   if (!stored || stored.status !== 'running' || stored.step !== step) return null;
+  // A deletion under way removes the tenant's files once its items are gone: an export must not write more after it started.
+  if (!tenant || tenant.status === 'DELETING') {
+    logger.warn('tenant export stopped: the tenant is being deleted', { tenantId, exportId, step });
+    return null;
+  }
   const job: TenantExport = { ...stored, counts: { ...stored.counts }, excluded: { ...stored.excluded }, files: [...stored.files] };
   const read = await scanStep(job.cursors, deps);
   const dropped = new Set(job.droppedAttributes);
@@ -228,10 +238,9 @@ export async function runExportStep(tenantId: string, exportId: string, step: nu
   job.droppedAttributes = [...dropped].sort();
   job.step = step + 1;
   if (allDone(job.cursors)) {
-    const tenant = await getTenant(tenantId);
     job.status = 'succeeded';
     job.finishedAt = new Date(deps.now()).toISOString();
-    const manifest = `${JSON.stringify(exportManifest(job, { id: tenantId, name: tenant?.name ?? '' }), null, 2)}\n`;
+    const manifest = `${JSON.stringify(exportManifest(job, { id: tenantId, name: tenant.name }), null, 2)}\n`;
     await deps.files.put(`${folder}/manifest.json`, manifest, 'application/json');
     job.manifestSha256 = sha256(manifest);
     await deps.files.put(`${folder}/manifest.json.sha256`, `${job.manifestSha256}  manifest.json\n`, 'text/plain');

@@ -6,6 +6,9 @@ import { readAuditPage } from '../../lib/db/repositories/audit';
 import { getTenant } from '../../lib/db/repositories/tenants';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
+import { invalidateCoverage, refreshTenantCoverage } from '../../lib/db/repositories/coverage';
+import { addDays, dayOf } from '../../lib/domain/days';
+import { INDEXED_COVERAGE_DAYS } from '../../lib/inventory/model';
 import type { AuditEntry } from '../../lib/audit/model';
 import { codeAt } from '../../lib/auth/totp';
 import { config } from '../../lib/config';
@@ -229,9 +232,9 @@ describe('closing, reopening and deleting a tenant', () => {
     const after = await scanAll();
     const left = after.filter((item) => !inPlatformTrail(item) && mentions(item, needles));
     expect(left).toEqual([]);
-    // The other tenant lost and changed nothing. It may have gained items meanwhile: other test
-    // files run the daily coverage job on the shared store, which writes (and moves on) each
-    // tenant's coverage markers, so those are left out of the comparison.
+    // The other tenant lost and changed nothing. Its coverage markers are left out of the
+    // comparison: a run of the daily job meanwhile (npm start's scheduler at 03:15 UTC) moves
+    // every tenant's on.
     const notMarker = (item: Record<string, unknown>) => item.type !== 'CoverageMarker';
     expect(after.filter((item) => mentions(item, otherNeedles)).filter(notMarker)).toEqual(expect.arrayContaining(otherBefore.filter(notMarker)));
     expect(await getTenant(admin.tenantId)).toBeUndefined();
@@ -290,6 +293,63 @@ describe('closing, reopening and deleting a tenant', () => {
       await runAll(messages, deps(due));
       expect(await getTenant(admin.tenantId)).toBeUndefined();
     }
+  });
+});
+
+describe('the jobs beside a deletion', () => {
+  it('writes no coverage marker for a tenant being deleted, nor after it is gone, and runs no export step: the deletion leaves nothing behind', { timeout: 120_000 }, async () => {
+    const root = await platformAdmin();
+    const admin = await newTenantWithAdmin();
+    const as = { cookies: admin.cookies };
+    const product = await call<{ id: string }>('POST', '/inventory/products', { ...as, body: { sku: 'CAFE-1KG', name: 'Café 1 kg' } });
+    const warehouse = await call<{ id: string }>('POST', '/inventory/warehouses', { ...as, body: { name: 'Loja' } });
+    const movement = { productId: product.body.id, warehouseId: warehouse.body.id };
+    expect((await call('POST', '/inventory/movements', { ...as, body: { ...movement, type: 'IN', quantity: 10, unitCost: 12.5 } })).status).toBe(201);
+    expect((await call('POST', '/inventory/movements', { ...as, body: { ...movement, type: 'SALE', quantity: 1 } })).status).toBe(201);
+    const today = dayOf(Date.now(), config().BUSINESS_TIME_ZONE);
+    const markerKeys = INDEXED_COVERAGE_DAYS.map((days) => keys.coverageMarker(admin.tenantId, days));
+    const markers = () => Promise.all(markerKeys.map(async (Key) => (await db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item));
+
+    // Active: the job marks its index current.
+    await refreshTenantCoverage(admin.tenantId, today);
+    expect((await markers()).map((marker) => marker?.through)).toEqual(INDEXED_COVERAGE_DAYS.map(() => today));
+
+    // An export asked for before the close, whose first step runs only once the deletion started.
+    const exportSteps: TenantJobMessage[] = [];
+    await startTenantExport(root.principal, admin.tenantId, Date.now(), async (message) => void exportSteps.push(message));
+    const closed = await call<{ deletionDueAt: string }>('POST', `/tenants/${admin.tenantId}/close`, { cookies: root.cookies });
+    expect(closed.status).toBe(200);
+    const due = Date.parse(closed.body.deletionDueAt) + 1000;
+    const messages: TenantJobMessage[] = [];
+    expect(await startDueDeletions(deps(due), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [admin.tenantId], resumed: [] });
+
+    // DELETING: the export stops without writing a file.
+    const written: string[] = [];
+    const recording = deps(due);
+    await runAll(exportSteps, { ...recording, files: { ...recording.files, put: async (key) => void written.push(key) } });
+    expect(exportSteps).toHaveLength(1);
+    expect(written).toEqual([]);
+
+    // DELETING: neither the roll-up's invalidation nor a refresh writes a marker.
+    const asMarked = await markers();
+    expect(await invalidateCoverage(admin.tenantId)).toBe(false);
+    expect(await refreshTenantCoverage(admin.tenantId, addDays(today, 1))).toEqual({ products: 1, updated: 0 });
+    expect(await markers()).toEqual(asMarked);
+
+    // The job running over and over while the deletion runs, and once more after it ended.
+    let deleting = true;
+    const job = async () => {
+      do {
+        await invalidateCoverage(admin.tenantId);
+        await refreshTenantCoverage(admin.tenantId, today);
+      } while (deleting);
+    };
+    await Promise.all([job(), runAll(messages, deps(due)).finally(() => (deleting = false))]);
+    await job();
+
+    expect(await getTenant(admin.tenantId)).toBeUndefined();
+    expect(await markers()).toEqual(markerKeys.map(() => undefined));
+    expect((await scanAll()).filter((item) => !inPlatformTrail(item) && mentions(item, [admin.tenantId]))).toEqual([]);
   });
 });
 

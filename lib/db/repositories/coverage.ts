@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { addDays } from '../../domain/days';
 import { QUANTITY_PLACES } from '../../domain/decimal';
 import { coverageOrder, INDEXED_COVERAGE_DAYS, type CoverageSource } from '../../inventory/model';
@@ -10,6 +10,7 @@ import { COVERAGE_MARKER_SK, COVERAGE_TENANT_SHARDS, keys } from '../keys';
 import { queryAll } from '../query';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { seriesOf, unitsBetween } from '../sales-series';
+import type { TenantStatus } from '../../tenants/model';
 
 /**
  * The coverage index (issue 15): for each indexed `days` window, one entry per product in
@@ -146,26 +147,62 @@ export async function readCoverageIndexPage(tenantId: string, days: number, page
 }
 
 /**
+ * The markers' partitions are the only coverage items written without a product's condition
+ * (an entry is written only with its product, which a deletion removes). So every marker write
+ * is a transaction that also checks the tenant's own item: it exists and is not DELETING. A
+ * deletion marks the tenant DELETING before its first count, so a marker written before that is
+ * counted and deleted like any other item, and none can be written after: no run of the daily
+ * job leaves a marker behind a deleted tenant.
+ */
+const tenantNotDeleting = (tenantId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: keys.tenant(tenantId),
+    ConditionExpression: 'attribute_exists(pk) AND #status <> :deleting',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':deleting': 'DELETING' satisfies TenantStatus },
+  },
+});
+
+/** The tenant check is a marker transaction's first item: its cancellation code says whether the tenant is gone or being deleted. */
+const tenantGone = (error: unknown): boolean => cancellationCodes(error)[0] === 'ConditionalCheckFailed';
+
+/**
  * Marks a tenant's index not current: the dashboard reads in full until the next refresh
  * marks it current again. Each marker's `generation` goes up, so a refresh that read it
  * before cannot mark it current after. The roll-up calls it before and again after it
  * changes the tenant's sales series: a refresh of an overlapping run that read the old
  * series in between cannot leave the index marked current once the roll-up is done.
+ * Nothing is written for a tenant that is gone or being deleted (false then).
  */
-export async function invalidateCoverage(tenantId: string): Promise<void> {
-  await Promise.all(
-    INDEXED_COVERAGE_DAYS.map((days) =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.coverageMarker(tenantId, days),
-          UpdateExpression: 'SET #type = :type, through = :none ADD generation :one',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':type': INVENTORY_ITEMS.coverageMarker, ':none': null, ':one': 1 },
+export async function invalidateCoverage(tenantId: string): Promise<boolean> {
+  return withOptimisticRetries<boolean>(async () => {
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            tenantNotDeleting(tenantId),
+            ...INDEXED_COVERAGE_DAYS.map(
+              (days): TransactItem => ({
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.coverageMarker(tenantId, days),
+                  UpdateExpression: 'SET #type = :type, through = :none ADD generation :one',
+                  ExpressionAttributeNames: { '#type': 'type' },
+                  ExpressionAttributeValues: { ':type': INVENTORY_ITEMS.coverageMarker, ':none': null, ':one': 1 },
+                },
+              }),
+            ),
+          ],
         }),
-      ),
-    ),
-  );
+      );
+      return { retry: false, value: true };
+    } catch (error) {
+      if (tenantGone(error)) return { retry: false, value: false };
+      if (cancellationCodes(error).includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
 }
 
 /** What a refresh changes for one product: its state and entries move from `before` to the sold units of today's windows. */
@@ -272,27 +309,34 @@ async function bringUpToDate(tenantId: string, today: string): Promise<{ product
   return { products: products.length, updated };
 }
 
-/** Marks the index current for `today`, unless a marker changed since its `generation` was read (false then). */
-async function markCurrent(tenantId: string, today: string, generations: (number | undefined)[]): Promise<boolean> {
+/**
+ * Marks the index current for `today`: 'marked'; 'changed' when a marker changed since its
+ * `generation` was read; 'gone' when the tenant is gone or being deleted (nothing written).
+ */
+async function markCurrent(tenantId: string, today: string, generations: (number | undefined)[]): Promise<'marked' | 'changed' | 'gone'> {
   try {
     await db().send(
       new TransactWriteCommand({
-        TransactItems: INDEXED_COVERAGE_DAYS.map((days, index) => {
-          const generation = generations[index];
-          return {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.coverageMarker(tenantId, days), type: INVENTORY_ITEMS.coverageMarker, through: today, generation: generation ?? 0 },
-              ConditionExpression: generation === undefined ? 'attribute_not_exists(pk)' : 'generation = :generation',
-              ...(generation === undefined ? {} : { ExpressionAttributeValues: { ':generation': generation } }),
-            },
-          };
-        }),
+        TransactItems: [
+          tenantNotDeleting(tenantId),
+          ...INDEXED_COVERAGE_DAYS.map((days, index): TransactItem => {
+            const generation = generations[index];
+            return {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.coverageMarker(tenantId, days), type: INVENTORY_ITEMS.coverageMarker, through: today, generation: generation ?? 0 },
+                ConditionExpression: generation === undefined ? 'attribute_not_exists(pk)' : 'generation = :generation',
+                ...(generation === undefined ? {} : { ExpressionAttributeValues: { ':generation': generation } }),
+              },
+            };
+          }),
+        ],
       }),
     );
-    return true;
+    return 'marked';
   } catch (error) {
-    if (lostToConcurrentWrite(error)) return false;
+    if (tenantGone(error)) return 'gone';
+    if (lostToConcurrentWrite(error)) return 'changed';
     throw error;
   }
 }
@@ -302,7 +346,8 @@ const REFRESH_ATTEMPTS = 5;
 
 /**
  * Brings a tenant's coverage index up to date for `today` and marks it current: the job's
- * step after the roll-up. Idempotent, safe beside movements and beside another run.
+ * step after the roll-up. Idempotent, safe beside movements and beside another run, and
+ * beside a deletion of the tenant (its markers are not written then: tenantNotDeleting).
  */
 export async function refreshTenantCoverage(tenantId: string, today: string): Promise<{ products: number; updated: number }> {
   let updated = 0;
@@ -310,7 +355,8 @@ export async function refreshTenantCoverage(tenantId: string, today: string): Pr
     const markers = await getMany(INDEXED_COVERAGE_DAYS.map((days) => keys.coverageMarker(tenantId, days)));
     const result = await bringUpToDate(tenantId, today);
     updated += result.updated;
-    if (await markCurrent(tenantId, today, markers.map((marker) => (marker ? Number(marker.generation ?? 0) : undefined)))) return { products: result.products, updated };
+    const marked = await markCurrent(tenantId, today, markers.map((marker) => (marker ? Number(marker.generation ?? 0) : undefined)));
+    if (marked !== 'changed') return { products: result.products, updated };
     if (attempt >= REFRESH_ATTEMPTS) throw new Error(`the coverage index of tenant ${tenantId} was invalidated ${attempt} times during its refresh`);
   }
 }

@@ -24,12 +24,12 @@ export const TENANT_JOB_ITEMS = { deletionDue: 'TenantDeletionDue', export: 'Ten
  * their items and where the segment goes on (`'done'` after its last page). Eventually
  * consistent (half the read units): what a deletion might miss by it, its second count finds.
  */
-export async function scanSegment(segment: number, segments: number, cursor: ScanCursor, pages: number): Promise<{ items: Record<string, unknown>[]; cursor: ScanCursor }> {
+export async function scanSegment(segment: number, segments: number, cursor: ScanCursor, pages: number, consistent = false): Promise<{ items: Record<string, unknown>[]; cursor: ScanCursor }> {
   if (cursor === 'done') return { items: [], cursor };
   const items: Record<string, unknown>[] = [];
   let startKey = cursor ?? undefined;
   for (let page = 0; page < pages; page += 1) {
-    const result = await db().send(new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, ExclusiveStartKey: startKey }));
+    const result = await db().send(new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, ExclusiveStartKey: startKey, ...(consistent ? { ConsistentRead: true } : {}) }));
     items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
     if (!startKey) return { items, cursor: 'done' };
