@@ -21,7 +21,7 @@ export interface RollupResult {
    * (functions/jobs/sales-rollup.ts) once everything else is rolled up.
    */
   skipped: number;
-  /** The coverage index after the roll-up: tenants marked current for `today`, and products whose entries moved. */
+  /** The coverage index after the roll-up: tenants refreshed for `today` (one being deleted is left unmarked), and products whose entries moved. */
   coverage: { tenants: number; products: number };
 }
 

@@ -22,7 +22,8 @@ export const TENANT_JOB_ITEMS = { deletionDue: 'TenantDeletionDue', export: 'Ten
 /**
  * Up to `pages` pages of one segment of a parallel Scan of the whole table, from `cursor`:
  * their items and where the segment goes on (`'done'` after its last page). Eventually
- * consistent (half the read units): what a deletion might miss by it, its second count finds.
+ * consistent (half the read units) unless `consistent`: what a deletion pass might miss by it,
+ * the second count, which is consistent, finds.
  */
 export async function scanSegment(segment: number, segments: number, cursor: ScanCursor, pages: number, consistent = false): Promise<{ items: Record<string, unknown>[]; cursor: ScanCursor }> {
   if (cursor === 'done') return { items: [], cursor };
