@@ -1,6 +1,6 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { config } from '../config';
+import { sendToFolder } from '../folder-message';
 import type { ExportMessage } from './engine';
 import type { ExportJob } from './model';
 
@@ -22,13 +22,7 @@ export const LOCAL_EXPORT_QUEUE = 'export-queue';
 /** npm start's queue: one file per message, written whole (renamed into place), named for its job. */
 export function localExportQueue(directory: string): ExportQueue {
   return {
-    send: async (job) => {
-      const folder = join(directory, LOCAL_EXPORT_QUEUE);
-      await mkdir(folder, { recursive: true });
-      const path = join(folder, `${job.tenantId}.${job.id}.json`);
-      await writeFile(`${path}.partial`, JSON.stringify(exportMessage(job)));
-      await rename(`${path}.partial`, path);
-    },
+    send: (job) => sendToFolder(join(directory, LOCAL_EXPORT_QUEUE), `${job.tenantId}.${job.id}`, exportMessage(job)),
   };
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config';
+import { sendToFolder } from '../folder-message';
 import { logger } from '../log';
 import { runTenantJob, type TenantJobMessage } from './engine';
 import { tenantJobFiles } from './files';
@@ -28,11 +28,7 @@ export async function enqueueTenantJob(message: TenantJobMessage): Promise<void>
     return;
   }
   if (IMPORT_UPLOAD_DIR) {
-    const folder = join(IMPORT_UPLOAD_DIR, LOCAL_TENANT_JOB_QUEUE);
-    await mkdir(folder, { recursive: true });
-    const path = join(folder, `${message.tenantId}.${message.type}.${randomUUID()}.json`);
-    await writeFile(`${path}.partial`, JSON.stringify(message));
-    await rename(`${path}.partial`, path);
+    await sendToFolder(join(IMPORT_UPLOAD_DIR, LOCAL_TENANT_JOB_QUEUE), `${message.tenantId}.${message.type}.${randomUUID()}`, message);
     return;
   }
   const files = await tenantJobFiles();
