@@ -1,7 +1,9 @@
 /**
  * `npm run migrate [-- --table DEPLOYED_TABLE | --private-store]`
  *
- * Moves every user's secrets into its credentials item (tools/admin/move-credentials.ts),
+ * Moves every user's secrets into its credentials item (tools/admin/move-credentials.ts), counts
+ * the recovery codes of each user with a second factor onto the user item
+ * (tools/admin/count-recovery-codes.ts),
  * writes the list entries that older items lack (tools/admin/backfill-listings.ts) and moves
  * the audit entries' origins (IP address, User-Agent) and the API keys' last-use addresses into
  * their own items, which expire after ACCESS_RECORD_RETENTION_DAYS (lib/privacy/access-records.ts): run it
@@ -12,6 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import { backfillListings } from '../tools/admin/backfill-listings';
+import { countRecoveryCodes } from '../tools/admin/count-recovery-codes';
 import { moveCredentials } from '../tools/admin/move-credentials';
 import { storeConfig } from '../lib/config';
 import { moveEntryOrigins, moveKeyAddresses } from '../lib/privacy/access-records';
@@ -26,6 +29,8 @@ async function main(): Promise<void> {
   try {
     const { moved } = await moveCredentials();
     console.log(`Credentials moved to their own items: ${moved} users.`);
+    const { counted } = await countRecoveryCodes();
+    console.log(`Recovery codes counted on the user item: ${counted} users with a second factor.`);
     const counts = await backfillListings();
     console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`);
     // After the tenants moved to their name shards: the origins are moved trail by trail, tenant by tenant.

@@ -48,6 +48,12 @@ export const userSchema = /* @__PURE__ */ schema(() => z.object({
   lastLoginAt: z.optional(z.nullable(z.iso.datetime())),
   /** When the second factor was turned on; absent while there is none (the secret itself is a credential). */
   totpEnabledAt: z.optional(z.nullable(z.iso.datetime())),
+  /**
+   * How many recovery codes are left while the second factor is on: kept beside the codes'
+   * hashes, in the same transactions, so that the holder's copy of their data can say it
+   * without reading the credentials item (absent on accounts older than it: `npm run migrate`).
+   */
+  recoveryCodesLeft: z.optional(z.nullable(z.number().check(z.int()))),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 }));

@@ -1,6 +1,5 @@
 import type { AuditEntry } from '../audit/model';
 import { readAuditPage } from '../db/repositories/audit';
-import { getCredentials } from '../db/repositories/credentials';
 import { getInvitation, listInvitationsSentBy } from '../db/repositories/invitations';
 import { listSessionsOfUserBounded } from '../db/repositories/sessions';
 import { getTenant } from '../db/repositories/tenants';
@@ -49,9 +48,8 @@ export async function myData(principal: Principal, nowMs: number): Promise<MyDat
   const { tenantId, userId } = principal;
   const user = await getUser(tenantId, userId);
   if (!user) throw new NotFound('No such user');
-  const [tenant, credentials, { sessions }, received, { invitations: sent }, audit] = await Promise.all([
+  const [tenant, { sessions }, received, { invitations: sent }, audit] = await Promise.all([
     getTenant(tenantId),
-    getCredentials(user),
     listSessionsOfUserBounded(tenantId, userId, MAX_SESSIONS_READ),
     getInvitation(tenantId, user.email),
     listInvitationsSentBy(tenantId, userId, MAX_INVITATIONS_READ),
@@ -94,11 +92,11 @@ export async function myData(principal: Principal, nowMs: number): Promise<MyDat
         revokedAt: session.revokedAt ?? null,
         current: session.id === principal.sessionId,
       })),
-    // How many recovery codes are left, never the hashes; never the TOTP secret.
+    // How many recovery codes are left, as the user item counts them: never the hashes, never the TOTP secret (this function cannot read the credentials item).
     secondFactor: {
       enabled: Boolean(user.totpEnabledAt),
       enabledAt: user.totpEnabledAt ?? null,
-      recoveryCodesRemaining: user.totpEnabledAt ? (credentials?.recoveryCodeHashes?.length ?? 0) : 0,
+      recoveryCodesRemaining: user.totpEnabledAt ? (user.recoveryCodesLeft ?? 0) : 0,
     },
     invitations: { received: received ? [invitationView(received)] : [], sent: sent.map(invitationView) },
     auditEntries: audit.entries,

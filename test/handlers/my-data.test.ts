@@ -33,7 +33,7 @@ const SECRETS = {
   receivedTokenHash: 'ff11bb22cc33dd44ee55ff6600112233445566778899aabbccddeeff00112299',
 };
 
-const user = storedUser(tenantId, userId, { name: principal.name, email: principal.email, totpEnabledAt: '2026-11-01T10:00:00.000Z', lastLoginAt: '2026-11-21T22:00:00.000Z', sessionOpenings: 4 });
+const user = storedUser(tenantId, userId, { name: principal.name, email: principal.email, totpEnabledAt: '2026-11-01T10:00:00.000Z', lastLoginAt: '2026-11-21T22:00:00.000Z', sessionOpenings: 4, recoveryCodesLeft: 2 });
 const current = storedSession(tenantId, userId, principal.sessionId, { createdAt: later(-HOUR), expiresAt: later(11 * HOUR), refreshJti: SECRETS.refreshJti, previousRefreshJti: SECRETS.previousRefreshJti, rotatedAt: later(-HOUR / 2) });
 const revoked = storedSession(tenantId, userId, randomUUID(), { createdAt: later(-2 * HOUR), expiresAt: later(10 * HOUR), status: 'REVOKED', revokedAt: later(-HOUR), rememberMe: true, userAgent: 'curl/8.5.0' });
 const expired = storedSession(tenantId, userId, randomUUID(), { createdAt: later(-20 * HOUR), expiresAt: later(-8 * HOUR) });
@@ -67,6 +67,7 @@ beforeEach(() => {
   ddb.on(UpdateCommand).resolves({});
   ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: user });
   ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId) });
+  // There, but never read: the count of recovery codes left is on the user item (the function may not read credentials).
   ddb.on(GetCommand, { Key: keys.credentials(tenantId, userId) }).resolves({
     Item: storedCredentials(tenantId, userId, SECRETS.passwordHash, { totpSecret: SECRETS.totpSecret, recoveryCodeHashes: new Set(SECRETS.recoveryHashes) }),
   });
@@ -133,6 +134,7 @@ describe('GET /auth/me/data', () => {
       },
     });
     expect(result.headers?.['Cache-Control']).toBe('no-store');
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).not.toContainEqual(keys.credentials(tenantId, userId));
     for (const secret of Object.values(SECRETS).flat()) expect(result.body).not.toContain(secret);
   });
 

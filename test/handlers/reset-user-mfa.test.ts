@@ -65,7 +65,7 @@ const resetTransaction = (caller: Principal, inTenant: string, readVersion: numb
         TableName: TABLE,
         Key: keys.user(inTenant, memberId),
         // Every session of the user ends: the version moves on (sessionsValidFrom with it, for sessions older than versions).
-        UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt',
+        UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt, recoveryCodesLeft',
         // Only while the user still exists and has a second factor, at the version read.
         ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
         ExpressionAttributeValues: { ':readCredentialVersion': readVersion, ':nextCredentialVersion': readVersion + 1, ':credentialsChangedAt': NOW.toISOString() },

@@ -685,9 +685,28 @@ describe('IAM', () => {
       // factor removes its secrets and moves the item's credential version on. Neither reads one.
       deleteUser: 'write',
       resetUserMfa: 'write',
-      // The holder's copy counts the recovery codes left, which only the credentials item holds.
-      myData: 'read',
     });
+  });
+
+  it('lets no role read a credentials partition but those of the functions that verify a secret, and the tenant jobs', () => {
+    const READS = new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan']);
+    const readers = serviceFunctions()
+      .map(([id]) => id)
+      .filter((id) => {
+        const lines = dynamoPermissionsOf(id);
+        // An Allow without a condition reaches every partition; the conditioned ones name theirs (rate-limit counters, search folds, attribute updates) and read nothing.
+        const allowed = lines.flatMap((line) => /^Allow (dynamodb:\w+) table$/.exec(line)?.[1] ?? []).filter((action) => READS.has(action));
+        const denied = new Set(lines.filter((line) => line.startsWith('Deny ') && line.endsWith(`if ${CREDENTIALS_CONDITION}`)).map((line) => line.split(' ')[1]));
+        return allowed.some((action) => !denied.has(action) && !denied.has('dynamodb:*'));
+      });
+    const verifiers = ['login', 'changePassword', 'startTotpEnrolment', 'confirmTotpEnrolment', 'disableTotp', 'verifySecondFactor'];
+    expect(readers.sort()).toEqual(
+      [
+        ...verifiers.map((id) => routeFunction(routes.find((route) => route.id === id)!)),
+        // The whole table's Scan of a deletion or an export cannot be scoped by partition: a deletion removes the credentials, an export leaves them out (lib/tenant-jobs/ownership).
+        TENANT_JOB_WORKER_FUNCTION_ID,
+      ].sort(),
+    );
   });
 
   it('names the table and each index, never a wildcard resource but for X-Ray and the import and export files, and attaches no managed policy', () => {

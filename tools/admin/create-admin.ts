@@ -141,6 +141,7 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
     createdAt: now,
     updatedAt: now,
     totpEnabledAt: now,
+    recoveryCodesLeft: factor.stored.recoveryCodeHashes.length,
   };
   await insertPlatformAdmin(user, credentialsOf(user, user.credentialVersion, await hashPassword(input.password), factor.stored), auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs));
   return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated, secondFactor: factor.shown };

@@ -55,8 +55,13 @@ export async function putPendingTotp(user: Pick<User, 'tenantId' | 'id' | 'crede
 }
 
 /** What the second factor's change does to the user item besides the credential change. */
-const factorOn = (now: string): UpdateParts => ({ set: ['totpEnabledAt = :totpEnabledAt'], values: { ':totpEnabledAt': now } });
-const factorOff: UpdateParts = { remove: ['totpEnabledAt'] };
+const factorOn = (now: string, recoveryCodes: number): UpdateParts => ({
+  set: ['totpEnabledAt = :totpEnabledAt', 'recoveryCodesLeft = :recoveryCodesLeft'],
+  values: { ':totpEnabledAt': now, ':recoveryCodesLeft': recoveryCodes },
+});
+const factorOff: UpdateParts = { remove: ['totpEnabledAt', 'recoveryCodesLeft'] };
+/** A recovery code used up: one fewer left on the user item, in the transaction that removes its hash (an account older than the count gets it at the next enrolment, or from `npm run migrate`). */
+const recoveryCodeUsed: UpdateParts = { set: ['recoveryCodesLeft = recoveryCodesLeft - :oneCode'], values: { ':oneCode': 1 } };
 
 /**
  * Turn the second factor on, with the caller's new session: the pending secret becomes the
@@ -81,7 +86,7 @@ export async function enableTotp(
         conditions: ['totpPendingSecret = :secret', 'attribute_not_exists(totpSecret)'],
         values: { ':secret': enable.secret, ':step': enable.step, ':codes': new Set(enable.recoveryCodeHashes) },
       }),
-      updateItem(tableName(), userKey(ground), credentialsChange(user.credentialVersion, session.createdAt), factorOn(session.createdAt), opening.user),
+      updateItem(tableName(), userKey(ground), credentialsChange(user.credentialVersion, session.createdAt), factorOn(session.createdAt, enable.recoveryCodeHashes.length), opening.user),
       ...opening.items,
       ...auditItems(audit),
     ],
@@ -204,7 +209,7 @@ export async function failChallenge(tokenHash: string, nowEpoch: number, audit: 
 export async function completeChallenge(
   tokenHash: string,
   nowMs: number,
-  user: UserGround,
+  user: UserGround & Pick<User, 'recoveryCodesLeft'>,
   proof: FactorProof,
   session: Session,
   audit: AuditRecord,
@@ -224,7 +229,14 @@ export async function completeChallenge(
           ExpressionAttributeValues: { ...proven.conditionValues, ...proven.useValues },
         },
       },
-      updateItem(tableName(), userKey(ground), credentialsAsRead(user.credentialVersion), opening.user, { set: ['lastLoginAt = :lastLoginAt'], values: { ':lastLoginAt': session.createdAt } }),
+      updateItem(
+        tableName(),
+        userKey(ground),
+        credentialsAsRead(user.credentialVersion),
+        opening.user,
+        { set: ['lastLoginAt = :lastLoginAt'], values: { ':lastLoginAt': session.createdAt } },
+        ...('recoveryCodeHash' in proof && user.recoveryCodesLeft != null ? [recoveryCodeUsed] : []),
+      ),
       ...opening.items,
       ...auditItems(audit),
     ] satisfies TransactItem[],

@@ -21,7 +21,7 @@ import { cancellationCodes, withOptimisticRetries } from '../retry';
 export type { User };
 
 const FIELDS = fieldsOf<User>()([
-  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'sessionOpenings', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt',
+  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'sessionOpenings', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt', 'recoveryCodesLeft',
 ]);
 
 /** Item -> User. The secrets are not on the user item (lib/db/repositories/credentials). */
@@ -195,9 +195,9 @@ export async function promoteToPlatformAdmin(
       new TransactWriteCommand({
         TransactItems: [
           updateItem(tableName(), keys.user(user.tenantId, user.id), change, {
-            set: ['platformAdmin = :yes', 'totpEnabledAt = :credentialsChangedAt'],
+            set: ['platformAdmin = :yes', 'totpEnabledAt = :credentialsChangedAt', 'recoveryCodesLeft = :recoveryCodesLeft'],
             conditions: ['attribute_exists(pk)', 'email = :email'],
-            values: { ':yes': true, ':email': user.email },
+            values: { ':yes': true, ':email': user.email, ':recoveryCodesLeft': credentials.recoveryCodeHashes?.length ?? 0 },
           }),
           { Put: { TableName: tableName(), Item: credentialsItem(credentials) } },
           ...auditItems(audit),
