@@ -237,8 +237,9 @@ export const closeTenant = {
   path: '/tenants/{id}/close',
   handler: 'functions/tenants/close-tenant.ts',
   auth: 'protected',
-  // The status read, then its change, the deletion's schedule entry and the entry in one transaction.
-  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  // The status read, then its change, the deletion's schedule entry and the entry in one
+  // transaction; then its pending jobs failed (their markers by Query, each job by Update, the marker by Delete).
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['tenant.closed'],
   apiKey: false,
   summary: 'Close a tenant: sign-in refused at once, its deletion scheduled after the grace period (platform administrators)',
@@ -321,8 +322,8 @@ export const myData = {
   path: '/auth/me/data',
   handler: 'functions/auth/get-my-data.ts',
   auth: 'protected',
-  // The credentials are read for how many recovery codes are left (lib/auth/my-data): the document holds no secret.
-  table: { actions: ['GetItem', 'BatchGetItem', 'Query'], credentials: 'read' },
+  // The recovery codes left are counted on the user item (lib/auth/my-data): no credentials item is read.
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
   // A whole copy reads up to thousands of items: now and then, not in a loop.
   rateLimits: [{ per: 'user', limit: 5, windowSeconds: 3600 }],
   apiKey: false,
@@ -406,7 +407,8 @@ export const updateUser = {
   path: '/users/{id}',
   handler: 'functions/users/update-user.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem'] },
+  // A demotion fails the user's pending jobs that needed an administrator (markers by Query, jobs by Update, markers by Delete).
+  table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['user.role_changed'],
   apiKey: false,
   summary: "Change a user's role (tenant administrators)",
@@ -1179,8 +1181,9 @@ export const workers = {
     handler: 'functions/exports/export-run.ts',
     // The job (Get; taken, its progress and its end by Update); the source's pages: suppliers
     // (index by Query, items by BatchGet), products (SKU list and warehouses by Query, items and
-    // balances by BatchGet), the stock history and the audit trail with its origins (Query).
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem'] } satisfies TableAccess,
+    // balances by BatchGet), the stock history and the audit trail with its origins (Query);
+    // its tenant and user read again before it runs (Get), its pending-job marker removed at its end (Delete).
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
     summary: 'Write CSV exports: read the source in pages and stream the rows to the file',
   },
   tenantJobStep: {

@@ -1,5 +1,5 @@
 import { config } from '../lib/config';
-import { scanRunningImportJobs } from '../lib/db/repositories/imports';
+import { findImportJob, scanRunningImportJobs } from '../lib/db/repositories/imports';
 import { runImport, type ImportFiles } from '../lib/imports/engine';
 import { localImportStorage } from '../lib/imports/storage';
 import type { UploadOptions } from './uploads';
@@ -20,6 +20,11 @@ export function localImportUploads(log: (line: string) => void): UploadOptions {
     secret: IMPORT_UPLOAD_SECRET,
     directory: IMPORT_UPLOAD_DIR,
     log,
+    refusal: async (ref) => {
+      const job = await findImportJob(ref.tenantId, ref.id);
+      if (!job) return 'The upload link is not valid';
+      return job.status === 'failed' ? `The import failed and takes no file: ${job.failure ?? 'start a new import'}` : null;
+    },
     onUploaded: (ref) => {
       const started = Date.now();
       runImport(ref, { now: Date.now, files })

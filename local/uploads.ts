@@ -9,7 +9,9 @@ import { LOCAL_UPLOAD_PATH, localUploadSigned } from '../lib/imports/storage';
  * npm start's stand-in for the import bucket: `PUT /local-uploads/imports/<tenant>/<job>.csv`
  * with the link POST /imports answered (lib/imports/storage.ts), on the API's own origin. As S3
  * does with a presigned PUT, it refuses a link whose signature, expiry or size does not match
- * (403, the body exactly the size signed), keeps the file under `directory`, answers 200, and
+ * (403, the body exactly the size signed), and refuses (403) the file of a job that failed
+ * meanwhile (its user removed or its tenant closed: deployed, the worker ignores such a file,
+ * since a presigned link cannot be revoked); keeps the file under `directory`, answers 200, and
  * then (as the bucket's notification does deployed) tells `onUploaded` which job's file came.
  *
  * And its stand-in for an export's presigned GET: `GET /local-downloads/exports/<tenant>/<job>.csv`
@@ -22,11 +24,16 @@ export interface UploadOptions {
   directory: string;
   now?: () => number;
   onUploaded: (ref: { tenantId: string; id: string }) => void;
+  /** Why a job's file is no longer taken (the job failed: its user removed, its tenant closed), or null while it is. */
+  refusal?: (ref: { tenantId: string; id: string }) => Promise<string | null>;
   log?: (line: string) => void;
 }
 
 const KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.csv$/;
 const EXPORT_KEY = /^exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv$/;
+
+/** A file the job no longer takes: 403 with the reason, nothing kept. */
+class RefusedUpload extends Error {}
 
 export function withUploads(next: RequestListener, options: UploadOptions): RequestListener {
   const now = options.now ?? Date.now;
@@ -73,6 +80,7 @@ export function withUploads(next: RequestListener, options: UploadOptions): Requ
       request.resume();
       return answer(request, response, 403, 'The upload link has expired: start the import again');
     }
+    const ref = { tenantId: match[1] as string, id: match[2] as string };
     const chunks: Buffer[] = [];
     let received = 0;
     request.on('data', (chunk: Buffer) => {
@@ -83,14 +91,21 @@ export function withUploads(next: RequestListener, options: UploadOptions): Requ
       if (received !== size) return answer(request, response, 403, `The file must be exactly ${size} bytes, the size given to POST /imports; it was ${received}`);
       const path = join(options.directory, key);
       const partial = `${path}.partial`;
-      mkdir(dirname(path), { recursive: true })
+      (options.refusal?.(ref) ?? Promise.resolve(null))
+        .then((refused) => {
+          if (refused !== null) throw new RefusedUpload(refused);
+          return mkdir(dirname(path), { recursive: true });
+        })
         .then(() => writeFile(partial, Buffer.concat(chunks)))
         .then(() => rename(partial, path))
         .then(() => {
           answer(request, response, 200, '');
-          options.onUploaded({ tenantId: match[1] as string, id: match[2] as string });
+          options.onUploaded(ref);
         })
-        .catch((error: unknown) => answer(request, response, 500, error instanceof Error ? error.message : String(error)));
+        .catch((error: unknown) => {
+          if (error instanceof RefusedUpload) return answer(request, response, 403, error.message);
+          answer(request, response, 500, error instanceof Error ? error.message : String(error));
+        });
     });
   };
 }

@@ -3,6 +3,7 @@ import type { Principal } from './principal';
 import type { User } from './model';
 import type { TenantUserView } from './schemas';
 import { resetSecondFactor } from '../db/repositories/mfa';
+import { failPendingJobs } from '../background/pending-jobs';
 import { deleteUser, getUser, listUserPage, setUserRole } from '../db/repositories/users';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { mailer } from '../mail/mailer';
@@ -45,13 +46,18 @@ export async function changeUserRole(principal: Principal, userId: string, role:
   requireTenantAdmin(principal);
   const record = (before: User) =>
     auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.role_changed', resource: { type: 'user', id: userId }, changes: before.role === role ? [] : [{ field: 'role', before: before.role, after: role }] }, nowMs);
-  return toTenantUserView(await setUserRole(principal.tenantId, userId, role, new Date(nowMs).toISOString(), record));
+  const view = toTenantUserView(await setUserRole(principal.tenantId, userId, role, new Date(nowMs).toISOString(), record));
+  // A member may no longer run what needs an administrator: their imports and audit exports stop at once (lib/background).
+  if (role !== 'ADMIN') await failPendingJobs(principal.tenantId, { userId, onlyAdminJobs: true }, 'The user who started this job is no longer a tenant administrator: the job was stopped', new Date(nowMs).toISOString());
+  return view;
 }
 
 /** Removes a user from the tenant (an administrator may remove themselves unless they are the last one). */
 export async function removeUser(principal: Principal, userId: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal);
   await deleteUser(principal.tenantId, userId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.removed', resource: { type: 'user', id: userId } }, nowMs));
+  // Their jobs stop at once, and an upload link they still hold leads nowhere (lib/background).
+  await failPendingJobs(principal.tenantId, { userId, onlyAdminJobs: false }, 'The user who started this job was removed: the job was stopped', new Date(nowMs).toISOString());
 }
 
 /**

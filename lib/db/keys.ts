@@ -52,6 +52,8 @@ const TENANT_DELETIONS_PK = 'TENANT_DELETIONS';
 export const PLATFORM_PK_PREFIX = 'PLATFORM#';
 export const COVERAGE_TENANTS_PK_PREFIX = 'COVERAGE_TENANTS#';
 export const RATE_PK_PREFIX = 'RATE#';
+/** The tenant jobs' Scan positions (`scanPosition`): never a tenant's items. */
+export const SCAN_POSITION_PK_PREFIX = 'SCAN_POSITION#';
 /** Every partition a tenant owns by its key: its own, each `TENANT#<id>#…`, its users' credentials and its endpoints' secrets. */
 export const tenantPartitionPrefixes = (tenantId: string) => ({
   exact: tenantPk(tenantId),
@@ -300,6 +302,21 @@ export const keys = {
   tenantDeletionsDue: () => ({ pk: TENANT_DELETIONS_PK }),
   /** A tenant's export job (POST /tenants/{id}/export), in its tenant's partition: deleted with it. */
   tenantExport: (tenantId: string, exportId: string): Key => ({ pk: tenantPk(tenantId), sk: `TENANT_EXPORT#${exportId}` }),
+
+  /**
+   * Where a tenant job's parallel Scan stands (lib/tenant-jobs): the keys the Scan stopped at,
+   * which are any items of the table, another tenant's among them. Kept apart from the tenant's
+   * partitions so that nothing of the tenant (its export above all) ever holds them.
+   */
+  scanPosition: (jobId: string): Key => ({ pk: `${SCAN_POSITION_PK_PREFIX}${jobId}`, sk: 'POSITION' }),
+  /** The lock that lets one export of a tenant run at a time (lib/tenant-jobs): which export holds it. */
+  tenantExportRunning: (tenantId: string): Key => ({ pk: tenantPk(tenantId), sk: 'TENANT_EXPORT_RUNNING' }),
+  /**
+   * A background job that has not ended yet (lib/background), by its id in its tenant's
+   * partition: what removing its user or closing its tenant finds to fail at once.
+   */
+  pendingJob: (tenantId: string, jobId: string): Key => ({ pk: tenantPk(tenantId), sk: `PENDING_JOB#${jobId}` }),
+  pendingJobsOf: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PENDING_JOB#' }),
 
   /** A CSV import job (lib/imports), by id in its tenant's partition. */
   importJob: (tenantId: string, importId: string): Key => ({ pk: tenantPk(tenantId), sk: `IMPORT#${importId}` }),

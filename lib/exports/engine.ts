@@ -1,3 +1,5 @@
+import { lostAuthority } from '../background/authority';
+import { endPendingJob } from '../background/pending-jobs';
 import { config } from '../config';
 import { CSV_BOM, csvRow } from '../csv/write';
 import { readAuditPage } from '../db/repositories/audit';
@@ -6,7 +8,7 @@ import { listProductPage, listWarehouses, readHistoryPage } from '../db/reposito
 import { addDays, dayStartMs } from '../domain/days';
 import type { Warehouse } from '../inventory/model';
 import { AUDIT_HEADER, auditCells, MOVEMENT_HEADER, movementCells, productCells, productHeader, SUPPLIER_HEADER, supplierCells, type Cells } from './columns';
-import { MAX_EXPORT_ROWS, type ExportJob } from './model';
+import { exportRole, MAX_EXPORT_ROWS, type ExportJob } from './model';
 
 /**
  * The export's one pass: the same code in the deployed worker (one SQS message per job,
@@ -46,6 +48,9 @@ export const MAX_WAREHOUSE_COLUMNS = 200;
 
 /** Why a job cannot be exported, in words for its `failure`. */
 export class ExportRefused extends Error {}
+
+/** The job is no longer running (failed by its user's removal or demotion, or its tenant's close): the run stops and keeps no file. */
+class ExportStopped extends Error {}
 
 interface Source {
   header: Cells;
@@ -154,6 +159,13 @@ export async function runExport(ref: { tenantId: string; id: string }, deps: Exp
   const job = await findExportJob(ref.tenantId, ref.id);
   if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
   const nowIso = () => new Date(deps.now()).toISOString();
+  // Before anything is read: the job runs only while its tenant is active and its user still may export this kind (lib/background/authority).
+  const lost = await lostAuthority({ kind: 'tenant', tenantId: job.tenantId, userId: job.createdBy.id, role: exportRole(job.kind) });
+  if (lost !== null) {
+    await failExportJob(job, lost, 0, nowIso());
+    await endPendingJob(job.tenantId, job.id);
+    return;
+  }
   if (!(await startExportJob(job, nowIso()))) return;
   const maxRows = deps.maxRows ?? MAX_EXPORT_ROWS;
   const writer = deps.files.create(job);
@@ -166,21 +178,26 @@ export async function runExport(ref: { tenantId: string; id: string }, deps: Exp
       if (page.length > 0) await writer.write(page.map((cells) => csvRow(cells)).join(''));
       const before = rows;
       rows += page.length;
-      if (Math.floor(rows / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) await recordExportRows(job, rows);
+      // The job failed meanwhile (its user removed or demoted, its tenant closed: lib/background): no file is kept.
+      if (Math.floor(rows / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY) && !(await recordExportRows(job, rows))) throw new ExportStopped();
     }
     await writer.end();
   } catch (error) {
     await writer.abort();
+    if (error instanceof ExportStopped) return;
     if (!(error instanceof ExportRefused)) throw error;
     await failExportJob(job, error.message, rows, nowIso());
+    await endPendingJob(job.tenantId, job.id);
     return;
   }
   await finishExportJob(job, rows, nowIso());
+  await endPendingJob(job.tenantId, job.id);
 }
 
 /** The queue gave up on a job (its run kept failing): `failed`, for the user to start another. */
 export async function failExport(ref: { tenantId: string; id: string }, nowMs: number): Promise<void> {
   await failExportJob(ref, 'The export could not be written: start it again', 0, new Date(nowMs).toISOString());
+  await endPendingJob(ref.tenantId, ref.id);
 }
 
 /** The export queue's message: the job to run. */

@@ -38,6 +38,9 @@ export interface ExportJob {
   finishedAt: string | null;
 }
 
+/** The role a kind needs, of who starts it and, while it runs, still: the audit trail is a tenant administrator's, the rest any member's. */
+export const exportRole = (kind: ExportKind): 'ADMIN' | 'MEMBER' => (kind === 'audit' ? 'ADMIN' : 'MEMBER');
+
 /** The most data rows a file may have: then the job fails, asking for a shorter period. */
 export const MAX_EXPORT_ROWS = 1_000_000;
 /** The longest period, in days from `from` to `to`. */

@@ -5,7 +5,7 @@ import { findExportJob, insertExportJob } from '../db/repositories/exports';
 import { daysBetween } from '../domain/days';
 import { Forbidden, NotFound, ValidationError } from '../errors';
 import { exportFileName } from './columns';
-import { EXPORT_FILE_DAYS, MAX_EXPORT_PERIOD_DAYS, type ExportJob, type ExportKind } from './model';
+import { EXPORT_FILE_DAYS, exportRole, MAX_EXPORT_PERIOD_DAYS, type ExportJob, type ExportKind } from './model';
 import type { ExportQueue } from './queue';
 import type { CreateExportInput, ExportView } from './schemas';
 import type { ExportDownloads } from './storage';
@@ -24,7 +24,7 @@ export function checkPeriod(input: CreateExportInput): { from: string | null; to
 
 /** Who may export a kind: any member for what they can read through the API; the audit trail, a tenant administrator (as GET /audit-events). */
 function requireMayExport(principal: Principal, kind: ExportKind): void {
-  if (kind === 'audit' && principal.role !== 'ADMIN') throw new Forbidden("Only a tenant administrator may export its tenant's audit trail");
+  if (exportRole(kind) === 'ADMIN' && principal.role !== 'ADMIN') throw new Forbidden("Only a tenant administrator may export its tenant's audit trail");
 }
 
 /** A new job of the caller's tenant, `queued`, with its audit entry. */

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { lostAuthority } from '../background/authority';
+import { endPendingJob } from '../background/pending-jobs';
 import { userActor } from '../audit/record';
 import { withRequestOrigin } from '../audit/context';
 import { CsvError } from '../csv/errors';
@@ -22,6 +24,10 @@ import { checkRows, type CheckedRow, type RowInput } from './rows';
  * the API's own service (its transaction, audit entry and event), a row whose SKU or document is
  * taken counting as already there. It records its counts only if the job is still at the row it
  * started from, and says where the next step starts.
+ *
+ * Every step first re-checks who asked (lib/background/authority): a job whose tenant was
+ * closed, or whose user was removed or is no longer an administrator, fails with that reason
+ * and writes nothing more.
  *
  * Idempotent: a step run twice records once, and creates nothing twice (the second run finds
  * the SKUs and documents taken); the same file imported again creates nothing.
@@ -117,13 +123,24 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
   let job = await findImportJob(ref.tenantId, ref.id);
   if (!job) return null;
   const nowIso = () => new Date(deps.now()).toISOString();
+  const fail = async (reason: string) => {
+    await failImportJob(job as ImportJob, reason, nowIso());
+    await endPendingJob(ref.tenantId, ref.id);
+    checkedFiles.delete(ref.id);
+  };
+  if (job.status !== 'awaiting_upload' && job.status !== 'running') return null;
+  // Before the file is read: the job goes on only while its tenant is active and its user an administrator (lib/background/authority).
+  const lost = await lostAuthority({ kind: 'tenant', tenantId: job.tenantId, userId: job.createdBy.id, role: 'ADMIN' });
+  if (lost !== null) {
+    await fail(lost);
+    return null;
+  }
   let file: CheckedFile;
   try {
-    if (job.status !== 'awaiting_upload' && job.status !== 'running') return null;
     file = await checkedFile(job, deps);
   } catch (error) {
     if (!(error instanceof UnreadableFile)) throw error;
-    await failImportJob(job, error.message, nowIso());
+    await fail(error.message);
     return null;
   }
   if (job.status === 'awaiting_upload') {
@@ -158,7 +175,10 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
     finishedAt: toRow >= file.rows.length ? nowIso() : null,
   };
   const recorded = await recordImportStep(job, fromRow, step);
-  if (recorded && step.finishedAt !== null) checkedFiles.delete(job.id);
+  if (recorded && step.finishedAt !== null) {
+    checkedFiles.delete(job.id);
+    await endPendingJob(job.tenantId, job.id);
+  }
   return recorded && step.finishedAt === null ? toRow : null;
 }
 

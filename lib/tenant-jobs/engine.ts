@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { auditRecord } from '../audit/record';
+import { lostAuthority } from '../background/authority';
 import type { AuditChange } from '../audit/model';
 import {
   deleteItems,
@@ -161,12 +162,14 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** A new export job's first state. */
-export function newTenantExport(tenantId: string, requestedBy: string, nowMs: number, deps: Pick<TenantJobDeps, 'segments'> = {}): TenantExport {
+export function newTenantExport(tenantId: string, requestedBy: { tenantId: string; userId: string }, nowMs: number, deps: Pick<TenantJobDeps, 'segments'> = {}): TenantExport {
   return {
     id: randomUUID(),
     tenantId,
     status: 'running',
-    requestedBy,
+    requestedBy: requestedBy.userId,
+    requestedByTenantId: requestedBy.tenantId,
+    failure: null,
     createdAt: new Date(nowMs).toISOString(),
     finishedAt: null,
     step: 0,
@@ -199,11 +202,18 @@ export function exportManifest(job: TenantExport, tenant: { id: string; name: st
 
 /** One step of an export; the next step's number, or null when there is none. */
 export async function runExportStep(tenantId: string, exportId: string, step: number, deps: TenantJobDeps): Promise<number | null> {
-  const [stored, tenant] = await Promise.all([findTenantExport(tenantId, exportId), getTenant(tenantId)]);
+  const [stored, tenant] = await Promise.all([findTenantExport(tenantId, exportId, { position: true }), getTenant(tenantId)]);
   if (!stored || stored.status !== 'running' || stored.step !== step) return null;
   // A deletion under way removes the tenant's files once its items are gone: an export must not write more after it started.
   if (!tenant || tenant.status === 'DELETING') {
     logger.warn('tenant export stopped: the tenant is being deleted', { tenantId, exportId, step });
+    await recordExportStep({ ...stored, status: 'failed', step: step + 1, failure: 'The deletion of the tenant started: the export was stopped', finishedAt: new Date(deps.now()).toISOString() }, step);
+    return null;
+  }
+  // A platform job: it goes on only while who asked for it is still a platform administrator (lib/background/authority).
+  const lost = stored.requestedByTenantId === null ? null : await lostAuthority({ kind: 'platform', tenantId: stored.requestedByTenantId, userId: stored.requestedBy });
+  if (lost !== null) {
+    await recordExportStep({ ...stored, status: 'failed', step: step + 1, failure: lost, finishedAt: new Date(deps.now()).toISOString() }, step);
     return null;
   }
   const job: TenantExport = { ...stored, counts: { ...stored.counts }, excluded: { ...stored.excluded }, files: [...stored.files] };

@@ -41,8 +41,9 @@ export interface TenantExport {
   id: string;
   tenantId: string;
   status: (typeof EXPORT_STATUSES)[number];
-  /** The platform administrator who asked for it. */
+  /** The platform administrator who asked for it, and their tenant (null on a job made before it was kept): every step checks they still are one. */
   requestedBy: string;
+  requestedByTenantId: string | null;
   createdAt: string;
   finishedAt: string | null;
   step: number;
@@ -56,6 +57,8 @@ export interface TenantExport {
   droppedAttributes: string[];
   /** The SHA-256 (hex) of manifest.json, once written. */
   manifestSha256: string | null;
+  /** Why a failed export failed. */
+  failure: string | null;
 }
 
 /** The folder of an export's files, in the imports bucket (or npm start's folder). */

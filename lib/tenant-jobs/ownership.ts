@@ -1,4 +1,4 @@
-import { COVERAGE_TENANTS_PK_PREFIX, CREDENTIALS_PK_PREFIX, keys, PLATFORM_PK_PREFIX, RATE_PK_PREFIX, tenantPartitionPrefixes, WEBHOOK_SECRETS_PK_PREFIX } from '../db/keys';
+import { COVERAGE_TENANTS_PK_PREFIX, CREDENTIALS_PK_PREFIX, keys, PLATFORM_PK_PREFIX, RATE_PK_PREFIX, SCAN_POSITION_PK_PREFIX, tenantPartitionPrefixes, WEBHOOK_SECRETS_PK_PREFIX } from '../db/keys';
 import { uuidToBase62 } from '../domain/base62';
 
 /**
@@ -21,7 +21,8 @@ export interface TenantFacts {
 
 export function belongsToTenant(item: Record<string, unknown>, facts: TenantFacts): boolean {
   const pk = String(item.pk);
-  if (pk.startsWith(PLATFORM_PK_PREFIX)) return false;
+  // The tenant jobs' Scan positions hold any tenant's keys, and are nobody's (lib/db/keys `scanPosition`).
+  if (pk.startsWith(PLATFORM_PK_PREFIX) || pk.startsWith(SCAN_POSITION_PK_PREFIX)) return false;
   const partitions = tenantPartitionPrefixes(facts.tenantId);
   if (pk === partitions.exact || partitions.prefixes.some((prefix) => pk.startsWith(prefix))) return true;
   if (item.tenantId === facts.tenantId) return true;
@@ -56,7 +57,11 @@ export const EXPORT_EXCLUDED_ITEMS = [
   { kind: 'rate-limit-counters', reason: 'rate-limit windows (operational, not data)', pkPrefix: RATE_PK_PREFIX },
 ] as const;
 export const EXPORT_IDEMPOTENCY = { kind: 'idempotency-records', reason: 'Idempotency-Key records (stored responses of requests)' } as const;
-export const EXPORT_EXCLUDED_ATTRIBUTES = { pattern: /hash|secret/i, reason: 'hashes and secrets inside exported items (API keys, invitation and session tokens)' } as const;
+export const EXPORT_EXCLUDED_ATTRIBUTES = {
+  // A session's refresh-token ids (the current and the previous one) are what a refresh is checked against, and a user's credential version what every session is: the same secrets the my-data answer never shows.
+  pattern: /hash|secret|refreshJti$|^credentialVersion$/i,
+  reason: "hashes and secrets inside exported items (API keys, invitation and session tokens, sessions' refresh-token ids, users' credential versions)",
+} as const;
 
 /** The kind of an item left out of an export, or undefined when the export holds it. */
 export function excludedKind(item: Record<string, unknown>): string | undefined {

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import { auditRecord } from '../audit/record';
-import { findTenantExport, insertTenantExport } from '../db/repositories/tenant-jobs';
+import { findTenantExport, insertTenantExport, runningExportId } from '../db/repositories/tenant-jobs';
 import { Conflict, NotFound } from '../errors';
 import { newTenantExport, type SendTenantJob } from '../tenant-jobs/engine';
 import { tenantJobFiles, type TenantJobFiles } from '../tenant-jobs/files';
@@ -17,7 +17,7 @@ import type { TenantExportView } from './schemas';
 
 async function exportView(job: TenantExport, nowMs: number, files?: TenantJobFiles): Promise<TenantExportView> {
   const items = job.files.reduce((sum, file) => sum + file.items, 0);
-  const base = { id: job.id, tenantId: job.tenantId, status: job.status, createdAt: job.createdAt, finishedAt: job.finishedAt, items, manifestSha256: job.manifestSha256 };
+  const base = { id: job.id, tenantId: job.tenantId, status: job.status, createdAt: job.createdAt, finishedAt: job.finishedAt, items, manifestSha256: job.manifestSha256, failure: job.failure };
   if (job.status !== 'succeeded') return { ...base, downloads: null };
   const store = files ?? (await tenantJobFiles());
   const folder = exportFolder(job.tenantId, job.id);
@@ -28,15 +28,23 @@ async function exportView(job: TenantExport, nowMs: number, files?: TenantJobFil
 }
 
 /**
- * Start an export of every item of a tenant, active or closed (409 once its deletion started):
- * the job and its entry, then its first step sent (lib/tenant-jobs/queue).
+ * Start an export of every item of a tenant, active or closed (409 once its deletion started,
+ * and while another export of it runs): the job and its entry, then its first step sent
+ * (lib/tenant-jobs/queue).
  */
 export async function startTenantExport(principal: Principal, tenantId: string, nowMs: number, send: SendTenantJob = enqueueTenantJob): Promise<TenantExportView> {
   requirePlatformAdmin(principal);
   const tenant = await existingTenant(tenantId);
   if (tenant.status === 'DELETING') throw new Conflict('The deletion of the tenant has started: it can no longer be exported');
-  const job = newTenantExport(tenantId, principal.userId, nowMs);
-  await insertTenantExport(job, auditRecord({ scope: 'platform', action: 'tenant.exported', resource: { type: 'tenant', id: tenantId } }, nowMs));
+  const job = newTenantExport(tenantId, { tenantId: principal.tenantId, userId: principal.userId }, nowMs);
+  const audit = auditRecord({ scope: 'platform', action: 'tenant.exported', resource: { type: 'tenant', id: tenantId } }, nowMs);
+  if (!(await insertTenantExport(job, audit))) {
+    // The slot is held. By a running export: 409 naming it. By one that ended without freeing it (its worker stopped between two writes): taken over.
+    const holder = await runningExportId(tenantId);
+    const running = holder === undefined ? undefined : await findTenantExport(tenantId, holder);
+    if (running?.status === 'running') throw new Conflict(`An export of this tenant is running (${running.id}): wait for it to end, GET /tenants/${tenantId}/exports/${running.id}`);
+    if (!(await insertTenantExport(job, audit, holder))) throw new Conflict('Another export of this tenant has just started: wait for it to end');
+  }
   await send({ type: 'tenant-export', tenantId, exportId: job.id, step: 0 });
   return exportView(job, nowMs);
 }

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal';
 import { auditRecord } from '../audit/record';
+import { failPendingJobs } from '../background/pending-jobs';
 import { config } from '../config';
 import { getTenant, markTenantClosed, markTenantReopened } from '../db/repositories/tenants';
 import { Conflict, Forbidden, NotFound } from '../errors';
@@ -51,6 +52,8 @@ export async function closeTenant(principal: Principal, tenantId: string, nowMs:
     nowMs,
   );
   await markTenantClosed(tenantId, tenant.status, closedAt, deletionDueAt, audit);
+  // A closed tenant changes nothing: its imports and exports stop at once (lib/background).
+  await failPendingJobs(tenantId, 'all', 'The tenant was closed: its jobs were stopped', closedAt);
   return closureView(tenant, 'CLOSED', closedAt, deletionDueAt);
 }
 

@@ -138,6 +138,7 @@ export const tenantExportView = /* @__PURE__ */ schema(() => classic.object({
   finishedAt: classic.iso.datetime().nullable(),
   items: classic.number().int().describe('Lines written so far (every data file\'s).'),
   manifestSha256: classic.string().nullable().describe('The SHA-256 (hex) of manifest.json, once the export succeeded: the checksum of the whole export (the manifest holds each file\'s).'),
+  failure: classic.string().nullable().describe('Why a failed export failed (its requester is no longer a platform administrator, or the tenant\'s deletion started); null otherwise.'),
   downloads: classic
     .object({
       expiresAt: classic.iso.datetime(),

@@ -363,9 +363,19 @@ describe('exporting a tenant', () => {
     const messages: TenantJobMessage[] = [];
     const nowMs = Date.now();
     const started = await startTenantExport(root.principal, admin.tenantId, nowMs, async (message) => void messages.push(message));
-    expect(started).toEqual({ id: expect.any(String), tenantId: admin.tenantId, status: 'running', createdAt: new Date(nowMs).toISOString(), finishedAt: null, items: 0, manifestSha256: null, downloads: null });
+    expect(started).toEqual({ id: expect.any(String), tenantId: admin.tenantId, status: 'running', createdAt: new Date(nowMs).toISOString(), finishedAt: null, items: 0, manifestSha256: null, failure: null, downloads: null });
     expect(messages).toEqual([{ type: 'tenant-export', tenantId: admin.tenantId, exportId: started.id, step: 0 }]);
+    // While it runs, a second export of the tenant is refused, naming the first.
+    const second = await startTenantExport(root.principal, admin.tenantId, nowMs, async () => undefined).then(
+      () => 'started',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(second).toContain(`An export of this tenant is running (${started.id})`);
     await runAll(messages, deps(nowMs, false));
+    // Where its Scan stood is kept apart, never on the job's item in the tenant's partition (it names any tenant's items).
+    const jobItem = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenantExport(admin.tenantId, started.id) }))).Item ?? {};
+    expect(JSON.stringify(jobItem)).not.toContain('cursors');
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.scanPosition(started.id) }))).Item).toMatchObject({ type: 'ScanPosition' });
 
     const read = await call<{ status: string; items: number; manifestSha256: string; downloads: { expiresAt: string; manifest: string; checksum: string; files: { name: string; items: number; sha256: string; url: string }[] } }>(
       'GET',
@@ -381,6 +391,7 @@ describe('exporting a tenant', () => {
       finishedAt: new Date(nowMs).toISOString(),
       items: expect.any(Number),
       manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      failure: null,
       downloads: { expiresAt: expect.any(String), manifest: expect.stringContaining('/manifest.json?'), checksum: expect.stringContaining('/manifest.json.sha256?'), files: expect.any(Array) },
     });
     // The signed links of npm start (local/tenant-exports.ts), as a browser follows them: not the API's routes.
@@ -425,11 +436,20 @@ describe('exporting a tenant', () => {
     for (const secret of secrets) expect(secret.length).toBeGreaterThan(10);
     const exported = lines.map((line) => JSON.stringify(line)).join('\n');
     for (const secret of secrets) expect(exported).not.toContain(secret);
-    expect(manifest.excluded.attributes.names).toEqual(expect.arrayContaining(['secretHash']));
+    expect(manifest.excluded.attributes.names).toEqual(expect.arrayContaining(['secretHash', 'refreshJti', 'credentialVersion']));
+    expect(lines.filter((line) => Object.keys(line).some((name) => /refreshJti$|^credentialVersion$/i.test(name)))).toEqual([]);
+    expect(lines.some((line) => line.type === 'Session')).toBe(true);
+    // Nothing of another tenant: every line is the tenant's by its key or its tenantId (the root's own e-mail sentinel, for one, is not there).
+    const ownedBy = (line: Record<string, unknown>) => String(line.pk).startsWith(`TENANT#${admin.tenantId}`) || line.tenantId === admin.tenantId || line.sk === admin.tenantId;
+    expect(lines.filter((line) => !ownedBy(line))).toEqual([]);
+    expect(lines.some((line) => line.pk === keys.email(root.email).pk)).toBe(false);
 
-    // Over HTTP: 201 and the job running; another tenant's id is a 404.
-    const overHttp = await call('POST', `/tenants/${admin.tenantId}/export`, { cookies: root.cookies });
-    expect(overHttp).toMatchObject({ status: 201, body: { tenantId: admin.tenantId, status: 'running', items: 0, downloads: null } });
+    // Over HTTP, two at once (the first ended, so the slot is free): one starts, the other is 409 naming it; another tenant's id is a 404.
+    const both = await Promise.all([0, 1].map(() => call<{ id: string; detail: string }>('POST', `/tenants/${admin.tenantId}/export`, { cookies: root.cookies })));
+    expect(both.map((response) => response.status).sort()).toEqual([201, 409]);
+    const [created, refused] = both[0]?.status === 201 ? both : [both[1], both[0]];
+    expect(created).toMatchObject({ status: 201, body: { tenantId: admin.tenantId, status: 'running', items: 0, downloads: null } });
+    expect(refused?.body).toEqual(problem(409, 'conflict', { detail: expect.stringContaining(String(created?.body.id)) as string }));
     expect(await call('GET', `/tenants/${root.tenantId}/exports/${started.id}`, { cookies: root.cookies })).toMatchObject({ status: 404, body: problem(404, 'not-found') });
   });
 });

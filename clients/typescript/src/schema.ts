@@ -2033,6 +2033,8 @@ export interface components {
             items: number;
             /** @description The SHA-256 (hex) of manifest.json, once the export succeeded: the checksum of the whole export (the manifest holds each file's). */
             manifestSha256: string | null;
+            /** @description Why a failed export failed (its requester is no longer a platform administrator, or the tenant's deletion started); null otherwise. */
+            failure: string | null;
             /** @description Once succeeded: links to manifest.json, manifest.json.sha256 and each NDJSON file; null before. */
             downloads: {
                 /**
@@ -2086,6 +2088,7 @@ export interface components {
                 sessionOpenings: number | null;
                 lastLoginAt: string | null;
                 totpEnabledAt: string | null;
+                recoveryCodesLeft?: number | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z

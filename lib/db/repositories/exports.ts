@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
-import { EXPORT_RETENTION_DAYS, type ExportJob } from '../../exports/model';
+import { EXPORT_RETENTION_DAYS, exportRole, type ExportJob } from '../../exports/model';
 import { QUANTITY_PLACES } from '../../domain/decimal';
 import type { Product } from '../../inventory/model';
 import type { Supplier } from '../../suppliers/model';
@@ -10,6 +10,7 @@ import { conditionally } from '../conditions';
 import { scaledFrom } from '../decimals';
 import { epochSeconds, fieldsOf, pick } from '../items';
 import { keys } from '../keys';
+import { pendingJobPut } from './pending-jobs';
 import { writeWithEntry } from './audit';
 import { toSupplier } from './suppliers';
 
@@ -28,10 +29,11 @@ const FIELDS = fieldsOf<ExportJob>()(['id', 'tenantId', 'kind', 'status', 'from'
 
 const keyOf = (job: Pick<ExportJob, 'tenantId' | 'id'>) => keys.exportJob(job.tenantId, job.id);
 
-/** A new job and its audit entry, in one transaction. */
+/** A new job, its pending-job marker (lib/background) and its audit entry, in one transaction. */
 export async function insertExportJob(job: ExportJob, audit: AuditRecord): Promise<void> {
   const item = { ...keyOf(job), type: EXPORT_ITEM_TYPE, ...job, ttl: epochSeconds(job.createdAt) + EXPORT_RETENTION_DAYS * 24 * 3600 };
-  await writeWithEntry([{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }], audit);
+  const marker = pendingJobPut({ tenantId: job.tenantId, jobId: job.id, kind: 'export', userId: job.createdBy.id, role: exportRole(job.kind), createdAt: job.createdAt });
+  await writeWithEntry([{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, marker], audit);
 }
 
 export async function findExportJob(tenantId: string, exportId: string): Promise<ExportJob | undefined> {

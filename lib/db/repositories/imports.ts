@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { IMPORT_RETENTION_DAYS, type ImportCounts, type ImportJob, type RowError } from '../../imports/model';
 import type { AuditRecord } from '../../audit/model';
 import { db, tableName } from '../client';
@@ -6,6 +6,7 @@ import { conditionally } from '../conditions';
 import { IMPORT_ITEMS } from '../item-types';
 import { epochSeconds, fieldsOf, pick } from '../items';
 import { keys } from '../keys';
+import { pendingJobPut } from './pending-jobs';
 import { writeWithEntry } from './audit';
 
 /**
@@ -24,11 +25,15 @@ const keyOf = (job: Pick<ImportJob, 'tenantId' | 'id'>) => keys.importJob(job.te
 
 const jobItem = (job: ImportJob) => ({ ...keyOf(job), type: IMPORT_ITEMS.job, ...job, ttl: epochSeconds(job.createdAt) + IMPORT_RETENTION_DAYS * 24 * 3600 });
 
-/** A new job, with its audit entry when one is given (POST /imports), in one transaction. */
+/**
+ * A new job with its pending-job marker (lib/background), and its audit entry when one is given
+ * (POST /imports), in one transaction.
+ */
 export async function insertImportJob(job: ImportJob, audit?: AuditRecord): Promise<void> {
   const put = { TableName: tableName(), Item: jobItem(job), ConditionExpression: 'attribute_not_exists(pk)' };
-  if (audit) await writeWithEntry([{ Put: put }], audit);
-  else await db().send(new PutCommand(put));
+  const marker = pendingJobPut({ tenantId: job.tenantId, jobId: job.id, kind: 'import', userId: job.createdBy.id, role: 'ADMIN', createdAt: job.createdAt });
+  if (audit) await writeWithEntry([{ Put: put }, marker], audit);
+  else await db().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, marker] }));
 }
 
 export async function findImportJob(tenantId: string, importId: string): Promise<ImportJob | undefined> {
