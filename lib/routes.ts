@@ -1213,8 +1213,9 @@ export const jobs = {
   tenantDeletion: {
     name: 'tenant-deletion',
     handler: 'functions/jobs/tenant-deletion.ts',
-    // The schedule's due entries (Query), each tenant read (Get), its users (Query), marked DELETING (Update).
-    table: { actions: ['GetItem', 'Query', 'UpdateItem'] } satisfies TableAccess,
+    // The schedule's due entries (Query), each tenant read (Get), its users (Query), marked DELETING
+    // (Update) with its Scan's first position in an item of its own (Put, lib/db/keys `scanPosition`).
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] } satisfies TableAccess,
     /** After the sales roll-up (03:15 UTC). */
     schedule: { hour: 4, minute: 0 },
     summary: 'Start the deletion of each closed tenant whose grace period is over',
