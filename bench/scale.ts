@@ -252,7 +252,7 @@ async function walkCost<T>(read: (cursor: string | undefined) => Promise<{ items
 }
 
 /**
- * Issue 15's bounded lists: a first page (limit 100) at a small and a large size, whose cost
+ * The bounded lists: a first page (limit 100) at a small and a large size, whose cost
  * must not grow with the list (target ratio <= 1.1), and the walk of every page.
  */
 async function listFigures(nowMs: number, log: (line: string) => void): Promise<ScaleFigure[]> {
@@ -309,7 +309,7 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /**
- * Issue 15's coverage targets at 20,000 products (against 150): the first page (default size,
+ * The coverage targets at 20,000 products (against 150): the first page (default size,
  * days=30, served by the index once the job marked it current) at most 2 requests and 125 CU
  * with p50 under 300 ms; the walk of every page at most a fifth of the full read that
  * answered before the index (still measured here, in the same run, as the baseline).

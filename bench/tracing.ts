@@ -1,5 +1,5 @@
 /**
- * What the observability libraries cost at cold start (issue 18): Powertools Tracer's
+ * What the observability libraries cost at cold start: Powertools Tracer's
  * in-process instrumentation, measured before adopting it (it was not), and Powertools
  * Metrics, which every route function holds (lib/metrics.ts), against the same function
  * with the metrics module swapped for a stub that records nothing. Active tracing itself (the Lambda service's segment, the

@@ -57,7 +57,7 @@ export class Forbidden extends AppError {
   }
 }
 
-/** The tenant requires a second factor of the caller, who has none yet: only enrolment is open (issue 17). */
+/** The tenant requires a second factor of the caller, who has none yet: only enrolment is open. */
 export class MfaEnrolmentRequired extends AppError {
   readonly status = 403;
   readonly type = 'mfa-enrolment-required';

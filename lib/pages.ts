@@ -5,7 +5,7 @@ import { cursorSecret } from './secrets';
 import { schema } from './domain/schema';
 
 /**
- * Cursor pages of the list routes (issue 15): GET /tenants, /companies, /inventory/products
+ * Cursor pages of the list routes: GET /tenants, /companies, /inventory/products
  * and /inventory/warehouses answer an array, as the specification says, and name the next
  * page in a `Link: <…>; rel="next"` header (RFC 8288); the stock history puts its cursor in
  * its body. A cursor is a store position sealed for the tenant and the list (lib/domain/cursor).

@@ -135,7 +135,7 @@ export interface Route {
    */
   audits?: readonly AuditAction[];
   /**
-   * Open to a user whose tenant requires a second factor they have not enrolled yet (issue 17):
+   * Open to a user whose tenant requires a second factor they have not enrolled yet:
    * enrolment itself, /auth/me and logout. Every other protected route answers 403
    * `mfa-enrolment-required` to them.
    */

@@ -6,7 +6,7 @@ import { settingsEnvironment } from '../lib/settings';
 
 /**
  * The store of the command-line tools (create-admin, seed, job, migrate), and the rule that
- * keeps them from writing where no API reads (issue 18: `npm run create-admin` with another
+ * keeps them from writing where no API reads (`npm run create-admin` with another
  * DATA_DIR than the running `npm start` started a store of its own, said it succeeded, and
  * the login then failed):
  *

@@ -165,7 +165,7 @@ export class Api extends Construct {
     Validations.of(this.restApi).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated in each function by the shared zod schemas, which answer with an RFC 9457 problem naming every invalid field (contract section 2) and enforce 413/415 in the required order; gateway request models would duplicate those schemas and answer with a generic body.',
+        'Requests are validated in each function by the shared zod schemas, which answer with an RFC 9457 problem naming every invalid field (docs/api.md, "Errors") and enforce 413/415 in the required order; gateway request models would duplicate those schemas and answer with a generic body.',
     });
     Validations.of(this.restApi).acknowledge({
       id: 'AwsSolutions-COG4',

@@ -3,7 +3,7 @@ import { schema } from '../domain/schema';
 import type { DomainEvent } from '../domain/events';
 
 /**
- * The audit trail (issue 16): one entry per security event and per data change, written in
+ * The audit trail: one entry per security event and per data change, written in
  * the same DynamoDB transaction as the change it records (lib/db/repositories/audit), so no
  * change commits without its entry and no entry exists without its change. Entries are kept
  * AUDIT_RETENTION_DAYS (DynamoDB TTL), their origin (IP address, User-Agent) only

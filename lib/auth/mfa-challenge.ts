@@ -5,7 +5,7 @@ import { sha256Hex } from '../domain/hash';
 import type { User } from './model';
 
 /**
- * The first step of a login with a second factor (issue 17): the password was right, so a
+ * The first step of a login with a second factor: the password was right, so a
  * challenge waits for the code. Apart from lib/auth/mfa so that the login function does not
  * bundle the TOTP and QR libraries it never uses.
  */

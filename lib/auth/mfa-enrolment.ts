@@ -10,7 +10,7 @@ import type { ClientInfo } from './sessions';
 import { atCheckedVersion } from './session-state';
 
 /**
- * The start of a TOTP enrolment (issue 17): apart from lib/auth/mfa so that only this
+ * The start of a TOTP enrolment: apart from lib/auth/mfa so that only this
  * function bundles the QR code library.
  */
 

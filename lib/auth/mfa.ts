@@ -19,7 +19,7 @@ import { atCheckedVersion } from './session-state';
 import type { IssuedTokens } from './tokens';
 
 /**
- * The second factor (issue 17): TOTP codes (lib/auth/totp), QR codes drawn locally as SVG
+ * The second factor: TOTP codes (lib/auth/totp), QR codes drawn locally as SVG
  * (lib/auth/mfa-enrolment), and 10 single-use recovery codes kept only as SHA-256 hashes (each
  * is 50 random bits: a hash, not bcrypt, is enough). The login's first step is
  * lib/auth/mfa-challenge.

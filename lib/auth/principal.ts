@@ -30,7 +30,7 @@ export interface Principal {
   credentialVersion: number;
   /**
    * The tenant requires a second factor of this user, who has none: every route but the
-   * enrolment ones answers 403 (issue 17; lib/http/handler).
+   * enrolment ones answers 403 (lib/http/handler).
    */
   mfaEnrolmentRequired: boolean;
 }

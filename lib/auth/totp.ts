@@ -3,7 +3,7 @@ import { auditRecord, userActor } from '../audit/record';
 import type { User } from './model';
 
 /**
- * TOTP as RFC 6238 (issue 17): HMAC-SHA-1, 6 digits, 30-second steps, one step of skew each
+ * TOTP as RFC 6238: HMAC-SHA-1, 6 digits, 30-second steps, one step of skew each
  * way; the HOTP value of RFC 4226 (section 5.3: dynamic truncation) on node:crypto, secrets in
  * base32 (RFC 4648) as authenticator apps take them. It replaced otpauth, whose whole library
  * every second-factor function loaded at cold start for these few lines; it behaves as

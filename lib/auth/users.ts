@@ -13,7 +13,7 @@ import { countSessionsRevoked } from '../metrics';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 
 /**
- * Users of a tenant, administered by its administrators (issue 16): the list by name, a role
+ * Users of a tenant, administered by its administrators: the list by name, a role
  * change, a removal. A role change and a removal take effect on the user's next request: the
  * authorizer reads the user on every request (a removed user is gone: 401).
  */

@@ -81,7 +81,7 @@ export function updateCompany(principal: Caller, companyId: string, changes: Com
 }
 
 /**
- * The status lifecycle (contract section 4). `platform` marks the transitions only a
+ * The status lifecycle (docs/api.md, "Resources in brief"). `platform` marks the transitions only a
  * platform administrator may make.
  */
 const TRANSITIONS: Record<CompanyStatus, Partial<Record<CompanyStatus, 'tenant-admin' | 'platform'>>> = {

@@ -26,7 +26,7 @@ export function storedDecimal(units: bigint, places: number): number | NumberVal
   return significantDigits(text) <= EXACT_DIGITS ? Number(text) : NumberValue.from(text);
 }
 
-/** Places a stored value is read at before it is rounded to the field's own (values written as floats before issue 14 carry noise). */
+/** Places a stored value is read at before it is rounded to the field's own (values written as floats before decimals were kept exact carry noise). */
 const LEGACY_PLACES = 20;
 
 /**

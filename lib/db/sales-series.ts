@@ -13,7 +13,7 @@ export const SERIES_DAYS = 366;
 
 /**
  * The `scale` a stored series is written with: its values are thousandths. A series stored
- * without it (before issue 14) holds units as floats; it is read rounded to thousandths, which
+ * without it (before decimals were kept exact) holds units as floats; it is read rounded to thousandths, which
  * restores its exact value (it was a sum of quantities of at most 3 decimal places).
  */
 export const SERIES_SCALE = QUANTITY_PLACES;

@@ -1,7 +1,7 @@
 /**
  * The supplier index's encoding and search, pure (no I/O). The compact supplier index stores, per
  * supplier, a sort name (its key orders the index) and a search haystack (the only text a
- * search reads); the matcher decides whether a haystack matches a query. Contract section 5:
+ * search reads); the matcher decides whether a haystack matches a query, as docs/api.md ("Request conventions") says:
  * case- and accent-insensitive, and documents and phones match with or without punctuation.
  */
 import { normalizeText, sortName } from './name-order';

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors';
 import { schema } from './schema';
 
 /**
- * Opaque, tamper-evident page cursors (issue 14, the stock history): where the next page
+ * Opaque, tamper-evident page cursors (the stock history): where the next page
  * starts (a store position, e.g. DynamoDB's LastEvaluatedKey) sealed with HMAC-SHA256 over
  * the tenant and the list's filters. A cursor edited by hand, made for another tenant or
  * for other filters is refused as a 400 naming `cursor`, never followed. The position is

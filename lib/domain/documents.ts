@@ -8,7 +8,7 @@ import { schema } from './schema';
  * by `cpf-cnpj-validator`, which implements the RFB's mod-11 rule with ASCII-48 values for
  * alphanumeric CNPJs and refuses repeated-character strings.
  *
- * Input is unpunctuated (contract section 1); lower-case letters are upper-cased.
+ * Input is unpunctuated (docs/api.md, "Request conventions"); lower-case letters are upper-cased.
  */
 
 export type DocumentKind = 'CPF' | 'CNPJ';

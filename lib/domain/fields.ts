@@ -26,7 +26,7 @@ export function documented<S extends z.ZodMiniType>(target: S, meta: Record<stri
  */
 
 /**
- * Field schemas shared by every resource (contract section 1): strings are trimmed and
+ * Field schemas shared by every resource (docs/api.md, "Request conventions"): strings are trimmed and
  * required ones non-empty after trimming; names up to 200 characters, e-mails up to 254 and
  * compared lower-cased; ids are UUIDs. Every stored text is text (see `./text`): no control,
  * bidirectional control or non-scalar characters.

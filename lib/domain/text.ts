@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 
 /**
- * What a stored text field may hold (issue 12, "text that is text"): no C0 or C1 control
+ * What a stored text field may hold ("text that is text"): no C0 or C1 control
  * characters, no bidirectional embedding, override or isolate characters (they make a name
  * display as something else: the "Trojan Source" class), no lone surrogates (they are not
  * Unicode scalar values and cannot be written as UTF-8), and no U+FFFD (the mark of bytes

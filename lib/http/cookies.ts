@@ -4,7 +4,7 @@ import { config } from '../config';
 
 export const ACCESS_COOKIE = 'accessToken';
 export const REFRESH_COOKIE = 'refreshToken';
-/** A login waiting for its second factor (issue 17): only POST /auth/mfa/verify receives it. */
+/** A login waiting for its second factor: only POST /auth/mfa/verify receives it. */
 export const CHALLENGE_COOKIE = 'mfaChallenge';
 
 const challengePath = () => `${config().PATH_PREFIX}/auth/mfa/verify`;

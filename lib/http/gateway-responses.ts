@@ -13,7 +13,7 @@ import { PROBLEM_CONTENT_TYPE, problemFor, type Problem } from './problem';
 
 /**
  * Every response API Gateway produces on its own, before or instead of a route's function,
- * as the same problem documents the functions return (contract section 2), built from the
+ * as the same problem documents the functions return (docs/api.md, "Errors"), built from the
  * same error classes. The CDK stack configures these as gateway responses; the local
  * emulator answers with them. Each has a fixed status: a gateway template cannot read the
  * status, so the body's `status` must be fixed per response type.

@@ -1,5 +1,5 @@
 /**
- * What a request body's JSON may be, beyond being JSON (issue 12, "JSON that cannot crash
+ * What a request body's JSON may be, beyond being JSON ("JSON that cannot crash
  * or lose data"). `JSON.parse` accepts all of these, and each would hurt later:
  *
  * - nesting deeper than `MAX_JSON_DEPTH` levels (validation recurses: a few thousand levels

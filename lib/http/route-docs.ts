@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { RouteHandler } from './handler';
 
-/** Error statuses a route can answer (contract section 2). */
+/** Error statuses a route can answer (docs/api.md, "Errors"). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /** What a success response does to the session cookies (documented as Set-Cookie). */

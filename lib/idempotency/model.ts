@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { schema } from '../domain/schema';
 
 /**
- * An Idempotency-Key's record (issue 14; Stripe's design, IETF
+ * An Idempotency-Key's record (Stripe's design, IETF
  * draft-ietf-httpapi-idempotency-key-header): which request first used the key, and, once
  * that request's write committed, its answer. The answer commits in the same DynamoDB
  * transaction as the write it protects, so there is never a write without its record nor a

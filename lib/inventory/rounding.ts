@@ -1,7 +1,7 @@
 import { MONEY_PLACES, QUANTITY_PLACES, rescale, scaledToNumber } from '../domain/decimal';
 
 /**
- * How exact values are shown (contract section 5: numbers to 2 decimals, money to cents),
+ * How exact values are shown (docs/api.md, "Request conventions": numbers to 2 decimals, money to cents),
  * rounded half to even from the exact value, never from a float (lib/domain/decimal).
  */
 

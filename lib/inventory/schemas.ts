@@ -75,7 +75,7 @@ export const movementBody = /* @__PURE__ */ schema(() => z.strictObject(movement
 
 
 /**
- * GET /inventory/dashboard/coverage pages (issue 15): bounded like every list, large enough
+ * GET /inventory/dashboard/coverage pages: bounded like every list, large enough
  * that a catalog of up to 500 products sees its whole dashboard in one answer (about 85 KB).
  */
 export const MAX_COVERAGE_PAGE = 1_000;
@@ -94,7 +94,7 @@ export const coverageQuery = /* @__PURE__ */ schema(() => z.strictObject({
 }));
 export type CoverageInput = z.output<typeof coverageQuery>;
 
-/** GET /inventory/movements: page sizes (issue 14). */
+/** GET /inventory/movements: page sizes. */
 export const MAX_HISTORY_PAGE = 100;
 export const DEFAULT_HISTORY_PAGE = 50;
 

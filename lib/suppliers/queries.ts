@@ -10,7 +10,7 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_SEARCH_CHARACTERS = 100;
 
-/** GET /suppliers (contract section 5); any other parameter is a 400. */
+/** GET /suppliers (docs/api.md, "Request conventions"); any other parameter is a 400. */
 export const listSuppliersQuery = /* @__PURE__ */ schema(() =>
   z.strictObject({
     page: z._default(queryInteger(1, Number.MAX_SAFE_INTEGER, 'must be an integer of at least 1'), 1),

@@ -15,7 +15,7 @@ export const PLANS = ['STARTER', 'PROFESSIONAL', 'ENTERPRISE'] as const;
  * deletion started (lib/tenant-jobs), there is no way back.
  */
 export const TENANT_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED', 'DELETING'] as const;
-/** Whose second factor the tenant requires (issue 17): nobody's, its administrators', everyone's. */
+/** Whose second factor the tenant requires: nobody's, its administrators', everyone's. */
 export const MFA_POLICIES = ['OFF', 'ADMINS', 'ALL'] as const;
 
 /** A stock-low threshold (lib/inventory/stock-low) is days of coverage in hundredths at most: the dashboard's precision. */

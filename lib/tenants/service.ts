@@ -15,7 +15,7 @@ import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, 
 /** What PATCH /tenants/{id} may change, and so what its audit entry compares. */
 const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl', 'mfaPolicy', 'stockLowThresholdDays'] as const satisfies readonly (keyof TenantProfile)[];
 
-/** The list shape of interface.md: document formatted with punctuation. */
+/** The tenants list's shape: document formatted with punctuation. */
 export const toTenantView = (tenant: Tenant): TenantView => ({
   id: tenant.id,
   name: tenant.name,

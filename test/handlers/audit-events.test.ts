@@ -9,7 +9,7 @@ import { testPrincipal } from '../support/principal';
 import { parsed } from './responses';
 
 /**
- * GET /audit-events' storage contract (issue 16): each page is one Query on the list the
+ * GET /audit-events' storage contract: each page is one Query on the list the
  * first filter names (resource, actor, action on gsi1, type on gsi1, else the trail); any
  * further filter is a filter expression on what that Query reads.
  */

@@ -11,7 +11,7 @@ import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed } from './responses';
 
 /**
- * The stock history's storage contract (issue 14): a movement is written into the eight lists
+ * The stock history's storage contract: a movement is written into the eight lists
  * its filters can ask for, in the movement's own transaction, and a page is one Query on the
  * list of exactly the filters given (no Scan, no filter expression).
  */

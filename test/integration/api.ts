@@ -195,7 +195,7 @@ export async function login(email: string, password: string, options: { ip?: str
   return { response, cookies: cookiesFrom(response) };
 }
 
-/** The second factor `npm run create-admin` enrolled and printed (issue 17). */
+/** The second factor `npm run create-admin` enrolled and printed. */
 export interface PrintedSecondFactor {
   otpauthUri: string;
   secret: string;

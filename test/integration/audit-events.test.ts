@@ -11,7 +11,7 @@ import { auditItems, originExpiresAtEpoch, putLoneEntry } from '../../lib/db/rep
 import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, secondFactorFrom, signInWithSecondFactor, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
 /**
- * GET /audit-events over HTTP (issue 16): who may read which trail, the parameters it
+ * GET /audit-events over HTTP: who may read which trail, the parameters it
  * refuses, and that each filter, the time bounds and the cursor walk answer exactly the
  * entries they name, newest first, never another tenant's. The entries are written straight
  * into the store in a window of March 2024 (as a route's transaction writes them:
@@ -249,7 +249,7 @@ describe('GET /audit-events?scope=platform', () => {
       child.on('close', resolve);
     });
     expect(code, stderr).toBe(0);
-    // A platform administrator signs in with the second factor create-admin enrolled (issue 17).
+    // A platform administrator signs in with the second factor create-admin enrolled.
     const signedIn = await signInWithSecondFactor(email, password, secondFactorFrom(stdout).secret);
     expect(signedIn.response.status).toBe(200);
     const root = { ...admin, cookies: signedIn.cookies };

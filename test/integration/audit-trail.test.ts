@@ -25,7 +25,7 @@ import {
 } from './api';
 
 /**
- * The audit trail over HTTP (issue 16): every route of the manifest that writes produces
+ * The audit trail over HTTP: every route of the manifest that writes produces
  * exactly one entry of the right shape, in the trail it belongs to, in each list a filter
  * reads. The scenarios below are keyed by route; a route added to the manifest whose table
  * actions write (`writesTable`) and no scenario here fails this file.

@@ -21,7 +21,7 @@ import { call, newTenantWithAdmin, uniqueName, useLocalStoreInProcess } from './
 
 /**
  * `npm run migrate`: items written before the list entries existed are listed once it ran.
- * Each kind is made "old" by removing what issue 15 added, then the backfill runs twice.
+ * Each kind is made "old" by removing what the cursor pages added (list entries, sentinels), then the backfill runs twice.
  */
 beforeAll(useLocalStoreInProcess);
 
@@ -45,7 +45,7 @@ it('lists warehouses, companies and products written before their list entries, 
   const tenantName = uniqueName('old');
   const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: tenantName, plan: 'STARTER' } });
 
-  // As they were stored before issue 15.
+  // As they were stored before the cursor pages.
   const warehouseEntry = keys.warehouseListing(admin.tenantId, sortName('Depósito Antigo'), warehouse.id);
   const companyEntry = keys.companyListing(admin.tenantId, company.createdAt, company.id);
   await db().send(new DeleteCommand({ TableName: tableName(), Key: warehouseEntry }));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, cookiesFrom, login, newTenantWithAdmin, outboxFor, problem, randomLoopback } from './api';
 
 /**
- * POST /auth/change-password over HTTP (issue 16): the current password checked under the
+ * POST /auth/change-password over HTTP: the current password checked under the
  * login throttle, the registration rules for the new one, every other session ended, the
  * caller going on with fresh cookies, and a notification e-mail.
  */

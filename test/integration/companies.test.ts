@@ -254,7 +254,7 @@ describe('PATCH /companies/{id}/status', () => {
     const { stdout } = await promisify(execFile)('node_modules/.bin/tsx', ['scripts/create-admin.ts', '--email', email], {
       env: { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1', ADMIN_PASSWORD: 'platform password' },
     });
-    // A platform administrator signs in with the second factor create-admin enrolled (issue 17).
+    // A platform administrator signs in with the second factor create-admin enrolled.
     const platform = await signInWithSecondFactor(email, 'platform password', secondFactorFrom(stdout).secret);
     expect(platform.response.status).toBe(200);
     const response = await setStatus(platform.cookies, id, 'ACTIVE');

@@ -45,14 +45,14 @@ async function createAdmin(args: string[], options: { password?: string; stdin?:
 
 const USAGE = expect.stringContaining('usage: npm run create-admin -- --email E');
 
-/** What a successful run prints on stderr: the one line naming its store (issue 18). */
+/** What a successful run prints on stderr: the one line naming its store. */
 const STORE_LINE = expect.stringMatching(/^Store: the running API's store \(DynamoDB Local at http:\/\/127\.0\.0\.1:\d+, API http:\/\/127\.0\.0\.1:\d+\)\.\n$/);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The whole stdout of a successful run: `firstLine` (text, or a pattern of it), then the
- * second factor it enrolled for `email` (issue 17): its otpauth URI, the same secret as text,
+ * second factor it enrolled for `email`: its otpauth URI, the same secret as text,
  * and 10 recovery codes.
  */
 function printed(firstLine: string | RegExp, email: string) {
@@ -183,7 +183,7 @@ describe('npm run create-admin', () => {
   });
 });
 
-describe('the second factor it enrols (issue 17)', () => {
+describe('the second factor it enrols', () => {
   beforeAll(useLocalStoreInProcess);
 
   it('prints the otpauth URI, the same secret as base32 text, and 10 distinct recovery codes', async () => {
@@ -415,7 +415,7 @@ describe('the platform tenant', () => {
   });
 });
 
-describe('the store it writes to (issue 18)', () => {
+describe('the store it writes to', () => {
   const folders: string[] = [];
   const emptyDataDir = () => {
     const folder = mkdtempSync(join(tmpdir(), 'backoffice-other-data-'));

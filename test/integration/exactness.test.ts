@@ -8,7 +8,7 @@ import { parseScaled, QUANTITY_PLACES, VALUE_PLACES } from '../../lib/domain/dec
 import { call, newTenantWithAdmin, problem, uniqueName, useLocalStoreInProcess, type Account } from './api';
 
 /**
- * Issue 14: quantities and money are exact. Over HTTP on DynamoDB Local; the stored items are
+ * Quantities and money are exact. Over HTTP on DynamoDB Local; the stored items are
  * read back in process (as decimal text where a float would round them) to check that every
  * maintained total is the exact sum of what is under it.
  */

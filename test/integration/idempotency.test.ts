@@ -10,7 +10,7 @@ import { addMovement } from '../../lib/inventory/service';
 import { call, newTenantWithAdmin, outboxFor, problem, randomLoopback, uniqueEmail, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
 /**
- * Issue 14: an Idempotency-Key makes a retried POST safe. Over HTTP on DynamoDB Local; the
+ * An Idempotency-Key makes a retried POST safe. Over HTTP on DynamoDB Local; the
  * request that dies while holding its key is played in process against the same store.
  */
 beforeAll(useLocalStoreInProcess);

@@ -16,7 +16,7 @@ import {
 } from './api';
 
 /**
- * Issue 12: invitations cannot be used to spam an address or to probe whether an address
+ * Invitations cannot be used to spam an address or to probe whether an address
  * has an account, and a pending invitation cannot be taken by someone who only knows the
  * tenant id. Over HTTP; the expired and renewed invitations are made in process with a
  * clock in the past, against the same store.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { call, newTenantWithAdmin, problem, type Account } from './api';
 
 /**
- * Issue 12, class 4: JSON that cannot crash or lose data. Deep nesting, reserved keys and
+ * JSON that cannot crash or lose data. Deep nesting, reserved keys and
  * duplicate keys are 400 problems naming what is wrong, and nothing is stored.
  */
 

@@ -3,7 +3,7 @@ import { allPages, call, newTenantWithAdmin, nextLink, problem, uniqueName, type
 import { cnpj } from 'cpf-cnpj-validator';
 
 /**
- * Issue 15: every list route is bounded. GET /companies, /inventory/warehouses and
+ * Every list route is bounded. GET /companies, /inventory/warehouses and
  * /inventory/products answer an array page and name the next one in `Link: <…>; rel="next"`
  * (RFC 8288); a caller that never pages sees a list of up to 100 as before.
  */

@@ -8,7 +8,7 @@ import { Unauthorized, ValidationError } from '../../lib/errors';
 import { allowedOrigin, call, cookiesFrom, newTenantWithAdmin, outboxFor, problem, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
 /**
- * The second factor (issue 17) over HTTP, and its time rules in process with the clock passed
+ * The second factor over HTTP, and its time rules in process with the clock passed
  * in: TOTP enrolment, the two-step login with its challenge cookie, replays, skew, wrong codes
  * in parallel, recovery codes and turning it off.
  */

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenantWithAdmin, problem, uniqueName, type Account } from './api';
 
 /**
- * Issue 14: the stock history (kardex), GET /inventory/movements, over HTTP on DynamoDB Local.
+ * The stock history (kardex), GET /inventory/movements, over HTTP on DynamoDB Local.
  * Every item of a page is the very answer its POST gave (the movement and the balance it
  * left), newest first; every filter combination, the date bounds, the pages and the cursor
  * rules are checked against the movements the test recorded.

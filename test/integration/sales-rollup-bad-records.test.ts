@@ -15,7 +15,7 @@ import { manifestJobs, scheduledEvent } from '../../local/jobs';
 import { useTableOfItsOwn } from './api';
 
 /**
- * The sales roll-up over bad stored records (issue 14, item 3), run in process on a table of
+ * The sales roll-up over bad stored records, run in process on a table of
  * its own in the local API's DynamoDB Local: other test files run the roll-up on the shared
  * table at the same time, and these bad records must not reach them (nor their counters
  * this file's results).
@@ -53,7 +53,7 @@ function rolledCounter(tenantId: string, productId: string, day: string, units: 
 
 /**
  * The stored series item of a product: `units` per day in the window ending at `through`,
- * stored as the roll-up writes it (thousandths, `scale` 3) or as it did before issue 14 (units).
+ * stored as the roll-up writes it (thousandths, `scale` 3) or as it did before decimals were kept exact (units).
  */
 function seriesItem(tenantId: string, productId: string, through: string, units: Record<string, number>, version: number, stored: 'thousandths' | 'units' = 'thousandths'): Record<string, unknown> {
   const values = new Float64Array(SERIES_DAYS);

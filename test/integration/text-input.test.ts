@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { call, newTenantWithAdmin, problem, uniqueName, type Account } from './api';
 
 /**
- * Issue 12, class 5: text that is text. Every stored text field refuses C0 and C1 controls,
+ * Text that is text. Every stored text field refuses C0 and C1 controls,
  * bidirectional overrides and isolates, lone surrogates and U+FFFD, with a 400 naming the
  * field; a charset other than UTF-8 is a 415 and bytes that are not UTF-8 are a 400.
  */

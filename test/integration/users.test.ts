@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allPages, call, cookiesFrom, invitationTokenFor, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, type Account } from './api';
 
 /**
- * Users of a tenant over HTTP (issue 16): the list by name for its administrators, role
+ * Users of a tenant over HTTP: the list by name for its administrators, role
  * changes and removals, which take effect on the user's very next request, and a tenant that
  * always keeps one administrator, also under concurrent changes.
  */

@@ -47,6 +47,20 @@ describe('the README and docs/', () => {
   });
 });
 
+describe("the code's comments", () => {
+  it('cite no issue number and no document outside the repository: they say the reason, or link into docs/', () => {
+    const tracked = execFileSync('git', ['ls-files', 'lib', 'functions', 'infra', 'local', 'tools', 'scripts', 'bench', 'console/src', 'test'], { cwd: repoRoot, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => /\.(ts|tsx|js)$/.test(file) && file !== 'test/unit/docs.test.ts');
+    const citing = tracked.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) => (/\bissues? #?\d+\b|contract section|interface\.md|contract\.md|\.\.\/shared\//i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(citing).toEqual([]);
+  });
+});
+
 describe('the layout of docs/architecture.md', () => {
   const block = /## Layout\n\n```text\n([\s\S]*?)\n```/.exec(read('docs/architecture.md'))?.[1] ?? '';
   const listed = block

@@ -24,7 +24,7 @@ describe('exact decimals in the table', () => {
     }
   });
 
-  it('reads an absent value as 0 and a value stored as a float before issue 14 rounded to its places, half to even', () => {
+  it('reads an absent value as 0 and a value stored as a float before decimals were kept exact rounded to its places, half to even', () => {
     expect(scaledFrom(undefined, 3)).toBe(0n);
     expect(scaledFrom(0.30000000000000004, 3)).toBe(300n);
     expect(scaledFrom(0.19999999999999998, 3)).toBe(200n);

@@ -12,7 +12,7 @@ import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
 import { mapConcurrently } from '../../lib/domain/concurrency';
 
 /**
- * The one-off backfill of the list entries issue 15 introduced (`npm run migrate`): items
+ * The one-off backfill of the list entries that cursor pages read (`npm run migrate`): items
  * written before it are listed once this ran. Idempotent: it writes each entry as the
  * create would have, so a second run changes nothing.
  *

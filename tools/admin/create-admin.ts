@@ -31,7 +31,7 @@ export type AdminOutcome =
   | { kind: 'promoted'; tenantId: string; sessionsEnded: number; secondFactor: EnrolledFactor };
 
 /**
- * A platform administrator always has a second factor (issue 17): a new TOTP secret and
+ * A platform administrator always has a second factor: a new TOTP secret and
  * recovery codes, enrolled with the account. Codes of the current step (and one either side)
  * are accepted from the start.
  */

@@ -7,7 +7,7 @@ import * as z from 'zod';
 /** One entry of a validation problem's `errors`. */
 export const fieldErrorView = z.object({ field: z.string(), message: z.string() });
 
-/** The RFC 9457 problem document every error carries (contract section 2, `lib/http/problem.ts`). */
+/** The RFC 9457 problem document every error carries (docs/api.md, "Errors"; `lib/http/problem.ts`). */
 export const problemView = z.object({
   type: z.url().meta({ examples: ['https://problems.backoffice.dev/not-found'] }),
   title: z.string(),

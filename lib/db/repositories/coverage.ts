@@ -13,7 +13,7 @@ import { seriesOf, unitsBetween } from '../sales-series';
 import type { TenantStatus } from '../../tenants/model';
 
 /**
- * The coverage index (issue 15): for each indexed `days` window, one entry per product in
+ * The coverage index: for each indexed `days` window, one entry per product in
  * the dashboard's order (keys.coverageEntry), so a page is one Query however large the
  * catalog. Its invariant: every product's entries are exactly what its product item says,
  * its `onHand` and the units sold per window it holds (`coverageSold`), and every write that

@@ -278,7 +278,7 @@ export type BalanceRule = (current: Balance) => Balance;
 /**
  * The rule's next balance. A rule that refuses (not enough stock) on a balance that was
  * never written may be refusing a product or warehouse that does not exist: that is a 404,
- * which comes before the 409 (contract section 5).
+ * which comes before the 409 (docs/api.md, "Request conventions").
  */
 async function applyRule(rule: BalanceRule, current: Balance, place: { tenantId: string; productId: string; warehouseId: string }): Promise<Balance> {
   try {

@@ -7,7 +7,7 @@ import { putAll } from './bulk';
 
 /**
  * The supplier index in blocks, so that a page deep in the unsearched list does not read
- * every entry before it (issue 15: page 1,000 at 100,000 suppliers). A block is a run of
+ * every entry before it (page 1,000 at 100,000 suppliers costs what page 1 does). A block is a run of
  * consecutive index entries, from its `firstSk` up to the next block's, with their count;
  * the blocks tile the index in order. A page at offset `o` reads every block header (a few
  * hundred small items), adds up the counts to find the block where `o` falls, and reads the

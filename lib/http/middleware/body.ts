@@ -15,7 +15,7 @@ function charsetOf(contentType: string): string | undefined {
 
 /**
  * 413 / 415 / 400 for a body before it is parsed. Routes that take no body still refuse an
- * oversized or non-JSON one (contract section 1); an empty or JSON body is ignored there.
+ * oversized or non-JSON one (docs/api.md, "Request conventions"); an empty or JSON body is ignored there.
  * A charset other than UTF-8 is a 415. A body API Gateway passes base64-encoded (bytes
  * that are not text) is decoded strictly where the route reads it: bytes that are not
  * UTF-8 are a 400, never text with replacement characters in it.
