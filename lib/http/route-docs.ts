@@ -15,9 +15,7 @@ export type CookieEffect = 'issued' | 'cleared' | 'cleared-if-current';
  * elsewhere.
  *
  * It is stated in the handler's file, in a statement labelled `ROUTE_DOCS:`, which the
- * bundles drop (infra/bundling.ts): the response schemas and the prose are the tooling's, and
- * a function that only reads would otherwise load the whole of classic zod to hold a view
- * schema it never runs (GET /auth/me: 86 KB bundled without them, 157 KB with).
+ * bundles drop (docs/architecture.md, "Cold-start conventions").
  */
 export interface RouteDocs {
   /**
