@@ -33,7 +33,7 @@ export default tseslint.config(
   },
   // What ships (functions/, lib/) imports no devDependency, and layers point one way:
   // functions → lib/<area> (services) → lib/db (repositories, keys) → lib/<area>/model.
-  // A wrong-way import fails the lint (issue 13). In flat config the last matching block's
+  // A wrong-way import fails the lint. In flat config the last matching block's
   // rule wins, so each block below repeats the devDependency pattern and narrows the rest.
   { files: ['functions/**/*.ts', 'lib/http/**/*.ts', 'lib/routes.ts'], rules: restricted() },
   {

@@ -539,7 +539,8 @@ export const resetPassword = {
   path: '/auth/reset-password',
   handler: 'functions/auth/reset-password.ts',
   auth: 'public',
-  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
+  // The token used up (Delete), the password and the credential version (Update), the tenant checked ACTIVE in the same transaction.
+  table: { actions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
   audits: ['auth.password_reset'],
   cpu: 'bcrypt',
   sendsMail: true,

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { appLink } from '../mail/links';
 import { sha256Hex } from '../domain/hash';
 import { consumePasswordReset, getPasswordReset, insertPasswordReset } from '../db/repositories/password-resets';
+import { getTenant } from '../db/repositories/tenants';
 import { findUserByEmail, getUser } from '../db/repositories/users';
 import { ValidationError } from '../errors';
 import { mailer } from '../mail/mailer';
@@ -26,7 +27,8 @@ const hashToken = sha256Hex;
  * Start a password reset. Each address may ask 5 times a day (`perAddress`, the manifest's;
  * counted whether it has an account or not, so a 429 tells nothing), so that many IPs cannot
  * flood one mailbox. Known address: a new token (32 random bytes, stored only as its SHA-256,
- * 30 minutes, replacing any older one) and an e-mail with the link. Unknown address: nothing.
+ * 30 minutes, replacing any older one) and an e-mail with the link. Unknown address, or the
+ * address of a user whose tenant is not active: nothing.
  * Both take at least FORGOT_PASSWORD_MIN_MS and answer the same.
  */
 export async function requestPasswordReset(email: string, nowMs: number, perAddress: ScopedLimit): Promise<void> {
@@ -35,6 +37,8 @@ export async function requestPasswordReset(email: string, nowMs: number, perAddr
   try {
     const user = await findUserByEmail(email);
     if (!user) return;
+    // A closed tenant changes nothing: its users are answered as an unknown address is (the same 200, no mail, no entry).
+    if ((await getTenant(user.tenantId))?.status !== 'ACTIVE') return;
     await sendQuietly(async () => {
       const token = randomBytes(32).toString('base64url');
       await insertPasswordReset(hashToken(token), {
@@ -56,7 +60,8 @@ const invalidToken = () => ValidationError.of('token', 'is invalid, expired or a
  * Complete a reset: single use (of two concurrent uses, one wins), the newest token only,
  * within 30 minutes. The password changes and the credential version moves on in the same
  * transaction, so every session of the user ends, and a sign-in or a second-factor challenge
- * that checked the old password can no longer open one; a notification e-mail follows.
+ * that checked the old password can no longer open one; a notification e-mail follows. Refused
+ * as an invalid token, changing nothing, while the user's tenant is not active.
  */
 export async function resetPassword(input: { token: string; newPassword: string }, nowMs: number): Promise<void> {
   const tokenHash = hashToken(input.token);

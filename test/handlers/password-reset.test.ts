@@ -13,7 +13,7 @@ import { verifyPassword } from '../../lib/auth/passwords';
 import { keys } from '../../lib/db/keys';
 import { jsonPost, lambdaContext } from '../../tools/events';
 import { expectedAuditPuts } from '../support/audit-puts';
-import { storedEmail, storedUser } from '../support/items';
+import { storedEmail, storedTenant, storedUser } from '../support/items';
 import { counterKey, subjects, takeSlot, windowAt, windowFullError } from '../support/rate-limits';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';
 
@@ -76,6 +76,7 @@ describe('POST /auth/forgot-password', () => {
   beforeEach(() => {
     ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: storedEmail(email, tenantId, userId) });
     ddb.on(GetCommand, { Key: keys.user(tenantId, userId) }).resolves({ Item: userItem });
+    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId) });
   });
 
   it('stores only the hash of a new 32-byte token and mails the link to the stored address', async () => {
@@ -119,6 +120,15 @@ describe('POST /auth/forgot-password', () => {
 
   it('answers an unknown address exactly the same, writing and mailing nothing', async () => {
     const result = await forgot({ email: 'nobody@acme.example' });
+
+    expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { message: SENT } });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
+  it.each(['CLOSED', 'DELETING'])("answers a user of a %s tenant as an unknown address: the same 200, no token, no entry, no mail", async (status) => {
+    ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId, { status }) });
+    const result = await forgot({ email });
 
     expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { message: SENT } });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
@@ -236,12 +246,22 @@ describe('POST /auth/reset-password', () => {
             ExpressionAttributeValues: { ':readCredentialVersion': 1, ':nextCredentialVersion': 2, ':credentialsChangedAt': NOW.toISOString() },
           },
         },
+        // A closed tenant changes nothing: the tenant must be active when the token is used.
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: keys.tenant(tenantId),
+            ConditionExpression: '#status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':active': 'ACTIVE' },
+          },
+        },
         // The reset's audit entry, naming the account's owner (read before the token is used) as its actor.
         ...auditPuts('auth.password_reset', { type: 'user', id: userId, name: 'Ana Souza' }, '203.0.113.10'),
       ],
     });
     // No password, hash or token in the entry.
-    const audit = JSON.stringify(input?.TransactItems?.slice(3));
+    const audit = JSON.stringify(input?.TransactItems?.slice(4));
     for (const secret of [NEW_PASSWORD, passwordHash, token, sha256(token)]) expect(audit).not.toContain(secret);
     expect(ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input.Message?.Subject?.Data)).toEqual(['Your password was changed']);
     expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Destination).toEqual({ ToAddresses: [email] });

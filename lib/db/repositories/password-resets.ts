@@ -84,6 +84,16 @@ export async function consumePasswordReset(
             },
           },
           updateItem(tableName(), keys.user(reset.tenantId, reset.userId), credentialsChange(user.credentialVersion, change.now)),
+          // A closed tenant changes nothing: a link mailed before its close no longer works once it is closed.
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.tenant(reset.tenantId),
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':active': 'ACTIVE' },
+            },
+          },
           ...auditItems(audit),
         ],
       }),
