@@ -12,8 +12,9 @@ import type { AnonymizedUserView } from './schemas';
  * (LGPD Art. 18 IV and VI), while ids, actions and times stay, so the trail keeps its
  * integrity (docs/decisions.md, "The holder's rights"):
  *
- * 1. the user must be gone (409 while it exists) and must have left a trace in the tenant's
- *    trail, as actor or as resource (404 otherwise: another tenant's user is a 404 too);
+ * 1. the user must be gone (409 while it exists) and must have been removed from this tenant:
+ *    its `user.removed` entry is in the tenant's trail (404 otherwise, and nothing changes: a
+ *    platform administrator who acted in the tenant, another tenant's user, an unknown id);
  * 2. each entry the user made (its actor's list) gets the placeholder name, and each user.*
  *    entry about the user (its resource's list) gets the placeholders in its `changes`, in
  *    every copy of the entry; an entry already anonymized is not written again;
@@ -96,6 +97,11 @@ export async function anonymizeUser(principal: Principal, userId: string, nowMs:
   if (principal.role !== 'ADMIN') throw new Forbidden('Only a tenant administrator may manage its users');
   const scope = { tenantId: principal.tenantId };
   if (await getUser(principal.tenantId, userId)) throw new Conflict('The user still exists: remove it first (DELETE /users/{id})');
+  // Only a user this tenant removed: its removal is in the tenant's trail, in the transaction that
+  // removed it. An id the trail merely mentions (a platform administrator who acted here, another
+  // tenant's user) was never removed from this tenant, and is not this tenant's to anonymize.
+  const removal = await readRange(scope, { resourceId: userId, action: 'user.removed' }, { fromSk: '0', toSk: '~' }, 1);
+  if (removal.entries.length === 0) throw new NotFound('No such user');
 
   const range = await lastProgress(scope, userId);
   const [acted, about] = await Promise.all([readRange(scope, { actorId: userId }, range, MAX_ENTRIES_READ), readRange(scope, { resourceId: userId }, range, MAX_ENTRIES_READ)]);

@@ -63,6 +63,10 @@ const call = (caller: Principal = admin, id: string = removedId) =>
 
 const actorList = { ':key': keys.auditOfActor(scope, removedId).pk, ':from': '0', ':to': '~' };
 const resourceList = { ':key': keys.auditOfResource(scope, removedId).pk, ':from': '0', ':to': '~' };
+/** The user's removal from this tenant, in its trail: what makes it this tenant's to anonymize. */
+const removal = entry('2026-11-21T09:00:00.000Z', { actor: { type: 'user', id: admin.userId, name: admin.name }, action: 'user.removed', resource: { type: 'user', id: removedId } });
+/** The removal's lookup (the resource list, filtered to `user.removed`): registered last, so a test's own resource list does not answer it. */
+const withRemoval = () => ddb.on(QueryCommand, { ExpressionAttributeValues: { ...resourceList, ':action': 'user.removed' } }).resolves({ Items: [removal] });
 
 beforeEach(() => {
   ddb.reset();
@@ -76,6 +80,7 @@ beforeEach(() => {
   ddb.on(QueryCommand, { ExpressionAttributeValues: actorList }).resolves({ Items: [login] });
   ddb.on(QueryCommand, { ExpressionAttributeValues: resourceList }).resolves({ Items: [change] });
   ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.userPartition(tenantId, removedId).pk } }).resolves({ Items: [keys.session(tenantId, removedId, 's-1')] });
+  withRemoval();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
@@ -135,6 +140,7 @@ describe('POST /users/{id}/anonymize', () => {
     ddb.on(QueryCommand, { ExpressionAttributeValues: actorList }).resolves({ Items: [done] });
     ddb.on(QueryCommand, { ExpressionAttributeValues: resourceList }).resolves({ Items: [] });
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.userPartition(tenantId, removedId).pk } }).resolves({ Items: [] });
+    withRemoval();
 
     const result = await call();
 
@@ -150,6 +156,7 @@ describe('POST /users/{id}/anonymize', () => {
     );
     ddb.on(QueryCommand, { ExpressionAttributeValues: actorList }).resolves({ Items: many });
     ddb.on(QueryCommand, { ExpressionAttributeValues: resourceList }).resolves({ Items: [] });
+    withRemoval();
     const last = many[300] as { occurredAt: string; id: string };
     const resumeAt = `${last.occurredAt}#${last.id}`;
 
@@ -165,6 +172,7 @@ describe('POST /users/{id}/anonymize', () => {
     ddb.resetHistory();
     ddb.on(QueryCommand, { ExpressionAttributeValues: resourceList }).resolves({ Items: [{ ...recorded }] });
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ...actorList, ':to': resumeAt } }).resolves({ Items: [last] });
+    withRemoval();
 
     const second = await call();
 
@@ -187,6 +195,10 @@ describe('POST /users/{id}/anonymize', () => {
 
     const unknown = randomUUID();
     expect(parsed(await call(admin, unknown))).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID) });
+    // An id the trail holds entries of, but never removed from this tenant (a platform administrator who acted here): 404 too.
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ...resourceList, ':action': 'user.removed' } }).resolves({ Items: [] });
+    ddb.on(GetCommand, { Key: keys.user(tenantId, removedId) }).resolves({});
+    expect(parsed(await call())).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID) });
 
     expect(parsed(await call({ ...admin, role: 'MEMBER' }))).toEqual({
       statusCode: 403,

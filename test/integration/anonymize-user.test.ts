@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lib/audit/model';
 import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
-import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
+import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 
 /**
  * POST /users/{id}/anonymize over HTTP (LGPD Art. 18): a removed user's name leaves every
@@ -95,5 +96,20 @@ describe('POST /users/{id}/anonymize', () => {
     expect((await anonymize(admin, 'not-a-uuid')).status).toBe(400);
     // Nothing was anonymized by the refused calls.
     expect((await trail(admin, `&actorId=${bia.userId}`)).every((entry) => entry.actor.name === 'Bia Reis')).toBe(true);
+  });
+
+  it('answers 404 for a platform administrator who acted in the tenant, and leaves their entries named', async () => {
+    const rootEmail = uniqueEmail('root');
+    const root = await promoteOrCreateAdmin({ email: rootEmail, password: PASSWORD, name: 'Root Admin', tenantName: uniqueName('platform'), promote: false }, Date.now());
+    const signedIn = await signInWithSecondFactor(rootEmail, PASSWORD, root.secondFactor.secret);
+    const rootId = (signedIn.response.body as { user: { id: string } }).user.id;
+    const admin = await newTenantWithAdmin();
+    expect((await call('PATCH', `/tenants/${admin.tenantId}`, { cookies: signedIn.cookies, body: { brandName: 'Loja Renomeada' } })).status).toBe(200);
+    const before = await trail(admin, `&actorId=${rootId}`);
+    expect(before.map((entry) => entry.actor.name)).toEqual(['Root Admin']);
+
+    expect(await anonymize(admin, rootId)).toEqual(expect.objectContaining({ status: 404, body: problem(404, 'not-found') }));
+    expect(await trail(admin, `&actorId=${rootId}`)).toEqual(before);
+    expect(await trail(admin, `&action=user.anonymized`)).toEqual([]);
   });
 });
