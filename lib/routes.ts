@@ -79,6 +79,13 @@ export interface Route {
   handler: string;
   /** `protected` routes sit behind the REQUEST authorizer. */
   auth: 'public' | 'protected';
+  /**
+   * Who may call it beyond a member: a tenant administrator (or an API key, which acts as one,
+   * or a platform administrator), or a platform administrator. The service checks it with its
+   * own words; the handler checks it too when the request's input is refused, so that a member
+   * gets 403 whatever the id or body looks like (lib/http/handler).
+   */
+  admin?: 'tenant' | 'platform';
   /** The DynamoDB actions its function calls, its indexes and its credentials access: granted exactly. */
   table: TableAccess;
   /**
@@ -202,6 +209,7 @@ export const listTenants = {
   path: '/tenants',
   handler: 'functions/tenants/list-tenants.ts',
   auth: 'protected',
+  admin: 'platform',
   table: { actions: [], indexes: ['gsi1'] },
   sealsCursors: true,
   apiKey: false,
@@ -213,6 +221,7 @@ export const getTenant = {
   path: '/tenants/{id}',
   handler: 'functions/tenants/get-tenant.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem'] },
   apiKey: false,
   summary: "A tenant's profile and settings (its administrators, platform administrators)",
@@ -223,6 +232,7 @@ export const updateTenant = {
   path: '/tenants/{id}',
   handler: 'functions/tenants/update-tenant.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['tenant.updated'],
   sendsMail: true,
@@ -237,6 +247,7 @@ export const closeTenant = {
   path: '/tenants/{id}/close',
   handler: 'functions/tenants/close-tenant.ts',
   auth: 'protected',
+  admin: 'platform',
   // The status read, then its change, the deletion's schedule entry and the entry in one
   // transaction; then its pending jobs failed (their markers by Query, each job by Update, the marker by Delete).
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -250,6 +261,7 @@ export const reopenTenant = {
   path: '/tenants/{id}/reopen',
   handler: 'functions/tenants/reopen-tenant.ts',
   auth: 'protected',
+  admin: 'platform',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['tenant.reopened'],
   apiKey: false,
@@ -261,6 +273,7 @@ export const exportTenant = {
   path: '/tenants/{id}/export',
   handler: 'functions/tenants/export-tenant.ts',
   auth: 'protected',
+  admin: 'platform',
   table: { actions: ['GetItem', 'PutItem'] },
   audits: ['tenant.exported'],
   tenantJobs: 'start',
@@ -273,6 +286,7 @@ export const getTenantExport = {
   path: '/tenants/{id}/exports/{exportId}',
   handler: 'functions/tenants/get-tenant-export.ts',
   auth: 'protected',
+  admin: 'platform',
   table: { actions: ['GetItem'] },
   tenantJobs: 'read',
   apiKey: false,
@@ -396,6 +410,7 @@ export const listUsers = {
   path: '/users',
   handler: 'functions/users/list-users.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['BatchGetItem', 'Query'] },
   sealsCursors: true,
   apiKey: false,
@@ -407,6 +422,7 @@ export const updateUser = {
   path: '/users/{id}',
   handler: 'functions/users/update-user.ts',
   auth: 'protected',
+  admin: 'tenant',
   // A demotion fails the user's pending jobs that needed an administrator (markers by Query, jobs by Update, markers by Delete).
   table: { actions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['user.role_changed'],
@@ -419,6 +435,7 @@ export const deleteUser = {
   path: '/users/{id}',
   handler: 'functions/users/delete-user.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], credentials: 'write' },
   audits: ['user.removed'],
   apiKey: false,
@@ -442,6 +459,7 @@ export const anonymizeUser = {
   path: '/users/{id}/anonymize',
   handler: 'functions/users/anonymize-user.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['user.anonymized'],
   rateLimits: [{ per: 'user', limit: 30, windowSeconds: 3600 }],
@@ -552,6 +570,7 @@ export const createInvitation = {
   path: '/auth/invitations',
   handler: 'functions/auth/create-invitation.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['invitation.created'],
   sendsMail: true,
@@ -567,6 +586,7 @@ export const listInvitations = {
   path: '/auth/invitations',
   handler: 'functions/auth/list-invitations.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['Query'] },
   sealsCursors: true,
   apiKey: false,
@@ -578,6 +598,7 @@ export const withdrawInvitation = {
   path: '/auth/invitations/{id}',
   handler: 'functions/auth/withdraw-invitation.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['PutItem', 'DeleteItem'], indexes: ['gsi1'] },
   audits: ['invitation.withdrawn'],
   apiKey: false,
@@ -624,6 +645,7 @@ export const updateCompanyStatus = {
   path: '/companies/{id}/status',
   handler: 'functions/companies/update-company-status.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
   audits: ['company.status_changed'],
   apiKey: { resource: 'companies', access: 'write' },
@@ -809,6 +831,7 @@ export const listAuditEvents = {
   path: '/audit-events',
   handler: 'functions/audit/list-audit-events.ts',
   auth: 'protected',
+  admin: 'tenant',
   // A page's entries by Query, and their origins (IP, User-Agent: items apart) by Query or one BatchGetItem.
   table: { actions: ['BatchGetItem', 'Query'], indexes: ['gsi1'] },
   sealsCursors: true,
@@ -821,6 +844,7 @@ export const listEvents = {
   path: '/events',
   handler: 'functions/events/list-events.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['Query'], indexes: ['gsi1'] },
   sealsCursors: true,
   apiKey: { resource: 'events', access: 'read' },
@@ -832,6 +856,7 @@ export const createApiKey = {
   path: '/api-keys',
   handler: 'functions/api-keys/create-api-key.ts',
   auth: 'protected',
+  admin: 'tenant',
   // GetItem: the company a key is limited to; Query: the administrators to tell.
   table: { actions: ['GetItem', 'Query', 'PutItem'] },
   audits: ['api_key.created'],
@@ -846,6 +871,7 @@ export const listApiKeys = {
   path: '/api-keys',
   handler: 'functions/api-keys/list-api-keys.ts',
   auth: 'protected',
+  admin: 'tenant',
   // The keys (Query), then the address of each one's last use, kept apart (BatchGet).
   table: { actions: ['BatchGetItem', 'Query'] },
   sealsCursors: true,
@@ -858,6 +884,7 @@ export const rollApiKey = {
   path: '/api-keys/{id}/roll',
   handler: 'functions/api-keys/roll-api-key.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
   audits: ['api_key.rolled'],
   sendsMail: true,
@@ -871,6 +898,7 @@ export const deleteApiKey = {
   path: '/api-keys/{id}',
   handler: 'functions/api-keys/delete-api-key.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['PutItem', 'DeleteItem'] },
   audits: ['api_key.revoked'],
   rateLimits: [API_KEY_CHANGES],
@@ -883,6 +911,7 @@ export const createWebhookEndpoint = {
   path: '/webhook-endpoints',
   handler: 'functions/webhooks/create-webhook-endpoint.ts',
   auth: 'protected',
+  admin: 'tenant',
   // The endpoint, its secrets, the tenant's endpoint count (UpdateItem, conditioned on the cap) and the entry, in one transaction.
   table: { actions: ['PutItem', 'UpdateItem'], webhookSecrets: 'write' },
   audits: ['webhook_endpoint.created'],
@@ -896,6 +925,7 @@ export const listWebhookEndpoints = {
   path: '/webhook-endpoints',
   handler: 'functions/webhooks/list-webhook-endpoints.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['Query'] },
   sealsCursors: true,
   apiKey: false,
@@ -907,6 +937,7 @@ export const updateWebhookEndpoint = {
   path: '/webhook-endpoints/{id}',
   handler: 'functions/webhooks/update-webhook-endpoint.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
   audits: ['webhook_endpoint.updated'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
@@ -919,6 +950,7 @@ export const deleteWebhookEndpoint = {
   path: '/webhook-endpoints/{id}',
   handler: 'functions/webhooks/delete-webhook-endpoint.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], webhookSecrets: 'write' },
   audits: ['webhook_endpoint.deleted'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
@@ -931,6 +963,7 @@ export const rotateWebhookSecret = {
   path: '/webhook-endpoints/{id}/rotate-secret',
   handler: 'functions/webhooks/rotate-webhook-secret.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], webhookSecrets: 'read-write' },
   audits: ['webhook_endpoint.secret_rotated'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
@@ -943,6 +976,7 @@ export const testWebhookEndpoint = {
   path: '/webhook-endpoints/{id}/test',
   handler: 'functions/webhooks/test-webhook-endpoint.ts',
   auth: 'protected',
+  admin: 'tenant',
   // The endpoint and its secrets (GetItem), the delivery (PutItem) and its attempt (UpdateItem), the entry (PutItem).
   table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' },
   audits: ['webhook_endpoint.tested'],
@@ -957,6 +991,7 @@ export const retryWebhookDelivery = {
   path: '/webhook-deliveries/{id}/retry',
   handler: 'functions/webhooks/retry-webhook-delivery.ts',
   auth: 'protected',
+  admin: 'tenant',
   // A 410 disables the endpoint and mails the tenant's administrators (Query of its users), as the delivery function does.
   table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], webhookSecrets: 'read' },
   sendsMail: true,
@@ -972,6 +1007,7 @@ export const listWebhookDeliveries = {
   path: '/webhook-endpoints/{id}/deliveries',
   handler: 'functions/webhooks/list-webhook-deliveries.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem', 'Query'] },
   sealsCursors: true,
   apiKey: false,
@@ -986,6 +1022,7 @@ export const createImport = {
   path: '/imports',
   handler: 'functions/imports/create-import.ts',
   auth: 'protected',
+  admin: 'tenant',
   // The job and its entry in one transaction; the upload link is signed, not stored.
   table: { actions: ['PutItem'] },
   audits: ['import.created'],
@@ -1000,6 +1037,7 @@ export const getImport = {
   path: '/imports/{id}',
   handler: 'functions/imports/get-import.ts',
   auth: 'protected',
+  admin: 'tenant',
   table: { actions: ['GetItem'] },
   apiKey: false,
   summary: "An import's progress and report: rows done, created, already there, refused with their lines (tenant administrators)",

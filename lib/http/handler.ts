@@ -126,6 +126,14 @@ function singleValuedQuery(event: APIGatewayProxyEvent): Record<string, string> 
  *
  * The chain is built on the first invocation, so importing a handler reads no configuration.
  */
+/** 403 for a caller the route's `admin` leaves out (a member on a tenant administrators' route; anyone but a platform administrator on theirs). */
+function refuseOutsider(route: Route, principal: Caller | undefined): void {
+  if (!route.admin || !principal) return;
+  const platformAdmin = principal.platformAdmin;
+  if (route.admin === 'platform' && !platformAdmin) throw new Forbidden('Only a platform administrator may call this route');
+  if (route.admin === 'tenant' && principal.role !== 'ADMIN' && !platformAdmin) throw new Forbidden('Only a tenant administrator may call this route');
+}
+
 export function httpHandler<R extends Route, B extends z.core.$ZodType | undefined = undefined, Q extends z.core.$ZodType | undefined = undefined, P extends z.core.$ZodType | undefined = undefined>(
   route: R,
   spec: HandlerInputSpec<B, Q, P>,
@@ -148,14 +156,19 @@ export function httpHandler<R extends Route, B extends z.core.$ZodType | undefin
         throw ValidationError.of(IDEMPOTENCY_KEY_HEADER, 'is not taken by this public route: a retry that finds the name taken gets 409');
       }
       const key = route.idempotent ? idempotencyKey(event) : undefined;
-      const input = {
-        body: spec.body ? parseWith(spec.body, event.body) : undefined,
-        query: spec.query ? parseWith(spec.query, singleValuedQuery(event)) : undefined,
-        path: spec.path ? parseWith(spec.path, event.pathParameters ?? {}) : undefined,
-        principal,
-        request: requestInfo(event, context),
-        idempotency: undefined,
-      } as HandlerInput<R, B, Q, P>;
+      let parsed: Pick<HandlerInput<R, B, Q, P>, 'body' | 'query' | 'path'>;
+      try {
+        parsed = {
+          body: (spec.body ? parseWith(spec.body, event.body) : undefined) as Output<B>,
+          query: (spec.query ? parseWith(spec.query, singleValuedQuery(event)) : undefined) as Output<Q>,
+          path: (spec.path ? parseWith(spec.path, event.pathParameters ?? {}) : undefined) as Output<P>,
+        };
+      } catch (error) {
+        // Who may call the route comes before what the request looks like: a member gets 403 whatever the id, not a 400 that tells the id's format.
+        if (error instanceof ValidationError) refuseOutsider(route, principal);
+        throw error;
+      }
+      const input = { ...parsed, principal, request: requestInfo(event, context), idempotency: undefined } as HandlerInput<R, B, Q, P>;
       // Every audit entry this request writes names it (lib/audit/context).
       const origin = {
         requestId: input.request.requestId,
