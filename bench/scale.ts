@@ -31,7 +31,7 @@ import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
 import { measureCapacity } from './support/capacity';
-import { benchPrincipal } from './support/principal';
+import { benchTenant } from './support/principal';
 import { generateSuppliers } from './support/brazilian-suppliers';
 import { productSearchFigures, supplierSearchFigures, type SearchFigure } from './search';
 import { cnpjWithCheckDigits } from './support/documents';
@@ -49,15 +49,13 @@ export interface ScaleFigure {
   met: boolean;
 }
 
-const principalOf = benchPrincipal;
-
 /** Run `tasks` with at most `width` in flight. */
 const inParallel = <T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> => mapConcurrently(tasks, width, (task) => task());
 
 const PRODUCTS = 50;
 
 async function coverageTenant(sales: number, nowMs: number): Promise<Principal> {
-  const principal = principalOf(randomUUID());
+  const principal = await benchTenant(`coverage-${sales}`, nowMs);
   const warehouse = await createWarehouse(principal, { name: 'Main' }, nowMs);
   const products = await inParallel(Array.from({ length: PRODUCTS }, (_, index) => () => createProduct(principal, { sku: `SKU-${index}`, name: `Product ${index}` }, nowMs)), 8);
   await inParallel(products.map((product) => () => addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 10_000, unitCost: 2 }, nowMs)), 4);
@@ -77,7 +75,7 @@ async function coverageTenant(sales: number, nowMs: number): Promise<Principal> 
 }
 
 async function warehouseTenant(stockRows: number, nowMs: number): Promise<Principal> {
-  const principal = principalOf(randomUUID());
+  const principal = await benchTenant(`warehouses-${stockRows}`, nowMs);
   const warehouses = await inParallel(['North', 'South', 'East', 'West'].map((name) => () => createWarehouse(principal, { name }, nowMs)), 4);
   const rows = Array.from({ length: stockRows }, (_, index) => {
     const warehouseId = (warehouses[index % warehouses.length] as { id: string }).id;
@@ -89,7 +87,7 @@ async function warehouseTenant(stockRows: number, nowMs: number): Promise<Princi
 }
 
 async function supplierTenant(count: number, nowMs: number, progress: (done: number) => void): Promise<Principal> {
-  const principal = principalOf(randomUUID());
+  const principal = await benchTenant(`suppliers-${count}`, nowMs);
   let done = 0;
   await inParallel(
     Array.from({ length: count }, (_, index) => async () => {
@@ -195,7 +193,7 @@ export async function runScaleBench(log: (line: string) => void): Promise<{ figu
  * figures of bench/search.ts on the 100,000 (into `search`).
  */
 async function supplierFigures(tenThousand: Principal, nowMs: number, log: (line: string) => void, search: SearchFigure[]): Promise<ScaleFigure[]> {
-  const large = principalOf(randomUUID());
+  const large = await benchTenant('suppliers-100000', nowMs);
   log('scale: bulk-loading 100,000 suppliers ...');
   // Generated Brazilian suppliers (bench/support/brazilian-suppliers): every CNPJ is a head office, `/0001`.
   const suppliers = generateSuppliers(100_000);
@@ -259,7 +257,7 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const figures: ScaleFigure[] = [];
   const page = { limit: 100 };
   const productsOf = async (count: number) => {
-    const principal = principalOf(randomUUID());
+    const principal = await benchTenant(`products-${count}`, nowMs);
     await inParallel(Array.from({ length: count }, (_, index) => () => createProduct(principal, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de escala ${index}` }, nowMs)), 16);
     return principal;
   };
@@ -280,7 +278,7 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
     ),
   );
 
-  const platform = principalOf(randomUUID());
+  const platform = await benchTenant('platform', nowMs);
   const admin = { ...platform, platformAdmin: true };
   // Names spread over every first character, as real slugs are (each is a shard of the index).
   const tenantsNamed = (from: number, count: number) =>

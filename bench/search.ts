@@ -35,6 +35,7 @@ import { formatCnpj, generateSuppliers } from './support/brazilian-suppliers';
 import { measureCapacity } from './support/capacity';
 import { cnpjWithCheckDigits } from './support/documents';
 import { median } from './cold-start';
+import { benchTenant } from './support/principal';
 
 export interface SearchFigure {
   name: string;
@@ -75,10 +76,6 @@ async function warm<T>(work: () => Promise<T>) {
 }
 
 const cost = (entry: { readUnits: number; writeUnits: number; requests: number; ms: number }) => `${round(entry.readUnits)} RCU${entry.writeUnits ? ` + ${round(entry.writeUnits)} WCU` : ''}, ${entry.requests} req, ${Math.round(entry.ms)} ms`;
-
-function principalOf(tenantId: string): Principal {
-  return { kind: 'user', tenantId, userId: randomUUID(), sessionId: randomUUID(), jti: randomUUID(), role: 'ADMIN', platformAdmin: false, name: 'Bench', email: 'bench@example.com', tokenExpiresAt: 0, sessionsValidFrom: null, credentialVersion: 0, mfaEnrolmentRequired: false };
-}
 
 /**
  * The supplier figures on `principal`'s tenant of `count` suppliers (bulk-loaded, its
@@ -232,10 +229,10 @@ async function supplierOracle(principal: Principal, log: (line: string) => void)
  * its delta), the first search folding that backlog, then as for suppliers.
  */
 export async function productSearchFigures(count: number, log: (line: string) => void): Promise<SearchFigure[]> {
-  const principal = principalOf(randomUUID());
+  const now = Date.now();
+  const principal = await benchTenant('product-search', now);
   const { tenantId } = principal;
   const label = count.toLocaleString('en');
-  const now = Date.now();
   // The SKU sentinels a create writes (the search reads nothing else), bulk-loaded, then the chunks.
   const sentinels = Array.from({ length: count }, (_, index) => {
     const sku = `SKU-${String(index).padStart(6, '0')}`;
