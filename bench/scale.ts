@@ -31,6 +31,7 @@ import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
 import { measureCapacity } from './support/capacity';
+import { expectCoverageIndexCurrent } from './support/coverage';
 import { benchTenant } from './support/principal';
 import { generateSuppliers } from './support/brazilian-suppliers';
 import { productSearchFigures, supplierSearchFigures, type SearchFigure } from './search';
@@ -233,20 +234,22 @@ async function pageCost<T>(read: () => Promise<{ items: T[]; nextCursor: string 
   return { ms: performance.now() - start, ...measured, bytes: Buffer.byteLength(JSON.stringify(measured.result.items)) };
 }
 
-/** Every page of a list, following its cursors: the total capacity and the pages read. */
+/** Every page of a list, following its cursors: the total capacity, the requests (and the most one page made) and the items read. */
 async function walkCost<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>) {
   let capacityUnits = 0;
   let requests = 0;
+  let worstPageRequests = 0;
   let items = 0;
   let cursor: string | undefined;
   do {
     const measured = await measureCapacity(() => read(cursor));
     capacityUnits += measured.capacityUnits;
     requests += measured.requests;
+    worstPageRequests = Math.max(worstPageRequests, measured.requests);
     items += measured.result.items.length;
     cursor = measured.result.nextCursor ?? undefined;
   } while (cursor);
-  return { capacityUnits: Math.round(capacityUnits * 10) / 10, requests, items };
+  return { capacityUnits: Math.round(capacityUnits * 10) / 10, requests, worstPageRequests, items };
 }
 
 /**
@@ -331,6 +334,7 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   log(`scale: coverage job: ${job.coverage.products} products' entries moved for ${job.coverage.tenants} tenants in ${Math.round(performance.now() - jobStart)} ms`);
 
   const input = { days: 30, limit: DEFAULT_COVERAGE_PAGE };
+  for (const principal of [few, many]) await expectCoverageIndexCurrent(principal.tenantId, input.days, today, 'after the job');
   const firstPage = async (principal: Principal) => {
     const runs = [];
     for (let run = 0; run < 7; run += 1) runs.push(await pageCost(() => coveragePage(principal, input, nowMs, undefined)));
@@ -340,6 +344,12 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   const [small, large] = [await firstPage(few), await firstPage(many)];
   const walk = await walkCost((cursor) => coveragePage(many, { ...input, ...(cursor ? { cursor } : {}) }, nowMs, undefined));
   if (walk.items !== count) throw new Error(`the coverage walk listed ${walk.items} of ${count}`);
+  // Still current after the reads: every page measured above was one the index served.
+  for (const principal of [few, many]) await expectCoverageIndexCurrent(principal.tenantId, input.days, today, 'after the reads');
+  for (const [label, page] of [['150 products', small], [`${count} products`, large]] as const) {
+    if (page.commands.join() !== 'QueryCommand') throw new Error(`coverage: the first page at ${label} made ${page.commands.join(' + ')}, not the index's one Query`);
+  }
+  if (walk.worstPageRequests > 2) throw new Error(`coverage: a page of the walk made ${walk.worstPageRequests} requests; the index's make at most 2 (the marker and the page)`);
   const fullStart = performance.now();
   const full = await measureCapacity(() => stockCoverage(many, 30, nowMs));
   const fullMs = performance.now() - fullStart;
