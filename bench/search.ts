@@ -78,6 +78,22 @@ async function warm<T>(work: () => Promise<T>) {
 const cost = (entry: { readUnits: number; writeUnits: number; requests: number; ms: number }) => `${round(entry.readUnits)} RCU${entry.writeUnits ? ` + ${round(entry.writeUnits)} WCU` : ''}, ${entry.requests} req, ${Math.round(entry.ms)} ms`;
 
 /**
+ * Fails unless the tenant's list has its chunks (a manifest): a search finding none reads
+ * every entity's own items and builds them instead, which is not the cold load measured.
+ */
+async function expectChunks(tenantId: string, list: 'suppliers' | 'products'): Promise<void> {
+  if (!(await readSearchLog(tenantId, list)).manifest) throw new Error(`search: the ${list} of tenant ${tenantId} have no chunks; a first search would build them from the entities`);
+}
+
+/**
+ * Fails unless a warm search read the log alone (one Query): a warm function holds every
+ * chunk, so more requests mean it fetched chunks or built them, not the warm path measured.
+ */
+function expectWarm(name: string, search: { commands: string[] }): void {
+  if (search.commands.join() !== 'QueryCommand') throw new Error(`search: the ${name} made ${search.commands.join(' + ') || 'no request'}, not the warm path's one Query of the log`);
+}
+
+/**
  * The supplier figures on `principal`'s tenant of `count` suppliers (bulk-loaded, its
  * search chunks not built yet): `everybody` is a term every one of them has.
  */
@@ -95,6 +111,7 @@ export async function supplierSearchFigures(principal: Principal, count: number,
   if (scans.everybody.result.total !== count) throw new Error(`"${everybody}" matched ${scans.everybody.result.total} of ${count} in the full scan`);
 
   // A cold function's first search: its own cache, nothing held; the heap it then holds.
+  await expectChunks(tenantId, 'suppliers');
   const before = heapMb();
   const fresh = new SearchCache();
   const cold = await measured(() => fresh.search(supplierSearchSource, tenantId, searchQuery(NOBODY), { offset: 0, limit: 10 }));
@@ -118,6 +135,7 @@ export async function supplierSearchFigures(principal: Principal, count: number,
   ] as const) {
     const search = await warm(() => listSuppliers(principal, { page: 1, limit: 10, search: term }, Date.now(), undefined));
     if (term === everybody && search.result.total !== count) throw new Error(`"${term}" matched ${search.result.total} of ${count}`);
+    expectWarm(`warm supplier search, ${name}`, search);
     figures.push({ name: `warm supplier search, ${name} (${label} suppliers)`, measured: cost(search), baseline: `full scan: ${cost(scan)}`, ratio: round(search.readUnits / scan.readUnits, 4), target: '<= 10 RCU, <= 50 ms', met: search.readUnits <= 10 && search.ms <= 50 });
   }
 
@@ -247,6 +265,7 @@ export async function productSearchFigures(count: number, log: (line: string) =>
   const scan = () => measured(async () => (await queryAll(keys.productSkusOfTenant(tenantId).pk, { skPrefix: keys.productSkusOfTenant(tenantId).skPrefix, consistent: true })).length);
   const scans = { nobody: await scan(), everybody: await scan() };
   const fresh = new SearchCache();
+  await expectChunks(tenantId, 'products');
   const cold = await measured(() => fresh.search(productSearchSource, tenantId, searchQuery(NOBODY), { limit: 101 }));
   const figures: SearchFigure[] = [{ name: `first product search on a cold function (${label} products)`, measured: cost(cold), baseline: `full read of the SKU sentinels: ${cost(scans.nobody)}`, ratio: round(cold.ms / scans.nobody.ms, 3), target: '<= 1,000 ms', met: cold.ms <= 1_000 }];
   await listProducts(principal, { limit: 100, search: NOBODY }, now, undefined);
@@ -256,6 +275,7 @@ export async function productSearchFigures(count: number, log: (line: string) =>
   ] as const) {
     const search = await warm(() => listProducts(principal, { limit: 100, search: term }, Date.now(), undefined));
     if (term === everybody && search.result.items.length !== 100) throw new Error(`"${term}" gave a page of ${search.result.items.length}`);
+    expectWarm(`warm product search, ${name}`, search);
     figures.push({ name: `warm product search, ${name}, first page of 100 (${label} products)`, measured: cost(search), baseline: `full read: ${cost(baseline)}`, ratio: round(search.readUnits / baseline.readUnits, 4), target: '<= 10 RCU, <= 50 ms', met: search.readUnits <= 10 && search.ms <= 50 });
   }
   const creates = [];
