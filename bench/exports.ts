@@ -71,7 +71,8 @@ async function readProductPages(tenantId: string): Promise<{ rows: number; secon
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
-function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { rows: number; seconds: number }): ExportFigure {
+function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { rows: number; seconds: number }, expected: number): ExportFigure {
+  if (figure.rows !== expected) throw new Error(`the ${figure.kind} export wrote ${figure.rows} rows of the tenant's ${expected}`);
   if (read.rows !== figure.rows) throw new Error(`the ${figure.kind} baseline read ${read.rows} rows, the export ${figure.rows}`);
   const rowsPerSecond = Math.round(read.rows / read.seconds);
   return { ...figure, baseline: { seconds: Math.round(read.seconds * 10) / 10, rowsPerSecond }, ratio: Math.round((figure.rowsPerSecond / rowsPerSecond) * 100) / 100 };
@@ -110,7 +111,7 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
     log(`exports: bulk-loading ${sizes.suppliers} suppliers ...`);
     await bulkInsertSuppliers(suppliersTenant, generateSuppliers(sizes.suppliers));
     await rebuildSupplierBlocks(suppliersTenant);
-    const suppliers = withBaseline(await timedExport(suppliersTenant, 'suppliers', directory), await readSupplierPages(suppliersTenant));
+    const suppliers = withBaseline(await timedExport(suppliersTenant, 'suppliers', directory), await readSupplierPages(suppliersTenant), sizes.suppliers);
     log(`exports: ${suppliers.rows} suppliers in ${suppliers.seconds} s (page after page: ${suppliers.baseline.seconds} s)`);
 
     const productsTenant = await benchTenant('export-products');
@@ -122,7 +123,7 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
         for (const warehouse of warehouses) await addMovement(productsTenant, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 12.5, unitCost: 3.25 }, Date.now());
       }
     });
-    const products = withBaseline(await timedExport(productsTenant.tenantId, 'products', directory), await readProductPages(productsTenant.tenantId));
+    const products = withBaseline(await timedExport(productsTenant.tenantId, 'products', directory), await readProductPages(productsTenant.tenantId), sizes.products);
     log(`exports: ${products.rows} products in ${products.seconds} s (page after page: ${products.baseline.seconds} s)`);
     return [suppliers, products];
   } finally {
