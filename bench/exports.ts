@@ -15,7 +15,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
 import { rebuildSupplierBlocks } from '../lib/db/repositories/supplier-blocks';
 import { findExportJob } from '../lib/db/repositories/exports';
@@ -27,7 +26,7 @@ import { exportFileKey, localExportStorage } from '../lib/exports/storage';
 import { addMovement, createProduct, createWarehouse, listProducts } from '../lib/inventory/service';
 import { listSuppliers } from '../lib/suppliers/service';
 import { generateSuppliers } from './support/brazilian-suppliers';
-import { benchPrincipal } from './support/principal';
+import { benchAdministratorOf, benchTenant } from './support/principal';
 import { benchStore } from './support/store';
 
 export interface ExportFigure {
@@ -47,7 +46,7 @@ export interface ExportFigure {
 
 /** Every supplier page after page, as GET /suppliers?page=N&limit=100 reads them; the rows read and the seconds. */
 async function readSupplierPages(tenantId: string): Promise<{ rows: number; seconds: number }> {
-  const reader = benchPrincipal(tenantId);
+  const reader = await benchAdministratorOf(tenantId);
   const started = performance.now();
   let rows = 0;
   for (let page = 1; ; page += 1) {
@@ -60,7 +59,7 @@ async function readSupplierPages(tenantId: string): Promise<{ rows: number; seco
 
 /** Every product page after page, as GET /inventory/products?limit=100 and its cursors read them. */
 async function readProductPages(tenantId: string): Promise<{ rows: number; seconds: number }> {
-  const reader = benchPrincipal(tenantId);
+  const reader = await benchAdministratorOf(tenantId);
   const started = performance.now();
   let rows = 0;
   let cursor: string | undefined;
@@ -72,7 +71,8 @@ async function readProductPages(tenantId: string): Promise<{ rows: number; secon
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
-function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { rows: number; seconds: number }): ExportFigure {
+function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { rows: number; seconds: number }, expected: number): ExportFigure {
+  if (figure.rows !== expected) throw new Error(`the ${figure.kind} export wrote ${figure.rows} rows of the tenant's ${expected}`);
   if (read.rows !== figure.rows) throw new Error(`the ${figure.kind} baseline read ${read.rows} rows, the export ${figure.rows}`);
   const rowsPerSecond = Math.round(read.rows / read.seconds);
   return { ...figure, baseline: { seconds: Math.round(read.seconds * 10) / 10, rowsPerSecond }, ratio: Math.round((figure.rowsPerSecond / rowsPerSecond) * 100) / 100 };
@@ -82,7 +82,7 @@ function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { 
 const TARGET_SECONDS = 300;
 
 async function timedExport(tenantId: string, kind: 'suppliers' | 'products', directory: string): Promise<Omit<ExportFigure, 'baseline' | 'ratio'>> {
-  const admin = benchPrincipal(tenantId);
+  const admin = await benchAdministratorOf(tenantId);
   const job = await createExportJob(admin, { kind }, Date.now());
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
@@ -107,14 +107,14 @@ async function timedExport(tenantId: string, kind: 'suppliers' | 'products', dir
 export async function runExportBench(log: (line: string) => void, sizes: { suppliers: number; products: number }): Promise<ExportFigure[]> {
   const directory = mkdtempSync(join(tmpdir(), 'backoffice-exports-'));
   try {
-    const suppliersTenant = randomUUID();
+    const suppliersTenant = (await benchTenant('export-suppliers')).tenantId;
     log(`exports: bulk-loading ${sizes.suppliers} suppliers ...`);
     await bulkInsertSuppliers(suppliersTenant, generateSuppliers(sizes.suppliers));
     await rebuildSupplierBlocks(suppliersTenant);
-    const suppliers = withBaseline(await timedExport(suppliersTenant, 'suppliers', directory), await readSupplierPages(suppliersTenant));
+    const suppliers = withBaseline(await timedExport(suppliersTenant, 'suppliers', directory), await readSupplierPages(suppliersTenant), sizes.suppliers);
     log(`exports: ${suppliers.rows} suppliers in ${suppliers.seconds} s (page after page: ${suppliers.baseline.seconds} s)`);
 
-    const productsTenant = benchPrincipal(randomUUID());
+    const productsTenant = await benchTenant('export-products');
     log(`exports: creating ${sizes.products} products, stock in two warehouses for every tenth ...`);
     const warehouses = [await createWarehouse(productsTenant, { name: 'Depósito Norte' }, Date.now()), await createWarehouse(productsTenant, { name: 'Depósito Sul' }, Date.now())];
     await mapConcurrently(Array.from({ length: sizes.products }, (_, index) => index), 16, async (index) => {
@@ -123,7 +123,7 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
         for (const warehouse of warehouses) await addMovement(productsTenant, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 12.5, unitCost: 3.25 }, Date.now());
       }
     });
-    const products = withBaseline(await timedExport(productsTenant.tenantId, 'products', directory), await readProductPages(productsTenant.tenantId));
+    const products = withBaseline(await timedExport(productsTenant.tenantId, 'products', directory), await readProductPages(productsTenant.tenantId), sizes.products);
     log(`exports: ${products.rows} products in ${products.seconds} s (page after page: ${products.baseline.seconds} s)`);
     return [suppliers, products];
   } finally {

@@ -13,9 +13,8 @@
  *   same run (median and 95th percentile, as a ratio). Both share one process, as under
  *   npm start; deployed, the worker is a function of its own and only the table is shared.
  */
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../lib/auth/principal';
-import { benchPrincipal } from './support/principal';
+import { benchTenant } from './support/principal';
 import { findImportJob } from '../lib/db/repositories/imports';
 import { queryAll } from '../lib/db/query';
 import { keys } from '../lib/db/keys';
@@ -55,7 +54,6 @@ const WIDTH = 16;
 /** Rows of the baseline: enough for a steady pace, a tenth of the file. */
 const BASELINE_ROWS = 2_000;
 
-const adminOf = benchPrincipal;
 /** Reads of the idle baseline (back to back: nothing else runs). */
 const IDLE_READS = 200;
 
@@ -119,7 +117,7 @@ const figure = (name: string, rows: number, seconds: number, target: string, met
 });
 
 export async function runImportBench(log: (line: string) => void, rows = 20_000): Promise<ImportBench> {
-  const admin = adminOf(randomUUID());
+  const admin = await benchTenant('imports');
   const file = productFile(rows);
   log(`imports: a file of ${rows} products, ${(file.byteLength / 1024).toFixed(0)} KB`);
 
@@ -127,7 +125,7 @@ export async function runImportBench(log: (line: string) => void, rows = 20_000)
   log(`imports: dry run ${dry.seconds.toFixed(1)} s (${dry.job.created} would be created)`);
 
   // The baseline: the same service, the same width, in a tenant of its own, without a file.
-  const baselineTenant = adminOf(randomUUID());
+  const baselineTenant = await benchTenant('imports-baseline');
   const baselineStarted = performance.now();
   await mapConcurrently(
     Array.from({ length: BASELINE_ROWS }, (_, index) => index),
@@ -150,6 +148,11 @@ export async function runImportBench(log: (line: string) => void, rows = 20_000)
 
   const { pk, skPrefix } = keys.productSkusOfTenant(admin.tenantId);
   const productsAfter = (await queryAll(pk, { skPrefix })).length;
+  // Each run took the path its figure names: the dry run and the real run meant every row, the
+  // same file again found every product by key and created none.
+  if (dry.job.created !== rows) throw new Error(`imports: the dry run would create ${dry.job.created} of ${rows}`);
+  if (real.job.created !== rows || productsAfter !== rows) throw new Error(`imports: the real run created ${real.job.created} of ${rows}; the tenant has ${productsAfter} products`);
+  if (again.job.created !== 0 || again.job.existing !== rows) throw new Error(`imports: the same file again created ${again.job.created} and found ${again.job.existing} of ${rows}`);
 
   const baseline = figure('baseline: createProduct one by one, same width', BASELINE_ROWS, baselineSeconds, '', null);
   const imported = figure('import (real run)', rows, real.seconds, '< 600 s', real.seconds < 600);

@@ -31,7 +31,8 @@ import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
 import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
 import { measureCapacity } from './support/capacity';
-import { benchPrincipal } from './support/principal';
+import { expectCoverageIndexCurrent } from './support/coverage';
+import { benchTenant } from './support/principal';
 import { generateSuppliers } from './support/brazilian-suppliers';
 import { productSearchFigures, supplierSearchFigures, type SearchFigure } from './search';
 import { cnpjWithCheckDigits } from './support/documents';
@@ -49,15 +50,13 @@ export interface ScaleFigure {
   met: boolean;
 }
 
-const principalOf = benchPrincipal;
-
 /** Run `tasks` with at most `width` in flight. */
 const inParallel = <T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> => mapConcurrently(tasks, width, (task) => task());
 
 const PRODUCTS = 50;
 
 async function coverageTenant(sales: number, nowMs: number): Promise<Principal> {
-  const principal = principalOf(randomUUID());
+  const principal = await benchTenant(`coverage-${sales}`, nowMs);
   const warehouse = await createWarehouse(principal, { name: 'Main' }, nowMs);
   const products = await inParallel(Array.from({ length: PRODUCTS }, (_, index) => () => createProduct(principal, { sku: `SKU-${index}`, name: `Product ${index}` }, nowMs)), 8);
   await inParallel(products.map((product) => () => addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 10_000, unitCost: 2 }, nowMs)), 4);
@@ -77,7 +76,7 @@ async function coverageTenant(sales: number, nowMs: number): Promise<Principal> 
 }
 
 async function warehouseTenant(stockRows: number, nowMs: number): Promise<Principal> {
-  const principal = principalOf(randomUUID());
+  const principal = await benchTenant(`warehouses-${stockRows}`, nowMs);
   const warehouses = await inParallel(['North', 'South', 'East', 'West'].map((name) => () => createWarehouse(principal, { name }, nowMs)), 4);
   const rows = Array.from({ length: stockRows }, (_, index) => {
     const warehouseId = (warehouses[index % warehouses.length] as { id: string }).id;
@@ -89,7 +88,7 @@ async function warehouseTenant(stockRows: number, nowMs: number): Promise<Princi
 }
 
 async function supplierTenant(count: number, nowMs: number, progress: (done: number) => void): Promise<Principal> {
-  const principal = principalOf(randomUUID());
+  const principal = await benchTenant(`suppliers-${count}`, nowMs);
   let done = 0;
   await inParallel(
     Array.from({ length: count }, (_, index) => async () => {
@@ -195,7 +194,7 @@ export async function runScaleBench(log: (line: string) => void): Promise<{ figu
  * figures of bench/search.ts on the 100,000 (into `search`).
  */
 async function supplierFigures(tenThousand: Principal, nowMs: number, log: (line: string) => void, search: SearchFigure[]): Promise<ScaleFigure[]> {
-  const large = principalOf(randomUUID());
+  const large = await benchTenant('suppliers-100000', nowMs);
   log('scale: bulk-loading 100,000 suppliers ...');
   // Generated Brazilian suppliers (bench/support/brazilian-suppliers): every CNPJ is a head office, `/0001`.
   const suppliers = generateSuppliers(100_000);
@@ -235,20 +234,22 @@ async function pageCost<T>(read: () => Promise<{ items: T[]; nextCursor: string 
   return { ms: performance.now() - start, ...measured, bytes: Buffer.byteLength(JSON.stringify(measured.result.items)) };
 }
 
-/** Every page of a list, following its cursors: the total capacity and the pages read. */
+/** Every page of a list, following its cursors: the total capacity, the requests (and the most one page made) and the items read. */
 async function walkCost<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>) {
   let capacityUnits = 0;
   let requests = 0;
+  let worstPageRequests = 0;
   let items = 0;
   let cursor: string | undefined;
   do {
     const measured = await measureCapacity(() => read(cursor));
     capacityUnits += measured.capacityUnits;
     requests += measured.requests;
+    worstPageRequests = Math.max(worstPageRequests, measured.requests);
     items += measured.result.items.length;
     cursor = measured.result.nextCursor ?? undefined;
   } while (cursor);
-  return { capacityUnits: Math.round(capacityUnits * 10) / 10, requests, items };
+  return { capacityUnits: Math.round(capacityUnits * 10) / 10, requests, worstPageRequests, items };
 }
 
 /**
@@ -259,7 +260,7 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const figures: ScaleFigure[] = [];
   const page = { limit: 100 };
   const productsOf = async (count: number) => {
-    const principal = principalOf(randomUUID());
+    const principal = await benchTenant(`products-${count}`, nowMs);
     await inParallel(Array.from({ length: count }, (_, index) => () => createProduct(principal, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de escala ${index}` }, nowMs)), 16);
     return principal;
   };
@@ -280,7 +281,7 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
     ),
   );
 
-  const platform = principalOf(randomUUID());
+  const platform = await benchTenant('platform', nowMs);
   const admin = { ...platform, platformAdmin: true };
   // Names spread over every first character, as real slugs are (each is a shard of the index).
   const tenantsNamed = (from: number, count: number) =>
@@ -333,6 +334,7 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   log(`scale: coverage job: ${job.coverage.products} products' entries moved for ${job.coverage.tenants} tenants in ${Math.round(performance.now() - jobStart)} ms`);
 
   const input = { days: 30, limit: DEFAULT_COVERAGE_PAGE };
+  for (const principal of [few, many]) await expectCoverageIndexCurrent(principal.tenantId, input.days, today, 'after the job');
   const firstPage = async (principal: Principal) => {
     const runs = [];
     for (let run = 0; run < 7; run += 1) runs.push(await pageCost(() => coveragePage(principal, input, nowMs, undefined)));
@@ -342,6 +344,12 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   const [small, large] = [await firstPage(few), await firstPage(many)];
   const walk = await walkCost((cursor) => coveragePage(many, { ...input, ...(cursor ? { cursor } : {}) }, nowMs, undefined));
   if (walk.items !== count) throw new Error(`the coverage walk listed ${walk.items} of ${count}`);
+  // Still current after the reads: every page measured above was one the index served.
+  for (const principal of [few, many]) await expectCoverageIndexCurrent(principal.tenantId, input.days, today, 'after the reads');
+  for (const [label, page] of [['150 products', small], [`${count} products`, large]] as const) {
+    if (page.commands.join() !== 'QueryCommand') throw new Error(`coverage: the first page at ${label} made ${page.commands.join(' + ')}, not the index's one Query`);
+  }
+  if (walk.worstPageRequests > 2) throw new Error(`coverage: a page of the walk made ${walk.worstPageRequests} requests; the index's make at most 2 (the marker and the page)`);
   const fullStart = performance.now();
   const full = await measureCapacity(() => stockCoverage(many, 30, nowMs));
   const fullMs = performance.now() - fullStart;

@@ -30,6 +30,7 @@ import { normalizeText, searchHaystack, sortName, supplierMatcher } from '../lib
 import type { Supplier } from '../lib/suppliers/model';
 import { itemSize, measureCapacity } from './support/capacity';
 import { cnpj, formatCnpj, generateSuppliers, SURNAMES } from './support/brazilian-suppliers';
+import { benchTenant } from './support/principal';
 import { benchStore } from './support/store';
 
 const SUPPLIERS = Number(process.env.SUPPLIERS ?? 100_000);
@@ -226,7 +227,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const seconds = () => Math.round((performance.now() - started) / 1000);
   const store = await benchStore();
-  const tenantId = randomUUID();
+  const { tenantId } = await benchTenant('search-options');
   const summary: Record<string, unknown> = { suppliers: SUPPLIERS, startedAt: new Date().toISOString() };
   try {
     log(`generating ${SUPPLIERS} suppliers ...`);
