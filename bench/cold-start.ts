@@ -14,14 +14,16 @@
  * functions.
  *
  * Targets (TARGETS below): the authorizer within 1.15x of the floor (it runs before every
- * protected request), every function within 1.5x, the median over all functions within 1.3x,
- * and no bundle over 400 KB.
+ * protected request), every route function within 1.5x, the median over them within 1.3x, and
+ * no bundle of theirs over 400 KB: a person waits on each of these. The workers (queue
+ * consumers and scheduled jobs: imports, exports, tenant jobs, webhook deliveries, the
+ * roll-up) within 2x and 600 KB: nobody waits on their cold start, but it is billed.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { authorizer, jobs, routeList } from '../lib/routes';
+import { authorizer, jobs, routeList, workers } from '../lib/routes';
 import { bundle } from './support/bundling';
 
 const run = promisify(execFile);
@@ -39,6 +41,10 @@ export const TARGETS = {
   medianRatio: 1.3,
   /** No bundle larger (bytes). */
   maxBundleBytes: 400 * 1024,
+  /** A worker's (queue consumer or scheduled job) cold load over the baseline's. */
+  workerRatio: 2,
+  /** No worker's bundle larger (bytes). */
+  maxWorkerBundleBytes: 600 * 1024,
 } as const;
 
 export interface ColdStartFigure {
@@ -52,6 +58,10 @@ export interface ColdStartFigure {
   ratio: number;
   /** The function's ratio target; null for the baseline. */
   targetRatio: number | null;
+  /** Its bundle's size target (bytes). */
+  maxBytes: number;
+  /** A worker (a queue consumer or a scheduled job), held to the workers' targets. */
+  worker: boolean;
   /** Ratio and bundle size within their targets (the baseline: its size). */
   met: boolean;
 }
@@ -65,7 +75,7 @@ export interface ColdStartResult {
   worst: { name: string; ratio: number };
   largestBundle: { name: string; bytes: number };
   targets: typeof TARGETS;
-  met: { authorizer: boolean; everyFunction: boolean; median: boolean; bundleSizes: boolean };
+  met: { authorizer: boolean; everyFunction: boolean; median: boolean; bundleSizes: boolean; workers: boolean };
 }
 
 export const median = (values: number[]) => {
@@ -90,11 +100,14 @@ export async function runColdStartBench(log: (line: string) => void): Promise<Co
     "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: '' });\n",
     { flag: 'w' },
   );
+  const person = { maxBytes: TARGETS.maxBundleBytes, worker: false };
+  const worker = { target: TARGETS.workerRatio, maxBytes: TARGETS.maxWorkerBundleBytes, worker: true };
   const entries = [
-    { name: BASELINE_NAME, entry: baselineEntry, target: null as number | null },
-    { name: 'authorizer', entry: authorizer.handler, target: TARGETS.authorizerRatio },
-    ...routeList().map((route) => ({ name: `${route.method} ${route.path}`, entry: route.handler, target: TARGETS.functionRatio })),
-    ...Object.values(jobs).map((job) => ({ name: `job ${job.name}`, entry: job.handler, target: TARGETS.functionRatio })),
+    { name: BASELINE_NAME, entry: baselineEntry, target: null as number | null, ...person },
+    { name: 'authorizer', entry: authorizer.handler, target: TARGETS.authorizerRatio as number, ...person },
+    ...routeList().map((route) => ({ name: `${route.method} ${route.path}`, entry: route.handler, target: TARGETS.functionRatio, ...person })),
+    ...Object.values(workers).map((consumer) => ({ name: `worker ${consumer.name}`, entry: consumer.handler, ...worker })),
+    ...Object.values(jobs).map((job) => ({ name: `job ${job.name}`, entry: job.handler, ...worker })),
   ];
 
   const bundles = [];
@@ -119,7 +132,9 @@ export async function runColdStartBench(log: (line: string) => void): Promise<Co
       overBaselineMs: Math.round(median(own.map((value, round) => value - (baseline[round] as number))) * 10) / 10,
       ratio,
       targetRatio: entry.target,
-      met: entry.bytes <= TARGETS.maxBundleBytes && (entry.target === null || ratio <= entry.target),
+      maxBytes: entry.maxBytes,
+      worker: entry.worker,
+      met: entry.bytes <= entry.maxBytes && (entry.target === null || ratio <= entry.target),
     };
   });
   rmSync(OUT, { recursive: true, force: true });
@@ -130,9 +145,11 @@ export const BASELINE_NAME = 'baseline (DynamoDB document client, bundled)';
 
 /** The run's figures against the targets. */
 export function summarize(figures: ColdStartFigure[], rounds = RUNS): ColdStartResult {
-  const functions = figures.filter((figure) => figure.targetRatio !== null);
+  // The functions a person waits on: the authorizer and the routes (the median is theirs).
+  const functions = figures.filter((figure) => figure.targetRatio !== null && !figure.worker);
+  const workerFigures = figures.filter((figure) => figure.worker);
   const worst = functions.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-  const largest = figures.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const largest = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const medianRatio = Math.round(median(functions.map((figure) => figure.ratio)) * 1000) / 1000;
   const authorizerFigure = functions.find((figure) => figure.name === 'authorizer');
   return {
@@ -144,9 +161,10 @@ export function summarize(figures: ColdStartFigure[], rounds = RUNS): ColdStartR
     targets: TARGETS,
     met: {
       authorizer: authorizerFigure !== undefined && authorizerFigure.ratio <= TARGETS.authorizerRatio,
-      everyFunction: functions.every((figure) => figure.ratio <= TARGETS.functionRatio),
+      everyFunction: functions.every((figure) => figure.targetRatio === null || figure.ratio <= figure.targetRatio),
       median: medianRatio <= TARGETS.medianRatio,
-      bundleSizes: figures.every((figure) => figure.bytes <= TARGETS.maxBundleBytes),
+      bundleSizes: figures.every((figure) => figure.bytes <= figure.maxBytes),
+      workers: workerFigures.every((figure) => figure.met),
     },
   };
 }

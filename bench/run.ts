@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. A benchmark, never part of `npm test`.
  *
  *   npm run bench                 everything (about 8 minutes on 2 cores)
- *   npm run bench -- cold routes  only some parts: cold, routes, load, scale, bcrypt, burst, tracing
+ *   npm run bench -- cold-start routes  only some parts: cold-start (or cold), routes, load, scale, bcrypt, burst, tracing
  *                                 (tracing is not in the default run: Powertools Tracer, which we decided against,
  *                                 and Powertools Metrics, each against the same function)
  *   npm run bench -- console      the console's budgets: first-page JavaScript and Lighthouse, against npm start
@@ -27,7 +27,7 @@ import { runScaleBench } from './scale';
 import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports', 'exports'] as const;
+const PARTS = ['cold', 'cold-start', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports', 'exports'] as const;
 const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst'];
 type Part = (typeof PARTS)[number];
 
@@ -43,16 +43,26 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = { measuredAt: new Date().toISOString(), node: process.version };
   const log = (line: string) => console.log(line);
 
-  if (parts.has('cold')) {
+  // `cold-start` is the part's full name; `cold` stays for the commands already written down.
+  if (parts.has('cold') || parts.has('cold-start')) {
     const cold = await runColdStartBench(log);
     results.coldStart = cold.figures;
     results.coldStartSummary = { rounds: cold.rounds, medianRatio: cold.medianRatio, worst: cold.worst, largestBundle: cold.largestBundle, targets: cold.targets, met: cold.met };
     console.log(
-      `\nBundles and cold load: import time over the baseline's, the median of ${cold.rounds} rounds of fresh processes (targets: authorizer <= ${TARGETS.authorizerRatio}x, every function <= ${TARGETS.functionRatio}x, median of all <= ${TARGETS.medianRatio}x, bundles <= ${kb(TARGETS.maxBundleBytes)})`,
+      `\nBundles and cold load: import time over the baseline's, the median of ${cold.rounds} rounds of fresh processes (targets: authorizer <= ${TARGETS.authorizerRatio}x, every route function <= ${TARGETS.functionRatio}x, their median <= ${TARGETS.medianRatio}x, bundles <= ${kb(TARGETS.maxBundleBytes)}; workers and jobs <= ${TARGETS.workerRatio}x and ${kb(TARGETS.maxWorkerBundleBytes)})`,
     );
-    console.table(cold.figures.map((entry) => ({ function: entry.name, bundle: kb(entry.bytes), 'import ms': entry.medianMs, ratio: entry.ratio.toFixed(2), target: entry.targetRatio === null ? '' : `<= ${entry.targetRatio}x`, met: entry.targetRatio === null ? '' : yes(entry.met) })));
+    console.table(
+      cold.figures.map((entry) => ({
+        function: entry.name,
+        bundle: kb(entry.bytes),
+        'import ms': entry.medianMs,
+        ratio: entry.ratio.toFixed(2),
+        target: entry.targetRatio === null ? '' : `<= ${entry.targetRatio}x, ${kb(entry.maxBytes)}`,
+        met: entry.targetRatio === null ? '' : yes(entry.met),
+      })),
+    );
     console.log(
-      `median ratio ${cold.medianRatio.toFixed(2)}x (target <= ${TARGETS.medianRatio}x: ${yes(cold.met.median)}); worst ${cold.worst.name} ${cold.worst.ratio.toFixed(2)}x (every function <= ${TARGETS.functionRatio}x: ${yes(cold.met.everyFunction)}); authorizer <= ${TARGETS.authorizerRatio}x: ${yes(cold.met.authorizer)}; largest bundle ${cold.largestBundle.name} ${kb(cold.largestBundle.bytes)} (<= ${kb(TARGETS.maxBundleBytes)}: ${yes(cold.met.bundleSizes)})`,
+      `median ratio ${cold.medianRatio.toFixed(2)}x (target <= ${TARGETS.medianRatio}x: ${yes(cold.met.median)}); worst ${cold.worst.name} ${cold.worst.ratio.toFixed(2)}x (every function <= ${TARGETS.functionRatio}x: ${yes(cold.met.everyFunction)}); authorizer <= ${TARGETS.authorizerRatio}x: ${yes(cold.met.authorizer)}; largest route bundle ${cold.largestBundle.name} ${kb(cold.largestBundle.bytes)} (every bundle within its size: ${yes(cold.met.bundleSizes)}); workers and jobs within theirs: ${yes(cold.met.workers)}`,
     );
   }
 

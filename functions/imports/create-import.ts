@@ -3,11 +3,11 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { MAX_IMPORT_ROWS } from '../../lib/imports/model';
 import { createImportBody, importCreatedView } from '../../lib/imports/schemas';
 import { createImport } from '../../lib/imports/service';
-import { importStorage } from '../../lib/imports/storage';
+import { importUploadLinks } from '../../lib/imports/storage';
 import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.createImport, { body: createImportBody }, async ({ body, principal }) =>
-  created(await createImport(principal, body, Date.now(), await importStorage())),
+  created(await createImport(principal, body, Date.now(), await importUploadLinks())),
 );
 
 ROUTE_DOCS: describeRoute(handler, {

@@ -71,7 +71,7 @@ export function importViewOf(job: ImportJob, nowMs: number): ImportView {
 }
 
 /** POST /imports: the job, waiting for its file, and the link to PUT the file to. */
-export async function createImport(principal: Principal, input: CreateImportInput, nowMs: number, storage: ImportStorage): Promise<ImportCreatedView> {
+export async function createImport(principal: Principal, input: CreateImportInput, nowMs: number, storage: Pick<ImportStorage, 'uploadLink'>): Promise<ImportCreatedView> {
   const job = await createImportJob(principal, input, nowMs);
   return { ...importViewOf(job, nowMs), upload: await storage.uploadLink(job, nowMs) };
 }

@@ -67,6 +67,14 @@ export function localImportStorage(secret: string, directory: string): ImportSto
   };
 }
 
+/** The upload links the configuration names, without what reads the file: POST /imports hands a link out, and its bundle holds no S3 client. */
+export async function importUploadLinks(): Promise<Pick<ImportStorage, 'uploadLink'>> {
+  const { IMPORT_BUCKET, IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
+  if (IMPORT_BUCKET) return (await import('./s3-upload-links')).s3UploadLinks(IMPORT_BUCKET);
+  if (IMPORT_UPLOAD_SECRET && IMPORT_UPLOAD_DIR) return localImportStorage(IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR);
+  throw new Error('Invalid configuration: IMPORT_BUCKET, or IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR, is required for imports');
+}
+
 /** The storage the configuration names: the bucket (deployed) or npm start's folder. */
 export async function importStorage(): Promise<ImportStorage> {
   const { IMPORT_BUCKET, IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();

@@ -1,5 +1,5 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { presignS3 } from '../aws/s3-presign';
 import type { TenantJobFiles } from './files';
 import { EXPORT_LINK_SECONDS } from './model';
 
@@ -22,7 +22,7 @@ export function s3TenantJobFiles(bucket: string): TenantJobFiles {
       }
     },
     downloadLink: async (key, nowMs) => ({
-      url: await getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: EXPORT_LINK_SECONDS }),
+      url: await presignS3({ operation: 'GetObject', bucket, key, expiresInSeconds: EXPORT_LINK_SECONDS }),
       expiresAt: new Date(nowMs + EXPORT_LINK_SECONDS * 1000).toISOString(),
     }),
     removeFolder: async (prefix) => {
