@@ -1,7 +1,9 @@
 /**
  * `tsx infra/bundle-sizes.ts [cdk.out]`: after `cdk synth`, one line per Lambda function of
  * every synthesized stack with the size of its bundle (the asset directory CDK staged for
- * it, as deployed) and of that bundle gzipped (about the size of the uploaded zip).
+ * it, as deployed) and of that bundle gzipped (about the size of the uploaded zip), then one
+ * line per template (nested stacks included): its resources, its functions, its largest
+ * bundle and how many resources it may still add before CloudFormation's limit.
  *
  * Functions are found in the templates of the last synthesis (manifest.json; cdk.out may
  * still hold templates of other stages): each AWS::Lambda::Function names its staged asset
@@ -46,19 +48,47 @@ function filesUnder(directory: string): string[] {
   });
 }
 
-/** The bundle size of every function in the cloud assembly at `outdir`, largest first. */
-export function bundleSizes(outdir: string): BundleSize[] {
-  const sizes: BundleSize[] = [];
+export interface StackTemplate {
+  /** The stack's artifact id, or `<parent>/<logical id>` for a nested stack. */
+  stack: string;
+  resources: Record<string, TemplateResource>;
+}
+
+/** CloudFormation refuses a template with more resources than this, nested or not. */
+export const CLOUDFORMATION_RESOURCE_LIMIT = 500;
+
+/**
+ * Every template of the last synthesis: each stack's, then each nested stack's, which CDK
+ * writes as its own file (`*.nested.template.json`) named by the `aws:asset:path` of the
+ * AWS::CloudFormation::Stack resource in its parent. Each counts on its own against the limit.
+ */
+export function stackTemplates(outdir: string): StackTemplate[] {
   const manifest = JSON.parse(readFileSync(path.join(outdir, 'manifest.json'), 'utf8')) as {
     artifacts?: Record<string, { type: string; properties?: { templateFile?: string } }>;
   };
-  const stacks = Object.entries(manifest.artifacts ?? {}).filter(([, artifact]) => artifact.type === 'aws:cloudformation:stack');
-  for (const [stack, artifact] of stacks) {
-    const file = artifact.properties?.templateFile;
-    if (!file) continue;
+  const templates: StackTemplate[] = [];
+  const read = (stack: string, file: string): void => {
     const template = JSON.parse(readFileSync(path.join(outdir, file), 'utf8')) as { Resources?: Record<string, TemplateResource> };
-    const handlers = customResourceHandlers(template.Resources ?? {});
-    for (const [logicalId, resource] of Object.entries(template.Resources ?? {})) {
+    const resources = template.Resources ?? {};
+    templates.push({ stack, resources });
+    for (const [logicalId, resource] of Object.entries(resources)) {
+      const nested = resource.Metadata?.['aws:asset:path'];
+      if (resource.Type === 'AWS::CloudFormation::Stack' && typeof nested === 'string') read(`${stack}/${logicalId}`, nested);
+    }
+  };
+  for (const [stack, artifact] of Object.entries(manifest.artifacts ?? {})) {
+    const file = artifact.properties?.templateFile;
+    if (artifact.type === 'aws:cloudformation:stack' && file) read(stack, file);
+  }
+  return templates;
+}
+
+/** The bundle size of every function in the cloud assembly at `outdir` (nested stacks included), largest first. */
+export function bundleSizes(outdir: string): BundleSize[] {
+  const sizes: BundleSize[] = [];
+  for (const { stack, resources } of stackTemplates(outdir)) {
+    const handlers = customResourceHandlers(resources);
+    for (const [logicalId, resource] of Object.entries(resources)) {
       const assetPath = resource.Metadata?.['aws:asset:path'];
       if (resource.Type !== 'AWS::Lambda::Function' || typeof assetPath !== 'string') continue;
       if (handlers.has(logicalId)) continue;
@@ -96,6 +126,48 @@ export function formatBundleSizes(sizes: BundleSize[]): string {
   return [line(rows[0]!), ...rows.slice(1).map(line), '', `${sizes.length} functions, ${kib(total)} in all, largest ${kib(sizes[0]?.bytes ?? 0)}`].join('\n');
 }
 
+export interface StackSummary {
+  stack: string;
+  resources: number;
+  functions: number;
+  largest: BundleSize | undefined;
+  /** Resources this template may still add before CloudFormation refuses it. */
+  headroom: number;
+}
+
+/** Per template: its resources, its bundled functions, the largest of their bundles, and the headroom to the limit. */
+export function stackSummaries(outdir: string, sizes: BundleSize[] = bundleSizes(outdir)): StackSummary[] {
+  return stackTemplates(outdir).map(({ stack, resources }) => {
+    const own = sizes.filter((size) => size.stack === stack);
+    const count = Object.keys(resources).length;
+    return { stack, resources: count, functions: own.length, largest: own[0], headroom: CLOUDFORMATION_RESOURCE_LIMIT - count };
+  });
+}
+
+/** A plain-text table of the per-stack summary. */
+export function formatStackSummaries(summaries: StackSummary[]): string {
+  const rows = [
+    ['Stack', 'Resources', 'Functions', 'Largest bundle', `Headroom to ${CLOUDFORMATION_RESOURCE_LIMIT}`],
+    ...summaries.map((summary) => [
+      summary.stack,
+      String(summary.resources),
+      String(summary.functions),
+      summary.largest ? `${kib(summary.largest.bytes)} (${summary.largest.logicalId})` : '',
+      String(summary.headroom),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const numeric = new Set([1, 2, 4]);
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const outdir = path.resolve(process.argv[2] ?? 'cdk.out');
   const sizes = bundleSizes(outdir);
@@ -103,6 +175,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     process.stderr.write(`No bundled function found in ${outdir}; run \`npx cdk synth\` first.\n`);
     process.exitCode = 1;
   } else {
-    process.stdout.write(`Bundle sizes (${outdir})\n\n${formatBundleSizes(sizes)}\n`);
+    process.stdout.write(`Bundle sizes (${outdir})\n\n${formatBundleSizes(sizes)}\n\nStacks\n\n${formatStackSummaries(stackSummaries(outdir, sizes))}\n`);
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleSizes } from '../../infra/bundle-sizes';
+import { bundleSizes, CLOUDFORMATION_RESOURCE_LIMIT, formatStackSummaries, stackSummaries } from '../../infra/bundle-sizes';
 import { CREDENTIALS_READ_ACTIONS, CREDENTIALS_WRITE_ACTIONS, MEMORY_MB } from '../../infra/constructs/functions';
 import { EXPORT_MAX_CONCURRENCY, EXPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/exports';
 import { IMPORT_WORKER_FUNCTION_ID } from '../../infra/constructs/imports';
@@ -314,6 +314,18 @@ describe('functions', () => {
     const sizes = bundleSizes(outdir);
     expect(sizes.map((size) => size.logicalId).sort()).toEqual([...entries.keys()].sort());
     for (const size of sizes) expect(size.bytes, size.logicalId).toBeGreaterThan(1000);
+  });
+
+  it('summarizes each template for `npm run synth`: its resources, its functions, its largest bundle and its headroom to 500', () => {
+    const summaries = stackSummaries(outdir);
+    const parent = summaries.find((summary) => summary.stack === DEFAULT_STACK_NAME);
+    expect(parent?.resources).toBe(Object.keys(resources).length);
+    expect(summaries.reduce((sum, summary) => sum + summary.functions, 0)).toBe(bundleSizes(outdir).length);
+    for (const summary of summaries) {
+      expect(summary.headroom, summary.stack).toBe(CLOUDFORMATION_RESOURCE_LIMIT - summary.resources);
+      if (summary.functions > 0) expect(summary.largest?.stack, summary.stack).toBe(summary.stack);
+    }
+    expect(formatStackSummaries(summaries)).toContain(`Headroom to ${CLOUDFORMATION_RESOURCE_LIMIT}`);
   });
 
   it('names each function plainly: the route id, the authorizer, the job', () => {
