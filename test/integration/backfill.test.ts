@@ -101,7 +101,8 @@ it('registers a tenant whose products predate the coverage index, so that the ne
   expect(full.map((entry) => entry.sku)).toEqual(['OLD-1', 'OLD-2']);
   const indexed = await readCoverageIndexPage(admin.tenantId, 30, { today, limit: 10 });
   expect(indexed?.rows.map(({ product, sold }) => coverageItem(product, sold, 30).item)).toEqual(full);
-});
+  // The backfill scans the whole shared store, which every test file grows.
+}, WHOLE_TABLE_SCANS_MS);
 
 it(`gives a list of ${SEARCH_BUILD_FROM} suppliers or more its search chunks, once, and leaves a smaller one to its first search`, async () => {
   const [large, small] = [randomUUID(), randomUUID()];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
@@ -111,7 +112,15 @@ describe('the coverage index', () => {
         ? { productId, warehouseId: warehouseId, type: 'SALE', quantity: 1.5 }
         : { productId, warehouseId: where, type: 'IN', quantity: 2.25, unitCost: 3 };
     });
-    const answers = await Promise.all(movements.map((body) => call('POST', '/inventory/movements', { cookies: admin.cookies, body })));
+    // As a point of sale sends them: each with its Idempotency-Key, sent again after a 503 (the
+    // store's back-pressure under contention, nothing written), so each is recorded exactly once.
+    const send = async (body: (typeof movements)[number]) => {
+      const headers = { 'idempotency-key': randomUUID() };
+      let answer = await call('POST', '/inventory/movements', { cookies: admin.cookies, body, headers });
+      for (let retry = 0; answer.status === 503 && retry < 5; retry += 1) answer = await call('POST', '/inventory/movements', { cookies: admin.cookies, body, headers });
+      return answer;
+    };
+    const answers = await Promise.all(movements.map(send));
     expect(answers.map((answer) => answer.status)).toEqual(movements.map(() => 201));
 
     for (const days of INDEXED_COVERAGE_DAYS) {
