@@ -1,4 +1,4 @@
-import { Validations } from 'aws-cdk-lib';
+import { type CfnResource, Names, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -37,4 +37,16 @@ export function acknowledgeApiGatewayInvokePermissions(scope: IConstruct): void 
     reason:
       "Each permission names apigateway.amazonaws.com with a SourceArn of this REST API's execute-api ARN (a Fn::Join of the API id, region and account, which the rule cannot evaluate: it accepts only literal strings or Ref/GetAtt). The stack test checks that every Lambda permission has that principal and a SourceArn under this API.",
   });
+}
+
+/**
+ * How cdk-nag names a bucket's ARN in a finding about `from`'s policy: `<LogicalId.Arn>` in
+ * the bucket's own stack, and in a nested stack the parameter CDK passes it through,
+ * `<referenceto<the bucket's unique id>Arn>` (CDK's name for it).
+ */
+export function bucketArnInFinding(bucket: IConstruct, from: IConstruct): string {
+  const owner = Stack.of(bucket);
+  const resource = bucket.node.defaultChild as CfnResource;
+  if (Stack.of(from) === owner) return `<${owner.resolve(owner.getLogicalId(resource)) as string}.Arn>`;
+  return `<referenceto${Names.nodeUniqueId(resource.node)}Arn>`;
 }

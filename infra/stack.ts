@@ -1,8 +1,9 @@
-import { Annotations, CfnOutput, Duration, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
-import { authorizer as authorizerManifest, countsRequests, type RouteId, routeList } from '../lib/routes';
+import type { IResource } from 'aws-cdk-lib/aws-apigateway';
+import { authorizer as authorizerManifest, type RouteId, routeArea, routeList } from '../lib/routes';
 import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
 import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/console-site';
@@ -10,7 +11,8 @@ import { Data } from './constructs/data';
 import { Exports } from './constructs/exports';
 import { Imports } from './constructs/imports';
 import { TenantJobs } from './constructs/tenant-jobs';
-import { bindTable, grantAttributeUpdates, grantPartitionAttributeUpdates, grantRateLimitCounters, grantSearchFolds, ServiceFunction } from './constructs/functions';
+import { bindTable, grantAttributeUpdates, grantPartitionAttributeUpdates, ServiceFunction } from './constructs/functions';
+import { areaStackId, type ManifestRoute, RouteArea, sharedPaths } from './constructs/route-area';
 import { Jobs } from './constructs/jobs';
 import { Webhooks } from './constructs/webhooks';
 import { Mail } from './constructs/mail';
@@ -29,17 +31,11 @@ export const TOKEN_VERIFYING_ROUTES: ReadonlySet<RouteId> = new Set(routeList().
 
 export interface BackofficeStackProps extends StackProps {
   stage: StageConfig;
+  /** The routes to deploy: the manifest's (a test passes a larger one, to measure the headroom). */
+  routes?: readonly ManifestRoute[];
 }
 
-/** `createTenant` -> `CreateTenant`, for readable construct ids and logical ids. */
-export function pascalCase(id: string): string {
-  return id.charAt(0).toUpperCase() + id.slice(1);
-}
-
-/** Construct id, and CloudFormation logical id, of a route's function: `LoginFunction`. */
-export function routeFunctionId(routeId: string): string {
-  return `${pascalCase(routeId)}Function`;
-}
+export { pascalCase, routeFunctionId } from './constructs/route-area';
 
 /** Logical id of the authorizer's function. */
 export const AUTHORIZER_FUNCTION_ID = 'AuthorizerFunction';
@@ -99,6 +95,9 @@ export function functionEnvironment(stage: StageConfig, browser: BrowserEntry) {
  * deploys to whatever account and region the CLI credentials point at.
  */
 export class BackofficeStack extends Stack {
+  /** The nested stack of each area of the manifest, in manifest order. */
+  readonly areas: RouteArea[];
+
   constructor(scope: Construct, id: string, props: BackofficeStackProps) {
     // Written without indentation: CloudFormation takes a template of 1 MB at most, and with the
     // exports the indented one passed 80% of it (816 KB); the resources are the same.
@@ -186,32 +185,24 @@ export class BackofficeStack extends Stack {
     acknowledgeLogGroupFindings(routeLogs);
 
 
+    // Each area of the manifest in a nested stack of its own (docs/deploy.md, "Stacks"); the
+    // resources two areas share are the parent's.
+    const routes = props.routes ?? routeList();
+    const shared = new Map<string, IResource>(sharedPaths(routes, routeArea).map((path) => [path, api.restApi.root.resourceForPath(path)]));
+    const dependencies = { table, routeLogs, environment, verifierEnvironment, mail, signingKey, cursorKey, imports, exportJobs, tenantJobs, ...functionDefaults };
     const observed: ObservedFunction[] = [];
-    for (const route of routeList()) {
-      const functionId = routeFunctionId(route.id);
-      const fn = new ServiceFunction(this, functionId, {
-        ...functionDefaults,
-        logGroup: routeLogs,
-        environment: TOKEN_VERIFYING_ROUTES.has(route.id) ? verifierEnvironment : environment,
-        handler: route.handler,
-        description: `${route.method} ${route.path}: ${route.summary}`,
-        cpu: route.cpu,
-        ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
-      }).function;
-      bindTable(fn, table, route.table);
-      if (countsRequests(route)) grantRateLimitCounters(fn, table);
-      if (route.searches) grantSearchFolds(fn, table);
-      if (route.sendsMail) mail.grantSend(fn);
-      if (route.signsTokens) signingKey.bindSigner(fn);
-      if (route.sealsCursors) cursorKey.bindSealer(fn);
-      if (route.signsImportUploads) imports.bindUploader(fn);
-      if (route.queuesExports) exportJobs.bindStarter(fn);
-      if (route.signsExportDownloads) exportJobs.bindDownloadSigner(fn);
-      if (route.tenantJobs === 'start') tenantJobs.bindStarter(fn);
-      if (route.tenantJobs === 'read') tenantJobs.bindExportReader(fn);
-      api.addRoute(route, fn);
-      observed.push({ name: `${route.method} ${route.path}`, function: fn });
+    this.areas = [];
+    for (const area of [...new Set(routes.map(routeArea))]) {
+      const stack = new RouteArea(this, areaStackId(area), {
+        ...dependencies,
+        area,
+        routes: routes.filter((route) => routeArea(route) === area),
+        api: { restApi: api.restApi, authorizer: api.authorizer, cors: api.cors, shared },
+      });
+      this.areas.push(stack);
+      for (const { route, function: fn } of stack.functions) observed.push({ name: `${route.method} ${route.path}`, function: fn });
     }
+    api.deployAfter(this.areas, routes);
 
     const jobs = new Jobs(this, 'Jobs', { table, environment, ...functionDefaults });
     for (const [jobId, service] of Object.entries(jobs.functions)) {

@@ -1183,6 +1183,16 @@ export function routeKeyAccess(method: string, resource: string): RouteKeyAccess
   return false;
 }
 
+/**
+ * A route's area: the folder of its handler under functions/ (`functions/auth/login.ts` is in
+ * `auth`). Its function, role and method land in that area's stack (infra/constructs/route-area.ts).
+ */
+export function routeArea(route: Pick<Route, 'handler'>): string {
+  const match = /^functions\/([a-z0-9-]+)\//.exec(route.handler);
+  if (!match) throw new Error(`A route handler lives in a folder of functions/: ${route.handler}`);
+  return match[1] as string;
+}
+
 /** Every route with its id, in manifest order. */
 export function routeList(): (Route & { id: RouteId })[] {
   return (Object.entries(routes) as [RouteId, Route][]).map(([id, route]) => ({ id, ...route }));

@@ -11,9 +11,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot } from '../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId } from '../infra/stack';
+import { areaStackId } from '../infra/constructs/route-area';
 import type { RouteDocs } from '../lib/http/route-docs';
 import { routeHandlers } from '../tools/openapi/handlers';
-import { authorizer, jobs, routeList, type Route, type RouteId } from '../lib/routes';
+import { authorizer, jobs, routeArea, routeList, type Route, type RouteId } from '../lib/routes';
 
 export const FIX_COMMAND = 'npm run routes';
 
@@ -154,12 +155,15 @@ export function readmeRouteTable(routes: ListedRoute[], specOf: (id: RouteId) =>
   return ['| Method | Path | Access | Handler | Notes |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** docs/deploy.md's `sam local invoke` command of every function, in the template's logical ids. */
+/**
+ * docs/deploy.md's `sam local invoke` command of every function, in the template's logical
+ * ids; a route function as `<area stack>/<function>`, the way SAM names a nested stack's function.
+ */
 export function samInvokeList(routes: ListedRoute[]): string {
   const invoke = (functionId: string, handler: string) => `sam local invoke -t cdk.out/Backoffice-${STAGE}.template.json ${functionId} -e ${eventFileOf(handler)}`;
   const lines = [
     invoke(AUTHORIZER_FUNCTION_ID, authorizer.handler),
-    ...routes.map((route) => invoke(routeFunctionId(route.id), route.handler)),
+    ...routes.map((route) => invoke(`${areaStackId(routeArea(route))}/${routeFunctionId(route.id)}`, route.handler)),
     ...Object.entries(jobs).map(([id, job]) => invoke(routeFunctionId(id), job.handler)),
   ];
   return ['```sh', ...lines, '```'].join('\n');

@@ -1,26 +1,24 @@
+import { createHash } from 'node:crypto';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
-  AuthorizationType,
   DomainName,
   EndpointType,
-  AwsIntegration,
+  type CorsOptions,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RequestAuthorizer,
   ResponseType,
   RestApi,
   SecurityPolicy,
-  type MethodOptions,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import type { CustomDomain } from '../stages';
 import { GATEWAY_PROBLEM_CONTENT_TYPE, GATEWAY_STATIC_HEADERS, gatewayCorsOrigin, gatewayProblem, gatewayResponses } from '../../lib/http/gateway-responses';
 import type { Route } from '../../lib/routes';
@@ -41,6 +39,13 @@ export interface ApiProps {
   customDomain?: CustomDomain;
 }
 
+/** Why no method uses a Cognito user pool authorizer (the area stacks acknowledge it on their methods too). */
+export const COGNITO_AUTHORIZER_ACKNOWLEDGMENT = {
+  id: 'AwsSolutions-COG4',
+  reason:
+    'Protected routes use a REQUEST authorizer on purpose: the access token travels in an HttpOnly cookie and every request must check the session and jti blacklist in DynamoDB, which a Cognito user pool authorizer cannot do. Public routes (sign-up, login, refresh, password reset) take no authorizer by contract.',
+} as const;
+
 /** Quoted the way API Gateway wants static header values. */
 const literal = (value: string): string => `'${value}'`;
 
@@ -52,6 +57,8 @@ const literal = (value: string): string => `'${value}'`;
 export class Api extends Construct {
   readonly restApi: RestApi;
   readonly authorizer: RequestAuthorizer;
+  /** The CORS preflight of every resource, the area stacks' included. */
+  readonly cors: CorsOptions;
   /** The custom domain, when configured. */
   readonly domainName?: DomainName;
   /** Base URL of the API: the custom domain's root, or the execute-api URL with the stage. */
@@ -65,6 +72,13 @@ export class Api extends Construct {
       removalPolicy: props.removalPolicy,
     });
 
+    this.cors = {
+      allowOrigins: props.allowedOrigins,
+      allowCredentials: true,
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Idempotency-Key'],
+      maxAge: Duration.minutes(10),
+    };
     this.restApi = new RestApi(this, 'RestApi', {
       // The name is the ApiName dimension of the API's metrics; not an identifier, so the
       // stack name (one per stage) is safe and readable in the console.
@@ -92,13 +106,7 @@ export class Api extends Construct {
         throttlingRateLimit: props.throttling.rateLimit,
         throttlingBurstLimit: props.throttling.burstLimit,
       },
-      defaultCorsPreflightOptions: {
-        allowOrigins: props.allowedOrigins,
-        allowCredentials: true,
-        allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        allowHeaders: ['Content-Type', 'Idempotency-Key'],
-        maxAge: Duration.minutes(10),
-      },
+      defaultCorsPreflightOptions: this.cors,
     });
     // RestApi adds an unnamed "Endpoint" output; the stack exports the URL under a clear name.
     this.restApi.node.tryRemoveChild('Endpoint');
@@ -167,11 +175,7 @@ export class Api extends Construct {
       reason:
         'Requests are validated in each function by the shared zod schemas, which answer with an RFC 9457 problem naming every invalid field (docs/api.md, "Errors") and enforce 413/415 in the required order; gateway request models would duplicate those schemas and answer with a generic body.',
     });
-    Validations.of(this.restApi).acknowledge({
-      id: 'AwsSolutions-COG4',
-      reason:
-        'Protected routes use a REQUEST authorizer on purpose: the access token travels in an HttpOnly cookie and every request must check the session and jti blacklist in DynamoDB, which a Cognito user pool authorizer cannot do. Public routes (sign-up, login, refresh, password reset) take no authorizer by contract.',
-    });
+    Validations.of(this.restApi).acknowledge(COGNITO_AUTHORIZER_ACKNOWLEDGMENT);
     Validations.of(this.restApi.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG3',
       reason:
@@ -188,37 +192,16 @@ export class Api extends Construct {
   }
 
   /**
-   * The role API Gateway invokes the route functions with (integration credentials): one role
-   * whose policy names each route's function, instead of one resource-based permission per
-   * function. A stack holds at most 500 resources, and one per route was the cheapest to spare.
+   * The stage is deployed after every area's methods exist, and again whenever the route list
+   * changes. The methods live in the area stacks, where the RestApi construct cannot see them:
+   * without this its deployment would keep its logical id when a route is added, and
+   * CloudFormation would not deploy the stage again (docs/deploy.md, "Stacks").
    */
-  private invokeRole: Role | undefined;
-
-  private routeInvoker(): Role {
-    this.invokeRole ??= new Role(this, 'RouteInvoker', {
-      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
-      description: 'API Gateway invokes the route functions with this role, and nothing else',
-    });
-    return this.invokeRole;
-  }
-
-  /** Adds the route's method, behind the authorizer exactly when the route is protected. */
-  addRoute(route: Pick<Route, 'method' | 'path' | 'auth'>, fn: IFunction): void {
-    const options: MethodOptions =
-      route.auth === 'protected'
-        ? { authorizationType: AuthorizationType.CUSTOM, authorizer: this.authorizer }
-        : { authorizationType: AuthorizationType.NONE };
-    // A Lambda proxy integration under the invoker role: no per-function permission resource.
-    const invoker = this.routeInvoker();
-    invoker.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }));
-    const integration = new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: { credentialsRole: invoker } });
-    const method = this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, options);
-    if (route.auth === 'public') {
-      Validations.of(method).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason: `${route.method} ${route.path} is public by contract (section 3: sign-up, register, login, refresh, forgot and reset password); the function applies its own checks (rate limits, refresh-token verification, CSRF).`,
-      });
-    }
+  deployAfter(areas: readonly IConstruct[], routes: readonly Pick<Route, 'method' | 'path' | 'auth' | 'handler'>[]): void {
+    const deployment = this.restApi.latestDeployment;
+    if (!deployment) throw new Error('The REST API deploys its stage itself');
+    deployment.addToLogicalId({ routes: routeListDigest(routes) });
+    for (const area of areas) deployment.node.addDependency(area);
   }
 
   private addGatewayResponses(allowedOrigins: readonly string[]): void {
@@ -242,6 +225,15 @@ export class Api extends Construct {
       });
     }
   }
+}
+
+/**
+ * What the stage's deployment depends on in the route list: each route's method, path,
+ * authorization and handler, hashed (a digest keeps the logical id short whatever the count).
+ */
+export function routeListDigest(routes: readonly Pick<Route, 'method' | 'path' | 'auth' | 'handler'>[]): string {
+  const lines = routes.map((route) => `${route.method} ${route.path} ${route.auth} ${route.handler}`).sort();
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
 /** One JSON object per request. Never headers or bodies: cookies carry the tokens. */

@@ -1,13 +1,14 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { type Bucket, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { type Bucket } from 'aws-cdk-lib/aws-s3';
 import { type ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { bucketArnInFinding } from '../acknowledgments';
 import { Construct, type IConstruct } from 'constructs';
 import { EXPORT_FILE_DAYS, EXPORT_MAX_RECEIVES } from '../../lib/exports/model';
 import { workers } from '../../lib/routes';
@@ -113,7 +114,7 @@ export class Exports extends Construct {
 
   /** The one wildcard of a role that reaches the files: their prefix, since each job's key is made when it is. */
   private acknowledgeFilesPrefix(role: IConstruct, does: string): void {
-    const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)) as string}.Arn>`;
+    const bucketArn = bucketArnInFinding(this.bucket, role);
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${bucketArn}/${FILE_PREFIX}*]`,
       reason: `This role ${does} export files, one per job under ${FILE_PREFIX}<tenant>/<job>.csv; the key is made with the job, so the grant is the prefix, and no other prefix of the bucket.`,

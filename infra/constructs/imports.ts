@@ -4,13 +4,13 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, EventType, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, EventType, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { IMPORT_RETENTION_DAYS } from '../../lib/imports/model';
 import { workers } from '../../lib/routes';
-import { acknowledgeFunctionOutsideVpc } from '../acknowledgments';
+import { acknowledgeFunctionOutsideVpc, bucketArnInFinding } from '../acknowledgments';
 import { deadLetterQueue } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 
@@ -123,7 +123,7 @@ export class Imports extends Construct {
 
   /** The one wildcard of a role that reaches the files: their prefix, since each job's key is made when it is. */
   private acknowledgeFilesPrefix(role: IConstruct, does: string): void {
-    const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)) as string}.Arn>`;
+    const bucketArn = bucketArnInFinding(this.bucket, role);
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${bucketArn}/${FILE_PREFIX}*]`,
       reason: `This role ${does} import files, one per job under ${FILE_PREFIX}<tenant>/<job>.csv; the key is made with the job, so the grant is the prefix: the bucket holds nothing else.`,

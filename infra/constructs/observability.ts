@@ -21,7 +21,8 @@ const PERIOD = Duration.minutes(5);
  * stack in one account never add up.
  */
 export function serviceMetricsNamespace(stack: Stack): string {
-  return `Backoffice/${stack.stackName}`;
+  // An area's function writes under its parent's (the deployed stack's) name, as every other does.
+  return stack.nestedStackParent ? serviceMetricsNamespace(stack.nestedStackParent) : `Backoffice/${stack.stackName}`;
 }
 
 /**

@@ -1,13 +1,14 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { type Bucket, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { type Bucket } from 'aws-cdk-lib/aws-s3';
 import { type ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { bucketArnInFinding } from '../acknowledgments';
 import { Construct, type IConstruct } from 'constructs';
 import { workers } from '../../lib/routes';
 import { TENANT_EXPORT_FILE_DAYS } from '../../lib/tenant-jobs/model';
@@ -123,7 +124,7 @@ export class TenantJobs extends Construct {
 
   /** The wildcards of a role that reach the tenants' files: their prefixes, since each key is made with its job. */
   private acknowledgePrefixes(role: IConstruct, prefixes: readonly string[], does: string): void {
-    const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)) as string}.Arn>`;
+    const bucketArn = bucketArnInFinding(this.bucket, role);
     for (const prefix of prefixes) {
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${bucketArn}/${prefix}*]`,

@@ -27,10 +27,83 @@ export interface TemplateResource {
   Type: string;
   Properties?: Record<string, TemplateValue>;
   Metadata?: Record<string, TemplateValue>;
+  DependsOn?: string | string[];
 }
 
 export interface Template {
   Resources: Record<string, TemplateResource>;
+  Parameters?: Record<string, TemplateValue>;
+  Outputs?: Record<string, { Value: TemplateValue }>;
+}
+
+/** Renames the logical ids of a template value (Ref, Fn::GetAtt, Fn::Sub's `${Id}`) and puts values for Refs and nested outputs. */
+function rewrite(value: TemplateValue, change: { ids?: ReadonlyMap<string, string>; refs?: ReadonlyMap<string, TemplateValue>; outputs?: ReadonlyMap<string, TemplateValue> }): TemplateValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, change));
+  if (typeof value.Ref === 'string' && Object.keys(value).length === 1) {
+    const put = change.refs?.get(value.Ref);
+    if (put !== undefined) return put;
+    return { Ref: change.ids?.get(value.Ref) ?? value.Ref };
+  }
+  const getAtt = value['Fn::GetAtt'];
+  if (Array.isArray(getAtt) && typeof getAtt[0] === 'string' && typeof getAtt[1] === 'string') {
+    const output = change.outputs?.get(`${getAtt[0]}.${getAtt[1]}`);
+    if (output !== undefined) return output;
+    return { 'Fn::GetAtt': [change.ids?.get(getAtt[0]) ?? getAtt[0], getAtt[1]] };
+  }
+  const sub = value['Fn::Sub'];
+  if (typeof sub === 'string' && change.ids) {
+    return { 'Fn::Sub': sub.replace(/\$\{([A-Za-z0-9]+)(\.[A-Za-z0-9.]+)?\}/g, (whole, id: string, rest = '') => (change.ids?.has(id) ? `\${${change.ids.get(id) as string}${rest as string}}` : whole)) };
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewrite(item, change)]));
+}
+
+/**
+ * A stack's template with its nested stacks' resources in it, as if it were one template: each
+ * nested stack's parameters replaced by what the parent passes, the parent's reads of its
+ * outputs by their values, and a nested logical id the template already holds renamed
+ * `<nested stack id><id>`. The functions, roles and methods of the area stacks are then read
+ * (and resolved, and evaluated) as the parent's. The nested stack resources themselves are left out.
+ */
+export function flattenedTemplate(dir: string, file: string): Template {
+  const template = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template;
+  const resources: Record<string, TemplateResource> = {};
+  const outputs = new Map<string, TemplateValue>();
+  const nestedStacks = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::CloudFormation::Stack');
+  for (const [logicalId, resource] of Object.entries(template.Resources)) if (resource.Type !== 'AWS::CloudFormation::Stack') resources[logicalId] = resource;
+  for (const [stackId, resource] of nestedStacks) {
+    const nestedFile = resource.Metadata?.['aws:asset:path'];
+    if (typeof nestedFile !== 'string') throw new Error(`${stackId} in ${file} has no aws:asset:path: synthesize with asset metadata (the CLI's default)`);
+    const nested = flattenedTemplate(dir, nestedFile);
+    const ids = new Map<string, string>();
+    for (const id of Object.keys(nested.Resources)) ids.set(id, id in resources || id in template.Resources ? `${stackId}${id}` : id);
+    const passed = (resource.Properties?.Parameters ?? {}) as Record<string, TemplateValue>;
+    const refs = new Map(Object.keys(nested.Parameters ?? {}).flatMap((name) => (name in passed ? [[name, passed[name] as TemplateValue] as const] : [])));
+    for (const [id, nestedResource] of Object.entries(nested.Resources)) {
+      if (nestedResource.Type === 'AWS::CDK::Metadata') continue;
+      const renamed = rewrite(nestedResource as unknown as TemplateValue, { ids, refs }) as unknown as TemplateResource;
+      if (nestedResource.DependsOn !== undefined) renamed.DependsOn = [nestedResource.DependsOn].flat().map((dependency) => ids.get(dependency) ?? dependency);
+      resources[ids.get(id) as string] = renamed;
+    }
+    for (const [name, output] of Object.entries(nested.Outputs ?? {})) outputs.set(`${stackId}.Outputs.${name}`, rewrite(output.Value, { ids, refs }));
+  }
+  const stackIds = new Set(nestedStacks.map(([stackId]) => stackId));
+  const flattened = Object.fromEntries(
+    Object.entries(resources).map(([id, resource]) => {
+      const rewritten = rewrite(resource as unknown as TemplateValue, { outputs }) as unknown as TemplateResource;
+      if (resource.DependsOn !== undefined) {
+        const kept = [resource.DependsOn].flat().filter((dependency) => !stackIds.has(dependency));
+        if (kept.length > 0) rewritten.DependsOn = kept;
+        else delete rewritten.DependsOn;
+      }
+      return [id, rewritten];
+    }),
+  );
+  return {
+    ...template,
+    Resources: flattened,
+    ...(template.Outputs ? { Outputs: Object.fromEntries(Object.entries(template.Outputs).map(([name, output]) => [name, { ...output, Value: rewrite(output.Value, { outputs }) }])) } : {}),
+  };
 }
 
 export interface AssemblyFunction {
@@ -254,7 +327,7 @@ function readTables(template: Template): AssemblyTable[] {
 export function readAssembly(options: { dir?: string; stackName?: string; template?: Template } = {}): CloudAssembly {
   const dir = options.dir ?? DEFAULT_ASSEMBLY_DIR;
   const stackName = options.stackName ?? DEFAULT_STACK_NAME;
-  const template = options.template ?? (JSON.parse(readFileSync(join(dir, `${stackName}.template.json`), 'utf8')) as Template);
+  const template = options.template ?? flattenedTemplate(dir, `${stackName}.template.json`);
   return { dir, stackName, template, functions: readFunctions(dir, template), routes: readRoutes(template), tables: readTables(template) };
 }
 

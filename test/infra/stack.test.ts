@@ -13,9 +13,10 @@ import { JOB_MAX_EVENT_AGE, JOB_RETRY_ATTEMPTS } from '../../infra/constructs/jo
 import { AUTHORIZER_FAILURE_LOG_MESSAGE, DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD, FUNCTIONS_PER_ERRORS_ALARM } from '../../infra/constructs/observability';
 import { fromRoot } from '../../infra/paths';
 import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from '../../infra/stack';
+import { areaStackId } from '../../infra/constructs/route-area';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
-import { authorizer as authorizerManifest, countsRequests, jobs, routeList, TABLE_WRITE_ACTIONS, workers, writesTable, type TableAccess } from '../../lib/routes';
+import { authorizer as authorizerManifest, countsRequests, jobs, routeArea, routeList, TABLE_WRITE_ACTIONS, workers, writesTable, type TableAccess } from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { LOCAL_APP_ORIGIN, settings } from '../../lib/settings';
 import { DEFAULT_STACK_NAME, readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
@@ -63,10 +64,11 @@ let bundles: CloudAssembly;
 beforeAll(async () => {
   // A finding that is not acknowledged fails the synthesis itself (sharedAssembly throws its output).
   outdir = await sharedAssembly();
-  template = Template.fromJSON(JSON.parse(readFileSync(path.join(outdir, `${DEFAULT_STACK_NAME}.template.json`), 'utf8')) as Json);
-  resources = template.toJSON().Resources as Record<string, Resource>;
   report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
   bundles = readAssembly({ dir: outdir, stackName: DEFAULT_STACK_NAME });
+  // The parent and its area stacks read as one template (local/bundles/assembly.ts, flattenedTemplate).
+  template = Template.fromJSON(bundles.template);
+  resources = template.toJSON().Resources as Record<string, Resource>;
 }, SYNTH_TIMEOUT_MS);
 
 // ---- template navigation -------------------------------------------------------------------
@@ -292,14 +294,12 @@ describe('functions', () => {
     expect(behindRoutes.has(authorizerFunction())).toBe(false);
   });
 
-  it("writes each function's grants in its role (no AWS::IAM::Policy per function), and stays under CloudFormation's 500 resources with room for a split", () => {
+  it("writes each function's grants in its role (no AWS::IAM::Policy per function)", () => {
     const functionRoles = new Set(serviceFunctions().flatMap(([, fn]) => [...referencedIds(fn.Properties.Role)]));
     expect(functionRoles.size).toBe(serviceFunctions().length);
     for (const [id, policy] of ofType('AWS::IAM::Policy')) {
       for (const role of policy.Properties.Roles as unknown[]) expect([...referencedIds(role)].filter((ref) => functionRoles.has(ref)), id).toEqual([]);
     }
-    // Past 480, split the stack (nested stacks per area of the manifest) before a deployment fails at 500.
-    expect(Object.keys(resources).length).toBeLessThanOrEqual(480);
   });
 
   it('bundles each function from its own handler entry', () => {
@@ -319,7 +319,9 @@ describe('functions', () => {
   it('summarizes each template for `npm run synth`: its resources, its functions, its largest bundle and its headroom to 500', () => {
     const summaries = stackSummaries(outdir);
     const parent = summaries.find((summary) => summary.stack === DEFAULT_STACK_NAME);
-    expect(parent?.resources).toBe(Object.keys(resources).length);
+    const parentTemplate = JSON.parse(readFileSync(path.join(outdir, `${DEFAULT_STACK_NAME}.template.json`), 'utf8')) as { Resources: Json };
+    expect(parent?.resources).toBe(Object.keys(parentTemplate.Resources).length);
+    expect(summaries.map((summary) => summary.stack)).toEqual([DEFAULT_STACK_NAME, ...new Set(routes.map(routeArea))].map((area) => (area === DEFAULT_STACK_NAME ? area : expect.stringContaining(areaStackId(area)))));
     expect(summaries.reduce((sum, summary) => sum + summary.functions, 0)).toBe(bundleSizes(outdir).length);
     for (const summary of summaries) {
       expect(summary.headroom, summary.stack).toBe(CLOUDFORMATION_RESOURCE_LIMIT - summary.resources);
@@ -744,26 +746,36 @@ describe('IAM', () => {
     }
   });
 
-  it('lets API Gateway invoke the route functions through one role that names each, and the authorizer only from this API', () => {
+  it("lets API Gateway invoke the route functions through one role per area that names each of the area's, and the authorizer only from this API", () => {
     const [apiId] = only(ofType('AWS::ApiGateway::RestApi'), 'APIs');
-    // The routes: each method's integration runs under the invoker role, whose policy names exactly the route functions.
-    const invokerId = only(ofType('AWS::IAM::Role').filter(([id]) => id.includes('RouteInvoker')), 'invoker roles')[0];
-    const invoker = resources[invokerId];
-    expect(JSON.stringify(invoker?.Properties.AssumeRolePolicyDocument)).toContain('apigateway.amazonaws.com');
-    // Its statements, in its policy and, past IAM's inline size, the overflow policies CDK adds for it.
-    const invokable = [...ofType('AWS::IAM::Policy'), ...ofType('AWS::IAM::ManagedPolicy')]
-      .filter(([, policy]) => JSON.stringify(policy.Properties.Roles).includes(invokerId))
-      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement)
-      .flatMap((statement) => {
+    // The routes: each method's integration runs under its area's invoker role, whose policy names exactly the area's route functions.
+    const invokers = ofType('AWS::IAM::Role').filter(([id]) => id.includes('RouteInvoker'));
+    expect(invokers).toHaveLength(new Set(routes.map(routeArea)).size);
+    const invokable: string[] = [];
+    for (const [invokerId, invoker] of invokers) {
+      expect(JSON.stringify(invoker.Properties.AssumeRolePolicyDocument)).toContain('apigateway.amazonaws.com');
+      // Its statements: in the role itself (InlinePolicyRole), and in any policy naming it.
+      const statements = [
+        ...((invoker.Properties.Policies ?? []) as { PolicyDocument: { Statement: Json[] } }[]).flatMap((policy) => policy.PolicyDocument.Statement),
+        ...[...ofType('AWS::IAM::Policy'), ...ofType('AWS::IAM::ManagedPolicy')]
+          .filter(([, policy]) => JSON.stringify(policy.Properties.Roles).includes(invokerId))
+          .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement),
+      ];
+      const named = statements.flatMap((statement) => {
         expect(statement).toMatchObject({ Action: 'lambda:InvokeFunction', Effect: 'Allow' });
         return [...referencedIds(statement.Resource)];
-      })
-      .sort();
-    expect(invokable).toEqual(routes.map((route) => routeFunction(route)).sort());
+      });
+      // One area's functions per role.
+      expect(new Set(named.map((functionId) => routeArea(routes.find((route) => routeFunction(route) === functionId) ?? { handler: '' }))).size, invokerId).toBe(1);
+      invokable.push(...named);
+    }
+    expect(invokable.sort()).toEqual(routes.map((route) => routeFunction(route)).sort());
     for (const route of routes) {
       const integration = methodOf(route).Integration as { Type: string; Credentials: unknown };
       expect(integration.Type, route.id).toBe('AWS_PROXY');
-      expect([...referencedIds(integration.Credentials)], route.id).toEqual([invokerId]);
+      const [credentials] = [...referencedIds(integration.Credentials)];
+      const named = invokers.find(([id]) => id === credentials)?.[1];
+      expect(JSON.stringify(named?.Properties.Policies), route.id).toContain(`"${routeFunction(route)}"`);
     }
     // The authorizer and the scheduled job keep a resource-based permission, from this API and the rule.
     const permissions = ofType('AWS::Lambda::Permission');
@@ -1391,7 +1403,7 @@ describe('sam local invoke', () => {
   it('documents the exact command for every function, with its logical id and an existing sample event', () => {
     const handlers = new Map<string, string>([
       [authorizerFunction(), authorizerManifest.handler],
-      ...routes.map((route) => [routeFunction(route), route.handler] as [string, string]),
+      ...routes.map((route) => [`${areaStackId(routeArea(route))}/${routeFunction(route)}`, route.handler] as [string, string]),
       ...jobList.map((job) => [jobFunction(job.id), job.handler] as [string, string]),
     ]);
     for (const [logicalId, handler] of handlers) {

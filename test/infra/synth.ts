@@ -6,6 +6,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { CONTROL_TOWER_RULE_FOLDERS, CONTROL_TOWER_RULES_DIR, createBackofficeApp } from '../../infra/backoffice-app';
 import { fromRoot, repoRoot } from '../../infra/paths';
 import type { BackofficeStack } from '../../infra/stack';
+import type { ManifestRoute } from '../../infra/constructs/route-area';
+import { flattenedTemplate } from '../../local/bundles/assembly';
 import { inject } from 'vitest';
 
 /** Helpers shared by the infra tests: the app as `cdk synth` builds it, and its validation report. */
@@ -47,18 +49,21 @@ export function violationsOf(report: ValidationReport, plugin: string): string[]
 export function synthWithoutBundling(
   context: Record<string, unknown>,
   extend?: (stack: BackofficeStack) => void,
+  options: { routes?: readonly ManifestRoute[]; keep?: (outdir: string) => void } = {},
 ): { template?: Template; report: ValidationReport; error?: Error } {
   const outdir = mkdtempSync(path.join(tmpdir(), 'backoffice-variant-'));
-  const { app, stack } = createBackofficeApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } });
+  const { app, stack } = createBackofficeApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } }, options.routes ? { routes: options.routes } : {});
   extend?.(stack);
   let template: Template | undefined;
   let error: Error | undefined;
   try {
-    template = Template.fromJSON(app.synth().getStackByName(stack.stackName).template as Record<string, unknown>);
+    app.synth();
+    template = Template.fromJSON(flattenedTemplate(outdir, `${stack.stackName}.template.json`));
   } catch (caught) {
     error = caught as Error;
   }
   const report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
+  options.keep?.(outdir);
   rmSync(outdir, { recursive: true, force: true });
   return { report, ...(template ? { template } : {}), ...(error ? { error } : {}) };
 }
