@@ -1,7 +1,6 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { presignS3 } from '../aws/s3-presign';
 import type { TenantJobFiles } from './files';
-import { EXPORT_LINK_SECONDS } from './model';
+import { s3TenantJobLinks } from './links';
 
 let client: S3Client | undefined;
 const s3 = () => (client ??= new S3Client({}));
@@ -21,10 +20,7 @@ export function s3TenantJobFiles(bucket: string): TenantJobFiles {
         throw error;
       }
     },
-    downloadLink: async (key, nowMs) => ({
-      url: await presignS3({ operation: 'GetObject', bucket, key, expiresInSeconds: EXPORT_LINK_SECONDS }),
-      expiresAt: new Date(nowMs + EXPORT_LINK_SECONDS * 1000).toISOString(),
-    }),
+    ...s3TenantJobLinks(bucket),
     removeFolder: async (prefix) => {
       let removed = 0;
       let token: string | undefined;

@@ -3,7 +3,7 @@ import { auditRecord } from '../audit/record';
 import { findTenantExport, insertTenantExport, runningExportId } from '../db/repositories/tenant-jobs';
 import { Conflict, NotFound } from '../errors';
 import { newTenantExport, type SendTenantJob } from '../tenant-jobs/engine';
-import { tenantJobFiles, type TenantJobFiles } from '../tenant-jobs/files';
+import { tenantJobLinks, type TenantJobLinks } from '../tenant-jobs/links';
 import { exportFolder, type TenantExport } from '../tenant-jobs/model';
 import { enqueueTenantJob } from '../tenant-jobs/queue';
 import { existingTenant, requirePlatformAdmin } from './offboarding';
@@ -15,11 +15,11 @@ import type { TenantExportView } from './schemas';
  * the tenant jobs' engine (lib/tenant-jobs/engine) and downloaded by links of 15 minutes.
  */
 
-async function exportView(job: TenantExport, nowMs: number, files?: TenantJobFiles): Promise<TenantExportView> {
+async function exportView(job: TenantExport, nowMs: number, files?: TenantJobLinks): Promise<TenantExportView> {
   const items = job.files.reduce((sum, file) => sum + file.items, 0);
   const base = { id: job.id, tenantId: job.tenantId, status: job.status, createdAt: job.createdAt, finishedAt: job.finishedAt, items, manifestSha256: job.manifestSha256, failure: job.failure };
   if (job.status !== 'succeeded') return { ...base, downloads: null };
-  const store = files ?? (await tenantJobFiles());
+  const store = files ?? tenantJobLinks();
   const folder = exportFolder(job.tenantId, job.id);
   const manifest = await store.downloadLink(`${folder}/manifest.json`, nowMs);
   const checksum = await store.downloadLink(`${folder}/manifest.json.sha256`, nowMs);
@@ -50,7 +50,7 @@ export async function startTenantExport(principal: Principal, tenantId: string, 
 }
 
 /** An export's status and, once it succeeded, its download links (15 minutes). */
-export async function readTenantExport(principal: Principal, tenantId: string, exportId: string, nowMs: number, files?: TenantJobFiles): Promise<TenantExportView> {
+export async function readTenantExport(principal: Principal, tenantId: string, exportId: string, nowMs: number, files?: TenantJobLinks): Promise<TenantExportView> {
   requirePlatformAdmin(principal);
   const job = await findTenantExport(tenantId, exportId);
   if (!job) throw new NotFound('No such export');
