@@ -44,11 +44,14 @@ export const BUNDLE_TSCONFIG = path.join(repoRoot, 'tsconfig.json');
 
 /**
  * Statements the bundles leave out: each handler's `ROUTE_DOCS: describeRoute(...)`, its
- * response schemas and prose for the tooling (lib/http/route-docs.ts). With package.json's
- * `"sideEffects": false`, a module that only the docs imported (a view schema, and through
- * it classic zod) goes too.
+ * response schemas and prose for the tooling (lib/http/route-docs.ts); and `IN_PROCESS: {…}`,
+ * the fallback that runs a background job in the caller's process when there is neither a
+ * queue nor npm start's folder (a test calling a service), which would put the job's engine
+ * and the S3 client in a route's bundle (lib/tenant-jobs/queue.ts). With package.json's
+ * `"sideEffects": false`, a module that only these imported (a view schema, and through
+ * it classic zod; the engine) goes too.
  */
-export const BUNDLE_DROP_LABELS = ['ROUTE_DOCS'];
+export const BUNDLE_DROP_LABELS = ['ROUTE_DOCS', 'IN_PROCESS'];
 
 /**
  * The ESM bundle has no `require`, but some CommonJS dependencies that esbuild inlines
