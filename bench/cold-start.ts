@@ -20,8 +20,9 @@
  * roll-up) within 2x and 600 KB: nobody waits on their cold start, but it is billed.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { customResourceHandlers, stackTemplates } from '../infra/bundle-sizes';
 import { promisify } from 'node:util';
 import { authorizer, jobs, routeList, workers } from '../lib/routes';
 import { bundle } from './support/bundling';
@@ -62,6 +63,8 @@ export interface ColdStartFigure {
   maxBytes: number;
   /** A worker (a queue consumer or a scheduled job), held to the workers' targets. */
   worker: boolean;
+  /** One of CDK's own custom-resource handlers from the last synthesis: measured, not ours to slim, held to no target. */
+  cdk?: { runtime: string };
   /** Ratio and bundle size within their targets (the baseline: its size). */
   met: boolean;
 }
@@ -110,8 +113,13 @@ export async function runColdStartBench(log: (line: string) => void): Promise<Co
     ...Object.values(jobs).map((job) => ({ name: `job ${job.name}`, entry: job.handler, ...worker })),
   ];
 
-  const bundles = [];
+  const bundles: ((typeof entries)[number] & { file: string; bytes: number; cdk?: { runtime: string } })[] = [];
   for (const [index, entry] of entries.entries()) bundles.push({ ...entry, ...(await bundle(entry.entry, OUT, `f${index}`)) });
+  const handlers = cdkHandlers();
+  if (handlers.length === 0) log('cold start: no cdk.out with CDK handlers (npm run synth first to measure them too)');
+  for (const handler of handlers) {
+    if (handler.file) bundles.push({ name: handler.name, entry: handler.file, file: handler.file, bytes: handler.bytes, target: null, maxBytes: Infinity, worker: false, cdk: { runtime: handler.runtime } });
+  }
   log(`cold start: ${bundles.length} bundles built; ${RUNS} rounds of fresh imports ...`);
 
   // Rounds interleave every bundle, so a busy moment of the machine hits all of them alike;
@@ -134,11 +142,41 @@ export async function runColdStartBench(log: (line: string) => void): Promise<Co
       targetRatio: entry.target,
       maxBytes: entry.maxBytes,
       worker: entry.worker,
+      ...(entry.cdk ? { cdk: entry.cdk } : {}),
       met: entry.bytes <= entry.maxBytes && (entry.target === null || ratio <= entry.target),
     };
   });
   rmSync(OUT, { recursive: true, force: true });
-  return summarize(figures);
+  // CDK's handlers in other runtimes (Python) cannot be imported here: listed with their size.
+  const unmeasured = handlers.filter((handler) => !handler.file).map((handler): ColdStartFigure => ({ name: handler.name, bytes: handler.bytes, medianMs: Number.NaN, overBaselineMs: Number.NaN, ratio: Number.NaN, targetRatio: null, maxBytes: Infinity, worker: false, cdk: { runtime: handler.runtime }, met: true }));
+  return summarize([...figures, ...unmeasured]);
+}
+
+/** Every file under a directory. */
+const filesUnder = (directory: string): string[] => readdirSync(directory, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(directory, entry.name)) : [join(directory, entry.name)]));
+
+/**
+ * CDK's own custom-resource handlers in the last synthesis (cdk.out): the console's
+ * deployment, the bucket notifications, the buckets' auto-delete. A Node.js one is imported in
+ * the same rounds as ours (its staged entry file); another runtime is listed by size only.
+ */
+export function cdkHandlers(outdir = 'cdk.out'): { name: string; runtime: string; bytes: number; file?: string }[] {
+  if (!existsSync(join(outdir, 'manifest.json'))) return [];
+  return stackTemplates(outdir).flatMap(({ stack, resources }) =>
+    [...customResourceHandlers(resources)].flatMap((logicalId) => {
+      const resource = resources[logicalId] as { Properties?: { Runtime?: string; Handler?: string; Code?: { ZipFile?: string } }; Metadata?: Record<string, unknown> } | undefined;
+      const runtime = resource?.Properties?.Runtime ?? 'unknown';
+      const asset = resource?.Metadata?.['aws:asset:path'];
+      const name = `CDK ${stack.split('/').pop() ?? stack}/${logicalId} (${runtime})`;
+      if (typeof asset !== 'string') return [{ name, runtime, bytes: Buffer.byteLength(resource?.Properties?.Code?.ZipFile ?? '') }];
+      const directory = join(outdir, asset);
+      const files = statSync(directory).isDirectory() ? filesUnder(directory) : [directory];
+      const bytes = files.reduce((total, file) => total + readFileSync(file).length, 0);
+      const module = (resource?.Properties?.Handler ?? 'index.handler').replace(/\.[^.]+$/, '');
+      const entry = ['.js', '.mjs', '.cjs'].map((extension) => join(directory, `${module}${extension}`)).find((file) => existsSync(file));
+      return [{ name, runtime, bytes, ...(runtime.startsWith('nodejs') && entry ? { file: entry } : {}) }];
+    }),
+  );
 }
 
 export const BASELINE_NAME = 'baseline (DynamoDB document client, bundled)';
@@ -146,7 +184,7 @@ export const BASELINE_NAME = 'baseline (DynamoDB document client, bundled)';
 /** The run's figures against the targets. */
 export function summarize(figures: ColdStartFigure[], rounds = RUNS): ColdStartResult {
   // The functions a person waits on: the authorizer and the routes (the median is theirs).
-  const functions = figures.filter((figure) => figure.targetRatio !== null && !figure.worker);
+  const functions = figures.filter((figure) => figure.targetRatio !== null && !figure.worker && !figure.cdk);
   const workerFigures = figures.filter((figure) => figure.worker);
   const worst = functions.reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const largest = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
@@ -163,7 +201,7 @@ export function summarize(figures: ColdStartFigure[], rounds = RUNS): ColdStartR
       authorizer: authorizerFigure !== undefined && authorizerFigure.ratio <= TARGETS.authorizerRatio,
       everyFunction: functions.every((figure) => figure.targetRatio === null || figure.ratio <= figure.targetRatio),
       median: medianRatio <= TARGETS.medianRatio,
-      bundleSizes: figures.every((figure) => figure.bytes <= figure.maxBytes),
+      bundleSizes: figures.filter((figure) => !figure.cdk).every((figure) => figure.bytes <= figure.maxBytes),
       workers: workerFigures.every((figure) => figure.met),
     },
   };

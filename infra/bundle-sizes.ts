@@ -30,7 +30,7 @@ export interface BundleSize {
 }
 
 /** Functions some custom resource names as its ServiceToken (`Fn::GetAtt: [id, 'Arn']`): CDK's handlers. */
-function customResourceHandlers(resources: Record<string, TemplateResource>): Set<string> {
+export function customResourceHandlers(resources: Record<string, TemplateResource>): Set<string> {
   const handlers = new Set<string>();
   for (const resource of Object.values(resources)) {
     const token = resource.Type.startsWith('Custom::') ? (resource.Properties as { ServiceToken?: { 'Fn::GetAtt'?: [string, string] } } | undefined)?.ServiceToken : undefined;
