@@ -1,13 +1,11 @@
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../batch';
 import type { Credentials, Session } from '../../auth/model';
 import { db, tableName } from '../client';
-import { USER_ITEMS } from '../item-types';
-import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
-import { toSession } from './sessions';
 import { toTenant, type Tenant } from './tenants';
-import { toUser, type User } from './users';
+import { toCredentials, toSession, toUser } from './account-items';
+import type { User } from './users';
 
 /**
  * A user's secrets (lib/auth/model `credentialsSchema`): read only by the functions that
@@ -16,40 +14,9 @@ import { toUser, type User } from './users';
  */
 
 export type { Credentials };
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-const FIELDS = fieldsOf<Credentials>()(['tenantId', 'userId', 'credentialVersion', 'passwordHash', 'resetTokenHash', 'totpSecret', 'totpLastStep', 'totpPendingSecret', 'recoveryCodeHashes']);
-
-export function toCredentials(item: Record<string, unknown>): Credentials {
-  const credentials = pick<Credentials>(item, FIELDS);
-  // Recovery codes are a string set (a use removes one atomically with DELETE).
-  const codes = item.recoveryCodeHashes;
-  return {
-    ...credentials,
-    // Credentials from before the version (moved by `npm run migrate` from a user without one): 0.
-    credentialVersion: typeof item.credentialVersion === 'number' ? item.credentialVersion : 0,
-    recoveryCodeHashes: codes instanceof Set ? [...(codes as Set<string>)] : null,
-  };
-}
+export { credentialsItem, credentialsPut, toCredentials } from './account-items';
 
 export const credentialsKey = (user: { tenantId: string; id: string }): Key => keys.credentials(user.tenantId, user.id);
-
-/** The item of a user's credentials, as stored (recovery codes as a string set, which DynamoDB cannot hold empty). */
-export function credentialsItem(credentials: Credentials): Record<string, unknown> {
-  const { recoveryCodeHashes, ...rest } = credentials;
-  return {
-    ...keys.credentials(credentials.tenantId, credentials.userId),
-    type: USER_ITEMS.credentials,
-    ...withoutNulls(rest),
-    ...(recoveryCodeHashes?.length ? { recoveryCodeHashes: new Set(recoveryCodeHashes) } : {}),
-  };
-}
-
-/** The Put of a new user's credentials, for the transaction that creates the user. */
-export const credentialsPut = (credentials: Credentials): TransactItem => ({
-  Put: { TableName: tableName(), Item: credentialsItem(credentials), ConditionExpression: 'attribute_not_exists(pk)' },
-});
 
 export async function getCredentials(user: { tenantId: string; id: string }): Promise<Credentials | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: credentialsKey(user), ConsistentRead: true }));

@@ -7,8 +7,7 @@ import { keys } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import type { UpdateParts } from '../update-parts';
 import { auditItems } from './audit';
-import { listSessionsOfUser, sessionPut } from './sessions';
-import { getUser } from './users';
+import { getUser, listSessionsOfUser, sessionPut } from './account-items';
 
 /**
  * Opening a session (a sign-in, the second factor's verify, a password change, the second
@@ -28,48 +27,13 @@ import { getUser } from './users';
  */
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export { credentialsAsRead, credentialsChange, credentialsCheck, credentialsItemChange } from './account-items';
 
 /** What the guard and the cap read of the user. */
 export type UserGround = Pick<User, 'tenantId' | 'id' | 'credentialVersion' | 'sessionCount' | 'sessionOpenings' | 'sessionsValidFrom'>;
 
 /** At most this many sessions leave in one opening (a user with sessions from before the cap gets there over a few). */
 export const MAX_EVICTIONS_PER_OPENING = 10;
-
-/**
- * The credentials a check read are still the user's: the user exists (a removed one is not
- * written back as a stub) and the version did not move (a user older than versions has none,
- * read as 0).
- */
-export function credentialsAsRead(version: number): UpdateParts {
-  return {
-    conditions: ['attribute_exists(pk)', version === 0 ? '(attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion)' : 'credentialVersion = :readCredentialVersion'],
-    values: { ':readCredentialVersion': version },
-  };
-}
-
-/**
- * The credentials change, on the user item: the version moves on from the one read (every
- * session opened at it ends), and `sessionsValidFrom` with it (for sessions older than
- * versions), in the change's transaction.
- */
-export function credentialsChange(version: number, now: string): UpdateParts {
-  return {
-    set: ['credentialVersion = :nextCredentialVersion', 'sessionsValidFrom = :credentialsChangedAt', 'updatedAt = :credentialsChangedAt'],
-    conditions: credentialsAsRead(version).conditions ?? [],
-    values: { ...credentialsAsRead(version).values, ':nextCredentialVersion': version + 1, ':credentialsChangedAt': now },
-  };
-}
-
-/** The credentials item's side of a change: its version moves on with the user item's, in the same transaction. */
-export function credentialsItemChange(version: number): UpdateParts {
-  return { set: ['credentialVersion = :nextCredentialVersion'], conditions: ['attribute_exists(pk)'], values: { ':nextCredentialVersion': version + 1 } };
-}
-
-/** The user's credential version as read, as the condition of a write that only extends a session (a refresh). */
-export function credentialsCheck(user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>): TransactItem {
-  const guard = credentialsAsRead(user.credentialVersion);
-  return { ConditionCheck: { TableName: tableName(), Key: keys.user(user.tenantId, user.id), ConditionExpression: guard.conditions?.join(' AND '), ExpressionAttributeValues: guard.values } };
-}
 
 export interface SessionOpening {
   /** The session's put and the deletes of the sessions it makes room by. */

@@ -10,35 +10,16 @@ import type { AuditRecord } from '../../audit/model';
 import type { Session, User } from '../../auth/model';
 import { db, tableName } from '../client';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { epochSeconds, fieldsOf, pick, withoutNulls } from '../items';
 import { SESSION_ITEMS } from '../item-types';
 import { keys } from '../keys';
-import { queryAll } from '../query';
 import { auditItems } from './audit';
 import { completionItems, keyTakenOver, type KeyCompletion } from './idempotency';
-import { credentialsCheck } from './session-opening';
+import { credentialsCheck, sessionPut, toSession } from './account-items';
 
 export type { Session };
-
-const FIELDS = fieldsOf<Session>()([
-  'id', 'tenantId', 'userId', 'status', 'rememberMe', 'createdAt', 'lastActiveAt', 'expiresAt', 'ipAddress', 'userAgent',
-  'refreshJti', 'previousRefreshJti', 'rotatedAt', 'revokedAt', 'credentialVersion',
-]);
-
-export const toSession = (item: Record<string, unknown>): Session => pick<Session>(item, FIELDS);
+export { listSessionsOfUser, sessionPut, toSession } from './account-items';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** The Put of a new session, for a transaction (registration) or alone (login). */
-export function sessionPut(session: Session): TransactItem & { Put: object } {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.session(session.tenantId, session.userId, session.id), type: SESSION_ITEMS.session, ...withoutNulls(session), ttl: epochSeconds(session.expiresAt) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
-}
 
 /** A session alone, without an entry: for the benchmarks and tests that need a signed-in user, never for a route. */
 export async function insertSession(session: Session): Promise<void> {
@@ -129,12 +110,6 @@ export async function revokeSessionAndJti(
       ],
     }),
   );
-}
-
-/** Every session item of a user (any status), following the pagination. */
-export async function listSessionsOfUser(tenantId: string, userId: string): Promise<Session[]> {
-  const { pk, skPrefix } = keys.sessionsOfUser(tenantId, userId);
-  return (await queryAll(pk, { skPrefix, consistent: true })).map(toSession);
 }
 
 /** The user's credential state a live session is judged against (lib/auth/session-state). */

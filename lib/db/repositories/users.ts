@@ -6,12 +6,11 @@ import { USER_ITEMS } from '../item-types';
 import { Conflict, Forbidden, NotFound } from '../../errors';
 import { db, tableName } from '../client';
 import { conditionally, failedConditions } from '../conditions';
-import { fieldsOf, pick, withoutNulls } from '../items';
+import { withoutNulls } from '../items';
 import { keys } from '../keys';
 import { auditItems } from './audit';
-import { credentialsItem, credentialsPut } from './credentials';
-import { sessionPut } from './sessions';
-import { credentialsAsRead, credentialsChange, credentialsItemChange, openSessionInTransaction, type UserGround } from './session-opening';
+import { credentialsAsRead, credentialsChange, credentialsItem, credentialsItemChange, credentialsPut, getUser, sessionPut, toUser } from './account-items';
+import { openSessionInTransaction, type UserGround } from './session-opening';
 import { updateItem } from '../update-parts';
 import { sortName } from '../name-order';
 import { getMany } from '../batch';
@@ -19,22 +18,7 @@ import { queryAll, queryPage } from '../query';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 
 export type { User };
-
-const FIELDS = fieldsOf<User>()([
-  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'sessionOpenings', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt', 'recoveryCodesLeft',
-]);
-
-/** Item -> User. The secrets are not on the user item (lib/db/repositories/credentials). */
-export function toUser(item: Record<string, unknown>): User {
-  const user = pick<User>(item, FIELDS);
-  return {
-    ...user,
-    platformAdmin: user.platformAdmin === true,
-    // A user older than the credential version has none: version 0.
-    credentialVersion: typeof item.credentialVersion === 'number' ? item.credentialVersion : 0,
-    lastLoginAt: user.lastLoginAt ?? null,
-  };
-}
+export { getUser, toUser } from './account-items';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -130,11 +114,6 @@ export async function insertUserWithSession(user: User, credentials: Credentials
     if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
     throw error;
   }
-}
-
-export async function getUser(tenantId: string, userId: string): Promise<User | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(tenantId, userId), ConsistentRead: true }));
-  return Item ? toUser(Item) : undefined;
 }
 
 /** The user owning an e-mail, through its sentinel (consistent: a new account is found at once). */
