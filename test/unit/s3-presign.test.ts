@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { presignS3 } from '../../lib/aws/s3-presign';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { presignS3 as PresignS3 } from '../../lib/aws/s3-presign';
 
 /**
  * The links signed without the S3 client are the SDK presigner's, byte for byte, for the same
@@ -14,10 +14,15 @@ const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEM
 const AT = new Date('2026-11-28T12:00:00Z');
 const saved = { ...process.env };
 
-beforeEach(() => {
+/** The signer as a fresh module: its credential provider keeps the first credentials it read, and the unit project's workers run other files first. */
+let presignS3: typeof PresignS3;
+
+beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
   process.env.AWS_SESSION_TOKEN = CREDENTIALS.sessionToken;
+  vi.resetModules();
+  ({ presignS3 } = await import('../../lib/aws/s3-presign'));
 });
 afterEach(() => {
   process.env = { ...saved };
