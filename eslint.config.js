@@ -9,12 +9,16 @@ const DB_MESSAGE = 'lib/db imports only lib/db, lib/domain, lib/<area>/model, er
 
 /** A package the bundles must not contain: every devDependency (tooling, tests, infra). */
 const DEV_ONLY = {
-  regex: `^(${Object.keys(packageJson.devDependencies).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/|$)`,
+  regex: `^(${Object.keys(packageJson.devDependencies)
+    .map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|')})(/|$)`,
   message: 'Shipped code (functions/, lib/) imports no devDependency: move this to tools/, or make it a dependency.',
 };
 
 /** The no-restricted-imports rule with the devDependency pattern and `patterns`. */
-const restricted = (/** @type {{ regex: string; message: string }[]} */ ...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [DEV_ONLY, ...patterns] }] });
+const restricted = (/** @type {{ regex: string; message: string }[]} */ ...patterns) => ({
+  'no-restricted-imports': ['error', { patterns: [DEV_ONLY, ...patterns] }],
+});
 
 export default tseslint.config(
   // The typed client's schema is generated (`npm run client`) and checked by tsc, not linted.
@@ -62,7 +66,10 @@ export default tseslint.config(
       'no-unused-labels': 'off',
       'no-restricted-syntax': [
         'error',
-        { selector: "LabeledStatement[label.name!='ROUTE_DOCS'][label.name!='IN_PROCESS']", message: 'The only labels are ROUTE_DOCS, the route docs that the bundles drop, and IN_PROCESS (lib/tenant-jobs/queue.ts).' },
+        {
+          selector: "LabeledStatement[label.name!='ROUTE_DOCS'][label.name!='IN_PROCESS']",
+          message: 'The only labels are ROUTE_DOCS, the route docs that the bundles drop, and IN_PROCESS (lib/tenant-jobs/queue.ts).',
+        },
         {
           selector: "LabeledStatement[label.name='ROUTE_DOCS']:not([body.type='ExpressionStatement'][body.expression.callee.name='describeRoute'])",
           message: 'ROUTE_DOCS labels exactly one statement: describeRoute(handler, { ... }). The bundles drop it.',

@@ -91,7 +91,15 @@ export default defineConfig({
     projects: [
       // One module graph per worker, except for the files that mock a module (FILES_THAT_MOCK_MODULES).
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: FILES_THAT_MOCK_MODULES, setupFiles: ['test/support/env.ts'], isolate: false } },
-      { test: { name: 'handlers', include: ['test/handlers/**/*.test.ts'], exclude: FILES_THAT_MOCK_MODULES, setupFiles: ['test/support/env.ts'], isolate: false } },
+      {
+        test: {
+          name: 'handlers',
+          include: ['test/handlers/**/*.test.ts'],
+          exclude: FILES_THAT_MOCK_MODULES,
+          setupFiles: ['test/support/env.ts'],
+          isolate: false,
+        },
+      },
       { test: { name: 'module-mocks', include: FILES_THAT_MOCK_MODULES, setupFiles: ['test/support/env.ts'] } },
       {
         test: {

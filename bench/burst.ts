@@ -214,7 +214,13 @@ async function duringBurst(url: string, accounts: SignedUp[], burst: () => Promi
     await pause(200);
     return burst();
   });
-  return { measured: summary(samples.filter((sample) => sample.startedAt >= outcome.startedAt && sample.startedAt <= outcome.endedAt), load), outcome };
+  return {
+    measured: summary(
+      samples.filter((sample) => sample.startedAt >= outcome.startedAt && sample.startedAt <= outcome.endedAt),
+      load,
+    ),
+    outcome,
+  };
 }
 
 async function startWith(hasher: Hasher, dataDir: string): Promise<{ api: LocalApi; poolSize: number }> {
@@ -243,10 +249,14 @@ async function startWith(hasher: Hasher, dataDir: string): Promise<{ api: LocalA
 async function post(url: string, path: string, body: unknown, localAddress: string): Promise<number> {
   return new Promise((resolveStatus, reject) => {
     const payload = JSON.stringify(body);
-    const outgoing = request(`${url}${path}`, { method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (incoming) => {
-      incoming.resume();
-      incoming.on('end', () => resolveStatus(incoming.statusCode ?? 0));
-    });
+    const outgoing = request(
+      `${url}${path}`,
+      { method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (incoming) => {
+        incoming.resume();
+        incoming.on('end', () => resolveStatus(incoming.statusCode ?? 0));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(payload);
   });
@@ -256,10 +266,27 @@ type Measured = ReturnType<typeof summary>;
 const ratioOf = (value: number, baseline: number) => Math.round((value / baseline) * 100) / 100;
 
 function idleFigure(base: Pick<BurstFigure, 'hasher' | 'poolSize'>, phase: 'idle before' | 'idle after', measured: Measured, baseline: Measured): BurstFigure {
-  return { ...base, phase, burstMs: null, ...measured, ratio: ratioOf(measured.meMedianMs, baseline.meMedianMs), p90Ratio: ratioOf(measured.meP90Ms, baseline.meP90Ms), statuses: null, refused: null, throttled: null, countsAsExpected: null, met: null };
+  return {
+    ...base,
+    phase,
+    burstMs: null,
+    ...measured,
+    ratio: ratioOf(measured.meMedianMs, baseline.meMedianMs),
+    p90Ratio: ratioOf(measured.meP90Ms, baseline.meP90Ms),
+    statuses: null,
+    refused: null,
+    throttled: null,
+    countsAsExpected: null,
+    met: null,
+  };
 }
 
-function burstFigure(base: Pick<BurstFigure, 'hasher' | 'poolSize'>, phase: 'login burst' | 'register burst', baseline: Measured, { measured, outcome }: { measured: Measured; outcome: BurstOutcome }): BurstFigure {
+function burstFigure(
+  base: Pick<BurstFigure, 'hasher' | 'poolSize'>,
+  phase: 'login burst' | 'register burst',
+  baseline: Measured,
+  { measured, outcome }: { measured: Measured; outcome: BurstOutcome },
+): BurstFigure {
   const refusal = phase === 'login burst' ? { status: 401, type: /\/unauthorized$/ } : { status: 403, type: /\/forbidden$/ };
   const statuses: Record<string, number> = {};
   for (const answer of outcome.answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
@@ -287,13 +314,25 @@ async function runOne(hasher: Hasher, log: (line: string) => void): Promise<Burs
     const base = { hasher, poolSize };
     const accounts: SignedUp[] = [];
     for (let index = 0; index < ACCOUNTS; index += 1) {
-      accounts.push(await signUp(api.url, dataDir, { tenantName: `burst-${index}`, name: `Burst ${index}`, email: `burst-${index}@bench.example`, password: `burst password ${index}` }));
+      accounts.push(
+        await signUp(api.url, dataDir, {
+          tenantName: `burst-${index}`,
+          name: `Burst ${index}`,
+          email: `burst-${index}@bench.example`,
+          password: `burst password ${index}`,
+        }),
+      );
     }
     // Warm every route the run uses (each handler's first call imports it: a cold start), and
     // DynamoDB Local's JVM, whose first seconds are slower.
     log(`burst (${hasher}): warming up for ${WARM_UP_MS / 1000} s ...`);
     await post(api.url, '/auth/login', { email: 'warm-up@unknown.example', password: 'not the password' }, WARM_UP_ADDRESS);
-    await post(api.url, '/auth/register', { name: 'Warm', email: 'warm-up@unknown.example', password: 'warm up password', tenantId: accounts[0]?.tenantId, invitationToken: 'made-up' }, WARM_UP_ADDRESS);
+    await post(
+      api.url,
+      '/auth/register',
+      { name: 'Warm', email: 'warm-up@unknown.example', password: 'warm up password', tenantId: accounts[0]?.tenantId, invitationToken: 'made-up' },
+      WARM_UP_ADDRESS,
+    );
     await meWhile(api.url, accounts, () => pause(WARM_UP_MS));
 
     log(`burst (${hasher}): idle GET /auth/me, ${IDLE_REQUESTS} requests from ${ACCOUNTS} clients ...`);
@@ -306,14 +345,24 @@ async function runOne(hasher: Hasher, log: (line: string) => void): Promise<Burs
     await pause(500);
     log(`burst (${hasher}): ${BURST} POST /auth/register from ${REGISTER_ADDRESS} ...`);
     const tenantId = accounts[0]?.tenantId;
-    const registrations = Array.from({ length: BURST }, (_, index) => ({ name: `Nobody ${index}`, email: `nobody-${index}@unknown.example`, password: `password number ${index}`, tenantId, invitationToken: `made-up-token-${index}` }));
+    const registrations = Array.from({ length: BURST }, (_, index) => ({
+      name: `Nobody ${index}`,
+      email: `nobody-${index}@unknown.example`,
+      password: `password number ${index}`,
+      tenantId,
+      invitationToken: `made-up-token-${index}`,
+    }));
     const register = await duringBurst(api.url, accounts, () => sendBurst(api.url, '/auth/register', REGISTER_ADDRESS, registrations));
 
     await pause(500);
     log(`burst (${hasher}): idle GET /auth/me again ...`);
     const idleAfter = await idle(api.url, accounts);
     // The stronger baseline: the lower idle median (and p90) of the two.
-    const baseline = { ...idleBefore, meMedianMs: Math.min(idleBefore.meMedianMs, idleAfter.meMedianMs), meP90Ms: Math.min(idleBefore.meP90Ms, idleAfter.meP90Ms) };
+    const baseline = {
+      ...idleBefore,
+      meMedianMs: Math.min(idleBefore.meMedianMs, idleAfter.meMedianMs),
+      meP90Ms: Math.min(idleBefore.meP90Ms, idleAfter.meP90Ms),
+    };
 
     return [
       idleFigure(base, 'idle before', idleBefore, baseline),

@@ -20,8 +20,8 @@
  * roll-up) within 2x and 600 KB: nobody waits on their cold start, but it is billed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { customResourceHandlers, stackTemplates } from '../infra/bundle-sizes';
 import { promisify } from 'node:util';
 import { authorizer, jobs, routeList, workers } from '../lib/routes';
@@ -117,8 +117,23 @@ export async function runColdStartBench(log: (line: string) => void): Promise<Co
   for (const [index, entry] of entries.entries()) bundles.push({ ...entry, ...(await bundle(entry.entry, OUT, `f${index}`)) });
   const handlers = cdkHandlers();
   if (handlers.length === 0) log('cold start: no cdk.out with CDK handlers (npm run synth first to measure them too)');
-  for (const handler of handlers) {
-    if (handler.file) bundles.push({ name: handler.name, entry: handler.file, file: handler.file, bytes: handler.bytes, target: null, maxBytes: Infinity, worker: false, cdk: { runtime: handler.runtime } });
+  for (const [index, handler] of handlers.entries()) {
+    if (!handler.file) continue;
+    // Copied out of cdk.out, under a package.json of their own: CDK's handlers are CommonJS, and this repository's `"type": "module"` would make Node read them as ESM.
+    const folder = join(OUT, `cdk-${index}`);
+    cpSync(dirname(handler.file), folder, { recursive: true });
+    writeFileSync(join(folder, 'package.json'), '{"type":"commonjs"}\n');
+    const file = join(folder, basename(handler.file));
+    bundles.push({
+      name: handler.name,
+      entry: file,
+      file,
+      bytes: handler.bytes,
+      target: null,
+      maxBytes: Infinity,
+      worker: false,
+      cdk: { runtime: handler.runtime },
+    });
   }
   log(`cold start: ${bundles.length} bundles built; ${RUNS} rounds of fresh imports ...`);
 
@@ -148,12 +163,28 @@ export async function runColdStartBench(log: (line: string) => void): Promise<Co
   });
   rmSync(OUT, { recursive: true, force: true });
   // CDK's handlers in other runtimes (Python) cannot be imported here: listed with their size.
-  const unmeasured = handlers.filter((handler) => !handler.file).map((handler): ColdStartFigure => ({ name: handler.name, bytes: handler.bytes, medianMs: Number.NaN, overBaselineMs: Number.NaN, ratio: Number.NaN, targetRatio: null, maxBytes: Infinity, worker: false, cdk: { runtime: handler.runtime }, met: true }));
+  const unmeasured = handlers
+    .filter((handler) => !handler.file)
+    .map((handler): ColdStartFigure => ({
+      name: handler.name,
+      bytes: handler.bytes,
+      medianMs: Number.NaN,
+      overBaselineMs: Number.NaN,
+      ratio: Number.NaN,
+      targetRatio: null,
+      maxBytes: Infinity,
+      worker: false,
+      cdk: { runtime: handler.runtime },
+      met: true,
+    }));
   return summarize([...figures, ...unmeasured]);
 }
 
 /** Every file under a directory. */
-const filesUnder = (directory: string): string[] => readdirSync(directory, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(directory, entry.name)) : [join(directory, entry.name)]));
+const filesUnder = (directory: string): string[] =>
+  readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(directory, entry.name)) : [join(directory, entry.name)],
+  );
 
 /**
  * CDK's own custom-resource handlers in the last synthesis (cdk.out): the console's
@@ -164,7 +195,8 @@ export function cdkHandlers(outdir = 'cdk.out'): { name: string; runtime: string
   if (!existsSync(join(outdir, 'manifest.json'))) return [];
   return stackTemplates(outdir).flatMap(({ stack, resources }) =>
     [...customResourceHandlers(resources)].flatMap((logicalId) => {
-      const resource = resources[logicalId] as { Properties?: { Runtime?: string; Handler?: string; Code?: { ZipFile?: string } }; Metadata?: Record<string, unknown> } | undefined;
+      const resource = resources[logicalId] as
+        { Properties?: { Runtime?: string; Handler?: string; Code?: { ZipFile?: string } }; Metadata?: Record<string, unknown> } | undefined;
       const runtime = resource?.Properties?.Runtime ?? 'unknown';
       const asset = resource?.Metadata?.['aws:asset:path'];
       const name = `CDK ${stack.split('/').pop() ?? stack}/${logicalId} (${runtime})`;

@@ -24,13 +24,31 @@ import { signUp } from './support/sign-up';
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 export const CONSOLE_BUDGETS = { firstPageJsGzipBytes: 200 * 1024, lighthouse: 90 } as const;
 
 export interface ConsoleFigures {
   firstPageJs: { page: string; bytes: number; files: number; met: boolean }[];
-  lighthouse: { page: string; formFactor: 'desktop' | 'mobile'; performance: number; accessibility: number; lcpMs: number; tbtMs: number; cls: number; met: boolean }[];
+  lighthouse: {
+    page: string;
+    formFactor: 'desktop' | 'mobile';
+    performance: number;
+    accessibility: number;
+    lcpMs: number;
+    tbtMs: number;
+    cls: number;
+    met: boolean;
+  }[];
   seeded: { warehouses: number; products: number; movements: number; suppliers: number };
 }
 
@@ -47,27 +65,60 @@ async function call(origin: string, cookie: string, method: string, path: string
 
 /** A few at a time, as a busy client would send them. */
 async function inBatches<T>(items: readonly T[], size: number, task: (item: T, index: number) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < items.length; start += size) await Promise.all(items.slice(start, start + size).map((item, offset) => task(item, start + offset)));
+  for (let start = 0; start < items.length; start += size)
+    await Promise.all(items.slice(start, start + size).map((item, offset) => task(item, start + offset)));
 }
 
 async function seed(origin: string, cookie: string): Promise<ConsoleFigures['seeded']> {
-  const warehouses = await Promise.all(['Matriz', 'Filial Campinas', 'Filial Recife'].map((name) => call(origin, cookie, 'POST', '/inventory/warehouses', { name }, true)));
+  const warehouses = await Promise.all(
+    ['Matriz', 'Filial Campinas', 'Filial Recife'].map((name) => call(origin, cookie, 'POST', '/inventory/warehouses', { name }, true)),
+  );
   const products: Record<string, unknown>[] = [];
   await inBatches(
     Array.from({ length: 300 }, (_, index) => index),
     10,
-    async (index) => products.push(await call(origin, cookie, 'POST', '/inventory/products', { sku: `SKU-${String(index).padStart(5, '0')}`, name: `Produto ${index}` }, true)),
+    async (index) =>
+      products.push(
+        await call(origin, cookie, 'POST', '/inventory/products', { sku: `SKU-${String(index).padStart(5, '0')}`, name: `Produto ${index}` }, true),
+      ),
   );
   let movements = 0;
   await inBatches(products, 10, async (product, index) => {
     const warehouse = warehouses[index % warehouses.length]!;
-    await call(origin, cookie, 'POST', '/inventory/movements', { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 100 + (index % 50), unitCost: 10 + (index % 7) + 0.25 }, true);
-    await call(origin, cookie, 'POST', '/inventory/movements', { productId: product.id, warehouseId: warehouse.id, type: 'SALE', quantity: 1 + (index % 9) }, true);
+    await call(
+      origin,
+      cookie,
+      'POST',
+      '/inventory/movements',
+      { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 100 + (index % 50), unitCost: 10 + (index % 7) + 0.25 },
+      true,
+    );
+    await call(
+      origin,
+      cookie,
+      'POST',
+      '/inventory/movements',
+      { productId: product.id, warehouseId: warehouse.id, type: 'SALE', quantity: 1 + (index % 9) },
+      true,
+    );
     movements += 2;
   });
   const suppliers = generateSuppliers(200);
   await inBatches(suppliers, 10, (supplier) =>
-    call(origin, cookie, 'POST', '/suppliers', { name: supplier.name, corporateName: supplier.corporateName, document: supplier.document, ...(supplier.email ? { email: supplier.email } : {}), ...(supplier.phone ? { phone: supplier.phone } : {}) }, true),
+    call(
+      origin,
+      cookie,
+      'POST',
+      '/suppliers',
+      {
+        name: supplier.name,
+        corporateName: supplier.corporateName,
+        document: supplier.document,
+        ...(supplier.email ? { email: supplier.email } : {}),
+        ...(supplier.phone ? { phone: supplier.phone } : {}),
+      },
+      true,
+    ),
   );
   return { warehouses: warehouses.length, products: products.length, movements, suppliers: suppliers.length };
 }
@@ -102,12 +153,21 @@ async function firstPageJs(url: string, cookie: string | undefined): Promise<{ b
   }
 }
 
-async function audit(url: string, cookie: string, formFactor: 'desktop' | 'mobile'): Promise<{ performance: number; accessibility: number; lcpMs: number; tbtMs: number; cls: number }> {
+async function audit(
+  url: string,
+  cookie: string,
+  formFactor: 'desktop' | 'mobile',
+): Promise<{ performance: number; accessibility: number; lcpMs: number; tbtMs: number; cls: number }> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: { Cookie: cookie } }, formFactor === 'desktop' ? desktopConfig : undefined);
+    const result = await lighthouse(
+      url,
+      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: { Cookie: cookie } },
+      formFactor === 'desktop' ? desktopConfig : undefined,
+    );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    if (new URL(result.lhr.finalDisplayedUrl).pathname.startsWith('/console/sign-in')) throw new Error(`${url}: Lighthouse was sent to sign-in, the cookie was refused`);
+    if (new URL(result.lhr.finalDisplayedUrl).pathname.startsWith('/console/sign-in'))
+      throw new Error(`${url}: Lighthouse was sent to sign-in, the cookie was refused`);
     const { categories, audits } = result.lhr;
     return {
       performance: Math.round((categories.performance?.score ?? 0) * 100),
@@ -127,7 +187,12 @@ export async function runConsoleBench(log: (line: string) => void): Promise<Cons
   const origin = `http://127.0.0.1:${port}`;
   const api = await startLocalApi({ dataDir, inMemory: false, port, allowedOrigins: `${origin},http://localhost:${port}` });
   try {
-    const account = await signUp(origin, dataDir, { tenantName: `console-bench-${Date.now().toString(36)}`, name: 'Bench Admin', email: 'bench@example.com', password: 'correct horse battery staple' });
+    const account = await signUp(origin, dataDir, {
+      tenantName: `console-bench-${Date.now().toString(36)}`,
+      name: 'Bench Admin',
+      email: 'bench@example.com',
+      password: 'correct horse battery staple',
+    });
     log('console: seeding a tenant (3 warehouses, 300 products with stock and sales, 200 suppliers)');
     const seeded = await seed(origin, account.cookie);
     const accessCookie = account.cookie.split(/;\s*/).find((part) => part.startsWith('accessToken=')) ?? account.cookie;
@@ -149,7 +214,12 @@ export async function runConsoleBench(log: (line: string) => void): Promise<Cons
       for (const formFactor of ['desktop', 'mobile'] as const) {
         log(`console: Lighthouse on the ${page} (${formFactor})`);
         const scores = await audit(`${origin}${path}`, accessCookie, formFactor);
-        audits.push({ page, formFactor, ...scores, met: scores.performance >= CONSOLE_BUDGETS.lighthouse && scores.accessibility >= CONSOLE_BUDGETS.lighthouse });
+        audits.push({
+          page,
+          formFactor,
+          ...scores,
+          met: scores.performance >= CONSOLE_BUDGETS.lighthouse && scores.accessibility >= CONSOLE_BUDGETS.lighthouse,
+        });
       }
     }
     return { firstPageJs: firstPages, lighthouse: audits, seeded };

@@ -75,7 +75,11 @@ function withBaseline(figure: Omit<ExportFigure, 'baseline' | 'ratio'>, read: { 
   if (figure.rows !== expected) throw new Error(`the ${figure.kind} export wrote ${figure.rows} rows of the tenant's ${expected}`);
   if (read.rows !== figure.rows) throw new Error(`the ${figure.kind} baseline read ${read.rows} rows, the export ${figure.rows}`);
   const rowsPerSecond = Math.round(read.rows / read.seconds);
-  return { ...figure, baseline: { seconds: Math.round(read.seconds * 10) / 10, rowsPerSecond }, ratio: Math.round((figure.rowsPerSecond / rowsPerSecond) * 100) / 100 };
+  return {
+    ...figure,
+    baseline: { seconds: Math.round(read.seconds * 10) / 10, rowsPerSecond },
+    ratio: Math.round((figure.rowsPerSecond / rowsPerSecond) * 100) / 100,
+  };
 }
 
 /** The worker's timeout (infra/constructs/exports.ts): an export must end within it. */
@@ -116,14 +120,26 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
 
     const productsTenant = await benchTenant('export-products');
     log(`exports: creating ${sizes.products} products, stock in two warehouses for every tenth ...`);
-    const warehouses = [await createWarehouse(productsTenant, { name: 'Depósito Norte' }, Date.now()), await createWarehouse(productsTenant, { name: 'Depósito Sul' }, Date.now())];
-    await mapConcurrently(Array.from({ length: sizes.products }, (_, index) => index), 16, async (index) => {
-      const product = await createProduct(productsTenant, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de teste ${index}` }, Date.now());
-      if (index % 10 === 0) {
-        for (const warehouse of warehouses) await addMovement(productsTenant, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 12.5, unitCost: 3.25 }, Date.now());
-      }
-    });
-    const products = withBaseline(await timedExport(productsTenant.tenantId, 'products', directory), await readProductPages(productsTenant.tenantId), sizes.products);
+    const warehouses = [
+      await createWarehouse(productsTenant, { name: 'Depósito Norte' }, Date.now()),
+      await createWarehouse(productsTenant, { name: 'Depósito Sul' }, Date.now()),
+    ];
+    await mapConcurrently(
+      Array.from({ length: sizes.products }, (_, index) => index),
+      16,
+      async (index) => {
+        const product = await createProduct(productsTenant, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de teste ${index}` }, Date.now());
+        if (index % 10 === 0) {
+          for (const warehouse of warehouses)
+            await addMovement(productsTenant, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 12.5, unitCost: 3.25 }, Date.now());
+        }
+      },
+    );
+    const products = withBaseline(
+      await timedExport(productsTenant.tenantId, 'products', directory),
+      await readProductPages(productsTenant.tenantId),
+      sizes.products,
+    );
     log(`exports: ${products.rows} products in ${products.seconds} s (page after page: ${products.baseline.seconds} s)`);
     return [suppliers, products];
   } finally {

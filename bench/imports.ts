@@ -151,8 +151,10 @@ export async function runImportBench(log: (line: string) => void, rows = 20_000)
   // Each run took the path its figure names: the dry run and the real run meant every row, the
   // same file again found every product by key and created none.
   if (dry.job.created !== rows) throw new Error(`imports: the dry run would create ${dry.job.created} of ${rows}`);
-  if (real.job.created !== rows || productsAfter !== rows) throw new Error(`imports: the real run created ${real.job.created} of ${rows}; the tenant has ${productsAfter} products`);
-  if (again.job.created !== 0 || again.job.existing !== rows) throw new Error(`imports: the same file again created ${again.job.created} and found ${again.job.existing} of ${rows}`);
+  if (real.job.created !== rows || productsAfter !== rows)
+    throw new Error(`imports: the real run created ${real.job.created} of ${rows}; the tenant has ${productsAfter} products`);
+  if (again.job.created !== 0 || again.job.existing !== rows)
+    throw new Error(`imports: the same file again created ${again.job.created} and found ${again.job.existing} of ${rows}`);
 
   const baseline = figure('baseline: createProduct one by one, same width', BASELINE_ROWS, baselineSeconds, '', null);
   const imported = figure('import (real run)', rows, real.seconds, '< 600 s', real.seconds < 600);

@@ -32,7 +32,11 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 
 async function post(url: string, path: string, body: unknown, cookie?: string): Promise<{ status: number; json: Record<string, unknown>; cookies: string[] }> {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, json: (await response.json()) as Record<string, unknown>, cookies: response.headers.getSetCookie() };
 }
 
@@ -73,9 +77,11 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadFig
     const warehouse = await post(api.url, '/inventory/warehouses', { name: 'Load' }, cookie);
     // Movements spread over 10 products, as a shop's day would be (one hot item is the worst case).
     const products: string[] = [];
-    for (let index = 0; index < 10; index += 1) products.push(String((await post(api.url, '/inventory/products', { sku: `LOAD-${index}`, name: `Load product ${index}` }, cookie)).json.id));
+    for (let index = 0; index < 10; index += 1)
+      products.push(String((await post(api.url, '/inventory/products', { sku: `LOAD-${index}`, name: `Load product ${index}` }, cookie)).json.id));
     let next = 0;
-    const movement = () => JSON.stringify({ productId: products[next++ % products.length], warehouseId: warehouse.json.id, type: 'IN', quantity: 1, unitCost: 2 });
+    const movement = () =>
+      JSON.stringify({ productId: products[next++ % products.length], warehouseId: warehouse.json.id, type: 'IN', quantity: 1, unitCost: 2 });
 
     log(`load: GET /companies, ${CONNECTIONS} connections, ${SECONDS} s ...`);
     const reads = await load('authenticated GET /companies', api.url, [{ method: 'GET', path: '/companies' }], { cookie });
@@ -90,7 +96,12 @@ export async function runLoadBench(log: (line: string) => void): Promise<LoadFig
         { method: 'GET', path: '/companies' },
         { method: 'GET', path: '/suppliers?page=2&limit=10' },
         { method: 'GET', path: '/inventory/dashboard/by-warehouse' },
-        { method: 'POST', path: '/inventory/movements', headers: { 'content-type': 'application/json', cookie }, setupRequest: (request) => ({ ...request, body: movement() }) },
+        {
+          method: 'POST',
+          path: '/inventory/movements',
+          headers: { 'content-type': 'application/json', cookie },
+          setupRequest: (request) => ({ ...request, body: movement() }),
+        },
       ],
       { cookie },
     );

@@ -76,10 +76,19 @@ async function buildWorld(dataDir: string): Promise<World> {
   const adminEmail = `admin.${randomUUID().slice(0, 8)}@bench.example`;
   const tenant = await createTenant({ name: `bench-${randomUUID().slice(0, 8)}`, plan: 'ENTERPRISE', adminEmail }, now);
   const password = 'bench password 123';
-  const registered = await register({ name: 'Bench Admin', email: adminEmail, password, tenantId: tenant.id, invitationToken: latestMailToken(dataDir, adminEmail) }, client, now, REGISTER_ATTEMPTS);
+  const registered = await register(
+    { name: 'Bench Admin', email: adminEmail, password, tenantId: tenant.id, invitationToken: latestMailToken(dataDir, adminEmail) },
+    client,
+    now,
+    REGISTER_ATTEMPTS,
+  );
   const admin = await authorize(registered.tokens.accessToken, now);
   const company = await createCompany(admin, { name: 'Bench Company', document: cnpj.generate() }, now);
-  const supplier = await createSupplier(admin, { name: 'Fornecedor Bench', corporateName: 'Fornecedor Bench Ltda', document: cnpj.generate(), active: true }, now);
+  const supplier = await createSupplier(
+    admin,
+    { name: 'Fornecedor Bench', corporateName: 'Fornecedor Bench Ltda', document: cnpj.generate(), active: true },
+    now,
+  );
   const warehouse = await createWarehouse(admin, { name: 'Bench Warehouse' }, now);
   const product = await createProduct(admin, { sku: 'BENCH-1', name: 'Bench product' }, now);
   await addMovement(admin, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 1_000_000, unitCost: 3 }, now);
@@ -113,7 +122,8 @@ async function freshSession(world: World): Promise<{ context: Record<string, str
 /** `count` new API keys of the world's tenant, made as POST /api-keys makes them. */
 async function keysOf(world: World, count: number): Promise<{ id: string; key: string }[]> {
   const made: { id: string; key: string }[] = [];
-  for (let index = 0; index < count; index += 1) made.push(await createApiKey(world.admin, { name: `Key ${index}`, scopes: { inventory: 'write', dashboards: 'read' } }, Date.now()));
+  for (let index = 0; index < count; index += 1)
+    made.push(await createApiKey(world.admin, { name: `Key ${index}`, scopes: { inventory: 'write', dashboards: 'read' } }, Date.now()));
   return made;
 }
 
@@ -134,7 +144,10 @@ const get = (route: Route, world: World, extra: Parameters<typeof proxyEvent>[0]
 /** The token of the newest mail to an address that carries one (a reset or an invitation link). */
 function latestMailToken(dataDir: string, email: string): string {
   const directory = join(dataDir, 'outbox');
-  const files = readdirSync(directory).filter((file) => file.endsWith('.json')).sort().reverse();
+  const files = readdirSync(directory)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .reverse();
   for (const file of files) {
     const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
     const token = /[?&]token=([\w-]+)/.exec(message.text)?.[1];
@@ -168,7 +181,10 @@ function defaultScenario(route: Route & { id: RouteId }): Scenario {
 
 /** A GET of one item of the bench's tenant, by its real id (the docs' example id exists nowhere). */
 const readById = (resource: string, idOf: (world: World) => string): Scenario => ({
-  events: (world, count) => repeat(count, () => proxyEvent({ method: 'GET', resource, path: resource.replace('{id}', idOf(world)), pathParameters: { id: idOf(world) }, authorizer: world.context })),
+  events: (world, count) =>
+    repeat(count, () =>
+      proxyEvent({ method: 'GET', resource, path: resource.replace('{id}', idOf(world)), pathParameters: { id: idOf(world) }, authorizer: world.context }),
+    ),
 });
 
 /** The coverage window the routes bench reads: one of the indexed ones (INDEXED_COVERAGE_DAYS). */
@@ -181,13 +197,28 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
   getProduct: readById('/inventory/products/{id}', (world) => world.productId),
   // An indexed window, served by the index the job marked current (checked, before and after).
   stockCoverage: {
-    events: (world, count) => repeat(count, () => proxyEvent({ method: 'GET', resource: '/inventory/dashboard/coverage', query: { days: String(COVERAGE_DAYS) }, authorizer: world.context })),
+    events: (world, count) =>
+      repeat(count, () =>
+        proxyEvent({ method: 'GET', resource: '/inventory/dashboard/coverage', query: { days: String(COVERAGE_DAYS) }, authorizer: world.context }),
+      ),
     expectPath: (world, when) => expectCoverageIndexCurrent(world.tenantId, COVERAGE_DAYS, dayOf(Date.now(), config().BUSINESS_TIME_ZONE), when),
   },
-  createTenant: { events: (_world, count) => repeat(count, (index) => jsonPost('/tenants', { name: `t-${randomUUID().slice(0, 12)}`, plan: 'STARTER' }, { sourceIp: ipOf(index) })) },
+  createTenant: {
+    events: (_world, count) =>
+      repeat(count, (index) => jsonPost('/tenants', { name: `t-${randomUUID().slice(0, 12)}`, plan: 'STARTER' }, { sourceIp: ipOf(index) })),
+  },
   updateTenant: {
     events: (world, count) =>
-      repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/tenants/{id}', pathParameters: { id: world.tenantId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { brandName: `Brand ${index}` } })),
+      repeat(count, (index) =>
+        proxyEvent({
+          method: 'PATCH',
+          resource: '/tenants/{id}',
+          pathParameters: { id: world.tenantId },
+          authorizer: world.context,
+          headers: { 'Content-Type': 'application/json' },
+          body: { brandName: `Brand ${index}` },
+        }),
+      ),
   },
   register: {
     invocations: 50,
@@ -196,7 +227,15 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
       const events: APIGatewayProxyEvent[] = [];
       for (const email of emails) {
         await inviteUser(world.admin, email, Date.now());
-        events.push(jsonPost('/auth/register', { name: 'Invited', email, password: 'invited password', tenantId: world.tenantId, invitationToken: latestMailToken(world.dataDir, email) }));
+        events.push(
+          jsonPost('/auth/register', {
+            name: 'Invited',
+            email,
+            password: 'invited password',
+            tenantId: world.tenantId,
+            invitationToken: latestMailToken(world.dataDir, email),
+          }),
+        );
       }
       return events;
     },
@@ -225,7 +264,12 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
     },
   },
   // Per-user limit of 10 a minute: each call comes from another user id of the tenant.
-  listSessions: { events: (world, count) => repeat(count, (index) => get({ method: 'GET', path: '/auth/sessions' } as Route, index === 0 ? world : { ...world, context: { ...world.context, userId: randomUUID() } })) },
+  listSessions: {
+    events: (world, count) =>
+      repeat(count, (index) =>
+        get({ method: 'GET', path: '/auth/sessions' } as Route, index === 0 ? world : { ...world, context: { ...world.context, userId: randomUUID() } }),
+      ),
+  },
   revokeSession: {
     invocations: 10,
     events: async (world, count) => {
@@ -237,7 +281,10 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
       return events;
     },
   },
-  forgotPassword: { invocations: 20, events: (world, count) => repeat(count, (index) => jsonPost('/auth/forgot-password', { email: world.adminEmail }, { sourceIp: ipOf(index + 1) })) },
+  forgotPassword: {
+    invocations: 20,
+    events: (world, count) => repeat(count, (index) => jsonPost('/auth/forgot-password', { email: world.adminEmail }, { sourceIp: ipOf(index + 1) })),
+  },
   resetPassword: {
     invocations: 10,
     events: async (world, count) => {
@@ -247,7 +294,12 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
         const email = `reset.${randomUUID().slice(0, 8)}@bench.example`;
         await inviteUser(world.admin, email, Date.now());
         const invitationToken = latestMailToken(world.dataDir, email);
-        await register({ name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId, invitationToken }, client, Date.now(), REGISTER_ATTEMPTS);
+        await register(
+          { name: 'Reset', email, password: 'old password 123', tenantId: world.tenantId, invitationToken },
+          client,
+          Date.now(),
+          REGISTER_ATTEMPTS,
+        );
         await requestPasswordReset(email, Date.now(), routeLimit(routes.forgotPassword, 'email'));
         events.push(jsonPost('/auth/reset-password', { token: latestMailToken(world.dataDir, email), newPassword: 'new password 123' }));
       }
@@ -258,20 +310,34 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
   createInvitation: {
     events: (world, count) =>
       repeat(count, (index) =>
-        jsonPost('/auth/invitations', { email: `guest.${randomUUID().slice(0, 10)}@bench.example` }, { authorizer: index === 0 ? world.context : { ...world.context, userId: randomUUID() } }),
+        jsonPost(
+          '/auth/invitations',
+          { email: `guest.${randomUUID().slice(0, 10)}@bench.example` },
+          { authorizer: index === 0 ? world.context : { ...world.context, userId: randomUUID() } },
+        ),
       ),
   },
   // Key changes count 20 an hour per administrator: each event is another one's.
   createApiKey: {
     invocations: 200,
-    events: (world, count) => repeat(count, (index) => jsonPost('/api-keys', { name: `PDV ${index}`, scopes: { inventory: 'write' } }, { authorizer: { ...world.context, userId: randomUUID() } })),
+    events: (world, count) =>
+      repeat(count, (index) =>
+        jsonPost('/api-keys', { name: `PDV ${index}`, scopes: { inventory: 'write' } }, { authorizer: { ...world.context, userId: randomUUID() } }),
+      ),
   },
   rollApiKey: {
     invocations: 200,
     events: async (world, count) => {
       const made = await keysOf(world, count);
       return made.map((key) =>
-        proxyEvent({ method: 'POST', resource: '/api-keys/{id}/roll', pathParameters: { id: key.id }, authorizer: { ...world.context, userId: randomUUID() }, headers: { 'Content-Type': 'application/json' }, body: { expiresInHours: 1 } }),
+        proxyEvent({
+          method: 'POST',
+          resource: '/api-keys/{id}/roll',
+          pathParameters: { id: key.id },
+          authorizer: { ...world.context, userId: randomUUID() },
+          headers: { 'Content-Type': 'application/json' },
+          body: { expiresInHours: 1 },
+        }),
       );
     },
   },
@@ -279,46 +345,125 @@ const scenarios: Partial<Record<RouteId, Scenario>> = {
     invocations: 200,
     events: async (world, count) => {
       const made = await keysOf(world, count);
-      return made.map((key) => proxyEvent({ method: 'DELETE', resource: '/api-keys/{id}', pathParameters: { id: key.id }, authorizer: { ...world.context, userId: randomUUID() } }));
+      return made.map((key) =>
+        proxyEvent({ method: 'DELETE', resource: '/api-keys/{id}', pathParameters: { id: key.id }, authorizer: { ...world.context, userId: randomUUID() } }),
+      );
     },
   },
-  createCompany: { events: (world, count) => repeat(count, (index) => jsonPost('/companies', { name: `Company ${index}`, document: cnpj.generate() }, { authorizer: world.context })) },
+  createCompany: {
+    events: (world, count) =>
+      repeat(count, (index) => jsonPost('/companies', { name: `Company ${index}`, document: cnpj.generate() }, { authorizer: world.context })),
+  },
   updateCompany: {
     events: (world, count) =>
-      repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/companies/{id}', pathParameters: { id: world.companyId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { name: `Company renamed ${index}` } })),
+      repeat(count, (index) =>
+        proxyEvent({
+          method: 'PATCH',
+          resource: '/companies/{id}',
+          pathParameters: { id: world.companyId },
+          authorizer: world.context,
+          headers: { 'Content-Type': 'application/json' },
+          body: { name: `Company renamed ${index}` },
+        }),
+      ),
   },
   updateCompanyStatus: {
     events: (world, count) =>
       repeat(count, (index) =>
-        proxyEvent({ method: 'PATCH', resource: '/companies/{id}/status', pathParameters: { id: world.companyId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { status: index % 2 === 0 ? 'DISABLED' : 'ACTIVE' } }),
+        proxyEvent({
+          method: 'PATCH',
+          resource: '/companies/{id}/status',
+          pathParameters: { id: world.companyId },
+          authorizer: world.context,
+          headers: { 'Content-Type': 'application/json' },
+          body: { status: index % 2 === 0 ? 'DISABLED' : 'ACTIVE' },
+        }),
       ),
   },
   createSupplier: {
     events: (world, count) =>
-      repeat(count, (index) => jsonPost('/suppliers', { name: `Fornecedor ${index}`, corporateName: `Fornecedor ${index} Ltda`, document: cnpj.generate(), phone: '+5511987654321' }, { authorizer: world.context })),
+      repeat(count, (index) =>
+        jsonPost(
+          '/suppliers',
+          { name: `Fornecedor ${index}`, corporateName: `Fornecedor ${index} Ltda`, document: cnpj.generate(), phone: '+5511987654321' },
+          { authorizer: world.context },
+        ),
+      ),
   },
-  listSuppliers: { events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/suppliers' } as Route, world, { query: { page: '1', limit: '10' } })) },
+  listSuppliers: {
+    events: (world, count) => repeat(count, () => get({ method: 'GET', path: '/suppliers' } as Route, world, { query: { page: '1', limit: '10' } })),
+  },
   updateSupplier: {
     events: (world, count) =>
-      repeat(count, (index) => proxyEvent({ method: 'PATCH', resource: '/suppliers/{id}', pathParameters: { id: world.supplierId }, authorizer: world.context, headers: { 'Content-Type': 'application/json' }, body: { email: `contato${index}@fornecedor.example` } })),
+      repeat(count, (index) =>
+        proxyEvent({
+          method: 'PATCH',
+          resource: '/suppliers/{id}',
+          pathParameters: { id: world.supplierId },
+          authorizer: world.context,
+          headers: { 'Content-Type': 'application/json' },
+          body: { email: `contato${index}@fornecedor.example` },
+        }),
+      ),
   },
-  createWarehouse: { events: (world, count) => repeat(count, (index) => jsonPost('/inventory/warehouses', { name: `Warehouse ${index}` }, { authorizer: world.context })) },
-  createProduct: { events: (world, count) => repeat(count, (index) => jsonPost('/inventory/products', { sku: `P-${index}-${randomUUID().slice(0, 6)}`, name: `Product ${index}` }, { authorizer: world.context })) },
+  createWarehouse: {
+    events: (world, count) => repeat(count, (index) => jsonPost('/inventory/warehouses', { name: `Warehouse ${index}` }, { authorizer: world.context })),
+  },
+  createProduct: {
+    events: (world, count) =>
+      repeat(count, (index) =>
+        jsonPost('/inventory/products', { sku: `P-${index}-${randomUUID().slice(0, 6)}`, name: `Product ${index}` }, { authorizer: world.context }),
+      ),
+  },
   createMovement: {
     events: (world, count) =>
       repeat(count, (index) =>
-        jsonPost('/inventory/movements', index % 2 === 0 ? { productId: world.productId, warehouseId: world.warehouseId, type: 'SALE', quantity: 1 } : { productId: world.productId, warehouseId: world.warehouseId, type: 'IN', quantity: 1, unitCost: 3 }, { authorizer: world.context }),
+        jsonPost(
+          '/inventory/movements',
+          index % 2 === 0
+            ? { productId: world.productId, warehouseId: world.warehouseId, type: 'SALE', quantity: 1 }
+            : { productId: world.productId, warehouseId: world.warehouseId, type: 'IN', quantity: 1, unitCost: 3 },
+          { authorizer: world.context },
+        ),
       ),
   },
   // After createMovement's 1000 calls: a full page of this product's history, as a user sees it.
-  listMovements: { events: (world, count) => repeat(count, () => proxyEvent({ method: 'GET', resource: '/inventory/movements', query: { productId: world.productId }, authorizer: world.context })) },
+  listMovements: {
+    events: (world, count) =>
+      repeat(count, () => proxyEvent({ method: 'GET', resource: '/inventory/movements', query: { productId: world.productId }, authorizer: world.context })),
+  },
 };
 
 /** Lists are measured before the creates that would grow them; routes not named here come last. */
 const ORDER: RouteId[] = [
-  'me', 'listTenants', 'listCompanies', 'listSuppliers', 'listWarehouses', 'listProducts', 'stockCoverage', 'stockByWarehouse', 'listSessions',
-  'updateTenant', 'updateCompany', 'updateCompanyStatus', 'updateSupplier', 'createMovement', 'listMovements', 'createCompany', 'createSupplier', 'createWarehouse', 'createProduct',
-  'createInvitation', 'createTenant', 'refresh', 'logout', 'revokeSession', 'login', 'register', 'forgotPassword', 'resetPassword',
+  'me',
+  'listTenants',
+  'listCompanies',
+  'listSuppliers',
+  'listWarehouses',
+  'listProducts',
+  'stockCoverage',
+  'stockByWarehouse',
+  'listSessions',
+  'updateTenant',
+  'updateCompany',
+  'updateCompanyStatus',
+  'updateSupplier',
+  'createMovement',
+  'listMovements',
+  'createCompany',
+  'createSupplier',
+  'createWarehouse',
+  'createProduct',
+  'createInvitation',
+  'createTenant',
+  'refresh',
+  'logout',
+  'revokeSession',
+  'login',
+  'register',
+  'forgotPassword',
+  'resetPassword',
 ];
 
 function percentile(values: number[], fraction: number): number {
@@ -355,7 +500,16 @@ export async function runRouteBench(dataDir: string, log: (line: string) => void
   {
     const { accessToken } = await freshSession(world);
     const events: APIGatewayRequestAuthorizerEvent[] = repeat(DEFAULT_INVOCATIONS, () => authorizerEvent({ cookie: `accessToken=${accessToken}` }));
-    figures.push(await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>('authorizer', '1 round trip', (commands) => commands.length === 1, events, (event) => authorizerHandler(event), () => 200));
+    figures.push(
+      await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(
+        'authorizer',
+        '1 round trip',
+        (commands) => commands.length === 1,
+        events,
+        (event) => authorizerHandler(event),
+        () => 200,
+      ),
+    );
   }
 
   // The authorizer, with an API key (the key's last use is written once, before the timed invocations' 5 minutes are up).
@@ -369,10 +523,24 @@ export async function runRouteBench(dataDir: string, log: (line: string) => void
     };
     await authorizerHandler(keyEvent());
     const events = repeat(DEFAULT_INVOCATIONS, keyEvent);
-    figures.push(await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>('authorizer (API key)', '1 round trip', (commands) => commands.length === 1, events, (event) => authorizerHandler(event), () => 200));
+    figures.push(
+      await measure<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(
+        'authorizer (API key)',
+        '1 round trip',
+        (commands) => commands.length === 1,
+        events,
+        (event) => authorizerHandler(event),
+        () => 200,
+      ),
+    );
   }
 
-  const order = [...ORDER, ...routeList().map((route) => route.id).filter((id) => !ORDER.includes(id))];
+  const order = [
+    ...ORDER,
+    ...routeList()
+      .map((route) => route.id)
+      .filter((id) => !ORDER.includes(id)),
+  ];
   for (const id of order) {
     const route = routesById.get(id);
     if (!route) continue;

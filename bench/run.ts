@@ -47,24 +47,40 @@ async function main(): Promise<void> {
   if (parts.has('cold') || parts.has('cold-start')) {
     const cold = await runColdStartBench(log);
     results.coldStart = cold.figures;
-    results.coldStartSummary = { rounds: cold.rounds, medianRatio: cold.medianRatio, worst: cold.worst, largestBundle: cold.largestBundle, targets: cold.targets, met: cold.met };
+    results.coldStartSummary = {
+      rounds: cold.rounds,
+      medianRatio: cold.medianRatio,
+      worst: cold.worst,
+      largestBundle: cold.largestBundle,
+      targets: cold.targets,
+      met: cold.met,
+    };
     console.log(
       `\nBundles and cold load: import time over the baseline's, the median of ${cold.rounds} rounds of fresh processes (targets: authorizer <= ${TARGETS.authorizerRatio}x, every route function <= ${TARGETS.functionRatio}x, their median <= ${TARGETS.medianRatio}x, bundles <= ${kb(TARGETS.maxBundleBytes)}; workers and jobs <= ${TARGETS.workerRatio}x and ${kb(TARGETS.maxWorkerBundleBytes)})`,
     );
     console.table(
-      cold.figures.filter((entry) => !entry.cdk).map((entry) => ({
-        function: entry.name,
-        bundle: kb(entry.bytes),
-        'import ms': entry.medianMs,
-        ratio: entry.ratio.toFixed(2),
-        target: entry.targetRatio === null ? '' : `<= ${entry.targetRatio}x, ${kb(entry.maxBytes)}`,
-        met: entry.targetRatio === null ? '' : yes(entry.met),
-      })),
+      cold.figures
+        .filter((entry) => !entry.cdk)
+        .map((entry) => ({
+          function: entry.name,
+          bundle: kb(entry.bytes),
+          'import ms': entry.medianMs,
+          ratio: entry.ratio.toFixed(2),
+          target: entry.targetRatio === null ? '' : `<= ${entry.targetRatio}x, ${kb(entry.maxBytes)}`,
+          met: entry.targetRatio === null ? '' : yes(entry.met),
+        })),
     );
     const cdkHandlerFigures = cold.figures.filter((entry) => entry.cdk);
     if (cdkHandlerFigures.length > 0) {
       console.log("CDK's own custom-resource handlers (cdk.out, from the last `npm run synth`): measured the same way, not ours to slim, held to no target");
-      console.table(cdkHandlerFigures.map((entry) => ({ function: entry.name, bundle: kb(entry.bytes), 'import ms': Number.isNaN(entry.medianMs) ? 'not Node.js' : entry.medianMs, ratio: Number.isNaN(entry.ratio) ? '' : entry.ratio.toFixed(2) })));
+      console.table(
+        cdkHandlerFigures.map((entry) => ({
+          function: entry.name,
+          bundle: kb(entry.bytes),
+          'import ms': Number.isNaN(entry.medianMs) ? 'not Node.js' : entry.medianMs,
+          ratio: Number.isNaN(entry.ratio) ? '' : entry.ratio.toFixed(2),
+        })),
+      );
     }
     console.log(
       `median ratio ${cold.medianRatio.toFixed(2)}x (target <= ${TARGETS.medianRatio}x: ${yes(cold.met.median)}); worst ${cold.worst.name} ${cold.worst.ratio.toFixed(2)}x (every function <= ${TARGETS.functionRatio}x: ${yes(cold.met.everyFunction)}); authorizer <= ${TARGETS.authorizerRatio}x: ${yes(cold.met.authorizer)}; largest route bundle ${cold.largestBundle.name} ${kb(cold.largestBundle.bytes)} (every bundle within its size: ${yes(cold.met.bundleSizes)}); workers and jobs within theirs: ${yes(cold.met.workers)}`,
@@ -75,7 +91,9 @@ async function main(): Promise<void> {
     const tracing = await runTracingBench(log);
     results.tracing = tracing;
     console.log('\nPowertools Tracer and Metrics: cold load with and without each (median of 15 fresh processes, over the same baseline)');
-    console.table(tracing.map((entry) => ({ function: entry.function, variant: entry.variant, bundle: kb(entry.bytes), 'over baseline ms': entry.overBaselineMs })));
+    console.table(
+      tracing.map((entry) => ({ function: entry.function, variant: entry.variant, bundle: kb(entry.bytes), 'over baseline ms': entry.overBaselineMs })),
+    );
   }
 
   if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt') || parts.has('imports') || parts.has('exports')) {
@@ -85,10 +103,23 @@ async function main(): Promise<void> {
         const imports = await runImportBench(log);
         results.imports = imports;
         console.log(`\nImports: ${imports.figures[1]?.rows ?? 0} products from one CSV file (DynamoDB Local, the engine in process as npm start runs it)`);
-        console.table(imports.figures.map((entry) => ({ figure: entry.name, rows: entry.rows, seconds: entry.seconds, 'rows/s': entry.rowsPerSecond, target: entry.target, met: yes(entry.met) })));
-        console.log(`pace over the baseline ${imports.paceRatio}x; products after both runs ${imports.productsAfter}; the second run created ${imports.secondRun.created} and found ${imports.secondRun.existing}`);
+        console.table(
+          imports.figures.map((entry) => ({
+            figure: entry.name,
+            rows: entry.rows,
+            seconds: entry.seconds,
+            'rows/s': entry.rowsPerSecond,
+            target: entry.target,
+            met: yes(entry.met),
+          })),
+        );
+        console.log(
+          `pace over the baseline ${imports.paceRatio}x; products after both runs ${imports.productsAfter}; the second run created ${imports.secondRun.created} and found ${imports.secondRun.existing}`,
+        );
         const { idle, duringImport, p95Ratio } = imports.reads;
-        console.log(`a page of 100 products: idle p50 ${idle.p50} ms, p95 ${idle.p95} ms (${idle.reads} reads); during the import p50 ${duringImport.p50} ms, p95 ${duringImport.p95} ms (${duringImport.reads} reads); p95 ratio ${p95Ratio}x`);
+        console.log(
+          `a page of 100 products: idle p50 ${idle.p50} ms, p95 ${idle.p95} ms (${idle.reads} reads); during the import p50 ${duringImport.p50} ms, p95 ${duringImport.p95} ms (${duringImport.reads} reads); p95 ratio ${p95Ratio}x`,
+        );
       }
       if (parts.has('exports')) {
         const exports = await runExportBench(log, { suppliers: 100_000, products: 20_000 });
@@ -97,22 +128,55 @@ async function main(): Promise<void> {
       }
       if (parts.has('bcrypt')) {
         results.bcrypt = await runBcryptBench();
-        console.log(`\nbcrypt: cost ${(results.bcrypt as { cost: number }).cost}, one hash ${(results.bcrypt as { medianMs: number }).medianMs} ms (median of 10, this machine)`);
+        console.log(
+          `\nbcrypt: cost ${(results.bcrypt as { cost: number }).cost}, one hash ${(results.bcrypt as { medianMs: number }).medianMs} ms (median of 10, this machine)`,
+        );
       }
       if (parts.has('routes')) {
         const routes = await runRouteBench(store.dataDir, log);
         results.routes = routes;
         console.log('\nPer route: DynamoDB requests and capacity of one typical call; warm handler CPU time per invocation');
-        console.table(routes.map((entry) => ({ route: entry.name, status: entry.status, requests: entry.requests, commands: entry.commands.map((name) => name.replace(/Command$/, '')).join(' + '), CU: entry.capacityUnits, invocations: entry.invocations, 'cpu p50 ms': entry.cpuMedianMs, 'cpu p99 ms': entry.cpuP99Ms, target: entry.target, met: yes(entry.met) })));
+        console.table(
+          routes.map((entry) => ({
+            route: entry.name,
+            status: entry.status,
+            requests: entry.requests,
+            commands: entry.commands.map((name) => name.replace(/Command$/, '')).join(' + '),
+            CU: entry.capacityUnits,
+            invocations: entry.invocations,
+            'cpu p50 ms': entry.cpuMedianMs,
+            'cpu p99 ms': entry.cpuP99Ms,
+            target: entry.target,
+            met: yes(entry.met),
+          })),
+        );
       }
       if (parts.has('scale')) {
         const { figures: scale, search } = await runScaleBench(log);
         results.scale = scale;
         results.search = search;
         console.log('\nScale (DynamoDB capacity units per read)');
-        console.table(scale.map((entry) => ({ figure: entry.name, small: `${entry.small.label}: ${entry.small.capacityUnits} CU / ${entry.small.requests} req`, large: `${entry.large.label}: ${entry.large.capacityUnits} CU / ${entry.large.requests} req`, ratio: entry.ratio, target: `${entry.targetOf === 'ratio' ? 'ratio' : 'CU'} <= ${entry.target}`, met: yes(entry.met) })));
+        console.table(
+          scale.map((entry) => ({
+            figure: entry.name,
+            small: `${entry.small.label}: ${entry.small.capacityUnits} CU / ${entry.small.requests} req`,
+            large: `${entry.large.label}: ${entry.large.capacityUnits} CU / ${entry.large.requests} req`,
+            ratio: entry.ratio,
+            target: `${entry.targetOf === 'ratio' ? 'ratio' : 'CU'} <= ${entry.target}`,
+            met: yes(entry.met),
+          })),
+        );
         console.log('\nSearch (the in-memory engine against the full scan it replaced, same run; RCU/WCU as DynamoDB bills them)');
-        console.table(search.map((entry) => ({ figure: entry.name, measured: entry.measured, baseline: entry.baseline, ratio: entry.ratio ?? '', target: entry.target, met: yes(entry.met) })));
+        console.table(
+          search.map((entry) => ({
+            figure: entry.name,
+            measured: entry.measured,
+            baseline: entry.baseline,
+            ratio: entry.ratio ?? '',
+            target: entry.target,
+            met: yes(entry.met),
+          })),
+        );
       }
     } finally {
       await store.stop();
@@ -123,17 +187,51 @@ async function main(): Promise<void> {
     const load = await runLoadBench(log);
     results.load = load;
     console.log('\nEnd to end through the local emulator (autocannon; target: 0 non-2xx)');
-    console.table(load.map((entry) => ({ scenario: entry.scenario, connections: entry.connections, seconds: entry.seconds, 'req/s': entry.requestsPerSecond, 'p50 ms': entry.p50Ms, 'p99 ms': entry.p99Ms, non2xx: entry.non2xx, errors: entry.errors, met: yes(entry.met) })));
-    for (const entry of load) if (entry.firstFailure) console.log(`${entry.scenario}: status codes ${JSON.stringify(entry.statusCodes)}; first failure: ${entry.firstFailure}`);
+    console.table(
+      load.map((entry) => ({
+        scenario: entry.scenario,
+        connections: entry.connections,
+        seconds: entry.seconds,
+        'req/s': entry.requestsPerSecond,
+        'p50 ms': entry.p50Ms,
+        'p99 ms': entry.p99Ms,
+        non2xx: entry.non2xx,
+        errors: entry.errors,
+        met: yes(entry.met),
+      })),
+    );
+    for (const entry of load)
+      if (entry.firstFailure) console.log(`${entry.scenario}: status codes ${JSON.stringify(entry.statusCodes)}; first failure: ${entry.firstFailure}`);
   }
 
   if (parts.has('burst')) {
     const burst = await runBurstBench(log);
     results.burst = burst;
-    console.log(`\nSign-in and registration floods: GET /auth/me from ${burst.clients} clients, idle and while ${burst.burstSize} requests come from one address (per-IP ceiling ${burst.perIpLimit}); target: median <= ${burst.targetRatio}x the idle median of the same API, the lower of before and after; load: the 1-minute load average as the phase began`);
-    console.table(burst.figures.map((entry) => ({ hasher: entry.poolSize ? `pool of ${entry.poolSize}` : entry.hasher, phase: entry.phase, 'burst ms': entry.burstMs ?? '', 'me req': entry.meRequests, 'p50 ms': entry.meMedianMs, 'p50 x idle': entry.ratio, 'p90 ms': entry.meP90Ms, 'p90 x idle': entry.p90Ratio, 'max ms': entry.meMaxMs, 'refused 401/403': entry.refused ?? '', 'throttled 429': entry.throttled ?? '', 'counts ok': entry.countsAsExpected === null ? '' : yes(entry.countsAsExpected), met: yes(entry.met), load: entry.loadAverage })));
-    for (const entry of burst.figures) if (entry.meFailures) console.log(`${entry.hasher} ${entry.phase}: ${entry.meFailures} GET /auth/me answered other than 200`);
-    for (const entry of burst.figures) if (entry.countsAsExpected === false) console.log(`${entry.hasher} ${entry.phase}: answers ${JSON.stringify(entry.statuses)}`);
+    console.log(
+      `\nSign-in and registration floods: GET /auth/me from ${burst.clients} clients, idle and while ${burst.burstSize} requests come from one address (per-IP ceiling ${burst.perIpLimit}); target: median <= ${burst.targetRatio}x the idle median of the same API, the lower of before and after; load: the 1-minute load average as the phase began`,
+    );
+    console.table(
+      burst.figures.map((entry) => ({
+        hasher: entry.poolSize ? `pool of ${entry.poolSize}` : entry.hasher,
+        phase: entry.phase,
+        'burst ms': entry.burstMs ?? '',
+        'me req': entry.meRequests,
+        'p50 ms': entry.meMedianMs,
+        'p50 x idle': entry.ratio,
+        'p90 ms': entry.meP90Ms,
+        'p90 x idle': entry.p90Ratio,
+        'max ms': entry.meMaxMs,
+        'refused 401/403': entry.refused ?? '',
+        'throttled 429': entry.throttled ?? '',
+        'counts ok': entry.countsAsExpected === null ? '' : yes(entry.countsAsExpected),
+        met: yes(entry.met),
+        load: entry.loadAverage,
+      })),
+    );
+    for (const entry of burst.figures)
+      if (entry.meFailures) console.log(`${entry.hasher} ${entry.phase}: ${entry.meFailures} GET /auth/me answered other than 200`);
+    for (const entry of burst.figures)
+      if (entry.countsAsExpected === false) console.log(`${entry.hasher} ${entry.phase}: answers ${JSON.stringify(entry.statuses)}`);
   }
 
   if (parts.has('console')) {
@@ -141,8 +239,21 @@ async function main(): Promise<void> {
     results.console = figures;
     console.log(`\nThe console's first page: JavaScript downloaded, gzipped as served (budget <= ${kb(CONSOLE_BUDGETS.firstPageJsGzipBytes)})`);
     console.table(figures.firstPageJs.map((entry) => ({ page: entry.page, scripts: entry.files, 'JS gzip': kb(entry.bytes), met: yes(entry.met) })));
-    console.log(`\nLighthouse 12.2.3 on Chromium, signed in (budget: performance and accessibility >= ${CONSOLE_BUDGETS.lighthouse}, with its desktop and its mobile settings)`);
-    console.table(figures.lighthouse.map((entry) => ({ page: entry.page, settings: entry.formFactor, performance: entry.performance, accessibility: entry.accessibility, 'LCP ms': entry.lcpMs, 'TBT ms': entry.tbtMs, CLS: entry.cls, met: yes(entry.met) })));
+    console.log(
+      `\nLighthouse 12.2.3 on Chromium, signed in (budget: performance and accessibility >= ${CONSOLE_BUDGETS.lighthouse}, with its desktop and its mobile settings)`,
+    );
+    console.table(
+      figures.lighthouse.map((entry) => ({
+        page: entry.page,
+        settings: entry.formFactor,
+        performance: entry.performance,
+        accessibility: entry.accessibility,
+        'LCP ms': entry.lcpMs,
+        'TBT ms': entry.tbtMs,
+        CLS: entry.cls,
+        met: yes(entry.met),
+      })),
+    );
   }
 
   results.durationMs = Date.now() - started;

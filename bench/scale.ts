@@ -58,8 +58,16 @@ const PRODUCTS = 50;
 async function coverageTenant(sales: number, nowMs: number): Promise<Principal> {
   const principal = await benchTenant(`coverage-${sales}`, nowMs);
   const warehouse = await createWarehouse(principal, { name: 'Main' }, nowMs);
-  const products = await inParallel(Array.from({ length: PRODUCTS }, (_, index) => () => createProduct(principal, { sku: `SKU-${index}`, name: `Product ${index}` }, nowMs)), 8);
-  await inParallel(products.map((product) => () => addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 10_000, unitCost: 2 }, nowMs)), 4);
+  const products = await inParallel(
+    Array.from({ length: PRODUCTS }, (_, index) => () => createProduct(principal, { sku: `SKU-${index}`, name: `Product ${index}` }, nowMs)),
+    8,
+  );
+  await inParallel(
+    products.map(
+      (product) => () => addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 10_000, unitCost: 2 }, nowMs),
+    ),
+    4,
+  );
 
   const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
   const totals = new Map<string, { tenantId: string; productId: string; day: string; units: number }>();
@@ -77,11 +85,23 @@ async function coverageTenant(sales: number, nowMs: number): Promise<Principal> 
 
 async function warehouseTenant(stockRows: number, nowMs: number): Promise<Principal> {
   const principal = await benchTenant(`warehouses-${stockRows}`, nowMs);
-  const warehouses = await inParallel(['North', 'South', 'East', 'West'].map((name) => () => createWarehouse(principal, { name }, nowMs)), 4);
+  const warehouses = await inParallel(
+    ['North', 'South', 'East', 'West'].map((name) => () => createWarehouse(principal, { name }, nowMs)),
+    4,
+  );
   const rows = Array.from({ length: stockRows }, (_, index) => {
     const warehouseId = (warehouses[index % warehouses.length] as { id: string }).id;
     const productId = randomUUID();
-    return { ...keys.stock(principal.tenantId, productId, warehouseId), type: INVENTORY_ITEMS.stock, productId, warehouseId, quantity: 5, totalCost: 10, averageCost: 2, version: 1 };
+    return {
+      ...keys.stock(principal.tenantId, productId, warehouseId),
+      type: INVENTORY_ITEMS.stock,
+      productId,
+      warehouseId,
+      quantity: 5,
+      totalCost: 10,
+      averageCost: 2,
+      version: 1,
+    };
   });
   await putAll(rows);
   return principal;
@@ -94,7 +114,14 @@ async function supplierTenant(count: number, nowMs: number, progress: (done: num
     Array.from({ length: count }, (_, index) => async () => {
       await createSupplier(
         principal,
-        { name: `Fornecedor ${String(index).padStart(5, '0')}`, corporateName: `Fornecedor ${index} Ltda`, document: validCnpj(index), email: `f${index}@example.com`, phone: '+5511987654321', active: true },
+        {
+          name: `Fornecedor ${String(index).padStart(5, '0')}`,
+          corporateName: `Fornecedor ${index} Ltda`,
+          document: validCnpj(index),
+          email: `f${index}@example.com`,
+          phone: '+5511987654321',
+          active: true,
+        },
         nowMs,
       );
       done += 1;
@@ -207,9 +234,7 @@ async function supplierFigures(tenThousand: Principal, nowMs: number, log: (line
     return { capacityUnits: measured.capacityUnits, requests: measured.requests, ms: Math.round(performance.now() - start) };
   };
   const figures: ScaleFigure[] = [];
-  for (const [name, input, target] of [
-    ['supplier page 1,000 without search, limit 10 (target 50 CU)', { page: 1_000, limit: 10 }, 50],
-  ] as const) {
+  for (const [name, input, target] of [['supplier page 1,000 without search, limit 10 (target 50 CU)', { page: 1_000, limit: 10 }, 50]] as const) {
     const small = await measure(tenThousand, input);
     const big = await measure(large, input);
     log(`scale: ${name}: ${small.capacityUnits} CU at 10,000, ${big.capacityUnits} CU / ${big.requests} requests / ${big.ms} ms at 100,000`);
@@ -261,23 +286,38 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const page = { limit: 100 };
   const productsOf = async (count: number) => {
     const principal = await benchTenant(`products-${count}`, nowMs);
-    await inParallel(Array.from({ length: count }, (_, index) => () => createProduct(principal, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de escala ${index}` }, nowMs)), 16);
+    await inParallel(
+      Array.from(
+        { length: count },
+        (_, index) => () => createProduct(principal, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de escala ${index}` }, nowMs),
+      ),
+      16,
+    );
     return principal;
   };
   log('scale: loading 150 and 20,000 products ...');
   const fewProducts = await productsOf(150);
   const manyProducts = await productsOf(20_000);
   figures.push(...(await coverageFigures(fewProducts, manyProducts, nowMs, log)));
-  const [smallProducts, largeProducts] = [await pageCost(() => listProducts(fewProducts, page, nowMs, undefined)), await pageCost(() => listProducts(manyProducts, page, nowMs, undefined))];
+  const [smallProducts, largeProducts] = [
+    await pageCost(() => listProducts(fewProducts, page, nowMs, undefined)),
+    await pageCost(() => listProducts(manyProducts, page, nowMs, undefined)),
+  ];
   const productWalk = await walkCost((cursor) => listProducts(manyProducts, { ...page, ...(cursor ? { cursor } : {}) }, nowMs, undefined));
   if (productWalk.items !== 20_000) throw new Error(`the product walk listed ${productWalk.items} of 20,000`);
-  log(`scale: products first page ${largeProducts.ms.toFixed(0)} ms, ${largeProducts.bytes} bytes; walk of 20,000: ${productWalk.capacityUnits} CU in ${productWalk.requests} requests`);
+  log(
+    `scale: products first page ${largeProducts.ms.toFixed(0)} ms, ${largeProducts.bytes} bytes; walk of 20,000: ${productWalk.capacityUnits} CU in ${productWalk.requests} requests`,
+  );
   figures.push(
     figure(
       `GET /inventory/products first page (limit 100); the walk of all 20,000: ${productWalk.capacityUnits} CU, ${productWalk.requests} requests`,
       1.1,
       { label: '150 products', capacityUnits: smallProducts.capacityUnits, requests: smallProducts.requests },
-      { label: `20,000 products (${Math.round(largeProducts.ms)} ms, ${Math.round(largeProducts.bytes / 1024)} KB)`, capacityUnits: largeProducts.capacityUnits, requests: largeProducts.requests },
+      {
+        label: `20,000 products (${Math.round(largeProducts.ms)} ms, ${Math.round(largeProducts.bytes / 1024)} KB)`,
+        capacityUnits: largeProducts.capacityUnits,
+        requests: largeProducts.requests,
+      },
     ),
   );
 
@@ -285,7 +325,20 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const admin = { ...platform, platformAdmin: true };
   // Names spread over every first character, as real slugs are (each is a shard of the index).
   const tenantsNamed = (from: number, count: number) =>
-    inParallel(Array.from({ length: count }, (_, offset) => () => createTenant({ name: `${TENANT_NAME_SHARDS.charAt((from + offset) % TENANT_NAME_SHARDS.length)}escala-${from + offset}-${randomUUID().slice(0, 4)}`, plan: 'STARTER' }, nowMs)), 16);
+    inParallel(
+      Array.from(
+        { length: count },
+        (_, offset) => () =>
+          createTenant(
+            {
+              name: `${TENANT_NAME_SHARDS.charAt((from + offset) % TENANT_NAME_SHARDS.length)}escala-${from + offset}-${randomUUID().slice(0, 4)}`,
+              plan: 'STARTER',
+            },
+            nowMs,
+          ),
+      ),
+      16,
+    );
   log('scale: loading 150 tenants, then 10,000 more ...');
   await tenantsNamed(0, 150);
   const tenantsBefore = await pageCost(() => listTenants(admin, page));
@@ -294,13 +347,19 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const tenantsAfter = await pageCost(() => listTenants(admin, page));
   const tenantWalk = await walkCost((cursor) => listTenants(admin, { ...page, ...(cursor ? { cursor } : {}) }));
   if (tenantWalk.items !== countBefore + 10_000) throw new Error(`the tenant walk listed ${tenantWalk.items}, expected ${countBefore + 10_000}`);
-  log(`scale: tenants first page ${tenantsAfter.ms.toFixed(0)} ms, ${tenantsAfter.bytes} bytes; walk: ${tenantWalk.capacityUnits} CU in ${tenantWalk.requests} requests for ${tenantWalk.items} tenants`);
+  log(
+    `scale: tenants first page ${tenantsAfter.ms.toFixed(0)} ms, ${tenantsAfter.bytes} bytes; walk: ${tenantWalk.capacityUnits} CU in ${tenantWalk.requests} requests for ${tenantWalk.items} tenants`,
+  );
   figures.push(
     figure(
       `GET /tenants first page (limit 100); the walk of all ${tenantWalk.items}: ${tenantWalk.capacityUnits} CU, ${tenantWalk.requests} requests`,
       1.1,
       { label: `${countBefore} tenants (${Math.round(tenantsBefore.ms)} ms)`, capacityUnits: tenantsBefore.capacityUnits, requests: tenantsBefore.requests },
-      { label: `${tenantWalk.items} tenants (${Math.round(tenantsAfter.ms)} ms, ${Math.round(tenantsAfter.bytes / 1024)} KB)`, capacityUnits: tenantsAfter.capacityUnits, requests: tenantsAfter.requests },
+      {
+        label: `${tenantWalk.items} tenants (${Math.round(tenantsAfter.ms)} ms, ${Math.round(tenantsAfter.bytes / 1024)} KB)`,
+        capacityUnits: tenantsAfter.capacityUnits,
+        requests: tenantsAfter.requests,
+      },
     ),
   );
   return figures;
@@ -320,10 +379,24 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 async function coverageFigures(few: Principal, many: Principal, nowMs: number, log: (line: string) => void): Promise<ScaleFigure[]> {
   const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
   const stocked = async (principal: Principal) => {
-    const products = (await readProductIds(principal.tenantId));
+    const products = await readProductIds(principal.tenantId);
     const warehouse = await createWarehouse(principal, { name: 'Central' }, nowMs);
-    await inParallel(products.filter((_, index) => index % 10 === 0).map((productId, index) => () => addMovement(principal, { productId, warehouseId: warehouse.id, type: 'IN', quantity: 10 + (index % 500), unitCost: 3 }, nowMs)), 8);
-    await writeRolledUpSales(products.flatMap((productId, index) => (index % 3 === 2 ? [] : [1, 2, 5, 9, 20, 45, 80].map((ago) => ({ tenantId: principal.tenantId, productId, day: addDays(today, -ago), units: 1 + ((index + ago) % 7) })))));
+    await inParallel(
+      products
+        .filter((_, index) => index % 10 === 0)
+        .map(
+          (productId, index) => () =>
+            addMovement(principal, { productId, warehouseId: warehouse.id, type: 'IN', quantity: 10 + (index % 500), unitCost: 3 }, nowMs),
+        ),
+      8,
+    );
+    await writeRolledUpSales(
+      products.flatMap((productId, index) =>
+        index % 3 === 2
+          ? []
+          : [1, 2, 5, 9, 20, 45, 80].map((ago) => ({ tenantId: principal.tenantId, productId, day: addDays(today, -ago), units: 1 + ((index + ago) % 7) })),
+      ),
+    );
     return products.length;
   };
   log('scale: coverage: stock and sales for 150 and 20,000 products, then the job ...');
@@ -331,7 +404,9 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   const count = await stocked(many);
   const jobStart = performance.now();
   const job = await runSalesRollup({ nowMs });
-  log(`scale: coverage job: ${job.coverage.products} products' entries moved for ${job.coverage.tenants} tenants in ${Math.round(performance.now() - jobStart)} ms`);
+  log(
+    `scale: coverage job: ${job.coverage.products} products' entries moved for ${job.coverage.tenants} tenants in ${Math.round(performance.now() - jobStart)} ms`,
+  );
 
   const input = { days: 30, limit: DEFAULT_COVERAGE_PAGE };
   for (const principal of [few, many]) await expectCoverageIndexCurrent(principal.tenantId, input.days, today, 'after the job');
@@ -346,19 +421,30 @@ async function coverageFigures(few: Principal, many: Principal, nowMs: number, l
   if (walk.items !== count) throw new Error(`the coverage walk listed ${walk.items} of ${count}`);
   // Still current after the reads: every page measured above was one the index served.
   for (const principal of [few, many]) await expectCoverageIndexCurrent(principal.tenantId, input.days, today, 'after the reads');
-  for (const [label, page] of [['150 products', small], [`${count} products`, large]] as const) {
-    if (page.commands.join() !== 'QueryCommand') throw new Error(`coverage: the first page at ${label} made ${page.commands.join(' + ')}, not the index's one Query`);
+  for (const [label, page] of [
+    ['150 products', small],
+    [`${count} products`, large],
+  ] as const) {
+    if (page.commands.join() !== 'QueryCommand')
+      throw new Error(`coverage: the first page at ${label} made ${page.commands.join(' + ')}, not the index's one Query`);
   }
-  if (walk.worstPageRequests > 2) throw new Error(`coverage: a page of the walk made ${walk.worstPageRequests} requests; the index's make at most 2 (the marker and the page)`);
+  if (walk.worstPageRequests > 2)
+    throw new Error(`coverage: a page of the walk made ${walk.worstPageRequests} requests; the index's make at most 2 (the marker and the page)`);
   const fullStart = performance.now();
   const full = await measureCapacity(() => stockCoverage(many, 30, nowMs));
   const fullMs = performance.now() - fullStart;
-  log(`scale: coverage first page ${large.capacityUnits} CU / ${large.requests} req / p50 ${Math.round(large.ms)} ms / ${Math.round(large.bytes / 1024)} KB; walk ${walk.capacityUnits} CU in ${walk.requests} requests; full read ${full.capacityUnits} CU in ${full.requests} requests, ${Math.round(fullMs)} ms`);
+  log(
+    `scale: coverage first page ${large.capacityUnits} CU / ${large.requests} req / p50 ${Math.round(large.ms)} ms / ${Math.round(large.bytes / 1024)} KB; walk ${walk.capacityUnits} CU in ${walk.requests} requests; full read ${full.capacityUnits} CU in ${full.requests} requests, ${Math.round(fullMs)} ms`,
+  );
   return [
     {
       name: `GET /inventory/dashboard/coverage first page (days=30, limit ${DEFAULT_COVERAGE_PAGE}) (target 125 CU, 2 requests, p50 < 300 ms)`,
       small: { label: `150 products (p50 ${Math.round(small.ms)} ms)`, capacityUnits: small.capacityUnits, requests: small.requests },
-      large: { label: `${count} products (p50 ${Math.round(large.ms)} ms, ${Math.round(large.bytes / 1024)} KB)`, capacityUnits: large.capacityUnits, requests: large.requests },
+      large: {
+        label: `${count} products (p50 ${Math.round(large.ms)} ms, ${Math.round(large.bytes / 1024)} KB)`,
+        capacityUnits: large.capacityUnits,
+        requests: large.requests,
+      },
       ratio: Math.round((large.capacityUnits / small.capacityUnits) * 1000) / 1000,
       target: 125,
       targetOf: 'capacity units',

@@ -98,7 +98,11 @@ const postingPk = (tenantId: string, prefix: string) => `${tenantPk(tenantId)}#S
 const fatPostingPk = (tenantId: string, prefix: string) => `${tenantPk(tenantId)}#SPH#${prefix}`;
 const counterPk = (tenantId: string) => `${tenantPk(tenantId)}#SPC`;
 
-const postingItem = (tenantId: string, prefix: string, supplier: Supplier) => ({ pk: postingPk(tenantId, prefix), sk: `${sortName(supplier.name)}#${supplier.id}`, id: supplier.id });
+const postingItem = (tenantId: string, prefix: string, supplier: Supplier) => ({
+  pk: postingPk(tenantId, prefix),
+  sk: `${sortName(supplier.name)}#${supplier.id}`,
+  id: supplier.id,
+});
 const fatPostingItem = (tenantId: string, prefix: string, supplier: Supplier) => ({
   pk: fatPostingPk(tenantId, prefix),
   sk: `${sortName(supplier.name)}#${supplier.id}`,
@@ -106,7 +110,11 @@ const fatPostingItem = (tenantId: string, prefix: string, supplier: Supplier) =>
   search: searchHaystack(supplier),
 });
 const counterItem = (tenantId: string, prefix: string, n: number) => ({ pk: counterPk(tenantId), sk: prefix, n });
-const indexItem = (tenantId: string, supplier: Supplier) => ({ ...keys.supplierIndexEntry(tenantId, sortName(supplier.name), supplier.id), id: supplier.id, search: searchHaystack(supplier) });
+const indexItem = (tenantId: string, supplier: Supplier) => ({
+  ...keys.supplierIndexEntry(tenantId, sortName(supplier.name), supplier.id),
+  id: supplier.id,
+  search: searchHaystack(supplier),
+});
 
 interface PageResult {
   ids: string[];
@@ -198,7 +206,7 @@ interface Measured {
 
 async function measureSearch(run: () => Promise<PageResult>): Promise<Measured> {
   const times: number[] = [];
-  let last: (Awaited<ReturnType<typeof measureCapacity<PageResult>>>) | undefined;
+  let last: Awaited<ReturnType<typeof measureCapacity<PageResult>>> | undefined;
   for (let attempt = 0; attempt < RUNS; attempt += 1) {
     const start = performance.now();
     last = await measureCapacity(run);
@@ -253,7 +261,13 @@ async function main(): Promise<void> {
     const indexBytes = sumSizes(suppliers.map((supplier) => indexItem(tenantId, supplier)));
     const fits = perSupplier.filter((size) => 4 + 2 * size <= 100).length;
     const amplification = {
-      prefixesPerSupplier: { mean: Math.round((postings / SUPPLIERS) * 10) / 10, p50: percentile(perSupplier, 0.5), p95: percentile(perSupplier, 0.95), max: perSupplier.reduce((a, b) => Math.max(a, b), 0), min: perSupplier.reduce((a, b) => Math.min(a, b), Infinity) },
+      prefixesPerSupplier: {
+        mean: Math.round((postings / SUPPLIERS) * 10) / 10,
+        p50: percentile(perSupplier, 0.5),
+        p95: percentile(perSupplier, 0.95),
+        max: perSupplier.reduce((a, b) => Math.max(a, b), 0),
+        min: perSupplier.reduce((a, b) => Math.min(a, b), Infinity),
+      },
       postingItems: postings,
       postingBytes,
       counterItems: counts.size,
@@ -262,14 +276,28 @@ async function main(): Promise<void> {
       compactIndexBytes: indexBytes,
       meanPostingItemBytes: Math.round(postingBytes / postings),
       meanIndexItemBytes: Math.round(indexBytes / SUPPLIERS),
-      createItems: { mean: Math.round((4 + (2 * postings) / SUPPLIERS) * 10) / 10, p95: 4 + 2 * percentile(perSupplier, 0.95), max: 4 + 2 * perSupplier.reduce((a, b) => Math.max(a, b), 0) },
+      createItems: {
+        mean: Math.round((4 + (2 * postings) / SUPPLIERS) * 10) / 10,
+        p95: 4 + 2 * percentile(perSupplier, 0.95),
+        max: 4 + 2 * perSupplier.reduce((a, b) => Math.max(a, b), 0),
+      },
       createsFittingOneTransaction: fits,
     };
     summary.amplification = amplification;
     log(`amplification: ${JSON.stringify(amplification)}`);
 
     // 5. Hot counters: which of a "Comércio X Ltda" create's counters (almost) every create touches.
-    const sample: Supplier = { id: randomUUID(), name: 'Comércio X Ltda', corporateName: 'Comércio X Ltda', document: cnpj(SUPPLIERS + 1), email: 'contato@comercioxltda.com.br', phone: '+5511987654321', active: true, createdAt: '', updatedAt: '' };
+    const sample: Supplier = {
+      id: randomUUID(),
+      name: 'Comércio X Ltda',
+      corporateName: 'Comércio X Ltda',
+      document: cnpj(SUPPLIERS + 1),
+      email: 'contato@comercioxltda.com.br',
+      phone: '+5511987654321',
+      active: true,
+      createdAt: '',
+      updatedAt: '',
+    };
     const samplePrefixes = [...prefixesOf(haystackWords(searchHaystack(sample)))];
     const share = (prefix: string) => (counts.get(prefix) ?? 0) / SUPPLIERS;
     const hot = {
@@ -357,7 +385,7 @@ async function main(): Promise<void> {
     ];
 
     // The partitions the test queries read, complete for all 100,000 suppliers, and their exact counters.
-    log('loading the test queries\' posting partitions for all suppliers ...');
+    log("loading the test queries' posting partitions for all suppliers ...");
     loadStart = performance.now();
     const testPrefixes = new Set<string>();
     const fatPrefixes = new Set<string>();

@@ -75,14 +75,16 @@ async function warm<T>(work: () => Promise<T>) {
   return { ...last, ms: median(runs.map((entry) => entry.ms)) };
 }
 
-const cost = (entry: { readUnits: number; writeUnits: number; requests: number; ms: number }) => `${round(entry.readUnits)} RCU${entry.writeUnits ? ` + ${round(entry.writeUnits)} WCU` : ''}, ${entry.requests} req, ${Math.round(entry.ms)} ms`;
+const cost = (entry: { readUnits: number; writeUnits: number; requests: number; ms: number }) =>
+  `${round(entry.readUnits)} RCU${entry.writeUnits ? ` + ${round(entry.writeUnits)} WCU` : ''}, ${entry.requests} req, ${Math.round(entry.ms)} ms`;
 
 /**
  * Fails unless the tenant's list has its chunks (a manifest): a search finding none reads
  * every entity's own items and builds them instead, which is not the cold load measured.
  */
 async function expectChunks(tenantId: string, list: 'suppliers' | 'products'): Promise<void> {
-  if (!(await readSearchLog(tenantId, list)).manifest) throw new Error(`search: the ${list} of tenant ${tenantId} have no chunks; a first search would build them from the entities`);
+  if (!(await readSearchLog(tenantId, list)).manifest)
+    throw new Error(`search: the ${list} of tenant ${tenantId} have no chunks; a first search would build them from the entities`);
 }
 
 /**
@@ -90,7 +92,8 @@ async function expectChunks(tenantId: string, list: 'suppliers' | 'products'): P
  * chunk, so more requests mean it fetched chunks or built them, not the warm path measured.
  */
 function expectWarm(name: string, search: { commands: string[] }): void {
-  if (search.commands.join() !== 'QueryCommand') throw new Error(`search: the ${name} made ${search.commands.join(' + ') || 'no request'}, not the warm path's one Query of the log`);
+  if (search.commands.join() !== 'QueryCommand')
+    throw new Error(`search: the ${name} made ${search.commands.join(' + ') || 'no request'}, not the warm path's one Query of the log`);
 }
 
 /**
@@ -104,10 +107,15 @@ export async function supplierSearchFigures(principal: Principal, count: number,
   const buildStart = performance.now();
   if (!(await rebuildSearchList(supplierSearchSource, tenantId))) throw new Error('the supplier chunks changed during their build');
   const manifest = (await readSearchLog(tenantId, 'suppliers')).manifest;
-  log(`search: chunks of ${label} suppliers built in ${Math.round(performance.now() - buildStart)} ms (level ${manifest?.level}, ${manifest?.versions.length} chunks)`);
+  log(
+    `search: chunks of ${label} suppliers built in ${Math.round(performance.now() - buildStart)} ms (level ${manifest?.level}, ${manifest?.versions.length} chunks)`,
+  );
 
   // The baseline: the full scan of the compact index, what a search read before the engine.
-  const scans = { nobody: await measured(() => searchSupplierPage(tenantId, supplierMatcher(NOBODY) as (haystack: string) => boolean, 0, 10)), everybody: await measured(() => searchSupplierPage(tenantId, supplierMatcher(everybody) as (haystack: string) => boolean, 0, 10)) };
+  const scans = {
+    nobody: await measured(() => searchSupplierPage(tenantId, supplierMatcher(NOBODY) as (haystack: string) => boolean, 0, 10)),
+    everybody: await measured(() => searchSupplierPage(tenantId, supplierMatcher(everybody) as (haystack: string) => boolean, 0, 10)),
+  };
   if (scans.everybody.result.total !== count) throw new Error(`"${everybody}" matched ${scans.everybody.result.total} of ${count} in the full scan`);
 
   // A cold function's first search: its own cache, nothing held; the heap it then holds.
@@ -117,7 +125,14 @@ export async function supplierSearchFigures(principal: Principal, count: number,
   const cold = await measured(() => fresh.search(supplierSearchSource, tenantId, searchQuery(NOBODY), { offset: 0, limit: 10 }));
   const heldMb = heapMb() - before;
   const estimateMb = (fresh.holdings[0]?.bytes ?? 0) / 1024 / 1024;
-  figures.push({ name: `first supplier search on a cold function (${label} suppliers)`, measured: cost(cold), baseline: `full scan: ${cost(scans.nobody)}`, ratio: round(cold.ms / scans.nobody.ms, 3), target: '<= 1,000 ms', met: cold.ms <= 1_000 });
+  figures.push({
+    name: `first supplier search on a cold function (${label} suppliers)`,
+    measured: cost(cold),
+    baseline: `full scan: ${cost(scans.nobody)}`,
+    ratio: round(cold.ms / scans.nobody.ms, 3),
+    target: '<= 1,000 ms',
+    met: cold.ms <= 1_000,
+  });
   figures.push({
     name: `memory held per ${label} suppliers`,
     measured: `${round(heldMb)} MB of heap (engine's estimate ${round(estimateMb)} MB)`,
@@ -136,7 +151,14 @@ export async function supplierSearchFigures(principal: Principal, count: number,
     const search = await warm(() => listSuppliers(principal, { page: 1, limit: 10, search: term }, Date.now(), undefined));
     if (term === everybody && search.result.total !== count) throw new Error(`"${term}" matched ${search.result.total} of ${count}`);
     expectWarm(`warm supplier search, ${name}`, search);
-    figures.push({ name: `warm supplier search, ${name} (${label} suppliers)`, measured: cost(search), baseline: `full scan: ${cost(scan)}`, ratio: round(search.readUnits / scan.readUnits, 4), target: '<= 10 RCU, <= 50 ms', met: search.readUnits <= 10 && search.ms <= 50 });
+    figures.push({
+      name: `warm supplier search, ${name} (${label} suppliers)`,
+      measured: cost(search),
+      baseline: `full scan: ${cost(scan)}`,
+      ratio: round(search.readUnits / scan.readUnits, 4),
+      target: '<= 10 RCU, <= 50 ms',
+      met: search.readUnits <= 10 && search.ms <= 50,
+    });
   }
 
   figures.push(...(await supplierWriteFigures(principal, label, log)));
@@ -154,12 +176,25 @@ async function supplierWriteFigures(principal: Principal, label: string, log: (l
   let next = 0;
   const document = () => cnpjWithCheckDigits(String(90_000_000 + (next += 1)).padStart(8, '0') + '0001');
   const writes: Record<'create' | 'rename' | 'delete', { units: number; without: number }[]> = { create: [], rename: [], delete: [] };
-  const record = (kind: keyof typeof writes, entry: { writeUnits: number; writeUnitsByType: Record<string, number> }) => writes[kind].push({ units: entry.writeUnits, without: entry.writeUnits - (entry.writeUnitsByType.SearchDelta ?? 0) });
+  const record = (kind: keyof typeof writes, entry: { writeUnits: number; writeUnitsByType: Record<string, number> }) =>
+    writes[kind].push({ units: entry.writeUnits, without: entry.writeUnits - (entry.writeUnitsByType.SearchDelta ?? 0) });
   const created: string[] = [];
   // FOLD_AT - 1 writes leave the log one short of a fold: the warm search then reads them all.
   for (let index = 0; index < FOLD_AT - 1; index += 1) {
     if (index % 3 === 0) {
-      const write = await measureCapacity(() => createSupplier(principal, { name: `Bench Comércio ${index}`, corporateName: 'Bench Comércio Ltda', document: document(), email: 'contato@bench.com.br', phone: '+5511987654321' }, now));
+      const write = await measureCapacity(() =>
+        createSupplier(
+          principal,
+          {
+            name: `Bench Comércio ${index}`,
+            corporateName: 'Bench Comércio Ltda',
+            document: document(),
+            email: 'contato@bench.com.br',
+            phone: '+5511987654321',
+          },
+          now,
+        ),
+      );
       record('create', write);
       created.push(write.result.id);
     } else if (index % 3 === 1) {
@@ -170,19 +205,45 @@ async function supplierWriteFigures(principal: Principal, label: string, log: (l
   }
   const pending = await warm(() => listSuppliers(principal, { page: 1, limit: 10, search: NOBODY }, Date.now(), undefined));
   // One more write, and the search that folds the FOLD_AT deltas.
-  record('create', await measureCapacity(() => createSupplier(principal, { name: 'Bench Último', corporateName: 'Bench Último Ltda', document: document() }, now)));
+  record(
+    'create',
+    await measureCapacity(() => createSupplier(principal, { name: 'Bench Último', corporateName: 'Bench Último Ltda', document: document() }, now)),
+  );
   const fold = await measured(() => listSuppliers(principal, { page: 1, limit: 10, search: NOBODY }, Date.now(), undefined));
   const share = fold.writeUnits / FOLD_AT;
-  log(`search: a warm search with ${FOLD_AT - 1} deltas pending: ${cost(pending)}; the search that folds ${FOLD_AT}: ${cost(fold)} (${round(share)} WCU per write)`);
+  log(
+    `search: a warm search with ${FOLD_AT - 1} deltas pending: ${cost(pending)}; the search that folds ${FOLD_AT}: ${cost(fold)} (${round(share)} WCU per write)`,
+  );
   const figures: SearchFigure[] = [
-    { name: `warm supplier search with ${FOLD_AT - 1} writes not yet folded (${label} suppliers)`, measured: cost(pending), baseline: '', ratio: null, target: '<= 10 RCU, <= 50 ms', met: pending.readUnits <= 10 && pending.ms <= 50 },
-    { name: `the search that folds ${FOLD_AT} writes (${label} suppliers)`, measured: cost(fold), baseline: '', ratio: null, target: 'its write units are shared by the writes (below)', met: null },
+    {
+      name: `warm supplier search with ${FOLD_AT - 1} writes not yet folded (${label} suppliers)`,
+      measured: cost(pending),
+      baseline: '',
+      ratio: null,
+      target: '<= 10 RCU, <= 50 ms',
+      met: pending.readUnits <= 10 && pending.ms <= 50,
+    },
+    {
+      name: `the search that folds ${FOLD_AT} writes (${label} suppliers)`,
+      measured: cost(fold),
+      baseline: '',
+      ratio: null,
+      target: 'its write units are shared by the writes (below)',
+      met: null,
+    },
   ];
   for (const kind of ['create', 'rename', 'delete'] as const) {
     const units = median(writes[kind].map((entry) => entry.units));
     const without = median(writes[kind].map((entry) => entry.without));
     const ratio = (units + share) / without;
-    figures.push({ name: `supplier ${kind}: write units with the search's delta and its share of the fold`, measured: `${round(units)} WCU + ${round(share)} of the fold`, baseline: `${round(without)} WCU without the search`, ratio: round(ratio, 2), target: '<= 2x', met: ratio <= 2 });
+    figures.push({
+      name: `supplier ${kind}: write units with the search's delta and its share of the fold`,
+      measured: `${round(units)} WCU + ${round(share)} of the fold`,
+      baseline: `${round(without)} WCU without the search`,
+      ratio: round(ratio, 2),
+      target: '<= 2x',
+      met: ratio <= 2,
+    });
   }
   return figures;
 }
@@ -202,12 +263,22 @@ async function supplierOracle(principal: Principal, log: (line: string) => void)
   const document = () => cnpjWithCheckDigits(String(80_000_000 + (next += 1)).padStart(8, '0') + '0001');
   const pick = (offset: number) => ids[(offset * 7919) % ids.length] as string;
   // Interleaved: a create, a rename and a delete in turn, eight at a time.
-  const operations: (() => Promise<unknown>)[] = pool.slice(0, 200).flatMap((supplier, offset) => [
-    () => createSupplier(principal, { name: supplier.name, corporateName: supplier.corporateName, document: document(), ...(supplier.email ? { email: supplier.email } : {}) }, now),
-    ...(offset < 100
-      ? [() => updateSupplier(principal, pick(offset), { name: (pool[200 + offset] as Supplier).name }, now), () => deleteSupplier(principal, pick(offset + 500), now)]
-      : []),
-  ]);
+  const operations: (() => Promise<unknown>)[] = pool
+    .slice(0, 200)
+    .flatMap((supplier, offset) => [
+      () =>
+        createSupplier(
+          principal,
+          { name: supplier.name, corporateName: supplier.corporateName, document: document(), ...(supplier.email ? { email: supplier.email } : {}) },
+          now,
+        ),
+      ...(offset < 100
+        ? [
+            () => updateSupplier(principal, pick(offset), { name: (pool[200 + offset] as Supplier).name }, now),
+            () => deleteSupplier(principal, pick(offset + 500), now),
+          ]
+        : []),
+    ]);
   const searching = mapConcurrently([0, 1, 2, 3], 1, () => listSuppliers(principal, { page: 1, limit: 10, search: 'silva' }, Date.now(), undefined));
   await mapConcurrently(operations, 8, async (operation) => {
     try {
@@ -232,14 +303,25 @@ async function supplierOracle(principal: Principal, log: (line: string) => void)
     const expected = entries.filter((entry) => !matches || matches(String(entry.search))).map((entry) => String(entry.id));
     for (const [name, answer] of [
       ['the warm function', (await listSuppliers(principal, { page: 1, limit: 10, search: term }, Date.now(), undefined)).data.map((supplier) => supplier.id)],
-      ['a fresh function', (await fresh.search(supplierSearchSource, tenantId, searchQuery(term), { offset: 0, limit: 1_000_000 })).records.map((record) => record.id)],
+      [
+        'a fresh function',
+        (await fresh.search(supplierSearchSource, tenantId, searchQuery(term), { offset: 0, limit: 1_000_000 })).records.map((record) => record.id),
+      ],
     ] as const) {
       const wanted = name === 'the warm function' ? expected.slice(0, 10) : expected;
-      if (JSON.stringify(answer) !== JSON.stringify(wanted)) throw new Error(`search "${term}" from ${name} differs from the full scan: ${answer.length} ids against ${wanted.length}`);
+      if (JSON.stringify(answer) !== JSON.stringify(wanted))
+        throw new Error(`search "${term}" from ${name} differs from the full scan: ${answer.length} ids against ${wanted.length}`);
     }
   }
   log(`search: ${terms.length} terms after ${operations.length} parallel writes: identical to the full scan`);
-  return { name: `identical to a full scan after ${operations.length} parallel creates, renames and deletes (${entries.length.toLocaleString('en')} suppliers)`, measured: `${terms.length} of ${terms.length} terms`, baseline: '', ratio: null, target: 'every term', met: true };
+  return {
+    name: `identical to a full scan after ${operations.length} parallel creates, renames and deletes (${entries.length.toLocaleString('en')} suppliers)`,
+    measured: `${terms.length} of ${terms.length} terms`,
+    baseline: '',
+    ratio: null,
+    target: 'every term',
+    met: true,
+  };
 }
 
 /**
@@ -255,19 +337,39 @@ export async function productSearchFigures(count: number, log: (line: string) =>
   const sentinels = Array.from({ length: count }, (_, index) => {
     const sku = `SKU-${String(index).padStart(6, '0')}`;
     const id = randomUUID();
-    return { ...keys.productSku(tenantId, sku), type: INVENTORY_ITEMS.productSku, productId: id, id, sku, name: `Produto ${['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo'][index % 5]} ${index}`, createdAt: new Date(now).toISOString() };
+    return {
+      ...keys.productSku(tenantId, sku),
+      type: INVENTORY_ITEMS.productSku,
+      productId: id,
+      id,
+      sku,
+      name: `Produto ${['Café', 'Açúcar', 'Arroz', 'Feijão', 'Óleo'][index % 5]} ${index}`,
+      createdAt: new Date(now).toISOString(),
+    };
   });
   await putAll(sentinels);
   if (!(await rebuildSearchList(productSearchSource, tenantId))) throw new Error('the product chunks changed during their build');
   const everybody = 'produto';
 
   // The baseline: a full read of the SKU sentinels, which a search without the engine would filter.
-  const scan = () => measured(async () => (await queryAll(keys.productSkusOfTenant(tenantId).pk, { skPrefix: keys.productSkusOfTenant(tenantId).skPrefix, consistent: true })).length);
+  const scan = () =>
+    measured(
+      async () => (await queryAll(keys.productSkusOfTenant(tenantId).pk, { skPrefix: keys.productSkusOfTenant(tenantId).skPrefix, consistent: true })).length,
+    );
   const scans = { nobody: await scan(), everybody: await scan() };
   const fresh = new SearchCache();
   await expectChunks(tenantId, 'products');
   const cold = await measured(() => fresh.search(productSearchSource, tenantId, searchQuery(NOBODY), { limit: 101 }));
-  const figures: SearchFigure[] = [{ name: `first product search on a cold function (${label} products)`, measured: cost(cold), baseline: `full read of the SKU sentinels: ${cost(scans.nobody)}`, ratio: round(cold.ms / scans.nobody.ms, 3), target: '<= 1,000 ms', met: cold.ms <= 1_000 }];
+  const figures: SearchFigure[] = [
+    {
+      name: `first product search on a cold function (${label} products)`,
+      measured: cost(cold),
+      baseline: `full read of the SKU sentinels: ${cost(scans.nobody)}`,
+      ratio: round(cold.ms / scans.nobody.ms, 3),
+      target: '<= 1,000 ms',
+      met: cold.ms <= 1_000,
+    },
+  ];
   await listProducts(principal, { limit: 100, search: NOBODY }, now, undefined);
   for (const [term, name, baseline] of [
     [NOBODY, 'a term nobody has', scans.nobody],
@@ -276,16 +378,31 @@ export async function productSearchFigures(count: number, log: (line: string) =>
     const search = await warm(() => listProducts(principal, { limit: 100, search: term }, Date.now(), undefined));
     if (term === everybody && search.result.items.length !== 100) throw new Error(`"${term}" gave a page of ${search.result.items.length}`);
     expectWarm(`warm product search, ${name}`, search);
-    figures.push({ name: `warm product search, ${name}, first page of 100 (${label} products)`, measured: cost(search), baseline: `full read: ${cost(baseline)}`, ratio: round(search.readUnits / baseline.readUnits, 4), target: '<= 10 RCU, <= 50 ms', met: search.readUnits <= 10 && search.ms <= 50 });
+    figures.push({
+      name: `warm product search, ${name}, first page of 100 (${label} products)`,
+      measured: cost(search),
+      baseline: `full read: ${cost(baseline)}`,
+      ratio: round(search.readUnits / baseline.readUnits, 4),
+      target: '<= 10 RCU, <= 50 ms',
+      met: search.readUnits <= 10 && search.ms <= 50,
+    });
   }
   const creates = [];
-  for (let index = 0; index < FOLD_AT; index += 1) creates.push(await measureCapacity(() => createProduct(principal, { sku: `NEW-${index}`, name: `Produto novo ${index}` }, now)));
+  for (let index = 0; index < FOLD_AT; index += 1)
+    creates.push(await measureCapacity(() => createProduct(principal, { sku: `NEW-${index}`, name: `Produto novo ${index}` }, now)));
   const fold = await measured(() => listProducts(principal, { limit: 100, search: NOBODY }, Date.now(), undefined));
   const share = fold.writeUnits / FOLD_AT;
   const units = median(creates.map((entry) => entry.writeUnits));
   const without = median(creates.map((entry) => entry.writeUnits - (entry.writeUnitsByType.SearchDelta ?? 0)));
   const ratio = (units + share) / without;
-  figures.push({ name: "product create: write units with the search's delta and its share of the fold", measured: `${round(units)} WCU + ${round(share)} of the fold`, baseline: `${round(without)} WCU without the search`, ratio: round(ratio, 2), target: '<= 2x', met: ratio <= 2 });
+  figures.push({
+    name: "product create: write units with the search's delta and its share of the fold",
+    measured: `${round(units)} WCU + ${round(share)} of the fold`,
+    baseline: `${round(without)} WCU without the search`,
+    ratio: round(ratio, 2),
+    target: '<= 2x',
+    met: ratio <= 2,
+  });
   log(`search: products: cold ${cost(cold)}; create ${round(units)} + ${round(share)} WCU against ${round(without)}`);
   return figures;
 }

@@ -28,7 +28,8 @@ export interface TracingFigure {
 }
 
 /** Powertools Metrics' API, doing nothing: the function without the library. */
-const METRICS_STUB = "export const MetricUnit = { Count: 'Count' };\nexport class Metrics { singleMetric() { return this; } addDimension() { return this; } addMetric() { return this; } }\n";
+const METRICS_STUB =
+  "export const MetricUnit = { Count: 'Count' };\nexport class Metrics { singleMetric() { return this; } addDimension() { return this; } addMetric() { return this; } }\n";
 
 const BASELINE =
   "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => ({ statusCode: 200, body: '' });\n";
@@ -64,7 +65,11 @@ export async function runTracingBench(log: (line: string) => void): Promise<Trac
     if (!file) throw new Error(`${name} is not in the route manifest`);
     const traced = join(OUT, `traced${index}.ts`);
     writeFileSync(traced, withTracer(file));
-    entries.push({ name, variant: 'as deployed', entry: file }, { name, variant: 'with Tracer', entry: traced }, { name, variant: 'without Metrics', entry: file, alias: withoutMetrics });
+    entries.push(
+      { name, variant: 'as deployed', entry: file },
+      { name, variant: 'with Tracer', entry: traced },
+      { name, variant: 'without Metrics', entry: file, alias: withoutMetrics },
+    );
   }
   const bundles = [];
   for (const [index, entry] of entries.entries()) bundles.push({ ...entry, ...(await bundle(entry.entry, OUT, `b${index}`, entry.alias)) });

@@ -10,7 +10,24 @@ import { defineConfig, type UserConfig } from 'vite';
  * share one origin, the dev server's.
  */
 const apiUrl = process.env.API_URL ?? 'http://127.0.0.1:3000';
-const API_PATHS = ['/auth', '/tenants', '/users', '/companies', '/suppliers', '/inventory', '/audit-events', '/api-keys', '/events', '/webhook-endpoints', '/webhook-deliveries', '/imports', '/local-uploads', '/exports', '/local-downloads', '/openapi.json'];
+const API_PATHS = [
+  '/auth',
+  '/tenants',
+  '/users',
+  '/companies',
+  '/suppliers',
+  '/inventory',
+  '/audit-events',
+  '/api-keys',
+  '/events',
+  '/webhook-endpoints',
+  '/webhook-deliveries',
+  '/imports',
+  '/local-uploads',
+  '/exports',
+  '/local-downloads',
+  '/openapi.json',
+];
 
 const config = {
   base: '/console/',

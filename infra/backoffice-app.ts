@@ -1,7 +1,15 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
-import { App, type AppProps, type IPolicyValidationContextBeta1, type IPolicyValidationPluginBeta1, type PolicyValidationPluginReportBeta1, Tags, Validations } from 'aws-cdk-lib';
+import {
+  App,
+  type AppProps,
+  type IPolicyValidationContextBeta1,
+  type IPolicyValidationPluginBeta1,
+  type PolicyValidationPluginReportBeta1,
+  Tags,
+  Validations,
+} from 'aws-cdk-lib';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ManifestRoute } from './constructs/route-area';
@@ -49,7 +57,11 @@ export class EveryTemplate implements IPolicyValidationPluginBeta1 {
 /** The templates and every nested stack template in their folders. */
 export function withNestedTemplates(templatePaths: readonly string[]): string[] {
   const folders = [...new Set(templatePaths.map((file) => path.dirname(file)))];
-  const nested = folders.flatMap((folder) => readdirSync(folder).filter((file) => file.endsWith('.nested.template.json')).map((file) => path.join(folder, file)));
+  const nested = folders.flatMap((folder) =>
+    readdirSync(folder)
+      .filter((file) => file.endsWith('.nested.template.json'))
+      .map((file) => path.join(folder, file)),
+  );
   return [...new Set([...templatePaths, ...nested.sort()])];
 }
 
@@ -63,7 +75,10 @@ export const stackName = (stage: Pick<StageConfig, 'name'>): string => `Backoffi
  * synthesis, after the templates are written; acknowledgments sit next to the resources they
  * are about, with their reason, or in infra/acknowledgments.ts when several share one.)
  */
-export function createBackofficeApp(props: AppProps = {}, options: { routes?: readonly ManifestRoute[] } = {}): { app: App; stack: BackofficeStack; stage: StageConfig } {
+export function createBackofficeApp(
+  props: AppProps = {},
+  options: { routes?: readonly ManifestRoute[] } = {},
+): { app: App; stack: BackofficeStack; stage: StageConfig } {
   const app = new App(props);
   const stage = resolveStage((key) => app.node.tryGetContext(key) as unknown);
   const stack = new BackofficeStack(app, stackName(stage), {
@@ -73,9 +88,14 @@ export function createBackofficeApp(props: AppProps = {}, options: { routes?: re
   });
   Tags.of(stack).add('service', 'backoffice');
   Tags.of(stack).add('stage', stage.name);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new EveryTemplate(new CfnGuardValidator({
-      controlTowerRulesEnabled: false,
-      rules: CONTROL_TOWER_RULE_FOLDERS.map((folder) => path.join(CONTROL_TOWER_RULES_DIR, folder)),
-    })));
+  Validations.of(app).addPlugins(
+    new AwsSolutionsChecks(app, { verbose: true }),
+    new EveryTemplate(
+      new CfnGuardValidator({
+        controlTowerRulesEnabled: false,
+        rules: CONTROL_TOWER_RULE_FOLDERS.map((folder) => path.join(CONTROL_TOWER_RULES_DIR, folder)),
+      }),
+    ),
+  );
   return { app, stack, stage };
 }

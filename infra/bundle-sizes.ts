@@ -33,7 +33,9 @@ export interface BundleSize {
 export function customResourceHandlers(resources: Record<string, TemplateResource>): Set<string> {
   const handlers = new Set<string>();
   for (const resource of Object.values(resources)) {
-    const token = resource.Type.startsWith('Custom::') ? (resource.Properties as { ServiceToken?: { 'Fn::GetAtt'?: [string, string] } } | undefined)?.ServiceToken : undefined;
+    const token = resource.Type.startsWith('Custom::')
+      ? (resource.Properties as { ServiceToken?: { 'Fn::GetAtt'?: [string, string] } } | undefined)?.ServiceToken
+      : undefined;
     const id = token?.['Fn::GetAtt']?.[0];
     if (id) handlers.add(id);
   }
@@ -114,7 +116,14 @@ const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 export function formatBundleSizes(sizes: BundleSize[]): string {
   const rows = [
     ['Stack', 'Function (logical id)', 'Memory', 'Bundle', 'Gzipped', 'Route / job'],
-    ...sizes.map((size) => [size.stack, size.logicalId, size.memoryMb ? `${size.memoryMb} MB` : '', kib(size.bytes), kib(size.gzipBytes), size.description.split(':')[0] ?? '']),
+    ...sizes.map((size) => [
+      size.stack,
+      size.logicalId,
+      size.memoryMb ? `${size.memoryMb} MB` : '',
+      kib(size.bytes),
+      kib(size.gzipBytes),
+      size.description.split(':')[0] ?? '',
+    ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) =>

@@ -27,7 +27,11 @@ import { PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
  * refresh token; the route is public): `verifiesTokens` in the manifest. Only these and the
  * authorizer get JWT_PUBLIC_KEYS.
  */
-export const TOKEN_VERIFYING_ROUTES: ReadonlySet<RouteId> = new Set(routeList().filter((route) => route.verifiesTokens).map((route) => route.id));
+export const TOKEN_VERIFYING_ROUTES: ReadonlySet<RouteId> = new Set(
+  routeList()
+    .filter((route) => route.verifiesTokens)
+    .map((route) => route.id),
+);
 
 export interface BackofficeStackProps extends StackProps {
   stage: StageConfig;
@@ -184,12 +188,23 @@ export class BackofficeStack extends Stack {
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     acknowledgeLogGroupFindings(routeLogs);
 
-
     // Each area of the manifest in a nested stack of its own (docs/deploy.md, "Stacks"); the
     // resources two areas share are the parent's.
     const routes = props.routes ?? routeList();
     const shared = new Map<string, IResource>(sharedPaths(routes, routeArea).map((path) => [path, api.restApi.root.resourceForPath(path)]));
-    const dependencies = { table, routeLogs, environment, verifierEnvironment, mail, signingKey, cursorKey, imports, exportJobs, tenantJobs, ...functionDefaults };
+    const dependencies = {
+      table,
+      routeLogs,
+      environment,
+      verifierEnvironment,
+      mail,
+      signingKey,
+      cursorKey,
+      imports,
+      exportJobs,
+      tenantJobs,
+      ...functionDefaults,
+    };
     const observed: ObservedFunction[] = [];
     this.areas = [];
     for (const area of [...new Set(routes.map(routeArea))]) {
@@ -261,7 +276,8 @@ export class BackofficeStack extends Stack {
       value: webhooks.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'TenantJobsDeadLetterQueueUrl', {
-      description: "Steps of tenant deletions and exports the worker could not do after its retries land here (redrive them to the tenant jobs' queue once fixed)",
+      description:
+        "Steps of tenant deletions and exports the worker could not do after its retries land here (redrive them to the tenant jobs' queue once fixed)",
       value: tenantJobs.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'ImportsDeadLetterQueueUrl', {

@@ -73,10 +73,7 @@ export interface CustomDomain {
  */
 export const PLACEHOLDER_JWT_PUBLIC_KEYS = '{"keys":[]}';
 
-type StageDefaults = Omit<
-  StageConfig,
-  'name' | 'jwtPublicKeys' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl'
->;
+type StageDefaults = Omit<StageConfig, 'name' | 'jwtPublicKeys' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl'>;
 
 /**
  * Per-stage defaults. The browser side needs none: the console's origin and base URL are the
@@ -235,7 +232,9 @@ function parseJwks(raw: string): string {
 function refuseCacheTtl(read: ContextReader): void {
   const raw = read('authorizerCacheTtlSeconds');
   if (raw !== undefined && raw !== '0') {
-    throw new Error('Context "authorizerCacheTtlSeconds" is no longer taken: the authorizer is never cached (it serves cookies and API keys); remove it or set 0');
+    throw new Error(
+      'Context "authorizerCacheTtlSeconds" is no longer taken: the authorizer is never cached (it serves cookies and API keys); remove it or set 0',
+    );
   }
 }
 
@@ -263,7 +262,14 @@ export function resolveStage(read: ContextReader): StageConfig {
   return {
     ...defaults,
     name: stage,
-    allowedOrigins: checkOrigins(origins ? origins.split(',').map((origin) => origin.trim()).filter(Boolean) : defaults.allowedOrigins),
+    allowedOrigins: checkOrigins(
+      origins
+        ? origins
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean)
+        : defaults.allowedOrigins,
+    ),
     ...(appUrl !== undefined ? { appUrl } : {}),
     mailFrom,
     mailIdentity: checkMailIdentity(optionalString(read, 'mailIdentity'), mailFrom),

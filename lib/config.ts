@@ -70,7 +70,9 @@ const urls: Rule<string[]> = (value) => {
 const oneOf =
   <const T extends string>(values: readonly T[]): Rule<T> =>
   (value) =>
-    value !== undefined && (values as readonly string[]).includes(value) ? { value: value as T } : refuse(value === undefined ? undefined : `must be one of ${values.join(', ')}`);
+    value !== undefined && (values as readonly string[]).includes(value)
+      ? { value: value as T }
+      : refuse(value === undefined ? undefined : `must be one of ${values.join(', ')}`);
 
 const email: Rule<string> = (value) => (value === undefined ? refuse() : EMAIL.test(value) ? { value } : refuse('must be an e-mail address'));
 
@@ -115,7 +117,8 @@ const configRules = {
   COOKIE_SAME_SITE: oneOf(['Strict', 'Lax', 'None']),
   COOKIE_DOMAIN: optional(text),
   /** A prefix in front of every path (cookie paths, Link): empty where the API is at its origin's root, as behind the console's distribution, a custom domain and npm start. */
-  PATH_PREFIX: ((value) => (value === undefined ? { value: '' } : PATH_PREFIX.test(value) ? { value } : refuse('must be empty or /segment[/segment…]'))) as Rule<string>,
+  PATH_PREFIX: ((value) =>
+    value === undefined ? { value: '' } : PATH_PREFIX.test(value) ? { value } : refuse('must be empty or /segment[/segment…]')) as Rule<string>,
 
   /**
    * The value CloudFront adds to every request it forwards to the API (EDGE_SECRET_HEADER):
@@ -135,7 +138,12 @@ const configRules = {
    * (lib/webhooks/ssrf): `true` only for npm start, whose receivers run beside it; absent (false)
    * on every deployed stage. Private and link-local addresses stay refused either way.
    */
-  WEBHOOK_ALLOW_LOOPBACK: ((value) => (value === undefined ? { value: false } : value === 'true' || value === 'false' ? { value: value === 'true' } : refuse('must be true or false'))) as Rule<boolean>,
+  WEBHOOK_ALLOW_LOOPBACK: ((value) =>
+    value === undefined
+      ? { value: false }
+      : value === 'true' || value === 'false'
+        ? { value: value === 'true' }
+        : refuse('must be true or false')) as Rule<boolean>,
 
   /**
    * The webhook delivery queue (infra/constructs/webhooks.ts), where the delivery function

@@ -44,7 +44,16 @@ export type LoginOutcome = 'success' | 'second_factor_required' | 'failure' | 's
  * sessions; the user-wide ones (every session of a user ends at once when its credential
  * version moves on, whose number is not read) count one per user.
  */
-export type SessionEndReason = 'logout' | 'revoked' | 'others_revoked' | 'refresh_reuse' | 'evicted' | 'password_changed' | 'password_reset' | 'second_factor_changed' | 'second_factor_reset';
+export type SessionEndReason =
+  | 'logout'
+  | 'revoked'
+  | 'others_revoked'
+  | 'refresh_reuse'
+  | 'evicted'
+  | 'password_changed'
+  | 'password_reset'
+  | 'second_factor_changed'
+  | 'second_factor_reset';
 
 /** The dimension value of the sign-in failures the login-failure alarm counts. */
 export const LOGIN_FAILURE: LoginOutcome = 'failure';

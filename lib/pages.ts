@@ -19,10 +19,12 @@ export const MAX_LIST_PAGE = 100;
 export const DEFAULT_LIST_PAGE = MAX_LIST_PAGE;
 
 /** `limit` and `cursor`, for the lists whose only parameters they are. */
-export const listPageQuery = /* @__PURE__ */ schema(() => z.strictObject({
-  limit: z._default(queryInteger(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`), DEFAULT_LIST_PAGE),
-  cursor: cursorParam,
-}));
+export const listPageQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    limit: z._default(queryInteger(1, MAX_LIST_PAGE, `must be an integer from 1 to ${MAX_LIST_PAGE}`), DEFAULT_LIST_PAGE),
+    cursor: cursorParam,
+  }),
+);
 export type PageRequest = z.output<typeof listPageQuery>;
 
 /** A page: its items, and the cursor of the next one (null on the last). */

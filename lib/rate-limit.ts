@@ -61,7 +61,11 @@ export interface ScopedLimit {
 }
 
 /** The route's limit keyed `per` (and counting `counts`, when given), with its scope; throws when the manifest has none (a wiring mistake). */
-export function routeLimit(route: { method: string; path: string; rateLimits?: readonly RateLimit[] }, per: RateLimit['per'], counts?: RateLimit['counts']): ScopedLimit {
+export function routeLimit(
+  route: { method: string; path: string; rateLimits?: readonly RateLimit[] },
+  per: RateLimit['per'],
+  counts?: RateLimit['counts'],
+): ScopedLimit {
   const limit = route.rateLimits?.find((candidate) => candidate.per === per && (counts === undefined || (candidate.counts ?? 'requests') === counts));
   if (!limit) throw new Error(`${route.method} ${route.path} has no rate limit per ${per}${counts ? ` counting ${counts}` : ''}`);
   return { scope: limitScope(route, limit), limit };
@@ -79,7 +83,9 @@ function subjectKey(limit: RateLimit, subject: LimitSubject): string {
       return createHash('sha256').update(subject.email).digest('base64url');
     case 'email-and-ip':
       // No e-mail addresses in keys: a hash names the pair.
-      return createHash('sha256').update(`${subject.email ?? ''}\n${subject.ip}`).digest('base64url');
+      return createHash('sha256')
+        .update(`${subject.email ?? ''}\n${subject.ip}`)
+        .digest('base64url');
   }
 }
 
@@ -135,12 +141,23 @@ export async function consume(scope: string, limit: RateLimit, subject: LimitSub
 }
 
 /** `consume`, also answering how many slots the window has left and in how many seconds it ends (the RateLimit header fields). */
-export async function consumeCounted(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number): Promise<{ slot: Slot; remaining: number; resetSeconds: number }> {
+export async function consumeCounted(
+  scope: string,
+  limit: RateLimit,
+  subject: LimitSubject,
+  nowMs: number,
+): Promise<{ slot: Slot; remaining: number; resetSeconds: number }> {
   const { slot, count, endsAt } = await take(scope, limit, subject, nowMs, true);
   return { slot, remaining: Math.max(0, limit.limit - (count ?? limit.limit)), resetSeconds: (endsAt - nowMs) / 1000 };
 }
 
-async function take(scope: string, limit: RateLimit, subject: LimitSubject, nowMs: number, counted: boolean): Promise<{ slot: Slot; count: number | undefined; endsAt: number }> {
+async function take(
+  scope: string,
+  limit: RateLimit,
+  subject: LimitSubject,
+  nowMs: number,
+  counted: boolean,
+): Promise<{ slot: Slot; count: number | undefined; endsAt: number }> {
   const { windowStart, endsAt } = windowOf(limit, nowMs);
   const counter = { scope, subject: subjectKey(limit, subject), windowStart };
   const key = `${scope}\n${counter.subject}\n${windowStart}`;
@@ -174,5 +191,7 @@ export const consumeLimit = (scoped: ScopedLimit, subject: LimitSubject, nowMs: 
  * slot until it is known to be right.
  */
 export async function clearOnSuccess(...slots: (Slot | undefined)[]): Promise<void> {
-  await Promise.all(slots.flatMap((slot) => (slot === undefined ? [] : [slot.per === 'email-and-ip' ? clearWindow(slot.counter) : decrementIfAny(slot.counter)])));
+  await Promise.all(
+    slots.flatMap((slot) => (slot === undefined ? [] : [slot.per === 'email-and-ip' ? clearWindow(slot.counter) : decrementIfAny(slot.counter)])),
+  );
 }

@@ -182,7 +182,13 @@ const WEBHOOK_ENDPOINT_CHANGES = { per: 'user', limit: 30, windowSeconds: 3600, 
  * route that checks the current password (change-password, the second factor's step-up)
  * count in this one window. A correct password clears it (lib/rate-limit, `clearOnSuccess`).
  */
-export const PASSWORD_ATTEMPTS = { per: 'email-and-ip', limit: 5, windowSeconds: 900, counts: 'attempts', scope: 'password-attempts' } as const satisfies RateLimit;
+export const PASSWORD_ATTEMPTS = {
+  per: 'email-and-ip',
+  limit: 5,
+  windowSeconds: 900,
+  counts: 'attempts',
+  scope: 'password-attempts',
+} as const satisfies RateLimit;
 
 /**
  * The sign-in and registration attempts of one address, 30 per 15 minutes, whatever the
@@ -390,7 +396,7 @@ export const revokeSession = {
   rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
   idempotent: { status: 200 },
   apiKey: false,
-  summary: 'Revoke one of the caller\'s sessions',
+  summary: "Revoke one of the caller's sessions",
 } as const satisfies Route;
 
 export const revokeOtherSessions = {
@@ -402,7 +408,7 @@ export const revokeOtherSessions = {
   audits: ['session.revoked_others'],
   rateLimits: [{ per: 'user', limit: 10, windowSeconds: 60 }],
   apiKey: false,
-  summary: "End every session of the caller but the current one",
+  summary: 'End every session of the caller but the current one',
 } as const satisfies Route;
 
 export const listUsers = {
@@ -578,7 +584,7 @@ export const createInvitation = {
   rateLimits: [{ per: 'user', limit: 20, windowSeconds: 3600 }, INVITATIONS_PER_ADDRESS],
   idempotent: { status: 201 },
   apiKey: false,
-  summary: 'Invite an e-mail into the caller\'s tenant (administrators)',
+  summary: "Invite an e-mail into the caller's tenant (administrators)",
 } as const satisfies Route;
 
 export const listInvitations = {
@@ -968,7 +974,7 @@ export const rotateWebhookSecret = {
   audits: ['webhook_endpoint.secret_rotated'],
   rateLimits: [WEBHOOK_ENDPOINT_CHANGES],
   apiKey: false,
-  summary: "Give a webhook endpoint a new signing secret, shown once; the previous one signs for 24 hours more (tenant administrators)",
+  summary: 'Give a webhook endpoint a new signing secret, shown once; the previous one signs for 24 hours more (tenant administrators)',
 } as const satisfies Route;
 
 export const testWebhookEndpoint = {
@@ -1242,7 +1248,11 @@ export const workers = {
     // in batches (BatchWrite), the progress on the tenant's or the export's item (Get, Update),
     // the last transaction (Delete, Put of the entries). A deletion removes the tenant's
     // credentials and webhook secrets, and a Scan reads them.
-    table: { actions: ['GetItem', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], credentials: 'read-write', webhookSecrets: 'read-write' } satisfies TableAccess,
+    table: {
+      actions: ['GetItem', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      credentials: 'read-write',
+      webhookSecrets: 'read-write',
+    } satisfies TableAccess,
     /** In the platform's trail: the count before, then the counts at the end. */
     audits: ['tenant.deletion_started', 'tenant.deleted'] satisfies AuditAction[],
     summary: "Run the steps of the tenant jobs: a closed tenant's deletion, a tenant's export",
@@ -1254,7 +1264,10 @@ export const jobs = {
     name: 'sales-rollup',
     handler: 'functions/jobs/sales-rollup.ts',
     // The markers' transactions check the tenant's item (ConditionCheck): none is written for a tenant being deleted.
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] } satisfies TableAccess,
+    table: {
+      actions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      indexes: ['gsi1'],
+    } satisfies TableAccess,
     /** 03:15 UTC = 00:15 in America/Sao_Paulo (UTC-3, no daylight saving since 2019). */
     schedule: { hour: 3, minute: 15 },
     summary: "Roll each complete day's sales up for the coverage dashboard",

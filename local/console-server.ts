@@ -24,7 +24,14 @@ export const CONSOLE_PATH = '/console';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONSOLE_DIR = join(ROOT, 'console');
 const DIST = join(CONSOLE_DIR, 'dist');
-const SOURCES = [join(CONSOLE_DIR, 'src'), join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, 'vite.config.ts'), join(CONSOLE_DIR, 'headers.ts'), join(CONSOLE_DIR, 'package.json'), join(ROOT, 'clients', 'typescript', 'src')];
+const SOURCES = [
+  join(CONSOLE_DIR, 'src'),
+  join(CONSOLE_DIR, 'index.html'),
+  join(CONSOLE_DIR, 'vite.config.ts'),
+  join(CONSOLE_DIR, 'headers.ts'),
+  join(CONSOLE_DIR, 'package.json'),
+  join(ROOT, 'clients', 'typescript', 'src'),
+];
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -60,7 +67,11 @@ export function buildConsole(log: (line: string) => void): Promise<void> {
     // Built aside, then moved into place: two npm starts of one checkout (parallel test files)
     // never serve a folder the other is emptying.
     const aside = join(CONSOLE_DIR, `.dist-${process.pid}`);
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error', '--outDir', aside, '--emptyOutDir'], { cwd: CONSOLE_DIR, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error', '--outDir', aside, '--emptyOutDir'], {
+      cwd: CONSOLE_DIR,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -147,7 +158,9 @@ export function withConsole(next: RequestListener, options: ConsoleOptions): Req
     try {
       await options.ready;
     } catch (error) {
-      sendText(request, response, 503, `The console could not be built: ${(error as Error).message}\nRun npm run console:build to see why.`, { 'Retry-After': '5' });
+      sendText(request, response, 503, `The console could not be built: ${(error as Error).message}\nRun npm run console:build to see why.`, {
+        'Retry-After': '5',
+      });
       return;
     }
     if (path.startsWith(`${CONSOLE_PATH}/assets/`)) {

@@ -92,7 +92,14 @@ export function withDocs(next: RequestListener, options: DocsOptions = {}): Requ
   const files = new Map<string, Promise<Buffer>>();
   let document: OpenApiDocument | undefined;
 
-  const send = (request: IncomingMessage, response: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
+  const send = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    headers: Record<string, string> = {},
+  ) => {
     response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
     response.end(body);
     log(`${request.method} ${request.url} ${status} (docs)`);

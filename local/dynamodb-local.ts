@@ -5,7 +5,14 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '../lib/db/table';
 
 /**
@@ -138,9 +145,19 @@ async function waitUntilReachable(endpoint: string, child: ChildProcess, output:
 export async function startDynamoLocal(options: { port: number; dbPath?: string }): Promise<DynamoLocal> {
   const cwd = emulatorDirectory();
   const launcher = assertJava() ? compiledLauncher(cwd) : undefined;
-  if (!launcher) console.warn(`This Java cannot compile ${LOOPBACK_LAUNCHER} (no jdk.compiler module): DynamoDB Local listens on every interface, port ${options.port}.`);
+  if (!launcher)
+    console.warn(`This Java cannot compile ${LOOPBACK_LAUNCHER} (no jdk.compiler module): DynamoDB Local listens on every interface, port ${options.port}.`);
   const main = launcher ? ['-cp', ['DynamoDBLocal.jar', launcher].join(delimiter), 'DynamoDBLocalOnLoopback'] : ['-jar', 'DynamoDBLocal.jar'];
-  const args = ['-Xms64m', `-Xmx${process.env.DYNAMODB_HEAP ?? '2g'}`, '-Djava.library.path=./DynamoDBLocal_lib', ...main, '-port', String(options.port), '-sharedDb', '-disableTelemetry'];
+  const args = [
+    '-Xms64m',
+    `-Xmx${process.env.DYNAMODB_HEAP ?? '2g'}`,
+    '-Djava.library.path=./DynamoDBLocal_lib',
+    ...main,
+    '-port',
+    String(options.port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
   if (options.dbPath) {
     mkdirSync(options.dbPath, { recursive: true });
     args.push('-dbPath', options.dbPath);
@@ -183,7 +200,9 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
       // A table created before it had a stream (the webhooks' delivery reads it) gets one now.
       if (!Table?.StreamSpecification?.StreamEnabled) {
-        await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream } }));
+        await client.send(
+          new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream } }),
+        );
       }
       return 'exists';
     } catch (error) {

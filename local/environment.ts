@@ -55,8 +55,27 @@ async function ensureKeys(dataDir: string): Promise<Required<KeyFile>> {
 /** The variables `applyLocalEnvironment` sets (a child API must not inherit them). */
 export const LOCAL_CONFIG_VARIABLES = [
   ...(Object.keys(settingsEnvironment) as (keyof typeof settingsEnvironment)[]),
-  ...(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_PUBLIC_KEYS', 'JWT_SIGNING_KEY', 'CURSOR_SECRET', 'ALLOWED_ORIGINS', 'PATH_PREFIX', 'APP_URL', 'API_KEY_ENVIRONMENT', 'WEBHOOK_ALLOW_LOOPBACK', 'MAIL_FROM', 'MAIL_TRANSPORT',
-    'OUTBOX_DIR', 'IMPORT_UPLOAD_SECRET', 'IMPORT_UPLOAD_DIR', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED'] as const),
+  ...([
+    'TABLE_NAME',
+    'DYNAMODB_ENDPOINT',
+    'JWT_ISSUER',
+    'JWT_AUDIENCE',
+    'JWT_PUBLIC_KEYS',
+    'JWT_SIGNING_KEY',
+    'CURSOR_SECRET',
+    'ALLOWED_ORIGINS',
+    'PATH_PREFIX',
+    'APP_URL',
+    'API_KEY_ENVIRONMENT',
+    'WEBHOOK_ALLOW_LOOPBACK',
+    'MAIL_FROM',
+    'MAIL_TRANSPORT',
+    'OUTBOX_DIR',
+    'IMPORT_UPLOAD_SECRET',
+    'IMPORT_UPLOAD_DIR',
+    'POWERTOOLS_LOG_LEVEL',
+    'POWERTOOLS_METRICS_DISABLED',
+  ] as const),
 ];
 
 /** Fill `process.env` with the local configuration; call before any handler runs. */

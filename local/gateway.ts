@@ -236,7 +236,10 @@ function lambdaContext(functionName: string, requestId: string): Context {
 
 /** Does an IAM resource pattern (with `*` and `?`) match the method ARN? */
 function resourceMatches(pattern: string, arn: string): boolean {
-  const source = pattern.replace(/[.+^$()|[\]\\{}]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^$()|[\]\\{}]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(arn);
 }
 
@@ -288,7 +291,9 @@ export function gatewayErrorResponse(
   allowedOrigins: readonly string[],
 ): { status: number; headers: Record<string, string>; body: string } {
   const { problem, headers } = gatewayProblem(type, requestId);
-  const cors: Record<string, string> = allowedOrigins.length ? { 'Access-Control-Allow-Origin': gatewayCorsOrigin(allowedOrigins), 'Access-Control-Allow-Credentials': 'true' } : {};
+  const cors: Record<string, string> = allowedOrigins.length
+    ? { 'Access-Control-Allow-Origin': gatewayCorsOrigin(allowedOrigins), 'Access-Control-Allow-Credentials': 'true' }
+    : {};
   return {
     status: problem.status,
     headers: { 'Content-Type': GATEWAY_PROBLEM_CONTENT_TYPE, ...GATEWAY_STATIC_HEADERS, ...headers, ...cors, Vary: 'Origin', 'x-amzn-RequestId': requestId },
@@ -334,7 +339,9 @@ export function createGatewayServer(listener: RequestListener, options: GatewayS
     }
     const type = CLIENT_ERRORS[error.code ?? ''] ?? 'MALFORMED_REQUEST';
     const { status, headers, body } = gatewayErrorResponse(type, randomUUID(), options.allowedOrigins);
-    const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+    const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(
+      ([name, value]) => `${name}: ${value}\r\n`,
+    );
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
   });
   return server;

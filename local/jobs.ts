@@ -59,7 +59,9 @@ export function scheduledEvent(job: LocalJob, nowMs: number): ScheduledEvent {
 export function describeResult(result: unknown): string {
   if (result === undefined || result === null) return 'done';
   if (typeof result !== 'object') return JSON.stringify(result) ?? 'done';
-  return Object.entries(result).map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`).join(' ');
+  return Object.entries(result)
+    .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .join(' ');
 }
 
 /** Run a job once as its schedule does: its handler on a scheduled event. Resolves to its result on one line. */

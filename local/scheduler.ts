@@ -30,10 +30,13 @@ export function startSchedules(log: (line: string) => void, options: ScheduleOpt
       .catch((error: unknown) => log(`[job] ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`));
   };
   const arm = (job: LocalJob) => {
-    const timer = setTimeout(() => {
-      run(job);
-      arm(job);
-    }, msUntilNext(job.schedule, Date.now()));
+    const timer = setTimeout(
+      () => {
+        run(job);
+        arm(job);
+      },
+      msUntilNext(job.schedule, Date.now()),
+    );
     timer.unref();
     timers.set(job.name, timer);
   };

@@ -36,7 +36,11 @@ import { startSchedules } from './scheduler';
 import { startWebhookEngine } from './webhooks';
 
 async function main(): Promise<void> {
-  const args = parseArgs({ options: { watch: { type: 'boolean', default: true }, bundles: { type: 'boolean', default: false } }, allowNegative: true, strict: true }).values;
+  const args = parseArgs({
+    options: { watch: { type: 'boolean', default: true }, bundles: { type: 'boolean', default: false } },
+    allowNegative: true,
+    strict: true,
+  }).values;
   // The bundles are built by cdk synth, not from the sources on each change: nothing to watch.
   const { bundles } = args;
   const watch = args.watch && !bundles;
@@ -47,11 +51,18 @@ async function main(): Promise<void> {
   // One npm start per data folder: two DynamoDB Locals must not share a database file.
   const previous = runtimeState(settings.dataDir);
   if (previous.kind === 'running') {
-    throw new Error(`npm start is already running on DATA_DIR=${settings.dataDir} (process ${previous.info.pid}, API ${previous.info.apiUrl}). Stop it first, or use another DATA_DIR.`);
+    throw new Error(
+      `npm start is already running on DATA_DIR=${settings.dataDir} (process ${previous.info.pid}, API ${previous.info.apiUrl}). Stop it first, or use another DATA_DIR.`,
+    );
   }
-  if (previous.kind === 'stale') console.log(`Removed a stale ${join(settings.dataDir, 'runtime.json')} (${previous.pid === undefined ? 'unreadable' : `process ${previous.pid} is not running`}).`);
+  if (previous.kind === 'stale')
+    console.log(
+      `Removed a stale ${join(settings.dataDir, 'runtime.json')} (${previous.pid === undefined ? 'unreadable' : `process ${previous.pid} is not running`}).`,
+    );
   if (settings.port !== 0 && !(await isPortFree(settings.port))) {
-    throw new Error(`Port ${settings.port} is taken (another npm start, from this checkout or another?). Stop what uses it, or choose another port: PORT=${settings.port + 1} npm start`);
+    throw new Error(
+      `Port ${settings.port} is taken (another npm start, from this checkout or another?). Stop what uses it, or choose another port: PORT=${settings.port + 1} npm start`,
+    );
   }
   // The console's build (about a second, only when console/dist is missing or stale) runs
   // while DynamoDB Local starts; requests under /console wait for it.
@@ -60,7 +71,9 @@ async function main(): Promise<void> {
   let dynamoPort = settings.dynamoPort === 0 ? await freePort() : settings.dynamoPort;
   if (settings.dynamoPort !== 0 && !(await isPortFree(dynamoPort))) {
     dynamoPort = await freePort();
-    console.log(`DynamoDB port ${settings.dynamoPort} is taken: DynamoDB Local uses port ${dynamoPort} instead (the other local commands find it in ${join(settings.dataDir, 'runtime.json')}).`);
+    console.log(
+      `DynamoDB port ${settings.dynamoPort} is taken: DynamoDB Local uses port ${dynamoPort} instead (the other local commands find it in ${join(settings.dataDir, 'runtime.json')}).`,
+    );
   }
   const dynamo = await startDynamoLocal({ port: dynamoPort, dbPath: inMemory ? undefined : join(settings.dataDir, 'dynamodb') });
   let table: 'created' | 'exists';
@@ -100,7 +113,11 @@ async function main(): Promise<void> {
   // with the code the deployed import worker runs (lib/imports/engine.ts).
   const uploads = localImportUploads((line) => console.log(line));
   // A tenant export's files, at the signed links GET /tenants/{id}/exports/{exportId} gives (local/tenant-exports.ts).
-  const downloads = withTenantExportDownloads(withUploads(docs, uploads), { secret: uploads.secret, directory: uploads.directory, log: (line) => console.log(line) });
+  const downloads = withTenantExportDownloads(withUploads(docs, uploads), {
+    secret: uploads.secret,
+    directory: uploads.directory,
+    log: (line) => console.log(line),
+  });
   const server = createGatewayServer(withConsole(downloads, { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
   try {
@@ -110,7 +127,9 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     await dynamo.stop();
-    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new Error(`Port ${settings.port} is taken: choose another, e.g. PORT=${settings.port + 1} npm start`) : error;
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(`Port ${settings.port} is taken: choose another, e.g. PORT=${settings.port + 1} npm start`)
+      : error;
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -129,7 +148,12 @@ async function main(): Promise<void> {
   console.log(`API listening on ${apiUrl}`);
   console.log(`Console on ${apiUrl}${CONSOLE_PATH}/`);
   console.log(`API reference on ${apiUrl}/docs (OpenAPI document: ${apiUrl}/openapi.json)`);
-  if (!bundleMode) console.log(passwordPool ? `Passwords hashed by ${passwordPool.size} worker thread(s), off the event loop` : 'Passwords hashed on the event loop (LOCAL_PASSWORD_HASHER=in-process)');
+  if (!bundleMode)
+    console.log(
+      passwordPool
+        ? `Passwords hashed by ${passwordPool.size} worker thread(s), off the event loop`
+        : 'Passwords hashed on the event loop (LOCAL_PASSWORD_HASHER=in-process)',
+    );
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
   if (stopWebhooks) console.log("Webhooks: the table's stream delivered to the endpoints registered, retries every second");
   if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');

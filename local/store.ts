@@ -44,7 +44,9 @@ function defaultFolderHint(dataDir: string): string {
   const defaultDir = join(repoRoot, '.data');
   if (defaultDir === dataDir) return '';
   const state = runtimeState(defaultDir);
-  return state.kind === 'running' ? `\nnpm start is running on DATA_DIR=${shown(defaultDir)} (API ${state.info.apiUrl}): run this command without DATA_DIR to use it.` : '';
+  return state.kind === 'running'
+    ? `\nnpm start is running on DATA_DIR=${shown(defaultDir)} (API ${state.info.apiUrl}): run this command without DATA_DIR to use it.`
+    : '';
 }
 
 /**
@@ -106,7 +108,14 @@ export async function connectLocalStore(options: LocalStoreOptions = {}): Promis
  */
 export async function connectStore(table: string | undefined, options: LocalStoreOptions = {}): Promise<{ stop: () => Promise<void> }> {
   if (table === undefined) return connectLocalStore(options);
-  Object.assign(process.env, { TABLE_NAME: table, BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST, AUDIT_RETENTION_DAYS: process.env.AUDIT_RETENTION_DAYS ?? settingsEnvironment.AUDIT_RETENTION_DAYS, ACCESS_RECORD_RETENTION_DAYS: process.env.ACCESS_RECORD_RETENTION_DAYS ?? settingsEnvironment.ACCESS_RECORD_RETENTION_DAYS });
-  (options.log ?? ((line: string) => console.error(line)))(`Store: the deployed table ${table} (region and credentials from the AWS chain: AWS_REGION, AWS_PROFILE, …).`);
+  Object.assign(process.env, {
+    TABLE_NAME: table,
+    BCRYPT_COST: process.env.BCRYPT_COST ?? settingsEnvironment.BCRYPT_COST,
+    AUDIT_RETENTION_DAYS: process.env.AUDIT_RETENTION_DAYS ?? settingsEnvironment.AUDIT_RETENTION_DAYS,
+    ACCESS_RECORD_RETENTION_DAYS: process.env.ACCESS_RECORD_RETENTION_DAYS ?? settingsEnvironment.ACCESS_RECORD_RETENTION_DAYS,
+  });
+  (options.log ?? ((line: string) => console.error(line)))(
+    `Store: the deployed table ${table} (region and credentials from the AWS chain: AWS_REGION, AWS_PROFILE, …).`,
+  );
   return { stop: () => Promise.resolve() };
 }

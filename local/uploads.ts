@@ -51,12 +51,18 @@ export function withUploads(next: RequestListener, options: UploadOptions): Requ
     const expires = Number(url.searchParams.get('expires'));
     const fileName = url.searchParams.get('name') ?? '';
     const signature = url.searchParams.get('signature') ?? '';
-    if (!EXPORT_KEY.test(key) || !Number.isSafeInteger(expires) || !localDownloadSigned(options.secret, key, expires, fileName, signature)) return refuse(403, 'The download link is not valid');
+    if (!EXPORT_KEY.test(key) || !Number.isSafeInteger(expires) || !localDownloadSigned(options.secret, key, expires, fileName, signature))
+      return refuse(403, 'The download link is not valid');
     if (expires * 1000 < now()) return refuse(403, 'The download link has expired: ask GET /exports/{id} for a fresh one');
     const path = join(options.directory, key);
     stat(path)
       .then((file) => {
-        response.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Length': String(file.size), 'Content-Disposition': attachment(fileName), 'Cache-Control': 'no-store' });
+        response.writeHead(200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Length': String(file.size),
+          'Content-Disposition': attachment(fileName),
+          'Cache-Control': 'no-store',
+        });
         createReadStream(path).pipe(response);
         options.log?.(`GET ${LOCAL_DOWNLOAD_PATH}/… 200 (download)`);
       })
@@ -88,7 +94,8 @@ export function withUploads(next: RequestListener, options: UploadOptions): Requ
       if (received <= size) chunks.push(chunk);
     });
     request.on('end', () => {
-      if (received !== size) return answer(request, response, 403, `The file must be exactly ${size} bytes, the size given to POST /imports; it was ${received}`);
+      if (received !== size)
+        return answer(request, response, 403, `The file must be exactly ${size} bytes, the size given to POST /imports; it was ${received}`);
       const path = join(options.directory, key);
       const partial = `${path}.partial`;
       (options.refusal?.(ref) ?? Promise.resolve(null))

@@ -42,12 +42,17 @@ export async function startWebhookEngine(options: WebhookEngineOptions): Promise
   table.destroy();
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`table ${options.tableName} has no stream: the webhooks' engine cannot start`);
-  const streams = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const streams = new DynamoDBStreamsClient({
+    endpoint: options.dynamoEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
   /** The wake-ups waiting, by delivery: a later one replaces an earlier one. */
   const timers = new Map<string, NodeJS.Timeout>();
   const logDeliveries = (deliveries: { eventType: string; eventId: string; endpointId: string; status: string }[]) => {
-    for (const delivery of deliveries) options.log(`[webhooks] ${delivery.eventType} ${delivery.eventId} to endpoint ${delivery.endpointId}: ${delivery.status}`);
+    for (const delivery of deliveries)
+      options.log(`[webhooks] ${delivery.eventType} ${delivery.eventId} to endpoint ${delivery.endpointId}: ${delivery.status}`);
   };
   const handle = (message: StreamRecordMessage | WakeUpMessage) =>
     handleMessage(message, deps, wakeUps)
@@ -83,7 +88,9 @@ export async function startWebhookEngine(options: WebhookEngineOptions): Promise
           iterators.set(id, null);
           continue;
         }
-        const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: firstListing ? 'LATEST' : 'TRIM_HORIZON' }));
+        const { ShardIterator } = await streams.send(
+          new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: firstListing ? 'LATEST' : 'TRIM_HORIZON' }),
+        );
         iterators.set(id, ShardIterator ?? null);
       }
       start = StreamDescription?.LastEvaluatedShardId;

@@ -56,7 +56,8 @@ function commandLine() {
 async function main(): Promise<void> {
   const { values, positionals } = commandLine();
   const [command, ...rest] = positionals;
-  if ((command !== 'record' && command !== 'notified' && command !== 'list') || rest.length > 0) usageError(`Unknown command: ${positionals.join(' ') || '(none)'}`);
+  if ((command !== 'record' && command !== 'notified' && command !== 'list') || rest.length > 0)
+    usageError(`Unknown command: ${positionals.join(' ') || '(none)'}`);
   const outcome = command === 'record' ? incidentInputOf(values) : undefined;
   if (outcome && 'problems' in outcome) usageError(...outcome.problems);
   const notification = command === 'notified' ? notificationOf(values) : undefined;

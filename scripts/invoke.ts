@@ -56,7 +56,10 @@ function noteNpmBanner(): void {
 
 async function main(): Promise<number> {
   noteNpmBanner();
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { as: { type: 'string' }, assembly: { type: 'string' }, 'no-synth': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { as: { type: 'string' }, assembly: { type: 'string' }, 'no-synth': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
   const [target, eventArgument] = positionals;
   if (values.help || !target || positionals.length > 2) {
     console.error(USAGE);
@@ -68,7 +71,10 @@ async function main(): Promise<number> {
   const assembly = readAssembly(dir ? { dir } : {});
   const { fn, route } = findFunction(assembly, target);
   const eventFile = eventArgument ? resolve(eventArgument) : sampleEventFile(assembly, fn.logicalId, route);
-  if (!eventFile || !existsSync(eventFile)) throw new Error(`No event: give an event file (${eventFile ? `${eventFile} is missing; npm run routes writes the sample events` : `${fn.logicalId} has no sample event`})`);
+  if (!eventFile || !existsSync(eventFile))
+    throw new Error(
+      `No event: give an event file (${eventFile ? `${eventFile} is missing; npm run routes writes the sample events` : `${fn.logicalId} has no sample event`})`,
+    );
   let event = JSON.parse(readFileSync(eventFile, 'utf8')) as APIGatewayProxyEvent;
 
   // Tokens made here must verify in the bundles: the template's issuer and audience.

@@ -32,12 +32,18 @@ async function main(): Promise<void> {
     const { counted } = await countRecoveryCodes();
     console.log(`Recovery codes counted on the user item: ${counted} users with a second factor.`);
     const counts = await backfillListings();
-    console.log(`List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`);
+    console.log(
+      `List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`,
+    );
     // After the tenants moved to their name shards: the origins are moved trail by trail, tenant by tenant.
     const origins = await moveEntryOrigins(Date.now());
-    console.log(`Audit entries' origins kept apart: ${origins.moved} moved, ${origins.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped, over ${origins.trails} trails.`);
+    console.log(
+      `Audit entries' origins kept apart: ${origins.moved} moved, ${origins.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped, over ${origins.trails} trails.`,
+    );
     const addresses = await moveKeyAddresses(Date.now());
-    console.log(`API keys' last-use addresses kept apart: ${addresses.moved} moved, ${addresses.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped.`);
+    console.log(
+      `API keys' last-use addresses kept apart: ${addresses.moved} moved, ${addresses.dropped} past ${storeConfig().ACCESS_RECORD_RETENTION_DAYS} days dropped.`,
+    );
   } finally {
     await store.stop();
   }

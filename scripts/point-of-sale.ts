@@ -401,7 +401,9 @@ async function logIn(client: Client, email: string, password: string): Promise<{
   if (answer.status === 401) throw new WrongCredentials(`the administrator ${email} could not log in: wrong e-mail or password (401)`);
   if (answer.status !== 200) throw new PointOfSaleError(`POST /auth/login answered ${answer.status}, not 200: ${shown(answer.body)}`);
   if (isObject(answer.body) && answer.body.mfaRequired === true) {
-    throw new PointOfSaleError(`the administrator ${email} signs in with a second factor, which this script does not enter: give another administrator, or none to sign up a new tenant`);
+    throw new PointOfSaleError(
+      `the administrator ${email} signs in with a second factor, which this script does not enter: give another administrator, or none to sign up a new tenant`,
+    );
   }
   return { cookie: sessionCookie(answer, 'POST /auth/login'), tenantId: text(answer.body, 'user.tenantId', 'POST /auth/login') };
 }
@@ -421,7 +423,9 @@ async function administratorSession(client: Client, options: PointOfSaleOptions,
   const password = `point of sale ${suffix} ${randomBytes(6).toString('hex')}`;
   const outbox = join(dataDir, 'outbox');
   const mailsBefore = new Set(outboxFiles(outbox));
-  const signUp = await client.send('POST', '/tenants', { body: JSON.stringify({ name: `pdv-${suffix}`, brandName: 'Mercearia do PDV', plan: 'STARTER', adminEmail: email }) });
+  const signUp = await client.send('POST', '/tenants', {
+    body: JSON.stringify({ name: `pdv-${suffix}`, brandName: 'Mercearia do PDV', plan: 'STARTER', adminEmail: email }),
+  });
   if (signUp.status === 429) {
     const remembered = rememberedAccount(dataDir);
     if (!remembered) {
@@ -432,7 +436,9 @@ async function administratorSession(client: Client, options: PointOfSaleOptions,
     }
     const { cookie, tenantId } = await logIn(client, remembered.email, remembered.password).catch((error: unknown) => {
       if (error instanceof WrongCredentials) {
-        throw new PointOfSaleError(`the sign-up is rate-limited, and the account kept in ${accountFile(dataDir)} no longer signs in (was the API's store reset?): wait, or give an administrator (POS_ADMIN_EMAIL, POS_ADMIN_PASSWORD)`);
+        throw new PointOfSaleError(
+          `the sign-up is rate-limited, and the account kept in ${accountFile(dataDir)} no longer signs in (was the API's store reset?): wait, or give an administrator (POS_ADMIN_EMAIL, POS_ADMIN_PASSWORD)`,
+        );
       }
       throw error;
     });
@@ -442,7 +448,9 @@ async function administratorSession(client: Client, options: PointOfSaleOptions,
   if (signUp.status !== 201) throw new PointOfSaleError(`POST /tenants answered ${signUp.status}, not 201: ${shown(signUp.body)}`);
   const tenantId = text(signUp.body, 'id', 'POST /tenants');
   const invitationToken = await mailedToken(outbox, email, mailsBefore);
-  const registered = await client.expect(200, 'POST', '/auth/register', { body: JSON.stringify({ name: 'Administrador do PDV', email, password, tenantId, invitationToken }) });
+  const registered = await client.expect(200, 'POST', '/auth/register', {
+    body: JSON.stringify({ name: 'Administrador do PDV', email, password, tenantId, invitationToken }),
+  });
   remember(dataDir, { tenantId, email, password }, options.baseUrl);
   log(`tenant pdv-${suffix} signed up, administrator ${email} registered (token from the invitation e-mail)`);
   return { cookie: sessionCookie(registered, 'POST /auth/register'), tenantId, email, how: 'signed up' as const };
@@ -452,9 +460,30 @@ async function administratorSession(client: Client, options: PointOfSaleOptions,
 
 /** What the shop sells, and what it buys in first: quantities and unit costs as decimal text. */
 const CATALOG = [
-  { sku: 'CAFE-500G', name: 'Café torrado 500 g', purchases: [{ quantity: '120', unitCost: '18.9' }, { quantity: '35.375', unitCost: '19.25' }] },
-  { sku: 'ARROZ-KG', name: 'Arroz agulhinha a granel (kg)', purchases: [{ quantity: '150.5', unitCost: '6.4' }, { quantity: '20', unitCost: '6.55' }] },
-  { sku: 'PAO-QUEIJO', name: 'Pão de queijo congelado 1 kg', purchases: [{ quantity: '100', unitCost: '22.5' }, { quantity: '60.25', unitCost: '23.1' }] },
+  {
+    sku: 'CAFE-500G',
+    name: 'Café torrado 500 g',
+    purchases: [
+      { quantity: '120', unitCost: '18.9' },
+      { quantity: '35.375', unitCost: '19.25' },
+    ],
+  },
+  {
+    sku: 'ARROZ-KG',
+    name: 'Arroz agulhinha a granel (kg)',
+    purchases: [
+      { quantity: '150.5', unitCost: '6.4' },
+      { quantity: '20', unitCost: '6.55' },
+    ],
+  },
+  {
+    sku: 'PAO-QUEIJO',
+    name: 'Pão de queijo congelado 1 kg',
+    purchases: [
+      { quantity: '100', unitCost: '22.5' },
+      { quantity: '60.25', unitCost: '23.1' },
+    ],
+  },
 ];
 /** The quantities sales cycle through: whole units and kilos to the gram. At most 3 each, so 34 sales never empty a product. */
 const SALE_QUANTITIES = ['1', '2', '0.5', '1.25', '0.125', '3', '0.875'];
@@ -489,7 +518,8 @@ async function stockHistory(client: Client, key: Credential, productId: string, 
   do {
     const query = new URLSearchParams({ productId, warehouseId, limit: '100', ...(cursor === null ? {} : { cursor }) });
     const page = await client.expect(200, 'GET', `/inventory/movements?${query}`, { as: key });
-    if (!isObject(page.body) || !Array.isArray(page.body.items) || !page.body.items.every(isObject)) throw new PointOfSaleError(`GET /inventory/movements: not a page of movements: ${shown(page.body)}`);
+    if (!isObject(page.body) || !Array.isArray(page.body.items) || !page.body.items.every(isObject))
+      throw new PointOfSaleError(`GET /inventory/movements: not a page of movements: ${shown(page.body)}`);
     items.push(...page.body.items);
     cursor = typeof page.body.nextCursor === 'string' ? page.body.nextCursor : null;
   } while (cursor !== null);
@@ -541,19 +571,41 @@ export async function playPointOfSale(options: PointOfSaleOptions): Promise<Poin
   log(`API key ${text(made.body, 'prefix', 'POST /api-keys')}… made (inventory: write, dashboards: read); everything below uses the key alone`);
 
   // 3. A warehouse and the products, each POST with its own Idempotency-Key.
-  const warehouse = await client.expect(201, 'POST', '/inventory/warehouses', { as: key, idempotencyKey: randomUUID(), body: JSON.stringify({ name: `Loja Centro ${suffix}` }) });
+  const warehouse = await client.expect(201, 'POST', '/inventory/warehouses', {
+    as: key,
+    idempotencyKey: randomUUID(),
+    body: JSON.stringify({ name: `Loja Centro ${suffix}` }),
+  });
   const warehouseId = text(warehouse.body, 'id', 'POST /inventory/warehouses');
   const products: ProductState[] = [];
   for (const item of CATALOG) {
     const sku = `${item.sku}-${suffix}`;
-    const made = await client.expect(201, 'POST', '/inventory/products', { as: key, idempotencyKey: randomUUID(), body: JSON.stringify({ sku, name: item.name }) });
-    products.push({ id: text(made.body, 'id', 'POST /inventory/products'), sku, stockedIn: 0n, sold: 0n, sales: 0, movementIds: new Set(), lastAnswerBalance: '0' });
+    const made = await client.expect(201, 'POST', '/inventory/products', {
+      as: key,
+      idempotencyKey: randomUUID(),
+      body: JSON.stringify({ sku, name: item.name }),
+    });
+    products.push({
+      id: text(made.body, 'id', 'POST /inventory/products'),
+      sku,
+      stockedIn: 0n,
+      sold: 0n,
+      sales: 0,
+      movementIds: new Set(),
+      lastAnswerBalance: '0',
+    });
   }
   log(`warehouse ${warehouseId} and ${products.length} products: ${products.map((product) => product.sku).join(', ')}`);
 
   /** Record one movement (sent again with its key until answered), and check the balance it answers. */
   const move = async (product: ProductState, type: 'IN' | 'SALE', amount: string, unitCost?: string) => {
-    const body = jsonWithDecimals({ productId: product.id, warehouseId, type, quantity: decimal(amount), ...(unitCost === undefined ? {} : { unitCost: decimal(unitCost) }) });
+    const body = jsonWithDecimals({
+      productId: product.id,
+      warehouseId,
+      type,
+      quantity: decimal(amount),
+      ...(unitCost === undefined ? {} : { unitCost: decimal(unitCost) }),
+    });
     const idempotencyKey = randomUUID();
     const answer = await client.expect(201, 'POST', '/inventory/movements', { as: key, idempotencyKey, body });
     const movementId = text(answer.body, 'id', 'POST /inventory/movements');
@@ -596,14 +648,19 @@ export async function playPointOfSale(options: PointOfSaleOptions): Promise<Poin
       const replay = await client.send('POST', recorded.path, { as: key, idempotencyKey: recorded.idempotencyKey, body: recorded.body });
       replays.sent += 1;
       if (replay.status === 201 && replay.replayed) replays.answeredAsReplay += 1;
-      else mismatches.push(`sale ${sale + 1} sent again with its Idempotency-Key was answered ${replay.status}, Idempotent-Replayed: ${replay.headers.get('idempotent-replayed') ?? '(absent)'}`);
+      else
+        mismatches.push(
+          `sale ${sale + 1} sent again with its Idempotency-Key was answered ${replay.status}, Idempotent-Replayed: ${replay.headers.get('idempotent-replayed') ?? '(absent)'}`,
+        );
       if (isDeepStrictEqual(replay.body, recorded.answer)) replays.sameBody += 1;
       else mismatches.push(`sale ${sale + 1} sent again was answered another body: ${shown(replay.body)}, first ${shown(recorded.answer)}`);
     }
   }
   const salesRequests = client.requests - requestsBefore - replays.sent;
   const recorded = products.reduce((total, product) => total + product.sales, 0);
-  log(`${recorded} sales recorded in ${salesRequests} requests (${recoveredByReplay} recovered by a replay); ${replays.answeredAsReplay} of ${replays.sent} sent again answered as replays`);
+  log(
+    `${recorded} sales recorded in ${salesRequests} requests (${recoveredByReplay} recovered by a replay); ${replays.answeredAsReplay} of ${replays.sent} sent again answered as replays`,
+  );
 
   // 6. The books, read back with the key: the stock history and the coverage dashboard.
   const coverage = await coverageItems(client, key);
@@ -634,9 +691,11 @@ export async function playPointOfSale(options: PointOfSaleOptions): Promise<Poin
       mismatches.push(`${product.sku}: the history lists ${history.length} movements, not the ${product.movementIds.size} recorded`);
     }
     if (historySales !== product.sales) mismatches.push(`${product.sku}: the history lists ${historySales} sales, not ${product.sales}`);
-    if (historyIn !== product.stockedIn) mismatches.push(`${product.sku}: the history's IN total is ${quantity(historyIn)}, not ${quantity(product.stockedIn)}`);
+    if (historyIn !== product.stockedIn)
+      mismatches.push(`${product.sku}: the history's IN total is ${quantity(historyIn)}, not ${quantity(product.stockedIn)}`);
     if (historySold !== product.sold) mismatches.push(`${product.sku}: the history's sales total ${quantity(historySold)}, not ${quantity(product.sold)}`);
-    if (historyBalance !== quantity(expected)) mismatches.push(`${product.sku}: the newest movement in the history has a balance of ${historyBalance}, not ${quantity(expected)}`);
+    if (historyBalance !== quantity(expected))
+      mismatches.push(`${product.sku}: the newest movement in the history has a balance of ${historyBalance}, not ${quantity(expected)}`);
 
     const line = coverage.find((item) => item.productId === product.id);
     const shownCoverage = line === undefined ? undefined : answeredDecimal(line.availableQuantity);
@@ -644,7 +703,8 @@ export async function playPointOfSale(options: PointOfSaleOptions): Promise<Poin
     else {
       // The dashboards show 2 decimals, rounded half to even (docs/inventory.md, exact decimals).
       const wanted = decimalText(hundredthsHalfEven(expected), 2);
-      if (shownCoverage === undefined || scaled(shownCoverage, 2) !== scaled(wanted, 2)) mismatches.push(`${product.sku}: the coverage shows ${shownCoverage ?? shown(line.availableQuantity)} available, not ${wanted}`);
+      if (shownCoverage === undefined || scaled(shownCoverage, 2) !== scaled(wanted, 2))
+        mismatches.push(`${product.sku}: the coverage shows ${shownCoverage ?? shown(line.availableQuantity)} available, not ${wanted}`);
       if (line.sku !== product.sku) mismatches.push(`${product.sku}: the coverage names it ${String(line.sku)}`);
     }
     summaries.push({
@@ -701,17 +761,23 @@ export async function playPointOfSale(options: PointOfSaleOptions): Promise<Poin
 /** The summary as the command prints it. */
 export function summaryLines(summary: PointOfSaleSummary): string[] {
   const retried = Object.values(summary.retries).reduce((total, count) => total + count, 0);
-  const retriedBy = Object.entries(summary.retries).filter(([, count]) => count > 0).map(([why, count]) => `${count} ${why}`);
+  const retriedBy = Object.entries(summary.retries)
+    .filter(([, count]) => count > 0)
+    .map(([why, count]) => `${count} ${why}`);
   const columns = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(22) : cell.padStart(12))).join(' ');
   return [
     '',
     `Tenant ${summary.tenantId}, administrator ${summary.administrator.email} (${summary.administrator.how})`,
-    `API key ${summary.key.prefix}… (${summary.key.environment}; ${Object.entries(summary.key.scopes).map(([resource, level]) => `${resource}: ${level}`).join(', ')}), rate limit ${summary.key.rateLimitPolicy ?? '(no RateLimit-Policy header)'}`,
+    `API key ${summary.key.prefix}… (${summary.key.environment}; ${Object.entries(summary.key.scopes)
+      .map(([resource, level]) => `${resource}: ${level}`)
+      .join(', ')}), rate limit ${summary.key.rateLimitPolicy ?? '(no RateLimit-Policy header)'}`,
     `Sales: ${summary.sales.recorded} recorded in ${summary.sales.requests} requests (${retried} retried${retriedBy.length > 0 ? `: ${retriedBy.join(', ')}` : ''}; ${summary.sales.recoveredByReplay} recovered by a replay)`,
     `Replays: ${summary.replays.sent} recorded sales sent again, ${summary.replays.answeredAsReplay} answered Idempotent-Replayed: true, ${summary.replays.sameBody} with the same body`,
     '',
     columns(['SKU', 'stocked in', 'sold', 'expected', 'history', 'coverage']),
-    ...summary.products.map((product) => columns([product.sku, product.stockedIn, `${product.sold} (${product.sales})`, product.expected, product.historyBalance, product.coverage ?? '(absent)'])),
+    ...summary.products.map((product) =>
+      columns([product.sku, product.stockedIn, `${product.sold} (${product.sales})`, product.expected, product.historyBalance, product.coverage ?? '(absent)']),
+    ),
     '',
     summary.key.revoked ? `Key revoked; its next request was answered ${summary.key.statusAfterRevocation ?? '?'}.` : `Key kept: ${summary.key.id}.`,
   ];
@@ -767,7 +833,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if ((email === undefined) !== (password === undefined)) {
-    console.error('Give both the administrator\'s e-mail and password (POS_ADMIN_EMAIL and POS_ADMIN_PASSWORD), or neither to sign up a tenant.');
+    console.error("Give both the administrator's e-mail and password (POS_ADMIN_EMAIL and POS_ADMIN_PASSWORD), or neither to sign up a tenant.");
     return 2;
   }
   console.log(`Point of sale against ${baseUrl}`);
@@ -791,7 +857,10 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof ApiUnreachable) {
       const running = readRuntimeInfo(dataDir);
-      const elsewhere = running && running.apiUrl.replace(/\/+$/, '') !== baseUrl ? `\n(npm start on ${dataDir} listens on ${running.apiUrl}: npm run pos -- --url ${running.apiUrl})` : '';
+      const elsewhere =
+        running && running.apiUrl.replace(/\/+$/, '') !== baseUrl
+          ? `\n(npm start on ${dataDir} listens on ${running.apiUrl}: npm run pos -- --url ${running.apiUrl})`
+          : '';
       console.error(`No API at ${baseUrl}: start it with npm start (${error.message})${elsewhere}`);
       return 1;
     }

@@ -90,7 +90,8 @@ const authorizerContext = (platformAdmin: boolean) => ({
   integrationLatency: 12,
 });
 
-const multiValued = (values: Record<string, string> | null) => (values ? Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]])) : null);
+const multiValued = (values: Record<string, string> | null) =>
+  values ? Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]])) : null;
 
 /** The REST proxy event (payload 1.0) API Gateway hands the route's function for its example request. */
 export function sampleEvent(route: Route, spec: Spec): Record<string, unknown> {
@@ -151,7 +152,9 @@ function accessOf(route: Route, spec: Spec): string {
 
 /** The README's route table (section "Routes"). */
 export function readmeRouteTable(routes: ListedRoute[], specOf: (id: RouteId) => Spec): string {
-  const rows = routes.map((route) => `| ${route.method} | ${route.path} | ${accessOf(route, specOf(route.id))} | ${route.handler} | ${specOf(route.id).notes} |`);
+  const rows = routes.map(
+    (route) => `| ${route.method} | ${route.path} | ${accessOf(route, specOf(route.id))} | ${route.handler} | ${specOf(route.id).notes} |`,
+  );
   return ['| Method | Path | Access | Handler | Notes |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
@@ -160,7 +163,8 @@ export function readmeRouteTable(routes: ListedRoute[], specOf: (id: RouteId) =>
  * ids; a route function as `<area stack>/<function>`, the way SAM names a nested stack's function.
  */
 export function samInvokeList(routes: ListedRoute[]): string {
-  const invoke = (functionId: string, handler: string) => `sam local invoke -t cdk.out/Backoffice-${STAGE}.template.json ${functionId} -e ${eventFileOf(handler)}`;
+  const invoke = (functionId: string, handler: string) =>
+    `sam local invoke -t cdk.out/Backoffice-${STAGE}.template.json ${functionId} -e ${eventFileOf(handler)}`;
   const lines = [
     invoke(AUTHORIZER_FUNCTION_ID, authorizer.handler),
     ...routes.map((route) => invoke(`${areaStackId(routeArea(route))}/${routeFunctionId(route.id)}`, route.handler)),

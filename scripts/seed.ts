@@ -72,7 +72,10 @@ async function step(label: string, total: number, tasks: (() => Promise<unknown>
 function invitationTokenFromOutbox(address: string): string {
   const directory = config().OUTBOX_DIR;
   if (config().MAIL_TRANSPORT !== 'outbox' || !directory) throw new Error('seed needs the local outbox mail transport');
-  for (const file of readdirSync(directory).filter((name) => name.endsWith('.json')).sort().reverse()) {
+  for (const file of readdirSync(directory)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .reverse()) {
     const message = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { to: string; text: string };
     const token = message.to === address ? /[?&]token=([\w-]+)/.exec(message.text)?.[1] : undefined;
     if (token) return token;
@@ -82,7 +85,14 @@ function invitationTokenFromOutbox(address: string): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { suppliers: { type: 'string' }, products: { type: 'string' }, warehouses: { type: 'string' }, sales: { type: 'string' }, companies: { type: 'string' }, 'private-store': { type: 'boolean' } },
+    options: {
+      suppliers: { type: 'string' },
+      products: { type: 'string' },
+      warehouses: { type: 'string' },
+      sales: { type: 'string' },
+      companies: { type: 'string' },
+      'private-store': { type: 'boolean' },
+    },
     strict: true,
   });
   const { 'private-store': privateStore, ...counts } = values;
@@ -103,7 +113,12 @@ async function main(): Promise<void> {
     // Every account opens through its e-mailed link, as over HTTP: the sign-up invites the administrator.
     const tenant = await createTenant({ name: `demo-${suffix}`, plan: 'PROFESSIONAL', brandName: 'Loja Demonstração', adminEmail }, nowMs);
     const attempts = routeLimit(routes.register, 'ip');
-    const admin = await register({ name: 'Ana Administradora', email: adminEmail, password: PASSWORD, tenantId: tenant.id, invitationToken: invitationTokenFromOutbox(adminEmail) }, client, nowMs, attempts);
+    const admin = await register(
+      { name: 'Ana Administradora', email: adminEmail, password: PASSWORD, tenantId: tenant.id, invitationToken: invitationTokenFromOutbox(adminEmail) },
+      client,
+      nowMs,
+      attempts,
+    );
     const principal: Principal = {
       kind: 'user',
       tenantId: tenant.id,
@@ -123,38 +138,78 @@ async function main(): Promise<void> {
     const invitationToken = invitationTokenFromOutbox(memberEmail);
     await register({ name: 'Marcos Membro', email: memberEmail, password: PASSWORD, tenantId: tenant.id, invitationToken }, client, nowMs, attempts);
 
-    await step('companies', options.companies, Array.from({ length: options.companies }, (_, index) => () =>
-      createCompany(principal, { name: `Loja Demonstração ${index + 1}`, document: cnpj.generate() }, nowMs),
-    ));
+    await step(
+      'companies',
+      options.companies,
+      Array.from(
+        { length: options.companies },
+        (_, index) => () => createCompany(principal, { name: `Loja Demonstração ${index + 1}`, document: cnpj.generate() }, nowMs),
+      ),
+    );
 
-    await step('suppliers', options.suppliers, Array.from({ length: options.suppliers }, (_, index) => () => {
-      const name = `${TRADE[index % TRADE.length]} ${PLACE[Math.floor(index / TRADE.length) % PLACE.length]} ${index + 1}`;
-      return createSupplier(
-        principal,
-        {
-          name,
-          corporateName: `${name} Ltda`,
-          document: index % 5 === 0 ? cpf.generate() : cnpj.generate(),
-          email: `contato${index + 1}@fornecedor.example`,
-          phone: `+55119${String(10_000_000 + index).slice(-8)}`,
-          active: index % 10 !== 0,
-        },
-        nowMs,
-      );
-    }), 16);
+    await step(
+      'suppliers',
+      options.suppliers,
+      Array.from({ length: options.suppliers }, (_, index) => () => {
+        const name = `${TRADE[index % TRADE.length]} ${PLACE[Math.floor(index / TRADE.length) % PLACE.length]} ${index + 1}`;
+        return createSupplier(
+          principal,
+          {
+            name,
+            corporateName: `${name} Ltda`,
+            document: index % 5 === 0 ? cpf.generate() : cnpj.generate(),
+            email: `contato${index + 1}@fornecedor.example`,
+            phone: `+55119${String(10_000_000 + index).slice(-8)}`,
+            active: index % 10 !== 0,
+          },
+          nowMs,
+        );
+      }),
+      16,
+    );
 
     const warehouses: { id: string }[] = [];
-    await step('warehouses', options.warehouses, Array.from({ length: options.warehouses }, (_, index) => async () => {
-      warehouses[index] = await createWarehouse(principal, { name: `Depósito ${index + 1}` }, nowMs);
-    }));
+    await step(
+      'warehouses',
+      options.warehouses,
+      Array.from({ length: options.warehouses }, (_, index) => async () => {
+        warehouses[index] = await createWarehouse(principal, { name: `Depósito ${index + 1}` }, nowMs);
+      }),
+    );
     const products: { id: string }[] = [];
-    await step('products', options.products, Array.from({ length: options.products }, (_, index) => async () => {
-      products[index] = await createProduct(principal, { sku: `SKU-${String(index + 1).padStart(5, '0')}`, name: `${GOODS[index % GOODS.length]} ${index + 1}` }, nowMs);
-    }));
+    await step(
+      'products',
+      options.products,
+      Array.from({ length: options.products }, (_, index) => async () => {
+        products[index] = await createProduct(
+          principal,
+          { sku: `SKU-${String(index + 1).padStart(5, '0')}`, name: `${GOODS[index % GOODS.length]} ${index + 1}` },
+          nowMs,
+        );
+      }),
+    );
 
-    await step('stock', products.length * warehouses.length, products.flatMap((product, p) => warehouses.map((warehouse, w) => () =>
-      addMovement(principal, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 50 + ((p * 7 + w * 13) % 200), unitCost: (100 + ((p * 31) % 4000)) / 100 }, nowMs),
-    )), 4);
+    await step(
+      'stock',
+      products.length * warehouses.length,
+      products.flatMap((product, p) =>
+        warehouses.map(
+          (warehouse, w) => () =>
+            addMovement(
+              principal,
+              {
+                productId: product.id,
+                warehouseId: warehouse.id,
+                type: 'IN',
+                quantity: 50 + ((p * 7 + w * 13) % 200),
+                unitCost: (100 + ((p * 31) % 4000)) / 100,
+              },
+              nowMs,
+            ),
+        ),
+      ),
+      4,
+    );
 
     const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
     const totals = new Map<string, { tenantId: string; productId: string; day: string; units: number }>();
@@ -171,7 +226,10 @@ async function main(): Promise<void> {
     // then the job); a larger seed writes each product's series as the job would leave it.
     const entries = [...totals.values()];
     const direct = entries.length > ROLLED_BY_THE_JOB;
-    const salesBar = progress(direct ? 'sales (series)' : 'sales (daily totals)', direct ? new Set(entries.map((entry) => entry.productId)).size : entries.length);
+    const salesBar = progress(
+      direct ? 'sales (series)' : 'sales (daily totals)',
+      direct ? new Set(entries.map((entry) => entry.productId)).size : entries.length,
+    );
     if (direct) await writeRolledUpSales(entries, (written) => salesBar.update(written));
     else await writeDailySalesTotals(entries, (written) => salesBar.update(written));
     salesBar.stop();

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     const warehouses: string[] = [];
     const products: string[] = [];
     for (let index = 0; index < 3; index += 1) warehouses.push(String((await send('POST', '/inventory/warehouses', { name: `W${index}` }, cookie)).json.id));
-    for (let index = 0; index < 5; index += 1) products.push(String((await send('POST', '/inventory/products', { sku: `SOAK-${index}`, name: `Product ${index}` }, cookie)).json.id));
+    for (let index = 0; index < 5; index += 1)
+      products.push(String((await send('POST', '/inventory/products', { sku: `SOAK-${index}`, name: `Product ${index}` }, cookie)).json.id));
 
     const acknowledged: Acknowledged = { suppliers: [], movements: [], divergentReplays: 0 };
     /** A write with a fresh key, sent twice at once a third of the time; the ids its 201 answers named (one, if all is well). */
@@ -83,17 +84,27 @@ async function main(): Promise<void> {
         while (Date.now() < deadline) {
           const roll = Math.random();
           if (roll < 0.25) {
-            const id = await write('/suppliers', { name: `Fornecedor ${Math.random().toString(36).slice(2, 8)}`, corporateName: 'Fornecedor Ltda', document: cnpj.generate() });
+            const id = await write('/suppliers', {
+              name: `Fornecedor ${Math.random().toString(36).slice(2, 8)}`,
+              corporateName: 'Fornecedor Ltda',
+              document: cnpj.generate(),
+            });
             if (id) acknowledged.suppliers.push(id);
           } else if (roll < 0.65) {
-            const movement = Math.random() < 0.55
-              ? { productId: pick(products), warehouseId: pick(warehouses), type: 'IN', quantity: 0.001 + decimal(5, 3), unitCost: decimal(9, 4) }
-              : { productId: pick(products), warehouseId: pick(warehouses), type: 'SALE', quantity: 0.001 + decimal(3, 3) };
+            const movement =
+              Math.random() < 0.55
+                ? { productId: pick(products), warehouseId: pick(warehouses), type: 'IN', quantity: 0.001 + decimal(5, 3), unitCost: decimal(9, 4) }
+                : { productId: pick(products), warehouseId: pick(warehouses), type: 'SALE', quantity: 0.001 + decimal(3, 3) };
             movement.quantity = Number(movement.quantity.toFixed(3));
             const id = await write('/inventory/movements', movement);
             if (id) acknowledged.movements.push({ id, ...movement });
           } else {
-            await send('GET', pick(['/companies', '/suppliers?search=forn&limit=20', '/inventory/dashboard/coverage?days=7', '/inventory/dashboard/by-warehouse']), undefined, cookie);
+            await send(
+              'GET',
+              pick(['/companies', '/suppliers?search=forn&limit=20', '/inventory/dashboard/coverage?days=7', '/inventory/dashboard/by-warehouse']),
+              undefined,
+              cookie,
+            );
           }
         }
       }),
@@ -109,7 +120,8 @@ async function main(): Promise<void> {
     const missingSuppliers = supplierItems.filter((item) => !item).length;
     if (missingSuppliers) failures.push(`${missingSuppliers} acknowledged suppliers are missing`);
     const page = await send('GET', '/suppliers?limit=1', undefined, cookie);
-    if (page.json.total !== acknowledged.suppliers.length) failures.push(`supplier total ${String(page.json.total)} != ${acknowledged.suppliers.length} acknowledged`);
+    if (page.json.total !== acknowledged.suppliers.length)
+      failures.push(`supplier total ${String(page.json.total)} != ${acknowledged.suppliers.length} acknowledged`);
 
     if (acknowledged.divergentReplays) failures.push(`${acknowledged.divergentReplays} retried writes were answered with two different records`);
     const onHand = new Map<string, bigint>();
@@ -143,8 +155,10 @@ async function main(): Promise<void> {
     const listedIds = new Set(listed.map((item) => item.id));
     if (listedIds.size !== listed.length) failures.push(`the stock history lists ${listed.length - listedIds.size} movements twice`);
     const unlisted = acknowledged.movements.filter((movement) => !listedIds.has(movement.id)).length;
-    if (unlisted || listed.length !== acknowledged.movements.length) failures.push(`the stock history lists ${listed.length} movements, ${unlisted} of ${acknowledged.movements.length} acknowledged missing`);
-    if (listed.some((item, index) => index > 0 && item.occurredAt > (listed[index - 1]?.occurredAt ?? ''))) failures.push('the stock history is not newest first');
+    if (unlisted || listed.length !== acknowledged.movements.length)
+      failures.push(`the stock history lists ${listed.length} movements, ${unlisted} of ${acknowledged.movements.length} acknowledged missing`);
+    if (listed.some((item, index) => index > 0 && item.occurredAt > (listed[index - 1]?.occurredAt ?? '')))
+      failures.push('the stock history is not newest first');
 
     const productItems = await getMany(products.map((id) => keys.product(tenantId, id)));
     productItems.forEach((item, index) => {

@@ -110,7 +110,9 @@ class CookieJar {
 
   /** The Cookie header for a request to `pathname`. */
   header(pathname: string): string | undefined {
-    const sent = [...this.cookies].filter(([, cookie]) => cookie.path === '/' || pathname === cookie.path || pathname.startsWith(`${cookie.path.replace(/\/$/, '')}/`));
+    const sent = [...this.cookies].filter(
+      ([, cookie]) => cookie.path === '/' || pathname === cookie.path || pathname.startsWith(`${cookie.path.replace(/\/$/, '')}/`),
+    );
     return sent.length > 0 ? sent.map(([name, cookie]) => `${name}=${cookie.value}`).join('; ') : undefined;
   }
 
@@ -151,7 +153,8 @@ async function send(method: string, path: string, options: RequestOptions = {}):
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') throw new Misbehaved(`${method} ${path} got no answer within ${REQUEST_TIMEOUT_MS / 1000} s`);
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      throw new Misbehaved(`${method} ${path} got no answer within ${REQUEST_TIMEOUT_MS / 1000} s`);
     throw new Unreachable(reason(error));
   }
   jar.take(response);
@@ -195,7 +198,8 @@ async function call(step: number, what: string, method: string, path: string, ex
     throw new RateLimited(what);
   }
   stepLine(step, what, method, path, answer.status, answer.status === expected);
-  if (answer.status !== expected) throw new Misbehaved(`step ${step} (${what}): ${method} ${path} answered ${answer.status}, not ${expected}: ${describe(answer.body)}`);
+  if (answer.status !== expected)
+    throw new Misbehaved(`step ${step} (${what}): ${method} ${path} answered ${answer.status}, not ${expected}: ${describe(answer.body)}`);
   return answer;
 }
 
@@ -228,7 +232,8 @@ function field<T extends 'string' | 'number'>(step: number, what: string, body: 
 
 function list(step: number, what: string, body: unknown, path?: string): Json[] {
   const value = path === undefined ? body : isObject(body) ? body[path] : undefined;
-  if (!Array.isArray(value) || !value.every(isObject)) throw new Misbehaved(`step ${step} (${what}): the answer is not ${path ? `an object with a \`${path}\` list` : 'a list'}: ${describe(body)}`);
+  if (!Array.isArray(value) || !value.every(isObject))
+    throw new Misbehaved(`step ${step} (${what}): the answer is not ${path ? `an object with a \`${path}\` list` : 'a list'}: ${describe(body)}`);
   return value;
 }
 
@@ -289,7 +294,9 @@ async function walkthrough(): Promise<Account> {
   const tenantName = `loja-da-ana-${suffix}`;
   const mailsBefore = new Set(outboxFiles());
   const tenantId = await unlessLimited(async () => {
-    const answer = await call(1, 'sign up a tenant', 'POST', '/tenants', 201, { body: { name: tenantName, brandName: 'Loja da Ana', plan: 'STARTER', adminEmail: email } });
+    const answer = await call(1, 'sign up a tenant', 'POST', '/tenants', 201, {
+      body: { name: tenantName, brandName: 'Loja da Ana', plan: 'STARTER', adminEmail: email },
+    });
     const id = field(1, 'sign up a tenant', answer.body, 'id', 'string');
     detail(`tenant ${id} (${tenantName}), administrator ${email}`);
     return id;
@@ -309,7 +316,8 @@ async function walkthrough(): Promise<Account> {
     remember(account);
   } else {
     const remembered = rememberedAccount();
-    if (!remembered) throw new Stop(`No earlier run's account in ${shown(accountFile)} to continue with: the walkthrough stops here. Run it again when the limit ends.`);
+    if (!remembered)
+      throw new Stop(`No earlier run's account in ${shown(accountFile)} to continue with: the walkthrough stops here. Run it again when the limit ends.`);
     say(`   continuing with the last run's account ${remembered.email} (tenant ${remembered.tenantId}), from ${shown(accountFile)}`);
     account = remembered;
     const signedIn = await send('POST', '/auth/login', { body: { email: account.email, password: account.password } });
@@ -319,9 +327,14 @@ async function walkthrough(): Promise<Account> {
     }
     // 401: the account is gone (the API's store was reset), which is no misbehaviour either.
     stepLine(2, "log in to the last run's account", 'POST', '/auth/login', signedIn.status, signedIn.status === 200 || signedIn.status === 401);
-    if (signedIn.status === 401) throw new Stop(`The account in ${shown(accountFile)} no longer signs in (its API's store was reset?): nothing further can run until the sign-up limit ends.`);
-    if (signedIn.status !== 200) throw new Misbehaved(`step 2 (log in to the last run's account): POST /auth/login answered ${signedIn.status}, not 200: ${describe(signedIn.body)}`);
-    if (isObject(signedIn.body) && signedIn.body.mfaRequired === true) throw new Stop(`The account ${account.email} now asks for a second factor: the walkthrough does not go past it.`);
+    if (signedIn.status === 401)
+      throw new Stop(
+        `The account in ${shown(accountFile)} no longer signs in (its API's store was reset?): nothing further can run until the sign-up limit ends.`,
+      );
+    if (signedIn.status !== 200)
+      throw new Misbehaved(`step 2 (log in to the last run's account): POST /auth/login answered ${signedIn.status}, not 200: ${describe(signedIn.body)}`);
+    if (isObject(signedIn.body) && signedIn.body.mfaRequired === true)
+      throw new Stop(`The account ${account.email} now asks for a second factor: the walkthrough does not go past it.`);
     detail(`user ${field(2, "log in to the last run's account", signedIn.body, 'user.id', 'string')}, signed in`);
   }
 
@@ -348,20 +361,24 @@ async function walkthrough(): Promise<Account> {
     detail(`company ${companyId}, CNPJ ${cnpj.format(document)}, ${field(4, 'create a company', created.body, 'taxRegime', 'string')}`);
     const listed = await call(4, 'list companies', 'GET', '/companies', 200);
     const companies = list(4, 'list companies', listed.body);
-    if (!companies.some((company) => company.id === companyId)) throw new Misbehaved(`step 4 (list companies): GET /companies does not list the company just created (${companyId}): ${describe(listed.body)}`);
+    if (!companies.some((company) => company.id === companyId))
+      throw new Misbehaved(`step 4 (list companies): GET /companies does not list the company just created (${companyId}): ${describe(listed.body)}`);
     detail(`${companies.length} ${companies.length === 1 ? 'company' : 'companies'}, the new one included`);
   });
 
   // 5. A supplier, found again by a part of its name.
   await unlessLimited(async () => {
     const name = `Distribuidora São Jorge ${suffix}`;
-    const created = await call(5, 'create a supplier', 'POST', '/suppliers', 201, { body: { name, corporateName: `${name} Ltda`, document: cpf.generate(), email: `compras.${suffix}@example.com` } });
+    const created = await call(5, 'create a supplier', 'POST', '/suppliers', 201, {
+      body: { name, corporateName: `${name} Ltda`, document: cpf.generate(), email: `compras.${suffix}@example.com` },
+    });
     const supplierId = field(5, 'create a supplier', created.body, 'id', 'string');
     detail(`supplier ${supplierId}, ${name}, document ${field(5, 'create a supplier', created.body, 'document', 'string')}`);
     const path = `/suppliers?search=${encodeURIComponent(suffix)}`;
     const found = await call(5, 'search suppliers', 'GET', path, 200);
     const matches = list(5, 'search suppliers', found.body, 'data');
-    if (!matches.some((supplier) => supplier.id === supplierId)) throw new Misbehaved(`step 5 (search suppliers): GET ${path} does not find the supplier just created (${supplierId}): ${describe(found.body)}`);
+    if (!matches.some((supplier) => supplier.id === supplierId))
+      throw new Misbehaved(`step 5 (search suppliers): GET ${path} does not find the supplier just created (${supplierId}): ${describe(found.body)}`);
     detail(`found ${name} (${field(5, 'search suppliers', found.body, 'total', 'number')} match)`);
   });
 
@@ -397,7 +414,9 @@ async function walkthrough(): Promise<Account> {
       const available = field(7, 'read the stock coverage', item, 'availableQuantity', 'number');
       if (available !== 7) throw new Misbehaved(`step 7 (read the stock coverage): ${sku} shows ${available} available, not 7: ${describe(item)}`);
       const days = item.estimatedCoverageDays;
-      detail(`${items.length} ${items.length === 1 ? 'product' : 'products'}; ${sku}: ${available} available, ${String(item.averageDailySales)} sold a day, ${typeof days === 'number' ? `${days} days of cover` : "no cover estimate yet (today's sale counts once the day is over)"}`);
+      detail(
+        `${items.length} ${items.length === 1 ? 'product' : 'products'}; ${sku}: ${available} available, ${String(item.averageDailySales)} sold a day, ${typeof days === 'number' ? `${days} days of cover` : "no cover estimate yet (today's sale counts once the day is over)"}`,
+      );
     });
   }
 
@@ -471,7 +490,11 @@ async function main(): Promise<number> {
   try {
     const account = await walkthrough();
     remember(account);
-    say(green(`Done: every step answered as documented${rateLimited > 0 ? ` (${rateLimited} rate-limited, skipped with what depends on ${rateLimited === 1 ? 'it' : 'them'})` : ''}.`));
+    say(
+      green(
+        `Done: every step answered as documented${rateLimited > 0 ? ` (${rateLimited} rate-limited, skipped with what depends on ${rateLimited === 1 ? 'it' : 'them'})` : ''}.`,
+      ),
+    );
     say(`The account: ${account.email} / ${account.password} (tenant ${account.tenantId}), kept in ${shown(accountFile)}`);
     return 0;
   } catch (error) {

@@ -20,7 +20,9 @@ function sourceFiles(root: string, directory: string): string[] {
   return readdirSync(full, { withFileTypes: true }).flatMap((entry) => {
     const relative = path.join(directory, entry.name);
     if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(root, relative);
-    return EXTENSIONS.some((extension) => entry.name.endsWith(extension)) && !entry.name.endsWith('.d.ts') && !/\.test\.tsx?$/.test(entry.name) ? [relative] : [];
+    return EXTENSIONS.some((extension) => entry.name.endsWith(extension)) && !entry.name.endsWith('.d.ts') && !/\.test\.tsx?$/.test(entry.name)
+      ? [relative]
+      : [];
   });
 }
 
@@ -41,11 +43,19 @@ export function runtimeImports(source: string, fileName = 'module.ts'): string[]
       const clause = statement.importClause;
       if (clause?.isTypeOnly) continue;
       const bindings = clause?.namedBindings;
-      const onlyTypes = clause !== undefined && clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
+      const onlyTypes =
+        clause !== undefined &&
+        clause.name === undefined &&
+        bindings !== undefined &&
+        ts.isNamedImports(bindings) &&
+        bindings.elements.length > 0 &&
+        bindings.elements.every((element) => element.isTypeOnly);
       if (!onlyTypes) specifiers.push(statement.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
       const clause = statement.exportClause;
-      const onlyTypes = statement.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly));
+      const onlyTypes =
+        statement.isTypeOnly ||
+        (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly));
       if (!onlyTypes) specifiers.push(statement.moduleSpecifier.text);
     }
   }

@@ -32,19 +32,23 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   // A fresh API: none of this process's own local configuration leaks into it.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name)));
   const root = options.root ?? process.cwd();
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['local/start.ts', options.watch ? '--watch' : '--no-watch', ...(options.bundles ? ['--bundles'] : [])], {
-    cwd: root,
-    env: {
-      ...inherited,
-      PORT: String(options.port ?? 0),
-      DYNAMODB_PORT: '0',
-      DATA_DIR: options.dataDir,
-      ALLOWED_ORIGINS: options.allowedOrigins,
-      NODE_NO_WARNINGS: '1',
-      ...(options.inMemory ? { DYNAMODB_IN_MEMORY: '1' } : {}),
+  const child = spawn(
+    join(root, 'node_modules', '.bin', 'tsx'),
+    ['local/start.ts', options.watch ? '--watch' : '--no-watch', ...(options.bundles ? ['--bundles'] : [])],
+    {
+      cwd: root,
+      env: {
+        ...inherited,
+        PORT: String(options.port ?? 0),
+        DYNAMODB_PORT: '0',
+        DATA_DIR: options.dataDir,
+        ALLOWED_ORIGINS: options.allowedOrigins,
+        NODE_NO_WARNINGS: '1',
+        ...(options.inMemory ? { DYNAMODB_IN_MEMORY: '1' } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   let started = false;
   const url = await new Promise<string>((resolveUrl, reject) => {

@@ -30,7 +30,9 @@ export function itemSize(value: unknown): number {
   if (value === null || value === undefined || typeof value === 'boolean') return 1;
   if (typeof value === 'string') return Buffer.byteLength(value);
   if (typeof value === 'number' || typeof value === 'bigint' || value instanceof NumberValue) {
-    const digits = String(value instanceof NumberValue ? value.value : value).replace(/[-.]/g, '').replace(/^0+/, '').length;
+    const digits = String(value instanceof NumberValue ? value.value : value)
+      .replace(/[-.]/g, '')
+      .replace(/^0+/, '').length;
     return Math.ceil(digits / 2) + 1;
   }
   if (value instanceof Uint8Array) return value.byteLength;
@@ -60,7 +62,9 @@ async function transactionUnits(input: Record<string, unknown>, byType: Record<s
       }
       const written = action.Put ?? action.Update ?? action.Delete;
       const key = written?.Key ?? written?.Item;
-      const stored = key ? (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: plain(key.pk), sk: plain(key.sk) }, ConsistentRead: true }))).Item : undefined;
+      const stored = key
+        ? (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: plain(key.pk), sk: plain(key.sk) }, ConsistentRead: true }))).Item
+        : undefined;
       // A deleted item is gone: counted at the minimum, as a small one.
       const kilobytes = Math.max(1, Math.ceil(itemSize(stored ?? {}) / 1024));
       units += 2 * kilobytes;
@@ -76,7 +80,16 @@ async function transactionUnits(input: Record<string, unknown>, byType: Record<s
 }
 
 /** The commands whose capacity is write units (every other one reads). */
-const WRITE_COMMANDS = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 'BatchWriteCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
+const WRITE_COMMANDS = new Set([
+  'PutCommand',
+  'UpdateCommand',
+  'DeleteCommand',
+  'BatchWriteCommand',
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+]);
 
 interface CapacityEntry {
   CapacityUnits?: number;

@@ -12,6 +12,8 @@ export async function expectCoverageIndexCurrent(tenantId: string, days: number,
   const { Item: marker } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.coverageMarker(tenantId, days), ConsistentRead: true }));
   if (marker?.through !== today) {
     const found = marker ? `marked for ${String(marker.through)}` : 'never marked';
-    throw new Error(`coverage: ${when}, the index of tenant ${tenantId} (days=${days}) is ${found}, not for ${today}: its pages would be the full read, not the index`);
+    throw new Error(
+      `coverage: ${when}, the index of tenant ${tenantId} (days=${days}) is ${found}, not for ${today}: its pages would be the full read, not the index`,
+    );
   }
 }

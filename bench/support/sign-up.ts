@@ -64,8 +64,20 @@ export async function signUp(
     token = invitationToken(dataDir, account.email);
   }
   if (token === undefined) throw new Error(`no invitation for ${account.email} in ${join(dataDir, 'outbox')}`);
-  const registered = await post(url, '/auth/register', { name: account.name, email: account.email, password: account.password, tenantId, invitationToken: token });
+  const registered = await post(url, '/auth/register', {
+    name: account.name,
+    email: account.email,
+    password: account.password,
+    tenantId,
+    invitationToken: token,
+  });
   if (registered.status !== 200) throw new Error(`POST /auth/register answered ${registered.status}: ${JSON.stringify(registered.json)}`);
   const user = registered.json.user as { id: string };
-  return { tenantId, userId: user.id, email: account.email, password: account.password, cookie: registered.cookies.map((line) => line.split(';')[0]).join('; ') };
+  return {
+    tenantId,
+    userId: user.id,
+    email: account.email,
+    password: account.password,
+    cookie: registered.cookies.map((line) => line.split(';')[0]).join('; '),
+  };
 }

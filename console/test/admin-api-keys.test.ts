@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { components } from '@backoffice/client';
 import { endOfDayIso } from '../src/format/date';
-import { companyOf, createKeyBody, dayOf, EMPTY_KEY_FORM, isExpired, keyFormProblems, LEVELS_OF, previousSecretOf, rollHoursOf, withLevel, type CreateKeyBody, type KeyForm } from '../src/pages/admin/api-keys';
+import {
+  companyOf,
+  createKeyBody,
+  dayOf,
+  EMPTY_KEY_FORM,
+  isExpired,
+  keyFormProblems,
+  LEVELS_OF,
+  previousSecretOf,
+  rollHoursOf,
+  withLevel,
+  type CreateKeyBody,
+  type KeyForm,
+} from '../src/pages/admin/api-keys';
 
 /** Checked when compiled: the body the form builds is one POST /api-keys takes. */
 export const BODY_FITS: components['schemas']['CreateApiKeyRequest'] = {} as CreateKeyBody;
@@ -58,7 +71,10 @@ describe('a listed key', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
   it('tells whether its previous secret still works', () => {
     expect(previousSecretOf({ rolledAt: null, previousSecretExpiresAt: null }, now)).toEqual({ kind: 'never' });
-    expect(previousSecretOf({ rolledAt: '2026-11-25T11:00:00Z', previousSecretExpiresAt: '2026-11-26T11:00:00Z' }, now)).toEqual({ kind: 'works', until: '2026-11-26T11:00:00Z' });
+    expect(previousSecretOf({ rolledAt: '2026-11-25T11:00:00Z', previousSecretExpiresAt: '2026-11-26T11:00:00Z' }, now)).toEqual({
+      kind: 'works',
+      until: '2026-11-26T11:00:00Z',
+    });
     expect(previousSecretOf({ rolledAt: '2026-11-25T11:00:00Z', previousSecretExpiresAt: null }, now)).toEqual({ kind: 'stopped' });
     // The overlap ended after the list was read.
     expect(previousSecretOf({ rolledAt: '2026-11-24T11:00:00Z', previousSecretExpiresAt: '2026-11-25T11:00:00Z' }, now)).toEqual({ kind: 'stopped' });

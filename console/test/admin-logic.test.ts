@@ -5,7 +5,12 @@ import { AUDIT_ACTIONS, auditQuery, changesText, filterCount, isShortPage, NO_FI
 describe('the audit trail query', () => {
   it('holds only the filters given', () => {
     expect(auditQuery(NO_FILTERS, undefined, 25)).toEqual({ limit: 25 });
-    expect(auditQuery({ ...NO_FILTERS, action: 'user.role_changed', actorId: ' system ' }, 'c1', 10)).toEqual({ limit: 10, action: 'user.role_changed', actorId: 'system', cursor: 'c1' });
+    expect(auditQuery({ ...NO_FILTERS, action: 'user.role_changed', actorId: ' system ' }, 'c1', 10)).toEqual({
+      limit: 10,
+      action: 'user.role_changed',
+      actorId: 'system',
+      cursor: 'c1',
+    });
   });
   it('passes days as days, and drops what the API would refuse', () => {
     expect(auditQuery({ ...NO_FILTERS, from: '2026-11-01', to: '2026-11-30' }, undefined, 5)).toEqual({ limit: 5, from: '2026-11-01', to: '2026-11-30' });
@@ -35,7 +40,12 @@ describe('an entry’s changes', () => {
   it('are one line of field: before → after', () => {
     expect(changesText(null)).toBe('');
     expect(changesText([])).toBe('');
-    expect(changesText([{ field: 'role', before: 'MEMBER', after: 'ADMIN' }, { field: 'email', before: null, after: 'a@b.c' }])).toBe('role: "MEMBER" → "ADMIN"; email: null → "a@b.c"');
+    expect(
+      changesText([
+        { field: 'role', before: 'MEMBER', after: 'ADMIN' },
+        { field: 'email', before: null, after: 'a@b.c' },
+      ]),
+    ).toBe('role: "MEMBER" → "ADMIN"; email: null → "a@b.c"');
   });
 });
 

@@ -21,7 +21,18 @@ const answer = (status: number, body: unknown) => ({
   ...(status < 300 ? { data: body } : { error: body }),
   response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status < 300 ? 'application/json' : 'application/problem+json' } }),
 });
-const tenantView = (days: number | null) => ({ id: TENANT, name: 'loja', brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: days });
+const tenantView = (days: number | null) => ({
+  id: TENANT,
+  name: 'loja',
+  brandName: null,
+  document: null,
+  address: null,
+  phone: null,
+  logoUrl: null,
+  plan: 'STARTER',
+  mfaPolicy: 'OFF',
+  stockLowThresholdDays: days,
+});
 
 /** GET /tenants/{id} answers the tenant with this threshold; any other GET is a test's mistake. */
 function serve(days: number | null) {
@@ -118,7 +129,14 @@ describe('the section', () => {
     expect(patch).not.toHaveBeenCalled();
 
     patch.mockResolvedValueOnce(
-      answer(400, { type: 'https://problems.backoffice.dev/validation', title: 'Invalid input', status: 400, detail: 'The request is invalid', errors: [{ field: 'stockLowThresholdDays', message: 'must be at most 300' }], requestId: 'r1' }),
+      answer(400, {
+        type: 'https://problems.backoffice.dev/validation',
+        title: 'Invalid input',
+        status: 400,
+        detail: 'The request is invalid',
+        errors: [{ field: 'stockLowThresholdDays', message: 'must be at most 300' }],
+        requestId: 'r1',
+      }),
     );
     fireEvent.change(field, { target: { value: '301' } });
     fireEvent.click(submit);

@@ -21,7 +21,16 @@ const answer = (status: number, body: unknown) => ({
   response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status < 300 ? 'application/json' : 'application/problem+json' } }),
 });
 const view = (id: string, name: string, closed: boolean) => ({
-  id, name, brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null,
+  id,
+  name,
+  brandName: null,
+  document: null,
+  address: null,
+  phone: null,
+  logoUrl: null,
+  plan: 'STARTER',
+  mfaPolicy: 'OFF',
+  stockLowThresholdDays: null,
   ...(closed ? { status: 'CLOSED', deletionDueAt: DUE } : {}),
 });
 
@@ -39,7 +48,11 @@ function renderSection(locale: Locale) {
 beforeEach(() => {
   get.mockReset();
   post.mockReset();
-  get.mockImplementation((path: string) => (path === '/tenants' ? Promise.resolve(answer(200, [view(ACTIVE, 'loja-ativa', false), view(CLOSED, 'loja-fechada', true)])) : Promise.reject(new Error(`unexpected GET ${path}`))));
+  get.mockImplementation((path: string) =>
+    path === '/tenants'
+      ? Promise.resolve(answer(200, [view(ACTIVE, 'loja-ativa', false), view(CLOSED, 'loja-fechada', true)]))
+      : Promise.reject(new Error(`unexpected GET ${path}`)),
+  );
 });
 afterEach(cleanup);
 
@@ -47,7 +60,11 @@ describe("the platform's tenants", () => {
   it('shows a closed tenant with its deletion date, and offers Close to an active one and Reopen to a closed one', async () => {
     renderSection('en');
     const closedRow = (await screen.findByRole('cell', { name: 'loja-fechada' })).closest('tr') as HTMLElement;
-    expect(within(closedRow).getByRole('cell', { name: `Closed: deleted on ${new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(DUE))}` })).toBeTruthy();
+    expect(
+      within(closedRow).getByRole('cell', {
+        name: `Closed: deleted on ${new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(DUE))}`,
+      }),
+    ).toBeTruthy();
     expect(within(closedRow).getByRole('button', { name: 'Reopen the company loja-fechada' })).toBeTruthy();
     const activeRow = screen.getByRole('cell', { name: 'loja-ativa' }).closest('tr') as HTMLElement;
     expect(within(activeRow).getByRole('cell', { name: 'Active' })).toBeTruthy();

@@ -15,10 +15,22 @@ const { WebhooksSection } = await import('../src/pages/admin/WebhooksSection');
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   ...(status < 300 ? { data: body } : { error: body }),
-  response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status < 300 ? 'application/json' : 'application/problem+json', ...headers } }),
+  response: new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status < 300 ? 'application/json' : 'application/problem+json', ...headers },
+  }),
 });
 
-const ENDPOINT = { id: '3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60', url: 'https://erp.example.com/hooks', description: 'ERP', events: ['supplier.created'], enabled: false, disabledReason: 'gone', createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-20T10:00:00.000Z' };
+const ENDPOINT = {
+  id: '3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60',
+  url: 'https://erp.example.com/hooks',
+  description: 'ERP',
+  events: ['supplier.created'],
+  enabled: false,
+  disabledReason: 'gone',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+};
 const SECRET = 'whsec_c2VjcmV0LXNob3duLW9uY2UtaW4tdGhlLXRlc3Q=';
 const delivery = (id: string, status: string, attempts: { statusCode: number | null; response: string }[]) => ({
   id,
@@ -64,7 +76,14 @@ describe('registering an endpoint', () => {
     expect(post).not.toHaveBeenCalled();
 
     post.mockResolvedValueOnce(
-      answer(400, { type: 'https://problems.backoffice.dev/validation', title: 'Invalid input', status: 400, detail: 'The request is invalid', errors: [{ field: 'url', message: 'must reach a public address' }], requestId: 'r1' }),
+      answer(400, {
+        type: 'https://problems.backoffice.dev/validation',
+        title: 'Invalid input',
+        status: 400,
+        detail: 'The request is invalid',
+        errors: [{ field: 'url', message: 'must reach a public address' }],
+        requestId: 'r1',
+      }),
     );
     fireEvent.change(within(dialog).getByRole('textbox', { name: t.url }), { target: { value: 'https://10.0.0.1/hooks' } });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: `${t.eventName('supplier.created')} (supplier.created)` }));
@@ -95,14 +114,27 @@ describe('the delivery log', () => {
       const query = params.query ?? {};
       if (query.status === 'failed') return Promise.resolve(answer(200, []));
       if (query.cursor === 'c2') return Promise.resolve(answer(200, [delivery('d2', 'failed', [{ statusCode: 500, response: 'boom' }])]));
-      return Promise.resolve(answer(200, [delivery('d1', 'succeeded', [{ statusCode: null, response: 'connect ECONNREFUSED' }, { statusCode: 200, response: 'ok thanks' }])], { Link: '</webhook-endpoints/x/deliveries?limit=20&cursor=c2>; rel="next"' }));
+      return Promise.resolve(
+        answer(
+          200,
+          [
+            delivery('d1', 'succeeded', [
+              { statusCode: null, response: 'connect ECONNREFUSED' },
+              { statusCode: 200, response: 'ok thanks' },
+            ]),
+          ],
+          { Link: '</webhook-endpoints/x/deliveries?limit=20&cursor=c2>; rel="next"' },
+        ),
+      );
     });
     renderSection('en');
     await screen.findByText(t.stateName('gone'));
     fireEvent.click(screen.getByRole('button', { name: t.showDeliveries(ENDPOINT.url) }));
     const log = await screen.findByRole('region', { name: t.logTitle(ENDPOINT.url) });
     await within(log).findByText('ok thanks');
-    const items = within(log).getAllByRole('listitem').map((item) => item.textContent);
+    const items = within(log)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
     expect(items[0]).toContain(`${t.noAnswer}, 1,234 ms`);
     expect(items[0]).toContain('connect ECONNREFUSED');
     expect(items[1]).toContain('HTTP 200, 1,234 ms');
@@ -112,14 +144,25 @@ describe('the delivery log', () => {
     await within(log).findByText('boom');
     expect(within(log).getByText('ok thanks')).toBeTruthy();
     expect(within(log).queryByRole('button', { name: t.loadMore })).toBeNull();
-    const deliveryCalls = () => (get.mock.calls as [string, { params: { path: { id: string }; query: Record<string, unknown> } }][]).filter(([path]) => path !== '/webhook-endpoints').map(([, options]) => options.params);
+    const deliveryCalls = () =>
+      (get.mock.calls as [string, { params: { path: { id: string }; query: Record<string, unknown> } }][])
+        .filter(([path]) => path !== '/webhook-endpoints')
+        .map(([, options]) => options.params);
     expect(deliveryCalls()).toEqual([
       { path: { id: ENDPOINT.id }, query: { limit: 20 } },
       { path: { id: ENDPOINT.id }, query: { limit: 20, cursor: 'c2' } },
     ]);
 
     // Retry: the delivery sent again now, what came back said, the log read again.
-    post.mockResolvedValueOnce(answer(200, delivery('d2', 'succeeded', [{ statusCode: 500, response: 'boom' }, { statusCode: 204, response: '' }])));
+    post.mockResolvedValueOnce(
+      answer(
+        200,
+        delivery('d2', 'succeeded', [
+          { statusCode: 500, response: 'boom' },
+          { statusCode: 204, response: '' },
+        ]),
+      ),
+    );
     fireEvent.click(within(log).getByRole('button', { name: t.retryDelivery(t.eventName('supplier.created'), 'd2') }));
     await waitFor(() => expect(within(log).getByText(t.retried(t.eventName('supplier.created'), 'HTTP 204, 1,234 ms'))).toBeTruthy());
     expect(post).toHaveBeenLastCalledWith('/webhook-deliveries/{id}/retry', { params: { path: { id: 'd2' } } });

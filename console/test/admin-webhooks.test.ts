@@ -23,7 +23,10 @@ import {
 } from '../src/pages/admin/webhooks';
 
 /** Checked when compiled: the bodies the forms build are ones the API takes. */
-export const bodiesFit = (create: CreateEndpointBody, update: UpdateEndpointBody): [components['schemas']['CreateWebhookEndpointRequest'], components['schemas']['UpdateWebhookEndpointRequest']] => [create, update];
+export const bodiesFit = (
+  create: CreateEndpointBody,
+  update: UpdateEndpointBody,
+): [components['schemas']['CreateWebhookEndpointRequest'], components['schemas']['UpdateWebhookEndpointRequest']] => [create, update];
 
 const form = (changes: Partial<EndpointForm> = {}): EndpointForm => ({ ...EMPTY_ENDPOINT_FORM, ...changes });
 const listed = { url: 'https://erp.example.com/hooks', description: 'ERP', events: ['supplier.created', 'stock_movement.created'], enabled: true };
@@ -59,14 +62,26 @@ describe('the register form', () => {
   });
 
   it('sends the URL and description trimmed, and no description when none was given', () => {
-    expect(createEndpointBody(form({ url: ' https://erp.example.com/hooks ', description: '  ', events: ['supplier.created'] }))).toEqual({ url: 'https://erp.example.com/hooks', events: ['supplier.created'] });
-    expect(createEndpointBody(form({ url: 'https://erp.example.com/hooks', description: ' ERP ', events: ['supplier.created'] }))).toEqual({ url: 'https://erp.example.com/hooks', events: ['supplier.created'], description: 'ERP' });
+    expect(createEndpointBody(form({ url: ' https://erp.example.com/hooks ', description: '  ', events: ['supplier.created'] }))).toEqual({
+      url: 'https://erp.example.com/hooks',
+      events: ['supplier.created'],
+    });
+    expect(createEndpointBody(form({ url: 'https://erp.example.com/hooks', description: ' ERP ', events: ['supplier.created'] }))).toEqual({
+      url: 'https://erp.example.com/hooks',
+      events: ['supplier.created'],
+      description: 'ERP',
+    });
   });
 });
 
 describe('the edit form', () => {
   it('starts from the endpoint as listed, dropping an event type the console does not know', () => {
-    expect(formOf({ ...listed, description: null, events: ['supplier.created', 'product.archived'] })).toEqual({ url: listed.url, description: '', events: ['supplier.created'], enabled: true });
+    expect(formOf({ ...listed, description: null, events: ['supplier.created', 'product.archived'] })).toEqual({
+      url: listed.url,
+      description: '',
+      events: ['supplier.created'],
+      enabled: true,
+    });
   });
 
   it('sends only what changed; an emptied description clears it', () => {
@@ -74,8 +89,13 @@ describe('the edit form', () => {
     expect(updateEndpointBody(listed, start)).toEqual({});
     expect(updateEndpointBody(listed, { ...start, events: ['stock_movement.created', 'supplier.created'] })).toEqual({});
     expect(updateEndpointBody(listed, { ...start, description: ' ' })).toEqual({ description: null });
-    expect(updateEndpointBody(listed, { ...start, enabled: false, url: 'https://erp.example.com/v2 ' })).toEqual({ enabled: false, url: 'https://erp.example.com/v2' });
-    expect(updateEndpointBody(listed, withEvent(start, 'product.created', true))).toEqual({ events: ['supplier.created', 'product.created', 'stock_movement.created'] });
+    expect(updateEndpointBody(listed, { ...start, enabled: false, url: 'https://erp.example.com/v2 ' })).toEqual({
+      enabled: false,
+      url: 'https://erp.example.com/v2',
+    });
+    expect(updateEndpointBody(listed, withEvent(start, 'product.created', true))).toEqual({
+      events: ['supplier.created', 'product.created', 'stock_movement.created'],
+    });
   });
 });
 
@@ -94,7 +114,12 @@ describe('an endpoint’s state', () => {
 describe('the delivery log', () => {
   it('asks with only the filters chosen and the cursor', () => {
     expect(deliveriesQuery(NO_DELIVERY_FILTERS, undefined, 20)).toEqual({ limit: 20 });
-    expect(deliveriesQuery({ status: 'failed', eventType: 'supplier.created' }, 'c1', 20)).toEqual({ limit: 20, status: 'failed', eventType: 'supplier.created', cursor: 'c1' });
+    expect(deliveriesQuery({ status: 'failed', eventType: 'supplier.created' }, 'c1', 20)).toEqual({
+      limit: 20,
+      status: 'failed',
+      eventType: 'supplier.created',
+      cursor: 'c1',
+    });
     expect(deliveriesQuery({ status: 'lost', eventType: 'planet.created' }, undefined, 5)).toEqual({ limit: 5 });
     // A test's deliveries are `ping`, which no endpoint subscribes to but the log filters on.
     expect(deliveriesQuery({ status: '', eventType: 'ping' }, undefined, 5)).toEqual({ limit: 5, eventType: 'ping' });
@@ -106,6 +131,13 @@ describe('the delivery log', () => {
     expect(attemptOutcome(500)).toEqual({ kind: 'answered', statusCode: 500, ok: false });
     expect(attemptOutcome(null)).toEqual({ kind: 'noAnswer' });
     expect(lastAttemptOf({ attempts: [] })).toBeUndefined();
-    expect(lastAttemptOf({ attempts: [{ statusCode: null, latencyMs: 10_000 }, { statusCode: 204, latencyMs: 12 }] })).toEqual({ kind: 'answered', statusCode: 204, ok: true, latencyMs: 12 });
+    expect(
+      lastAttemptOf({
+        attempts: [
+          { statusCode: null, latencyMs: 10_000 },
+          { statusCode: 204, latencyMs: 12 },
+        ],
+      }),
+    ).toEqual({ kind: 'answered', statusCode: 204, ok: true, latencyMs: 12 });
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { allowedTransitions, companyFormOf, companyFormProblems, createCompanyBody, emptyCompanyForm, updateCompanyBody, type Company, type CompanyForm } from '../src/pages/companies/form';
+import {
+  allowedTransitions,
+  companyFormOf,
+  companyFormProblems,
+  createCompanyBody,
+  emptyCompanyForm,
+  updateCompanyBody,
+  type Company,
+  type CompanyForm,
+} from '../src/pages/companies/form';
 
 const address = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'sp', zipCode: '01310-100' };
 
@@ -16,13 +25,17 @@ describe('the company status transitions offered', () => {
   });
 
   it('never offers a status to itself', () => {
-    for (const status of ['ACTIVE', 'DISABLED', 'SUSPENDED', 'BLOCKED'] as const) expect(allowedTransitions(status, { platformAdministrator: true })).not.toContain(status);
+    for (const status of ['ACTIVE', 'DISABLED', 'SUSPENDED', 'BLOCKED'] as const)
+      expect(allowedTransitions(status, { platformAdministrator: true })).not.toContain(status);
   });
 });
 
 describe('the company create body', () => {
   it('sends name and document without punctuation, omitting an empty e-mail and address', () => {
-    expect(createCompanyBody({ ...emptyCompanyForm, name: ' Loja Centro ', document: '12.ABC.345/01DE-35' })).toEqual({ name: 'Loja Centro', document: '12ABC34501DE35' });
+    expect(createCompanyBody({ ...emptyCompanyForm, name: ' Loja Centro ', document: '12.ABC.345/01DE-35' })).toEqual({
+      name: 'Loja Centro',
+      document: '12ABC34501DE35',
+    });
   });
 
   it('sends a whole address with the CEP raw and the UF upper-cased', () => {
@@ -60,7 +73,9 @@ describe('the company update body', () => {
   });
 
   it('replaces the address whole, and clears the e-mail and the address with null', () => {
-    expect(updateCompanyBody({ ...original, number: '1001' }, original)).toEqual({ address: { street: 'Avenida Paulista', number: '1001', city: 'São Paulo', state: 'SP', zipCode: '01310100' } });
+    expect(updateCompanyBody({ ...original, number: '1001' }, original)).toEqual({
+      address: { street: 'Avenida Paulista', number: '1001', city: 'São Paulo', state: 'SP', zipCode: '01310100' },
+    });
     const cleared: CompanyForm = { ...original, email: '', street: '', number: '', city: '', state: '', zipCode: '' };
     expect(updateCompanyBody(cleared, original)).toEqual({ email: null, address: null });
   });

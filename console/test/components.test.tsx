@@ -11,7 +11,10 @@ import { I18nProvider, type Locale } from '../src/i18n';
 afterEach(cleanup);
 
 const problem = (status: number, detail: string, headers: Record<string, string> = {}, errors?: { field: string; message: string }[]) =>
-  new ProblemError({ type: 'https://problems.backoffice.dev/x', title: 'Title', status, detail, ...(errors ? { errors } : {}), requestId: 'req-1' }, new Response(null, { status, headers }));
+  new ProblemError(
+    { type: 'https://problems.backoffice.dev/x', title: 'Title', status, detail, ...(errors ? { errors } : {}), requestId: 'req-1' },
+    new Response(null, { status, headers }),
+  );
 
 const inLanguage = (locale: Locale, element: React.ReactNode) => render(<I18nProvider locale={locale}>{element}</I18nProvider>);
 

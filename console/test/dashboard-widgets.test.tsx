@@ -9,7 +9,12 @@ type ClientModule = typeof clientModule;
 const get = vi.hoisted(() => vi.fn());
 vi.mock('../src/api/client', async (original) => ({ ...(await original<ClientModule>()), api: { GET: get } }));
 // The chart draws on a canvas happy-dom has not got; the table carries the same data.
-vi.mock('../src/pages/dashboard/chart', () => ({ Chart: class { destroy() {} update() {} } }));
+vi.mock('../src/pages/dashboard/chart', () => ({
+  Chart: class {
+    destroy() {}
+    update() {}
+  },
+}));
 
 const { CoverageWidget } = await import('../src/pages/dashboard/CoverageWidget');
 const { WarehouseWidget } = await import('../src/pages/dashboard/WarehouseWidget');
@@ -18,7 +23,14 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
   ...(status < 300 ? { data: body } : { error: body }),
   response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } }),
 });
-const item = (sku: string, coverage: number | null) => ({ productId: `id-${sku}`, sku, name: `Product ${sku}`, availableQuantity: 1234.5, averageDailySales: 1, estimatedCoverageDays: coverage });
+const item = (sku: string, coverage: number | null) => ({
+  productId: `id-${sku}`,
+  sku,
+  name: `Product ${sku}`,
+  availableQuantity: 1234.5,
+  averageDailySales: 1,
+  estimatedCoverageDays: coverage,
+});
 
 function renderWith(locale: Locale, children: React.ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -39,7 +51,9 @@ afterEach(cleanup);
 
 describe('the coverage widget', () => {
   it('reads one page of 50 in the API order, marks what runs out within the horizon with a badge, and follows the Link cursor', async () => {
-    get.mockResolvedValueOnce(answer(200, [item('A', 3), item('B', 20), item('C', null)], { Link: '</inventory/dashboard/coverage?days=30&limit=50&cursor=NEXT>; rel="next"' }));
+    get.mockResolvedValueOnce(
+      answer(200, [item('A', 3), item('B', 20), item('C', null)], { Link: '</inventory/dashboard/coverage?days=30&limit=50&cursor=NEXT>; rel="next"' }),
+    );
     get.mockResolvedValueOnce(answer(200, [item('D', null)]));
     renderWith('en', <CoverageWidget />);
     const table = await screen.findByRole('table', { name: /last 30 days; marked: running out within 14 days/ });
@@ -84,7 +98,13 @@ describe('the coverage widget', () => {
   });
 
   it('says how long to wait when the API limits the periods off the daily index (429 Retry-After)', async () => {
-    get.mockResolvedValueOnce(answer(429, { type: 'https://problems.backoffice.dev/rate-limited', title: 'Too Many Requests', status: 429, detail: 'Too many coverage reads' }, { 'Retry-After': '1200' }));
+    get.mockResolvedValueOnce(
+      answer(
+        429,
+        { type: 'https://problems.backoffice.dev/rate-limited', title: 'Too Many Requests', status: 429, detail: 'Too many coverage reads' },
+        { 'Retry-After': '1200' },
+      ),
+    );
     renderWith('en', <CoverageWidget />);
     expect((await screen.findByRole('alert')).textContent).toContain('Try again in 1200 s.');
   });
@@ -99,7 +119,9 @@ describe('the coverage widget', () => {
 
 describe('the stock by warehouse widget', () => {
   it('shows quantities and money exactly, in one query', async () => {
-    get.mockResolvedValueOnce(answer(200, [{ warehouseId: 'w1', warehouseName: 'Depósito Centro', totalItems: 1234.5, totalProducts: 3, totalValue: 1234.56 }]));
+    get.mockResolvedValueOnce(
+      answer(200, [{ warehouseId: 'w1', warehouseName: 'Depósito Centro', totalItems: 1234.5, totalProducts: 3, totalValue: 1234.56 }]),
+    );
     renderWith('pt-BR', <WarehouseWidget />);
     const table = await screen.findByRole('table', { name: 'Totais e valor do estoque em cada depósito' });
     expect(within(table).getAllByRole('row')[1]?.textContent).toBe('Depósito Centro1.234,53R$ 1.234,56');

@@ -10,7 +10,13 @@ describe('the export page', () => {
   });
 
   it('follows a queued or running job, reads a done one again when its link expires, and leaves a failed one', () => {
-    expect([pollInterval({ status: 'queued', download: null }), pollInterval({ status: 'running', download: null }), pollInterval({ status: 'done', download: null }), pollInterval({ status: 'failed', download: null }), pollInterval(undefined)]).toEqual([POLL_MS, POLL_MS, false, false, false]);
+    expect([
+      pollInterval({ status: 'queued', download: null }),
+      pollInterval({ status: 'running', download: null }),
+      pollInterval({ status: 'done', download: null }),
+      pollInterval({ status: 'failed', download: null }),
+      pollInterval(undefined),
+    ]).toEqual([POLL_MS, POLL_MS, false, false, false]);
     // A done job is read again when its link expires, for a fresh one; an expired one, at the next tick.
     const download = { url: '/local-downloads/x', fileName: 'fornecedores.csv', expiresAt: '2026-11-26T12:15:00.000Z' };
     const now = Date.parse('2026-11-26T12:00:00.000Z');

@@ -6,7 +6,16 @@ import { preferredLocale } from '../src/i18n/messages';
 
 describe('exact decimals', () => {
   it('gives back the digits the API wrote, never an exponent', () => {
-    expect([0.1, 18.9, 1234.5, 0.125, -3, 1e21, 1e-7, 123456789012.345].map(decimalText)).toEqual(['0.1', '18.9', '1234.5', '0.125', '-3', '1000000000000000000000', '0.0000001', '123456789012.345']);
+    expect([0.1, 18.9, 1234.5, 0.125, -3, 1e21, 1e-7, 123456789012.345].map(decimalText)).toEqual([
+      '0.1',
+      '18.9',
+      '1234.5',
+      '0.125',
+      '-3',
+      '1000000000000000000000',
+      '0.0000001',
+      '123456789012.345',
+    ]);
     // 0.1 + 0.2 is what float arithmetic would show; the console never computes, it formats.
     expect(decimalText('2.675')).toBe('2.675');
   });
@@ -53,7 +62,13 @@ describe('dates', () => {
 
 describe('masks as people type', () => {
   it('formats a CPF while it can be one, then a CNPJ, letters included', () => {
-    expect(['1', '1234', '123456789', '12345678909', '123.456.789-09'].map(maskDocument)).toEqual(['1', '123.4', '123.456.789', '123.456.789-09', '123.456.789-09']);
+    expect(['1', '1234', '123456789', '12345678909', '123.456.789-09'].map(maskDocument)).toEqual([
+      '1',
+      '123.4',
+      '123.456.789',
+      '123.456.789-09',
+      '123.456.789-09',
+    ]);
     expect(maskDocument('11222333000181')).toBe('11.222.333/0001-81');
     expect(maskDocument('12abc34501de35')).toBe('12.ABC.345/01DE-35');
     expect(rawDocument('12.ABC.345/01DE-35')).toBe('12ABC34501DE35');
@@ -61,7 +76,14 @@ describe('masks as people type', () => {
   });
 
   it('formats a CEP', () => {
-    expect(['0', '01310', '013101', '01310100', '01310-100', '013101000'].map(maskCep)).toEqual(['0', '01310', '01310-1', '01310-100', '01310-100', '01310-100']);
+    expect(['0', '01310', '013101', '01310100', '01310-100', '013101000'].map(maskCep)).toEqual([
+      '0',
+      '01310',
+      '01310-1',
+      '01310-100',
+      '01310-100',
+      '01310-100',
+    ]);
     expect(rawCep('01310-100')).toBe('01310100');
   });
 

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { canImportForReal, etaOf, fileProblem, jobOf, kindOf, MAX_IMPORT_BYTES, pollInterval, POLL_MS, progressOf, startBody, uploadFailureText, uploadTarget, type CreatedImport } from '../src/pages/imports/logic';
+import {
+  canImportForReal,
+  etaOf,
+  fileProblem,
+  jobOf,
+  kindOf,
+  MAX_IMPORT_BYTES,
+  pollInterval,
+  POLL_MS,
+  progressOf,
+  startBody,
+  uploadFailureText,
+  uploadTarget,
+  type CreatedImport,
+} from '../src/pages/imports/logic';
 import { UploadError, uploadFile } from '../src/pages/imports/upload';
 
 const PAGE = 'http://127.0.0.1:3000';
@@ -31,7 +45,12 @@ describe('where an import file is PUT', () => {
 });
 
 describe('the upload itself', () => {
-  const link = { method: 'PUT' as const, url: 'https://bucket.s3.amazonaws.com/k?sig=1', headers: { 'content-type': 'text/csv' }, expiresAt: '2026-11-26T15:00:00.000Z' };
+  const link = {
+    method: 'PUT' as const,
+    url: 'https://bucket.s3.amazonaws.com/k?sig=1',
+    headers: { 'content-type': 'text/csv' },
+    expiresAt: '2026-11-26T15:00:00.000Z',
+  };
 
   it('PUTs the bytes with the link’s headers, without cookies to another origin', async () => {
     const calls: [RequestInfo | URL, RequestInit | undefined][] = [];
@@ -48,8 +67,11 @@ describe('the upload itself', () => {
 
   it('says why a refused upload was refused: S3’s message, or npm start’s text', async () => {
     const answering = (status: number, body: string) => ({ origin: PAGE, fetch: () => Promise.resolve(new Response(body, { status })) });
-    const s3Error = '<?xml version="1.0"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match</Message></Error>';
-    await expect(uploadFile(link, new Blob(['x']), answering(403, s3Error))).rejects.toEqual(new UploadError(403, 'The request signature we calculated does not match'));
+    const s3Error =
+      '<?xml version="1.0"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match</Message></Error>';
+    await expect(uploadFile(link, new Blob(['x']), answering(403, s3Error))).rejects.toEqual(
+      new UploadError(403, 'The request signature we calculated does not match'),
+    );
     await expect(uploadFile(link, new Blob(['x']), answering(403, 'The upload link has expired: start the import again'))).rejects.toMatchObject({
       status: 403,
       detail: 'The upload link has expired: start the import again',
@@ -85,12 +107,25 @@ describe('starting an import', () => {
   });
 
   it('sends the file’s name (at most 200 characters) and its size in bytes', () => {
-    expect(startBody('products', true, { name: 'produtos.csv', size: 48_213 })).toEqual({ kind: 'products', dryRun: true, fileName: 'produtos.csv', size: 48_213 });
-    expect(startBody('suppliers', false, { name: `${'a'.repeat(250)}.csv`, size: 3 })).toEqual({ kind: 'suppliers', dryRun: false, fileName: 'a'.repeat(200), size: 3 });
+    expect(startBody('products', true, { name: 'produtos.csv', size: 48_213 })).toEqual({
+      kind: 'products',
+      dryRun: true,
+      fileName: 'produtos.csv',
+      size: 48_213,
+    });
+    expect(startBody('suppliers', false, { name: `${'a'.repeat(250)}.csv`, size: 3 })).toEqual({
+      kind: 'suppliers',
+      dryRun: false,
+      fileName: 'a'.repeat(200),
+      size: 3,
+    });
   });
 
   it('keeps the job of POST’s answer without its upload link', () => {
-    const created: CreatedImport = { ...job({ status: 'awaiting_upload' }), upload: { method: 'PUT', url: '/x', headers: {}, expiresAt: '2026-11-26T15:15:00.000Z' } };
+    const created: CreatedImport = {
+      ...job({ status: 'awaiting_upload' }),
+      upload: { method: 'PUT', url: '/x', headers: {}, expiresAt: '2026-11-26T15:15:00.000Z' },
+    };
     expect(jobOf(created)).toEqual(job({ status: 'awaiting_upload' }));
   });
 });

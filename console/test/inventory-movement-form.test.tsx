@@ -19,7 +19,17 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   ...(status < 300 ? { data: body } : { error: body }),
   response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } }),
 });
-const movement = (type: string) => ({ id: crypto.randomUUID(), productId: PRODUCT, warehouseId: WAREHOUSE.id, type, quantity: 2, unitCost: null, occurredAt: new Date().toISOString(), createdAt: new Date().toISOString(), balance: { quantity: 1, averageCost: 1 } });
+const movement = (type: string) => ({
+  id: crypto.randomUUID(),
+  productId: PRODUCT,
+  warehouseId: WAREHOUSE.id,
+  type,
+  quantity: 2,
+  unitCost: null,
+  occurredAt: new Date().toISOString(),
+  createdAt: new Date().toISOString(),
+  balance: { quantity: 1, averageCost: 1 },
+});
 const notEnough = { type: 'https://problems.backoffice.dev/conflict', title: 'Conflict', status: 409, detail: 'Not enough stock: 1 on hand, 2 requested' };
 
 function renderForm(locale: Locale) {
@@ -53,14 +63,22 @@ describe('the movement form', () => {
     renderForm('en');
     const type = screen.getByRole('combobox', { name: 'Type' });
     expect(screen.queryByRole('textbox', { name: 'Unit cost' })).toBeTruthy();
-    for (const [value, shown] of [['OUT', false], ['SALE', false], ['ADJUSTMENT', true], ['IN', true]] as const) {
+    for (const [value, shown] of [
+      ['OUT', false],
+      ['SALE', false],
+      ['ADJUSTMENT', true],
+      ['IN', true],
+    ] as const) {
       fireEvent.change(type, { target: { value } });
       expect(Boolean(screen.queryByRole('textbox', { name: 'Unit cost' })), value).toBe(shown);
     }
   });
 
   it('keeps one Idempotency-Key across a failed submit and its retry, and a new one after success', async () => {
-    post.mockResolvedValueOnce(json(409, notEnough)).mockResolvedValueOnce(json(201, movement('SALE'))).mockResolvedValueOnce(json(201, movement('SALE')));
+    post
+      .mockResolvedValueOnce(json(409, notEnough))
+      .mockResolvedValueOnce(json(201, movement('SALE')))
+      .mockResolvedValueOnce(json(201, movement('SALE')));
     renderForm('pt-BR');
     fireEvent.change(screen.getByRole('combobox', { name: 'Tipo' }), { target: { value: 'SALE' } });
     fireEvent.change(screen.getByRole('textbox', { name: 'Quantidade' }), { target: { value: '1.234,5' } });
@@ -99,7 +117,15 @@ describe('the movement form', () => {
   });
 
   it('shows its own errors without sending, and the server’s per field', async () => {
-    post.mockResolvedValueOnce(json(400, { ...notEnough, status: 400, title: 'Invalid request', detail: 'quantity: too big', errors: [{ field: 'quantity', message: 'must be at most 1000000000' }] }));
+    post.mockResolvedValueOnce(
+      json(400, {
+        ...notEnough,
+        status: 400,
+        title: 'Invalid request',
+        detail: 'quantity: too big',
+        errors: [{ field: 'quantity', message: 'must be at most 1000000000' }],
+      }),
+    );
     renderForm('en');
     fireEvent.change(screen.getByRole('textbox', { name: 'Quantity' }), { target: { value: '1.2345' } });
     fireEvent.click(screen.getByRole('button', { name: 'Record movement' }));

@@ -19,12 +19,18 @@ describe('the movement form: fields per type', () => {
 
   it('OUT and SALE never send a unit cost, even one left typed from an IN', () => {
     for (const type of ['OUT', 'SALE'] as const) {
-      expect(checkMovement(PRODUCT, input({ type, quantity: '2', unitCost: '9.99' }), 'en')).toEqual({ ok: true, body: { productId: PRODUCT, warehouseId: WAREHOUSE, type, quantity: 2 } });
+      expect(checkMovement(PRODUCT, input({ type, quantity: '2', unitCost: '9.99' }), 'en')).toEqual({
+        ok: true,
+        body: { productId: PRODUCT, warehouseId: WAREHOUSE, type, quantity: 2 },
+      });
     }
   });
 
   it('an ADJUSTMENT takes 0 and sends a unit cost only when given', () => {
-    expect(checkMovement(PRODUCT, input({ type: 'ADJUSTMENT', quantity: '0' }), 'en')).toEqual({ ok: true, body: { productId: PRODUCT, warehouseId: WAREHOUSE, type: 'ADJUSTMENT', quantity: 0 } });
+    expect(checkMovement(PRODUCT, input({ type: 'ADJUSTMENT', quantity: '0' }), 'en')).toEqual({
+      ok: true,
+      body: { productId: PRODUCT, warehouseId: WAREHOUSE, type: 'ADJUSTMENT', quantity: 0 },
+    });
     expect(checkMovement(PRODUCT, input({ type: 'ADJUSTMENT', quantity: '3', unitCost: '1.5' }), 'en')).toEqual({
       ok: true,
       body: { productId: PRODUCT, warehouseId: WAREHOUSE, type: 'ADJUSTMENT', quantity: 3, unitCost: 1.5 },
@@ -32,7 +38,10 @@ describe('the movement form: fields per type', () => {
   });
 
   it('needs a warehouse and a quantity above 0 (except ADJUSTMENT)', () => {
-    expect(checkMovement(PRODUCT, input({ type: 'SALE', warehouseId: '', quantity: '' }), 'en')).toEqual({ ok: false, errors: { warehouseId: 'required', quantity: 'required' } });
+    expect(checkMovement(PRODUCT, input({ type: 'SALE', warehouseId: '', quantity: '' }), 'en')).toEqual({
+      ok: false,
+      errors: { warehouseId: 'required', quantity: 'required' },
+    });
     expect(checkMovement(PRODUCT, input({ type: 'OUT', quantity: '0' }), 'en')).toEqual({ ok: false, errors: { quantity: 'positive' } });
     expect(checkMovement(PRODUCT, input({ type: 'OUT', quantity: '-1' }), 'en')).toEqual({ ok: false, errors: { quantity: 'positive' } });
     expect(checkMovement(PRODUCT, input({ type: 'ADJUSTMENT', quantity: '-1' }), 'en')).toEqual({ ok: false, errors: { quantity: 'negative' } });
@@ -58,8 +67,14 @@ describe('the movement form: numbers in the user’s language', () => {
   });
 
   it('takes quantities to 3 places and unit costs to 4 (the API’s limits), never rounding', () => {
-    expect(checkMovement(PRODUCT, input({ quantity: '0,001', unitCost: '0,0001' }), 'pt-BR')).toMatchObject({ ok: true, body: { quantity: 0.001, unitCost: 0.0001 } });
-    expect(checkMovement(PRODUCT, input({ quantity: '1,2345', unitCost: '1,00001' }), 'pt-BR')).toEqual({ ok: false, errors: { quantity: 'places', unitCost: 'places' } });
+    expect(checkMovement(PRODUCT, input({ quantity: '0,001', unitCost: '0,0001' }), 'pt-BR')).toMatchObject({
+      ok: true,
+      body: { quantity: 0.001, unitCost: 0.0001 },
+    });
+    expect(checkMovement(PRODUCT, input({ quantity: '1,2345', unitCost: '1,00001' }), 'pt-BR')).toEqual({
+      ok: false,
+      errors: { quantity: 'places', unitCost: 'places' },
+    });
   });
 
   it('refuses more than 1,000,000,000', () => {

@@ -11,7 +11,10 @@ vi.mock('../src/api/client', async (original) => ({ ...(await original<ClientMod
 
 const { Products } = await import('../src/pages/inventory/Products');
 
-const answer = (body: unknown) => ({ data: body, response: new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } }) });
+const answer = (body: unknown) => ({
+  data: body,
+  response: new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+});
 const product = (sku: string) => ({ id: `id-${sku}`, sku, name: `Product ${sku}`, createdAt: '2026-11-20T10:00:00.000Z' });
 
 type Call = [string, { params: { query: Record<string, unknown> }; signal: AbortSignal }];

@@ -4,7 +4,9 @@ import { created, httpHandler } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.createApiKey, { body: createApiKeyBody }, async ({ body, principal }) => created(await createApiKey(principal, body, Date.now())));
+export const handler = httpHandler(routes.createApiKey, { body: createApiKeyBody }, async ({ body, principal }) =>
+  created(await createApiKey(principal, body, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The key, with its whole text in `key`: shown this once, only its SHA-256 is kept.', body: apiKeySecretView },

@@ -16,7 +16,8 @@ ROUTE_DOCS: describeRoute(handler, {
     404: "No such API key in the caller's tenant.",
   },
   access: 'tenant administrator',
-  description: "Revokes an API key of the caller's tenant (tenant administrators), at once: the authorizer reads the key on every request, so the next one is refused. At most 20 key changes per hour per administrator.",
+  description:
+    "Revokes an API key of the caller's tenant (tenant administrators), at once: the authorizer reads the key on every request, so the next one is refused. At most 20 key changes per hour per administrator.",
   notes: 'tenant administrators; 204; refused from the next request on',
   example: { path: { id: '3FqjGk6uVtJ2W8yH1bN5xZ0AbCdEfG' } },
 });

@@ -37,7 +37,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
       const principal = await authorize(accessToken, Date.now());
       return allow(event, principal.userId, toAuthorizerContext(principal));
     }
-    if (accessToken !== undefined) return allow(event, 'refused', refusalContext('both-credentials', 'Send either the session cookie or an API key (Authorization: Bearer), not both'));
+    if (accessToken !== undefined)
+      return allow(event, 'refused', refusalContext('both-credentials', 'Send either the session cookie or an API key (Authorization: Bearer), not both'));
     const keyText = bearerToken(authorization);
     if (keyText === undefined) throw new Unauthorized('The Authorization header must be "Bearer <API key>"');
     // Keys are for servers: a browser adds Origin (on every request but a same-origin GET) and

@@ -13,7 +13,12 @@ export const handler = httpHandler(routes.changePassword, { body: changePassword
 });
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: 'The password is changed: every other session of the user has ended, and this one goes on with the new cookies.', body: userEnvelopeView, cookies: 'issued' },
+  success: {
+    status: 200,
+    description: 'The password is changed: every other session of the user has ended, and this one goes on with the new cookies.',
+    body: userEnvelopeView,
+    cookies: 'issued',
+  },
   errors: {
     400: 'The body is invalid, the new password breaks the password rules, or `currentPassword` is not the current password.',
     409: 'The password or the second factor was changed by another request meanwhile.',

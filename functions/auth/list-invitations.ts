@@ -11,7 +11,11 @@ export const handler = httpHandler(routes.listInvitations, { query: listPageQuer
 );
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: "A page of the tenant's pending invitations (not expired, not used, not withdrawn), by e-mail.", body: pendingInvitationListView },
+  success: {
+    status: 200,
+    description: "A page of the tenant's pending invitations (not expired, not used, not withdrawn), by e-mail.",
+    body: pendingInvitationListView,
+  },
   errors: { 403: 'The caller is not a tenant administrator.' },
   linkPages: true,
   access: 'tenant administrator',

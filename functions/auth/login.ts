@@ -16,7 +16,8 @@ export const handler = httpHandler(routes.login, { body: loginBody }, async ({ b
 ROUTE_DOCS: describeRoute(handler, {
   success: {
     status: 200,
-    description: 'Signed in: `{ user }` and both cookies. For a user with a second factor, `{ mfaRequired: true }` and the `mfaChallenge` cookie instead (HttpOnly, 5 minutes, sent only to POST /auth/mfa/verify); no session exists until that route gets a code.',
+    description:
+      'Signed in: `{ user }` and both cookies. For a user with a second factor, `{ mfaRequired: true }` and the `mfaChallenge` cookie instead (HttpOnly, 5 minutes, sent only to POST /auth/mfa/verify); no session exists until that route gets a code.',
     body: loginResultView,
     cookies: 'issued',
   },

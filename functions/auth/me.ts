@@ -5,7 +5,9 @@ import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
 /** The authorizer already read the user; its context answers without another round trip. */
-export const handler = httpHandler(routes.me, {}, ({ principal }) => Promise.resolve(ok(toUserView({ id: principal.userId, name: principal.name, email: principal.email, tenantId: principal.tenantId }))));
+export const handler = httpHandler(routes.me, {}, ({ principal }) =>
+  Promise.resolve(ok(toUserView({ id: principal.userId, name: principal.name, email: principal.email, tenantId: principal.tenantId }))),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The current user.', body: userView },

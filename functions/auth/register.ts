@@ -22,6 +22,12 @@ ROUTE_DOCS: describeRoute(handler, {
     "Every account is opened through a link e-mailed to its address: `invitationToken` is the single-use token of the invitation e-mail's link (the invitation must be pending, for this e-mail, in this tenant). The invitation POST /tenants sends to `adminEmail` makes the tenant's administrator (its base account); an administrator's invitation makes a member. The token is checked before the password is hashed. 30 attempts per 15 minutes per IP, a success giving its slot back.",
   notes: '200 `{ user }`, both cookies; 403 without a valid `invitationToken` (from the invitation e-mail); 409 e-mail taken; 404 tenant',
   example: {
-    body: { name: 'Ana Souza', email: 'ana@example.com', password: 'correct horse battery', tenantId: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b', invitationToken: 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq' },
+    body: {
+      name: 'Ana Souza',
+      email: 'ana@example.com',
+      password: 'correct horse battery',
+      tenantId: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b',
+      invitationToken: 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq',
+    },
   },
 });

@@ -12,7 +12,12 @@ export const handler = httpHandler(routes.verifySecondFactor, { body: secondFact
 });
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: 'Signed in, exactly as POST /auth/login signs in a user without a second factor (with the `rememberMe` of that login).', body: userEnvelopeView, cookies: 'issued' },
+  success: {
+    status: 200,
+    description: 'Signed in, exactly as POST /auth/login signs in a user without a second factor (with the `rememberMe` of that login).',
+    body: userEnvelopeView,
+    cookies: 'issued',
+  },
   errors: {
     400: 'The code is wrong or already used, or the recovery code is not an unused one (each counts against the challenge and the user).',
     401: 'No challenge cookie, or the challenge expired (5 minutes), took 5 wrong codes, or was opened with a password that has changed since (or the tenant is no longer active): sign in again.',

@@ -6,7 +6,9 @@ import * as routes from '../../lib/routes';
 
 const address = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310-100' };
 
-export const handler = httpHandler(routes.createCompany, { body: createCompanyBody }, async ({ body, principal, idempotency }) => created(await createCompany(principal, body, Date.now(), idempotency)));
+export const handler = httpHandler(routes.createCompany, { body: createCompanyBody }, async ({ body, principal, idempotency }) =>
+  created(await createCompany(principal, body, Date.now(), idempotency)),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings `{}`.', body: companyView },

@@ -6,7 +6,9 @@ import { pageReply } from '../../lib/http/pages';
 import { listPageQuery } from '../../lib/pages';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.listCompanies, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listCompanies.path, query, await listCompanies(principal, query)));
+export const handler = httpHandler(routes.listCompanies, { query: listPageQuery }, async ({ query, principal }) =>
+  pageReply(routes.listCompanies.path, query, await listCompanies(principal, query)),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: "A page of the caller's tenant's companies, oldest first.", body: companyListView },

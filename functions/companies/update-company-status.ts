@@ -7,7 +7,9 @@ import * as routes from '../../lib/routes';
 
 const TRANSITIONS = 'ACTIVE to DISABLED, SUSPENDED or BLOCKED; DISABLED or SUSPENDED to ACTIVE; BLOCKED to ACTIVE by a platform administrator';
 
-export const handler = httpHandler(routes.updateCompanyStatus, { path: idPath, body: updateCompanyStatusBody }, async ({ path, body, principal }) => ok(await changeCompanyStatus(principal, path.id, body.status, Date.now())));
+export const handler = httpHandler(routes.updateCompanyStatus, { path: idPath, body: updateCompanyStatusBody }, async ({ path, body, principal }) =>
+  ok(await changeCompanyStatus(principal, path.id, body.status, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The company in its new status.', body: companyView },

@@ -5,7 +5,9 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.updateCompany, { path: idPath, body: updateCompanyBody }, async ({ path, body, principal }) => ok(await updateCompany(principal, path.id, body, Date.now())));
+export const handler = httpHandler(routes.updateCompany, { path: idPath, body: updateCompanyBody }, async ({ path, body, principal }) =>
+  ok(await updateCompany(principal, path.id, body, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   atLeastOneField: true,

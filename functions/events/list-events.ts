@@ -4,7 +4,9 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.listEvents, { query: eventsQuery }, async ({ query, principal }) => ok(await listEvents(principal, query, Date.now())));
+export const handler = httpHandler(routes.listEvents, { query: eventsQuery }, async ({ query, principal }) =>
+  ok(await listEvents(principal, query, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: "A page of the tenant's events, oldest first.", body: eventPageView },

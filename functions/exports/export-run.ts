@@ -22,7 +22,10 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
       await runExport(ref, { now: Date.now, files });
     } catch (error) {
       const last = Number(record.attributes.ApproximateReceiveCount) >= EXPORT_MAX_RECEIVES;
-      logger.error(last ? 'export not written: the queue gives up on it' : 'export not written: the queue will run it again', { error: error as Error, messageId: record.messageId });
+      logger.error(last ? 'export not written: the queue gives up on it' : 'export not written: the queue will run it again', {
+        error: error as Error,
+        messageId: record.messageId,
+      });
       if (last) await failExport(ref, Date.now()).catch((failure: unknown) => logger.error('export not marked failed', { error: failure as Error }));
       failures.push({ itemIdentifier: record.messageId });
     }

@@ -10,8 +10,7 @@ export const handler = httpHandler(routes.getProduct, { path: idPath }, async ({
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'The product, as POST /inventory/products answers it.', body: productView },
   errors: { 404: "No such product in the caller's tenant (unknown or another tenant's: which is not disclosed)." },
-  description:
-    "One product of the caller's tenant, as the create answers it. An unknown id and another tenant's are the same 404.",
+  description: "One product of the caller's tenant, as the create answers it. An unknown id and another tenant's are the same 404.",
   notes: "the product as the create answers it; 404 unknown or another tenant's",
   example: { path: { id: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b' } },
 });

@@ -8,7 +8,12 @@ import { routeLimit } from '../../lib/rate-limit';
 import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.listProducts, { query: listProductsQuery }, async ({ query, principal }) =>
-  pageReply(routes.listProducts.path, query, await listProducts(principal, query, Date.now(), routeLimit(routes.listProducts, 'user', 'searches')), query.search === undefined || query.search === '' ? {} : { search: query.search }),
+  pageReply(
+    routes.listProducts.path,
+    query,
+    await listProducts(principal, query, Date.now(), routeLimit(routes.listProducts, 'user', 'searches')),
+    query.search === undefined || query.search === '' ? {} : { search: query.search },
+  ),
 );
 
 ROUTE_DOCS: describeRoute(handler, {

@@ -18,7 +18,9 @@ const summary = (result: RollupResult) =>
 function failIfSkipped(result: RollupResult): Omit<RollupResult, 'skipped'> {
   const { skipped, ...rolled } = result;
   if (skipped > 0) {
-    throw new Error(`sales roll-up skipped ${counted(skipped, 'pending counter')} with bad stored records (left pending, logged as errors); ${summary(result)}`);
+    throw new Error(
+      `sales roll-up skipped ${counted(skipped, 'pending counter')} with bad stored records (left pending, logged as errors); ${summary(result)}`,
+    );
   }
   return rolled;
 }

@@ -8,7 +8,8 @@ import { runTenantJob, startDueDeletions, type DeletionRunResult, type SendTenan
 import { tenantJobFiles } from '../../lib/tenant-jobs/files';
 import { enqueueTenantJob } from '../../lib/tenant-jobs/queue';
 
-const summary = (result: DeletionRunResult) => `${counted(result.started.length, 'tenant deletion')} started, ${counted(result.resumed.length, 'stalled deletion')} sent again`;
+const summary = (result: DeletionRunResult) =>
+  `${counted(result.started.length, 'tenant deletion')} started, ${counted(result.resumed.length, 'stalled deletion')} sent again`;
 
 /**
  * EventBridge schedule, daily after the sales roll-up: every closed tenant whose grace period is

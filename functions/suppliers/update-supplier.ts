@@ -5,7 +5,9 @@ import * as routes from '../../lib/routes';
 import { supplierView, updateSupplierBody } from '../../lib/suppliers/schemas';
 import { updateSupplier } from '../../lib/suppliers/service';
 
-export const handler = httpHandler(routes.updateSupplier, { path: idPath, body: updateSupplierBody }, async ({ path, body, principal }) => ok(await updateSupplier(principal, path.id, body, Date.now())));
+export const handler = httpHandler(routes.updateSupplier, { path: idPath, body: updateSupplierBody }, async ({ path, body, principal }) =>
+  ok(await updateSupplier(principal, path.id, body, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   atLeastOneField: true,

@@ -8,7 +8,11 @@ import { tenantClosureView } from '../../lib/tenants/schemas';
 export const handler = httpHandler(routes.closeTenant, { path: idPath }, async ({ path, principal }) => ok(await closeTenant(principal, path.id, Date.now())));
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: 'The tenant is closed: its users, sessions and API keys are refused from now on, and its deletion is due at `deletionDueAt`.', body: tenantClosureView },
+  success: {
+    status: 200,
+    description: 'The tenant is closed: its users, sessions and API keys are refused from now on, and its deletion is due at `deletionDueAt`.',
+    body: tenantClosureView,
+  },
   errors: {
     403: 'The caller is not a platform administrator.',
     404: 'No such tenant.',

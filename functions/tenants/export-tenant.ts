@@ -5,10 +5,16 @@ import * as routes from '../../lib/routes';
 import { startTenantExport } from '../../lib/tenants/export';
 import { tenantExportView } from '../../lib/tenants/schemas';
 
-export const handler = httpHandler(routes.exportTenant, { path: idPath }, async ({ path, principal }) => created(await startTenantExport(principal, path.id, Date.now())));
+export const handler = httpHandler(routes.exportTenant, { path: idPath }, async ({ path, principal }) =>
+  created(await startTenantExport(principal, path.id, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 201, description: 'The export started (`running`): GET /tenants/{id}/exports/{exportId} tells when it is done and gives its download links.', body: tenantExportView },
+  success: {
+    status: 201,
+    description: 'The export started (`running`): GET /tenants/{id}/exports/{exportId} tells when it is done and gives its download links.',
+    body: tenantExportView,
+  },
   errors: {
     403: 'The caller is not a platform administrator.',
     404: 'No such tenant.',

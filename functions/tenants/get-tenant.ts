@@ -14,7 +14,8 @@ ROUTE_DOCS: describeRoute(handler, {
     404: "No such tenant, or another tenant than the caller's (a platform administrator reads any).",
   },
   access: 'tenant or platform administrator',
-  description: "The tenant as PATCH /tenants/{id} answers it, before changing it: for an administrator of that tenant (the console's settings), or a platform administrator.",
+  description:
+    "The tenant as PATCH /tenants/{id} answers it, before changing it: for an administrator of that tenant (the console's settings), or a platform administrator.",
   notes: 'the tenant view; its administrators or platform administrators',
   example: { path: { id: '9b2e41c0-5d1a-4c7e-8f3b-2a6d9e0c4b71' } },
 });

@@ -6,7 +6,9 @@ import { tenantListView } from '../../lib/tenants/schemas';
 import * as routes from '../../lib/routes';
 import { listTenants } from '../../lib/tenants/service';
 
-export const handler = httpHandler(routes.listTenants, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listTenants.path, query, await listTenants(principal, query)));
+export const handler = httpHandler(routes.listTenants, { query: listPageQuery }, async ({ query, principal }) =>
+  pageReply(routes.listTenants.path, query, await listTenants(principal, query)),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: 'A page of the tenants, by name.', body: tenantListView },

@@ -5,7 +5,9 @@ import * as routes from '../../lib/routes';
 import { tenantView, updateTenantBody } from '../../lib/tenants/schemas';
 import { updateTenant } from '../../lib/tenants/service';
 
-export const handler = httpHandler(routes.updateTenant, { path: idPath, body: updateTenantBody }, async ({ path, body, principal }) => ok(await updateTenant(principal, path.id, body, Date.now())));
+export const handler = httpHandler(routes.updateTenant, { path: idPath, body: updateTenantBody }, async ({ path, body, principal }) =>
+  ok(await updateTenant(principal, path.id, body, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   atLeastOneField: true,
@@ -19,6 +21,7 @@ ROUTE_DOCS: describeRoute(handler, {
   description:
     "By a platform administrator, or an administrator of that tenant. `adminEmail` (platform administrators only) invites the tenant's administrator: for a tenant signed up without one, or whose invitation was lost; the address gets an invitation e-mail whose link opens the account through POST /auth/register. `stockLowThresholdDays` (more than 0, at most 365, 2 decimals): below how many days of coverage a stock movement publishes `product.stock_low`; null turns it off (the default).",
   access: 'tenant or platform administrator',
-  notes: 'brandName, document, address, phone, logoUrl, mfaPolicy, stockLowThresholdDays; `null` clears; `adminEmail` invites the administrator (platform administrators)',
+  notes:
+    'brandName, document, address, phone, logoUrl, mfaPolicy, stockLowThresholdDays; `null` clears; `adminEmail` invites the administrator (platform administrators)',
   example: { path: { id: '6f1c2a0e-3b7d-4e5f-9a8b-1c2d3e4f5a6b' }, body: { brandName: 'Loja da Ana Centro', phone: '+55 11 98765-4321' } },
 });

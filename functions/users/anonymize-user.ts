@@ -5,12 +5,15 @@ import { httpHandler, ok } from '../../lib/http/handler';
 import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.anonymizeUser, { path: idPath }, async ({ path, principal }) => ok(await anonymizeUser(principal, path.id, Date.now())));
+export const handler = httpHandler(routes.anonymizeUser, { path: idPath }, async ({ path, principal }) =>
+  ok(await anonymizeUser(principal, path.id, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: {
     status: 200,
-    description: "The removed user's name and e-mail are replaced by the placeholders shown wherever the tenant's trail held them (`complete`), or the call stopped at its bound and the next call goes on (`complete: false`).",
+    description:
+      "The removed user's name and e-mail are replaced by the placeholders shown wherever the tenant's trail held them (`complete`), or the call stopped at its bound and the next call goes on (`complete: false`).",
     body: anonymizedUserView,
   },
   errors: {

@@ -6,7 +6,9 @@ import { describeRoute } from '../../lib/http/route-docs';
 import { listPageQuery } from '../../lib/pages';
 import * as routes from '../../lib/routes';
 
-export const handler = httpHandler(routes.listUsers, { query: listPageQuery }, async ({ query, principal }) => pageReply(routes.listUsers.path, query, await listUsers(principal, query)));
+export const handler = httpHandler(routes.listUsers, { query: listPageQuery }, async ({ query, principal }) =>
+  pageReply(routes.listUsers.path, query, await listUsers(principal, query)),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 200, description: "A page of the tenant's users, by name.", body: tenantUserListView },

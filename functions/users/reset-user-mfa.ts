@@ -11,7 +11,11 @@ export const handler = httpHandler(routes.resetUserMfa, { path: idPath, query: r
 });
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 204, description: "The user's second factor was reset: every session of the user has ended, signing in takes the password alone until a new one is enrolled, and the user was mailed." },
+  success: {
+    status: 204,
+    description:
+      "The user's second factor was reset: every session of the user has ended, signing in takes the password alone until a new one is enrolled, and the user was mailed.",
+  },
   errors: {
     403: "The caller is not a tenant administrator; the user is an administrator (a platform administrator's work), the caller, or a platform administrator.",
     404: "No such user in the tenant (a tenant administrator's own tenant; `tenantId` names another only for platform administrators).",

@@ -4,7 +4,9 @@ import * as routes from '../../lib/routes';
 import { createWebhookEndpointBody, webhookEndpointSecretView } from '../../lib/webhooks/schemas';
 import { createEndpoint, MAX_ENDPOINTS_PER_TENANT } from '../../lib/webhooks/service';
 
-export const handler = httpHandler(routes.createWebhookEndpoint, { body: createWebhookEndpointBody }, async ({ body, principal }) => created(await createEndpoint(principal, body, Date.now())));
+export const handler = httpHandler(routes.createWebhookEndpoint, { body: createWebhookEndpointBody }, async ({ body, principal }) =>
+  created(await createEndpoint(principal, body, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The endpoint, with its signing secret in `secret`: shown this once.', body: webhookEndpointSecretView },
@@ -14,8 +16,7 @@ ROUTE_DOCS: describeRoute(handler, {
     409: `The tenant has ${MAX_ENDPOINTS_PER_TENANT} endpoints already.`,
   },
   access: 'tenant administrator',
-  description:
-    `Registers an endpoint to receive the tenant's domain events of the types in \`events\`, signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The URL must be https on a public address: every address its host resolves to is checked, now and before each delivery. The answer carries the signing secret (\`whsec_…\`) once. A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} endpoints. Not idempotent: a retry registers a second endpoint, which DELETE removes. At most 30 endpoint changes per hour per administrator.`,
+  description: `Registers an endpoint to receive the tenant's domain events of the types in \`events\`, signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The URL must be https on a public address: every address its host resolves to is checked, now and before each delivery. The answer carries the signing secret (\`whsec_…\`) once. A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} endpoints. Not idempotent: a retry registers a second endpoint, which DELETE removes. At most 30 endpoint changes per hour per administrator.`,
   notes: `tenant administrators; 201 with \`secret\` shown once; https to public addresses only; at most ${MAX_ENDPOINTS_PER_TENANT} per tenant; 30 changes per hour`,
   example: { body: { url: 'https://erp.example.com/hooks/backoffice', events: ['stock_movement.created', 'product.created'], description: 'ERP stock sync' } },
 });

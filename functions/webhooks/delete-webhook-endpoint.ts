@@ -16,7 +16,8 @@ ROUTE_DOCS: describeRoute(handler, {
     404: "No such webhook endpoint in the caller's tenant.",
   },
   access: 'tenant administrator',
-  description: "Deletes a webhook endpoint of the caller's tenant and its signing secrets (tenant administrators). At most 30 endpoint changes per hour per administrator.",
+  description:
+    "Deletes a webhook endpoint of the caller's tenant and its signing secrets (tenant administrators). At most 30 endpoint changes per hour per administrator.",
   notes: 'tenant administrators; 204',
   example: { path: { id: '7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d' } },
 });

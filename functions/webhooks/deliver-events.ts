@@ -43,7 +43,16 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
           if (!last || last.at < started) continue;
           const outcome = outcomeOf(last.statusCode);
           countWebhookAttempt(outcome);
-          logger.info('webhook attempt', { deliveryId: delivery.id, tenantId: delivery.tenantId, endpointId: delivery.endpointId, eventType: delivery.eventType, outcome, statusCode: last.statusCode, status: delivery.status, attempts: delivery.attempts.length });
+          logger.info('webhook attempt', {
+            deliveryId: delivery.id,
+            tenantId: delivery.tenantId,
+            endpointId: delivery.endpointId,
+            eventType: delivery.eventType,
+            outcome,
+            statusCode: last.statusCode,
+            status: delivery.status,
+            attempts: delivery.attempts.length,
+          });
         }
         return undefined;
       } catch (error) {

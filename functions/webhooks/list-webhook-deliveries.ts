@@ -7,12 +7,10 @@ import { deliveriesQuery, deliveryListView } from '../../lib/webhooks/delivery-s
 import { listWebhookDeliveries } from '../../lib/webhooks/deliveries-service';
 
 export const handler = httpHandler(routes.listWebhookDeliveries, { path: idPath, query: deliveriesQuery }, async ({ path, query, principal }) =>
-  pageReply(
-    routes.listWebhookDeliveries.path.replace('{id}', path.id),
-    query,
-    await listWebhookDeliveries(principal, path.id, query),
-    { ...(query.status ? { status: query.status } : {}), ...(query.eventType ? { eventType: query.eventType } : {}) },
-  ),
+  pageReply(routes.listWebhookDeliveries.path.replace('{id}', path.id), query, await listWebhookDeliveries(principal, path.id, query), {
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.eventType ? { eventType: query.eventType } : {}),
+  }),
 );
 
 ROUTE_DOCS: describeRoute(handler, {

@@ -7,10 +7,16 @@ import { storeDeliveryDeps } from '../../lib/webhooks/deps';
 
 const deps = storeDeliveryDeps();
 
-export const handler = httpHandler(routes.retryWebhookDelivery, { path: deliveryIdPath }, async ({ path, principal }) => ok(await retryWebhookDelivery(principal, path.id, deps)));
+export const handler = httpHandler(routes.retryWebhookDelivery, { path: deliveryIdPath }, async ({ path, principal }) =>
+  ok(await retryWebhookDelivery(principal, path.id, deps)),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: 'The delivery with the new attempt: its status code (null when no answer came), latency and the first 1 KB of the answer, and what follows.', body: deliveryView },
+  success: {
+    status: 200,
+    description: 'The delivery with the new attempt: its status code (null when no answer came), latency and the first 1 KB of the answer, and what follows.',
+    body: deliveryView,
+  },
   errors: {
     400: '`id` is not a delivery id (40 letters and digits, as the delivery log lists them).',
     403: 'The caller is not a tenant administrator, or is an API key.',

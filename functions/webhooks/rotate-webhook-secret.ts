@@ -5,10 +5,16 @@ import * as routes from '../../lib/routes';
 import { webhookEndpointSecretView } from '../../lib/webhooks/schemas';
 import { PREVIOUS_SECRET_HOURS, rotateSecret } from '../../lib/webhooks/service';
 
-export const handler = httpHandler(routes.rotateWebhookSecret, { path: idPath }, async ({ path, principal }) => ok(await rotateSecret(principal, path.id, Date.now())));
+export const handler = httpHandler(routes.rotateWebhookSecret, { path: idPath }, async ({ path, principal }) =>
+  ok(await rotateSecret(principal, path.id, Date.now())),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: 'The endpoint with its new signing secret in `secret`, shown this once, and until when the previous one signs too.', body: webhookEndpointSecretView },
+  success: {
+    status: 200,
+    description: 'The endpoint with its new signing secret in `secret`, shown this once, and until when the previous one signs too.',
+    body: webhookEndpointSecretView,
+  },
   errors: {
     403: 'The caller is not a tenant administrator, or is an API key.',
     404: "No such webhook endpoint in the caller's tenant.",

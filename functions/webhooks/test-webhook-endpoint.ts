@@ -8,10 +8,16 @@ import { storeDeliveryDeps } from '../../lib/webhooks/deps';
 
 const deps = storeDeliveryDeps();
 
-export const handler = httpHandler(routes.testWebhookEndpoint, { path: idPath }, async ({ path, principal }) => ok(await sendTestEvent(principal, path.id, deps)));
+export const handler = httpHandler(routes.testWebhookEndpoint, { path: idPath }, async ({ path, principal }) =>
+  ok(await sendTestEvent(principal, path.id, deps)),
+);
 
 ROUTE_DOCS: describeRoute(handler, {
-  success: { status: 200, description: "The `ping` delivery with its one attempt: the endpoint's status code (null when no answer came), latency and the first 1 KB of its answer.", body: deliveryView },
+  success: {
+    status: 200,
+    description: "The `ping` delivery with its one attempt: the endpoint's status code (null when no answer came), latency and the first 1 KB of its answer.",
+    body: deliveryView,
+  },
   errors: {
     403: 'The caller is not a tenant administrator, or is an API key.',
     404: "No such webhook endpoint in the caller's tenant.",

@@ -59,7 +59,6 @@ export const SHELL_CACHE_CONTROL = 'no-cache';
 
 // The headers npm start sends too (console/headers.ts): one policy wherever the console is served.
 
-
 /**
  * The viewer-request CloudFront Function of the console's page behaviours (`/console`,
  * `/console/*`): the console's routes are client-side, so every path under /console that is
@@ -326,7 +325,8 @@ export class ConsoleSite extends Construct {
     acknowledgeFunctionOutsideVpc(handler);
     Validations.of(handler).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: "CDK's BucketDeployment function: aws-cdk-lib picks its Python runtime and the AWS CLI layer it runs; it changes with aws-cdk-lib upgrades, not here.",
+      reason:
+        "CDK's BucketDeployment function: aws-cdk-lib picks its Python runtime and the AWS CLI layer it runs; it changes with aws-cdk-lib upgrades, not here.",
     });
     Validations.of(handler).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
@@ -382,7 +382,8 @@ export class ConsoleSite extends Construct {
       reason:
         "The distribution uses CloudFront's default certificate (*.cloudfront.net), whose viewer security policy CloudFront fixes at TLSv1; a minimum of TLS 1.2 needs a custom domain and an ACM certificate in us-east-1. HTTP is redirected to HTTPS, HSTS is sent, and browsers negotiate TLS 1.2 or 1.3.",
     });
-    for (const [id, reason] of Object.entries(DISTRIBUTION_GUARD_REASONS)) Validations.of(this.distribution).acknowledge({ id: `cdk-validator-cfnguard::${id}`, reason });
+    for (const [id, reason] of Object.entries(DISTRIBUTION_GUARD_REASONS))
+      Validations.of(this.distribution).acknowledge({ id: `cdk-validator-cfnguard::${id}`, reason });
   }
 }
 
@@ -403,14 +404,15 @@ const DISTRIBUTION_GUARD_REASONS: Record<string, string> = {
   cloudfront_default_root_object_configured_check:
     'The root path belongs to the API (the default behaviour forwards every path but /console to it); the console is at /console/, whose pages are rewritten to /console/index.html by the viewer-request function. A default root object would answer / with an object of the bucket the default behaviour does not use.',
   cloudfront_origin_failover_enabled_check:
-    'There is no second origin to fail over to: the API is one regional REST API and the console one bucket in the same region. An origin group would also allow GET, HEAD and OPTIONS only, not the API\'s writes.',
+    "There is no second origin to fail over to: the API is one regional REST API and the console one bucket in the same region. An origin group would also allow GET, HEAD and OPTIONS only, not the API's writes.",
   cloudfront_access_logs_enabled_check:
     "Every API request is already in the API's JSON access log; the console's files are the public build. Standard logs would add a bucket of IP addresses (personal data under the LGPD) for nothing new (see AwsSolutions-CFR3).",
   cloudfront_custom_ssl_certificate_check:
     "The distribution is served at its own *.cloudfront.net name with CloudFront's certificate, so no domain or us-east-1 certificate is needed to deploy a stage. A custom domain on the distribution would need an ACM certificate in us-east-1 and an alias (docs/deploy.md).",
-  cloudfront_sni_enabled_check: "CloudFront's default certificate is served to every client (SNI applies to a custom certificate, which this distribution does not have; see cloudfront_custom_ssl_certificate_check).",
+  cloudfront_sni_enabled_check:
+    "CloudFront's default certificate is served to every client (SNI applies to a custom certificate, which this distribution does not have; see cloudfront_custom_ssl_certificate_check).",
   cloudfront_security_policy_check:
-    "With the default certificate CloudFront fixes the viewer security policy (TLSv1); a TLS 1.2 minimum needs a custom certificate. HTTP is redirected to HTTPS, HSTS is sent, current browsers negotiate TLS 1.2 or 1.3, and the connection to the API is TLS 1.2 only (see AwsSolutions-CFR4).",
+    'With the default certificate CloudFront fixes the viewer security policy (TLSv1); a TLS 1.2 minimum needs a custom certificate. HTTP is redirected to HTTPS, HSTS is sent, current browsers negotiate TLS 1.2 or 1.3, and the connection to the API is TLS 1.2 only (see AwsSolutions-CFR4).',
 };
 
 /** A hash of what the build reads: console/ (without CONSOLE_SOURCE_EXCLUDES) and the CONSOLE_BUILD_INPUTS that exist. */

@@ -41,7 +41,8 @@ export function notifyAlarm(alarm: Alarm, topic: ITopic | undefined): void {
   if (!topic) {
     Validations.of(alarm).acknowledge({
       id: 'cdk-validator-cfnguard::cloudwatch_alarm_action_check',
-      reason: 'This stage notifies nobody (no alarmTopicArn, createAlarmTopic false: the dev default), as for every alarm of infra/constructs/observability.ts: the alarm changes state in the console only. A stage with a topic gives it an alarm and an OK action.',
+      reason:
+        'This stage notifies nobody (no alarmTopicArn, createAlarmTopic false: the dev default), as for every alarm of infra/constructs/observability.ts: the alarm changes state in the console only. A stage with a topic gives it an alarm and an OK action.',
     });
     return;
   }

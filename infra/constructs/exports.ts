@@ -57,11 +57,13 @@ export class Exports extends Construct {
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the export queue; an operator inspects it (alarm on any message); its jobs are marked failed, so users start them again.',
+      reason:
+        'This queue is itself the dead-letter queue of the export queue; an operator inspects it (alarm on any message); its jobs are marked failed, so users start them again.',
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason: "This queue is the export queue's dead-letter queue; a RedriveAllowPolicy naming the export queue would be a CloudFormation cycle, as for the import queue's.",
+      reason:
+        "This queue is the export queue's dead-letter queue; a RedriveAllowPolicy naming the export queue would be a CloudFormation cycle, as for the import queue's.",
     });
     this.queue = new Queue(this, 'Queue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -82,7 +84,9 @@ export class Exports extends Construct {
     const fn = this.worker.function;
     bindTable(fn, props.table, worker.table);
     // A multipart upload: PutObject covers CreateMultipartUpload, UploadPart and CompleteMultipartUpload; AbortMultipartUpload apart.
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:AbortMultipartUpload'], resources: [this.bucket.arnForObjects(`${FILE_PREFIX}*`)] }));
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject', 's3:AbortMultipartUpload'], resources: [this.bucket.arnForObjects(`${FILE_PREFIX}*`)] }),
+    );
     this.acknowledgeFilesPrefix(this.worker.role, 'writes');
     fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: EXPORT_MAX_CONCURRENCY }));
 

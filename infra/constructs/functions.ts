@@ -41,7 +41,6 @@ export const MEMORY_MB = {
   default: 256,
 } as const;
 
-
 export interface ServiceFunctionProps {
   /** Handler source file, relative to the repository root (as in the route manifest). */
   handler: string;
@@ -235,13 +234,25 @@ export function bindTable(fn: NodejsFunction, table: ITableV2, access: TableAcce
   const denied = credentialsDeniedActions(access.credentials);
   if (denied.length > 0) {
     fn.addToRolePolicy(
-      new PolicyStatement({ sid: 'DenyCredentials', effect: Effect.DENY, actions: [...denied], resources: [table.tableArn], conditions: CREDENTIALS_CONDITION }),
+      new PolicyStatement({
+        sid: 'DenyCredentials',
+        effect: Effect.DENY,
+        actions: [...denied],
+        resources: [table.tableArn],
+        conditions: CREDENTIALS_CONDITION,
+      }),
     );
   }
   const deniedSecrets = credentialsDeniedActions(access.webhookSecrets);
   if (deniedSecrets.length > 0) {
     fn.addToRolePolicy(
-      new PolicyStatement({ sid: 'DenyWebhookSecrets', effect: Effect.DENY, actions: [...deniedSecrets], resources: [table.tableArn], conditions: WEBHOOK_SECRETS_CONDITION }),
+      new PolicyStatement({
+        sid: 'DenyWebhookSecrets',
+        effect: Effect.DENY,
+        actions: [...deniedSecrets],
+        resources: [table.tableArn],
+        conditions: WEBHOOK_SECRETS_CONDITION,
+      }),
     );
   }
 }

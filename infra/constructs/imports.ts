@@ -84,7 +84,8 @@ export class Imports extends Construct {
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason: "This queue is the import queue's dead-letter queue; a RedriveAllowPolicy naming the import queue would be a CloudFormation cycle, as for the webhook delivery's.",
+      reason:
+        "This queue is the import queue's dead-letter queue; a RedriveAllowPolicy naming the import queue would be a CloudFormation cycle, as for the webhook delivery's.",
     });
     this.queue = new Queue(this, 'Queue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -137,16 +138,19 @@ export class Imports extends Construct {
     });
     Validations.of(this.bucket).acknowledge({
       id: 'cdk-validator-cfnguard::s3_event_notifications_enabled_check',
-      reason: "The bucket notifies the import queue of every new file (addEventNotification): CDK writes that notification with its custom resource (Custom::S3BucketNotifications), not in the bucket's own NotificationConfiguration, which the rule reads.",
+      reason:
+        "The bucket notifies the import queue of every new file (addEventNotification): CDK writes that notification with its custom resource (Custom::S3BucketNotifications), not in the bucket's own NotificationConfiguration, which the rule reads.",
     });
-    for (const [rule, reason] of Object.entries(BUCKET_GUARD_REASONS)) Validations.of(this.bucket).acknowledge({ id: `cdk-validator-cfnguard::${rule}`, reason });
+    for (const [rule, reason] of Object.entries(BUCKET_GUARD_REASONS))
+      Validations.of(this.bucket).acknowledge({ id: `cdk-validator-cfnguard::${rule}`, reason });
     // CDK's function that writes the bucket's notification configuration, at the stack's root.
     const notifications = Stack.of(this).node.tryFindChild('BucketNotificationsHandler050a0587b7544547bf325f094a3db834');
     if (notifications) {
       acknowledgeFunctionOutsideVpc(notifications);
       Validations.of(notifications).acknowledge({
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: "CDK's bucket-notifications function writes its logs with the basic execution policy; it runs only during a deployment, to set the import bucket's notification.",
+        reason:
+          "CDK's bucket-notifications function writes its logs with the basic execution policy; it runs only during a deployment, to set the import bucket's notification.",
       });
       Validations.of(notifications).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
@@ -160,7 +164,8 @@ export class Imports extends Construct {
 const BUCKET_GUARD_REASONS: Record<string, string> = {
   s3_bucket_default_encryption_kms_check:
     "Import files are encrypted at rest with S3-managed keys. A KMS key would cost $1/month plus requests and need grants for the presigning route and the worker; the files are the tenant's own catalogue, deleted after 30 days.",
-  s3_bucket_versioning_enabled_check: 'Each file is written once under its job id and read by that job; versions would only keep copies of files that expire after 30 days.',
+  s3_bucket_versioning_enabled_check:
+    'Each file is written once under its job id and read by that job; versions would only keep copies of files that expire after 30 days.',
   s3_bucket_logging_enabled_check: 'Who uploaded which file is in the audit trail and the job (see AwsSolutions-S1).',
   s3_bucket_object_lock_enabled_check: 'Files must be deletable: they expire after 30 days, and a tenant closing its account has them deleted.',
 };

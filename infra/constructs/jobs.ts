@@ -51,7 +51,8 @@ export class Jobs extends Construct {
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the scheduled jobs; its messages are inspected by an operator (alarm on ApproximateNumberOfMessagesVisible > 0), never consumed automatically.',
+      reason:
+        'This queue is itself the dead-letter queue of the scheduled jobs; its messages are inspected by an operator (alarm on ApproximateNumberOfMessagesVisible > 0), never consumed automatically.',
     });
 
     const functions: Partial<Record<JobId, ServiceFunction>> = {};

@@ -1,6 +1,18 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { type Stage } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, type CfnInsightRule, ComparisonOperator, Dashboard, GraphWidget, type IMetric, LegendPosition, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  type CfnInsightRule,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  LegendPosition,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -126,7 +138,9 @@ export class Observability extends Construct {
     // CloudFormation resource each, and a stack holds at most 500 (docs/decisions.md, "Least privilege per function").
     for (let start = 0; start < props.functions.length; start += FUNCTIONS_PER_ERRORS_ALARM) {
       const group = props.functions.slice(start, start + FUNCTIONS_PER_ERRORS_ALARM);
-      const usingMetrics = Object.fromEntries(group.map((one, index) => [`f${index}`, one.function.metricErrors({ period: PERIOD, statistic: 'Sum', label: one.name })]));
+      const usingMetrics = Object.fromEntries(
+        group.map((one, index) => [`f${index}`, one.function.metricErrors({ period: PERIOD, statistic: 'Sum', label: one.name })]),
+      );
       this.alarm(`FunctionErrors${start / FUNCTIONS_PER_ERRORS_ALARM + 1}`, {
         metric: new MathExpression({
           expression: Object.keys(usingMetrics)
@@ -247,11 +261,19 @@ export class Observability extends Construct {
     dashboard.addWidgets(
       graph('API requests', [stage.metricCount({ period: PERIOD, statistic: 'Sum' })]),
       graph('API 4XX and 5XX', [stage.metricClientError({ period: PERIOD, statistic: 'Sum' }), stage.metricServerError({ period: PERIOD, statistic: 'Sum' })]),
-      new GraphWidget({ title: 'API latency (p50, p99)', left: [stage.metricLatency({ period: PERIOD, statistic: 'p50' }), stage.metricLatency({ period: PERIOD, statistic: 'p99' })], width: 8, height: 6 }),
+      new GraphWidget({
+        title: 'API latency (p50, p99)',
+        left: [stage.metricLatency({ period: PERIOD, statistic: 'p50' }), stage.metricLatency({ period: PERIOD, statistic: 'p99' })],
+        width: 8,
+        height: 6,
+      }),
     );
     dashboard.addWidgets(
       graph('Sign-ins by outcome', [search(METRICS.logins, 'Sign-ins')]),
-      graph('Failed sign-ins and refresh-token reuse', [security.loginFailures.with({ label: 'Failed sign-ins' }), security.refreshReuse.with({ label: 'Refresh-token reuse' })]),
+      graph('Failed sign-ins and refresh-token reuse', [
+        security.loginFailures.with({ label: 'Failed sign-ins' }),
+        security.refreshReuse.with({ label: 'Refresh-token reuse' }),
+      ]),
       graph('Sessions revoked by reason', [search(METRICS.sessionsRevoked, 'Sessions revoked')]),
     );
     dashboard.addWidgets(
@@ -259,7 +281,10 @@ export class Observability extends Construct {
       graph('5xx by route (function problems)', [search(METRICS.serverErrors, '5xx')]),
       graph('Idempotent replays by route', [search(METRICS.idempotentReplays, 'Replays')]),
     );
-    dashboard.addWidgets(graph('Inventory movements by type', [search(METRICS.movements, 'Movements')], 12), graph('DynamoDB throttle events', [throttleEvents(props.table)], 12));
+    dashboard.addWidgets(
+      graph('Inventory movements by type', [search(METRICS.movements, 'Movements')], 12),
+      graph('DynamoDB throttle events', [throttleEvents(props.table)], 12),
+    );
     dashboard.addWidgets(
       new GraphWidget({
         title: 'Function errors (the functions of the Errors alarms)',
@@ -285,7 +310,14 @@ export class Observability extends Construct {
       }),
       new GraphWidget({
         title: 'Endpoints with failed attempts (Contributor Insights)',
-        left: [new MathExpression({ expression: `INSIGHT_RULE_METRIC('${failingEndpoints.attrRuleName}', 'UniqueContributors')`, usingMetrics: {}, label: 'Failing endpoints', period: PERIOD })],
+        left: [
+          new MathExpression({
+            expression: `INSIGHT_RULE_METRIC('${failingEndpoints.attrRuleName}', 'UniqueContributors')`,
+            usingMetrics: {},
+            label: 'Failing endpoints',
+            period: PERIOD,
+          }),
+        ],
         width: 8,
         height: 6,
       }),
@@ -293,10 +325,7 @@ export class Observability extends Construct {
     return dashboard;
   }
 
-  private alarm(
-    id: string,
-    options: { metric: IMetric; description: string; threshold?: number; comparisonOperator?: ComparisonOperator },
-  ): Alarm {
+  private alarm(id: string, options: { metric: IMetric; description: string; threshold?: number; comparisonOperator?: ComparisonOperator }): Alarm {
     const alarm = new Alarm(this, id, {
       metric: options.metric,
       alarmDescription: options.description,

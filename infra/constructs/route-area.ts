@@ -1,5 +1,15 @@
 import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AuthorizationType, AwsIntegration, type CorsOptions, type IResource, type IRestApi, type MethodOptions, Resource, RestApi, type RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AuthorizationType,
+  AwsIntegration,
+  type CorsOptions,
+  type IResource,
+  type IRestApi,
+  type MethodOptions,
+  Resource,
+  RestApi,
+  type RequestAuthorizer,
+} from 'aws-cdk-lib/aws-apigateway';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -181,7 +191,12 @@ function bindRouteFunction(scope: Construct, route: ManifestRoute, deps: RouteDe
  * The route's method: a Lambda proxy integration under the area's invoker role (no
  * per-function permission resource), behind the authorizer exactly when the route is protected.
  */
-function addRouteMethod(resource: IResource, route: ManifestRoute, fn: NodejsFunction, with_: { invoker: InlinePolicyRole; authorizer: RequestAuthorizer }): void {
+function addRouteMethod(
+  resource: IResource,
+  route: ManifestRoute,
+  fn: NodejsFunction,
+  with_: { invoker: InlinePolicyRole; authorizer: RequestAuthorizer },
+): void {
   const options: MethodOptions =
     route.auth === 'protected' ? { authorizationType: AuthorizationType.CUSTOM, authorizer: with_.authorizer } : { authorizationType: AuthorizationType.NONE };
   const integration = new AwsIntegration({

@@ -67,7 +67,8 @@ export class TenantJobs extends Construct {
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason: "This queue is the tenant jobs queue's dead-letter queue; a RedriveAllowPolicy naming that queue would be a CloudFormation cycle, as for the import queue's.",
+      reason:
+        "This queue is the tenant jobs queue's dead-letter queue; a RedriveAllowPolicy naming that queue would be a CloudFormation cycle, as for the import queue's.",
     });
     this.queue = new Queue(this, 'Queue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -89,9 +90,17 @@ export class TenantJobs extends Construct {
     const fn = this.worker.function;
     bindTable(fn, props.table, worker.table);
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [props.bucket.arnForObjects(`${EXPORT_PREFIX}*`)] }));
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: TENANT_FILE_PREFIXES.map((prefix) => props.bucket.arnForObjects(`${prefix}*`)) }));
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.bucket.bucketArn], conditions: { StringLike: { 's3:prefix': TENANT_FILE_PREFIXES.map((prefix) => `${prefix}*`) } } }));
-    this.acknowledgePrefixes(this.worker.role, TENANT_FILE_PREFIXES, 'writes exports to and removes a deleted tenant\'s files from');
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:DeleteObject'], resources: TENANT_FILE_PREFIXES.map((prefix) => props.bucket.arnForObjects(`${prefix}*`)) }),
+    );
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [props.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': TENANT_FILE_PREFIXES.map((prefix) => `${prefix}*`) } },
+      }),
+    );
+    this.acknowledgePrefixes(this.worker.role, TENANT_FILE_PREFIXES, "writes exports to and removes a deleted tenant's files from");
     this.queue.grantSendMessages(fn);
     fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: TENANT_JOB_MAX_CONCURRENCY }));
 

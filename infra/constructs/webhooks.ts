@@ -59,7 +59,8 @@ export class Webhooks extends Construct {
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the webhook delivery queue and of its pipe; an operator inspects and redrives it (alarm on any message).',
+      reason:
+        'This queue is itself the dead-letter queue of the webhook delivery queue and of its pipe; an operator inspects and redrives it (alarm on any message).',
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'cdk-validator-cfnguard::sqs_dlq_check',
@@ -91,8 +92,16 @@ export class Webhooks extends Construct {
 
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error('The table has no stream: webhooks cannot be delivered');
-    const pipeRole = new Role(this, 'PipeRole', { assumedBy: new ServicePrincipal('pipes.amazonaws.com'), description: 'The webhook pipe: reads the table stream, sends to the delivery queue' });
-    pipeRole.addToPolicy(new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], resources: [streamArn] }));
+    const pipeRole = new Role(this, 'PipeRole', {
+      assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
+      description: 'The webhook pipe: reads the table stream, sends to the delivery queue',
+    });
+    pipeRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        resources: [streamArn],
+      }),
+    );
     this.queue.grantSendMessages(pipeRole);
     this.deadLetterQueue.grantSendMessages(pipeRole);
     new CfnPipe(this, 'Pipe', {

@@ -40,7 +40,11 @@ export async function authorizeKey(request: KeyRequest, nowMs: number): Promise<
   if (!key || key.tenantId !== parsed.tenantId) throw new Unauthorized('No such API key');
   const current = keyTextMatches(request.keyText, key.secretHash);
   const previous =
-    !current && key.previousSecretHash !== null && key.previousExpiresAt !== null && Date.parse(key.previousExpiresAt) > nowMs && keyTextMatches(request.keyText, key.previousSecretHash);
+    !current &&
+    key.previousSecretHash !== null &&
+    key.previousExpiresAt !== null &&
+    Date.parse(key.previousExpiresAt) > nowMs &&
+    keyTextMatches(request.keyText, key.previousSecretHash);
   if (!current && !previous) throw new Unauthorized('No such API key');
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= nowMs) throw new Unauthorized('The API key has expired');
   if (!tenant || tenant.status !== 'ACTIVE') throw new Unauthorized('The tenant is not active');
@@ -55,7 +59,23 @@ export async function authorizeKey(request: KeyRequest, nowMs: number): Promise<
 
   if (key.lastUsedAt === null || nowMs - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
     const addressExpiresAt = Math.floor(nowMs / 1000) + storeConfig().ACCESS_RECORD_RETENTION_DAYS * 24 * 3600;
-    await touchApiKey(key.tenantId, key.id, new Date(nowMs).toISOString(), request.ip, new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString(), addressExpiresAt);
+    await touchApiKey(
+      key.tenantId,
+      key.id,
+      new Date(nowMs).toISOString(),
+      request.ip,
+      new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString(),
+      addressExpiresAt,
+    );
   }
-  return { kind: 'api-key', tenantId: key.tenantId, keyId: key.id, name: key.name, companyId: key.companyId, role: 'ADMIN', platformAdmin: false, mfaEnrolmentRequired: false };
+  return {
+    kind: 'api-key',
+    tenantId: key.tenantId,
+    keyId: key.id,
+    name: key.name,
+    companyId: key.companyId,
+    role: 'ADMIN',
+    platformAdmin: false,
+    mfaEnrolmentRequired: false,
+  };
 }

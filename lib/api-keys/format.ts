@@ -39,7 +39,8 @@ const WHOLE_KEY = new RegExp(`^bo_(live|test)_([0-9A-Za-z]{${KEY_ID_CHARS}})_([0
 export const KEY_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${KEY_ID_CHARS}}$`);
 
 /** A new key id for a tenant at `nowMs` (the caller retries on the rare collision). */
-export const newKeyId = (tenantId: string, nowMs: number): string => uuidToBase62(tenantId) + toBase62(BigInt(Math.floor(nowMs / 1000)), TIME_CHARS) + randomBase62(RANDOM_ID_CHARS);
+export const newKeyId = (tenantId: string, nowMs: number): string =>
+  uuidToBase62(tenantId) + toBase62(BigInt(Math.floor(nowMs / 1000)), TIME_CHARS) + randomBase62(RANDOM_ID_CHARS);
 
 /** The tenant a key id belongs to (undefined when it names no UUID). */
 export const tenantOfKeyId = (keyId: string): string | undefined => (KEY_ID_PATTERN.test(keyId) ? base62ToUuid(keyId.slice(0, TENANT_CHARS)) : undefined);

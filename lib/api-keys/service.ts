@@ -63,7 +63,8 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyInpu
   if (input.companyId !== undefined && (input.scopes.companies ?? 'none') === 'none') {
     throw ValidationError.of('companyId', 'limits the companies a key reaches: grant companies read or write with it');
   }
-  if (input.companyId !== undefined && !(await getCompany(principal.tenantId, input.companyId))) throw ValidationError.of('companyId', 'is no company of this tenant');
+  if (input.companyId !== undefined && !(await getCompany(principal.tenantId, input.companyId)))
+    throw ValidationError.of('companyId', 'is no company of this tenant');
   const scopes: ApiKeyScopes = {};
   for (const [resource, level] of Object.entries(input.scopes) as [keyof ApiKeyScopes, string | undefined][]) {
     if (level === 'read' || level === 'write') scopes[resource] = level;
@@ -125,7 +126,13 @@ export async function rollApiKey(principal: Principal, keyId: string, expiresInH
   if (!(await storeRoll(key, key.secretHash, roll, record(principal, 'api_key.rolled', key.id, nowMs)))) {
     throw new Conflict('The key was rolled or revoked meanwhile; list the keys and try again');
   }
-  await notifyAdministrators(principal, { action: 'rolled', keyName: key.name, prefix: roll.prefix, by: principal.name, ...(expiresInHours > 0 ? { previousWorksUntil: roll.previousExpiresAt } : {}) });
+  await notifyAdministrators(principal, {
+    action: 'rolled',
+    keyName: key.name,
+    prefix: roll.prefix,
+    by: principal.name,
+    ...(expiresInHours > 0 ? { previousWorksUntil: roll.previousExpiresAt } : {}),
+  });
   const rolled: ApiKey = { ...key, ...roll, previousSecretHash: key.secretHash };
   return { ...view(rolled, nowMs), key: text };
 }

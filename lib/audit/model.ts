@@ -70,15 +70,31 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_RESOURCE_TYPES = ['tenant', 'user', 'session', 'invitation', 'company', 'supplier', 'warehouse', 'product', 'movement', 'api_key', 'webhook_endpoint', 'import', 'export'] as const;
+export const AUDIT_RESOURCE_TYPES = [
+  'tenant',
+  'user',
+  'session',
+  'invitation',
+  'company',
+  'supplier',
+  'warehouse',
+  'product',
+  'movement',
+  'api_key',
+  'webhook_endpoint',
+  'import',
+  'export',
+] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /** Who did it: a signed-in user, a system with an API key (its id and name), the platform itself (jobs, scripts), or nobody known (a failed login). */
-export const auditActorSchema = /* @__PURE__ */ schema(() => z.object({
-  type: z.enum(['user', 'api-key', 'system', 'anonymous']),
-  id: z.nullable(z.string()),
-  name: z.nullable(z.string()),
-}));
+export const auditActorSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    type: z.enum(['user', 'api-key', 'system', 'anonymous']),
+    id: z.nullable(z.string()),
+    name: z.nullable(z.string()),
+  }),
+);
 export type AuditActor = z.infer<typeof auditActorSchema>;
 
 /** A JSON value as a change records it (before or after). */
@@ -88,25 +104,27 @@ const changeValue: z.ZodMiniType<unknown> = /* @__PURE__ */ schema(() => z.unkno
 export const auditChangeSchema = /* @__PURE__ */ schema(() => z.object({ field: z.string(), before: changeValue, after: changeValue }));
 export type AuditChange = z.infer<typeof auditChangeSchema>;
 
-export const auditEntrySchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
-  occurredAt: z.iso.datetime(),
-  actor: auditActorSchema,
-  action: z.enum(AUDIT_ACTIONS),
-  resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.nullable(z.string()) }),
-  /** API Gateway's request id (a script's or job's own id outside a request). */
-  requestId: z.string(),
-  /**
-   * API Gateway's view of the caller's address; null outside a request, and once the access
-   * records' period (ACCESS_RECORD_RETENTION_DAYS, 6 months) is over: the entry's origin is kept
-   * apart from it and expires first (lib/db/repositories/audit).
-   */
-  sourceIp: z.nullable(z.string()),
-  /** The caller's User-Agent, at most 512 characters; null outside a request and, like sourceIp, after the access records' period. */
-  userAgent: z.nullable(z.string()),
-  /** For updates: each changed field, before and after. Null for every other action. */
-  changes: z.nullable(z.array(auditChangeSchema)),
-}));
+export const auditEntrySchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.uuid(),
+    occurredAt: z.iso.datetime(),
+    actor: auditActorSchema,
+    action: z.enum(AUDIT_ACTIONS),
+    resource: z.object({ type: z.enum(AUDIT_RESOURCE_TYPES), id: z.nullable(z.string()) }),
+    /** API Gateway's request id (a script's or job's own id outside a request). */
+    requestId: z.string(),
+    /**
+     * API Gateway's view of the caller's address; null outside a request, and once the access
+     * records' period (ACCESS_RECORD_RETENTION_DAYS, 6 months) is over: the entry's origin is kept
+     * apart from it and expires first (lib/db/repositories/audit).
+     */
+    sourceIp: z.nullable(z.string()),
+    /** The caller's User-Agent, at most 512 characters; null outside a request and, like sourceIp, after the access records' period. */
+    userAgent: z.nullable(z.string()),
+    /** For updates: each changed field, before and after. Null for every other action. */
+    changes: z.nullable(z.array(auditChangeSchema)),
+  }),
+);
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** Whose trail an entry is in: a tenant's, or the platform's (tenants created, administrators promoted, logins of unknown e-mails). */

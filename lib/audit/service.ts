@@ -16,7 +16,8 @@ const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 /** A `from` bound as epoch ms: a business day's first instant, or the date-time. */
 const fromMs = (bound: string, timeZone: string): number => (isDay(bound) ? dayStartMs(bound, timeZone) : Date.parse(bound));
 /** A `to` bound as epoch ms: a business day's last instant, or the date-time. */
-const toMs = (bound: string, timeZone: string): number => (isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound));
+const toMs = (bound: string, timeZone: string): number =>
+  isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound);
 
 /** Whose trail the caller asked for, if it may read it: its tenant's (tenant administrators) or the platform's (platform administrators). */
 function trailOf(principal: Caller, scope: AuditEventsInput['scope']): AuditScope {

@@ -81,7 +81,12 @@ async function lastProgress(scope: AuditScope, userId: string): Promise<{ found:
 }
 
 /** Up to `max` entries of a list between two positions, newest first, and whether the list goes on. */
-async function readRange(scope: AuditScope, filter: AuditFilter, range: { fromSk: string; toSk: string }, max: number): Promise<{ entries: AuditEntry[]; more: boolean }> {
+async function readRange(
+  scope: AuditScope,
+  filter: AuditFilter,
+  range: { fromSk: string; toSk: string },
+  max: number,
+): Promise<{ entries: AuditEntry[]; more: boolean }> {
   const entries: AuditEntry[] = [];
   let after: Record<string, string> | undefined;
   do {
@@ -104,12 +109,24 @@ export async function anonymizeUser(principal: Principal, userId: string, nowMs:
   if (removal.entries.length === 0) throw new NotFound('No such user');
 
   const range = await lastProgress(scope, userId);
-  const [acted, about] = await Promise.all([readRange(scope, { actorId: userId }, range, MAX_ENTRIES_READ), readRange(scope, { resourceId: userId }, range, MAX_ENTRIES_READ)]);
+  const [acted, about] = await Promise.all([
+    readRange(scope, { actorId: userId }, range, MAX_ENTRIES_READ),
+    readRange(scope, { resourceId: userId }, range, MAX_ENTRIES_READ),
+  ]);
   if (!range.found && acted.entries.length === 0 && about.entries.length === 0) throw new NotFound('No such user');
 
   // A list read only in part: its entries older than the last one read wait for the next call.
-  const cutoff = [acted, about].filter((list) => list.more).map((list) => positionOf(list.entries.at(-1) as AuditEntry)).sort().at(-1) ?? '';
-  const names = new Set(acted.entries.flatMap((entry) => (entry.actor.id === userId && entry.actor.name !== null && entry.actor.name !== ANONYMIZED_NAME ? [entry.actor.name] : [])));
+  const cutoff =
+    [acted, about]
+      .filter((list) => list.more)
+      .map((list) => positionOf(list.entries.at(-1) as AuditEntry))
+      .sort()
+      .at(-1) ?? '';
+  const names = new Set(
+    acted.entries.flatMap((entry) =>
+      entry.actor.id === userId && entry.actor.name !== null && entry.actor.name !== ANONYMIZED_NAME ? [entry.actor.name] : [],
+    ),
+  );
   const entries = [...new Map([...acted.entries, ...about.entries].map((entry) => [entry.id, entry])).values()]
     .filter((entry) => positionOf(entry) >= cutoff)
     .sort((a, b) => (positionOf(a) < positionOf(b) ? 1 : -1));

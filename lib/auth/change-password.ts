@@ -32,7 +32,11 @@ export async function changePassword(
   attempts: ScopedLimit,
 ): Promise<{ user: UserView; tokens: IssuedTokens }> {
   const slot = await consumeLimit(attempts, { ip: client.ip, email: principal.email }, nowMs);
-  const { user: found, credentials, session } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
+  const {
+    user: found,
+    credentials,
+    session,
+  } = await readAccountState({ tenantId: principal.tenantId, userId: principal.userId, sessionId: principal.sessionId });
   if (!found || !credentials || !session) throw new Unauthorized('The session has ended');
   // The change is conditioned on the version of the password checked (lib/auth/session-state).
   const user = atCheckedVersion(found, credentials);

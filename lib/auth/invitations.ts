@@ -2,7 +2,14 @@ import type { AuditRecord } from '../audit/model';
 import { auditRecord } from '../audit/record';
 import { randomUUID } from 'node:crypto';
 import { appLink } from '../mail/links';
-import { emailHasAccount, getInvitation, listPendingInvitationPage, putInvitationUnlessPending, takeBackInvitation, withdrawPendingInvitation } from '../db/repositories/invitations';
+import {
+  emailHasAccount,
+  getInvitation,
+  listPendingInvitationPage,
+  putInvitationUnlessPending,
+  takeBackInvitation,
+  withdrawPendingInvitation,
+} from '../db/repositories/invitations';
 import { Forbidden, NotFound } from '../errors';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import { logger } from '../log';
@@ -18,7 +25,6 @@ export const INVITATION_DAYS = 7;
 
 /** A pending invitation mailed less than this long ago is answered as it is, with no new e-mail. */
 export const INVITATION_RESEND_HOURS = 24;
-
 
 const view = (invitation: Invitation): InvitationView => ({ id: invitation.id, email: invitation.email, expiresAt: invitation.expiresAt });
 
@@ -45,7 +51,10 @@ export async function inviteUser(principal: Principal, email: string, nowMs: num
   // A second round only when the kept invitation was used by a registration in between.
   for (let round = 0; round < 3; round += 1) {
     const { invitation, token } = newInvitation({ tenantId: principal.tenantId, email, invitedBy: principal.userId, baseAccount: false }, nowMs);
-    const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'invitation.created', resource: { type: 'invitation', id: invitation.id } }, nowMs);
+    const record = auditRecord(
+      { scope: { tenantId: principal.tenantId }, action: 'invitation.created', resource: { type: 'invitation', id: invitation.id } },
+      nowMs,
+    );
     const outcome = await putInvitationUnlessPending(invitation, nowEpoch, resendAfterEpoch, record);
     if (outcome.stored) {
       await mailInvitation(invitation, token, outcome.replaced, nowEpoch, record);
@@ -68,7 +77,10 @@ export async function countInvitationOf(email: string, nowMs: number): Promise<v
 }
 
 /** A new invitation, 7 days, with its single-use token (only its SHA-256 is stored). */
-export function newInvitation(who: Pick<Invitation, 'tenantId' | 'email' | 'invitedBy'> & { baseAccount: boolean }, nowMs: number): { invitation: Invitation; token: string } {
+export function newInvitation(
+  who: Pick<Invitation, 'tenantId' | 'email' | 'invitedBy'> & { baseAccount: boolean },
+  nowMs: number,
+): { invitation: Invitation; token: string } {
   const token = newInvitationToken();
   const expiresMs = nowMs + INVITATION_DAYS * 24 * 3600 * 1000;
   const invitation: Invitation = {
@@ -129,13 +141,26 @@ export async function listPendingInvitations(principal: Principal, page: PageReq
   requireTenantAdmin(principal, 'see the invitations');
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'invitations' } }, page, async (at) => {
     const { items, lastSk } = await listPendingInvitationPage(principal.tenantId, Math.floor(nowMs / 1000), at);
-    return { items: items.map(({ id, email, invitedBy, createdAt, expiresAt, baseAccount }) => ({ id, email, invitedBy, createdAt, expiresAt, role: baseAccount ? ('ADMIN' as const) : ('MEMBER' as const) })), ...(lastSk === undefined ? {} : { lastSk }) };
+    return {
+      items: items.map(({ id, email, invitedBy, createdAt, expiresAt, baseAccount }) => ({
+        id,
+        email,
+        invitedBy,
+        createdAt,
+        expiresAt,
+        role: baseAccount ? ('ADMIN' as const) : ('MEMBER' as const),
+      })),
+      ...(lastSk === undefined ? {} : { lastSk }),
+    };
   });
 }
 
 /** Withdraws a pending invitation: its link stops working at once (404 when there is no such pending invitation). */
 export async function withdrawInvitation(principal: Principal, invitationId: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal, 'withdraw an invitation');
-  const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'invitation.withdrawn', resource: { type: 'invitation', id: invitationId } }, nowMs);
+  const record = auditRecord(
+    { scope: { tenantId: principal.tenantId }, action: 'invitation.withdrawn', resource: { type: 'invitation', id: invitationId } },
+    nowMs,
+  );
   if (!(await withdrawPendingInvitation(principal.tenantId, invitationId, Math.floor(nowMs / 1000), record))) throw new NotFound('No such pending invitation');
 }

@@ -40,7 +40,12 @@ export interface LoginLimits {
  * The session's write is conditioned on the credential version the password was checked at:
  * a login that read the hash before a reset and commits after it is refused (401).
  */
-export async function login(input: { email: string; password: string; rememberMe: boolean }, client: ClientInfo, nowMs: number, limits: LoginLimits): Promise<LoginOutcome> {
+export async function login(
+  input: { email: string; password: string; rememberMe: boolean },
+  client: ClientInfo,
+  nowMs: number,
+  limits: LoginLimits,
+): Promise<LoginOutcome> {
   const addressSlot = await consumeLimit(limits.perAddress, { ip: client.ip, email: input.email }, nowMs);
   const ipSlot = await consumeLimit(limits.perIp, { ip: client.ip }, nowMs);
 
@@ -63,7 +68,10 @@ export async function login(input: { email: string; password: string; rememberMe
   }
 
   const { session, tokens } = await openSession(user, input.rememberMe, client, nowMs, user.credentialVersion);
-  const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
+  const record = auditRecord(
+    { scope: { tenantId: user.tenantId }, action: 'auth.login', resource: { type: 'session', id: session.id }, actor: userActor(user) },
+    nowMs,
+  );
   try {
     await insertLoginSession(user, session, record, nowMs, evictionRecord(user, nowMs));
   } catch (error) {
@@ -84,6 +92,9 @@ export async function login(input: { email: string; password: string; rememberMe
  * answers 401 (a failed write must not turn a refusal into a 500); the log keeps the event.
  */
 async function recordFailure(user: { id: string; tenantId: string } | undefined, nowMs: number): Promise<void> {
-  const record = auditRecord({ scope: user ? { tenantId: user.tenantId } : 'platform', action: 'auth.login_failed', resource: { type: 'user', id: user?.id ?? null } }, nowMs);
+  const record = auditRecord(
+    { scope: user ? { tenantId: user.tenantId } : 'platform', action: 'auth.login_failed', resource: { type: 'user', id: user?.id ?? null } },
+    nowMs,
+  );
   await putLoneEntry(record).catch((error: unknown) => logger.warn('failed login not recorded', { error: error as Error, auditEntryId: record.entry.id }));
 }

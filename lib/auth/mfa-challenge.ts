@@ -19,9 +19,15 @@ export async function openChallenge(user: User, rememberMe: boolean, nowMs: numb
   await insertChallenge(
     sha256Hex(token),
     // The credential version the password was checked at: verify refuses the challenge once it moved (a reset, a new password).
-    { tenantId: user.tenantId, userId: user.id, rememberMe, failures: 0, expiresAtEpoch: Math.floor(nowMs / 1000) + CHALLENGE_SECONDS, credentialVersion: user.credentialVersion },
+    {
+      tenantId: user.tenantId,
+      userId: user.id,
+      rememberMe,
+      failures: 0,
+      expiresAtEpoch: Math.floor(nowMs / 1000) + CHALLENGE_SECONDS,
+      credentialVersion: user.credentialVersion,
+    },
     auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.mfa_challenged', resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs),
   );
   return { token, maxAge: CHALLENGE_SECONDS };
 }
-

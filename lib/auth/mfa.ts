@@ -41,7 +41,8 @@ export const recoveryCodeHash = (code: string): string => sha256Hex(`recovery:${
 const wrongCode = () => ValidationError.of('code', 'is not a valid code');
 
 /** The 400 of a proof that does not hold, naming the field given. */
-const refusedProof = (input: { code?: string | undefined }) => (input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code'));
+const refusedProof = (input: { code?: string | undefined }) =>
+  input.code !== undefined ? wrongCode() : ValidationError.of('recoveryCode', 'is not an unused recovery code');
 
 /** The caller's user, credentials and session, read together (401 when any is gone). */
 async function callerState(principal: Principal): Promise<{ user: User; credentials: Credentials; rememberMe: boolean }> {
@@ -72,7 +73,12 @@ async function notify(user: Pick<User, 'email'>, enabled: boolean): Promise<void
  * 10 recovery codes are returned once; every other session of the user ends and the caller
  * goes on with fresh cookies; a notification e-mail follows.
  */
-export async function confirmEnrolment(principal: Principal, code: string, client: ClientInfo, nowMs: number): Promise<{ user: UserView; recoveryCodes: string[]; tokens: IssuedTokens }> {
+export async function confirmEnrolment(
+  principal: Principal,
+  code: string,
+  client: ClientInfo,
+  nowMs: number,
+): Promise<{ user: UserView; recoveryCodes: string[]; tokens: IssuedTokens }> {
   const { user, credentials, rememberMe } = await callerState(principal);
   if (credentials.totpSecret) throw new Conflict('A second factor is already on');
   if (!credentials.totpPendingSecret) throw new Conflict('No enrolment was started: POST /auth/mfa/totp first');
@@ -118,14 +124,23 @@ function proofFor(credentials: Credentials, input: { code?: string | undefined; 
  * off; every other session ends and the caller goes on with fresh cookies; a notification
  * e-mail follows.
  */
-export async function turnOffTotp(principal: Principal, input: { code?: string | undefined; recoveryCode?: string | undefined }, client: ClientInfo, nowMs: number): Promise<{ user: UserView; tokens: IssuedTokens }> {
+export async function turnOffTotp(
+  principal: Principal,
+  input: { code?: string | undefined; recoveryCode?: string | undefined },
+  client: ClientInfo,
+  nowMs: number,
+): Promise<{ user: UserView; tokens: IssuedTokens }> {
   const { user, credentials, rememberMe } = await callerState(principal);
   if (!credentials.totpSecret) throw new Conflict('No second factor is on');
   if (principal.platformAdmin) throw new Forbidden('A platform administrator always keeps a second factor');
   const proof = proofFor(credentials, input, nowMs);
   if (!proof) throw refusedProof(input);
   const { session, tokens } = await openSession(user, rememberMe, client, nowMs, user.credentialVersion + 1);
-  if (!(await unlessCredentialsMoved(disableTotp(user, credentials.totpSecret, proof, session, record('auth.mfa_disabled', user, nowMs), nowMs, evictionRecord(user, nowMs))))) {
+  if (
+    !(await unlessCredentialsMoved(
+      disableTotp(user, credentials.totpSecret, proof, session, record('auth.mfa_disabled', user, nowMs), nowMs, evictionRecord(user, nowMs)),
+    ))
+  ) {
     throw new Conflict('The code was used or the second factor changed meanwhile');
   }
   countSessionsRevoked('second_factor_changed');
@@ -159,7 +174,8 @@ export async function verifyChallenge(
   await consumeLimit(perUser, { ip: client.ip, userId: challenge.userId }, nowMs);
 
   const { user: found, credentials, tenant } = await readAccountState({ tenantId: challenge.tenantId, userId: challenge.userId });
-  if (!found || !credentials?.totpSecret || tenant?.status !== 'ACTIVE' || challenge.credentialVersion !== credentials.credentialVersion) throw new Unauthorized(CHALLENGE_ENDED);
+  if (!found || !credentials?.totpSecret || tenant?.status !== 'ACTIVE' || challenge.credentialVersion !== credentials.credentialVersion)
+    throw new Unauthorized(CHALLENGE_ENDED);
   const user = atCheckedVersion(found, credentials);
   const proof = proofFor(credentials, input, nowMs);
   if (!proof) {

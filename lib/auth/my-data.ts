@@ -36,7 +36,10 @@ async function auditEntriesOf(tenantId: string, userId: string): Promise<{ entri
   const entries: AuditEntry[] = [];
   let after: Record<string, string> | undefined;
   do {
-    const page = await readAuditPage({ tenantId }, { filter: { actorId: userId }, fromSk: '0', toSk: '~', limit: Math.min(AUDIT_PAGE, MY_DATA_AUDIT_ENTRIES - entries.length), ...(after ? { after } : {}) });
+    const page = await readAuditPage(
+      { tenantId },
+      { filter: { actorId: userId }, fromSk: '0', toSk: '~', limit: Math.min(AUDIT_PAGE, MY_DATA_AUDIT_ENTRIES - entries.length), ...(after ? { after } : {}) },
+    );
     entries.push(...page.entries);
     after = page.next;
   } while (after && entries.length < MY_DATA_AUDIT_ENTRIES);

@@ -41,11 +41,15 @@ export async function requestPasswordReset(email: string, nowMs: number, perAddr
     if ((await getTenant(user.tenantId))?.status !== 'ACTIVE') return;
     await sendQuietly(async () => {
       const token = randomBytes(32).toString('base64url');
-      await insertPasswordReset(hashToken(token), {
-        tenantId: user.tenantId,
-        userId: user.id,
-        expiresAtEpoch: Math.floor(nowMs / 1000) + RESET_TOKEN_MINUTES * 60,
-      }, auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset_requested', resource: { type: 'user', id: user.id } }, nowMs));
+      await insertPasswordReset(
+        hashToken(token),
+        {
+          tenantId: user.tenantId,
+          userId: user.id,
+          expiresAtEpoch: Math.floor(nowMs / 1000) + RESET_TOKEN_MINUTES * 60,
+        },
+        auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset_requested', resource: { type: 'user', id: user.id } }, nowMs),
+      );
       await (await mailer()).send(passwordResetMail(user.email, appLink('reset-password', { token }), RESET_TOKEN_MINUTES));
     }, 'password reset request');
   } finally {
@@ -72,7 +76,10 @@ export async function resetPassword(input: { token: string; newPassword: string 
   const passwordHash = await hashPassword(input.newPassword);
   const user = await getUser(reset.tenantId, reset.userId);
   if (!user) throw invalidToken();
-  const record = auditRecord({ scope: { tenantId: user.tenantId }, action: 'auth.password_reset', resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs);
+  const record = auditRecord(
+    { scope: { tenantId: user.tenantId }, action: 'auth.password_reset', resource: { type: 'user', id: user.id }, actor: userActor(user) },
+    nowMs,
+  );
   const used = await consumePasswordReset(tokenHash, reset, user, { passwordHash, now: new Date(nowMs).toISOString(), nowEpoch }, record);
   if (!used) throw invalidToken();
   countSessionsRevoked('password_reset');

@@ -8,14 +8,14 @@ import { schema } from '../domain/schema';
  * The password policy of registration and reset: 8 to 128 characters, not blank, and no
  * lone surrogate (it has no UTF-8 form: two such passwords would hash alike).
  */
-export const passwordSchema = /* @__PURE__ */ schema(() => z
-  .string()
-  .check(
+export const passwordSchema = /* @__PURE__ */ schema(() =>
+  z.string().check(
     z.minLength(8, 'must be at least 8 characters'),
     z.maxLength(128, 'must be at most 128 characters'),
     z.refine((value) => value.trim().length > 0, 'must not be blank'),
     z.refine((value) => !/[\uD800-\uDFFF]/u.test(value), 'must not contain lone surrogates'),
-  ));
+  ),
+);
 
 /**
  * bcrypt reads only the first 72 bytes of its input, so two long passwords sharing those

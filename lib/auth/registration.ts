@@ -80,7 +80,13 @@ export async function register(
   const { session, tokens } = await openSession(user, false, client, nowMs, user.credentialVersion);
   // The first account registers; any later one accepts its invitation.
   const action = baseAccount ? 'user.registered' : 'invitation.accepted';
-  await insertUserWithSession(user, credentials, { nowEpoch, tokenHash, baseAccount }, session, auditRecord({ scope: { tenantId: tenant.id }, action, resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs));
+  await insertUserWithSession(
+    user,
+    credentials,
+    { nowEpoch, tokenHash, baseAccount },
+    session,
+    auditRecord({ scope: { tenantId: tenant.id }, action, resource: { type: 'user', id: user.id }, actor: userActor(user) }, nowMs),
+  );
   await clearOnSuccess(slot);
   return { user: toUserView(user), tokens };
 }

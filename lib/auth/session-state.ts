@@ -7,7 +7,10 @@ export { isSessionLive, MAX_SESSIONS_PER_USER } from '../domain/session-liveness
  * BatchGetItem that is no snapshot, may already carry a newer one; the write's condition then
  * fails, as it should.
  */
-export const atCheckedVersion = <U extends { credentialVersion: number }>(user: U, credentials: { credentialVersion: number }): U => ({ ...user, credentialVersion: credentials.credentialVersion });
+export const atCheckedVersion = <U extends { credentialVersion: number }>(user: U, credentials: { credentialVersion: number }): U => ({
+  ...user,
+  credentialVersion: credentials.credentialVersion,
+});
 
 /** How often `lastActiveAt` may move: once a minute, not on every request. */
 export const LAST_ACTIVE_RESOLUTION_MS = 60_000;

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { readAuthorizationState } from '../db/repositories/authorization';
 import { auditRecord, userActor } from '../audit/record';
-import { listSessionsOfUser, revokeActiveSession, revokeLiveSessions, revokeSession, revokeSessionAndJti, rotateRefreshJti, SESSIONS_PER_REVOCATION } from '../db/repositories/sessions';
+import {
+  listSessionsOfUser,
+  revokeActiveSession,
+  revokeLiveSessions,
+  revokeSession,
+  revokeSessionAndJti,
+  rotateRefreshJti,
+  SESSIONS_PER_REVOCATION,
+} from '../db/repositories/sessions';
 import { withOptimisticRetries } from '../db/retry';
 import { NotFound, Unauthorized } from '../errors';
 import { countRefreshReuse, countSessionsRevoked } from '../metrics';
@@ -135,8 +143,12 @@ export const evictionRecord =
     sessionRecord('session.evicted', { tenantId: evicted.tenantId, id: evicted.id }, user, nowMs);
 
 /** The entry of an event of one session of the user (the refresh route is public: the session's user is the actor). */
-const sessionRecord = (action: 'auth.refresh' | 'auth.refresh_reuse_detected' | 'auth.logout' | 'session.revoked' | 'session.evicted', session: { tenantId: string; id: string }, user: { id: string; name: string }, nowMs: number) =>
-  auditRecord({ scope: { tenantId: session.tenantId }, action, resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
+const sessionRecord = (
+  action: 'auth.refresh' | 'auth.refresh_reuse_detected' | 'auth.logout' | 'session.revoked' | 'session.evicted',
+  session: { tenantId: string; id: string },
+  user: { id: string; name: string },
+  nowMs: number,
+) => auditRecord({ scope: { tenantId: session.tenantId }, action, resource: { type: 'session', id: session.id }, actor: userActor(user) }, nowMs);
 
 /** Logout: the session is revoked and the access token's jti blacklisted until it expires. */
 export async function endSession(principal: Principal, nowMs: number): Promise<void> {
@@ -191,7 +203,10 @@ export async function revokeOwnSession(principal: Principal, sessionId: string, 
  */
 export async function revokeOtherSessions(principal: Principal, nowMs: number): Promise<RevokedSessionsView> {
   const now = new Date(nowMs).toISOString();
-  const record = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'session.revoked_others', resource: { type: 'user', id: principal.userId } }, nowMs);
+  const record = auditRecord(
+    { scope: { tenantId: principal.tenantId }, action: 'session.revoked_others', resource: { type: 'user', id: principal.userId } },
+    nowMs,
+  );
   let revoked = 0;
   for (let batch = 0; ; batch += 1) {
     const others = await withOptimisticRetries<string[]>(async () => {

@@ -104,5 +104,9 @@ export function matchingStep(secret: string, code: string, nowMs: number): numbe
 export const codeAt = (secret: string, nowMs: number): string => hotp(base32Decode(secret), stepAt(nowMs));
 
 /** The entry of a change to the user's second factor. */
-export const record = (action: Parameters<typeof auditRecord>[0]['action'], user: Pick<User, 'tenantId' | 'id'>, nowMs: number, actor?: Pick<User, 'id' | 'name'>) =>
-  auditRecord({ scope: { tenantId: user.tenantId }, action, resource: { type: 'user', id: user.id }, ...(actor ? { actor: userActor(actor) } : {}) }, nowMs);
+export const record = (
+  action: Parameters<typeof auditRecord>[0]['action'],
+  user: Pick<User, 'tenantId' | 'id'>,
+  nowMs: number,
+  actor?: Pick<User, 'id' | 'name'>,
+) => auditRecord({ scope: { tenantId: user.tenantId }, action, resource: { type: 'user', id: user.id }, ...(actor ? { actor: userActor(actor) } : {}) }, nowMs);

@@ -45,19 +45,42 @@ export async function listUsers(principal: Principal, page: PageRequest): Promis
 export async function changeUserRole(principal: Principal, userId: string, role: User['role'], nowMs: number): Promise<TenantUserView> {
   requireTenantAdmin(principal);
   const record = (before: User) =>
-    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.role_changed', resource: { type: 'user', id: userId }, changes: before.role === role ? [] : [{ field: 'role', before: before.role, after: role }] }, nowMs);
+    auditRecord(
+      {
+        scope: { tenantId: principal.tenantId },
+        action: 'user.role_changed',
+        resource: { type: 'user', id: userId },
+        changes: before.role === role ? [] : [{ field: 'role', before: before.role, after: role }],
+      },
+      nowMs,
+    );
   const view = toTenantUserView(await setUserRole(principal.tenantId, userId, role, new Date(nowMs).toISOString(), record));
   // A member may no longer run what needs an administrator: their imports and audit exports stop at once (lib/background).
-  if (role !== 'ADMIN') await failPendingJobs(principal.tenantId, { userId, onlyAdminJobs: true }, 'The user who started this job is no longer a tenant administrator: the job was stopped', new Date(nowMs).toISOString());
+  if (role !== 'ADMIN')
+    await failPendingJobs(
+      principal.tenantId,
+      { userId, onlyAdminJobs: true },
+      'The user who started this job is no longer a tenant administrator: the job was stopped',
+      new Date(nowMs).toISOString(),
+    );
   return view;
 }
 
 /** Removes a user from the tenant (an administrator may remove themselves unless they are the last one). */
 export async function removeUser(principal: Principal, userId: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal);
-  await deleteUser(principal.tenantId, userId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.removed', resource: { type: 'user', id: userId } }, nowMs));
+  await deleteUser(
+    principal.tenantId,
+    userId,
+    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'user.removed', resource: { type: 'user', id: userId } }, nowMs),
+  );
   // Their jobs stop at once, and an upload link they still hold leads nowhere (lib/background).
-  await failPendingJobs(principal.tenantId, { userId, onlyAdminJobs: false }, 'The user who started this job was removed: the job was stopped', new Date(nowMs).toISOString());
+  await failPendingJobs(
+    principal.tenantId,
+    { userId, onlyAdminJobs: false },
+    'The user who started this job was removed: the job was stopped',
+    new Date(nowMs).toISOString(),
+  );
 }
 
 /**

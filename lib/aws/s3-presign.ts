@@ -14,7 +14,8 @@ import type { SourceData } from '@smithy/types';
  */
 
 /** SHA-256 and HMAC-SHA-256 on node:crypto, in the shape the signer takes. */
-const bytesOf = (data: SourceData): string | Uint8Array => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
+const bytesOf = (data: SourceData): string | Uint8Array =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 
 class Sha256 {
   private hash: Hash | Hmac;
@@ -38,7 +39,8 @@ class Sha256 {
 let signer: { region: string; sign: SignatureV4 } | undefined;
 const credentials = defaultProvider();
 function s3Signer(region: string): SignatureV4 {
-  if (signer?.region !== region) signer = { region, sign: new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: false }) };
+  if (signer?.region !== region)
+    signer = { region, sign: new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: false }) };
   return signer.sign;
 }
 
@@ -57,7 +59,11 @@ export interface S3LinkRequest {
 }
 
 /** Each segment of the key escaped as S3 (and the SDK) does, its slashes kept. */
-const escapeKey = (key: string) => key.split('/').map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+const escapeKey = (key: string) =>
+  key
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 
 /** A presigned URL of `request` in AWS_REGION. */
 export async function presignS3(request: S3LinkRequest, region = process.env.AWS_REGION ?? ''): Promise<string> {
@@ -65,7 +71,14 @@ export async function presignS3(request: S3LinkRequest, region = process.env.AWS
   const hostname = `${request.bucket}.s3.${region}.amazonaws.com`;
   const headers: Record<string, string> = { host: hostname, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD', ...request.signedHeaders };
   const signed = await s3Signer(region).presign(
-    { method: request.operation === 'GetObject' ? 'GET' : 'PUT', protocol: 'https:', hostname, path: `/${escapeKey(request.key)}`, query: { ...request.query, 'x-id': request.operation }, headers },
+    {
+      method: request.operation === 'GetObject' ? 'GET' : 'PUT',
+      protocol: 'https:',
+      hostname,
+      path: `/${escapeKey(request.key)}`,
+      query: { ...request.query, 'x-id': request.operation },
+      headers,
+    },
     {
       expiresIn: request.expiresInSeconds,
       signableHeaders: new Set(Object.keys(request.signedHeaders ?? {})),

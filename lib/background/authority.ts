@@ -16,8 +16,7 @@ import { getUser } from '../db/repositories/users';
  *   point of the job.
  */
 export type JobAuthority =
-  | { kind: 'tenant'; tenantId: string; userId: string; role: 'ADMIN' | 'MEMBER' }
-  | { kind: 'platform'; tenantId: string; userId: string };
+  { kind: 'tenant'; tenantId: string; userId: string; role: 'ADMIN' | 'MEMBER' } | { kind: 'platform'; tenantId: string; userId: string };
 
 /** Why the job may no longer go on, in words for its `failure`; null while it may. Two consistent reads. */
 export async function lostAuthority(authority: JobAuthority): Promise<string | null> {
@@ -25,6 +24,7 @@ export async function lostAuthority(authority: JobAuthority): Promise<string | n
   if (authority.kind === 'tenant' && tenant?.status !== 'ACTIVE') return 'The tenant was closed: its jobs were stopped';
   if (!user) return 'The user who started this job was removed: the job was stopped';
   if (authority.kind === 'platform' && !user.platformAdmin) return 'The user who started this job is no longer a platform administrator: the job was stopped';
-  if (authority.kind === 'tenant' && authority.role === 'ADMIN' && user.role !== 'ADMIN') return 'The user who started this job is no longer a tenant administrator: the job was stopped';
+  if (authority.kind === 'tenant' && authority.role === 'ADMIN' && user.role !== 'ADMIN')
+    return 'The user who started this job is no longer a tenant administrator: the job was stopped';
   return null;
 }

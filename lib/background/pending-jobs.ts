@@ -22,7 +22,9 @@ export type PendingJobsLost = { userId: string; onlyAdminJobs: boolean } | 'all'
 
 /** Fail the tenant's pending jobs that `lost` names, with `failure` as their reason; the number failed. A job that ended meanwhile stays as it ended. */
 export async function failPendingJobs(tenantId: string, lost: PendingJobsLost, failure: string, nowIso: string): Promise<number> {
-  const chosen = (await readPendingJobs(tenantId)).filter((job) => lost === 'all' || (job.userId === lost.userId && (!lost.onlyAdminJobs || job.role === 'ADMIN')));
+  const chosen = (await readPendingJobs(tenantId)).filter(
+    (job) => lost === 'all' || (job.userId === lost.userId && (!lost.onlyAdminJobs || job.role === 'ADMIN')),
+  );
   const failed = await Promise.all(
     chosen.map(async (job) => {
       const ref = { tenantId, id: job.jobId };

@@ -11,21 +11,23 @@ export const COMPANY_STATUSES = ['ACTIVE', 'DISABLED', 'BLOCKED', 'SUSPENDED'] a
 export const TAX_REGIMES = ['SIMPLES_NACIONAL', 'LUCRO_PRESUMIDO', 'LUCRO_REAL'] as const;
 export const COST_METHODS = ['REPLACEMENT', 'WEIGHTED_AVERAGE'] as const;
 
-export const companySchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  name: z.string(),
-  /** CPF or CNPJ, normalized (digits, upper-case letters); unique across the service. */
-  document: z.string(),
-  status: z.enum(COMPANY_STATUSES),
-  email: z.nullable(z.string()),
-  address: z.nullable(z.object({ street: z.string(), number: z.string(), city: z.string(), state: z.string(), zipCode: z.string() })),
-  settings: z.record(z.string(), z.unknown()),
-  taxRegime: z.enum(TAX_REGIMES),
-  costMethod: z.enum(COST_METHODS),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-}));
+export const companySchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    name: z.string(),
+    /** CPF or CNPJ, normalized (digits, upper-case letters); unique across the service. */
+    document: z.string(),
+    status: z.enum(COMPANY_STATUSES),
+    email: z.nullable(z.string()),
+    address: z.nullable(z.object({ street: z.string(), number: z.string(), city: z.string(), state: z.string(), zipCode: z.string() })),
+    settings: z.record(z.string(), z.unknown()),
+    taxRegime: z.enum(TAX_REGIMES),
+    costMethod: z.enum(COST_METHODS),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  }),
+);
 
 export type Company = z.infer<typeof companySchema>;
 

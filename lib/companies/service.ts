@@ -46,7 +46,12 @@ const companyChange =
     );
 
 /** A new company: ACTIVE, SIMPLES_NACIONAL, WEIGHTED_AVERAGE, settings {}; document unique service-wide. */
-export async function createCompany(principal: Caller, input: z.output<typeof createCompanyBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<Company> {
+export async function createCompany(
+  principal: Caller,
+  input: z.output<typeof createCompanyBody>,
+  nowMs: number,
+  idempotency?: IdempotentWrite,
+): Promise<Company> {
   const now = new Date(nowMs).toISOString();
   const company: Company = {
     id: randomUUID(),
@@ -109,5 +114,12 @@ export async function changeCompanyStatus(principal: Caller, companyId: string, 
   const rule = TRANSITIONS[company.status][to];
   if (!rule) throw new Conflict(`A company cannot go from ${company.status} to ${to}`);
   if (rule === 'platform' && !principal.platformAdmin) throw new Conflict(`Only a platform administrator may move a company from ${company.status} to ${to}`);
-  return transitionCompanyStatus(company.tenantId, company.id, company.status, to, new Date(nowMs).toISOString(), companyChange('company.status_changed', ['status'], nowMs));
+  return transitionCompanyStatus(
+    company.tenantId,
+    company.id,
+    company.status,
+    to,
+    new Date(nowMs).toISOString(),
+    companyChange('company.status_changed', ['status'], nowMs),
+  );
 }

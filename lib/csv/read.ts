@@ -45,8 +45,8 @@ const SAVE_AS_UTF8 = 'save it from the spreadsheet as "CSV UTF-8" and send it ag
  * decodes as Latin-1 since Node 20.18.3 and 22.13.0 (0x80 gives U+0080, not €).
  */
 const WINDOWS_1252_HIGH = [
-  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
-  0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f, 0x0090, 0x2018, 0x2019,
+  0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
 ];
 
 /**
@@ -263,7 +263,8 @@ export function parseCsv(text: string, limits: CsvLimits = {}): CsvTable {
     // The record ends here: at a line break or at the end of the text.
     if (!cells.every((value) => value.trim() === '')) {
       if (header === undefined) header = cells.map((value) => value.trim());
-      else if (rows.length === maxRows) throw new CsvError(`the file has more than ${maxRows} rows; split it into files of at most ${maxRows} rows`, recordLine);
+      else if (rows.length === maxRows)
+        throw new CsvError(`the file has more than ${maxRows} rows; split it into files of at most ${maxRows} rows`, recordLine);
       else rows.push({ line: recordLine, cells });
     }
     if (i >= n) break;

@@ -76,6 +76,7 @@ const EXACT_DECIMAL = /^-?\d+(?:\.\d+)?$/;
  * a plain decimal is a programming error (RangeError).
  */
 export function formatDecimal(value: string): string {
-  if (!EXACT_DECIMAL.test(value)) throw new RangeError(`formatDecimal takes a plain decimal string such as "-1234.5", got ${JSON.stringify(value.slice(0, 40))}`);
+  if (!EXACT_DECIMAL.test(value))
+    throw new RangeError(`formatDecimal takes a plain decimal string such as "-1234.5", got ${JSON.stringify(value.slice(0, 40))}`);
   return value.replace('.', ',');
 }

@@ -11,7 +11,11 @@ import { formatScaled, parseScaled, rescale } from '../domain/decimal';
 /** A JS number holds every decimal of at most 15 significant digits exactly (IEEE 754 double). */
 const EXACT_DIGITS = 15;
 
-const significantDigits = (text: string): number => text.replace(/^[-+]?0*\.?0*/, '').replace(/[eE].*$/, '').replace('.', '').length;
+const significantDigits = (text: string): number =>
+  text
+    .replace(/^[-+]?0*\.?0*/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '').length;
 
 /**
  * How the document client reads numbers: a plain number where it is exact (every counter,

@@ -21,7 +21,9 @@ export type FieldList<T> = readonly (keyof T & string)[] & { readonly __entity?:
  */
 export const fieldsOf =
   <T>() =>
-  <const L extends readonly (keyof T & string)[]>(fields: L & ([Exclude<keyof T, L[number]>] extends [never] ? unknown : { missingFields: Exclude<keyof T, L[number]> })): FieldList<T> =>
+  <const L extends readonly (keyof T & string)[]>(
+    fields: L & ([Exclude<keyof T, L[number]>] extends [never] ? unknown : { missingFields: Exclude<keyof T, L[number]> }),
+  ): FieldList<T> =>
     fields;
 
 /** Read an entity's fields from an item, missing ones as null. */

@@ -160,15 +160,24 @@ export const keys = {
    * fold (`D#<id>#<version>`), all read by one consistent Query per search.
    */
   searchManifest: (tenantId: string, list: SearchList): Key => ({ pk: `${tenantPk(tenantId)}#SEARCH#${list}`, sk: 'M' }),
-  searchDelta: (tenantId: string, list: SearchList, id: string, version: number): Key => ({ pk: `${tenantPk(tenantId)}#SEARCH#${list}`, sk: `D#${id}#${version}` }),
+  searchDelta: (tenantId: string, list: SearchList, id: string, version: number): Key => ({
+    pk: `${tenantPk(tenantId)}#SEARCH#${list}`,
+    sk: `D#${id}#${version}`,
+  }),
   searchLogOf: (tenantId: string, list: SearchList) => ({ pk: `${tenantPk(tenantId)}#SEARCH#${list}` }),
   /** One compressed chunk of a searchable list, of the manifest's generation `generation`. */
-  searchChunk: (tenantId: string, list: SearchList, generation: string, chunk: number): Key => ({ pk: `${tenantPk(tenantId)}#SEARCH_CHUNKS#${list}`, sk: `${generation}#${chunk}` }),
+  searchChunk: (tenantId: string, list: SearchList, generation: string, chunk: number): Key => ({
+    pk: `${tenantPk(tenantId)}#SEARCH_CHUNKS#${list}`,
+    sk: `${generation}#${chunk}`,
+  }),
 
   warehouse: (tenantId: string, warehouseId: string): Key => ({ pk: tenantPk(tenantId), sk: `WAREHOUSE#${warehouseId}` }),
   warehousesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'WAREHOUSE#' }),
   /** A warehouse's entry in the tenant's list by name (`sortName`: lib/db/name-order), holding its view. */
-  warehouseListing: (tenantId: string, sortName: string, warehouseId: string): Key => ({ pk: `${tenantPk(tenantId)}#WAREHOUSES`, sk: `${sortName}#${warehouseId}` }),
+  warehouseListing: (tenantId: string, sortName: string, warehouseId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#WAREHOUSES`,
+    sk: `${sortName}#${warehouseId}`,
+  }),
   warehouseListingOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#WAREHOUSES` }),
 
   /**
@@ -216,7 +225,10 @@ export const keys = {
    * of the product in the warehouse, every type, is the movement's record (the key it has
    * always had).
    */
-  history: (tenantId: string, scope: HistoryScope, occurredAt: string, movementId: string): Key => ({ pk: historyPk(tenantId, scope), sk: `${occurredAt}#${movementId}` }),
+  history: (tenantId: string, scope: HistoryScope, occurredAt: string, movementId: string): Key => ({
+    pk: historyPk(tenantId, scope),
+    sk: `${occurredAt}#${movementId}`,
+  }),
   historyOf: (tenantId: string, scope: HistoryScope) => ({ pk: historyPk(tenantId, scope) }),
   /** Units sold of one product on one business day, as the movements recorded them. */
   salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
@@ -240,8 +252,14 @@ export const keys = {
    */
   auditEntry: (trail: AuditScope, occurredAt: string, entryId: string): Key => ({ pk: auditPk(trail), sk: auditSk(occurredAt, entryId) }),
   /** The actor's list: a user's id, or `system`. */
-  auditByActor: (trail: AuditScope, actorKey: string, occurredAt: string, entryId: string): Key => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}`, sk: auditSk(occurredAt, entryId) }),
-  auditByResource: (trail: AuditScope, resourceId: string, occurredAt: string, entryId: string): Key => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}`, sk: auditSk(occurredAt, entryId) }),
+  auditByActor: (trail: AuditScope, actorKey: string, occurredAt: string, entryId: string): Key => ({
+    pk: `${auditPk(trail)}#ACTOR#${actorKey}`,
+    sk: auditSk(occurredAt, entryId),
+  }),
+  auditByResource: (trail: AuditScope, resourceId: string, occurredAt: string, entryId: string): Key => ({
+    pk: `${auditPk(trail)}#RESOURCE#${resourceId}`,
+    sk: auditSk(occurredAt, entryId),
+  }),
   auditTrailOf: (trail: AuditScope) => ({ pk: auditPk(trail) }),
   auditOfActor: (trail: AuditScope, actorKey: string) => ({ pk: `${auditPk(trail)}#ACTOR#${actorKey}` }),
   auditOfResource: (trail: AuditScope, resourceId: string) => ({ pk: `${auditPk(trail)}#RESOURCE#${resourceId}` }),
@@ -284,7 +302,10 @@ export const keys = {
   /** An endpoint's signing secrets, in a partition of their own (WEBHOOK_SECRETS_PK_PREFIX) that IAM can refuse to every function that does not sign or rotate. */
   webhookSecrets: (tenantId: string, endpointId: string): Key => ({ pk: `${WEBHOOK_SECRETS_PK_PREFIX}${tenantId}#${endpointId}`, sk: 'SECRETS' }),
   /** One delivery of an event to an endpoint, in the endpoint's delivery list, newest first by its id's time. */
-  webhookDelivery: (tenantId: string, endpointId: string, createdAt: string, deliveryId: string): Key => ({ pk: `${tenantPk(tenantId)}#WEBHOOK_DELIVERIES#${endpointId}`, sk: `${createdAt}#${deliveryId}` }),
+  webhookDelivery: (tenantId: string, endpointId: string, createdAt: string, deliveryId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#WEBHOOK_DELIVERIES#${endpointId}`,
+    sk: `${createdAt}#${deliveryId}`,
+  }),
   webhookDeliveriesOf: (tenantId: string, endpointId: string) => ({ pk: `${tenantPk(tenantId)}#WEBHOOK_DELIVERIES#${endpointId}` }),
 
   /** A login's second-factor challenge, found by the SHA-256 of its cookie's token. */
@@ -353,19 +374,31 @@ export const gsi1 = {
   }),
   salesPendingShard: (shard: number) => ({ gsi1pk: `SALES_PENDING#${shard}` }),
   /** The trail's entries by action (on the trail's own copy of each entry). */
-  auditByAction: (trail: AuditScope, action: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#ACTION#${action}`, gsi1sk: auditSk(occurredAt, entryId) }),
+  auditByAction: (trail: AuditScope, action: string, occurredAt: string, entryId: string) => ({
+    gsi1pk: `${auditPk(trail)}#ACTION#${action}`,
+    gsi1sk: auditSk(occurredAt, entryId),
+  }),
   auditOfAction: (trail: AuditScope, action: string) => ({ gsi1pk: `${auditPk(trail)}#ACTION#${action}` }),
   /** A tenant's events of one type, by time (on the event's item), for GET /events?type=. */
-  eventsByType: (tenantId: string, type: string, timestamp: string, eventId: string) => ({ gsi1pk: `${tenantPk(tenantId)}#EVENTS#${type}`, gsi1sk: `${timestamp}#${eventId}` }),
+  eventsByType: (tenantId: string, type: string, timestamp: string, eventId: string) => ({
+    gsi1pk: `${tenantPk(tenantId)}#EVENTS#${type}`,
+    gsi1sk: `${timestamp}#${eventId}`,
+  }),
   eventsOfType: (tenantId: string, type: string) => ({ gsi1pk: `${tenantPk(tenantId)}#EVENTS#${type}` }),
   /** The trail's entries by resource type (on the actor's copy of each entry). */
-  auditByType: (trail: AuditScope, resourceType: string, occurredAt: string, entryId: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}`, gsi1sk: auditSk(occurredAt, entryId) }),
+  auditByType: (trail: AuditScope, resourceType: string, occurredAt: string, entryId: string) => ({
+    gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}`,
+    gsi1sk: auditSk(occurredAt, entryId),
+  }),
   auditOfType: (trail: AuditScope, resourceType: string) => ({ gsi1pk: `${auditPk(trail)}#TYPE#${resourceType}` }),
   /**
    * A webhook delivery whose next attempt is pending (sparse: removed once it succeeded or
    * failed), by when that attempt is due, spread over WEBHOOK_DUE_SHARDS partitions: the
    * retry scheduler reads each shard up to now.
    */
-  webhookDue: (deliveryId: string, dueAt: string) => ({ gsi1pk: `WEBHOOK_DUE#${stringShard(deliveryId, WEBHOOK_DUE_SHARDS)}`, gsi1sk: `${dueAt}#${deliveryId}` }),
+  webhookDue: (deliveryId: string, dueAt: string) => ({
+    gsi1pk: `WEBHOOK_DUE#${stringShard(deliveryId, WEBHOOK_DUE_SHARDS)}`,
+    gsi1sk: `${dueAt}#${deliveryId}`,
+  }),
   webhookDueShard: (shard: number) => ({ gsi1pk: `WEBHOOK_DUE#${shard}` }),
 };

@@ -7,7 +7,6 @@
 /** How much of the normalized name orders the index (names sharing it tie, then go by id). */
 export const SORT_NAME_MAX_CHARACTERS = 100;
 
-
 /**
  * Case- and accent-insensitive form of a text: compatibility decomposition (NFKD, which also
  * folds ligatures, full-width forms and `ª`/`º`), lower case, combining marks removed,

@@ -30,7 +30,10 @@ export async function queryAll(pk: string, options: { skPrefix?: string; consist
  * true only when another item follows (a last page is never followed by an empty one).
  * Items above DynamoDB's 1 MB a response are not a concern: callers keep pages small.
  */
-export async function queryPage(pk: string, options: { skPrefix?: string; limit: number; afterSk?: string }): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+export async function queryPage(
+  pk: string,
+  options: { skPrefix?: string; limit: number; afterSk?: string },
+): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),

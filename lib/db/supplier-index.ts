@@ -75,7 +75,9 @@ export function supplierSearchRecord(supplier: Supplier, version: number): Searc
     id: supplier.id,
     version,
     key: `${sortName(supplier.name)}#${supplier.id}`,
-    words: [normalizeText(supplier.name), normalizeText(supplier.corporateName), supplier.email === null ? '' : normalizeText(supplier.email)].join(RECORD_FIELD_SEPARATOR),
+    words: [normalizeText(supplier.name), normalizeText(supplier.corporateName), supplier.email === null ? '' : normalizeText(supplier.email)].join(
+      RECORD_FIELD_SEPARATOR,
+    ),
     digits: [supplier.document.toLowerCase(), supplier.phone === null ? '' : supplier.phone.replace(/[^0-9]/g, '')].join(RECORD_FIELD_SEPARATOR),
     view: JSON.stringify([supplier.name, supplier.corporateName, supplier.document, supplier.email, supplier.phone, supplier.active]),
   };

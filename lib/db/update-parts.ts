@@ -19,7 +19,13 @@ export interface UpdateParts {
 
 /** The parts joined: clauses in order, placeholders merged (a placeholder given twice with two values or attributes is a mistake, thrown). */
 export function joinParts(...parts: UpdateParts[]): Required<UpdateParts> {
-  const joined = { set: [] as string[], remove: [] as string[], conditions: [] as string[], names: {} as Record<string, string>, values: {} as Record<string, unknown> };
+  const joined = {
+    set: [] as string[],
+    remove: [] as string[],
+    conditions: [] as string[],
+    names: {} as Record<string, string>,
+    values: {} as Record<string, unknown>,
+  };
   for (const part of parts) {
     joined.set.push(...(part.set ?? []));
     joined.remove.push(...(part.remove ?? []));

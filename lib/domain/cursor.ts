@@ -35,7 +35,10 @@ const scopeText = ({ tenantId, filters }: CursorScope): string =>
       .map((name) => `${name}=${filters[name]}`),
   ].join('\n');
 
-const macOf = (secret: Uint8Array, scope: CursorScope, payload: string): Buffer => createHmac('sha256', secret).update(`${scopeText(scope)}\n${payload}`).digest();
+const macOf = (secret: Uint8Array, scope: CursorScope, payload: string): Buffer =>
+  createHmac('sha256', secret)
+    .update(`${scopeText(scope)}\n${payload}`)
+    .digest();
 
 /** The cursor of the page after `position`, for this tenant and these filters. */
 export function sealCursor(position: Record<string, string>, scope: CursorScope, secret: Uint8Array): string {

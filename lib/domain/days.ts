@@ -29,7 +29,8 @@ export function daysBetween(from: string, to: string): number {
 }
 
 /** A real calendar day written `YYYY-MM-DD` (`2026-02-30` and `2026-13-40` are not). */
-export const isDay = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00.000Z`)) && addDays(value, 0) === value;
+export const isDay = (value: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00.000Z`)) && addDays(value, 0) === value;
 
 /**
  * The first instant (epoch ms) of a business day in `timeZone`: the earliest instant whose

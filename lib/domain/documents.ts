@@ -39,14 +39,16 @@ export function formatDocument(value: string): string {
 }
 
 /** zod schema of a document field: validates and normalizes. */
-export const documentSchema = /* @__PURE__ */ schema(() => z.pipe(
-  z.string(),
-  z.transform((input: string, ctx) => {
-    const result = checkDocument(input);
-    if (!result.ok) {
-      ctx.issues.push({ code: 'custom', message: result.message, input });
-      return z.NEVER;
-    }
-    return result.value;
-  }),
-));
+export const documentSchema = /* @__PURE__ */ schema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((input: string, ctx) => {
+      const result = checkDocument(input);
+      if (!result.ok) {
+        ctx.issues.push({ code: 'custom', message: result.message, input });
+        return z.NEVER;
+      }
+      return result.value;
+    }),
+  ),
+);

@@ -40,17 +40,21 @@ export const requiredText = (max: number) =>
 
 export const nameField = /* @__PURE__ */ schema(() => requiredText(200));
 
-export const emailField = /* @__PURE__ */ schema(() => z.pipe(
-  z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters'), z.superRefine(storableText)),
-  z.email('must be a valid e-mail address'),
-));
+export const emailField = /* @__PURE__ */ schema(() =>
+  z.pipe(
+    z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters'), z.superRefine(storableText)),
+    z.email('must be a valid e-mail address'),
+  ),
+);
 
 export const uuidField = /* @__PURE__ */ schema(() => z.uuid('must be a UUID'));
 
 /** Path parameters of `/{id}` routes: a non-UUID id is a 400. */
 export const idPath = /* @__PURE__ */ schema(() => z.object({ id: uuidField }));
 
-export const httpsUrlField = /* @__PURE__ */ schema(() => z.url({ protocol: /^https$/, message: 'must be an https URL' }).check(z.maxLength(2048, 'must be at most 2048 characters')));
+export const httpsUrlField = /* @__PURE__ */ schema(() =>
+  z.url({ protocol: /^https$/, message: 'must be an https URL' }).check(z.maxLength(2048, 'must be at most 2048 characters')),
+);
 
 /**
  * A query-string integer: digits only (no sign, decimals, exponent or blanks, which
@@ -66,6 +70,13 @@ export const queryInteger = (min: number, max: number, message: string) =>
  * 8601 date-time with its offset.
  */
 const isoDateTime = /* @__PURE__ */ schema(() => z.iso.datetime({ offset: true }));
-export const timeBound = /* @__PURE__ */ schema(() => z.string().check(
-  z.refine((value) => isDay(value) || isoDateTime.safeParse(value).success, 'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time'),
-));
+export const timeBound = /* @__PURE__ */ schema(() =>
+  z
+    .string()
+    .check(
+      z.refine(
+        (value) => isDay(value) || isoDateTime.safeParse(value).success,
+        'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time',
+      ),
+    ),
+);

@@ -23,14 +23,16 @@ export function toE164(input: string): string | undefined {
   return phone?.isValid() ? phone.number : undefined;
 }
 
-export const phoneSchema = /* @__PURE__ */ schema(() => z.pipe(
-  z.string(),
-  z.transform((input: string, ctx) => {
-    const e164 = toE164(input);
-    if (!e164) {
-      ctx.issues.push({ code: 'custom', message: 'must be a valid phone in international format, e.g. +55 11 98765-4321', input });
-      return z.NEVER;
-    }
-    return e164;
-  }),
-));
+export const phoneSchema = /* @__PURE__ */ schema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((input: string, ctx) => {
+      const e164 = toE164(input);
+      if (!e164) {
+        ctx.issues.push({ code: 'custom', message: 'must be a valid phone in international format, e.g. +55 11 98765-4321', input });
+        return z.NEVER;
+      }
+      return e164;
+    }),
+  ),
+);

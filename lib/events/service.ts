@@ -16,7 +16,8 @@ import type { EventPage, EventsInput } from './schemas';
 export async function listEvents(principal: Caller, input: EventsInput, nowMs: number): Promise<EventPage> {
   if (principal.role !== 'ADMIN') throw new Forbidden("Only a tenant administrator may read its tenant's events");
   const oldest = nowMs - EVENT_RETENTION_DAYS * 24 * 3600 * 1000;
-  const from = input.from === undefined ? oldest : Math.max(oldest, isDay(input.from) ? dayStartMs(input.from, config().BUSINESS_TIME_ZONE) : Date.parse(input.from));
+  const from =
+    input.from === undefined ? oldest : Math.max(oldest, isDay(input.from) ? dayStartMs(input.from, config().BUSINESS_TIME_ZONE) : Date.parse(input.from));
   const cursorScope = { tenantId: principal.tenantId, filters: { list: 'events', type: input.type, from: input.from } };
   const after = await openPageCursor(input.cursor, cursorScope);
   if (after && after.sk === undefined) throw cursorRefused();

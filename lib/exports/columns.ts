@@ -40,7 +40,12 @@ export const supplierCells = (supplier: Supplier): Cells => [
 export const decimalCell = (units: bigint, places: number): string => formatDecimal(formatScaled(units, places));
 
 /** The products' header: one column per warehouse after the total, named after it. */
-export const productHeader = (warehouseNames: readonly string[]): Cells => ['Código', 'Descrição', 'Saldo total', ...warehouseNames.map((name) => `Saldo em ${name}`)];
+export const productHeader = (warehouseNames: readonly string[]): Cells => [
+  'Código',
+  'Descrição',
+  'Saldo total',
+  ...warehouseNames.map((name) => `Saldo em ${name}`),
+];
 
 export const productCells = (product: { sku: string; name: string; onHand: bigint }, perWarehouse: readonly bigint[]): Cells => [
   product.sku,
@@ -51,7 +56,18 @@ export const productCells = (product: { sku: string; name: string; onHand: bigin
 
 export const MOVEMENT_TYPE_NAMES: Record<MovementType, string> = { IN: 'Entrada', OUT: 'Saída', SALE: 'Venda', ADJUSTMENT: 'Ajuste' };
 
-export const MOVEMENT_HEADER: Cells = ['Data', 'Tipo', 'Código', 'Produto', 'Depósito', 'Quantidade', 'Custo unitário', 'Saldo após', 'Custo médio após', 'ID da movimentação'];
+export const MOVEMENT_HEADER: Cells = [
+  'Data',
+  'Tipo',
+  'Código',
+  'Produto',
+  'Depósito',
+  'Quantidade',
+  'Custo unitário',
+  'Saldo após',
+  'Custo médio após',
+  'ID da movimentação',
+];
 
 /** A stored number with at most `places` decimals (a movement's quantity and unit cost) as its exact cell. */
 function numberCell(value: number, places: number): string {
@@ -73,7 +89,19 @@ export const movementCells = (movement: StoredMovement, product: { sku: string; 
   movement.id,
 ];
 
-export const AUDIT_HEADER: Cells = ['Data', 'Ação', 'Autor', 'Tipo de autor', 'ID do autor', 'Recurso', 'ID do recurso', 'IP', 'Navegador', 'ID da requisição', 'Alterações'];
+export const AUDIT_HEADER: Cells = [
+  'Data',
+  'Ação',
+  'Autor',
+  'Tipo de autor',
+  'ID do autor',
+  'Recurso',
+  'ID do recurso',
+  'IP',
+  'Navegador',
+  'ID da requisição',
+  'Alterações',
+];
 
 export const auditCells = (entry: AuditEntry): Cells => [
   entry.occurredAt,

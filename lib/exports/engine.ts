@@ -3,7 +3,16 @@ import { endPendingJob } from '../background/pending-jobs';
 import { config } from '../config';
 import { CSV_BOM, csvRow } from '../csv/write';
 import { readAuditPage } from '../db/repositories/audit';
-import { failExportJob, findExportJob, finishExportJob, readProductsById, readStockQuantities, readSupplierRun, recordExportRows, startExportJob } from '../db/repositories/exports';
+import {
+  failExportJob,
+  findExportJob,
+  finishExportJob,
+  readProductsById,
+  readStockQuantities,
+  readSupplierRun,
+  recordExportRows,
+  startExportJob,
+} from '../db/repositories/exports';
 import { listProductPage, listWarehouses, readHistoryPage } from '../db/repositories/inventory';
 import { addDays, dayStartMs } from '../domain/days';
 import type { Warehouse } from '../inventory/model';
@@ -75,16 +84,27 @@ async function* supplierPages(tenantId: string): AsyncIterable<Cells[]> {
 
 async function productSource(tenantId: string): Promise<Source> {
   const warehouses = (await listWarehouses(tenantId)).sort(byName);
-  if (warehouses.length > MAX_WAREHOUSE_COLUMNS) throw new ExportRefused(`The tenant has ${warehouses.length} warehouses: a products export has one column per warehouse, ${MAX_WAREHOUSE_COLUMNS} at most`);
+  if (warehouses.length > MAX_WAREHOUSE_COLUMNS)
+    throw new ExportRefused(`The tenant has ${warehouses.length} warehouses: a products export has one column per warehouse, ${MAX_WAREHOUSE_COLUMNS} at most`);
   const warehouseIds = warehouses.map((warehouse) => warehouse.id);
   /** A page's rows: its products, then the balances of those that have stock (a product with none on hand has none in any warehouse). */
   async function rowsOf(listings: readonly { id: string }[]): Promise<Cells[]> {
-    const products = await readProductsById(tenantId, listings.map((listing) => listing.id));
+    const products = await readProductsById(
+      tenantId,
+      listings.map((listing) => listing.id),
+    );
     const stocked = [...products.values()].filter((product) => product.onHand !== 0n).map((product) => product.id);
     const stock = stocked.length === 0 ? new Map<string, bigint>() : await readStockQuantities(tenantId, stocked, warehouseIds);
     return listings.flatMap((listing) => {
       const product = products.get(listing.id);
-      return product ? [productCells(product, warehouseIds.map((warehouseId) => stock.get(`${listing.id}#${warehouseId}`) ?? 0n))] : [];
+      return product
+        ? [
+            productCells(
+              product,
+              warehouseIds.map((warehouseId) => stock.get(`${listing.id}#${warehouseId}`) ?? 0n),
+            ),
+          ]
+        : [];
     });
   }
   async function* pages(): AsyncIterable<Cells[]> {
@@ -92,7 +112,10 @@ async function productSource(tenantId: string): Promise<Source> {
     let listing = await listProductPage(tenantId, { limit: PRODUCT_PAGE });
     for (;;) {
       const after = listing.lastSk;
-      const [rows, next] = await Promise.all([rowsOf(listing.items), after === undefined ? undefined : listProductPage(tenantId, { limit: PRODUCT_PAGE, afterSk: after })]);
+      const [rows, next] = await Promise.all([
+        rowsOf(listing.items),
+        after === undefined ? undefined : listProductPage(tenantId, { limit: PRODUCT_PAGE, afterSk: after }),
+      ]);
       yield rows;
       if (!next) return;
       listing = next;

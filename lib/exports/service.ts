@@ -44,7 +44,10 @@ export async function createExportJob(principal: Principal, input: CreateExportI
     startedAt: null,
     finishedAt: null,
   };
-  await insertExportJob(job, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'export.created', resource: { type: 'export', id: job.id } }, nowMs));
+  await insertExportJob(
+    job,
+    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'export.created', resource: { type: 'export', id: job.id } }, nowMs),
+  );
   return job;
 }
 

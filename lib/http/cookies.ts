@@ -10,7 +10,8 @@ export const CHALLENGE_COOKIE = 'mfaChallenge';
 const challengePath = () => `${config().PATH_PREFIX}/auth/mfa/verify`;
 
 /** The challenge cookie of a login that needs its second factor: HttpOnly, for its 5 minutes, to the verify route alone. */
-export const challengeCookie = (token: string, maxAge: number): string => stringifySetCookie({ name: CHALLENGE_COOKIE, value: token, ...base(), path: challengePath(), maxAge });
+export const challengeCookie = (token: string, maxAge: number): string =>
+  stringifySetCookie({ name: CHALLENGE_COOKIE, value: token, ...base(), path: challengePath(), maxAge });
 
 /** The challenge cookie cleared (the login completed). */
 export const clearedChallengeCookie = (): string => stringifySetCookie({ name: CHALLENGE_COOKIE, value: '', ...base(), path: challengePath(), maxAge: 0 });

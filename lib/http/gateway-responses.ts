@@ -1,14 +1,4 @@
-import {
-  AppError,
-  BadRequest,
-  Forbidden,
-  NotFound,
-  PayloadTooLarge,
-  ServiceUnavailable,
-  TooManyRequests,
-  Unauthorized,
-  UnsupportedMediaType,
-} from '../errors';
+import { AppError, BadRequest, Forbidden, NotFound, PayloadTooLarge, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType } from '../errors';
 import { PROBLEM_CONTENT_TYPE, problemFor, type Problem } from './problem';
 
 /**

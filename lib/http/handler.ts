@@ -134,11 +134,12 @@ function refuseOutsider(route: Route, principal: Caller | undefined): void {
   if (route.admin === 'tenant' && principal.role !== 'ADMIN' && !platformAdmin) throw new Forbidden('Only a tenant administrator may call this route');
 }
 
-export function httpHandler<R extends Route, B extends z.core.$ZodType | undefined = undefined, Q extends z.core.$ZodType | undefined = undefined, P extends z.core.$ZodType | undefined = undefined>(
-  route: R,
-  spec: HandlerInputSpec<B, Q, P>,
-  fn: (input: HandlerInput<R, B, Q, P>) => Promise<Reply>,
-): RouteHandler {
+export function httpHandler<
+  R extends Route,
+  B extends z.core.$ZodType | undefined = undefined,
+  Q extends z.core.$ZodType | undefined = undefined,
+  P extends z.core.$ZodType | undefined = undefined,
+>(route: R, spec: HandlerInputSpec<B, Q, P>, fn: (input: HandlerInput<R, B, Q, P>) => Promise<Reply>): RouteHandler {
   let built: Handler | undefined;
   /** The route's dimension value in the metrics (`POST /auth/login`). */
   const routeName = `${route.method} ${route.path}`;
@@ -175,7 +176,14 @@ export function httpHandler<R extends Route, B extends z.core.$ZodType | undefin
         sourceIp: input.request.ip,
         // A request without a User-Agent has none (null), like a script's.
         userAgent: input.request.userAgent === '' ? null : input.request.userAgent,
-        ...(principal ? { actor: principal.kind === 'api-key' ? keyActor({ id: principal.keyId, name: principal.name }) : userActor({ id: principal.userId, name: principal.name }) } : {}),
+        ...(principal
+          ? {
+              actor:
+                principal.kind === 'api-key'
+                  ? keyActor({ id: principal.keyId, name: principal.name })
+                  : userActor({ id: principal.userId, name: principal.name }),
+            }
+          : {}),
       };
       return withRequestOrigin(origin, () => handle(event, input, key));
     };
@@ -186,8 +194,17 @@ export function httpHandler<R extends Route, B extends z.core.$ZodType | undefin
 
       // Only a valid request takes its key: one refused by its schemas leaves nothing behind.
       // Keys are scoped to the signed-in user, to the API key, or on a public route to the address.
-      const caller = principal ? (principal.kind === 'api-key' ? { tenantId: principal.tenantId, apiKeyId: principal.keyId } : { tenantId: principal.tenantId, userId: principal.userId }) : { ip: input.request.ip };
-      const start = await startIdempotent(caller, key, { method: event.httpMethod, path: event.path, body: event.body, successStatus: route.idempotent.status }, Date.now());
+      const caller = principal
+        ? principal.kind === 'api-key'
+          ? { tenantId: principal.tenantId, apiKeyId: principal.keyId }
+          : { tenantId: principal.tenantId, userId: principal.userId }
+        : { ip: input.request.ip };
+      const start = await startIdempotent(
+        caller,
+        key,
+        { method: event.httpMethod, path: event.path, body: event.body, successStatus: route.idempotent.status },
+        Date.now(),
+      );
       if (start.kind === 'replay') {
         countIdempotentReplay(routeName);
         return replayed(start.status, start.body);
@@ -215,7 +232,10 @@ export function httpHandler<R extends Route, B extends z.core.$ZodType | undefin
     if (spec.body) {
       // The body guard already checked the content type (case-insensitively); the option
       // exists at run time but is missing from the package's type declarations.
-      chain.use(bodyGuard(true)).use(jsonGuard()).use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
+      chain
+        .use(bodyGuard(true))
+        .use(jsonGuard())
+        .use(httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]));
     } else {
       chain.use(bodyGuard(false));
     }

@@ -13,9 +13,7 @@
 export const MAX_JSON_DEPTH = 32;
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-export type JsonFinding =
-  | { kind: 'too-deep' }
-  | { kind: 'key'; field: string; message: string };
+export type JsonFinding = { kind: 'too-deep' } | { kind: 'key'; field: string; message: string };
 
 interface Frame {
   kind: 'object' | 'array';
@@ -60,7 +58,8 @@ export function inspectJson(text: string): JsonFinding | undefined {
       if (top?.kind === 'object' && top.expectKey) {
         const key = decodeKey(text.slice(index + 1, end));
         if (key === undefined) return undefined;
-        if (RESERVED_KEYS.has(key)) return { kind: 'key', field: join(top.path, key), message: 'is a reserved name (__proto__, constructor and prototype are refused)' };
+        if (RESERVED_KEYS.has(key))
+          return { kind: 'key', field: join(top.path, key), message: 'is a reserved name (__proto__, constructor and prototype are refused)' };
         if (top.keys.has(key)) return { kind: 'key', field: join(top.path, key), message: 'is given more than once' };
         top.keys.add(key);
         top.key = key;

@@ -12,25 +12,27 @@ import { schema } from '../domain/schema';
 export const IDEMPOTENCY_STATUSES = ['IN_PROGRESS', 'COMPLETED'] as const;
 export type IdempotencyStatus = (typeof IDEMPOTENCY_STATUSES)[number];
 
-export const idempotencyRecordSchema = /* @__PURE__ */ schema(() => z.object({
-  /** SHA-256 of the method, the path and the canonical JSON body of the first request. */
-  fingerprint: z.string(),
-  status: z.enum(IDEMPOTENCY_STATUSES),
-  /** A random id of the request that holds the key: only it may complete or release it. */
-  owner: z.string(),
-  /**
-   * Until when an IN_PROGRESS record is its owner's (epoch seconds). Past it the owner's
-   * function has died (no function runs that long): another request with the key takes it
-   * over, and the dead one's write can no longer commit, since it is conditioned on `owner`.
-   */
-  leaseUntilEpoch: z.number().check(z.int()),
-  /** The first answer, once COMPLETED: its status and its JSON body. */
-  responseStatus: z.nullable(z.number().check(z.int())),
-  responseBody: z.nullable(z.string()),
-  createdAt: z.iso.datetime(),
-  /** Kept 24 hours (the item's TTL). */
-  expiresAtEpoch: z.number().check(z.int()),
-}));
+export const idempotencyRecordSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    /** SHA-256 of the method, the path and the canonical JSON body of the first request. */
+    fingerprint: z.string(),
+    status: z.enum(IDEMPOTENCY_STATUSES),
+    /** A random id of the request that holds the key: only it may complete or release it. */
+    owner: z.string(),
+    /**
+     * Until when an IN_PROGRESS record is its owner's (epoch seconds). Past it the owner's
+     * function has died (no function runs that long): another request with the key takes it
+     * over, and the dead one's write can no longer commit, since it is conditioned on `owner`.
+     */
+    leaseUntilEpoch: z.number().check(z.int()),
+    /** The first answer, once COMPLETED: its status and its JSON body. */
+    responseStatus: z.nullable(z.number().check(z.int())),
+    responseBody: z.nullable(z.string()),
+    createdAt: z.iso.datetime(),
+    /** Kept 24 hours (the item's TTL). */
+    expiresAtEpoch: z.number().check(z.int()),
+  }),
+);
 export type IdempotencyRecord = z.infer<typeof idempotencyRecordSchema>;
 
 /** Whose key it is: keys are scoped to the signed-in user, to the API key, or to the client IP on a public route. */

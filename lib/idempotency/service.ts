@@ -12,7 +12,6 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
  */
 export const IDEMPOTENCY_LEASE_SECONDS = 60;
 
-
 /** JSON with object keys in one order, so the same body written with its keys in another order is the same request. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -45,7 +45,12 @@ export const IMPORT_COLUMNS: Record<ImportKind, readonly Column[]> = {
   suppliers: [
     { field: 'name', required: true, headers: ['name', 'nome', 'nome fantasia', 'fantasia', 'trade name'] },
     { field: 'corporateName', required: true, headers: ['corporateName', 'razao social', 'razao', 'corporate name', 'legal name'] },
-    { field: 'document', required: true, headers: ['document', 'documento', 'cnpj', 'cpf', 'cnpj/cpf', 'cpf/cnpj', 'cnpj cpf', 'cpf cnpj'], value: bareDocument },
+    {
+      field: 'document',
+      required: true,
+      headers: ['document', 'documento', 'cnpj', 'cpf', 'cnpj/cpf', 'cpf/cnpj', 'cnpj cpf', 'cpf cnpj'],
+      value: bareDocument,
+    },
     { field: 'email', required: false, headers: ['email', 'e-mail', 'e mail', 'correio eletronico'] },
     { field: 'phone', required: false, headers: ['phone', 'telefone', 'fone', 'celular', 'telephone'], value: brazilianPhone },
     { field: 'active', required: false, headers: ['active', 'ativo', 'situacao', 'status'], value: yesOrNo },

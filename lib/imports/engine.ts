@@ -161,7 +161,9 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
   const taken = await takenKeys(job, valid);
   const outcomes: ('created' | 'existing')[] = job.dryRun
     ? valid.map((row) => (taken.has(row.key) ? 'existing' : 'created'))
-    : await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) => (taken.has(row.key) ? Promise.resolve('existing' as const) : create(job, row.request, deps.now())));
+    : await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) =>
+        taken.has(row.key) ? Promise.resolve('existing' as const) : create(job, row.request, deps.now()),
+      );
   const room = Math.max(0, MAX_REPORTED_ERRORS - job.errors.length);
   const toRow = fromRow + rows.length;
   const step: StepOutcome = {
@@ -189,7 +191,7 @@ export function forgetCheckedFiles(): void {
 
 /** Run a job's steps one after another in this process (`npm start`, the tests) until it finishes, from `fromRow` (a job resumed: its `nextRow`). */
 export async function runImport(ref: { tenantId: string; id: string }, deps: ImportDeps, fromRow = 0): Promise<void> {
-  for (let next: number | null = fromRow; next !== null; ) next = await runImportStep(ref, next, deps);
+  for (let next: number | null = fromRow; next !== null;) next = await runImportStep(ref, next, deps);
 }
 
 /** The import queue's messages: a step to run (sent by the step before), or S3's notice that a file came (the first step). */
@@ -215,7 +217,9 @@ export function stepsOf(body: StepMessage | S3Notice): StepMessage[] {
   if ('type' in body && body.type === 'import-step') return [body];
   return ((body as S3Notice).Records ?? []).flatMap((record) => {
     const match = UPLOADED_KEY.exec(decodeURIComponent((record.s3?.object?.key ?? '').replace(/\+/g, ' ')));
-    return record.eventName?.startsWith('ObjectCreated:') && match ? [{ type: 'import-step' as const, tenantId: match[1] as string, importId: match[2] as string, fromRow: 0 }] : [];
+    return record.eventName?.startsWith('ObjectCreated:') && match
+      ? [{ type: 'import-step' as const, tenantId: match[1] as string, importId: match[2] as string, fromRow: 0 }]
+      : [];
   });
 }
 

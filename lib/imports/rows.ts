@@ -53,7 +53,11 @@ export function checkRows(kind: ImportKind, table: CsvTable, header: HeaderMap =
     const key = request.kind === 'suppliers' ? request.input.document : request.input.sku;
     const earlier = firstLine.get(key);
     if (earlier !== undefined) {
-      return { line: row.line, ok: false, errors: [{ line: row.line, field: headerOf(unique.field), message: `repeats line ${earlier}: the same ${unique.name}` }] };
+      return {
+        line: row.line,
+        ok: false,
+        errors: [{ line: row.line, field: headerOf(unique.field), message: `repeats line ${earlier}: the same ${unique.name}` }],
+      };
     }
     firstLine.set(key, row.line);
     return { line: row.line, ok: true, request, key };

@@ -25,7 +25,10 @@ export function s3ImportStorage(bucket: string, fetchObject: typeof fetch = fetc
       if (!response.ok) {
         // S3's error document names its code (<Code>AccessDenied</Code>); read as text, never parsed as XML.
         const code = /<Code>([A-Za-z]{1,64})<\/Code>/.exec((await response.text()).slice(0, 2048))?.[1] ?? 'unknown';
-        throw Object.assign(new Error(`S3 GetObject of the import file failed: ${response.status} ${code}`), { name: code === 'SlowDown' ? 'ThrottlingException' : 'S3Error', status: response.status });
+        throw Object.assign(new Error(`S3 GetObject of the import file failed: ${response.status} ${code}`), {
+          name: code === 'SlowDown' ? 'ThrottlingException' : 'S3Error',
+          status: response.status,
+        });
       }
       return new Uint8Array(await response.arrayBuffer());
     },

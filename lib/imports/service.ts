@@ -45,7 +45,10 @@ export async function createImportJob(principal: Principal, input: CreateImportI
     finishedAt: null,
     origin: { requestId: origin?.requestId ?? `import-${randomUUID()}`, sourceIp: origin?.sourceIp ?? null, userAgent: origin?.userAgent ?? null },
   };
-  await insertImportJob(job, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'import.created', resource: { type: 'import', id: job.id } }, nowMs));
+  await insertImportJob(
+    job,
+    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'import.created', resource: { type: 'import', id: job.id } }, nowMs),
+  );
   return job;
 }
 
@@ -71,7 +74,12 @@ export function importViewOf(job: ImportJob, nowMs: number): ImportView {
 }
 
 /** POST /imports: the job, waiting for its file, and the link to PUT the file to. */
-export async function createImport(principal: Principal, input: CreateImportInput, nowMs: number, storage: Pick<ImportStorage, 'uploadLink'>): Promise<ImportCreatedView> {
+export async function createImport(
+  principal: Principal,
+  input: CreateImportInput,
+  nowMs: number,
+  storage: Pick<ImportStorage, 'uploadLink'>,
+): Promise<ImportCreatedView> {
   const job = await createImportJob(principal, input, nowMs);
   return { ...importViewOf(job, nowMs), upload: await storage.uploadLink(job, nowMs) };
 }

@@ -45,7 +45,9 @@ export async function stockCoverage(principal: Caller, days: number, nowMs: numb
   const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
   const from = addDays(today, -days);
   const to = addDays(today, -1);
-  const coverage = (await readProductsWithSales(principal.tenantId)).map(({ product, sales }) => coverageItem(product, BigInt(sales ? unitsBetween(sales, from, to) : 0), days));
+  const coverage = (await readProductsWithSales(principal.tenantId)).map(({ product, sales }) =>
+    coverageItem(product, BigInt(sales ? unitsBetween(sales, from, to) : 0), days),
+  );
   return coverage.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
 }
 
@@ -64,8 +66,14 @@ export async function coveragePage(principal: Caller, input: CoverageInput, nowM
   if (after && (afterOrder === undefined || !COVERAGE_ORDER.test(afterOrder))) throw cursorRefused();
   const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
 
-  const indexed = isIndexedCoverageDays(input.days) ? await readCoverageIndexPage(principal.tenantId, input.days, { today, limit: input.limit, ...(afterOrder ? { afterOrder } : {}) }) : null;
-  if (indexed) return { items: indexed.rows.map(({ product, sold }) => coverageItem(product, sold, input.days).item), nextCursor: await sealPageCursor(indexed.lastOrder === undefined ? undefined : { o: indexed.lastOrder }, scope) };
+  const indexed = isIndexedCoverageDays(input.days)
+    ? await readCoverageIndexPage(principal.tenantId, input.days, { today, limit: input.limit, ...(afterOrder ? { afterOrder } : {}) })
+    : null;
+  if (indexed)
+    return {
+      items: indexed.rows.map(({ product, sold }) => coverageItem(product, sold, input.days).item),
+      nextCursor: await sealPageCursor(indexed.lastOrder === undefined ? undefined : { o: indexed.lastOrder }, scope),
+    };
 
   // The full read grows with the catalog (about 0.4 read units a product): each user's are limited (the manifest's).
   if (fullReads) await consumeLimit(fullReads, { ip: '', userId: callerId(principal) }, nowMs);

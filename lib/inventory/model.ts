@@ -12,52 +12,58 @@ import { schema } from '../domain/schema';
 export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
-export const warehouseSchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
-  name: z.string(),
-  createdAt: z.iso.datetime(),
-  /**
-   * Maintained by every movement, exactly (lib/domain/decimal): units on hand in thousandths,
-   * products with a non-zero balance, stock value in 10^-7 of the currency.
-   */
-  totalItems: z.bigint(),
-  totalProducts: z.number().check(z.int()),
-  totalValue: z.bigint(),
-}));
+export const warehouseSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    createdAt: z.iso.datetime(),
+    /**
+     * Maintained by every movement, exactly (lib/domain/decimal): units on hand in thousandths,
+     * products with a non-zero balance, stock value in 10^-7 of the currency.
+     */
+    totalItems: z.bigint(),
+    totalProducts: z.number().check(z.int()),
+    totalValue: z.bigint(),
+  }),
+);
 export type Warehouse = z.infer<typeof warehouseSchema>;
 
 /** What a caller gives to create a warehouse (the rest is the service's). */
 export const warehouseInputSchema = /* @__PURE__ */ schema(() => z.pick(warehouseSchema, { name: true }));
 export type WarehouseInput = z.infer<typeof warehouseInputSchema>;
 
-export const productSchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
-  sku: z.string(),
-  name: z.string(),
-  createdAt: z.iso.datetime(),
-  /** Units on hand over every warehouse in thousandths, maintained by every movement. */
-  onHand: z.bigint(),
-}));
+export const productSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.uuid(),
+    sku: z.string(),
+    name: z.string(),
+    createdAt: z.iso.datetime(),
+    /** Units on hand over every warehouse in thousandths, maintained by every movement. */
+    onHand: z.bigint(),
+  }),
+);
 export type Product = z.infer<typeof productSchema>;
 
 /** What a caller gives to create a product (the rest is the service's). */
 export const productInputSchema = /* @__PURE__ */ schema(() => z.pick(productSchema, { sku: true, name: true }));
 export type ProductInput = z.infer<typeof productInputSchema>;
 
-export const movementSchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  productId: z.uuid(),
-  warehouseId: z.uuid(),
-  type: z.enum(MOVEMENT_TYPES),
-  quantity: z.number(),
-  /** Given for IN (and optionally ADJUSTMENT); null for OUT and SALE, which leave at the average. */
-  unitCost: z.nullable(z.number()),
-  occurredAt: z.iso.datetime(),
-  createdAt: z.iso.datetime(),
-  /** The business day of `occurredAt` (daily sales counter). */
-  day: z.string(),
-}));
+export const movementSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    productId: z.uuid(),
+    warehouseId: z.uuid(),
+    type: z.enum(MOVEMENT_TYPES),
+    quantity: z.number(),
+    /** Given for IN (and optionally ADJUSTMENT); null for OUT and SALE, which leave at the average. */
+    unitCost: z.nullable(z.number()),
+    occurredAt: z.iso.datetime(),
+    createdAt: z.iso.datetime(),
+    /** The business day of `occurredAt` (daily sales counter). */
+    day: z.string(),
+  }),
+);
 export type Movement = z.infer<typeof movementSchema>;
 
 /**
@@ -72,16 +78,20 @@ export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementTy
  * thousandths of a unit, the value of what is on hand in 10^-7 of the currency, the weighted
  * average unit cost in 10^-4 (kept when the quantity reaches 0).
  */
-export const balanceSchema = /* @__PURE__ */ schema(() => z.object({
-  quantity: z.bigint(),
-  totalCost: z.bigint(),
-  averageCost: z.bigint(),
-  version: z.number().check(z.int()),
-}));
+export const balanceSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    quantity: z.bigint(),
+    totalCost: z.bigint(),
+    averageCost: z.bigint(),
+    version: z.number().check(z.int()),
+  }),
+);
 export type Balance = z.infer<typeof balanceSchema>;
 
 /** One business day's sales of a product (the `day` of its SALE movements), as they or the seed leave it. */
-export const salesDaySchema = /* @__PURE__ */ schema(() => z.extend(z.pick(movementSchema, { tenantId: true, productId: true, day: true }), { units: z.number() }));
+export const salesDaySchema = /* @__PURE__ */ schema(() =>
+  z.extend(z.pick(movementSchema, { tenantId: true, productId: true, day: true }), { units: z.number() }),
+);
 export type SalesDay = z.infer<typeof salesDaySchema>;
 
 /**
@@ -89,11 +99,13 @@ export type SalesDay = z.infer<typeof salesDaySchema>;
  * fixed window ending at `through`, always integers (see lib/db/sales-series for the window
  * and its encoding).
  */
-export const salesSeriesSchema = /* @__PURE__ */ schema(() => z.object({
-  /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */
-  through: z.nullable(z.string()),
-  units: z.custom<Float64Array>((value) => value instanceof Float64Array),
-}));
+export const salesSeriesSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    /** The last day the series covers, `YYYY-MM-DD`; null before any roll-up. */
+    through: z.nullable(z.string()),
+    units: z.custom<Float64Array>((value) => value instanceof Float64Array),
+  }),
+);
 export type SalesSeries = z.infer<typeof salesSeriesSchema>;
 
 /**

@@ -34,21 +34,25 @@ export const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 export const warehouseBody = /* @__PURE__ */ schema(() => z.strictObject({ ...warehouseInputSchema.shape, name: nameField }));
 
 /** The product input fields (lib/inventory/model) with their input rules. */
-export const productBody = /* @__PURE__ */ schema(() => z.strictObject({
-  ...productInputSchema.shape,
-  sku: requiredText(64).check(z.regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only')),
-  name: nameField,
-}));
+export const productBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    ...productInputSchema.shape,
+    sku: requiredText(64).check(z.regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only')),
+    name: nameField,
+  }),
+);
 
-const occurredAtField = /* @__PURE__ */ schema(() => documented(
-  z.iso
-    .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
-    .check(z.refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)),
-  {
-    description: `When the goods moved; defaults to now. Not before ${OCCURRED_AT_FLOOR} and not in the future (both 400).`,
-    examples: ['2026-11-20T14:30:00.000Z'],
-  },
-));
+const occurredAtField = /* @__PURE__ */ schema(() =>
+  documented(
+    z.iso
+      .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
+      .check(z.refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)),
+    {
+      description: `When the goods moved; defaults to now. Not before ${OCCURRED_AT_FLOOR} and not in the future (both 400).`,
+      examples: ['2026-11-20T14:30:00.000Z'],
+    },
+  ),
+);
 
 export const movementFields = /* @__PURE__ */ schema(() => ({
   productId: uuidField,
@@ -59,20 +63,21 @@ export const movementFields = /* @__PURE__ */ schema(() => ({
   occurredAt: z.optional(occurredAtField),
 }));
 
-export const movementBody = /* @__PURE__ */ schema(() => z.strictObject(movementFields).check(
-  z.superRefine((movement, ctx) => {
-    if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {
-      ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'must be greater than 0' });
-    }
-    if (movement.type === 'IN' && movement.unitCost === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['unitCost'], message: 'is required for IN' });
-    }
-    if ((movement.type === 'OUT' || movement.type === 'SALE') && movement.unitCost !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['unitCost'], message: `is not accepted for ${movement.type}: stock leaves at its average cost` });
-    }
-  }),
-));
-
+export const movementBody = /* @__PURE__ */ schema(() =>
+  z.strictObject(movementFields).check(
+    z.superRefine((movement, ctx) => {
+      if (movement.type !== 'ADJUSTMENT' && movement.quantity <= 0) {
+        ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'must be greater than 0' });
+      }
+      if (movement.type === 'IN' && movement.unitCost === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['unitCost'], message: 'is required for IN' });
+      }
+      if ((movement.type === 'OUT' || movement.type === 'SALE') && movement.unitCost !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['unitCost'], message: `is not accepted for ${movement.type}: stock leaves at its average cost` });
+      }
+    }),
+  ),
+);
 
 /**
  * GET /inventory/dashboard/coverage pages: bounded like every list, large enough
@@ -81,27 +86,28 @@ export const movementBody = /* @__PURE__ */ schema(() => z.strictObject(movement
 export const MAX_COVERAGE_PAGE = 1_000;
 export const DEFAULT_COVERAGE_PAGE = 500;
 
-export const coverageQuery = /* @__PURE__ */ schema(() => z.strictObject({
-  days: z._default(
-    z.pipe(
-      z.pipe(z.string().check(z.regex(/^\d+$/, 'must be a whole number of days from 1 to 365')), z.transform(Number)),
-      z.number().check(z.int(), z.gte(1, 'must be at least 1'), z.lte(365, 'must be at most 365')),
+export const coverageQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    days: z._default(
+      z.pipe(
+        z.pipe(z.string().check(z.regex(/^\d+$/, 'must be a whole number of days from 1 to 365')), z.transform(Number)),
+        z.number().check(z.int(), z.gte(1, 'must be at least 1'), z.lte(365, 'must be at most 365')),
+      ),
+      30,
     ),
-    30,
-  ),
-  limit: z._default(queryInteger(1, MAX_COVERAGE_PAGE, `must be an integer from 1 to ${MAX_COVERAGE_PAGE}`), DEFAULT_COVERAGE_PAGE),
-  cursor: cursorParam,
-}));
+    limit: z._default(queryInteger(1, MAX_COVERAGE_PAGE, `must be an integer from 1 to ${MAX_COVERAGE_PAGE}`), DEFAULT_COVERAGE_PAGE),
+    cursor: cursorParam,
+  }),
+);
 export type CoverageInput = z.output<typeof coverageQuery>;
 
 /** GET /inventory/movements: page sizes. */
 export const MAX_HISTORY_PAGE = 100;
 export const DEFAULT_HISTORY_PAGE = 50;
 
-
 /** GET /inventory/movements; any other parameter is a 400. */
-export const movementHistoryQuery = /* @__PURE__ */ schema(() => z
-  .strictObject({
+export const movementHistoryQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({
     productId: z.optional(uuidField),
     warehouseId: z.optional(uuidField),
     type: z.optional(z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` })),
@@ -109,7 +115,8 @@ export const movementHistoryQuery = /* @__PURE__ */ schema(() => z
     to: z.optional(timeBound),
     limit: z._default(queryInteger(1, MAX_HISTORY_PAGE, `must be an integer from 1 to ${MAX_HISTORY_PAGE}`), DEFAULT_HISTORY_PAGE),
     cursor: cursorParam,
-  }));
+  }),
+);
 export type MovementHistoryInput = z.output<typeof movementHistoryQuery>;
 
 /*
@@ -126,44 +133,53 @@ export const productView = /* @__PURE__ */ schema(() => classic.object(productSc
 export type ProductView = classic.infer<typeof productView>;
 
 /** POST /inventory/movements: the movement as recorded, with the balance it left. */
-export const movementView = /* @__PURE__ */ schema(() => classic.object(movementSchema.shape)
-  .omit({ tenantId: true, day: true })
-  .extend({
-    /** The balance after it: its quantity (3 decimals) and its average unit cost in cents. */
-    balance: classic.object({ quantity: classic.number(), averageCost: classic.number() }),
-  }));
+export const movementView = /* @__PURE__ */ schema(() =>
+  classic
+    .object(movementSchema.shape)
+    .omit({ tenantId: true, day: true })
+    .extend({
+      /** The balance after it: its quantity (3 decimals) and its average unit cost in cents. */
+      balance: classic.object({ quantity: classic.number(), averageCost: classic.number() }),
+    }),
+);
 export type MovementView = classic.infer<typeof movementView>;
 
 /** GET /inventory/movements: a page of the stock history, newest first. */
-export const movementHistoryPageView = /* @__PURE__ */ schema(() => classic.object({
-  items: classic.array(movementView),
-  /** Pass as `cursor` (with the same filters) for the next page; null on the last page. */
-  nextCursor: classic.string().nullable(),
-}));
+export const movementHistoryPageView = /* @__PURE__ */ schema(() =>
+  classic.object({
+    items: classic.array(movementView),
+    /** Pass as `cursor` (with the same filters) for the next page; null on the last page. */
+    nextCursor: classic.string().nullable(),
+  }),
+);
 export type MovementHistoryPage = classic.infer<typeof movementHistoryPageView>;
 
 /** GET /inventory/dashboard/coverage, one per product. */
-export const coverageItemView = /* @__PURE__ */ schema(() => classic.object({
-  productId: productSchema.shape.id,
-  sku: productSchema.shape.sku,
-  name: productSchema.shape.name,
-  availableQuantity: classic.number(),
-  averageDailySales: classic.number(),
-  /** null when the product sold nothing in the period. */
-  estimatedCoverageDays: classic.number().nullable(),
-}));
+export const coverageItemView = /* @__PURE__ */ schema(() =>
+  classic.object({
+    productId: productSchema.shape.id,
+    sku: productSchema.shape.sku,
+    name: productSchema.shape.name,
+    availableQuantity: classic.number(),
+    averageDailySales: classic.number(),
+    /** null when the product sold nothing in the period. */
+    estimatedCoverageDays: classic.number().nullable(),
+  }),
+);
 export type CoverageItem = classic.infer<typeof coverageItemView>;
 
 /** GET /inventory/dashboard/by-warehouse, one per warehouse. */
-export const warehouseSummaryView = /* @__PURE__ */ schema(() => classic.object({
-  warehouseId: warehouseSchema.shape.id,
-  warehouseName: warehouseSchema.shape.name,
-  /** Units on hand, to 2 decimals. */
-  totalItems: classic.number(),
-  totalProducts: warehouseSchema.shape.totalProducts,
-  /** In cents. */
-  totalValue: classic.number(),
-}));
+export const warehouseSummaryView = /* @__PURE__ */ schema(() =>
+  classic.object({
+    warehouseId: warehouseSchema.shape.id,
+    warehouseName: warehouseSchema.shape.name,
+    /** Units on hand, to 2 decimals. */
+    totalItems: classic.number(),
+    totalProducts: warehouseSchema.shape.totalProducts,
+    /** In cents. */
+    totalValue: classic.number(),
+  }),
+);
 export type WarehouseSummary = classic.infer<typeof warehouseSummaryView>;
 
 export const warehouseListView = /* @__PURE__ */ schema(() => classic.array(warehouseView));

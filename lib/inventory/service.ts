@@ -4,7 +4,20 @@ import { auditRecord } from '../audit/record';
 import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
 import { countMovement } from '../metrics';
-import { findProduct, findWarehouse, insertProduct, insertWarehouse, listProductPage, listWarehousePage, productListingOf, productSearchSource, readHistoryPage, recordMovement, type BalanceRule, type StockLowRule } from '../db/repositories/inventory';
+import {
+  findProduct,
+  findWarehouse,
+  insertProduct,
+  insertWarehouse,
+  listProductPage,
+  listWarehousePage,
+  productListingOf,
+  productSearchSource,
+  readHistoryPage,
+  recordMovement,
+  type BalanceRule,
+  type StockLowRule,
+} from '../db/repositories/inventory';
 import { searchList } from '../search/engine';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { searchQuery } from '../search/query';
@@ -20,7 +33,15 @@ import { stockLowEvent } from './stock-low';
 import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
 import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
-import { OCCURRED_AT_FLOOR_MS, type movementBody, type MovementHistoryInput, type MovementHistoryPage, type MovementView, type ProductView, type WarehouseView } from './schemas';
+import {
+  OCCURRED_AT_FLOOR_MS,
+  type movementBody,
+  type MovementHistoryInput,
+  type MovementHistoryPage,
+  type MovementView,
+  type ProductView,
+  type WarehouseView,
+} from './schemas';
 
 /** The view's fields of a stored warehouse or product. */
 const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
@@ -46,10 +67,18 @@ export async function listWarehouses(principal: Caller, page: PageRequest): Prom
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'warehouses' } }, page, (at) => listWarehousePage(principal.tenantId, at));
 }
 
-export async function createProduct(principal: Pick<Caller, 'tenantId'>, input: ProductInput, nowMs: number, idempotency?: IdempotentWrite): Promise<ProductView> {
+export async function createProduct(
+  principal: Pick<Caller, 'tenantId'>,
+  input: ProductInput,
+  nowMs: number,
+  idempotency?: IdempotentWrite,
+): Promise<ProductView> {
   const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
   const view = productViewOf(product);
-  const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id }, eventFields: { sku: product.sku } }, nowMs);
+  const audit = auditRecord(
+    { scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id }, eventFields: { sku: product.sku } },
+    nowMs,
+  );
   await insertProduct(principal.tenantId, product, audit, idempotency && { write: idempotency, view });
   return view;
 }
@@ -73,7 +102,10 @@ export async function listProducts(principal: Caller, query: ListProductsInput, 
   if (!search) return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products' } }, query, (at) => listProductPage(principal.tenantId, at));
   // The same order and pages, from the in-memory search; a cursor is bound to its search.
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text } }, query, async ({ limit, afterSk }) => {
-    const { records } = await searchList(productSearchSource, principal.tenantId, search, { limit: limit + 1, ...(afterSk === undefined ? {} : { afterKey: afterSk }) });
+    const { records } = await searchList(productSearchSource, principal.tenantId, search, {
+      limit: limit + 1,
+      ...(afterSk === undefined ? {} : { afterKey: afterSk }),
+    });
     const items = records.slice(0, limit).map(productListingOf);
     return { items, ...(records.length > limit ? { lastSk: (records[limit - 1] as SearchRecord).key } : {}) };
   });
@@ -109,7 +141,12 @@ function movementViewOf(movement: Movement, after: Pick<Balance, 'quantity' | 'a
  * product's `product.stock_low` event when it takes the product's coverage below the
  * tenant's threshold (./stock-low), at the instant of the movement's entry.
  */
-export async function addMovement(principal: Caller, input: z.output<typeof movementBody>, nowMs: number, idempotency?: IdempotentWrite): Promise<MovementView> {
+export async function addMovement(
+  principal: Caller,
+  input: z.output<typeof movementBody>,
+  nowMs: number,
+  idempotency?: IdempotentWrite,
+): Promise<MovementView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
   if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
   const movement: Movement = {
@@ -134,8 +171,15 @@ export async function addMovement(principal: Caller, input: z.output<typeof move
     },
     nowMs,
   );
-  const stockLow: StockLowRule = (product, reading) => stockLowEvent({ tenantId: principal.tenantId, id: product.id, sku: product.sku }, movement.warehouseId, reading, audit.entry.occurredAt);
-  const balance = await recordMovement(movement, balanceRule(input.type, input.quantity, input.unitCost), audit, idempotency && { write: idempotency, view: viewOf }, stockLow);
+  const stockLow: StockLowRule = (product, reading) =>
+    stockLowEvent({ tenantId: principal.tenantId, id: product.id, sku: product.sku }, movement.warehouseId, reading, audit.entry.occurredAt);
+  const balance = await recordMovement(
+    movement,
+    balanceRule(input.type, input.quantity, input.unitCost),
+    audit,
+    idempotency && { write: idempotency, view: viewOf },
+    stockLow,
+  );
   countMovement(movement.type);
   return viewOf(balance);
 }
@@ -146,7 +190,8 @@ const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 /** A `from` bound as epoch ms: a business day's first instant, or the date-time. */
 const fromMs = (bound: string, timeZone: string): number => (isDay(bound) ? dayStartMs(bound, timeZone) : Date.parse(bound));
 /** A `to` bound as epoch ms: a business day's last instant, or the date-time. */
-const toMs = (bound: string, timeZone: string): number => (isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound));
+const toMs = (bound: string, timeZone: string): number =>
+  isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound);
 
 /**
  * A page of the stock history (kardex), newest first: one Query on the list of exactly the

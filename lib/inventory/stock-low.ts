@@ -33,7 +33,12 @@ import { crossedBelow, type CoverageReading } from './model';
  * the movement's warehouse, and the coverage left and the threshold crossed, in days, as
  * exact decimal strings ("3.33", "0", "10").
  */
-export function stockLowEvent(product: { tenantId: string; id: string; sku: string }, warehouseId: string, reading: CoverageReading, timestamp: string): DomainEvent | undefined {
+export function stockLowEvent(
+  product: { tenantId: string; id: string; sku: string },
+  warehouseId: string,
+  reading: CoverageReading,
+  timestamp: string,
+): DomainEvent | undefined {
   const coverage = crossedBelow(reading);
   if (coverage === null || reading.threshold === null) return undefined;
   return derivedEvent(

@@ -31,7 +31,14 @@ export const ROLLUP_CONCURRENCY = 16;
 /** One error line per bad record: what identifies it and why, never the item itself. */
 function logBadRecord(bad: BadRecord): void {
   const { record, tenantId, productId, day, reason, counters } = bad;
-  logger.error('sales roll-up skipped a bad record', { record, tenantId, productId, ...(day === undefined ? {} : { day }), reason, countersLeftPending: counters });
+  logger.error('sales roll-up skipped a bad record', {
+    record,
+    tenantId,
+    productId,
+    ...(day === undefined ? {} : { day }),
+    reason,
+    countersLeftPending: counters,
+  });
 }
 
 /** Tenants whose coverage index is refreshed at once (each is a few requests when nothing changed). */

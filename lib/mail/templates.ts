@@ -21,7 +21,10 @@ export function passwordResetMail(to: string, link: string, minutes: number): Ma
   return message(
     to,
     'Reset your password',
-    [`Someone asked to reset the password of this account. The link below works once, for ${minutes} minutes.`, 'If it was not you, ignore this e-mail: your password stays as it is.'],
+    [
+      `Someone asked to reset the password of this account. The link below works once, for ${minutes} minutes.`,
+      'If it was not you, ignore this e-mail: your password stays as it is.',
+    ],
     link,
   );
 }
@@ -81,8 +84,14 @@ export function invitationToExistingAccountMail(to: string, tenantId: string, ad
 }
 
 /** To every administrator of a tenant when one of them makes or rolls an API key: a key is a standing way in, so each of them hears of it. */
-export function apiKeyMail(to: string, change: { action: 'created' | 'rolled'; keyName: string; prefix: string; by: string; previousWorksUntil?: string }): MailMessage {
-  const what = change.action === 'created' ? `A new API key, "${change.keyName}" (${change.prefix}…), was created by ${change.by}.` : `The API key "${change.keyName}" was given a new secret (${change.prefix}…) by ${change.by}.`;
+export function apiKeyMail(
+  to: string,
+  change: { action: 'created' | 'rolled'; keyName: string; prefix: string; by: string; previousWorksUntil?: string },
+): MailMessage {
+  const what =
+    change.action === 'created'
+      ? `A new API key, "${change.keyName}" (${change.prefix}…), was created by ${change.by}.`
+      : `The API key "${change.keyName}" was given a new secret (${change.prefix}…) by ${change.by}.`;
   return message(to, change.action === 'created' ? 'A new API key was created' : 'An API key was rolled', [
     what,
     ...(change.previousWorksUntil ? [`The secret it replaced keeps working until ${change.previousWorksUntil} (UTC).`] : []),

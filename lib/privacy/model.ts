@@ -47,7 +47,7 @@ export type Incident = z.infer<typeof incidentSchema>;
 /** The business day `count` weekdays after the day `detectedAt` falls on in `timeZone` (Saturdays and Sundays skipped). */
 export function notificationDeadline(detectedAt: string, timeZone: string, count = NOTIFICATION_BUSINESS_DAYS): string {
   let day = dayOf(Date.parse(detectedAt), timeZone);
-  for (let left = count; left > 0; ) {
+  for (let left = count; left > 0;) {
     day = addDays(day, 1);
     const weekday = new Date(`${day}T12:00:00.000Z`).getUTCDay();
     if (weekday !== 0 && weekday !== 6) left -= 1;

@@ -30,7 +30,13 @@ export function incidentInputOf(options: IncidentOptions): { input: IncidentInpu
     notifiedAt: options['notified-at'] ?? null,
   });
   if (parsed.success) return { input: parsed.data };
-  const OPTION: Record<string, string> = { summary: '--summary', detectedAt: '--detected-at', categories: '--categories', holders: '--holders', notifiedAt: '--notified-at' };
+  const OPTION: Record<string, string> = {
+    summary: '--summary',
+    detectedAt: '--detected-at',
+    categories: '--categories',
+    holders: '--holders',
+    notifiedAt: '--notified-at',
+  };
   return { problems: parsed.error.issues.map((issue) => `${OPTION[String(issue.path[0])] ?? String(issue.path[0])}: ${issue.message}`) };
 }
 
@@ -48,9 +54,15 @@ export const readRegister = (): Promise<Incident[]> => listIncidents();
 export function notificationOf(options: IncidentOptions): { id: string; detectedAt: string; notifiedAt: string } | { problems: string[] } {
   const problems: string[] = [];
   if (!z.uuid().safeParse(options.id).success) problems.push('--id: must be the id `list` shows');
-  if (!z.iso.datetime().safeParse(options['detected-at']).success) problems.push('--detected-at: must be the incident\'s, as `list` shows it');
+  if (!z.iso.datetime().safeParse(options['detected-at']).success) problems.push("--detected-at: must be the incident's, as `list` shows it");
   if (!z.iso.datetime().safeParse(options['notified-at']).success) problems.push('--notified-at: must be an ISO 8601 instant');
-  return problems.length ? { problems } : { id: options.id as string, detectedAt: canonicalInstant(options['detected-at'] as string), notifiedAt: canonicalInstant(options['notified-at'] as string) };
+  return problems.length
+    ? { problems }
+    : {
+        id: options.id as string,
+        detectedAt: canonicalInstant(options['detected-at'] as string),
+        notifiedAt: canonicalInstant(options['notified-at'] as string),
+      };
 }
 
 /** Note a registered incident's notification; false when the register has no such incident. */

@@ -86,7 +86,12 @@ class Projection {
       if (version !== this.fetchedAt[chunk]) stale.push(chunk);
     });
     if (stale.length > 0) {
-      const fetched = await readSearchChunks(tenantId, list, log.manifest.generation, stale.filter((chunk) => (log.manifest.versions[chunk] as number) > 0 || this.fetchedAt[chunk] === -1));
+      const fetched = await readSearchChunks(
+        tenantId,
+        list,
+        log.manifest.generation,
+        stale.filter((chunk) => (log.manifest.versions[chunk] as number) > 0 || this.fetchedAt[chunk] === -1),
+      );
       for (const chunk of stale) {
         const stored = fetched.get(chunk);
         if (!stored && (log.manifest.versions[chunk] as number) > 0) return false;
@@ -95,7 +100,8 @@ class Projection {
       }
     }
     const deltas = latestOf(log.deltas);
-    if (changed) for (const id of new Set([...this.deltas.keys(), ...deltas.keys()])) if (this.deltas.get(id)?.version !== deltas.get(id)?.version) changed.add(id);
+    if (changed)
+      for (const id of new Set([...this.deltas.keys(), ...deltas.keys()])) if (this.deltas.get(id)?.version !== deltas.get(id)?.version) changed.add(id);
     this.deltas = deltas;
     this.manifest = { ...log.manifest, versions: log.manifest.versions };
     if (changed) this.apply(changed);
@@ -191,7 +197,11 @@ class Projection {
     if (!(await writeSearchManifest(tenantId, list, next))) return;
     for (const chunk of written.keys()) this.fetchedAt[chunk] = versions[chunk] as number;
     this.manifest = next;
-    await deleteSearchDeltas(tenantId, list, deltas.map((delta) => delta.sk));
+    await deleteSearchDeltas(
+      tenantId,
+      list,
+      deltas.map((delta) => delta.sk),
+    );
   }
 
   /** A new generation at the level the tenant's size calls for; the old one's chunks and the deltas go once the manifest names it. */
@@ -200,8 +210,17 @@ class Projection {
     const next = await writeGeneration(tenantId, list, [...this.current.values()], old.rev + 1);
     if (!next) return;
     await Promise.all([
-      deleteSearchChunks(tenantId, list, old.generation, [...old.versions.keys()].filter((chunk) => (old.versions[chunk] as number) > 0)),
-      deleteSearchDeltas(tenantId, list, deltas.map((delta) => delta.sk)),
+      deleteSearchChunks(
+        tenantId,
+        list,
+        old.generation,
+        [...old.versions.keys()].filter((chunk) => (old.versions[chunk] as number) > 0),
+      ),
+      deleteSearchDeltas(
+        tenantId,
+        list,
+        deltas.map((delta) => delta.sk),
+      ),
     ]);
   }
 }
@@ -356,8 +375,19 @@ export async function rebuildSearchList(source: SearchSource, tenantId: string):
   const old = log.manifest;
   if (!(await writeGeneration(tenantId, source.list, records, (old?.rev ?? 0) + 1))) return false;
   await Promise.all([
-    old ? deleteSearchChunks(tenantId, source.list, old.generation, [...old.versions.keys()].filter((chunk) => (old.versions[chunk] as number) > 0)) : undefined,
-    deleteSearchDeltas(tenantId, source.list, log.deltas.map((delta) => delta.sk)),
+    old
+      ? deleteSearchChunks(
+          tenantId,
+          source.list,
+          old.generation,
+          [...old.versions.keys()].filter((chunk) => (old.versions[chunk] as number) > 0),
+        )
+      : undefined,
+    deleteSearchDeltas(
+      tenantId,
+      source.list,
+      log.deltas.map((delta) => delta.sk),
+    ),
   ]);
   return true;
 }

@@ -76,7 +76,8 @@ export function encodeChunk(records: SearchRecord[]): string {
   return records
     .map((record) => {
       const fields = [record.id, String(record.version), record.key, record.words, record.digits, record.view];
-      if (fields.some((field) => field.includes(RECORD_SEPARATOR) || field.includes(CHUNK_FIELD_SEPARATOR))) throw new Error(`Search record ${record.id} holds a separator`);
+      if (fields.some((field) => field.includes(RECORD_SEPARATOR) || field.includes(CHUNK_FIELD_SEPARATOR)))
+        throw new Error(`Search record ${record.id} holds a separator`);
       return fields.join(CHUNK_FIELD_SEPARATOR);
     })
     .join(RECORD_SEPARATOR);

@@ -28,7 +28,12 @@ export const toSupplierView = ({ id, name, corporateName, document, email, phone
 });
 
 /** A new supplier of the caller's tenant, active unless said otherwise; 409 when the tenant already has its document. */
-export async function createSupplier(principal: Pick<Caller, 'tenantId'>, input: CreateSupplierInput, nowMs: number, idempotency?: IdempotentWrite): Promise<SupplierView> {
+export async function createSupplier(
+  principal: Pick<Caller, 'tenantId'>,
+  input: CreateSupplierInput,
+  nowMs: number,
+  idempotency?: IdempotentWrite,
+): Promise<SupplierView> {
   const now = new Date(nowMs).toISOString();
   const supplier: Supplier = {
     id: randomUUID(),
@@ -67,7 +72,15 @@ export async function updateSupplier(principal: Caller, supplierId: string, chan
     supplierId,
     (current) => ({ ...current, ...given, updatedAt }),
     (before, after) =>
-      auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.updated', resource: { type: 'supplier', id: supplierId }, changes: changesOf(before, after, AUDITED_FIELDS) }, nowMs),
+      auditRecord(
+        {
+          scope: { tenantId: principal.tenantId },
+          action: 'supplier.updated',
+          resource: { type: 'supplier', id: supplierId },
+          changes: changesOf(before, after, AUDITED_FIELDS),
+        },
+        nowMs,
+      ),
   );
   return toSupplierView(supplier);
 }
@@ -78,7 +91,11 @@ export async function updateSupplier(principal: Caller, supplierId: string, chan
  * tenant or when it is already gone.
  */
 export async function deleteSupplier(principal: Caller, supplierId: string, nowMs: number): Promise<void> {
-  await removeSupplier(principal.tenantId, supplierId, auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.deleted', resource: { type: 'supplier', id: supplierId } }, nowMs));
+  await removeSupplier(
+    principal.tenantId,
+    supplierId,
+    auditRecord({ scope: { tenantId: principal.tenantId }, action: 'supplier.deleted', resource: { type: 'supplier', id: supplierId } }, nowMs),
+  );
 }
 
 /**

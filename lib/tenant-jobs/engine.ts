@@ -18,7 +18,18 @@ import {
 import { getTenant } from '../db/repositories/tenants';
 import { logger } from '../log';
 import type { TenantJobFiles } from './files';
-import { EXPORT_EXCLUDED_ATTRIBUTES, EXPORT_EXCLUDED_ITEMS, EXPORT_IDEMPOTENCY, belongsToTenant, excludedKind, exportedItem, isDeletionBookkeeping, itemKind, ndjsonLine, type TenantFacts } from './ownership';
+import {
+  EXPORT_EXCLUDED_ATTRIBUTES,
+  EXPORT_EXCLUDED_ITEMS,
+  EXPORT_IDEMPOTENCY,
+  belongsToTenant,
+  excludedKind,
+  exportedItem,
+  isDeletionBookkeeping,
+  itemKind,
+  ndjsonLine,
+  type TenantFacts,
+} from './ownership';
 import { exportFolder, TENANT_SCAN_PAGES, TENANT_SCAN_SEGMENTS, type DeletionProgress, type ScanCursor, type TenantExport } from './model';
 
 /**
@@ -46,7 +57,8 @@ export interface TenantJobDeps {
   pages?: number;
 }
 
-export type TenantJobMessage = { type: 'tenant-deletion'; tenantId: string; step: number } | { type: 'tenant-export'; tenantId: string; exportId: string; step: number };
+export type TenantJobMessage =
+  { type: 'tenant-deletion'; tenantId: string; step: number } | { type: 'tenant-export'; tenantId: string; exportId: string; step: number };
 
 export type SendTenantJob = (message: TenantJobMessage) => Promise<void>;
 
@@ -62,7 +74,11 @@ const DELETIONS_PER_RUN = 100;
 export const STALLED_DELETION_MS = 2 * 60 * 60 * 1000;
 
 /** The folders of the tenant's files in the imports bucket: its imports' files, and its exports' (CSV and whole-tenant). */
-export const tenantFolders = (tenantId: string): string[] => [`imports/${tenantId}/`, `exports/${tenantId}/`, `${exportFolder(tenantId, '').replace(/\/$/, '')}/`];
+export const tenantFolders = (tenantId: string): string[] => [
+  `imports/${tenantId}/`,
+  `exports/${tenantId}/`,
+  `${exportFolder(tenantId, '').replace(/\/$/, '')}/`,
+];
 
 const freshCursors = (deps: Pick<TenantJobDeps, 'segments'>): ScanCursor[] => Array.from({ length: deps.segments ?? TENANT_SCAN_SEGMENTS }, () => null);
 
@@ -73,7 +89,9 @@ const freshCursors = (deps: Pick<TenantJobDeps, 'segments'>): ScanCursor[] => Ar
  * one pass, about $0.16 more for a 10 GB table).
  */
 async function scanStep(cursors: ScanCursor[], deps: TenantJobDeps, consistent = false): Promise<{ items: Record<string, unknown>[]; cursors: ScanCursor[] }> {
-  const results = await Promise.all(cursors.map((cursor, segment) => scanSegment(segment, cursors.length, cursor, deps.pages ?? TENANT_SCAN_PAGES, consistent)));
+  const results = await Promise.all(
+    cursors.map((cursor, segment) => scanSegment(segment, cursors.length, cursor, deps.pages ?? TENANT_SCAN_PAGES, consistent)),
+  );
   return { items: results.flatMap((result) => result.items), cursors: results.map((result) => result.cursor) };
 }
 
@@ -93,7 +111,11 @@ export interface DeletionRunResult {
  * was lost) gets its current step sent again: a step that already ran records nothing. `only`: these tenants alone, when due (the command's
  * `--tenant`, and tests that share a store).
  */
-export async function startDueDeletions(deps: Pick<TenantJobDeps, 'now' | 'segments'>, send: SendTenantJob, only?: readonly string[]): Promise<DeletionRunResult> {
+export async function startDueDeletions(
+  deps: Pick<TenantJobDeps, 'now' | 'segments'>,
+  send: SendTenantJob,
+  only?: readonly string[],
+): Promise<DeletionRunResult> {
   const now = new Date(deps.now()).toISOString();
   const result: DeletionRunResult = { started: [], resumed: [] };
   for (const due of await dueDeletions(now, DELETIONS_PER_RUN)) {
@@ -106,7 +128,14 @@ export async function startDueDeletions(deps: Pick<TenantJobDeps, 'now' | 'segme
       continue;
     }
     if (stored?.tenant.status !== 'CLOSED') continue;
-    const progress: DeletionProgress = { phase: 'count', cursors: freshCursors(deps), userIds: await tenantUserIds(due.tenantId), itemsBefore: 0, itemsDeleted: 0, counted: 0 };
+    const progress: DeletionProgress = {
+      phase: 'count',
+      cursors: freshCursors(deps),
+      userIds: await tenantUserIds(due.tenantId),
+      itemsBefore: 0,
+      itemsDeleted: 0,
+      counted: 0,
+    };
     if (!(await markTenantDeleting(due.tenantId, due.deletionDueAt, now, progress))) continue;
     await send({ type: 'tenant-deletion', tenantId: due.tenantId, step: 0 });
     result.started.push(due.tenantId);
@@ -144,7 +173,11 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
   }
   if (progress.phase === 'delete') {
     const removed = await Promise.all(tenantFolders(tenantId).map((folder) => deps.files.removeFolder(folder)));
-    logger.info('tenant deletion: items deleted, files removed', { tenantId, itemsDeleted: progress.itemsDeleted, files: removed.reduce((sum, count) => sum + count, 0) });
+    logger.info('tenant deletion: items deleted, files removed', {
+      tenantId,
+      itemsDeleted: progress.itemsDeleted,
+      files: removed.reduce((sum, count) => sum + count, 0),
+    });
     const next: DeletionProgress = { ...progress, phase: 'verify', cursors: freshCursors(deps), counted: 0 };
     return (await recordDeletionStep(tenantId, step, next, stepAt())) ? step + 1 : null;
   }
@@ -162,7 +195,12 @@ export async function runDeletionStep(tenantId: string, step: number, deps: Tena
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** A new export job's first state. */
-export function newTenantExport(tenantId: string, requestedBy: { tenantId: string; userId: string }, nowMs: number, deps: Pick<TenantJobDeps, 'segments'> = {}): TenantExport {
+export function newTenantExport(
+  tenantId: string,
+  requestedBy: { tenantId: string; userId: string },
+  nowMs: number,
+  deps: Pick<TenantJobDeps, 'segments'> = {},
+): TenantExport {
   return {
     id: randomUUID(),
     tenantId,
@@ -207,11 +245,21 @@ export async function runExportStep(tenantId: string, exportId: string, step: nu
   // A deletion under way removes the tenant's files once its items are gone: an export must not write more after it started.
   if (!tenant || tenant.status === 'DELETING') {
     logger.warn('tenant export stopped: the tenant is being deleted', { tenantId, exportId, step });
-    await recordExportStep({ ...stored, status: 'failed', step: step + 1, failure: 'The deletion of the tenant started: the export was stopped', finishedAt: new Date(deps.now()).toISOString() }, step);
+    await recordExportStep(
+      {
+        ...stored,
+        status: 'failed',
+        step: step + 1,
+        failure: 'The deletion of the tenant started: the export was stopped',
+        finishedAt: new Date(deps.now()).toISOString(),
+      },
+      step,
+    );
     return null;
   }
   // A platform job: it goes on only while who asked for it is still a platform administrator (lib/background/authority).
-  const lost = stored.requestedByTenantId === null ? null : await lostAuthority({ kind: 'platform', tenantId: stored.requestedByTenantId, userId: stored.requestedBy });
+  const lost =
+    stored.requestedByTenantId === null ? null : await lostAuthority({ kind: 'platform', tenantId: stored.requestedByTenantId, userId: stored.requestedBy });
   if (lost !== null) {
     await recordExportStep({ ...stored, status: 'failed', step: step + 1, failure: lost, finishedAt: new Date(deps.now()).toISOString() }, step);
     return null;
@@ -262,7 +310,10 @@ export async function runExportStep(tenantId: string, exportId: string, step: nu
 
 /** Run the step a message asks for; the message of the next step, if any. */
 export async function runTenantJobStep(message: TenantJobMessage, deps: TenantJobDeps): Promise<TenantJobMessage | null> {
-  const next = message.type === 'tenant-deletion' ? await runDeletionStep(message.tenantId, message.step, deps) : await runExportStep(message.tenantId, message.exportId, message.step, deps);
+  const next =
+    message.type === 'tenant-deletion'
+      ? await runDeletionStep(message.tenantId, message.step, deps)
+      : await runExportStep(message.tenantId, message.exportId, message.step, deps);
   return next === null ? null : { ...message, step: next };
 }
 
@@ -274,5 +325,5 @@ export async function handleTenantJobMessage(message: TenantJobMessage, deps: Te
 
 /** A job run to its end in this process, step after step (npm start, the tests). */
 export async function runTenantJob(message: TenantJobMessage, deps: TenantJobDeps): Promise<void> {
-  for (let next: TenantJobMessage | null = message; next; ) next = await runTenantJobStep(next, deps);
+  for (let next: TenantJobMessage | null = message; next;) next = await runTenantJobStep(next, deps);
 }

@@ -1,4 +1,13 @@
-import { COVERAGE_TENANTS_PK_PREFIX, CREDENTIALS_PK_PREFIX, keys, PLATFORM_PK_PREFIX, RATE_PK_PREFIX, SCAN_POSITION_PK_PREFIX, tenantPartitionPrefixes, WEBHOOK_SECRETS_PK_PREFIX } from '../db/keys';
+import {
+  COVERAGE_TENANTS_PK_PREFIX,
+  CREDENTIALS_PK_PREFIX,
+  keys,
+  PLATFORM_PK_PREFIX,
+  RATE_PK_PREFIX,
+  SCAN_POSITION_PK_PREFIX,
+  tenantPartitionPrefixes,
+  WEBHOOK_SECRETS_PK_PREFIX,
+} from '../db/keys';
 import { uuidToBase62 } from '../domain/base62';
 
 /**
@@ -50,7 +59,11 @@ export function isDeletionBookkeeping(item: Record<string, unknown>, tenantId: s
  * it is a hash or a secret (API keys' hashes, invitation and session token hashes).
  */
 export const EXPORT_EXCLUDED_ITEMS = [
-  { kind: 'credentials', reason: "users' password hashes, second-factor (TOTP) secrets, recovery-code and reset-token hashes", pkPrefix: CREDENTIALS_PK_PREFIX },
+  {
+    kind: 'credentials',
+    reason: "users' password hashes, second-factor (TOTP) secrets, recovery-code and reset-token hashes",
+    pkPrefix: CREDENTIALS_PK_PREFIX,
+  },
   { kind: 'webhook-secrets', reason: "webhook endpoints' signing secrets", pkPrefix: WEBHOOK_SECRETS_PK_PREFIX },
   { kind: 'mfa-challenges', reason: 'second-factor challenges of logins in progress (tokens)', pkPrefix: 'MFA_CHALLENGE#' },
   { kind: 'password-resets', reason: 'password-reset tokens', pkPrefix: 'PASSWORD_RESET#' },
@@ -84,7 +97,7 @@ export function exportedItem(item: Record<string, unknown>): { item: Record<stri
 }
 
 /** The kind an export counts an item under: its `type` attribute, else its partition's first segment. */
-export const itemKind = (item: Record<string, unknown>): string => (typeof item.type === 'string' ? item.type : String(item.pk).split('#')[0] ?? 'unknown');
+export const itemKind = (item: Record<string, unknown>): string => (typeof item.type === 'string' ? item.type : (String(item.pk).split('#')[0] ?? 'unknown'));
 
 /** One NDJSON line: DynamoDB's plain JSON (what the document client reads), sets as arrays, binary as base64. */
 export function ndjsonLine(item: Record<string, unknown>): string {

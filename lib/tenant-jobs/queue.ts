@@ -35,7 +35,9 @@ export async function enqueueTenantJob(message: TenantJobMessage): Promise<void>
   // are the worker's, and a deployed route always has the queue.
   IN_PROCESS: {
     const files = await tenantJobFiles();
-    runTenantJob(message, { now: Date.now, files }).catch((error: unknown) => logger.error('tenant job failed in process', { error: error as Error, job: message.type, tenantId: message.tenantId }));
+    runTenantJob(message, { now: Date.now, files }).catch((error: unknown) =>
+      logger.error('tenant job failed in process', { error: error as Error, job: message.type, tenantId: message.tenantId }),
+    );
     return;
   }
   throw new Error('Invalid configuration: TENANT_JOB_QUEUE_URL (deployed) or IMPORT_UPLOAD_DIR (npm start) is required to start a tenant job');

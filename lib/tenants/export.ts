@@ -17,7 +17,16 @@ import type { TenantExportView } from './schemas';
 
 async function exportView(job: TenantExport, nowMs: number, files?: TenantJobLinks): Promise<TenantExportView> {
   const items = job.files.reduce((sum, file) => sum + file.items, 0);
-  const base = { id: job.id, tenantId: job.tenantId, status: job.status, createdAt: job.createdAt, finishedAt: job.finishedAt, items, manifestSha256: job.manifestSha256, failure: job.failure };
+  const base = {
+    id: job.id,
+    tenantId: job.tenantId,
+    status: job.status,
+    createdAt: job.createdAt,
+    finishedAt: job.finishedAt,
+    items,
+    manifestSha256: job.manifestSha256,
+    failure: job.failure,
+  };
   if (job.status !== 'succeeded') return { ...base, downloads: null };
   const store = files ?? tenantJobLinks();
   const folder = exportFolder(job.tenantId, job.id);
@@ -32,7 +41,12 @@ async function exportView(job: TenantExport, nowMs: number, files?: TenantJobLin
  * and while another export of it runs): the job and its entry, then its first step sent
  * (lib/tenant-jobs/queue).
  */
-export async function startTenantExport(principal: Principal, tenantId: string, nowMs: number, send: SendTenantJob = enqueueTenantJob): Promise<TenantExportView> {
+export async function startTenantExport(
+  principal: Principal,
+  tenantId: string,
+  nowMs: number,
+  send: SendTenantJob = enqueueTenantJob,
+): Promise<TenantExportView> {
   requirePlatformAdmin(principal);
   const tenant = await existingTenant(tenantId);
   if (tenant.status === 'DELETING') throw new Conflict('The deletion of the tenant has started: it can no longer be exported');
@@ -42,7 +56,8 @@ export async function startTenantExport(principal: Principal, tenantId: string, 
     // The slot is held. By a running export: 409 naming it. By one that ended without freeing it (its worker stopped between two writes): taken over.
     const holder = await runningExportId(tenantId);
     const running = holder === undefined ? undefined : await findTenantExport(tenantId, holder);
-    if (running?.status === 'running') throw new Conflict(`An export of this tenant is running (${running.id}): wait for it to end, GET /tenants/${tenantId}/exports/${running.id}`);
+    if (running?.status === 'running')
+      throw new Conflict(`An export of this tenant is running (${running.id}): wait for it to end, GET /tenants/${tenantId}/exports/${running.id}`);
     if (!(await insertTenantExport(job, audit, holder))) throw new Conflict('Another export of this tenant has just started: wait for it to end');
   }
   await send({ type: 'tenant-export', tenantId, exportId: job.id, step: 0 });
@@ -50,7 +65,13 @@ export async function startTenantExport(principal: Principal, tenantId: string, 
 }
 
 /** An export's status and, once it succeeded, its download links (15 minutes). */
-export async function readTenantExport(principal: Principal, tenantId: string, exportId: string, nowMs: number, files?: TenantJobLinks): Promise<TenantExportView> {
+export async function readTenantExport(
+  principal: Principal,
+  tenantId: string,
+  exportId: string,
+  nowMs: number,
+  files?: TenantJobLinks,
+): Promise<TenantExportView> {
   requirePlatformAdmin(principal);
   const job = await findTenantExport(tenantId, exportId);
   if (!job) throw new NotFound('No such export');

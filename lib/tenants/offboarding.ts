@@ -26,7 +26,13 @@ export async function existingTenant(tenantId: string): Promise<Tenant> {
   return tenant;
 }
 
-const closureView = (tenant: Tenant, status: Tenant['status'], closedAt: string | null, deletionDueAt: string | null): TenantClosureView => ({ id: tenant.id, name: tenant.name, status, closedAt, deletionDueAt });
+const closureView = (tenant: Tenant, status: Tenant['status'], closedAt: string | null, deletionDueAt: string | null): TenantClosureView => ({
+  id: tenant.id,
+  name: tenant.name,
+  status,
+  closedAt,
+  deletionDueAt,
+});
 
 /**
  * Close a tenant: CLOSED, its deletion due in TENANT_DELETION_GRACE_DAYS. 409 for the
@@ -36,7 +42,10 @@ export async function closeTenant(principal: Principal, tenantId: string, nowMs:
   requirePlatformAdmin(principal);
   const tenant = await existingTenant(tenantId);
   if (tenant.platform) throw new Conflict("The platform's own tenant cannot be closed");
-  if (tenant.status !== 'ACTIVE') throw new Conflict(tenant.status === 'CLOSED' ? 'The tenant is already closed' : `The tenant is ${tenant.status.toLowerCase()}: only an active tenant can be closed`);
+  if (tenant.status !== 'ACTIVE')
+    throw new Conflict(
+      tenant.status === 'CLOSED' ? 'The tenant is already closed' : `The tenant is ${tenant.status.toLowerCase()}: only an active tenant can be closed`,
+    );
   const closedAt = new Date(nowMs).toISOString();
   const deletionDueAt = new Date(nowMs + config().TENANT_DELETION_GRACE_DAYS * DAY_MS).toISOString();
   const audit = auditRecord(

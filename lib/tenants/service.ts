@@ -3,7 +3,15 @@ import type { Principal } from '../auth/principal';
 import { auditRecord, changesOf } from '../audit/record';
 import { countInvitationOf, newInvitation, sendInvitationMail } from '../auth/invitations';
 import { deleteInvitationIfUnchanged } from '../db/repositories/invitations';
-import { findTenantIdByName, getTenant, insertTenant, listTenantPage, setTenantAdminEmail, takeBackTenant, updateTenantProfile } from '../db/repositories/tenants';
+import {
+  findTenantIdByName,
+  getTenant,
+  insertTenant,
+  listTenantPage,
+  setTenantAdminEmail,
+  takeBackTenant,
+  updateTenantProfile,
+} from '../db/repositories/tenants';
 import { logger } from '../log';
 import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { formatDocument } from '../domain/documents';
@@ -13,7 +21,15 @@ import type { Tenant, TenantProfile } from './model';
 import { RESERVED_TENANT_NAMES, type CreateTenantInput, type TenantCreatedView, type TenantView, type UpdateTenantInput } from './schemas';
 
 /** What PATCH /tenants/{id} may change, and so what its audit entry compares. */
-const PROFILE_FIELDS = ['brandName', 'document', 'address', 'phone', 'logoUrl', 'mfaPolicy', 'stockLowThresholdDays'] as const satisfies readonly (keyof TenantProfile)[];
+const PROFILE_FIELDS = [
+  'brandName',
+  'document',
+  'address',
+  'phone',
+  'logoUrl',
+  'mfaPolicy',
+  'stockLowThresholdDays',
+] as const satisfies readonly (keyof TenantProfile)[];
 
 /** The tenants list's shape: document formatted with punctuation. */
 export const toTenantView = (tenant: Tenant): TenantView => ({
@@ -78,7 +94,9 @@ export async function createTenant(input: CreateTenantInput, nowMs: number): Pro
     await sendInvitationMail(invitation, token);
   } catch (error) {
     logger.error("the administrator's invitation could not be mailed; the tenant is taken back", { error: error as Error });
-    await takeBackTenant(tenant, invitation, audit).catch((rollback: unknown) => logger.error('could not take back a tenant whose invitation failed', { error: rollback as Error }));
+    await takeBackTenant(tenant, invitation, audit).catch((rollback: unknown) =>
+      logger.error('could not take back a tenant whose invitation failed', { error: rollback as Error }),
+    );
     throw new ServiceUnavailable(5, 'The invitation e-mail could not be sent; try the sign-up again');
   }
   return view;
@@ -104,7 +122,7 @@ export async function listTenants(principal: Principal, page: PageRequest): Prom
 export async function readTenant(principal: Principal, tenantId: string): Promise<TenantView> {
   if (!principal.platformAdmin) {
     if (principal.tenantId !== tenantId) throw new NotFound('No such tenant');
-    if (principal.role !== 'ADMIN') throw new Forbidden("Only an administrator of the tenant may read its settings");
+    if (principal.role !== 'ADMIN') throw new Forbidden('Only an administrator of the tenant may read its settings');
   }
   const tenant = await getTenant(tenantId);
   if (!tenant) throw new NotFound('No such tenant');
@@ -131,7 +149,10 @@ export async function updateTenant(principal: Principal, tenantId: string, chang
   }
   const now = new Date(nowMs).toISOString();
   const audit = (before: Tenant, after: Tenant) =>
-    auditRecord({ scope: { tenantId }, action: 'tenant.updated', resource: { type: 'tenant', id: tenantId }, changes: changesOf(before, after, AUDITED_FIELDS) }, nowMs);
+    auditRecord(
+      { scope: { tenantId }, action: 'tenant.updated', resource: { type: 'tenant', id: tenantId }, changes: changesOf(before, after, AUDITED_FIELDS) },
+      nowMs,
+    );
   if (adminEmail === undefined) return toTenantView(await updateTenantProfile(tenantId, profile, now, audit));
 
   await countInvitationOf(adminEmail, nowMs);
@@ -141,7 +162,9 @@ export async function updateTenant(principal: Principal, tenantId: string, chang
     await sendInvitationMail(invitation, token);
   } catch (error) {
     logger.error("the administrator's invitation could not be mailed; it is taken back", { error: error as Error });
-    await deleteInvitationIfUnchanged(invitation).catch((rollback: unknown) => logger.error('could not take back an invitation whose e-mail failed', { error: rollback as Error }));
+    await deleteInvitationIfUnchanged(invitation).catch((rollback: unknown) =>
+      logger.error('could not take back an invitation whose e-mail failed', { error: rollback as Error }),
+    );
     throw new ServiceUnavailable(5, 'The invitation e-mail could not be sent; try again');
   }
   return toTenantView(updated);

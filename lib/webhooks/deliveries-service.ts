@@ -19,7 +19,12 @@ const requireTenantAdmin = (principal: Principal, what: string): void => {
 };
 
 /** The entry of a send an administrator asked for, in every list of the trail (the delivery log holds what came of it). */
-async function recordCommand(principal: Principal, action: 'webhook_endpoint.tested' | 'webhook_endpoint.delivery_retried', endpointId: string, nowMs: number): Promise<void> {
+async function recordCommand(
+  principal: Principal,
+  action: 'webhook_endpoint.tested' | 'webhook_endpoint.delivery_retried',
+  endpointId: string,
+  nowMs: number,
+): Promise<void> {
   await writeWithEntry([], auditRecord({ scope: { tenantId: principal.tenantId }, action, resource: { type: 'webhook_endpoint', id: endpointId } }, nowMs));
 }
 
@@ -37,9 +42,18 @@ async function endpointWithSecrets(tenantId: string, endpointId: string) {
 export async function listWebhookDeliveries(principal: Principal, endpointId: string, query: DeliveriesInput): Promise<Page<DeliveryView>> {
   requireTenantAdmin(principal, "see an endpoint's deliveries");
   if (!(await getEndpoint(principal.tenantId, endpointId))) throw new NotFound('No such webhook endpoint');
-  const filters = { list: 'webhook-deliveries', endpointId, ...(query.status ? { status: query.status } : {}), ...(query.eventType ? { eventType: query.eventType } : {}) };
+  const filters = {
+    list: 'webhook-deliveries',
+    endpointId,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.eventType ? { eventType: query.eventType } : {}),
+  };
   return keyOrderedPage({ tenantId: principal.tenantId, filters }, query, async (at) => {
-    const { items, lastSk } = await listDeliveryPage(principal.tenantId, endpointId, { ...at, ...(query.status ? { status: query.status } : {}), ...(query.eventType ? { eventType: query.eventType } : {}) });
+    const { items, lastSk } = await listDeliveryPage(principal.tenantId, endpointId, {
+      ...at,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.eventType ? { eventType: query.eventType } : {}),
+    });
     return { items: items.map(view), ...(lastSk === undefined ? {} : { lastSk }) };
   });
 }

@@ -1,6 +1,16 @@
 import type { DomainEvent, EventType } from '../domain/events';
 import { deliveryIdOf } from './delivery-id';
-import { DELIVERY_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, RETRY_SCHEDULE_SECONDS, type DeliveryRef, type DeliveryWork, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookSecrets } from './model';
+import {
+  DELIVERY_TIMEOUT_MS,
+  FAILING_DISABLES_AFTER_MS,
+  RETRY_SCHEDULE_SECONDS,
+  type DeliveryRef,
+  type DeliveryWork,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEvent,
+  type WebhookSecrets,
+} from './model';
 
 export type { DeliveryRef, DeliveryWork } from './model';
 import { deliveryBody, signDelivery } from './signing';
@@ -31,7 +41,10 @@ import type { VettedTarget } from './ssrf';
  * guard answered one): a fetch that connects to exactly its addresses (./pinned-fetch) cannot
  * be sent elsewhere by a second DNS answer.
  */
-export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; redirect: 'manual'; signal: AbortSignal; target?: VettedTarget }) => Promise<Response>;
+export type FetchLike = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string; redirect: 'manual'; signal: AbortSignal; target?: VettedTarget },
+) => Promise<Response>;
 
 type Attempt = WebhookDelivery['attempts'][number];
 
@@ -39,7 +52,12 @@ export interface DeliveryStore {
   /** False when a delivery with its id exists already (nothing is written then). */
   insertDelivery(delivery: WebhookDelivery, event: WebhookEvent): Promise<boolean>;
   getDelivery(ref: DeliveryRef): Promise<DeliveryWork | undefined>;
-  recordAttempt(delivery: WebhookDelivery, attempt: Attempt | null, outcome: { status: WebhookDelivery['status']; nextAttemptAt: string | null }, claimedUntil: string): Promise<boolean>;
+  recordAttempt(
+    delivery: WebhookDelivery,
+    attempt: Attempt | null,
+    outcome: { status: WebhookDelivery['status']; nextAttemptAt: string | null },
+    claimedUntil: string,
+  ): Promise<boolean>;
   listDue(now: string, limit: number): Promise<WebhookDelivery[]>;
   claimDelivery(delivery: WebhookDelivery, seen: string, claimedUntil: string): Promise<DeliveryWork | undefined>;
   /** Claim a delivery in whatever state it was read (an administrator's retry), if it is still in that state and no attempt's lease holds it at `now`. */
@@ -150,9 +168,14 @@ async function post(event: WebhookEvent, endpoint: WebhookEndpoint, secrets: Web
     const response = await deps.fetch(endpoint.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), target });
     const text = await excerpt(response).catch(() => '');
     const latencyMs = Math.max(0, Math.round(deps.now() - started));
-    return { attempt: { at: iso(started), statusCode: response.status, latencyMs, response: text }, retryAfter: retryAfterSeconds(response.headers.get('retry-after'), deps.now()) };
+    return {
+      attempt: { at: iso(started), statusCode: response.status, latencyMs, response: text },
+      retryAfter: retryAfterSeconds(response.headers.get('retry-after'), deps.now()),
+    };
   } catch (error) {
-    return { attempt: { at: iso(started), statusCode: null, latencyMs: Math.max(0, Math.round(deps.now() - started)), response: failureText(error, timeoutMs) } };
+    return {
+      attempt: { at: iso(started), statusCode: null, latencyMs: Math.max(0, Math.round(deps.now() - started)), response: failureText(error, timeoutMs) },
+    };
   }
 }
 
@@ -243,7 +266,13 @@ function newDelivery(event: WebhookEvent, endpoint: WebhookEndpoint, claimedUnti
  * the attempt, claimed for CLAIM_MS, so a process that dies mid-attempt leaves it to the
  * retries. When it was stored already (the event is handled again), it is advanced instead.
  */
-export async function deliver(event: WebhookEvent, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps, mode: AttemptMode = SCHEDULED): Promise<WebhookDelivery> {
+export async function deliver(
+  event: WebhookEvent,
+  endpoint: WebhookEndpoint,
+  secrets: WebhookSecrets,
+  deps: DeliveryDeps,
+  mode: AttemptMode = SCHEDULED,
+): Promise<WebhookDelivery> {
   const claimedUntil = iso(deps.now() + CLAIM_MS);
   const delivery = newDelivery(event, endpoint, claimedUntil);
   if (!(await deps.deliveries.insertDelivery(delivery, event))) {
@@ -283,7 +312,10 @@ export async function retryDelivery(seen: WebhookDelivery, deps: DeliveryDeps): 
   const claimed = await deps.deliveries.claimDelivery(seen, seen.nextAttemptAt, claimedUntil);
   if (!claimed) return undefined;
   const { delivery, event } = claimed;
-  const [endpoint, secrets] = await Promise.all([deps.endpoints.getEndpoint(delivery.tenantId, delivery.endpointId), deps.endpoints.getSecrets(delivery.tenantId, delivery.endpointId)]);
+  const [endpoint, secrets] = await Promise.all([
+    deps.endpoints.getEndpoint(delivery.tenantId, delivery.endpointId),
+    deps.endpoints.getSecrets(delivery.tenantId, delivery.endpointId),
+  ]);
   if (!endpoint || !endpoint.enabled || !secrets) {
     const outcome = { status: 'failed' as const, nextAttemptAt: null };
     return (await deps.deliveries.recordAttempt(delivery, null, outcome, claimedUntil)) ? { ...delivery, ...outcome } : undefined;
@@ -325,12 +357,20 @@ export async function runDue(deps: DeliveryDeps, limit = 25): Promise<WebhookDel
  * keeps its schedule after a failure; a finished one has failed again. The delivery as recorded,
  * or undefined when it changed meanwhile or an attempt holds it (its lease has not ended).
  */
-export async function retryNow(read: WebhookDelivery, endpoint: WebhookEndpoint, secrets: WebhookSecrets, deps: DeliveryDeps): Promise<WebhookDelivery | undefined> {
+export async function retryNow(
+  read: WebhookDelivery,
+  endpoint: WebhookEndpoint,
+  secrets: WebhookSecrets,
+  deps: DeliveryDeps,
+): Promise<WebhookDelivery | undefined> {
   const nowMs = deps.now();
   const claimedUntil = iso(nowMs + CLAIM_MS);
   const claimed = await deps.deliveries.reopenDelivery(read, iso(nowMs), claimedUntil);
   if (!claimed) return undefined;
-  return attemptDelivery(claimed.delivery, claimed.event, endpoint, secrets, claimedUntil, deps, { afterFailure: read.status === 'pending' ? 'schedule' : 'stop', health: true });
+  return attemptDelivery(claimed.delivery, claimed.event, endpoint, secrets, claimedUntil, deps, {
+    afterFailure: read.status === 'pending' ? 'schedule' : 'stop',
+    health: true,
+  });
 }
 
 /** Send a `ping` to an endpoint now (enabled or not): one attempt, recorded in its log, no retry, no effect on its health. */

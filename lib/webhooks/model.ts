@@ -9,21 +9,23 @@ import { schema } from '../domain/schema';
  */
 
 /** A registered endpoint, as stored (its signing secrets live apart: `webhookSecretsSchema`). */
-export const webhookEndpointSchema = /* @__PURE__ */ schema(() => z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  url: z.string(),
-  description: z.nullable(z.string()),
-  /** The event types it receives (at least one). */
-  events: z.array(z.enum(EVENT_TYPES)),
-  enabled: z.boolean(),
-  /** Why it was disabled (`gone`: it answered 410; `failing`: 3 days of failures; `manual`), null while enabled. */
-  disabledReason: z.nullable(z.enum(['gone', 'failing', 'manual'])),
-  /** Since when its deliveries fail, without a success since (null: the last one succeeded, or none failed). */
-  failingSince: z.nullable(z.iso.datetime()),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-}));
+export const webhookEndpointSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    url: z.string(),
+    description: z.nullable(z.string()),
+    /** The event types it receives (at least one). */
+    events: z.array(z.enum(EVENT_TYPES)),
+    enabled: z.boolean(),
+    /** Why it was disabled (`gone`: it answered 410; `failing`: 3 days of failures; `manual`), null while enabled. */
+    disabledReason: z.nullable(z.enum(['gone', 'failing', 'manual'])),
+    /** Since when its deliveries fail, without a success since (null: the last one succeeded, or none failed). */
+    failingSince: z.nullable(z.iso.datetime()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  }),
+);
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /**
@@ -31,13 +33,15 @@ export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
  * so that only the functions that sign or rotate may read them (as a user's credentials).
  * After a rotation the previous one signs too, until `previousExpiresAt` (24 hours).
  */
-export const webhookSecretsSchema = /* @__PURE__ */ schema(() => z.object({
-  tenantId: z.uuid(),
-  endpointId: z.uuid(),
-  current: z.string(),
-  previous: z.nullable(z.string()),
-  previousExpiresAt: z.nullable(z.iso.datetime()),
-}));
+export const webhookSecretsSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    tenantId: z.uuid(),
+    endpointId: z.uuid(),
+    current: z.string(),
+    previous: z.nullable(z.string()),
+    previousExpiresAt: z.nullable(z.iso.datetime()),
+  }),
+);
 export type WebhookSecrets = z.infer<typeof webhookSecretsSchema>;
 
 /** What a delivery carries: a domain event, or the `ping` an administrator sends to test an endpoint. */
@@ -56,26 +60,30 @@ export interface PingEvent {
 export type WebhookEvent = DomainEvent | PingEvent;
 
 /** One delivery of one event to one endpoint, with its attempts (kept 30 days, successful ones included). */
-export const webhookDeliverySchema = /* @__PURE__ */ schema(() => z.object({
-  /** lib/webhooks/delivery-id: one per event and endpoint, and it locates the record. */
-  id: z.string(),
-  tenantId: z.uuid(),
-  endpointId: z.uuid(),
-  eventId: z.string(),
-  eventType: z.enum(DELIVERED_TYPES),
-  status: z.enum(['pending', 'succeeded', 'failed']),
-  attempts: z.array(z.object({
-    at: z.iso.datetime(),
-    /** The receiver's status code, or null when no answer came (timeout, refused, DNS). */
-    statusCode: z.nullable(z.number().check(z.int())),
-    latencyMs: z.number().check(z.int()),
-    /** The first 1 KB of the answer's body, or why no answer came. */
-    response: z.string(),
-  })),
-  /** When the next attempt is due (null: none). */
-  nextAttemptAt: z.nullable(z.iso.datetime()),
-  createdAt: z.iso.datetime(),
-}));
+export const webhookDeliverySchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    /** lib/webhooks/delivery-id: one per event and endpoint, and it locates the record. */
+    id: z.string(),
+    tenantId: z.uuid(),
+    endpointId: z.uuid(),
+    eventId: z.string(),
+    eventType: z.enum(DELIVERED_TYPES),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.array(
+      z.object({
+        at: z.iso.datetime(),
+        /** The receiver's status code, or null when no answer came (timeout, refused, DNS). */
+        statusCode: z.nullable(z.number().check(z.int())),
+        latencyMs: z.number().check(z.int()),
+        /** The first 1 KB of the answer's body, or why no answer came. */
+        response: z.string(),
+      }),
+    ),
+    /** When the next attempt is due (null: none). */
+    nextAttemptAt: z.nullable(z.iso.datetime()),
+    createdAt: z.iso.datetime(),
+  }),
+);
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /** A delivery with the event it carries. */

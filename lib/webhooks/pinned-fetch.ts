@@ -68,7 +68,11 @@ export function pinnedLookup(target: VettedTarget): LookupFunction {
       callback(error, '', 0);
       return;
     }
-    if (options.all) callback(null, wanted.map((one): LookupAddress => ({ address: one.address, family: one.family })));
+    if (options.all)
+      callback(
+        null,
+        wanted.map((one): LookupAddress => ({ address: one.address, family: one.family })),
+      );
     else callback(null, first.address, first.family);
   };
 }
@@ -77,7 +81,8 @@ export function pinnedLookup(target: VettedTarget): LookupFunction {
 const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 
 /** The caller's headers less those this request sets itself (Host, Content-Length), in any case. */
-const withoutOwn = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase())));
+const withoutOwn = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase())));
 
 /** Statuses whose answer has no body (a `Response` refuses one). */
 const NULL_BODY = new Set([204, 205, 304]);
@@ -87,7 +92,8 @@ function toResponse(message: IncomingMessage): Response {
   // A `Response` takes 200..599 only; Node hands 1xx to 'information', so this is 600..999.
   if (status < 200 || status > 599) throw Object.assign(new Error(`invalid HTTP status ${status}`), { code: 'ERR_INVALID_STATUS' });
   const headers = new Headers();
-  for (let index = 0; index + 1 < message.rawHeaders.length; index += 2) headers.append(message.rawHeaders[index] as string, message.rawHeaders[index + 1] as string);
+  for (let index = 0; index + 1 < message.rawHeaders.length; index += 2)
+    headers.append(message.rawHeaders[index] as string, message.rawHeaders[index + 1] as string);
   if (NULL_BODY.has(status)) {
     message.resume();
     return new Response(null, { status, headers });

@@ -51,7 +51,11 @@ const view = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
   updatedAt: endpoint.updatedAt,
 });
 
-const secretView = (endpoint: WebhookEndpoint, secrets: WebhookSecrets): WebhookEndpointSecretView => ({ ...view(endpoint), secret: secrets.current, previousSecretExpiresAt: secrets.previousExpiresAt });
+const secretView = (endpoint: WebhookEndpoint, secrets: WebhookSecrets): WebhookEndpointSecretView => ({
+  ...view(endpoint),
+  secret: secrets.current,
+  previousSecretExpiresAt: secrets.previousExpiresAt,
+});
 
 const record = (tenantId: string, action: AuditAction, id: string, nowMs: number, changes?: AuditChange[]) =>
   auditRecord({ scope: { tenantId }, action, resource: { type: 'webhook_endpoint', id }, ...(changes ? { changes } : {}) }, nowMs);
@@ -130,7 +134,8 @@ export async function updateEndpoint(principal: Principal, id: string, input: Up
 /** Delete an endpoint and its secrets (tenant administrators): nothing more is delivered to it. */
 export async function deleteEndpoint(principal: Principal, id: string, nowMs: number): Promise<void> {
   requireTenantAdmin(principal, 'delete webhook endpoints');
-  if (!(await storeDelete(principal.tenantId, id, record(principal.tenantId, 'webhook_endpoint.deleted', id, nowMs)))) throw new NotFound('No such webhook endpoint');
+  if (!(await storeDelete(principal.tenantId, id, record(principal.tenantId, 'webhook_endpoint.deleted', id, nowMs))))
+    throw new NotFound('No such webhook endpoint');
 }
 
 /**
@@ -142,7 +147,12 @@ export async function rotateSecret(principal: Principal, id: string, nowMs: numb
   requireTenantAdmin(principal, 'rotate webhook secrets');
   const [endpoint, secrets] = await Promise.all([getEndpoint(principal.tenantId, id), getSecrets(principal.tenantId, id)]);
   if (!endpoint || !secrets) throw new NotFound('No such webhook endpoint');
-  const rotated: WebhookSecrets = { ...secrets, current: newSecret(), previous: secrets.current, previousExpiresAt: new Date(nowMs + PREVIOUS_SECRET_HOURS * 3600 * 1000).toISOString() };
+  const rotated: WebhookSecrets = {
+    ...secrets,
+    current: newSecret(),
+    previous: secrets.current,
+    previousExpiresAt: new Date(nowMs + PREVIOUS_SECRET_HOURS * 3600 * 1000).toISOString(),
+  };
   const audit = record(principal.tenantId, 'webhook_endpoint.secret_rotated', id, nowMs);
   if (!(await storeRotation(principal.tenantId, id, secrets.current, rotated.current, rotated.previousExpiresAt as string, audit))) {
     throw new Conflict('The secret was rotated or the endpoint deleted meanwhile; try again');
@@ -170,6 +180,7 @@ export async function disableEndpoint(tenantId: string, id: string, reason: NonN
   if (!endpoint) return;
   await sendQuietly(async () => {
     const send = await mailer();
-    for (const email of await listAdministratorEmails(tenantId, MAX_NOTIFIED_ADMINISTRATORS)) await send.send(webhookDisabledMail(email, { url: endpoint.url, reason, failingSince: endpoint.failingSince }));
+    for (const email of await listAdministratorEmails(tenantId, MAX_NOTIFIED_ADMINISTRATORS))
+      await send.send(webhookDisabledMail(email, { url: endpoint.url, reason, failingSince: endpoint.failingSince }));
   }, 'webhook endpoint notice');
 }

@@ -14,7 +14,8 @@ import { config } from '../config';
  */
 
 /** Why a target is refused. */
-export type UnsafeReason = 'invalid' | 'scheme' | 'credentials' | 'unresolvable' | 'unspecified' | 'loopback' | 'private' | 'link-local' | 'shared' | 'multicast' | 'reserved';
+export type UnsafeReason =
+  'invalid' | 'scheme' | 'credentials' | 'unresolvable' | 'unspecified' | 'loopback' | 'private' | 'link-local' | 'shared' | 'multicast' | 'reserved';
 
 /** A target the guard refuses, with why (`reason`) and a message that says it for a person. */
 export class UnsafeTarget extends Error {

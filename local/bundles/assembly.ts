@@ -37,7 +37,10 @@ export interface Template {
 }
 
 /** Renames the logical ids of a template value (Ref, Fn::GetAtt, Fn::Sub's `${Id}`) and puts values for Refs and nested outputs. */
-function rewrite(value: TemplateValue, change: { ids?: ReadonlyMap<string, string>; refs?: ReadonlyMap<string, TemplateValue>; outputs?: ReadonlyMap<string, TemplateValue> }): TemplateValue {
+function rewrite(
+  value: TemplateValue,
+  change: { ids?: ReadonlyMap<string, string>; refs?: ReadonlyMap<string, TemplateValue>; outputs?: ReadonlyMap<string, TemplateValue> },
+): TemplateValue {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => rewrite(item, change));
   if (typeof value.Ref === 'string' && Object.keys(value).length === 1) {
@@ -53,7 +56,11 @@ function rewrite(value: TemplateValue, change: { ids?: ReadonlyMap<string, strin
   }
   const sub = value['Fn::Sub'];
   if (typeof sub === 'string' && change.ids) {
-    return { 'Fn::Sub': sub.replace(/\$\{([A-Za-z0-9]+)(\.[A-Za-z0-9.]+)?\}/g, (whole, id: string, rest = '') => (change.ids?.has(id) ? `\${${change.ids.get(id) as string}${rest as string}}` : whole)) };
+    return {
+      'Fn::Sub': sub.replace(/\$\{([A-Za-z0-9]+)(\.[A-Za-z0-9.]+)?\}/g, (whole, id: string, rest = '') =>
+        change.ids?.has(id) ? `\${${change.ids.get(id) as string}${rest as string}}` : whole,
+      ),
+    };
   }
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewrite(item, change)]));
 }
@@ -102,7 +109,13 @@ export function flattenedTemplate(dir: string, file: string): Template {
   return {
     ...template,
     Resources: flattened,
-    ...(template.Outputs ? { Outputs: Object.fromEntries(Object.entries(template.Outputs).map(([name, output]) => [name, { ...output, Value: rewrite(output.Value, { outputs }) }])) } : {}),
+    ...(template.Outputs
+      ? {
+          Outputs: Object.fromEntries(
+            Object.entries(template.Outputs).map(([name, output]) => [name, { ...output, Value: rewrite(output.Value, { outputs }) }]),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -194,7 +207,9 @@ export function ensureAssembly(options: { dir?: string; stackName?: string; log?
   const result = spawnSync('npx', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (result.status !== 0) {
     const tail = result.stderr.trimEnd().split('\n').slice(-40).join('\n');
-    throw new Error(`npx ${args.join(' ')} failed (exit ${result.status}); the end of its output:\n${tail}\n(npm run invoke -- … --no-synth runs the assembly as it is)`);
+    throw new Error(
+      `npx ${args.join(' ')} failed (exit ${result.status}); the end of its output:\n${tail}\n(npm run invoke -- … --no-synth runs the assembly as it is)`,
+    );
   }
   return true;
 }
@@ -223,7 +238,7 @@ function statementsOfRole(template: Template, roleId: string): TemplateValue[] {
   };
   const statements: TemplateValue[] = [];
   const role = template.Resources[roleId];
-  for (const policy of ((role?.Properties?.Policies ?? []) as { PolicyDocument?: TemplateValue }[])) statements.push(...statementsOf(policy.PolicyDocument));
+  for (const policy of (role?.Properties?.Policies ?? []) as { PolicyDocument?: TemplateValue }[]) statements.push(...statementsOf(policy.PolicyDocument));
   for (const resource of Object.values(template.Resources)) {
     if (resource.Type !== 'AWS::IAM::Policy' && resource.Type !== 'AWS::IAM::ManagedPolicy') continue;
     const roles = (resource.Properties?.Roles ?? []) as TemplateValue[];
@@ -259,7 +274,7 @@ function readFunctions(dir: string, template: Template): Map<string, AssemblyFun
       memoryMB: Number(properties.MemorySize ?? 128),
       timeoutSeconds: Number(properties.Timeout ?? 3),
       description: scalarText(properties.Description),
-      environment: ((properties.Environment as { Variables?: Record<string, TemplateValue> } | undefined)?.Variables ?? {}),
+      environment: (properties.Environment as { Variables?: Record<string, TemplateValue> } | undefined)?.Variables ?? {},
       role: { logicalId: roleId, name: roleId },
       statements: statementsOfRole(template, roleId),
     });
@@ -309,10 +324,10 @@ function readTables(template: Template): AssemblyTable[] {
       return { partitionKey: list.find((element) => element.KeyType === 'HASH')?.AttributeName ?? '', ...(sortKey ? { sortKey } : {}) };
     };
     const indexes: TableKeys['indexes'] = {};
-    for (const index of ((resource.Properties?.GlobalSecondaryIndexes ?? []) as { IndexName: string; KeySchema: TemplateValue }[])) {
+    for (const index of (resource.Properties?.GlobalSecondaryIndexes ?? []) as { IndexName: string; KeySchema: TemplateValue }[]) {
       indexes[index.IndexName] = schema(index.KeySchema);
     }
-    for (const index of ((resource.Properties?.LocalSecondaryIndexes ?? []) as { IndexName: string; KeySchema: TemplateValue }[])) {
+    for (const index of (resource.Properties?.LocalSecondaryIndexes ?? []) as { IndexName: string; KeySchema: TemplateValue }[]) {
       indexes[index.IndexName] = schema(index.KeySchema);
     }
     tables.push({ logicalId, keys: { ...schema(resource.Properties?.KeySchema), indexes } });

@@ -44,7 +44,10 @@ export interface DynamoProxy {
 }
 
 /** Every caller of an assembly (its Lambda functions), looked up by access key id = logical id. */
-export function assemblyCallers(assembly: CloudAssembly, world: LocalWorld): { caller: (accessKeyId: string) => ProxyCaller | undefined; context: DynamoContextOptions } {
+export function assemblyCallers(
+  assembly: CloudAssembly,
+  world: LocalWorld,
+): { caller: (accessKeyId: string) => ProxyCaller | undefined; context: DynamoContextOptions } {
   const cache = new Map<string, ProxyCaller>();
   return {
     caller: (accessKeyId) => {
@@ -72,7 +75,8 @@ export function accessKeyIdOf(authorization: string | undefined): string | undef
 /** The message DynamoDB (IAM) gives for a denied call. */
 export function accessDeniedMessage(roleSessionArn: string, decision: Extract<Decision, { allowed: false }>): string {
   const { action, resource } = decision.request;
-  const because = decision.deny === 'explicit' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${action} action`;
+  const because =
+    decision.deny === 'explicit' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${action} action`;
   return `User: ${roleSessionArn} is not authorized to perform: ${action} on resource: ${resource} ${because}`;
 }
 
@@ -99,13 +103,10 @@ function answerError(response: ServerResponse, type: string, message: string): v
 
 function forward(target: URL, request: IncomingMessage, body: Buffer, response: ServerResponse): void {
   const headers: IncomingHttpHeaders = { ...request.headers };
-  const upstream = httpRequest(
-    { hostname: target.hostname, port: target.port, method: request.method, path: request.url, headers },
-    (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    },
-  );
+  const upstream = httpRequest({ hostname: target.hostname, port: target.port, method: request.method, path: request.url, headers }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
   upstream.on('error', (error) => {
     if (!response.headersSent) answerError(response, 'InternalFailure', `The local DynamoDB did not answer: ${error.message}`);
     else response.destroy(error);

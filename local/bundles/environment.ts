@@ -126,9 +126,11 @@ export interface LocalKeys {
 
 export function readLocalKeys(dataDir: string): LocalKeys {
   const file = join(dataDir, 'keys.json');
-  if (!existsSync(file)) throw new Error(`${file} is missing: start the local store once (npm start, or any npm run command that uses it) to generate the local keys`);
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: start the local store once (npm start, or any npm run command that uses it) to generate the local keys`);
   const keys = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalKeys>;
-  if (!keys.signing || !keys.public || !keys.cursor) throw new Error(`${file} lacks a key (signing, public or cursor): start the local store once to complete it`);
+  if (!keys.signing || !keys.public || !keys.cursor)
+    throw new Error(`${file} lacks a key (signing, public or cursor): start the local store once to complete it`);
   return keys as LocalKeys;
 }
 

@@ -83,10 +83,14 @@ export type Decision =
       missing: string;
     };
 
-const asList = (value: string | readonly string[] | undefined): readonly string[] | undefined => (value === undefined ? undefined : typeof value === 'string' ? [value] : value);
+const asList = (value: string | readonly string[] | undefined): readonly string[] | undefined =>
+  value === undefined ? undefined : typeof value === 'string' ? [value] : value;
 
 function glob(pattern: string, flags = ''): RegExp {
-  const source = pattern.replace(/[.+^$()|[\]\\{}]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^$()|[\]\\{}]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, `s${flags}`);
 }
 
@@ -181,7 +185,14 @@ export function evaluate(statements: readonly PolicyStatement[], request: Author
     const failed = failedCondition(statement, request);
     if (statement.Effect === 'Deny') {
       if (!failed) {
-        return { allowed: false, request, deny: 'explicit', statement: index, nearMisses: [], missing: `${request.action} on ${request.resource} is explicitly denied by statement ${statement.Sid ?? index}` };
+        return {
+          allowed: false,
+          request,
+          deny: 'explicit',
+          statement: index,
+          nearMisses: [],
+          missing: `${request.action} on ${request.resource} is explicitly denied by statement ${statement.Sid ?? index}`,
+        };
       }
       continue;
     }
@@ -353,7 +364,7 @@ export function dynamoAuthorizationRequests(operation: string, body: Body, optio
         const partitionKey = options.keys(name)?.partitionKey;
         const items: { request: Body; key: Item | undefined }[] =
           operation === 'BatchGetItem'
-            ? ((entry as Body).Keys as Item[] | undefined ?? []).map((key) => ({ request: entry as Body, key }))
+            ? (((entry as Body).Keys as Item[] | undefined) ?? []).map((key) => ({ request: entry as Body, key }))
             : (entry as Body[]).map((write) => {
                 const put = write.PutRequest as { Item?: Item } | undefined;
                 const remove = write.DeleteRequest as { Key?: Item } | undefined;
@@ -378,7 +389,9 @@ export function dynamoAuthorizationRequests(operation: string, body: Body, optio
       });
     }
     case 'TransactGetItems':
-      return ((body.TransactItems ?? []) as { Get?: Body }[]).flatMap((item) => (item.Get ? [single('GetItem', item.Get, item.Get.Key as Item | undefined)] : []));
+      return ((body.TransactItems ?? []) as { Get?: Body }[]).flatMap((item) =>
+        item.Get ? [single('GetItem', item.Get, item.Get.Key as Item | undefined)] : [],
+      );
     case 'TransactWriteItems':
       return ((body.TransactItems ?? []) as Record<string, Body>[]).flatMap((item) =>
         (Object.keys(TRANSACT_WRITE_ACTIONS) as (keyof typeof TRANSACT_WRITE_ACTIONS)[])
@@ -389,7 +402,13 @@ export function dynamoAuthorizationRequests(operation: string, body: Body, optio
           }),
       );
     default:
-      return [{ action: `dynamodb:${operation}`, resource: typeof body.TableName === 'string' ? options.tableArn(body.TableName) : '*', context: parameterKeys(body) }];
+      return [
+        {
+          action: `dynamodb:${operation}`,
+          resource: typeof body.TableName === 'string' ? options.tableArn(body.TableName) : '*',
+          context: parameterKeys(body),
+        },
+      ];
   }
 }
 

@@ -18,7 +18,16 @@ import { startBundleRuntime, type BundleRuntime } from './runner';
  * loopback ones locally). Those come from the local
  * configuration (local/environment.ts), as `npm start` uses them in source mode.
  */
-export const DEPLOYMENT_VARIABLES = ['PATH_PREFIX', 'ALLOWED_ORIGINS', 'APP_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'MAIL_FROM', 'API_KEY_ENVIRONMENT', 'WEBHOOK_ALLOW_LOOPBACK'] as const;
+export const DEPLOYMENT_VARIABLES = [
+  'PATH_PREFIX',
+  'ALLOWED_ORIGINS',
+  'APP_URL',
+  'JWT_ISSUER',
+  'JWT_AUDIENCE',
+  'MAIL_FROM',
+  'API_KEY_ENVIRONMENT',
+  'WEBHOOK_ALLOW_LOOPBACK',
+] as const;
 
 export interface BundleMode {
   runtime: BundleRuntime;
@@ -31,9 +40,20 @@ export async function startBundleMode(options: { dataDir: string; dynamoEndpoint
   ensureAssembly({ log: options.log });
   const assembly = readAssembly();
   const local = config();
-  const overrides = Object.fromEntries(DEPLOYMENT_VARIABLES.map((name) => [name, name === 'ALLOWED_ORIGINS' ? local.ALLOWED_ORIGINS.join(',') : String(local[name] ?? '')]));
-  const runtime = await startBundleRuntime({ assembly, dynamoEndpoint: options.dynamoEndpoint, dataDir: options.dataDir, tableName: local.TABLE_NAME, overrides, log: options.log });
-  options.log(`Bundle mode: ${assembly.functions.size} functions from ${assembly.stackName} (cdk.out), each in its own workers with its template environment; DynamoDB calls checked against each role's IAM policy`);
+  const overrides = Object.fromEntries(
+    DEPLOYMENT_VARIABLES.map((name) => [name, name === 'ALLOWED_ORIGINS' ? local.ALLOWED_ORIGINS.join(',') : String(local[name] ?? '')]),
+  );
+  const runtime = await startBundleRuntime({
+    assembly,
+    dynamoEndpoint: options.dynamoEndpoint,
+    dataDir: options.dataDir,
+    tableName: local.TABLE_NAME,
+    overrides,
+    log: options.log,
+  });
+  options.log(
+    `Bundle mode: ${assembly.functions.size} functions from ${assembly.stackName} (cdk.out), each in its own workers with its template environment; DynamoDB calls checked against each role's IAM policy`,
+  );
 
   // A job's function is `<JobId>Function` (infra/constructs/jobs.ts), found by its handler file.
   const loadJob: LoadJob = (job) => {

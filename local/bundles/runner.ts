@@ -55,7 +55,8 @@ export interface BundleRuntime {
 export const MAX_WORKERS_PER_FUNCTION = 4;
 
 /** An invocation error as the in-process handler would have thrown it (the gateway reads its message). */
-const asThrown = (error: unknown): Error => (error instanceof InvocationError ? Object.assign(new Error(error.errorMessage), { name: error.errorType }) : (error as Error));
+const asThrown = (error: unknown): Error =>
+  error instanceof InvocationError ? Object.assign(new Error(error.errorMessage), { name: error.errorType }) : (error as Error);
 
 export async function startBundleRuntime(options: BundleRuntimeOptions): Promise<BundleRuntime> {
   const { assembly } = options;
@@ -72,7 +73,9 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
       keys,
       outboxDir: join(options.dataDir, 'outbox'),
       // npm start's upload links (local/environment.ts sets both before the bundles start).
-      ...(process.env.IMPORT_UPLOAD_SECRET && process.env.IMPORT_UPLOAD_DIR ? { importUploads: { secret: process.env.IMPORT_UPLOAD_SECRET, directory: process.env.IMPORT_UPLOAD_DIR } } : {}),
+      ...(process.env.IMPORT_UPLOAD_SECRET && process.env.IMPORT_UPLOAD_DIR
+        ? { importUploads: { secret: process.env.IMPORT_UPLOAD_SECRET, directory: process.env.IMPORT_UPLOAD_DIR } }
+        : {}),
       ...(options.overrides ? { overrides: options.overrides } : {}),
     });
 
@@ -81,7 +84,8 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
     if (!fn) throw new Error(`No function ${functionId} in ${assembly.stackName}`);
     const { env, notes } = environmentOf(fn);
     const pool = pools.get(functionId) ?? [];
-    if (pool.length === 0) for (const note of notes.filter((line) => line.includes('may not') || line.includes('no local value'))) log(`[bundles] ${functionId}: ${note}`);
+    if (pool.length === 0)
+      for (const note of notes.filter((line) => line.includes('may not') || line.includes('no local value'))) log(`[bundles] ${functionId}: ${note}`);
     const slot = { worker: startFunctionWorker(fn, env, options.functionLog ? { log: options.functionLog } : {}), inFlight: 0 };
     pools.set(functionId, [...pool, slot]);
     return slot;
@@ -93,7 +97,9 @@ export async function startBundleRuntime(options: BundleRuntimeOptions): Promise
     const pool = pools.get(functionId) ?? [];
     const slot =
       pool.find((candidate) => candidate.inFlight === 0) ??
-      (pool.length < MAX_WORKERS_PER_FUNCTION ? start(functionId) : pool.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least)));
+      (pool.length < MAX_WORKERS_PER_FUNCTION
+        ? start(functionId)
+        : pool.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least)));
     slot.inFlight += 1;
     try {
       return await slot.worker.invoke(event, awsRequestId === undefined ? {} : { awsRequestId });

@@ -32,7 +32,10 @@ export async function sessionCookieHeader(email: string, nowMs = Date.now()): Pr
 }
 
 /** The event with a Cookie header (replacing any), in `headers` and `multiValueHeaders`. */
-export function withCookie<T extends { headers: Record<string, string | undefined> | null; multiValueHeaders: Record<string, string[] | undefined> | null }>(event: T, cookie: string): T {
+export function withCookie<T extends { headers: Record<string, string | undefined> | null; multiValueHeaders: Record<string, string[] | undefined> | null }>(
+  event: T,
+  cookie: string,
+): T {
   const drop = (map: Record<string, unknown> | null) => Object.fromEntries(Object.entries(map ?? {}).filter(([name]) => name.toLowerCase() !== 'cookie'));
   return { ...event, headers: { ...drop(event.headers), Cookie: cookie }, multiValueHeaders: { ...drop(event.multiValueHeaders), Cookie: [cookie] } };
 }

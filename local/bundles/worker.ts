@@ -147,7 +147,14 @@ export function startFunctionWorker(fn: AssemblyFunction, env: Record<string, st
     });
     created.on('exit', (code) => {
       if (worker === created) worker = undefined;
-      fail(created, new InvocationError({ errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${pending?.id ?? '-'} Error: Runtime exited with error: exit status ${code}`, trace: [] }));
+      fail(
+        created,
+        new InvocationError({
+          errorType: 'Runtime.ExitError',
+          errorMessage: `RequestId: ${pending?.id ?? '-'} Error: Runtime exited with error: exit status ${code}`,
+          trace: [],
+        }),
+      );
     });
     return created;
   };
@@ -172,7 +179,14 @@ export function startFunctionWorker(fn: AssemblyFunction, env: Record<string, st
       const timer = setTimeout(() => {
         // Lambda stops the environment; the next invocation starts cold.
         if (worker === current) worker = undefined;
-        fail(current, new InvocationError({ errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${awsRequestId} Error: Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds`, trace: [] }));
+        fail(
+          current,
+          new InvocationError({
+            errorType: 'Sandbox.Timedout',
+            errorMessage: `RequestId: ${awsRequestId} Error: Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds`,
+            trace: [],
+          }),
+        );
         void current.terminate();
       }, timeoutMs);
       pending = {

@@ -28,7 +28,15 @@ import { bundleClient, clientPage, startPageServer, type CallResult, type Client
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const SCREENSHOTS = join('test-results', 'e2e');
 const PASSWORD = 'correct horse battery staple';
 
@@ -77,11 +85,18 @@ async function callFrom(target: Page, method: string, path: string, body?: unkno
 }
 
 /** Several calls at once from the page; every answer is held to the OpenAPI document. */
-async function parallelFrom(target: Page, calls: [method: string, path: string, body?: unknown, options?: CallOptions][]): Promise<{ results: CallResult[]; trail: string[] }> {
+async function parallelFrom(
+  target: Page,
+  calls: [method: string, path: string, body?: unknown, options?: CallOptions][],
+): Promise<{ results: CallResult[]; trail: string[] }> {
   const batch = await target.evaluate((list) => (globalThis as unknown as ClientGlobal).client.parallel(list), calls);
   batch.results.forEach((result, index) => {
     const [method, path] = calls[index] ?? [];
-    if (result.ok) expect(contract.check({ method: method ?? '', path: path ?? '', status: result.status, contentType: result.contentType, body: result.body }), `${method} ${path}`).toBeUndefined();
+    if (result.ok)
+      expect(
+        contract.check({ method: method ?? '', path: path ?? '', status: result.status, contentType: result.contentType, body: result.body }),
+        `${method} ${path}`,
+      ).toBeUndefined();
   });
   return batch;
 }
@@ -92,7 +107,11 @@ const note = (target: Page, text: string) => target.evaluate((line) => (globalTh
 
 const sessionCookies = async (): Promise<Record<string, Cookie>> =>
   // The refresh cookie's path is /auth: ask for the cookies an /auth URL gets, which are both.
-  Object.fromEntries((await context.cookies(`${apiBase}/auth/`)).filter((cookie) => ['accessToken', 'refreshToken'].includes(cookie.name)).map((cookie) => [cookie.name, cookie]));
+  Object.fromEntries(
+    (await context.cookies(`${apiBase}/auth/`))
+      .filter((cookie) => ['accessToken', 'refreshToken'].includes(cookie.name))
+      .map((cookie) => [cookie.name, cookie]),
+  );
 
 /** A properly signed access token for the same session, expired a minute ago. */
 async function expiredCopyOf(accessToken: string): Promise<string> {
@@ -109,7 +128,13 @@ async function setAccessCookie(value: string): Promise<void> {
 }
 
 const problem = (status: number, type: string) =>
-  expect.objectContaining({ type: `https://problems.backoffice.dev/${type}`, status, title: expect.any(String), detail: expect.any(String), requestId: expect.any(String) });
+  expect.objectContaining({
+    type: `https://problems.backoffice.dev/${type}`,
+    status,
+    title: expect.any(String),
+    detail: expect.any(String),
+    requestId: expect.any(String),
+  });
 
 beforeAll(async () => {
   rmSync(SCREENSHOTS, { recursive: true, force: true });
@@ -150,7 +175,13 @@ describe('a browser client on an allowed origin', () => {
     expect(tenant).toEqual(expect.objectContaining({ ok: true, status: 201, contentType: 'application/json' }));
     tenantId = (tenant as { body: { id: string } }).body.id;
 
-    const registered = await callFrom(page, 'POST', '/auth/register', { name: 'Ana', email, password: PASSWORD, tenantId, invitationToken: invitationToken(email) });
+    const registered = await callFrom(page, 'POST', '/auth/register', {
+      name: 'Ana',
+      email,
+      password: PASSWORD,
+      tenantId,
+      invitationToken: invitationToken(email),
+    });
     expect(registered).toEqual(expect.objectContaining({ ok: true, status: 200, body: { user: { id: expect.any(String), name: 'Ana', email, tenantId } } }));
     userId = (registered as { body: { user: { id: string } } }).body.user.id;
 
@@ -163,7 +194,14 @@ describe('a browser client on an allowed origin', () => {
   it('reads /auth/me with the cookies the browser sends', async () => {
     await note(page, '2. Who am I: GET /auth/me');
     const me = await callFrom(page, 'GET', '/auth/me');
-    expect(me).toEqual({ ok: true, status: 200, contentType: 'application/json', body: { id: userId, name: 'Ana', email, tenantId }, statuses: [200], refresh: null });
+    expect(me).toEqual({
+      ok: true,
+      status: 200,
+      contentType: 'application/json',
+      body: { id: userId, name: 'Ana', email, tenantId },
+      statuses: [200],
+      refresh: null,
+    });
     await screenshot(page, 'me');
   });
 
@@ -184,7 +222,15 @@ describe('a browser client on an allowed origin', () => {
       expect.objectContaining({
         ok: true,
         status: 201,
-        body: expect.objectContaining({ tenantId, name: 'Loja Centro', document, status: 'ACTIVE', taxRegime: 'SIMPLES_NACIONAL', costMethod: 'WEIGHTED_AVERAGE', settings: {} }),
+        body: expect.objectContaining({
+          tenantId,
+          name: 'Loja Centro',
+          document,
+          status: 'ACTIVE',
+          taxRegime: 'SIMPLES_NACIONAL',
+          costMethod: 'WEIGHTED_AVERAGE',
+          settings: {},
+        }),
       }),
     );
     await screenshot(page, 'company');
@@ -198,7 +244,13 @@ describe('a browser client on an allowed origin', () => {
 
     const companies = await callFrom(page, 'GET', '/companies');
     expect(companies).toEqual(
-      expect.objectContaining({ ok: true, status: 200, statuses: [401, 200], refresh: 200, body: [expect.objectContaining({ document, name: 'Loja Centro' })] }),
+      expect.objectContaining({
+        ok: true,
+        status: 200,
+        statuses: [401, 200],
+        refresh: 200,
+        body: [expect.objectContaining({ document, name: 'Loja Centro' })],
+      }),
     );
     const after = await sessionCookies();
     expect(after.accessToken?.value).not.toBe(expired);
@@ -221,14 +273,36 @@ describe('a browser client on an allowed origin', () => {
     // The call whose 401 came first started the refresh (its `refresh` is 200); the others waited for it.
     expect(results.map((result) => (result.ok ? { ...result, refresh: undefined } : result))).toEqual([
       { ok: true, status: 200, contentType: 'application/json', body: { id: userId, name: 'Ana', email, tenantId }, statuses: [401, 200], refresh: undefined },
-      { ok: true, status: 200, contentType: 'application/json', body: [expect.objectContaining({ document, name: 'Loja Centro' })], statuses: [401, 200], refresh: undefined },
-      { ok: true, status: 201, contentType: 'application/json', body: expect.objectContaining({ name: 'Depósito Central' }), statuses: [401, 201], refresh: undefined },
+      {
+        ok: true,
+        status: 200,
+        contentType: 'application/json',
+        body: [expect.objectContaining({ document, name: 'Loja Centro' })],
+        statuses: [401, 200],
+        refresh: undefined,
+      },
+      {
+        ok: true,
+        status: 201,
+        contentType: 'application/json',
+        body: expect.objectContaining({ name: 'Depósito Central' }),
+        statuses: [401, 201],
+        refresh: undefined,
+      },
     ]);
     expect(results.map((result) => (result.ok ? result.refresh : undefined)).filter((status) => status !== null)).toEqual([200]);
     const [key, ...otherKeys] = new Set(trail.flatMap((exchange) => exchange.match(/ key=(.+)$/)?.[1] ?? []));
     expect({ key, otherKeys }).toEqual({ key: expect.stringMatching(/^[0-9a-f-]{36}$/), otherKeys: [] });
     expect([...trail].sort()).toEqual(
-      ['GET /auth/me 401', 'GET /companies 401', `POST /inventory/warehouses 401 key=${key}`, 'POST /auth/refresh 200', 'GET /auth/me 200', 'GET /companies 200', `POST /inventory/warehouses 201 key=${key}`].sort(),
+      [
+        'GET /auth/me 401',
+        'GET /companies 401',
+        `POST /inventory/warehouses 401 key=${key}`,
+        'POST /auth/refresh 200',
+        'GET /auth/me 200',
+        'GET /companies 200',
+        `POST /inventory/warehouses 201 key=${key}`,
+      ].sort(),
     );
     // Every retry left after the one refresh.
     const refreshedAt = trail.indexOf('POST /auth/refresh 200');
@@ -245,11 +319,25 @@ describe('a browser client on an allowed origin', () => {
     await note(page, '6. POST /auth/logout, then GET /auth/me is refused');
     const oldAccess = (await sessionCookies()).accessToken?.value ?? '';
     const loggedOut = await callFrom(page, 'POST', '/auth/logout');
-    expect(loggedOut).toEqual({ ok: true, status: 200, contentType: 'application/json', body: { message: expect.any(String) }, statuses: [200], refresh: null });
+    expect(loggedOut).toEqual({
+      ok: true,
+      status: 200,
+      contentType: 'application/json',
+      body: { message: expect.any(String) },
+      statuses: [200],
+      refresh: null,
+    });
     expect(await sessionCookies()).toEqual({});
 
     const refused = await callFrom(page, 'GET', '/auth/me');
-    expect(refused).toEqual({ ok: true, status: 401, contentType: 'application/problem+json', body: problem(401, 'unauthorized'), statuses: [401], refresh: 401 });
+    expect(refused).toEqual({
+      ok: true,
+      status: 401,
+      contentType: 'application/problem+json',
+      body: problem(401, 'unauthorized'),
+      statuses: [401],
+      refresh: 401,
+    });
 
     await setAccessCookie(oldAccess);
     const replayed = await callFrom(page, 'GET', '/auth/me');
@@ -290,7 +378,7 @@ describe('a browser client on an allowed origin', () => {
       expect(companies).toEqual(expect.objectContaining({ ok: true, status: 200, statuses: [200], body: [expect.objectContaining({ document })] }));
     });
 
-    it('another site cannot read any response, the gateway\'s own errors included', async () => {
+    it("another site cannot read any response, the gateway's own errors included", async () => {
       const foreign = await context.newPage();
       await foreign.goto(`http://127.0.0.1:${servers.foreign.port}/`);
       await note(foreign, 'Another site: SameSite=Strict keeps the cookies home, CORS keeps the answers');

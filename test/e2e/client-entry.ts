@@ -45,13 +45,24 @@ export interface CallOptions {
   probe?: boolean;
 }
 
-async function call(method: string, path: string, body: unknown, { idempotent = false, probe = false }: CallOptions = {}, trail: Exchange[] = []): Promise<CallResult> {
+async function call(
+  method: string,
+  path: string,
+  body: unknown,
+  { idempotent = false, probe = false }: CallOptions = {},
+  trail: Exchange[] = [],
+): Promise<CallResult> {
   const mine: Exchange[] = [];
   // Passed per call, this fetch is also the one the refresh middleware sends its refresh and
   // retry with: the refresh shows in the log of the call that started it.
   const recording = async (request: Request): Promise<Response> => {
     const response = await fetch(request);
-    const exchange = { method: request.method, path: new URL(request.url).pathname, status: response.status, idempotencyKey: request.headers.get('Idempotency-Key') };
+    const exchange = {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      idempotencyKey: request.headers.get('Idempotency-Key'),
+    };
     mine.push(exchange);
     trail.push(exchange);
     return response;

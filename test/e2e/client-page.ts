@@ -15,8 +15,7 @@ import type { CallOptions } from './client-entry';
 
 /** What `client.call()` hands back to the test (plain data, across `page.evaluate`). */
 export type CallResult =
-  | { ok: true; status: number; contentType: string | null; body: unknown; statuses: number[]; refresh: number | null }
-  | { ok: false; error: string };
+  { ok: true; status: number; contentType: string | null; body: unknown; statuses: number[]; refresh: number | null } | { ok: false; error: string };
 
 /**
  * The page's `window.client`, as `page.evaluate` callbacks see it through `globalThis` (the

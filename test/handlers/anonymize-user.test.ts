@@ -39,12 +39,19 @@ const entry = <F extends Record<string, unknown>>(occurredAt: string, fields: F)
   ...fields,
 });
 /** A login of the removed user (their actor list), and an administrator's change about them whose changes hold their e-mail (their resource list). */
-const login = entry('2026-11-20T10:00:00.000Z', { actor: { type: 'user', id: removedId, name: 'Bruno Lima' }, action: 'auth.login', resource: { type: 'session', id: randomUUID() } });
+const login = entry('2026-11-20T10:00:00.000Z', {
+  actor: { type: 'user', id: removedId, name: 'Bruno Lima' },
+  action: 'auth.login',
+  resource: { type: 'session', id: randomUUID() },
+});
 const change = entry('2026-11-20T11:00:00.000Z', {
   actor: { type: 'user', id: admin.userId, name: admin.name },
   action: 'user.role_changed',
   resource: { type: 'user', id: removedId },
-  changes: [{ field: 'email', before: 'bruno@acme.example', after: 'bruno@new.example' }, { field: 'role', before: 'MEMBER', after: 'ADMIN' }],
+  changes: [
+    { field: 'email', before: 'bruno@acme.example', after: 'bruno@new.example' },
+    { field: 'role', before: 'MEMBER', after: 'ADMIN' },
+  ],
 });
 
 const call = (caller: Principal = admin, id: string = removedId) =>
@@ -64,7 +71,11 @@ const call = (caller: Principal = admin, id: string = removedId) =>
 const actorList = { ':key': keys.auditOfActor(scope, removedId).pk, ':from': '0', ':to': '~' };
 const resourceList = { ':key': keys.auditOfResource(scope, removedId).pk, ':from': '0', ':to': '~' };
 /** The user's removal from this tenant, in its trail: what makes it this tenant's to anonymize. */
-const removal = entry('2026-11-21T09:00:00.000Z', { actor: { type: 'user', id: admin.userId, name: admin.name }, action: 'user.removed', resource: { type: 'user', id: removedId } });
+const removal = entry('2026-11-21T09:00:00.000Z', {
+  actor: { type: 'user', id: admin.userId, name: admin.name },
+  action: 'user.removed',
+  resource: { type: 'user', id: removedId },
+});
 /** The removal's lookup (the resource list, filtered to `user.removed`): registered last, so a test's own resource list does not answer it. */
 const withRemoval = () => ddb.on(QueryCommand, { ExpressionAttributeValues: { ...resourceList, ':action': 'user.removed' } }).resolves({ Items: [removal] });
 
@@ -79,7 +90,9 @@ beforeEach(() => {
   ddb.on(QueryCommand).resolves({ Items: [] });
   ddb.on(QueryCommand, { ExpressionAttributeValues: actorList }).resolves({ Items: [login] });
   ddb.on(QueryCommand, { ExpressionAttributeValues: resourceList }).resolves({ Items: [change] });
-  ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.userPartition(tenantId, removedId).pk } }).resolves({ Items: [keys.session(tenantId, removedId, 's-1')] });
+  ddb
+    .on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.userPartition(tenantId, removedId).pk } })
+    .resolves({ Items: [keys.session(tenantId, removedId, 's-1')] });
   withRemoval();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
@@ -103,9 +116,16 @@ describe('POST /users/{id}/anonymize', () => {
   it("rewrites every copy of the removed user's entries, deletes what is left of them and records the call", async () => {
     const result = await call();
 
-    expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { id: removedId, name: 'Anonymized user', email: `anonymized+${removedId}@invalid`, complete: true } });
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      body: { id: removedId, name: 'Anonymized user', email: `anonymized+${removedId}@invalid`, complete: true },
+    });
     const window = windowAt(NOW.getTime(), 3600);
-    const anonymizedChanges = [{ field: 'email', before: `anonymized+${removedId}@invalid`, after: `anonymized+${removedId}@invalid` }, { field: 'role', before: 'MEMBER', after: 'ADMIN' }];
+    const anonymizedChanges = [
+      { field: 'email', before: `anonymized+${removedId}@invalid`, after: `anonymized+${removedId}@invalid` },
+      { field: 'role', before: 'MEMBER', after: 'ADMIN' },
+    ];
     const loginResource = (login.resource as { id: string }).id;
     expect(ddb.commandCalls(UpdateCommand).map((update) => update.args[0].input)).toEqual([
       takeSlot(counterKey('POST /users/{id}/anonymize', admin.userId, window.start), 30, window.endEpoch),
@@ -118,7 +138,9 @@ describe('POST /users/{id}/anonymize', () => {
       rewrite(keys.auditByActor(scope, removedId, login.occurredAt, login.id), login.id, { type: 'user', id: removedId, name: 'Anonymized user' }, null),
       rewrite(keys.auditByResource(scope, loginResource, login.occurredAt, login.id), login.id, { type: 'user', id: removedId, name: 'Anonymized user' }, null),
     ]);
-    expect(ddb.commandCalls(DeleteCommand).map((deleted) => deleted.args[0].input)).toEqual([{ TableName: TABLE, Key: keys.session(tenantId, removedId, 's-1') }]);
+    expect(ddb.commandCalls(DeleteCommand).map((deleted) => deleted.args[0].input)).toEqual([
+      { TableName: TABLE, Key: keys.session(tenantId, removedId, 's-1') },
+    ]);
     expect(ddb.commandCalls(TransactWriteCommand).map((write) => write.args[0].input)).toEqual([
       {
         TransactItems: expectedAuditPuts({
@@ -144,7 +166,11 @@ describe('POST /users/{id}/anonymize', () => {
 
     const result = await call();
 
-    expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { id: removedId, name: 'Anonymized user', email: `anonymized+${removedId}@invalid`, complete: true } });
+    expect(parsed(result)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      body: { id: removedId, name: 'Anonymized user', email: `anonymized+${removedId}@invalid`, complete: true },
+    });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
@@ -152,7 +178,11 @@ describe('POST /users/{id}/anonymize', () => {
 
   it('stops at 300 entries a call, answering complete: false, and the next call goes on from where its entry says', async () => {
     const many = Array.from({ length: 301 }, (_, index) =>
-      entry(new Date(Date.parse('2026-11-20T00:00:00.000Z') - index * 1000).toISOString(), { actor: { type: 'user', id: removedId, name: 'Bruno Lima' }, action: 'auth.refresh', resource: { type: 'session', id: 's-1' } }),
+      entry(new Date(Date.parse('2026-11-20T00:00:00.000Z') - index * 1000).toISOString(), {
+        actor: { type: 'user', id: removedId, name: 'Bruno Lima' },
+        action: 'auth.refresh',
+        resource: { type: 'session', id: 's-1' },
+      }),
     );
     ddb.on(QueryCommand, { ExpressionAttributeValues: actorList }).resolves({ Items: many });
     ddb.on(QueryCommand, { ExpressionAttributeValues: resourceList }).resolves({ Items: [] });
@@ -162,7 +192,11 @@ describe('POST /users/{id}/anonymize', () => {
 
     const first = await call();
 
-    expect(parsed(first)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { id: removedId, name: 'Anonymized user', email: `anonymized+${removedId}@invalid`, complete: false } });
+    expect(parsed(first)).toEqual({
+      statusCode: 200,
+      headers: jsonHeaders(),
+      body: { id: removedId, name: 'Anonymized user', email: `anonymized+${removedId}@invalid`, complete: false },
+    });
     // The rate limit's slot, then three copies of each of the 300 newest entries.
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1 + 300 * 3);
     const recorded = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item;
@@ -177,7 +211,12 @@ describe('POST /users/{id}/anonymize', () => {
     const second = await call();
 
     expect(JSON.parse(second.body)).toEqual(expect.objectContaining({ complete: true }));
-    expect(ddb.commandCalls(UpdateCommand).slice(1).map((update) => update.args[0].input.Key)).toEqual([
+    expect(
+      ddb
+        .commandCalls(UpdateCommand)
+        .slice(1)
+        .map((update) => update.args[0].input.Key),
+    ).toEqual([
       keys.auditEntry(scope, last.occurredAt, last.id),
       keys.auditByActor(scope, removedId, last.occurredAt, last.id),
       keys.auditByResource(scope, 's-1', last.occurredAt, last.id),
@@ -194,11 +233,19 @@ describe('POST /users/{id}/anonymize', () => {
     });
 
     const unknown = randomUUID();
-    expect(parsed(await call(admin, unknown))).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID) });
+    expect(parsed(await call(admin, unknown))).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID),
+    });
     // An id the trail holds entries of, but never removed from this tenant (a platform administrator who acted here): 404 too.
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ...resourceList, ':action': 'user.removed' } }).resolves({ Items: [] });
     ddb.on(GetCommand, { Key: keys.user(tenantId, removedId) }).resolves({});
-    expect(parsed(await call())).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID) });
+    expect(parsed(await call())).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID),
+    });
 
     expect(parsed(await call({ ...admin, role: 'MEMBER' }))).toEqual({
       statusCode: 403,

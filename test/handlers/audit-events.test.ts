@@ -22,7 +22,10 @@ const resourceId = randomUUID();
 const ALL = { ':from': '2000-01-01T00:00:00.000Z', ':to': '9999-12-31T23:59:59.999Z#~' };
 
 const get = (query: Record<string, string>, principal: Principal = admin) =>
-  listAuditEvents(proxyEvent({ method: 'GET', resource: '/audit-events', query, authorizer: toAuthorizerContext(principal), headers: { Origin: ALLOWED_ORIGIN } }), lambdaContext());
+  listAuditEvents(
+    proxyEvent({ method: 'GET', resource: '/audit-events', query, authorizer: toAuthorizerContext(principal), headers: { Origin: ALLOWED_ORIGIN } }),
+    lambdaContext(),
+  );
 
 const entry = (occurredAt: string) => ({
   id: randomUUID(),
@@ -69,12 +72,20 @@ describe('GET /audit-events: the list each filter reads', () => {
     [
       'resourceId and actorId: the resource list, the actor checked',
       { resourceId, actorId: userId },
-      onTable(`${trail}#RESOURCE#${resourceId}`, { filter: '#actor.#id = :actorId', names: { '#actor': 'actor', '#id': 'id' }, values: { ':actorId': userId } }),
+      onTable(`${trail}#RESOURCE#${resourceId}`, {
+        filter: '#actor.#id = :actorId',
+        names: { '#actor': 'actor', '#id': 'id' },
+        values: { ':actorId': userId },
+      }),
     ],
     [
       'resourceId and actorId=system: the system actor is checked by its type (it has no id)',
       { resourceId, actorId: 'system' },
-      onTable(`${trail}#RESOURCE#${resourceId}`, { filter: '#actor.#actorType = :actorId', names: { '#actor': 'actor', '#actorType': 'type' }, values: { ':actorId': 'system' } }),
+      onTable(`${trail}#RESOURCE#${resourceId}`, {
+        filter: '#actor.#actorType = :actorId',
+        names: { '#actor': 'actor', '#actorType': 'type' },
+        values: { ':actorId': 'system' },
+      }),
     ],
     [
       'actorId and action: the actor list, the action checked',
@@ -84,7 +95,11 @@ describe('GET /audit-events: the list each filter reads', () => {
     [
       'action and resourceType: gsi1 by action, the type checked',
       { action: 'supplier.created', resourceType: 'supplier' },
-      onGsi1(`${trail}#ACTION#supplier.created`, { filter: '#resource.#type = :resourceType', names: { '#resource': 'resource', '#type': 'type' }, values: { ':resourceType': 'supplier' } }),
+      onGsi1(`${trail}#ACTION#supplier.created`, {
+        filter: '#resource.#type = :resourceType',
+        names: { '#resource': 'resource', '#type': 'type' },
+        values: { ':resourceType': 'supplier' },
+      }),
     ],
   ])('%s', async (_name, query, expected) => {
     expect(parsed(await get(query as Record<string, string>)).statusCode).toBe(200);
@@ -109,11 +124,26 @@ describe('GET /audit-events: pages and refusals', () => {
     const items = ['2026-10-05', '2026-10-04', '2026-10-03'].map((day) => entry(`${day}T10:00:00.000Z`));
     const list = `${trail}#RESOURCE#${resourceId}`;
     // The copies hold no origin; it is an item apart, under the trail's ORIGIN partition.
-    const stored = items.map(({ sourceIp: _ip, userAgent: _agent, ...item }) => ({ pk: list, sk: `${item.occurredAt}#${item.id}`, type: 'AuditEntry', ttl: 1, ...item }));
+    const stored = items.map(({ sourceIp: _ip, userAgent: _agent, ...item }) => ({
+      pk: list,
+      sk: `${item.occurredAt}#${item.id}`,
+      type: 'AuditEntry',
+      ttl: 1,
+      ...item,
+    }));
     const originKey = (item: (typeof items)[number]) => ({ pk: `${trail}#ORIGIN`, sk: `${item.occurredAt}#${item.id}` });
     const live = Math.floor(Date.now() / 1000) + 86_400;
-    const origin = (item: (typeof items)[number], ttl: number) => ({ ...originKey(item), type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl });
-    ddb.on(QueryCommand).resolvesOnce({ Items: stored }).resolvesOnce({ Items: stored.slice(2) });
+    const origin = (item: (typeof items)[number], ttl: number) => ({
+      ...originKey(item),
+      type: 'AuditOrigin',
+      sourceIp: item.sourceIp,
+      userAgent: item.userAgent,
+      ttl,
+    });
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: stored })
+      .resolvesOnce({ Items: stored.slice(2) });
     // The first entry's origin is there; the third's is past its time (TTL has not removed it yet).
     ddb
       .on(BatchGetCommand)
@@ -139,7 +169,11 @@ describe('GET /audit-events: pages and refusals', () => {
     ddb
       .on(BatchGetCommand)
       .resolvesOnce({ Responses: { [TABLE]: [] }, UnprocessedKeys: { [TABLE]: { Keys: [key] } } })
-      .resolvesOnce({ Responses: { [TABLE]: [{ ...key, type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl: Math.floor(Date.now() / 1000) + 86_400 }] } });
+      .resolvesOnce({
+        Responses: {
+          [TABLE]: [{ ...key, type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl: Math.floor(Date.now() / 1000) + 86_400 }],
+        },
+      });
 
     expect(parsed(await get({ actorId: userId })).body).toEqual({ items: [item], nextCursor: null });
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(2);
@@ -147,13 +181,29 @@ describe('GET /audit-events: pages and refusals', () => {
 
   it("reads a page of the whole trail's origins as the origin list's same range: one Query, no BatchGetItem", async () => {
     const items = ['2026-10-05', '2026-10-04', '2026-10-03'].map((day) => entry(`${day}T10:00:00.000Z`));
-    const stored = items.map(({ sourceIp: _ip, userAgent: _agent, ...item }) => ({ pk: trail, sk: `${item.occurredAt}#${item.id}`, type: 'AuditEntry', ttl: 1, ...item }));
-    const origin = (item: (typeof items)[number]) => ({ pk: `${trail}#ORIGIN`, sk: `${item.occurredAt}#${item.id}`, type: 'AuditOrigin', sourceIp: item.sourceIp, userAgent: item.userAgent, ttl: Math.floor(Date.now() / 1000) + 86_400 });
+    const stored = items.map(({ sourceIp: _ip, userAgent: _agent, ...item }) => ({
+      pk: trail,
+      sk: `${item.occurredAt}#${item.id}`,
+      type: 'AuditEntry',
+      ttl: 1,
+      ...item,
+    }));
+    const origin = (item: (typeof items)[number]) => ({
+      pk: `${trail}#ORIGIN`,
+      sk: `${item.occurredAt}#${item.id}`,
+      type: 'AuditOrigin',
+      sourceIp: item.sourceIp,
+      userAgent: item.userAgent,
+      ttl: Math.floor(Date.now() / 1000) + 86_400,
+    });
     ddb.on(QueryCommand, { KeyConditionExpression: '#key = :key AND #sort BETWEEN :from AND :to' }).resolves({ Items: stored });
     // The second entry has no origin (a job's); the range is read oldest first.
     ddb.on(QueryCommand, { KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last' }).resolves({ Items: [origin(items[0]!)] });
 
-    expect(parsed(await get({ limit: '2' })).body).toEqual({ items: [items[0], { ...items[1], sourceIp: null, userAgent: null }], nextCursor: expect.any(String) });
+    expect(parsed(await get({ limit: '2' })).body).toEqual({
+      items: [items[0], { ...items[1], sourceIp: null, userAgent: null }],
+      nextCursor: expect.any(String),
+    });
     expect(queries()[1]).toEqual({
       TableName: TABLE,
       ConsistentRead: true,

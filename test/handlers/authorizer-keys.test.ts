@@ -40,10 +40,17 @@ function storeHolds(...items: Item[]): void {
 }
 
 /** A server's request: the key as a bearer token, no Origin, no cookie. */
-function keyEvent(input: { method?: string; resource?: string; authorization?: string; headers?: Record<string, string>; pathParameters?: Record<string, string> } = {}): APIGatewayRequestAuthorizerEvent {
+function keyEvent(
+  input: { method?: string; resource?: string; authorization?: string; headers?: Record<string, string>; pathParameters?: Record<string, string> } = {},
+): APIGatewayRequestAuthorizerEvent {
   const event = authorizerEvent({ method: input.method ?? 'POST', resource: input.resource ?? '/inventory/movements' });
   const headers: Record<string, string> = { Authorization: input.authorization ?? `Bearer ${keyText}`, ...input.headers };
-  return { ...event, headers, multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])), pathParameters: input.pathParameters ?? null };
+  return {
+    ...event,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    pathParameters: input.pathParameters ?? null,
+  };
 }
 
 async function refusedWith401(decision: Promise<unknown>): Promise<void> {
@@ -85,12 +92,14 @@ describe('the REQUEST authorizer with an API key', () => {
     });
     const reads = ddb.commandCalls(BatchGetCommand);
     expect(reads).toHaveLength(1);
-    expect(reads[0]?.args[0].input).toEqual({ RequestItems: { [TABLE]: { Keys: [keys.tenant(tenantId), keys.apiKey(tenantId, keyId)], ConsistentRead: true } } });
+    expect(reads[0]?.args[0].input).toEqual({
+      RequestItems: { [TABLE]: { Keys: [keys.tenant(tenantId), keys.apiKey(tenantId, keyId)], ConsistentRead: true } },
+    });
     // Used a minute ago: nothing is written.
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('records the use at most once per 5 minutes: the time on the key, conditioned, then the address apart, expiring after the access records\' 6 months', async () => {
+  it("records the use at most once per 5 minutes: the time on the key, conditioned, then the address apart, expiring after the access records' 6 months", async () => {
     storeHolds(storedTenant(tenantId), keyItem({ lastUsedAt: ago(5 * 60_000) }));
     await handler(keyEvent());
 
@@ -108,12 +117,18 @@ describe('the REQUEST authorizer with an API key', () => {
         Key: keys.apiKeyUse(keyId),
         UpdateExpression: 'SET #type = :type, tenantId = :tenant, lastUsedAt = :now, lastUsedIp = :ip, #ttl = :ttl',
         ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':type': 'ApiKeyUse', ':tenant': tenantId, ':now': NOW.toISOString(), ':ip': expect.any(String) as string, ':ttl': NOW.getTime() / 1000 + 183 * 24 * 3600 },
+        ExpressionAttributeValues: {
+          ':type': 'ApiKeyUse',
+          ':tenant': tenantId,
+          ':now': NOW.toISOString(),
+          ':ip': expect.any(String) as string,
+          ':ttl': NOW.getTime() / 1000 + 183 * 24 * 3600,
+        },
       },
     ]);
   });
 
-  it('writes no address when another request recorded the use meanwhile (the key\'s condition failed)', async () => {
+  it("writes no address when another request recorded the use meanwhile (the key's condition failed)", async () => {
     storeHolds(storedTenant(tenantId), keyItem({ lastUsedAt: ago(5 * 60_000) }));
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
     await handler(keyEvent());
@@ -135,10 +150,13 @@ describe('the REQUEST authorizer with an API key', () => {
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
-  it.each<Record<string, string>>([{ Origin: 'https://shop.example' }, { 'Sec-Fetch-Site': 'same-origin' }, { 'sec-fetch-site': 'none' }])('refuses a key sent from a browser (%o) with 401, before any read', async (browserHeader) => {
-    await refusedWith401(handler(keyEvent({ headers: browserHeader })));
-    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
-  });
+  it.each<Record<string, string>>([{ Origin: 'https://shop.example' }, { 'Sec-Fetch-Site': 'same-origin' }, { 'sec-fetch-site': 'none' }])(
+    'refuses a key sent from a browser (%o) with 401, before any read',
+    async (browserHeader) => {
+      await refusedWith401(handler(keyEvent({ headers: browserHeader })));
+      expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
+    },
+  );
 
   it("takes a server's request with Sec-Fetch-Mode alone (Node's fetch sends it)", async () => {
     expect(await handler(keyEvent({ headers: { 'sec-fetch-mode': 'cors' } }))).toMatchObject({ context: allowedContext });
@@ -147,25 +165,40 @@ describe('the REQUEST authorizer with an API key', () => {
   it('lets a request with both the cookie and a key through to a 400, with no principal and no read', async () => {
     const decision = await handler(keyEvent({ headers: { Cookie: 'accessToken=abc' } }));
 
-    expect(decision).toMatchObject({ principalId: 'refused', context: { refusal: 'both-credentials', detail: 'Send either the session cookie or an API key (Authorization: Bearer), not both' } });
+    expect(decision).toMatchObject({
+      principalId: 'refused',
+      context: { refusal: 'both-credentials', detail: 'Send either the session cookie or an API key (Authorization: Bearer), not both' },
+    });
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
   it('refuses a route that takes a session only (403), before any read', async () => {
     const decision = await handler(keyEvent({ method: 'GET', resource: '/auth/me' }));
 
-    expect(decision).toMatchObject({ principalId: 'refused', context: { refusal: 'forbidden', detail: 'API keys cannot use this route: it takes a signed-in session' } });
+    expect(decision).toMatchObject({
+      principalId: 'refused',
+      context: { refusal: 'forbidden', detail: 'API keys cannot use this route: it takes a signed-in session' },
+    });
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
   it('refuses a resource its scopes do not open (403), naming what is missing', async () => {
-    expect(await handler(keyEvent({ method: 'GET', resource: '/suppliers' }))).toMatchObject({ context: { refusal: 'forbidden', detail: 'The API key may not read suppliers' } });
+    expect(await handler(keyEvent({ method: 'GET', resource: '/suppliers' }))).toMatchObject({
+      context: { refusal: 'forbidden', detail: 'The API key may not read suppliers' },
+    });
     expect(await handler(keyEvent({ method: 'GET', resource: '/inventory/dashboard/coverage' }))).toMatchObject({ context: allowedContext });
   });
 
   it.each([
     ['a revoked (deleted) key', () => storeHolds(storedTenant(tenantId))],
-    ['a key whose secret was rolled with no overlap', () => storeHolds(storedTenant(tenantId), keyItem({ secretHash: hashKeyText(newKeyText('live', keyId)), previousSecretHash: hashKeyText(keyText), previousExpiresAt: NOW.toISOString() }))],
+    [
+      'a key whose secret was rolled with no overlap',
+      () =>
+        storeHolds(
+          storedTenant(tenantId),
+          keyItem({ secretHash: hashKeyText(newKeyText('live', keyId)), previousSecretHash: hashKeyText(keyText), previousExpiresAt: NOW.toISOString() }),
+        ),
+    ],
     ['an expired key', () => storeHolds(storedTenant(tenantId), keyItem({ expiresAt: NOW.toISOString() }))],
     ['a key of a suspended tenant', () => storeHolds(storedTenant(tenantId, { status: 'SUSPENDED' }), keyItem())],
   ])('refuses %s with 401', async (_, arrange) => {
@@ -174,7 +207,10 @@ describe('the REQUEST authorizer with an API key', () => {
   });
 
   it('takes the secret a roll replaced until the overlap ends', async () => {
-    storeHolds(storedTenant(tenantId), keyItem({ secretHash: hashKeyText(newKeyText('live', keyId)), previousSecretHash: hashKeyText(keyText), previousExpiresAt: ago(-1000) }));
+    storeHolds(
+      storedTenant(tenantId),
+      keyItem({ secretHash: hashKeyText(newKeyText('live', keyId)), previousSecretHash: hashKeyText(keyText), previousExpiresAt: ago(-1000) }),
+    );
     expect(await handler(keyEvent())).toMatchObject({ context: allowedContext });
   });
 
@@ -185,7 +221,11 @@ describe('the REQUEST authorizer with an API key', () => {
 
     expect(await handler(keyEvent({ method: 'PATCH', resource: '/companies/{id}', pathParameters: { id: companyId } }))).toMatchObject({ context: limited });
     expect(await handler(keyEvent({ method: 'GET', resource: '/companies' }))).toMatchObject({ context: limited });
-    expect(await handler(keyEvent({ method: 'PATCH', resource: '/companies/{id}', pathParameters: { id: randomUUID() } }))).toMatchObject({ context: { refusal: 'forbidden', detail: 'The API key is limited to another company' } });
-    expect(await handler(keyEvent({ method: 'POST', resource: '/companies' }))).toMatchObject({ context: { refusal: 'forbidden', detail: 'The API key is limited to one company and cannot create another' } });
+    expect(await handler(keyEvent({ method: 'PATCH', resource: '/companies/{id}', pathParameters: { id: randomUUID() } }))).toMatchObject({
+      context: { refusal: 'forbidden', detail: 'The API key is limited to another company' },
+    });
+    expect(await handler(keyEvent({ method: 'POST', resource: '/companies' }))).toMatchObject({
+      context: { refusal: 'forbidden', detail: 'The API key is limited to one company and cannot create another' },
+    });
   });
 });

@@ -97,7 +97,7 @@ describe('the REQUEST authorizer', () => {
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('moves the session\'s lastActiveAt with one conditional write when it is a minute old', async () => {
+  it("moves the session's lastActiveAt with one conditional write when it is a minute old", async () => {
     storeHolds(tenantItem(), userItem(), sessionItem({ lastActiveAt: ago(60_000) }));
     const { token } = await accessToken();
 
@@ -126,14 +126,17 @@ describe('the REQUEST authorizer', () => {
 
   it('lets a store failure of the lastActiveAt write through as itself (a 503 at the gateway, not a 401)', async () => {
     storeHolds(tenantItem(), userItem(), sessionItem({ lastActiveAt: ago(120_000) }));
-    const failure = Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+    const failure = Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+      name: 'ThrottlingException',
+      $metadata: { httpStatusCode: 400 },
+    });
     ddb.on(UpdateCommand).rejects(failure);
     const { token } = await accessToken();
 
     await expect(authorizeWith(`accessToken=${token}`)).rejects.toBe(failure);
   });
 
-  it('passes the user\'s sessionsValidFrom on to the functions', async () => {
+  it("passes the user's sessionsValidFrom on to the functions", async () => {
     storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(7_200_000) }), sessionItem());
     const { token } = await accessToken();
 
@@ -142,7 +145,7 @@ describe('the REQUEST authorizer', () => {
     expect(decision.context).toMatchObject({ sessionsValidFrom: ago(7_200_000) });
   });
 
-  it('denies a session opened at another credential version than the user\'s, whatever the clocks say', async () => {
+  it("denies a session opened at another credential version than the user's, whatever the clocks say", async () => {
     // The password was changed (or the second factor turned on, off or reset) since: the version moved on.
     storeHolds(tenantItem(), userItem({ credentialVersion: 5 }), sessionItem({ credentialVersion: 4 }));
     const { token } = await accessToken();
@@ -150,14 +153,14 @@ describe('the REQUEST authorizer', () => {
     await expectDenied(authorizeWith(`accessToken=${token}`));
   });
 
-  it('denies a session at a later version than the user\'s too (only the same version is live)', async () => {
+  it("denies a session at a later version than the user's too (only the same version is live)", async () => {
     storeHolds(tenantItem(), userItem({ credentialVersion: 4 }), sessionItem({ credentialVersion: 5 }));
     const { token } = await accessToken();
 
     await expectDenied(authorizeWith(`accessToken=${token}`));
   });
 
-  it('allows a session at the user\'s version even when it opened before sessionsValidFrom (the version decides)', async () => {
+  it("allows a session at the user's version even when it opened before sessionsValidFrom (the version decides)", async () => {
     // A password change opens the new session at the new version and sets sessionsValidFrom to the same instant.
     storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(60_000) }), sessionItem({ createdAt: ago(3_600_000) }));
     const { token } = await accessToken();
@@ -167,7 +170,7 @@ describe('the REQUEST authorizer', () => {
     expect(decision.context).toMatchObject({ credentialVersion: '4', sessionsValidFrom: ago(60_000) });
   });
 
-  it('denies a session older than credential versions opened before the user\'s last password reset', async () => {
+  it("denies a session older than credential versions opened before the user's last password reset", async () => {
     storeHolds(tenantItem(), userItem({ sessionsValidFrom: ago(60_000) }), sessionItem({ credentialVersion: undefined, createdAt: ago(3_600_000) }));
     const { token } = await accessToken();
 
@@ -239,7 +242,10 @@ describe('the REQUEST authorizer', () => {
     const { token } = await accessToken();
     ddb
       .on(BatchGetCommand)
-      .resolvesOnce({ Responses: { [TABLE]: [tenantItem()] }, UnprocessedKeys: { [TABLE]: { Keys: [keys.user(tenantId, userId), keys.session(tenantId, userId, sessionId)] } } })
+      .resolvesOnce({
+        Responses: { [TABLE]: [tenantItem()] },
+        UnprocessedKeys: { [TABLE]: { Keys: [keys.user(tenantId, userId), keys.session(tenantId, userId, sessionId)] } },
+      })
       .resolves({ Responses: { [TABLE]: [userItem(), sessionItem()] } });
 
     const decision = await authorizeWith(`accessToken=${token}`);
@@ -326,7 +332,7 @@ describe('the REQUEST authorizer', () => {
     await expectDenied(authorizeWith(`accessToken=${token}`));
   });
 
-  it('ignores items returned under other keys (they are not this token\'s session)', async () => {
+  it("ignores items returned under other keys (they are not this token's session)", async () => {
     const otherTenant = randomUUID();
     storeHolds(tenantItem(), userItem(), { ...sessionItem(), ...keys.session(otherTenant, userId, sessionId), tenantId: otherTenant });
     const { token } = await accessToken();

@@ -67,7 +67,7 @@ afterEach(() => {
 });
 
 describe('POST /tenants', () => {
-  it('returns 201 with the new tenant and writes it, its name sentinel and its administrator\'s invitation in one transaction, then mails the invitation', async () => {
+  it("returns 201 with the new tenant and writes it, its name sentinel and its administrator's invitation in one transaction, then mails the invitation", async () => {
     const result = await invoke(jsonPost('/tenants', validBody));
 
     const body = JSON.parse(result.body) as { id: string };
@@ -156,14 +156,24 @@ describe('POST /tenants', () => {
       { TableName: 'test-table', Key: keys.tenantName('acme-foods'), ConsistentRead: true },
       { TableName: 'test-table', Key: keys.email(ADMIN_EMAIL), ConsistentRead: true, ProjectionExpression: 'pk' },
     ]);
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot(ipCounter, 10, hour.endEpoch), takeSlot(addressCounter, 3, day.endEpoch)]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      takeSlot(ipCounter, 10, hour.endEpoch),
+      takeSlot(addressCounter, 3, day.endEpoch),
+    ]);
   });
 
   it('creates a tenant without adminEmail with no invitation, no mail and no address counted', async () => {
     const result = await invoke(jsonPost('/tenants', { name: 'acme', plan: 'STARTER' }));
 
     expect(result.statusCode).toBe(201);
-    expect(transactions()[0]?.TransactItems?.map((item) => item.Put?.Item?.type)).toEqual(['Tenant', 'TenantName', 'AuditEntry', 'AuditEntry', 'AuditEntry', 'AuditOrigin']);
+    expect(transactions()[0]?.TransactItems?.map((item) => item.Put?.Item?.type)).toEqual([
+      'Tenant',
+      'TenantName',
+      'AuditEntry',
+      'AuditEntry',
+      'AuditEntry',
+      'AuditOrigin',
+    ]);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([ipCounter]);
   });
@@ -197,16 +207,27 @@ describe('POST /tenants', () => {
       TransactItems: [
         // Only while nobody registered into it.
         { Delete: { TableName: 'test-table', Key: keys.tenant(tenantId), ConditionExpression: 'attribute_not_exists(baseAccountUserId)' } },
-        { Delete: { TableName: 'test-table', Key: keys.tenantName('acme-foods'), ConditionExpression: 'tenantId = :id', ExpressionAttributeValues: { ':id': tenantId } } },
+        {
+          Delete: {
+            TableName: 'test-table',
+            Key: keys.tenantName('acme-foods'),
+            ConditionExpression: 'tenantId = :id',
+            ExpressionAttributeValues: { ':id': tenantId },
+          },
+        },
         { Delete: { TableName: 'test-table', Key: keys.invitation(tenantId, ADMIN_EMAIL) } },
         // The creation's entry goes with it: an entry never outlives its change.
-        ...(created?.TransactItems?.slice(3) ?? []).map((item) => ({ Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } } })),
+        ...(created?.TransactItems?.slice(3) ?? []).map((item) => ({
+          Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } },
+        })),
       ],
     });
   });
 
-  it('returns 409 when the name is found taken, before the address\'s invitations are counted', async () => {
-    ddb.on(GetCommand, { Key: keys.tenantName('acme-foods') }).resolves({ Item: { ...keys.tenantName('acme-foods'), type: 'TenantName', tenantId: '0d6f0b1c-2a3e-4f5a-8b7c-9d0e1f2a3b4c' } });
+  it("returns 409 when the name is found taken, before the address's invitations are counted", async () => {
+    ddb
+      .on(GetCommand, { Key: keys.tenantName('acme-foods') })
+      .resolves({ Item: { ...keys.tenantName('acme-foods'), type: 'TenantName', tenantId: '0d6f0b1c-2a3e-4f5a-8b7c-9d0e1f2a3b4c' } });
 
     const result = await invoke(jsonPost('/tenants', validBody));
 
@@ -234,7 +255,7 @@ describe('POST /tenants', () => {
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
   });
 
-  it('returns 400 to a request with an Idempotency-Key and writes nothing but the rate limit\'s count', async () => {
+  it("returns 400 to a request with an Idempotency-Key and writes nothing but the rate limit's count", async () => {
     const result = await invoke(jsonPost('/tenants', validBody, { headers: { 'Idempotency-Key': 'sign-up-1' } }));
 
     const detail = 'is not taken by this public route: a retry that finds the name taken gets 409';
@@ -292,9 +313,11 @@ describe('POST /tenants', () => {
   });
 
   it('returns 503 with Retry-After when the store throttles the transaction', async () => {
-    ddb.on(TransactWriteCommand).rejects(
-      Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }),
-    );
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(
+        Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }),
+      );
 
     const result = await invoke(jsonPost('/tenants', validBody));
 
@@ -508,7 +531,12 @@ describe('the common HTTP chain (on POST /tenants)', () => {
   });
 
   it('returns 403 for Sec-Fetch-Site: cross-site even without an Origin header', async () => {
-    const event = proxyEvent({ method: 'POST', resource: '/tenants', body: validBody, headers: { 'content-type': 'application/json', 'sec-fetch-site': 'Cross-Site' } });
+    const event = proxyEvent({
+      method: 'POST',
+      resource: '/tenants',
+      body: validBody,
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'Cross-Site' },
+    });
 
     const result = await invoke(event);
 
@@ -565,12 +593,16 @@ describe('the common HTTP chain (on POST /tenants)', () => {
 });
 
 describe('the rate limit of POST /tenants (10 per hour per IP)', () => {
-  it('counts the request in the hour window of the caller\'s IP with one conditional write, before anything else', async () => {
+  it("counts the request in the hour window of the caller's IP with one conditional write, before anything else", async () => {
     await invoke(jsonPost('/tenants', validBody, { sourceIp: '203.0.113.99' }));
 
     // First, before the name is looked up (the address's invitations are counted after it).
     expect(ddb.calls()[0]?.args[0].input).toEqual(
-      takeSlot({ pk: 'RATE#POST /tenants#203.0.113.99', sk: `WINDOW#${Date.parse('2026-11-21T23:00:00.000Z')}` }, 10, Date.parse('2026-11-22T00:00:00.000Z') / 1000),
+      takeSlot(
+        { pk: 'RATE#POST /tenants#203.0.113.99', sk: `WINDOW#${Date.parse('2026-11-21T23:00:00.000Z')}` },
+        10,
+        Date.parse('2026-11-22T00:00:00.000Z') / 1000,
+      ),
     );
   });
 

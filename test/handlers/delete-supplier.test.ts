@@ -55,7 +55,15 @@ const deletion = (sortName: string, document: string, version: number) => ({
     { Delete: { TableName: TABLE, Key: keys.supplierDocument(tenantId, document) } },
     { Delete: { TableName: TABLE, Key: keys.supplierIndexEntry(tenantId, sortName, supplierId) } },
     // The count: one less.
-    { Update: { TableName: TABLE, Key: keys.supplierStats(tenantId), UpdateExpression: 'ADD #count :minusOne', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minusOne': -1 } } },
+    {
+      Update: {
+        TableName: TABLE,
+        Key: keys.supplierStats(tenantId),
+        UpdateExpression: 'ADD #count :minusOne',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      },
+    },
     // And its block's, conditioned on the block not having been split (lib/db/repositories/supplier-blocks).
     {
       Update: {
@@ -67,7 +75,12 @@ const deletion = (sortName: string, document: string, version: number) => ({
       },
     },
     // The search's tombstone: the version after the one deleted (lib/search/engine).
-    { Put: { TableName: TABLE, Item: { ...keys.searchDelta(tenantId, 'suppliers', supplierId, version + 1), type: 'SearchDelta', r: JSON.stringify([supplierId, version + 1]) } } },
+    {
+      Put: {
+        TableName: TABLE,
+        Item: { ...keys.searchDelta(tenantId, 'suppliers', supplierId, version + 1), type: 'SearchDelta', r: JSON.stringify([supplierId, version + 1]) },
+      },
+    },
     // And the audit entry, which commits only with the delete.
     ...auditPuts(),
   ],
@@ -91,7 +104,9 @@ describe('DELETE /suppliers/{id}', () => {
     const result = await remove(supplierId);
 
     expect(parsed(result)).toEqual(NO_CONTENT);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true }]);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true },
+    ]);
     expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([deletion('acme', '11222333000181', 3)]);
   });
 
@@ -100,7 +115,11 @@ describe('DELETE /suppliers/{id}', () => {
 
     const result = await remove(supplierId);
 
-    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID) });
+    expect(parsed(result)).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID),
+    });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -123,7 +142,10 @@ describe('DELETE /suppliers/{id}', () => {
     const result = await remove(supplierId);
 
     expect(parsed(result)).toEqual(NO_CONTENT);
-    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([deletion('acme', '11222333000181', 3), deletion('zeta', '52998224725', 4)]);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([
+      deletion('acme', '11222333000181', 3),
+      deletion('zeta', '52998224725', 4),
+    ]);
   });
 
   it('returns 404 when a parallel delete got there first', async () => {
@@ -138,7 +160,11 @@ describe('DELETE /suppliers/{id}', () => {
 
     const result = await remove(supplierId);
 
-    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID) });
+    expect(parsed(result)).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID),
+    });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 

@@ -18,7 +18,15 @@ const { tenantId } = principal;
 const id = randomUUID();
 
 const event = (resource: string, itemId: string) =>
-  proxyEvent({ method: 'GET', resource, path: resource.replace('{id}', itemId), pathParameters: { id: itemId }, requestId: REQUEST_ID, authorizer: toAuthorizerContext(principal), headers: { Origin: ALLOWED_ORIGIN } });
+  proxyEvent({
+    method: 'GET',
+    resource,
+    path: resource.replace('{id}', itemId),
+    pathParameters: { id: itemId },
+    requestId: REQUEST_ID,
+    authorizer: toAuthorizerContext(principal),
+    headers: { Origin: ALLOWED_ORIGIN },
+  });
 
 /** Each route, its stored item (with the maintained totals the view leaves out) and its view. */
 const CASES = [
@@ -27,7 +35,16 @@ const CASES = [
     handler: getWarehouse,
     resource: '/inventory/warehouses/{id}',
     key: keys.warehouse(tenantId, id),
-    item: { ...keys.warehouse(tenantId, id), type: 'Warehouse', id, name: 'Central', createdAt: '2026-11-01T00:00:00.000Z', totalItems: 12.5, totalProducts: 2, totalValue: 100.25 },
+    item: {
+      ...keys.warehouse(tenantId, id),
+      type: 'Warehouse',
+      id,
+      name: 'Central',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      totalItems: 12.5,
+      totalProducts: 2,
+      totalValue: 100.25,
+    },
     view: { id, name: 'Central', createdAt: '2026-11-01T00:00:00.000Z' },
     missing: 'No such warehouse',
   },
@@ -57,7 +74,11 @@ describe.each(CASES)('$name', ({ handler, resource, key, item, view, missing }) 
   it("returns 404 when the caller's tenant has no such item", async () => {
     ddb.on(GetCommand).resolves({});
 
-    expect(parsed(await handler(event(resource, id), lambdaContext()))).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, missing, REQUEST_ID) });
+    expect(parsed(await handler(event(resource, id), lambdaContext()))).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, missing, REQUEST_ID),
+    });
   });
 
   it('returns 400 naming `id` for an id that is not a UUID, reading nothing', async () => {

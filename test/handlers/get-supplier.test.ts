@@ -48,7 +48,9 @@ describe('GET /suppliers/{id}', () => {
       },
     });
     expect(ddb.calls()).toHaveLength(1);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true }]);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true },
+    ]);
   });
 
   it('answers null for an e-mail and a phone the item does not hold', async () => {
@@ -68,8 +70,14 @@ describe('GET /suppliers/{id}', () => {
 
     const result = await read(supplierId);
 
-    expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID) });
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true }]);
+    expect(parsed(result)).toEqual({
+      statusCode: 404,
+      headers: problemHeaders(),
+      body: problem('not-found', 'Not found', 404, 'No such supplier', REQUEST_ID),
+    });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true },
+    ]);
   });
 
   it('returns 400 naming `id` for an id that is not a UUID, reading nothing', async () => {

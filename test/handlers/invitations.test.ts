@@ -76,7 +76,9 @@ const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => 
 const storedInvitation = () => transactions()[0]?.TransactItems?.[0]?.Put?.Item;
 /** The deletes that take back the entry and the event the storing transaction wrote: the same four keys. */
 const entryTakenBack = () =>
-  (transactions()[0]?.TransactItems?.slice(1) ?? []).map((item) => ({ Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } } }));
+  (transactions()[0]?.TransactItems?.slice(1) ?? []).map((item) => ({
+    Delete: { TableName: 'test-table', Key: { pk: item.Put?.Item?.pk, sk: item.Put?.Item?.sk } },
+  }));
 
 const sentMail = () => ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
 const linkIn = (text: string | undefined) => new URL(/https:\/\/\S+/.exec(text ?? '')?.[0] ?? 'https://none.invalid');
@@ -116,7 +118,11 @@ describe('POST /auth/invitations', () => {
     const token = link.searchParams.get('token') ?? '';
 
     // The invitation there is read first (consistently); the write is conditioned on what was read: here, nothing.
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toContainEqual({ TableName: 'test-table', Key: keys.invitation(admin.tenantId, EMAIL), ConsistentRead: true });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toContainEqual({
+      TableName: 'test-table',
+      Key: keys.invitation(admin.tenantId, EMAIL),
+      ConsistentRead: true,
+    });
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(transactions()).toEqual([
       {
@@ -164,7 +170,11 @@ describe('POST /auth/invitations', () => {
     const result = await invite({ email: EMAIL });
 
     const body = JSON.parse(result.body) as { id: string };
-    expect(parsed(result)).toEqual({ statusCode: 201, headers: jsonHeaders(), body: { id: expect.stringMatching(UUID), email: EMAIL, expiresAt: IN_7_DAYS.toISOString() } });
+    expect(parsed(result)).toEqual({
+      statusCode: 201,
+      headers: jsonHeaders(),
+      body: { id: expect.stringMatching(UUID), email: EMAIL, expiresAt: IN_7_DAYS.toISOString() },
+    });
     // Stored like any invitation, so that a second invitation answers as for an unknown address.
     expect(storedInvitation()).toEqual(expect.objectContaining({ id: body.id, email: EMAIL, tokenHash: expect.any(String) }));
     expect(transactions()[0]?.TransactItems?.slice(1)).toEqual(auditPuts(body.id));
@@ -189,7 +199,10 @@ describe('POST /auth/invitations', () => {
 
   it('reads again when a parallel invitation was stored between its read and its write, and answers that one, mailing nothing', async () => {
     const parallel = pendingItem('2026-11-21T23:14:59.000Z');
-    ddb.on(GetCommand, { Key: keys.invitation(admin.tenantId, EMAIL) }).resolvesOnce({}).resolves({ Item: parallel });
+    ddb
+      .on(GetCommand, { Key: keys.invitation(admin.tenantId, EMAIL) })
+      .resolvesOnce({})
+      .resolves({ Item: parallel });
     ddb.on(TransactWriteCommand).rejects(
       new TransactionCanceledException({
         message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, None, None]',
@@ -234,7 +247,10 @@ describe('POST /auth/invitations', () => {
     expect(result.statusCode).toBe(500);
     const [store, takeBack] = transactions();
     // The new one replaced the one read, on condition that it is still that one.
-    expect(store?.TransactItems?.[0]?.Put).toMatchObject({ ConditionExpression: 'tokenHash = :read', ExpressionAttributeValues: { ':read': replaced.tokenHash } });
+    expect(store?.TransactItems?.[0]?.Put).toMatchObject({
+      ConditionExpression: 'tokenHash = :read',
+      ExpressionAttributeValues: { ':read': replaced.tokenHash },
+    });
     expect(store?.TransactItems?.slice(1)).toEqual(auditPuts(String(storedInvitation()?.id)));
     expect(takeBack).toEqual({
       TransactItems: [
@@ -300,7 +316,9 @@ describe('POST /auth/invitations', () => {
     expect(parsed(result)).toEqual({
       statusCode: 400,
       headers: problemHeaders(),
-      body: problem('validation', 'Invalid request', 400, 'email: must be a valid e-mail address', REQUEST_ID, [{ field: 'email', message: 'must be a valid e-mail address' }]),
+      body: problem('validation', 'Invalid request', 400, 'email: must be a valid e-mail address', REQUEST_ID, [
+        { field: 'email', message: 'must be a valid e-mail address' },
+      ]),
     });
   });
 });

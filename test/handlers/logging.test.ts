@@ -46,11 +46,17 @@ describe('structured request logs', () => {
     const invitationToken = 'jG2Yw0cXz3l1bZ5oQkM6sVdT8rN4uH7pA9eF1iC0xKq';
     ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId, { baseAccountUserId: randomUUID() }) });
     ddb.on(GetCommand, { Key: keys.invitation(tenantId, 'ana@acme.example') }).resolves({
-      Item: storedInvitation(tenantId, 'ana@acme.example', createHash('sha256').update(invitationToken).digest('hex'), { mailedAt: new Date(Date.now() - 3_600_000).toISOString() }),
+      Item: storedInvitation(tenantId, 'ana@acme.example', createHash('sha256').update(invitationToken).digest('hex'), {
+        mailedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
     });
     ddb.on(UpdateCommand).resolves({});
     ddb.on(TransactWriteCommand).resolves({});
-    const event = jsonPost('/auth/register', { name: 'Ana', email: 'ana@acme.example', password: PASSWORD, tenantId, invitationToken }, { requestId: 'log-request-1' });
+    const event = jsonPost(
+      '/auth/register',
+      { name: 'Ana', email: 'ana@acme.example', password: PASSWORD, tenantId, invitationToken },
+      { requestId: 'log-request-1' },
+    );
 
     let setCookies: string[] = [];
     const { lines, raw } = await captureLogs(async () => {
@@ -85,11 +91,15 @@ describe('structured request logs', () => {
     const userId = randomUUID();
     ddb.on(GetCommand).resolves({});
     ddb.on(GetCommand, { Key: keys.email('ana@acme.example') }).resolves({ Item: storedEmail('ana@acme.example', tenantId, userId) });
-    ddb.on(BatchGetCommand).resolves(batchGetAnswer(storedTenant(tenantId), storedUser(tenantId, userId), storedCredentials(tenantId, userId, await hashPassword('the right one'))));
+    ddb
+      .on(BatchGetCommand)
+      .resolves(batchGetAnswer(storedTenant(tenantId), storedUser(tenantId, userId), storedCredentials(tenantId, userId, await hashPassword('the right one'))));
     ddb.on(UpdateCommand).resolves({});
     ddb.on(PutCommand).resolves({});
 
-    const { lines, raw } = await captureLogs(() => login(jsonPost('/auth/login', { email: 'ana@acme.example', password: PASSWORD }, { requestId: 'log-request-2' }), lambdaContext()));
+    const { lines, raw } = await captureLogs(() =>
+      login(jsonPost('/auth/login', { email: 'ana@acme.example', password: PASSWORD }, { requestId: 'log-request-2' }), lambdaContext()),
+    );
 
     expect(lines).toEqual([expect.objectContaining({ message: 'request', requestId: 'log-request-2', status: 401 })]);
     expect(raw).not.toContain(PASSWORD);
@@ -105,10 +115,21 @@ describe('error logs', () => {
       body = result.body;
     });
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'ERROR', message: 'request failed', requestId: 'log-request-3', error: expect.objectContaining({ message: 'boom: internal detail' }) }),
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'request failed',
+        requestId: 'log-request-3',
+        error: expect.objectContaining({ message: 'boom: internal detail' }),
+      }),
       expect.objectContaining({ message: 'request', status: 500 }),
     ]);
-    expect(JSON.parse(body)).toEqual({ type: 'https://problems.backoffice.dev/internal', title: 'Internal server error', status: 500, detail: 'An unexpected error occurred', requestId: 'log-request-3' });
+    expect(JSON.parse(body)).toEqual({
+      type: 'https://problems.backoffice.dev/internal',
+      title: 'Internal server error',
+      status: 500,
+      detail: 'An unexpected error occurred',
+      requestId: 'log-request-3',
+    });
     expect(JSON.stringify(lines)).not.toContain(PASSWORD);
   });
 });

@@ -35,7 +35,8 @@ const email = 'ana@acme.example';
 let passwordHash: string;
 
 /** Ana, the tenant's administrator, at credential version 2 with 3 sessions counted, 7 ever opened. */
-const userItem = (overrides: Item = {}) => storedUser(tenantId, userId, { role: 'ADMIN', credentialVersion: 2, sessionCount: 3, sessionOpenings: 7, ...overrides });
+const userItem = (overrides: Item = {}) =>
+  storedUser(tenantId, userId, { role: 'ADMIN', credentialVersion: 2, sessionCount: 3, sessionOpenings: 7, ...overrides });
 
 /** Her credentials item, at the same credential version (the two move together). */
 const credentialsItem = (overrides: Item = {}) => storedCredentials(tenantId, userId, passwordHash, { credentialVersion: 2, ...overrides });
@@ -56,14 +57,31 @@ const LOGIN_REQUEST = { sourceIp: '198.51.100.7', userAgent: 'Mozilla/5.0 (X11; 
 
 /** The entry of a sign-in, last in its transaction: the trail's, the user's and the new session's copies. */
 const loginAuditPuts = (sessionId: string, requestId = 'login-request-1') =>
-  expectedAuditPuts({ ...LOGIN_REQUEST, trail: { tenantId }, action: 'auth.login', actor: { type: 'user', id: userId, name: 'Ana Souza' }, resource: { type: 'session', id: sessionId }, requestId });
+  expectedAuditPuts({
+    ...LOGIN_REQUEST,
+    trail: { tenantId },
+    action: 'auth.login',
+    actor: { type: 'user', id: userId, name: 'Ana Souza' },
+    resource: { type: 'session', id: sessionId },
+    requestId,
+  });
 
 /** The puts of a failed login: the trail's copy alone, naming nobody as the actor, then its origin. */
 const failedLoginPuts = (trail: AuditScope, resourceId: string | null, requestId: string) =>
-  expectedLonePuts({ ...LOGIN_REQUEST, trail, action: 'auth.login_failed', actor: { type: 'anonymous', id: null, name: null }, resource: { type: 'user', id: resourceId }, requestId });
+  expectedLonePuts({
+    ...LOGIN_REQUEST,
+    trail,
+    action: 'auth.login_failed',
+    actor: { type: 'anonymous', id: null, name: null },
+    resource: { type: 'user', id: resourceId },
+    requestId,
+  });
 
 const login = (body: object, requestId = 'login-request-1') =>
-  handler(jsonPost('/auth/login', body, { requestId, sourceIp: '198.51.100.7', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }), lambdaContext());
+  handler(
+    jsonPost('/auth/login', body, { requestId, sourceIp: '198.51.100.7', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }),
+    lambdaContext(),
+  );
 
 const COOKIE_ATTRIBUTES = 'HttpOnly; Secure; SameSite=Strict';
 const cookieValue = (setCookie: string | undefined, name: string): string => {
@@ -163,12 +181,16 @@ describe('POST /auth/login', () => {
     });
   });
 
-  it('reads the user, its credentials and its tenant in one consistent BatchGet, after the e-mail\'s sentinel', async () => {
+  it("reads the user, its credentials and its tenant in one consistent BatchGet, after the e-mail's sentinel", async () => {
     await login({ email, password: PASSWORD });
 
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: 'test-table', Key: keys.email(email), ConsistentRead: true }]);
     expect(ddb.commandCalls(BatchGetCommand).map((call) => call.args[0].input)).toEqual([
-      { RequestItems: { 'test-table': { Keys: [keys.user(tenantId, userId), keys.credentials(tenantId, userId), keys.tenant(tenantId)], ConsistentRead: true } } },
+      {
+        RequestItems: {
+          'test-table': { Keys: [keys.user(tenantId, userId), keys.credentials(tenantId, userId), keys.tenant(tenantId)], ConsistentRead: true },
+        },
+      },
     ]);
   });
 
@@ -182,9 +204,25 @@ describe('POST /auth/login', () => {
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     // Below the cap, the count says so: the sessions are not read.
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
-    expect(access).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: access.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.accessTokenSeconds });
-    expect(refresh).toEqual({ sub: userId, tenantId, sessionId: access.sessionId, jti: refresh.jti, iat: NOW_EPOCH, exp: NOW_EPOCH + settings.refreshTokenSeconds });
-    expect(writes[0]?.args[0].input).toEqual({ TransactItems: [userUpdate(3), sessionPut(access.sessionId, refresh.jti), ...loginAuditPuts(access.sessionId)] });
+    expect(access).toEqual({
+      sub: userId,
+      tenantId,
+      sessionId: access.sessionId,
+      jti: access.jti,
+      iat: NOW_EPOCH,
+      exp: NOW_EPOCH + settings.accessTokenSeconds,
+    });
+    expect(refresh).toEqual({
+      sub: userId,
+      tenantId,
+      sessionId: access.sessionId,
+      jti: refresh.jti,
+      iat: NOW_EPOCH,
+      exp: NOW_EPOCH + settings.refreshTokenSeconds,
+    });
+    expect(writes[0]?.args[0].input).toEqual({
+      TransactItems: [userUpdate(3), sessionPut(access.sessionId, refresh.jti), ...loginAuditPuts(access.sessionId)],
+    });
     // The entry holds neither the password nor a token.
     const audit = JSON.stringify(writes[0]?.args[0].input.TransactItems?.slice(2));
     for (const secret of [PASSWORD, passwordHash, accessToken, refreshToken, refresh.jti, access.jti]) expect(audit).not.toContain(secret);
@@ -198,7 +236,8 @@ describe('POST /auth/login', () => {
 
     expect(result.statusCode).toBe(200);
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion) AND sessionOpenings = :readSessionOpenings',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion) AND sessionOpenings = :readSessionOpenings',
       ExpressionAttributeValues: expect.objectContaining({ ':readCredentialVersion': 0 }),
     });
   });
@@ -278,18 +317,29 @@ describe('POST /auth/login', () => {
       ],
     });
     await expect(verifyRefreshToken(refreshToken)).resolves.toMatchObject({ exp: NOW_EPOCH + settings.rememberMeSeconds });
-    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[1]?.Put?.Item).toMatchObject({ rememberMe: true, expiresAt: new Date(NOW.getTime() + settings.rememberMeSeconds * 1000).toISOString() });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[1]?.Put?.Item).toMatchObject({
+      rememberMe: true,
+      expiresAt: new Date(NOW.getTime() + settings.rememberMeSeconds * 1000).toISOString(),
+    });
   });
 
   it('finds the account whatever the case of the e-mail', async () => {
     const result = await login({ email: '  Ana@ACME.Example ', password: PASSWORD });
 
     expect(result.statusCode).toBe(200);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toContainEqual({ TableName: 'test-table', Key: keys.email(email), ConsistentRead: true });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toContainEqual({
+      TableName: 'test-table',
+      Key: keys.email(email),
+      ConsistentRead: true,
+    });
   });
 
   it('stores the User-Agent under the stored-text rule: a forged line break becomes "?"', async () => {
-    const event = jsonPost('/auth/login', { email, password: PASSWORD }, { requestId: 'login-request-1', sourceIp: IP, headers: { 'User-Agent': 'Mozilla/5.0\u2028auth.login ok' } });
+    const event = jsonPost(
+      '/auth/login',
+      { email, password: PASSWORD },
+      { requestId: 'login-request-1', sourceIp: IP, headers: { 'User-Agent': 'Mozilla/5.0\u2028auth.login ok' } },
+    );
 
     const result = await handler(event, lambdaContext());
 
@@ -343,7 +393,11 @@ describe('POST /auth/login', () => {
 
     const result = await login({ email, password: PASSWORD });
 
-    expect(parsed(result)).toEqual({ statusCode: 401, headers: problemHeaders(), body: problem('unauthorized', 'Unauthorized', 401, 'Invalid e-mail or password', 'login-request-1') });
+    expect(parsed(result)).toEqual({
+      statusCode: 401,
+      headers: problemHeaders(),
+      body: problem('unauthorized', 'Unauthorized', 401, 'Invalid e-mail or password', 'login-request-1'),
+    });
     expect(vi.mocked(compare).mock.calls.map((call) => call[1])).toEqual([decoyHash()]);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
@@ -369,10 +423,17 @@ describe('POST /auth/login', () => {
     expect(parsed(result)).toEqual({
       statusCode: 400,
       headers: problemHeaders(),
-      body: problem('validation', 'Invalid request', 400, 'password: is required; rememberMe: Invalid input: expected boolean, received string', 'login-request-1', [
-        { field: 'password', message: 'is required' },
-        { field: 'rememberMe', message: 'Invalid input: expected boolean, received string' },
-      ]),
+      body: problem(
+        'validation',
+        'Invalid request',
+        400,
+        'password: is required; rememberMe: Invalid input: expected boolean, received string',
+        'login-request-1',
+        [
+          { field: 'password', message: 'is required' },
+          { field: 'rememberMe', message: 'Invalid input: expected boolean, received string' },
+        ],
+      ),
     });
     expect(ddb.calls()).toHaveLength(0);
   });
@@ -387,7 +448,7 @@ describe('POST /auth/login', () => {
   });
 });
 
-describe('the cap of 50 sessions per user, in the sign-in\'s transaction', () => {
+describe("the cap of 50 sessions per user, in the sign-in's transaction", () => {
   const HOUR = 3_600_000;
   /** 50 sessions, the oldest opened 50 hours ago and one an hour later each; `overrides` by position. */
   const fiftySessions = (overrides: Record<number, Item> = {}) =>
@@ -412,7 +473,10 @@ describe('the cap of 50 sessions per user, in the sign-in\'s transaction', () =>
 
     const { access, refresh } = await issued(result);
     expect(result.statusCode).toBe(200);
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({ ExpressionAttributeValues: { ':pk': keys.sessionsOfUser(tenantId, userId).pk, ':prefix': 'SESSION#' }, ConsistentRead: true });
+    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+      ExpressionAttributeValues: { ':pk': keys.sessionsOfUser(tenantId, userId).pk, ':prefix': 'SESSION#' },
+      ConsistentRead: true,
+    });
     // The count stays at 50; the openings move on, which is what a parallel opening's condition sees.
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
       TransactItems: [userUpdate(50, 50), sessionPut(access.sessionId, refresh.jti), sessionDelete(existing[10] as Item), ...loginAuditPuts(access.sessionId)],
@@ -454,31 +518,41 @@ describe('the attempt limits of POST /auth/login (5 per 15 minutes per e-mail an
   const ipKey = counterKey('sign-in-per-ip', subjects.ip(IP), NOW.getTime());
   const takeAddressSlot = takeSlot(addressKey, 5, NOW_EPOCH + 900);
   const takeIpSlot = takeSlot(ipKey, 30, NOW_EPOCH + 900);
-  const full = (key: typeof addressKey) => ddb.on(UpdateCommand, { Key: key, ConditionExpression: takeAddressSlot.ConditionExpression }).rejects(windowFullError());
+  const full = (key: typeof addressKey) =>
+    ddb.on(UpdateCommand, { Key: key, ConditionExpression: takeAddressSlot.ConditionExpression }).rejects(windowFullError());
   const tooMany = (retryAfter: string) => ({
     statusCode: 429,
     headers: problemHeaders({ 'Retry-After': retryAfter }),
     body: problem('rate-limited', 'Too many requests', 429, 'Rate limit reached, try again later', 'login-request-1'),
   });
 
-  it('takes the attempt\'s slots, its e-mail-and-IP window\'s then its IP\'s, before the e-mail is looked up, and keeps both when it fails', async () => {
+  it("takes the attempt's slots, its e-mail-and-IP window's then its IP's, before the e-mail is looked up, and keeps both when it fails", async () => {
     await login({ email, password: 'wrong password' });
 
-    expect(ddb.calls().slice(0, 2).map((call) => call.args[0].input)).toEqual([takeAddressSlot, takeIpSlot]);
+    expect(
+      ddb
+        .calls()
+        .slice(0, 2)
+        .map((call) => call.args[0].input),
+    ).toEqual([takeAddressSlot, takeIpSlot]);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeAddressSlot, takeIpSlot]);
   });
 
   it('clears the e-mail-and-IP window and gives the per-IP slot back after a right password, before the session is written', async () => {
     await login({ email, password: PASSWORD });
 
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeAddressSlot, takeIpSlot, clearWindow(addressKey), giveSlotBack(ipKey)]);
-    expect(ddb.calls().map((call) => call.args[0].constructor.name).filter((name) => name !== 'GetCommand' && name !== 'BatchGetCommand')).toEqual([
-      'UpdateCommand',
-      'UpdateCommand',
-      'UpdateCommand',
-      'UpdateCommand',
-      'TransactWriteCommand',
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      takeAddressSlot,
+      takeIpSlot,
+      clearWindow(addressKey),
+      giveSlotBack(ipKey),
     ]);
+    expect(
+      ddb
+        .calls()
+        .map((call) => call.args[0].constructor.name)
+        .filter((name) => name !== 'GetCommand' && name !== 'BatchGetCommand'),
+    ).toEqual(['UpdateCommand', 'UpdateCommand', 'UpdateCommand', 'UpdateCommand', 'TransactWriteCommand']);
   });
 
   it('still signs in when the window was cleared and the slot given back by another request meanwhile (their conditions fail)', async () => {
@@ -496,10 +570,15 @@ describe('the attempt limits of POST /auth/login (5 per 15 minutes per e-mail an
     const result = await login({ email, password: PASSWORD });
 
     expect(JSON.parse(result.body)).toEqual({ mfaRequired: true });
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeAddressSlot, takeIpSlot, clearWindow(addressKey), giveSlotBack(ipKey)]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      takeAddressSlot,
+      takeIpSlot,
+      clearWindow(addressKey),
+      giveSlotBack(ipKey),
+    ]);
   });
 
-  it('returns 429 with Retry-After once the e-mail-and-IP window is full, the right password included, without bcrypt, a lookup or the IP\'s slot', async () => {
+  it("returns 429 with Retry-After once the e-mail-and-IP window is full, the right password included, without bcrypt, a lookup or the IP's slot", async () => {
     full(addressKey);
 
     const result = await login({ email, password: PASSWORD });
@@ -513,7 +592,7 @@ describe('the attempt limits of POST /auth/login (5 per 15 minutes per e-mail an
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('returns 429 once the IP\'s ceiling is full, whatever the e-mail, without bcrypt or a lookup', async () => {
+  it("returns 429 once the IP's ceiling is full, whatever the e-mail, without bcrypt or a lookup", async () => {
     full(ipKey);
 
     const results = [await login({ email, password: PASSWORD }), await login({ email: 'another@acme.example', password: PASSWORD })];
@@ -524,7 +603,7 @@ describe('the attempt limits of POST /auth/login (5 per 15 minutes per e-mail an
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
   });
 
-  it('answers an unknown e-mail\'s full window exactly as a known one\'s', async () => {
+  it("answers an unknown e-mail's full window exactly as a known one's", async () => {
     full(addressKey);
     const known = parsed(await login({ email, password: 'wrong password' }));
     full(counterKey('password-attempts', subjects.emailAndIp('nobody@acme.example', IP), NOW.getTime()));

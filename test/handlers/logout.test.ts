@@ -30,7 +30,10 @@ const auditPuts = () =>
 
 /** A logout from a browser that names itself (its User-Agent goes into the audit entry). */
 const logout = (authorizer: Record<string, string> | null, origin = ALLOWED_ORIGIN) =>
-  handler(proxyEvent({ method: 'POST', resource: '/auth/logout', requestId: REQUEST_ID, authorizer, headers: { Origin: origin, 'User-Agent': 'vitest' } }), lambdaContext());
+  handler(
+    proxyEvent({ method: 'POST', resource: '/auth/logout', requestId: REQUEST_ID, authorizer, headers: { Origin: origin, 'User-Agent': 'vitest' } }),
+    lambdaContext(),
+  );
 
 beforeEach(() => {
   ddb.reset();
@@ -74,7 +77,12 @@ describe('POST /auth/logout', () => {
           {
             Put: {
               TableName: 'test-table',
-              Item: { ...keys.revokedJti(principal.tenantId, principal.userId, principal.jti), type: 'RevokedJti', revokedAt: NOW.toISOString(), ttl: principal.tokenExpiresAt },
+              Item: {
+                ...keys.revokedJti(principal.tenantId, principal.userId, principal.jti),
+                type: 'RevokedJti',
+                revokedAt: NOW.toISOString(),
+                ttl: principal.tokenExpiresAt,
+              },
             },
           },
           // The logout's audit entry, which commits only with the revocation.

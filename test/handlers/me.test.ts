@@ -62,7 +62,13 @@ describe('GET /auth/me', () => {
   });
 
   it('ignores a JSON request body on a route that takes none', async () => {
-    const event = proxyEvent({ method: 'GET', resource: '/auth/me', authorizer: toAuthorizerContext(principal), body: '{"x":1}', headers: { 'Content-Type': 'application/json' } });
+    const event = proxyEvent({
+      method: 'GET',
+      resource: '/auth/me',
+      authorizer: toAuthorizerContext(principal),
+      body: '{"x":1}',
+      headers: { 'Content-Type': 'application/json' },
+    });
 
     const result = await handler(event, lambdaContext());
 
@@ -70,7 +76,13 @@ describe('GET /auth/me', () => {
   });
 
   it('returns 415 for a non-JSON request body even on a route that takes none', async () => {
-    const event = proxyEvent({ method: 'GET', resource: '/auth/me', authorizer: toAuthorizerContext(principal), body: 'not json', headers: { 'Content-Type': 'text/plain' } });
+    const event = proxyEvent({
+      method: 'GET',
+      resource: '/auth/me',
+      authorizer: toAuthorizerContext(principal),
+      body: 'not json',
+      headers: { 'Content-Type': 'text/plain' },
+    });
 
     const result = await handler(event, lambdaContext());
 

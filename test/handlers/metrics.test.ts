@@ -65,9 +65,15 @@ beforeEach(() => {
   process.env.POWERTOOLS_METRICS_NAMESPACE = NAMESPACE;
   ddb.on(GetCommand).resolves({});
   ddb.on(GetCommand, { Key: keys.email(email) }).resolves({ Item: storedEmail(email, tenantId, userId) });
-  ddb.on(BatchGetCommand).resolves(
-    batchGetAnswer(storedTenant(tenantId, { baseAccountUserId: userId }), storedUser(tenantId, userId, { role: 'ADMIN' }), storedCredentials(tenantId, userId, passwordHash)),
-  );
+  ddb
+    .on(BatchGetCommand)
+    .resolves(
+      batchGetAnswer(
+        storedTenant(tenantId, { baseAccountUserId: userId }),
+        storedUser(tenantId, userId, { role: 'ADMIN' }),
+        storedCredentials(tenantId, userId, passwordHash),
+      ),
+    );
   ddb.on(PutCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});

@@ -54,7 +54,8 @@ const view = {
 beforeEach(() => ddb.reset());
 
 describe('GET /inventory/movements', () => {
-  const get = (query: Record<string, string>) => listMovements(proxyEvent({ method: 'GET', resource: '/inventory/movements', query, authorizer, headers }), lambdaContext());
+  const get = (query: Record<string, string>) =>
+    listMovements(proxyEvent({ method: 'GET', resource: '/inventory/movements', query, authorizer, headers }), lambdaContext());
 
   it('reads one page with one consistent Query, newest first, one entry past the page to know if another follows', async () => {
     ddb.on(QueryCommand).resolves({ Items: [{ pk: 'ignored', sk: 'x', ...stored }] });
@@ -74,8 +75,15 @@ describe('GET /inventory/movements', () => {
   });
 
   it('reads the list of exactly the filters given, within the range, and starts after the cursor', async () => {
-    const entry = (index: number) => ({ ...stored, pk: `TENANT#${tenantId}#MOVEMENTS#${productId}#*#SALE`, sk: `2026-10-0${index}T10:00:00.000Z#${stored.id}` });
-    ddb.on(QueryCommand).resolvesOnce({ Items: [entry(5), entry(4)] }).resolvesOnce({ Items: [entry(3)] });
+    const entry = (index: number) => ({
+      ...stored,
+      pk: `TENANT#${tenantId}#MOVEMENTS#${productId}#*#SALE`,
+      sk: `2026-10-0${index}T10:00:00.000Z#${stored.id}`,
+    });
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [entry(5), entry(4)] })
+      .resolvesOnce({ Items: [entry(3)] });
     const query = { productId, type: 'SALE', from: '2026-10-01', to: '2026-10-31T23:59:59Z', limit: '1' };
 
     const first = parsed(await get(query));
@@ -100,7 +108,12 @@ describe('POST /inventory/movements', () => {
     ddb.on(TransactWriteCommand).resolves({});
     const body = { productId, warehouseId, type: 'IN', quantity: 3, unitCost: 2, occurredAt: '2026-10-01T10:00:00.000Z' };
 
-    const answer = parsed(await createMovement(proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, headers: { ...headers, 'Content-Type': 'application/json' } }), lambdaContext()));
+    const answer = parsed(
+      await createMovement(
+        proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, headers: { ...headers, 'Content-Type': 'application/json' } }),
+        lambdaContext(),
+      ),
+    );
     expect(answer.statusCode).toBe(201);
     const { id } = answer.body as { id: string };
 
@@ -143,7 +156,14 @@ describe('POST /inventory/movements', () => {
     ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] } });
     ddb.on(TransactWriteCommand).resolves({});
     const body = { productId, warehouseId, type: 'IN', quantity: 3, unitCost: 2, occurredAt: '2026-10-01T10:00:00.000Z' };
-    const event = proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, requestId: 'movement-audit-1', headers: { ...headers, 'Content-Type': 'application/json', 'User-Agent': 'vitest' } });
+    const event = proxyEvent({
+      method: 'POST',
+      resource: '/inventory/movements',
+      body,
+      authorizer,
+      requestId: 'movement-audit-1',
+      headers: { ...headers, 'Content-Type': 'application/json', 'User-Agent': 'vitest' },
+    });
 
     const answer = parsed(await createMovement(event, lambdaContext()));
     expect(answer.statusCode).toBe(201);
@@ -187,7 +207,12 @@ describe('POST /inventory/movements', () => {
     ddb.on(TransactWriteCommand).resolves({});
     const body = { productId, warehouseId, type: 'IN', quantity: 3, unitCost: 2, occurredAt: '2026-10-01T10:00:00.000Z' };
 
-    const answer = parsed(await createMovement(proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, headers: { ...headers, 'Content-Type': 'application/json' } }), lambdaContext()));
+    const answer = parsed(
+      await createMovement(
+        proxyEvent({ method: 'POST', resource: '/inventory/movements', body, authorizer, headers: { ...headers, 'Content-Type': 'application/json' } }),
+        lambdaContext(),
+      ),
+    );
     expect(answer.statusCode).toBe(201);
 
     const [transaction = []] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);

@@ -33,12 +33,40 @@ const SECRETS = {
   receivedTokenHash: 'ff11bb22cc33dd44ee55ff6600112233445566778899aabbccddeeff00112299',
 };
 
-const user = storedUser(tenantId, userId, { name: principal.name, email: principal.email, totpEnabledAt: '2026-11-01T10:00:00.000Z', lastLoginAt: '2026-11-21T22:00:00.000Z', sessionOpenings: 4, recoveryCodesLeft: 2 });
-const current = storedSession(tenantId, userId, principal.sessionId, { createdAt: later(-HOUR), expiresAt: later(11 * HOUR), refreshJti: SECRETS.refreshJti, previousRefreshJti: SECRETS.previousRefreshJti, rotatedAt: later(-HOUR / 2) });
-const revoked = storedSession(tenantId, userId, randomUUID(), { createdAt: later(-2 * HOUR), expiresAt: later(10 * HOUR), status: 'REVOKED', revokedAt: later(-HOUR), rememberMe: true, userAgent: 'curl/8.5.0' });
+const user = storedUser(tenantId, userId, {
+  name: principal.name,
+  email: principal.email,
+  totpEnabledAt: '2026-11-01T10:00:00.000Z',
+  lastLoginAt: '2026-11-21T22:00:00.000Z',
+  sessionOpenings: 4,
+  recoveryCodesLeft: 2,
+});
+const current = storedSession(tenantId, userId, principal.sessionId, {
+  createdAt: later(-HOUR),
+  expiresAt: later(11 * HOUR),
+  refreshJti: SECRETS.refreshJti,
+  previousRefreshJti: SECRETS.previousRefreshJti,
+  rotatedAt: later(-HOUR / 2),
+});
+const revoked = storedSession(tenantId, userId, randomUUID(), {
+  createdAt: later(-2 * HOUR),
+  expiresAt: later(10 * HOUR),
+  status: 'REVOKED',
+  revokedAt: later(-HOUR),
+  rememberMe: true,
+  userAgent: 'curl/8.5.0',
+});
 const expired = storedSession(tenantId, userId, randomUUID(), { createdAt: later(-20 * HOUR), expiresAt: later(-8 * HOUR) });
-const received = storedInvitation(tenantId, principal.email, SECRETS.receivedTokenHash, { id: randomUUID(), invitedBy: otherUser, mailedAt: '2026-11-20T10:00:00.000Z' });
-const sent = storedInvitation(tenantId, 'bia@acme.example', SECRETS.sentTokenHash, { id: randomUUID(), invitedBy: userId, mailedAt: '2026-11-21T10:00:00.000Z' });
+const received = storedInvitation(tenantId, principal.email, SECRETS.receivedTokenHash, {
+  id: randomUUID(),
+  invitedBy: otherUser,
+  mailedAt: '2026-11-20T10:00:00.000Z',
+});
+const sent = storedInvitation(tenantId, 'bia@acme.example', SECRETS.sentTokenHash, {
+  id: randomUUID(),
+  invitedBy: userId,
+  mailedAt: '2026-11-21T10:00:00.000Z',
+});
 const entry = (occurredAt: string) => ({
   pk: keys.auditOfActor({ tenantId }, userId).pk,
   sk: `${occurredAt}#x`,
@@ -55,10 +83,25 @@ const entry = (occurredAt: string) => ({
 const entries = [entry('2026-11-21T22:00:00.000Z'), entry('2026-11-20T22:00:00.000Z')];
 /** Each entry's origin (IP address, User-Agent): an item apart, read by key, kept 6 months. */
 const TABLE = 'test-table';
-const origins = entries.map((one) => ({ ...keys.auditOrigin({ tenantId }, one.occurredAt, one.id), type: 'AuditOrigin', sourceIp: '198.51.100.7', userAgent: 'vitest', ttl: Math.floor(Date.now() / 1000) + 86_400 }));
+const origins = entries.map((one) => ({
+  ...keys.auditOrigin({ tenantId }, one.occurredAt, one.id),
+  type: 'AuditOrigin',
+  sourceIp: '198.51.100.7',
+  userAgent: 'vitest',
+  ttl: Math.floor(Date.now() / 1000) + 86_400,
+}));
 
 const get = (caller: Principal = principal) =>
-  handler(proxyEvent({ method: 'GET', resource: '/auth/me/data', requestId: REQUEST_ID, authorizer: toAuthorizerContext(caller), headers: { Origin: ALLOWED_ORIGIN } }), lambdaContext());
+  handler(
+    proxyEvent({
+      method: 'GET',
+      resource: '/auth/me/data',
+      requestId: REQUEST_ID,
+      authorizer: toAuthorizerContext(caller),
+      headers: { Origin: ALLOWED_ORIGIN },
+    }),
+    lambdaContext(),
+  );
 
 beforeEach(() => {
   ddb.reset();
@@ -72,9 +115,13 @@ beforeEach(() => {
     Item: storedCredentials(tenantId, userId, SECRETS.passwordHash, { totpSecret: SECRETS.totpSecret, recoveryCodeHashes: new Set(SECRETS.recoveryHashes) }),
   });
   ddb.on(GetCommand, { Key: keys.invitation(tenantId, principal.email) }).resolves({ Item: received });
-  ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.sessionsOfUser(tenantId, userId).pk, ':prefix': 'SESSION#' } }).resolves({ Items: [current, revoked, expired] });
+  ddb
+    .on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.sessionsOfUser(tenantId, userId).pk, ':prefix': 'SESSION#' } })
+    .resolves({ Items: [current, revoked, expired] });
   ddb.on(QueryCommand, { FilterExpression: 'invitedBy = :user' }).resolves({ Items: [sent] });
-  ddb.on(QueryCommand, { ExpressionAttributeValues: { ':key': keys.auditOfActor({ tenantId }, userId).pk, ':from': '0', ':to': '~' } }).resolves({ Items: entries });
+  ddb
+    .on(QueryCommand, { ExpressionAttributeValues: { ':key': keys.auditOfActor({ tenantId }, userId).pk, ':from': '0', ':to': '~' } })
+    .resolves({ Items: entries });
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
@@ -99,7 +146,13 @@ describe('GET /auth/me/data', () => {
       revokedAt: item.revokedAt ?? null,
       current: isCurrent,
     });
-    const invitationView = (item: Record<string, unknown>) => ({ id: item.id, email: item.email, invitedBy: item.invitedBy, createdAt: item.createdAt, expiresAt: item.expiresAt });
+    const invitationView = (item: Record<string, unknown>) => ({
+      id: item.id,
+      email: item.email,
+      invitedBy: item.invitedBy,
+      createdAt: item.createdAt,
+      expiresAt: item.expiresAt,
+    });
     const { pk: _pk, sk: _sk, type: _type, ttl: _ttl, ...firstEntry } = entries[0] as Record<string, unknown>;
     const { pk: _pk2, sk: _sk2, type: _type2, ttl: _ttl2, ...secondEntry } = entries[1] as Record<string, unknown>;
     expect(parsed(result)).toEqual({
@@ -139,13 +192,16 @@ describe('GET /auth/me/data', () => {
   });
 
   it('bounds every read: a Limit on each Query, and the audit entries cut at 5,000 with where the rest are', async () => {
-    const page = (from: number, count: number) => Array.from({ length: count }, (_, index) => entry(new Date(Date.parse('2026-11-21T00:00:00.000Z') - (from + index) * 1000).toISOString()));
+    const page = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => entry(new Date(Date.parse('2026-11-21T00:00:00.000Z') - (from + index) * 1000).toISOString()));
     let served = 0;
-    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':key': keys.auditOfActor({ tenantId }, userId).pk, ':from': '0', ':to': '~' } }).callsFake((input: { Limit: number }) => {
-      const items = page(served, input.Limit);
-      served += input.Limit - 1;
-      return { Items: items };
-    });
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':key': keys.auditOfActor({ tenantId }, userId).pk, ':from': '0', ':to': '~' } })
+      .callsFake((input: { Limit: number }) => {
+        const items = page(served, input.Limit);
+        served += input.Limit - 1;
+        return { Items: items };
+      });
 
     const result = await get();
 
@@ -155,6 +211,8 @@ describe('GET /auth/me/data', () => {
     expect(body.auditEntriesRest).toBe(`GET /audit-events?actorId=${userId}&to=${encodeURIComponent(body.auditEntries.at(-1)?.occurredAt ?? '')}`);
     for (const call of ddb.commandCalls(QueryCommand)) expect(call.args[0].input.Limit).toEqual(expect.any(Number));
     // Counted in the caller's hourly window of this route.
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot(counterKey('GET /auth/me/data', userId, windowAt(NOW.getTime(), 3600).start), 5, windowAt(NOW.getTime(), 3600).endEpoch)]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      takeSlot(counterKey('GET /auth/me/data', userId, windowAt(NOW.getTime(), 3600).start), 5, windowAt(NOW.getTime(), 3600).endEpoch),
+    ]);
   });
 });

@@ -46,7 +46,17 @@ const ANONYMOUS: AuditActor = { type: 'anonymous', id: null, name: null };
 
 /** The puts of an audit entry about the account, last in its transaction: the trail's, the actor's (the user's, or the anonymous list) and the user's copies. */
 const auditPuts = (action: 'auth.password_reset_requested' | 'auth.password_reset', actor: AuditActor, sourceIp: string) =>
-  expectedAuditPuts({ table: TABLE, trail: { tenantId }, action, actor, resource: { type: 'user', id: userId }, requestId: REQUEST_ID, sourceIp, userAgent: 'vitest', occurredAt: NOW.toISOString() });
+  expectedAuditPuts({
+    table: TABLE,
+    trail: { tenantId },
+    action,
+    actor,
+    resource: { type: 'user', id: userId },
+    requestId: REQUEST_ID,
+    sourceIp,
+    userAgent: 'vitest',
+    occurredAt: NOW.toISOString(),
+  });
 
 const invalidToken = () => ({
   statusCode: 400,
@@ -87,14 +97,26 @@ describe('POST /auth/forgot-password', () => {
     const link = /https:\/\/app\.example\.com\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail?.Message?.Body?.Text?.Data ?? '');
     const token = link?.[1] ?? '';
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
-    expect(mail).toMatchObject({ Source: 'no-reply@example.com', Destination: { ToAddresses: [email] }, Message: { Subject: { Data: 'Reset your password' } } });
+    expect(mail).toMatchObject({
+      Source: 'no-reply@example.com',
+      Destination: { ToAddresses: [email] },
+      Message: { Subject: { Data: 'Reset your password' } },
+    });
     expect(mail?.Message?.Body?.Html?.Data).toContain(`href="https://app.example.com/reset-password?token=${token}"`);
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
       TransactItems: [
         {
           Put: {
             TableName: TABLE,
-            Item: { pk: `PASSWORD_RESET#${sha256(token)}`, sk: 'TOKEN', type: 'PasswordReset', tenantId, userId, expiresAtEpoch: NOW_EPOCH + 1800, ttl: NOW_EPOCH + 1800 },
+            Item: {
+              pk: `PASSWORD_RESET#${sha256(token)}`,
+              sk: 'TOKEN',
+              type: 'PasswordReset',
+              tenantId,
+              userId,
+              expiresAtEpoch: NOW_EPOCH + 1800,
+              ttl: NOW_EPOCH + 1800,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -126,7 +148,7 @@ describe('POST /auth/forgot-password', () => {
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
   });
 
-  it.each(['CLOSED', 'DELETING'])("answers a user of a %s tenant as an unknown address: the same 200, no token, no entry, no mail", async (status) => {
+  it.each(['CLOSED', 'DELETING'])('answers a user of a %s tenant as an unknown address: the same 200, no token, no entry, no mail', async (status) => {
     ddb.on(GetCommand, { Key: keys.tenant(tenantId) }).resolves({ Item: storedTenant(tenantId, { status }) });
     const result = await forgot({ email });
 
@@ -153,12 +175,17 @@ describe('POST /auth/forgot-password', () => {
     expect(parsed(result)).toEqual({ statusCode: 200, headers: jsonHeaders(), body: { message: SENT } });
   });
 
-  it('counts each request in the IP\'s hour and in the address\'s day, before the address is looked up', async () => {
+  it("counts each request in the IP's hour and in the address's day, before the address is looked up", async () => {
     await forgot({ email: 'nobody@acme.example' });
 
     const hour = windowAt(NOW.getTime(), 3600);
     const day = windowAt(NOW.getTime(), 86_400);
-    expect(ddb.calls().slice(0, 2).map((call) => call.args[0].input)).toEqual([
+    expect(
+      ddb
+        .calls()
+        .slice(0, 2)
+        .map((call) => call.args[0].input),
+    ).toEqual([
       takeSlot(counterKey('POST /auth/forgot-password', subjects.ip('198.51.100.7'), hour.start), 3, hour.endEpoch),
       // Counted whether the address has an account or not, so a 429 tells nothing.
       takeSlot(counterKey('POST /auth/forgot-password', subjects.email('nobody@acme.example'), day.start), 5, day.endEpoch),
@@ -202,7 +229,14 @@ describe('POST /auth/forgot-password', () => {
 describe('POST /auth/reset-password', () => {
   const token = randomBytes(32).toString('base64url');
   const NEW_PASSWORD = 'a brand new password';
-  const resetItem = (expiresAtEpoch: number) => ({ pk: `PASSWORD_RESET#${sha256(token)}`, sk: 'TOKEN', type: 'PasswordReset', tenantId, userId, expiresAtEpoch });
+  const resetItem = (expiresAtEpoch: number) => ({
+    pk: `PASSWORD_RESET#${sha256(token)}`,
+    sk: 'TOKEN',
+    type: 'PasswordReset',
+    tenantId,
+    userId,
+    expiresAtEpoch,
+  });
 
   it('changes the password, voids every earlier session and uses the token up, in one transaction, then notifies', async () => {
     ddb.on(GetCommand, { Key: keys.passwordReset(sha256(token)) }).resolves({ Item: resetItem(NOW_EPOCH + 600) });

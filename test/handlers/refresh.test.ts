@@ -29,7 +29,13 @@ const subject = { userId, tenantId, sessionId };
 const tenantItem: Item = storedTenant(tenantId);
 const userItem = (overrides: Item = {}): Item => storedUser(tenantId, userId, { credentialVersion: 2, ...overrides });
 const sessionItem = (overrides: Item): Item =>
-  storedSession(tenantId, userId, sessionId, { createdAt: '2026-11-21T23:00:00.000Z', lastActiveAt: '2026-11-21T23:00:00.000Z', expiresAt: SESSION_EXPIRES.toISOString(), credentialVersion: 2, ...overrides });
+  storedSession(tenantId, userId, sessionId, {
+    createdAt: '2026-11-21T23:00:00.000Z',
+    lastActiveAt: '2026-11-21T23:00:00.000Z',
+    expiresAt: SESSION_EXPIRES.toISOString(),
+    credentialVersion: 2,
+    ...overrides,
+  });
 
 function storeHolds(session: Item, user: Item = userItem()): void {
   ddb.on(BatchGetCommand).resolves(batchGetAnswer(tenantItem, user, session));
@@ -80,13 +86,22 @@ const refreshToken = () => signRefreshToken(subject, NOW_EPOCH - 60, SESSION_EXP
 const refresh = (cookie: string | undefined, headers: Record<string, string> = {}) =>
   handler(
     // A browser that names itself: its User-Agent goes into the audit entry.
-    proxyEvent({ method: 'POST', resource: '/auth/refresh', requestId: REQUEST_ID, headers: { Origin: ALLOWED_ORIGIN, 'User-Agent': 'vitest', ...(cookie ? { Cookie: cookie } : {}), ...headers } }),
+    proxyEvent({
+      method: 'POST',
+      resource: '/auth/refresh',
+      requestId: REQUEST_ID,
+      headers: { Origin: ALLOWED_ORIGIN, 'User-Agent': 'vitest', ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    }),
     lambdaContext(),
   );
 
 const cookieValue = (setCookie: string | undefined, name: string): string => new RegExp(`^${name}=([^;]+);`).exec(setCookie ?? '')?.[1] ?? '';
 
-const unauthorized = (detail: string) => ({ statusCode: 401, headers: problemHeaders(), body: problem('unauthorized', 'Unauthorized', 401, detail, REQUEST_ID) });
+const unauthorized = (detail: string) => ({
+  statusCode: 401,
+  headers: problemHeaders(),
+  body: problem('unauthorized', 'Unauthorized', 401, detail, REQUEST_ID),
+});
 
 beforeEach(() => {
   ddb.reset();
@@ -152,17 +167,20 @@ describe('POST /auth/refresh', () => {
     ]);
     // The entry holds neither token nor either jti.
     const audit = JSON.stringify(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(2));
-    for (const secret of [presented.token, presented.jti, cookieValue(refreshCookie, 'refreshToken'), rotated.jti, cookieValue(accessCookie, 'accessToken')]) expect(audit).not.toContain(secret);
+    for (const secret of [presented.token, presented.jti, cookieValue(refreshCookie, 'refreshToken'), rotated.jti, cookieValue(accessCookie, 'accessToken')])
+      expect(audit).not.toContain(secret);
   });
 
-  it('keeps a remember-me refresh cookie persistent until the session\'s absolute expiry', async () => {
+  it("keeps a remember-me refresh cookie persistent until the session's absolute expiry", async () => {
     const presented = await refreshToken();
     storeHolds(sessionItem({ refreshJti: presented.jti, rememberMe: true }));
 
     const result = await refresh(`refreshToken=${presented.token}`);
 
     const refreshCookie = (result.multiValueHeaders?.['Set-Cookie'] as string[] | undefined)?.[1];
-    expect(refreshCookie).toBe(`refreshToken=${cookieValue(refreshCookie, 'refreshToken')}; Max-Age=${SESSION_EXPIRES_EPOCH - NOW_EPOCH}; Path=/auth; HttpOnly; Secure; SameSite=Strict`);
+    expect(refreshCookie).toBe(
+      `refreshToken=${cookieValue(refreshCookie, 'refreshToken')}; Max-Age=${SESSION_EXPIRES_EPOCH - NOW_EPOCH}; Path=/auth; HttpOnly; Secure; SameSite=Strict`,
+    );
   });
 
   it('returns 401 without a refresh cookie and reads nothing', async () => {
@@ -276,7 +294,11 @@ describe('POST /auth/refresh', () => {
 
     const result = await refresh(`refreshToken=${presented.token}`, { 'Sec-Fetch-Site': 'cross-site' });
 
-    expect(parsed(result)).toEqual({ statusCode: 403, headers: problemHeaders(), body: problem('forbidden', 'Forbidden', 403, 'Cross-site request refused', REQUEST_ID) });
+    expect(parsed(result)).toEqual({
+      statusCode: 403,
+      headers: problemHeaders(),
+      body: problem('forbidden', 'Forbidden', 403, 'Cross-site request refused', REQUEST_ID),
+    });
     expect(ddb.calls()).toHaveLength(0);
   });
 });

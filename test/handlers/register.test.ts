@@ -43,7 +43,8 @@ const NOT_INVITED = 'Registration into this tenant is not permitted for this e-m
 
 const tenantId = randomUUID();
 /** A tenant signed up with Ana's address as its administrative e-mail, its base account not opened yet. */
-const unclaimedTenant = (overrides: Item = {}) => storedTenant(tenantId, { adminEmail: EMAIL, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z', ...overrides });
+const unclaimedTenant = (overrides: Item = {}) =>
+  storedTenant(tenantId, { adminEmail: EMAIL, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z', ...overrides });
 /** A tenant whose base account is open: later accounts come in as members. */
 const claimedTenant = () => unclaimedTenant({ baseAccountUserId: randomUUID() });
 /** The base account's invitation (POST /tenants with adminEmail), mailed this evening with INVITATION_TOKEN. */
@@ -61,7 +62,14 @@ function storeHolds(tenant: Item | undefined, invitation: Item | undefined): voi
 }
 
 const register = (body: object) => handler(jsonPost('/auth/register', body, { requestId: REQUEST_ID, sourceIp: IP }), lambdaContext());
-const validBody = (overrides: object = {}) => ({ name: ' Ana Souza ', email: 'Ana@ACME.example', password: PASSWORD, tenantId, invitationToken: INVITATION_TOKEN, ...overrides });
+const validBody = (overrides: object = {}) => ({
+  name: ' Ana Souza ',
+  email: 'Ana@ACME.example',
+  password: PASSWORD,
+  tenantId,
+  invitationToken: INVITATION_TOKEN,
+  ...overrides,
+});
 
 /** The per-IP attempt counter registration shares with login (30 per 15 minutes; NOW starts a window). */
 const ipKey = counterKey('sign-in-per-ip', subjects.ip(IP), NOW.getTime());
@@ -127,10 +135,16 @@ const userItems = (userId: string, role: 'ADMIN' | 'MEMBER', passwordHash: strin
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  email: { Put: { TableName: TABLE, Item: { ...keys.email(EMAIL), type: 'Email', email: EMAIL, tenantId, userId }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  email: {
+    Put: { TableName: TABLE, Item: { ...keys.email(EMAIL), type: 'Email', email: EMAIL, tenantId, userId }, ConditionExpression: 'attribute_not_exists(pk)' },
+  },
   listing: { Put: { TableName: TABLE, Item: { ...keys.userListing(tenantId, sortName('Ana Souza'), userId), type: 'UserListing', userId } } },
   credentials: {
-    Put: { TableName: TABLE, Item: { ...keys.credentials(tenantId, userId), type: 'Credentials', tenantId, userId, credentialVersion: 0, passwordHash }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: {
+      TableName: TABLE,
+      Item: { ...keys.credentials(tenantId, userId), type: 'Credentials', tenantId, userId, credentialVersion: 0, passwordHash },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   },
 });
 
@@ -161,7 +175,8 @@ async function issued(result: Awaited<ReturnType<typeof register>>) {
 }
 
 /** The password hash the transaction stored on the credentials item. */
-const storedHash = (items: { Put?: { Item?: Record<string, unknown> } }[] | undefined): string => String(items?.find((item) => item.Put?.Item?.type === 'Credentials')?.Put?.Item?.passwordHash);
+const storedHash = (items: { Put?: { Item?: Record<string, unknown> } }[] | undefined): string =>
+  String(items?.find((item) => item.Put?.Item?.type === 'Credentials')?.Put?.Item?.passwordHash);
 
 beforeEach(() => {
   ddb.reset();
@@ -239,7 +254,7 @@ describe('POST /auth/register', () => {
     expect(JSON.stringify(ddb.calls().map((call) => call.args[0].input))).not.toContain(INVITATION_TOKEN);
   });
 
-  it('reads the tenant and the invitation and compares the token\'s hash before bcrypt runs, then gives the attempt\'s slot back', async () => {
+  it("reads the tenant and the invitation and compares the token's hash before bcrypt runs, then gives the attempt's slot back", async () => {
     storeHolds(unclaimedTenant(), baseInvitation());
     let readBeforeHash: unknown[] = [];
     bcryptHook.atHash = () => {
@@ -256,10 +271,16 @@ describe('POST /auth/register', () => {
       { TableName: TABLE, Key: keys.invitation(tenantId, EMAIL), ConsistentRead: true },
     ]);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeIpSlot, giveSlotBack(ipKey)]);
-    expect(ddb.calls().map((call) => call.args[0].constructor.name)).toEqual(['UpdateCommand', 'GetCommand', 'GetCommand', 'TransactWriteCommand', 'UpdateCommand']);
+    expect(ddb.calls().map((call) => call.args[0].constructor.name)).toEqual([
+      'UpdateCommand',
+      'GetCommand',
+      'GetCommand',
+      'TransactWriteCommand',
+      'UpdateCommand',
+    ]);
   });
 
-  it('returns 403 without an invitationToken, before any lookup or bcrypt, keeping the attempt\'s slot', async () => {
+  it("returns 403 without an invitationToken, before any lookup or bcrypt, keeping the attempt's slot", async () => {
     storeHolds(unclaimedTenant(), baseInvitation());
 
     const result = await register(validBody({ invitationToken: undefined }));
@@ -270,7 +291,7 @@ describe('POST /auth/register', () => {
   });
 
   it.each([
-    ['a token that is not the invitation\'s', () => memberInvitation({ tokenHash: 'f'.repeat(64) })],
+    ["a token that is not the invitation's", () => memberInvitation({ tokenHash: 'f'.repeat(64) })],
     ['an expired invitation (TTL not yet applied)', () => memberInvitation({ mailedAt: '2026-11-14T23:15:00.000Z' })],
     ['no invitation of this address', () => undefined],
   ])('returns 403 for %s, without bcrypt or a write', async (_label, invitation) => {
@@ -286,7 +307,7 @@ describe('POST /auth/register', () => {
 
   it.each([
     ['once the tenant has its base account', () => claimedTenant()],
-    ['for another e-mail than the tenant\'s administrative one', () => unclaimedTenant({ adminEmail: 'owner@acme.example' })],
+    ["for another e-mail than the tenant's administrative one", () => unclaimedTenant({ adminEmail: 'owner@acme.example' })],
   ])('returns 403 to a base-account invitation %s, without bcrypt or a write', async (_label, tenant) => {
     storeHolds(tenant(), baseInvitation());
 
@@ -309,7 +330,15 @@ describe('POST /auth/register', () => {
     const items = userItems(userId, 'MEMBER', storedHash(input?.TransactItems));
     // A member claims nothing and changes no administrator count.
     expect(input).toEqual({
-      TransactItems: [items.user, items.email, invitationUsed, sessionPut(userId, access.sessionId, refresh.jti), items.listing, items.credentials, ...auditPuts('invitation.accepted', userId)],
+      TransactItems: [
+        items.user,
+        items.email,
+        invitationUsed,
+        sessionPut(userId, access.sessionId, refresh.jti),
+        items.listing,
+        items.credentials,
+        ...auditPuts('invitation.accepted', userId),
+      ],
     });
     expect(JSON.stringify(input?.TransactItems?.slice(6))).not.toContain(PASSWORD);
   });
@@ -338,7 +367,7 @@ describe('POST /auth/register', () => {
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeIpSlot]);
   });
 
-  it('returns 403 when another registration claimed the base account meanwhile (the tenant\'s claim fails)', async () => {
+  it("returns 403 when another registration claimed the base account meanwhile (the tenant's claim fails)", async () => {
     storeHolds(unclaimedTenant(), baseInvitation());
     ddb.on(TransactWriteCommand).rejects(cancelledAt(3));
 
@@ -374,7 +403,7 @@ describe('POST /auth/register', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('returns 429 with Retry-After once the IP\'s attempts are used up, reading nothing', async () => {
+  it("returns 429 with Retry-After once the IP's attempts are used up, reading nothing", async () => {
     storeHolds(unclaimedTenant(), baseInvitation());
     ddb.on(UpdateCommand, { Key: ipKey }).rejects(windowFullError());
 

@@ -35,7 +35,13 @@ const platformAdmin: Principal = testPrincipal({ role: 'ADMIN', platformAdmin: t
 
 /** Bruno, a member of the tenant at credential version 3, with a second factor on since October. */
 const target = (overrides: Item = {}, inTenant = tenantId) =>
-  storedUser(inTenant, memberId, { name: 'Bruno Lima', email: 'bruno@acme.example', credentialVersion: 3, totpEnabledAt: '2026-10-01T12:00:00.000Z', ...overrides });
+  storedUser(inTenant, memberId, {
+    name: 'Bruno Lima',
+    email: 'bruno@acme.example',
+    credentialVersion: 3,
+    totpEnabledAt: '2026-10-01T12:00:00.000Z',
+    ...overrides,
+  });
 
 const reset = (caller: Principal, id: string = memberId, query: Record<string, string> | null = null) =>
   handler(
@@ -65,10 +71,15 @@ const resetTransaction = (caller: Principal, inTenant: string, readVersion: numb
         TableName: TABLE,
         Key: keys.user(inTenant, memberId),
         // Every session of the user ends: the version moves on (sessionsValidFrom with it, for sessions older than versions).
-        UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt, recoveryCodesLeft',
+        UpdateExpression:
+          'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt, recoveryCodesLeft',
         // Only while the user still exists and has a second factor, at the version read.
         ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
-        ExpressionAttributeValues: { ':readCredentialVersion': readVersion, ':nextCredentialVersion': readVersion + 1, ':credentialsChangedAt': NOW.toISOString() },
+        ExpressionAttributeValues: {
+          ':readCredentialVersion': readVersion,
+          ':nextCredentialVersion': readVersion + 1,
+          ':credentialsChangedAt': NOW.toISOString(),
+        },
       },
     },
     {
@@ -97,7 +108,8 @@ const forbidden = (detail: string) => ({ statusCode: 403, headers: problemHeader
 const notFound = () => ({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such user', REQUEST_ID) });
 const conflict = (detail: string) => ({ statusCode: 409, headers: problemHeaders(), body: problem('conflict', 'Conflict', 409, detail, REQUEST_ID) });
 
-const storeHolds = (user: Item | undefined, inTenant = tenantId) => ddb.on(GetCommand, { Key: keys.user(inTenant, memberId) }).resolves(user ? { Item: user } : {});
+const storeHolds = (user: Item | undefined, inTenant = tenantId) =>
+  ddb.on(GetCommand, { Key: keys.user(inTenant, memberId) }).resolves(user ? { Item: user } : {});
 
 beforeEach(() => {
   ddb.reset();
@@ -120,10 +132,14 @@ describe('DELETE /users/{id}/mfa', () => {
     const result = await reset(tenantAdmin);
 
     expect(parsed(result)).toEqual(NO_CONTENT);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: TABLE, Key: keys.user(tenantId, memberId), ConsistentRead: true }]);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, Key: keys.user(tenantId, memberId), ConsistentRead: true },
+    ]);
     expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([resetTransaction(tenantAdmin, tenantId, 3)]);
     const mails = ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input);
-    expect(mails.map((mail) => [mail.Destination, mail.Message?.Subject?.Data])).toEqual([[{ ToAddresses: ['bruno@acme.example'] }, 'The second factor of your account was reset']]);
+    expect(mails.map((mail) => [mail.Destination, mail.Message?.Subject?.Data])).toEqual([
+      [{ ToAddresses: ['bruno@acme.example'] }, 'The second factor of your account was reset'],
+    ]);
   });
 
   it("lets a platform administrator reset a tenant administrator's, in the tenant `tenantId` names", async () => {
@@ -210,7 +226,7 @@ describe('DELETE /users/{id}/mfa', () => {
     expect(ses.calls()).toHaveLength(0);
   });
 
-  it('returns 409 and mails nothing when the second factor or the credentials changed meanwhile (the user\'s condition fails)', async () => {
+  it("returns 409 and mails nothing when the second factor or the credentials changed meanwhile (the user's condition fails)", async () => {
     storeHolds(target());
     ddb.on(TransactWriteCommand).rejects(
       new TransactionCanceledException({

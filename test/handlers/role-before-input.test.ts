@@ -33,8 +33,22 @@ const event = (caller: Principal, method: string, resource: string, pathParamete
   });
 
 const CASES = [
-  { name: 'POST /webhook-deliveries/{id}/retry', handler: retryWebhookDelivery, method: 'POST', resource: '/webhook-deliveries/{id}/retry', path: { id: 'not a delivery id' }, detail: 'Only a tenant administrator may call this route' },
-  { name: 'DELETE /users/{id}', handler: deleteUser, method: 'DELETE', resource: '/users/{id}', path: { id: 'not-a-uuid' }, detail: 'Only a tenant administrator may call this route' },
+  {
+    name: 'POST /webhook-deliveries/{id}/retry',
+    handler: retryWebhookDelivery,
+    method: 'POST',
+    resource: '/webhook-deliveries/{id}/retry',
+    path: { id: 'not a delivery id' },
+    detail: 'Only a tenant administrator may call this route',
+  },
+  {
+    name: 'DELETE /users/{id}',
+    handler: deleteUser,
+    method: 'DELETE',
+    resource: '/users/{id}',
+    path: { id: 'not-a-uuid' },
+    detail: 'Only a tenant administrator may call this route',
+  },
   {
     name: 'GET /tenants/{id}/exports/{exportId}',
     handler: getTenantExport,
@@ -61,5 +75,4 @@ describe('an administrators’ route given a malformed id', () => {
     // At most the rate-limit counters a route counts its callers in (UpdateItem): nothing is read.
     expect(ddb.calls().filter((call) => !(call.args[0] instanceof UpdateCommand))).toEqual([]);
   });
-
 });

@@ -72,7 +72,13 @@ const revocationAuditPuts = (sessionId: string) =>
 
 const list = (caller: Principal | null = principal) =>
   listSessions(
-    proxyEvent({ method: 'GET', resource: '/auth/sessions', requestId: REQUEST_ID, authorizer: caller ? toAuthorizerContext(caller) : null, headers: { Origin: ALLOWED_ORIGIN } }),
+    proxyEvent({
+      method: 'GET',
+      resource: '/auth/sessions',
+      requestId: REQUEST_ID,
+      authorizer: caller ? toAuthorizerContext(caller) : null,
+      headers: { Origin: ALLOWED_ORIGIN },
+    }),
     lambdaContext(),
   );
 
@@ -104,12 +110,15 @@ afterEach(() => {
 });
 
 describe('GET /auth/sessions', () => {
-  it('returns the caller\'s live sessions, newest first, marking the current one', async () => {
+  it("returns the caller's live sessions, newest first, marking the current one", async () => {
     const current = sessionItem(principal.sessionId, { createdAt: ago(2 * HOUR) });
     const newer = sessionItem(randomUUID(), { createdAt: ago(10 * MINUTE), ipAddress: '192.0.2.1', userAgent: 'curl/8.5.0' });
     const revoked = sessionItem(randomUUID(), { status: 'REVOKED', revokedAt: ago(MINUTE) });
     const expired = sessionItem(randomUUID(), { createdAt: ago(13 * HOUR), expiresAt: ago(HOUR) });
-    ddb.on(QueryCommand).resolvesOnce({ Items: [current, revoked], LastEvaluatedKey: { pk: revoked.pk, sk: revoked.sk } }).resolves({ Items: [expired, newer] });
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [current, revoked], LastEvaluatedKey: { pk: revoked.pk, sk: revoked.sk } })
+      .resolves({ Items: [expired, newer] });
 
     const result = await list();
 
@@ -132,7 +141,7 @@ describe('GET /auth/sessions', () => {
     ]);
   });
 
-  it('leaves out the sessions opened at another credential version than the caller\'s', async () => {
+  it("leaves out the sessions opened at another credential version than the caller's", async () => {
     const current = sessionItem(principal.sessionId);
     const beforeChange = sessionItem(randomUUID(), { credentialVersion: 2 });
     ddb.on(QueryCommand).resolves({ Items: [current, beforeChange] });
@@ -142,7 +151,7 @@ describe('GET /auth/sessions', () => {
     expect(JSON.parse(result.body)).toEqual([view(current, true)]);
   });
 
-  it('leaves out the sessions older than credential versions opened before the caller\'s last password reset', async () => {
+  it("leaves out the sessions older than credential versions opened before the caller's last password reset", async () => {
     const afterReset = sessionItem(principal.sessionId, { createdAt: ago(5 * MINUTE) });
     const beforeReset = sessionItem(randomUUID(), { createdAt: ago(HOUR), credentialVersion: undefined });
     const legacyAfterReset = sessionItem(randomUUID(), { createdAt: ago(10 * MINUTE), credentialVersion: undefined });
@@ -153,13 +162,15 @@ describe('GET /auth/sessions', () => {
     expect(JSON.parse(result.body)).toEqual([view(afterReset, true), view(legacyAfterReset, false)]);
   });
 
-  it('counts the request in the caller\'s one-minute window of this route alone', async () => {
+  it("counts the request in the caller's one-minute window of this route alone", async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
 
     await list();
 
     // Each session route counts apart: reading the list never holds a revocation back.
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([takeSlot(counterKey('GET /auth/sessions', principal.userId, NOW.getTime()), 10, NOW.getTime() / 1000 + 60)]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      takeSlot(counterKey('GET /auth/sessions', principal.userId, NOW.getTime()), 10, NOW.getTime() / 1000 + 60),
+    ]);
   });
 
   it('returns 429 with Retry-After after 10 requests in a minute, reading no session', async () => {
@@ -190,7 +201,7 @@ describe('GET /auth/sessions', () => {
 });
 
 describe('POST /auth/sessions/{id}/revoke', () => {
-  it('revokes another of the caller\'s sessions, with its audit entry in one transaction, and keeps the caller\'s cookies', async () => {
+  it("revokes another of the caller's sessions, with its audit entry in one transaction, and keeps the caller's cookies", async () => {
     const other = randomUUID();
 
     const result = await revoke(other);
@@ -217,7 +228,9 @@ describe('POST /auth/sessions/{id}/revoke', () => {
       },
     ]);
     // The only plain update is the rate limit's counter, this route's own.
-    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([counterKey('POST /auth/sessions/{id}/revoke', principal.userId, NOW.getTime())]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key)).toEqual([
+      counterKey('POST /auth/sessions/{id}/revoke', principal.userId, NOW.getTime()),
+    ]);
   });
 
   it('clears the cookies when the caller revokes the session in use', async () => {
@@ -236,7 +249,7 @@ describe('POST /auth/sessions/{id}/revoke', () => {
     });
   });
 
-  it('returns 404 when the id is not one of the caller\'s active sessions', async () => {
+  it("returns 404 when the id is not one of the caller's active sessions", async () => {
     const unknown = randomUUID();
     // The revocation's condition fails, so the transaction writes nothing, its entry included.
     ddb.on(TransactWriteCommand).rejects(revocationRefused(4));
@@ -245,7 +258,9 @@ describe('POST /auth/sessions/{id}/revoke', () => {
 
     expect(parsed(result)).toEqual({ statusCode: 404, headers: problemHeaders(), body: problem('not-found', 'Not found', 404, 'No such session', REQUEST_ID) });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
-    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update?.Key).toEqual(keys.session(principal.tenantId, principal.userId, unknown));
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update?.Key).toEqual(
+      keys.session(principal.tenantId, principal.userId, unknown),
+    );
   });
 
   it('returns 400 when the id is not a UUID', async () => {

@@ -23,7 +23,17 @@ const warehouseId = randomUUID();
 const authorizer = toAuthorizerContext(principal);
 
 /** 20 units in the warehouse and over all, 60 sold in the last 30 days (2 a day): 10 days of coverage. */
-const stock = { pk: `TENANT#${tenantId}#STOCK`, sk: `${productId}#${warehouseId}`, type: 'Stock', productId, warehouseId, quantity: 20, totalCost: 40, averageCost: 2, version: 4 };
+const stock = {
+  pk: `TENANT#${tenantId}#STOCK`,
+  sk: `${productId}#${warehouseId}`,
+  type: 'Stock',
+  productId,
+  warehouseId,
+  quantity: 20,
+  totalCost: 40,
+  averageCost: 2,
+  version: 4,
+};
 const product = (onHand: number) => ({
   pk: `TENANT#${tenantId}`,
   sk: `PRODUCT#${productId}`,
@@ -36,12 +46,30 @@ const product = (onHand: number) => ({
   coverageVersion: 7,
   coverageSold: { 7: 14000, 30: 60000, 90: 150000 },
 });
-const tenant = (threshold?: number) => ({ pk: `TENANT#${tenantId}`, sk: 'PROFILE', type: 'Tenant', id: tenantId, name: 'loja', ...(threshold === undefined ? {} : { stockLowThresholdDays: threshold }) });
+const tenant = (threshold?: number) => ({
+  pk: `TENANT#${tenantId}`,
+  sk: 'PROFILE',
+  type: 'Tenant',
+  id: tenantId,
+  name: 'loja',
+  ...(threshold === undefined ? {} : { stockLowThresholdDays: threshold }),
+});
 
 const stores = (...items: Record<string, unknown>[]) => ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: items } });
 
 const move = async (body: Record<string, unknown>) =>
-  parsed(await createMovement(proxyEvent({ method: 'POST', resource: '/inventory/movements', body: { productId, warehouseId, ...body }, authorizer, headers: { Origin: ALLOWED_ORIGIN, 'Content-Type': 'application/json' } }), lambdaContext()));
+  parsed(
+    await createMovement(
+      proxyEvent({
+        method: 'POST',
+        resource: '/inventory/movements',
+        body: { productId, warehouseId, ...body },
+        authorizer,
+        headers: { Origin: ALLOWED_ORIGIN, 'Content-Type': 'application/json' },
+      }),
+      lambdaContext(),
+    ),
+  );
 
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
 const eventsIn = (items: ReturnType<typeof transactions>[number]) => items.flatMap((item) => (item.Put?.Item?.type === 'Event' ? [item.Put.Item] : []));
@@ -94,7 +122,10 @@ describe('POST /inventory/movements and product.stock_low', () => {
     // After the movement's audit entry and event: last, so no condition's index moved.
     expect(transaction.at(-1)?.Put?.Item).toBe(low);
     // The product's update is conditioned on the coverage version the crossing was computed from.
-    expect(transaction[2]?.Update).toMatchObject({ ConditionExpression: 'attribute_exists(pk) AND coverageVersion = :coverageVersion', ExpressionAttributeValues: { ':onHand': 19.5, ':coverageVersion': 7 } });
+    expect(transaction[2]?.Update).toMatchObject({
+      ConditionExpression: 'attribute_exists(pk) AND coverageVersion = :coverageVersion',
+      ExpressionAttributeValues: { ':onHand': 19.5, ':coverageVersion': 7 },
+    });
   });
 
   it('writes none when the product was already below, stays at or above, or the threshold is off', async () => {
@@ -107,7 +138,10 @@ describe('POST /inventory/movements and product.stock_low', () => {
       ddb.on(TransactWriteCommand).resolves({});
       stores({ ...stock, quantity: 40 }, product(onHand), tenant(threshold));
       expect((await move({ type: 'SALE', quantity })).statusCode).toBe(201);
-      expect(eventsIn(transactions()[0] ?? []).map((item) => (item.event as { type: string }).type), `${onHand} ${threshold}`).toEqual(['stock_movement.created']);
+      expect(
+        eventsIn(transactions()[0] ?? []).map((item) => (item.event as { type: string }).type),
+        `${onHand} ${threshold}`,
+      ).toEqual(['stock_movement.created']);
     }
   });
 

@@ -100,15 +100,41 @@ describe('GET /tenants', () => {
       statusCode: 200,
       headers: jsonHeaders(),
       body: [
-        { id: tenantId, name: 'acme', brandName: 'ACME', document: '12.ABC.345/01DE-35', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
-        { id: otherTenantId, name: 'globex', brandName: null, document: '529.982.247-25', address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
+        {
+          id: tenantId,
+          name: 'acme',
+          brandName: 'ACME',
+          document: '12.ABC.345/01DE-35',
+          address: null,
+          phone: '+5511987654321',
+          logoUrl: null,
+          plan: 'STARTER',
+          mfaPolicy: 'OFF',
+          stockLowThresholdDays: null,
+        },
+        {
+          id: otherTenantId,
+          name: 'globex',
+          brandName: null,
+          document: '529.982.247-25',
+          address: null,
+          phone: null,
+          logoUrl: null,
+          plan: 'STARTER',
+          mfaPolicy: 'OFF',
+          stockLowThresholdDays: null,
+        },
       ],
     });
     // Every shard once (`a` twice: its second DynamoDB page), each asking for what the page
     // still lacked plus one when its wave started.
     const queries = ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
     const shardsRead = queries.map((input) => (input.ExpressionAttributeValues as Record<string, string>)[':pk']);
-    expect(shardsRead.filter((pk) => pk !== 'TENANTS#a').sort()).toEqual(SHARDS.filter((shard) => shard !== 'a').map((shard) => `TENANTS#${shard}`).sort());
+    expect(shardsRead.filter((pk) => pk !== 'TENANTS#a').sort()).toEqual(
+      SHARDS.filter((shard) => shard !== 'a')
+        .map((shard) => `TENANTS#${shard}`)
+        .sort(),
+    );
     expect(queries.filter((input) => (input.ExpressionAttributeValues as Record<string, string>)[':pk'] === 'TENANTS#a')).toEqual([
       shardQuery('a', 101),
       shardQuery('a', 100, { ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS#a', gsi1sk: 'acme' } }),
@@ -121,10 +147,23 @@ describe('GET /tenants', () => {
     const second = tenantItem(otherTenantId, 'globex');
     ddb.on(QueryCommand).resolves({ Items: [] });
     // Shard `a` holds only acme: read again after it, it has nothing more.
-    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#a' } }).resolvesOnce({ Items: [first] }).resolves({ Items: [] });
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#a' } })
+      .resolvesOnce({ Items: [first] })
+      .resolves({ Items: [] });
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'TENANTS#g' } }).resolves({ Items: [second] });
     const page = (query: Record<string, string>) =>
-      listTenants(proxyEvent({ method: 'GET', resource: '/tenants', query, requestId: REQUEST_ID, authorizer: caller({ platformAdmin: true }), headers: { Origin: ALLOWED_ORIGIN } }), lambdaContext());
+      listTenants(
+        proxyEvent({
+          method: 'GET',
+          resource: '/tenants',
+          query,
+          requestId: REQUEST_ID,
+          authorizer: caller({ platformAdmin: true }),
+          headers: { Origin: ALLOWED_ORIGIN },
+        }),
+        lambdaContext(),
+      );
 
     const answer = parsed(await page({ limit: '1' }));
     expect(answer).toEqual({
@@ -133,15 +172,24 @@ describe('GET /tenants', () => {
       body: [expect.objectContaining({ name: 'acme' })],
     });
     // Waves of 1, 2, 4, 8 and 16 shards: g (the 17th) is in the fifth, and nothing after it is read.
-    expect(ddb.commandCalls(QueryCommand).map((call) => (call.args[0].input.ExpressionAttributeValues as Record<string, string>)[':pk']).sort()).toEqual(
-      SHARDS.slice(0, 31).map((shard) => `TENANTS#${shard}`).sort(),
+    expect(
+      ddb
+        .commandCalls(QueryCommand)
+        .map((call) => (call.args[0].input.ExpressionAttributeValues as Record<string, string>)[':pk'])
+        .sort(),
+    ).toEqual(
+      SHARDS.slice(0, 31)
+        .map((shard) => `TENANTS#${shard}`)
+        .sort(),
     );
 
     const firstPageQueries = ddb.commandCalls(QueryCommand).length;
     const link = String(answer.headers?.Link ?? '');
     const cursor = new URLSearchParams(link.slice(link.indexOf('?') + 1, link.indexOf('>'))).get('cursor') ?? '';
     expect(parsed(await page({ limit: '1', cursor })).body).toEqual([expect.objectContaining({ name: 'globex' })]);
-    expect(ddb.commandCalls(QueryCommand)[firstPageQueries]?.args[0].input).toEqual(shardQuery('a', 2, { ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS#a', gsi1sk: 'acme' } }));
+    expect(ddb.commandCalls(QueryCommand)[firstPageQueries]?.args[0].input).toEqual(
+      shardQuery('a', 2, { ExclusiveStartKey: { pk: first.pk, sk: first.sk, gsi1pk: 'TENANTS#a', gsi1sk: 'acme' } }),
+    );
   });
 
   it('returns 403 to a tenant administrator without the platform profile, reading nothing', async () => {
@@ -165,11 +213,27 @@ describe('GET /tenants', () => {
 
 describe('PATCH /tenants/{id}', () => {
   const cancelled = (codes: string[]) =>
-    new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: { httpStatusCode: 400 }, CancellationReasons: codes.map((Code) => ({ Code })) });
-  const writtenEntry = (call = 0) => ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.[1]?.Put?.Item as AuditEntry & Record<string, unknown>;
+    new TransactionCanceledException({
+      message: 'Transaction cancelled',
+      $metadata: { httpStatusCode: 400 },
+      CancellationReasons: codes.map((Code) => ({ Code })),
+    });
+  const writtenEntry = (call = 0) =>
+    ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.[1]?.Put?.Item as AuditEntry & Record<string, unknown>;
   /** The entry as recorded: its copy's fields, with the origin (IP address, User-Agent) its origin item holds. */
-  const writtenOrigin = (call = 0) => ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.at(-1)?.Put?.Item as Pick<AuditEntry, 'sourceIp' | 'userAgent'>;
-  const entryOf = ({ id, occurredAt, actor, action, resource, requestId, changes }: AuditEntry, { sourceIp, userAgent } = writtenOrigin()): AuditEntry => ({ id, occurredAt, actor, action, resource, requestId, sourceIp, userAgent, changes });
+  const writtenOrigin = (call = 0) =>
+    ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems?.at(-1)?.Put?.Item as Pick<AuditEntry, 'sourceIp' | 'userAgent'>;
+  const entryOf = ({ id, occurredAt, actor, action, resource, requestId, changes }: AuditEntry, { sourceIp, userAgent } = writtenOrigin()): AuditEntry => ({
+    id,
+    occurredAt,
+    actor,
+    action,
+    resource,
+    requestId,
+    sourceIp,
+    userAgent,
+    changes,
+  });
   const expiresAtEpoch = () => Math.floor(NOW.getTime() / 1000) + storeConfig().AUDIT_RETENTION_DAYS * 86_400;
 
   it('lets a tenant administrator set and clear profile fields, with the audit entry of the change in the same transaction', async () => {
@@ -181,7 +245,18 @@ describe('PATCH /tenants/{id}', () => {
     expect(parsed(result)).toEqual({
       statusCode: 200,
       headers: jsonHeaders(),
-      body: { id: tenantId, name: 'acme', brandName: null, document: '11.222.333/0001-81', address: null, phone: '+5511987654321', logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
+      body: {
+        id: tenantId,
+        name: 'acme',
+        brandName: null,
+        document: '11.222.333/0001-81',
+        address: null,
+        phone: '+5511987654321',
+        logoUrl: null,
+        plan: 'STARTER',
+        mfaPolicy: 'OFF',
+        stockLowThresholdDays: null,
+      },
     });
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: TABLE, Key: keys.tenant(tenantId), ConsistentRead: true });
     const entry = writtenEntry();
@@ -227,10 +302,25 @@ describe('PATCH /tenants/{id}', () => {
     expect(parsed(result)).toEqual({
       statusCode: 200,
       headers: jsonHeaders(),
-      body: { id: tenantId, name: 'acme', brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'ADMINS', stockLowThresholdDays: null },
+      body: {
+        id: tenantId,
+        name: 'acme',
+        brandName: null,
+        document: null,
+        address: null,
+        phone: null,
+        logoUrl: null,
+        plan: 'STARTER',
+        mfaPolicy: 'ADMINS',
+        stockLowThresholdDays: null,
+      },
     });
     const entry = writtenEntry();
-    expect(entry).toMatchObject({ action: 'tenant.updated', resource: { type: 'tenant', id: tenantId }, changes: [{ field: 'mfaPolicy', before: 'OFF', after: 'ADMINS' }] });
+    expect(entry).toMatchObject({
+      action: 'tenant.updated',
+      resource: { type: 'tenant', id: tenantId },
+      changes: [{ field: 'mfaPolicy', before: 'OFF', after: 'ADMINS' }],
+    });
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
       UpdateExpression: 'SET #f0 = :v0, #f1 = :v1, #f2 = :v2',
       ExpressionAttributeNames: { '#f0': 'mfaPolicy', '#f1': 'updatedAt', '#f2': 'revision', '#revision': 'revision' },
@@ -243,7 +333,9 @@ describe('PATCH /tenants/{id}', () => {
     expect(parsed(unknown)).toEqual({
       statusCode: 400,
       headers: problemHeaders(),
-      body: problem('validation', 'Invalid request', 400, 'mfaPolicy: must be one of OFF, ADMINS, ALL', REQUEST_ID, [{ field: 'mfaPolicy', message: 'must be one of OFF, ADMINS, ALL' }]),
+      body: problem('validation', 'Invalid request', 400, 'mfaPolicy: must be one of OFF, ADMINS, ALL', REQUEST_ID, [
+        { field: 'mfaPolicy', message: 'must be one of OFF, ADMINS, ALL' },
+      ]),
     });
     expect(ddb.calls()).toHaveLength(0);
   });
@@ -267,7 +359,10 @@ describe('PATCH /tenants/{id}', () => {
     ddb.on(TransactWriteCommand).resolves({});
     const off = parsed(await update(tenantId, { stockLowThresholdDays: null }, caller()));
     expect(off.body).toMatchObject({ stockLowThresholdDays: null });
-    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({ UpdateExpression: 'SET #f1 = :v1, #f2 = :v2 REMOVE #f0', ExpressionAttributeNames: { '#f0': 'stockLowThresholdDays' } });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update).toMatchObject({
+      UpdateExpression: 'SET #f1 = :v1, #f2 = :v2 REMOVE #f0',
+      ExpressionAttributeNames: { '#f0': 'stockLowThresholdDays' },
+    });
 
     ddb.reset();
     for (const [value, message] of [
@@ -288,7 +383,10 @@ describe('PATCH /tenants/{id}', () => {
       .on(GetCommand)
       .resolvesOnce({ Item: tenantItem(tenantId, 'acme', { brandName: 'ACME' }) })
       .resolves({ Item: tenantItem(tenantId, 'acme', { brandName: 'ACME Foods', revision: 1 }) });
-    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None'])).resolves({});
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']))
+      .resolves({});
 
     const result = await update(tenantId, { brandName: 'Acme Inc' }, caller());
 

@@ -26,7 +26,14 @@ const message = (messageId: string, body: unknown) => ({ messageId, body: JSON.s
 const sqsEvent = (...records: { messageId: string; body: string }[]): SQSEvent => ({ Records: records as SQSEvent['Records'] });
 const eventRecord = (tenant: string) => ({
   eventName: 'INSERT',
-  dynamodb: { NewImage: marshall({ pk: `TENANT#${tenant}#EVENTS`, sk: 'x', type: 'Event', event: { id: randomUUID(), type: 'supplier.created', timestamp: createdAt, data: { id: randomUUID(), tenantId: tenant } } }) },
+  dynamodb: {
+    NewImage: marshall({
+      pk: `TENANT#${tenant}#EVENTS`,
+      sk: 'x',
+      type: 'Event',
+      event: { id: randomUUID(), type: 'supplier.created', timestamp: createdAt, data: { id: randomUUID(), tenantId: tenant } },
+    }),
+  },
 });
 
 beforeEach(() => {
@@ -39,10 +46,14 @@ beforeEach(() => {
 describe('the webhook delivery function', () => {
   it('a wake-up of a delivery due in 2 hours asks to be woken again after 15 minutes, the longest SQS waits', async () => {
     const nextAttemptAt = new Date(Date.now() + 2 * 3600_000).toISOString();
-    ddb.on(GetCommand).resolves({ Item: { tenantId, endpointId, createdAt, id, eventId: 'e', eventType: 'supplier.created', status: 'pending', attempts: [], nextAttemptAt, event: {} } });
+    ddb.on(GetCommand).resolves({
+      Item: { tenantId, endpointId, createdAt, id, eventId: 'e', eventType: 'supplier.created', status: 'pending', attempts: [], nextAttemptAt, event: {} },
+    });
     const wakeUp = { kind: 'delivery', tenantId, endpointId, createdAt, id };
     expect(await handler(sqsEvent(message('m1', wakeUp)))).toEqual({ batchItemFailures: [] });
-    expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([{ QueueUrl: QUEUE, MessageBody: JSON.stringify(wakeUp), DelaySeconds: MAX_WAKE_UP_DELAY_SECONDS }]);
+    expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: QUEUE, MessageBody: JSON.stringify(wakeUp), DelaySeconds: MAX_WAKE_UP_DELAY_SECONDS },
+    ]);
   });
 
   it('returns only the messages whose handling failed to the queue, and takes a list of records as its records', async () => {
@@ -51,7 +62,9 @@ describe('the webhook delivery function', () => {
       if (String(input.ExpressionAttributeValues[':pk']).includes(failing)) throw new Error('store unavailable');
       return { Items: [] };
     });
-    const answer = await handler(sqsEvent(message('ok', eventRecord(tenantId)), message('bad', eventRecord(failing)), message('list', [eventRecord(tenantId), { eventName: 'MODIFY' }])));
+    const answer = await handler(
+      sqsEvent(message('ok', eventRecord(tenantId)), message('bad', eventRecord(failing)), message('list', [eventRecord(tenantId), { eventName: 'MODIFY' }])),
+    );
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] });
     // Each event asked its tenant's endpoints once (two tenants' events, one of them twice); the MODIFY record asked nothing.
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(3);

@@ -169,7 +169,11 @@ describe('a bundled client, run with node', () => {
   `;
 
   it("signs with the environment's credentials, as Lambda sets them", async () => {
-    const stdout = await runBundled('env-credentials', CREDENTIALS, { AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' });
+    const stdout = await runBundled('env-credentials', CREDENTIALS, {
+      AWS_ACCESS_KEY_ID: 'AKIDLAMBDA',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'token',
+    });
 
     expect(JSON.parse(stdout)).toEqual({ accessKeyId: 'AKIDLAMBDA', sessionToken: 'token' });
   });

@@ -136,7 +136,11 @@ describe('resolveStage', () => {
 });
 
 describe('the browser entry', () => {
-  const browser = { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console', edgeSecret: 'edge-secret-of-the-distribution' };
+  const browser = {
+    origin: 'https://d111111abcdef8.cloudfront.net',
+    appUrl: 'https://d111111abcdef8.cloudfront.net/console',
+    edgeSecret: 'edge-secret-of-the-distribution',
+  };
 
   it("allows the console's origin first (the one a gateway response grants), then the stage's others", () => {
     expect(allowedOrigins(resolveStage(context({})), browser)).toEqual([browser.origin, LOCAL_APP_ORIGIN]);
@@ -223,7 +227,13 @@ describe('table actions', () => {
     for (const file of [...sources('lib'), ...sources('functions')]) {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'@aws-sdk\/(?:lib-dynamodb|client-dynamodb)'/g)) {
-        for (const name of (match[1] ?? '').split(',').map((item) => item.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] ?? '')) {
+        for (const name of (match[1] ?? '').split(',').map(
+          (item) =>
+            item
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0] ?? '',
+        )) {
           if (!name.endsWith('Command')) continue;
           const actions = ACTIONS_OF[name];
           expect(actions, `${name} in ${path.relative(fromRoot('.'), file)} has no known IAM action`).toBeDefined();

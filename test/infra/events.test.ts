@@ -45,7 +45,11 @@ Object.assign(process.env, {
   // What it gives POST /exports and GET /exports/{id} (infra/constructs/exports.ts): the queue it sends jobs to (mocked below) and the bucket it presigns downloads of, offline.
   EXPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/sample-events-exports',
   EXPORT_BUCKET: 'sample-events-imports',
-  ...functionEnvironment(stage, { origin: 'https://d111111abcdef8.cloudfront.net', appUrl: 'https://d111111abcdef8.cloudfront.net/console', edgeSecret: 'sample-events-edge-secret' }),
+  ...functionEnvironment(stage, {
+    origin: 'https://d111111abcdef8.cloudfront.net',
+    appUrl: 'https://d111111abcdef8.cloudfront.net/console',
+    edgeSecret: 'sample-events-edge-secret',
+  }),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   // No EMF lines on the test output (test/handlers/metrics.test.ts checks what they hold).
   POWERTOOLS_METRICS_DISABLED: 'true',
@@ -129,7 +133,12 @@ describe('sample events', () => {
       expect(event.requestContext.stage, route.id).toBe(stage.name);
       const authorizer = event.requestContext.authorizer as Record<string, unknown> | undefined;
       if (route.auth === 'protected') {
-        expect(Object.keys(authorizer ?? {}).filter((key) => contextKeys.includes(key)).sort(), route.id).toEqual(contextKeys);
+        expect(
+          Object.keys(authorizer ?? {})
+            .filter((key) => contextKeys.includes(key))
+            .sort(),
+          route.id,
+        ).toEqual(contextKeys);
       } else {
         expect(authorizer, route.id).toBeUndefined();
       }

@@ -61,7 +61,14 @@ function mailedInvitationToken(address: string): string {
 }
 
 async function startRuntime(forAssembly: CloudAssembly, log: (line: string) => void = () => undefined): Promise<BundleRuntime> {
-  return startBundleRuntime({ assembly: forAssembly, dynamoEndpoint: dynamo.endpoint, dataDir, tableName: 'backoffice', log, functionLog: (chunk) => functionLogs.push(chunk) });
+  return startBundleRuntime({
+    assembly: forAssembly,
+    dynamoEndpoint: dynamo.endpoint,
+    dataDir,
+    tableName: 'backoffice',
+    log,
+    functionLog: (chunk) => functionLogs.push(chunk),
+  });
 }
 
 /** A copy of the template where `edit` changed the resources. */
@@ -96,7 +103,9 @@ beforeAll(async () => {
   expect(tenant.statusCode).toBe(201);
   tenantId = String(bodyOf(tenant).id);
   const invitationToken = mailedInvitationToken(EMAIL);
-  const registered = (await runtime.worker('RegisterFunction').invoke(sampleEvent('register', { name: 'Ana Souza', email: EMAIL, password: PASSWORD, tenantId, invitationToken }))) as APIGatewayProxyResult;
+  const registered = (await runtime
+    .worker('RegisterFunction')
+    .invoke(sampleEvent('register', { name: 'Ana Souza', email: EMAIL, password: PASSWORD, tenantId, invitationToken }))) as APIGatewayProxyResult;
   expect(registered.statusCode).toBe(200);
 }, SYNTH_TIMEOUT_MS);
 
@@ -109,7 +118,14 @@ afterAll(async () => {
 describe('npm run invoke: the synthesized bundles with their template environment', () => {
   it('finds every function of the template with its bundle, and the routes from the API methods', () => {
     const login = assembly.functions.get('LoginFunction');
-    expect(login).toMatchObject({ logicalId: 'LoginFunction', handler: 'index.handler', exportName: 'handler', memoryMB: 1769, timeoutSeconds: 10, runtime: 'nodejs22.x' });
+    expect(login).toMatchObject({
+      logicalId: 'LoginFunction',
+      handler: 'index.handler',
+      exportName: 'handler',
+      memoryMB: 1769,
+      timeoutSeconds: 10,
+      runtime: 'nodejs22.x',
+    });
     expect(login?.entryFile).toBe(path.join(login?.assetDir ?? '', 'index.mjs'));
     expect(assembly.routes).toContainEqual({ method: 'POST', path: '/auth/login', functionId: 'LoginFunction' });
     expect(assembly.routes).toContainEqual({ method: 'GET', path: '/auth/me', functionId: 'MeFunction', authorizerFunctionId: 'AuthorizerFunction' });
@@ -147,11 +163,19 @@ describe('npm run invoke: the synthesized bundles with their template environmen
   });
 
   it('runs a public function: a wrong password gets the 401 problem', async () => {
-    const result = (await runtime.worker('LoginFunction').invoke(sampleEvent('login', { email: EMAIL, password: 'not the password', rememberMe: false }))) as APIGatewayProxyResult;
+    const result = (await runtime
+      .worker('LoginFunction')
+      .invoke(sampleEvent('login', { email: EMAIL, password: 'not the password', rememberMe: false }))) as APIGatewayProxyResult;
 
     expect(result.statusCode).toBe(401);
     expect(result.headers).toMatchObject({ 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' });
-    expect(bodyOf(result)).toEqual({ type: 'https://problems.backoffice.dev/unauthorized', title: 'Unauthorized', status: 401, detail: 'Invalid e-mail or password', requestId: 'sample-login' });
+    expect(bodyOf(result)).toEqual({
+      type: 'https://problems.backoffice.dev/unauthorized',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'Invalid e-mail or password',
+      requestId: 'sample-login',
+    });
   });
 
   it('runs a protected function as a user: a real session, the authorizer bundle fills in its context', async () => {
@@ -167,7 +191,10 @@ describe('npm run invoke: the synthesized bundles with their template environmen
   it('does the same from the command line: npm run invoke -- "GET /auth/me" --as <email>', async () => {
     // The store of a running npm start, as the command finds it: this test's DynamoDB Local.
     writeRuntimeInfo(dataDir, { pid: process.pid, dynamoEndpoint: dynamo.endpoint, apiUrl: 'http://127.0.0.1:0' });
-    const child = spawn('npx', ['tsx', 'scripts/invoke.ts', 'GET /auth/me', '--as', EMAIL, '--assembly', assemblyDir, '--no-synth'], { cwd: repoRoot, env: { ...parentEnv, DATA_DIR: dataDir } });
+    const child = spawn('npx', ['tsx', 'scripts/invoke.ts', 'GET /auth/me', '--as', EMAIL, '--assembly', assemblyDir, '--no-synth'], {
+      cwd: repoRoot,
+      env: { ...parentEnv, DATA_DIR: dataDir },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -187,7 +214,9 @@ describe('least privilege, enforced locally', () => {
     const loginRole = assembly.functions.get('LoginFunction')?.role.logicalId;
     const withoutWrites = editedTemplate((resources) => {
       // The role's grants are its inline policy (infra/constructs/functions.ts, InlinePolicyRole).
-      const policies = (resources[loginRole ?? '']?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: { Action: string | string[]; Condition?: object }[] } }[];
+      const policies = (resources[loginRole ?? '']?.Properties?.Policies ?? []) as {
+        PolicyDocument: { Statement: { Action: string | string[]; Condition?: object }[] };
+      }[];
       expect(policies).not.toHaveLength(0);
       for (const { PolicyDocument: document } of policies) {
         // The table grant without its write actions (minimizePolicies merges reads and writes into
@@ -209,7 +238,13 @@ describe('least privilege, enforced locally', () => {
     }
 
     expect(refused.statusCode).toBe(500);
-    expect(bodyOf(refused)).toEqual({ type: 'https://problems.backoffice.dev/internal', title: 'Internal server error', status: 500, detail: 'An unexpected error occurred', requestId: 'sample-login' });
+    expect(bodyOf(refused)).toEqual({
+      type: 'https://problems.backoffice.dev/internal',
+      title: 'Internal server error',
+      status: 500,
+      detail: 'An unexpected error occurred',
+      requestId: 'sample-login',
+    });
     // The sign-in's transaction starts with the user's update (its session count and openings): of
     // the grants left, only the rate-limit counters' allows UpdateItem, and on RATE# keys alone.
     // Which statement of the role that is depends on the template's order: named N here.
@@ -228,12 +263,16 @@ describe('least privilege, enforced locally', () => {
     // The integration tests run the job in process: this is its one run with its grants enforced.
     const cookie = await sessionCookieHeader(EMAIL);
     const invoke = async (functionId: string, sample: string, body: object) =>
-      (await runtime.worker(functionId).invoke(await authorize(withCookie(sampleEvent(sample, body), cookie), runtime.worker('AuthorizerFunction')))) as APIGatewayProxyResult;
+      (await runtime
+        .worker(functionId)
+        .invoke(await authorize(withCookie(sampleEvent(sample, body), cookie), runtime.worker('AuthorizerFunction')))) as APIGatewayProxyResult;
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     const warehouse = bodyOf(await invoke('CreateWarehouseFunction', 'create-warehouse', { name: 'Depósito Roll-up' }));
     const product = bodyOf(await invoke('CreateProductFunction', 'create-product', { sku: 'ROLLUP-1', name: 'Roll-up' }));
     const place = { productId: product.id, warehouseId: warehouse.id };
-    expect((await invoke('CreateMovementFunction', 'create-movement', { ...place, type: 'IN', quantity: 10, unitCost: 2, occurredAt: daysAgo(3) })).statusCode).toBe(201);
+    expect(
+      (await invoke('CreateMovementFunction', 'create-movement', { ...place, type: 'IN', quantity: 10, unitCost: 2, occurredAt: daysAgo(3) })).statusCode,
+    ).toBe(201);
     expect((await invoke('CreateMovementFunction', 'create-movement', { ...place, type: 'SALE', quantity: 4, occurredAt: daysAgo(2) })).statusCode).toBe(201);
 
     const denials: string[] = [];
@@ -255,7 +294,9 @@ describe('least privilege, enforced locally', () => {
     const cookie = await sessionCookieHeader(EMAIL);
     const invoke = async (functionId: string, sample: string, body?: object, pathParameters?: Record<string, string>) => {
       const event = { ...sampleEvent(sample, body), ...(pathParameters ? { pathParameters } : {}) };
-      return (await runtime.worker(functionId).invoke(await authorize(withCookie(event, cookie), runtime.worker('AuthorizerFunction')))) as APIGatewayProxyResult;
+      return (await runtime
+        .worker(functionId)
+        .invoke(await authorize(withCookie(event, cookie), runtime.worker('AuthorizerFunction')))) as APIGatewayProxyResult;
     };
     const file = Buffer.from('\uFEFFCódigo;Descrição\r\nWORKER-1;Café 500 g\r\nWORKER-2;Chá 100 g\r\nWORKER-2;Repetido\r\n');
     const created = await invoke('CreateImportFunction', 'create-import', { kind: 'products', dryRun: false, fileName: 'produtos.csv', size: file.byteLength });
@@ -279,7 +320,14 @@ describe('least privilege, enforced locally', () => {
     expect(denials).toEqual([]);
     expect(result).toEqual({ batchItemFailures: [] });
     const report = bodyOf(await invoke('GetImportFunction', 'get-import', undefined, { id: job.id }));
-    expect(report).toMatchObject({ status: 'succeeded', totalRows: 3, created: 2, existing: 0, refused: 1, errors: [{ line: 4, field: 'Código', message: 'repeats line 3: the same SKU' }] });
+    expect(report).toMatchObject({
+      status: 'succeeded',
+      totalRows: 3,
+      created: 2,
+      existing: 0,
+      refused: 1,
+      errors: [{ line: 4, field: 'Código', message: 'repeats line 3: the same SKU' }],
+    });
   });
 
   it('fails a function whose template lacks a variable it reads, as Lambda reports it', async () => {
@@ -317,7 +365,20 @@ export const handler = async (event, context) => {
     writeFileSync(path.join(assetDir, 'index.mjs'), bundle);
     const logs: string[] = [];
     const worker = startFunctionWorker(
-      { logicalId: 'ProbeFunction', assetDir, handler: 'index.handler', entryFile: path.join(assetDir, 'index.mjs'), exportName: 'handler', runtime: 'nodejs22.x', memoryMB: 128, timeoutSeconds: 1, description: '', environment: {}, role: { logicalId: 'ProbeRole', name: 'ProbeRole' }, statements: [] },
+      {
+        logicalId: 'ProbeFunction',
+        assetDir,
+        handler: 'index.handler',
+        entryFile: path.join(assetDir, 'index.mjs'),
+        exportName: 'handler',
+        runtime: 'nodejs22.x',
+        memoryMB: 128,
+        timeoutSeconds: 1,
+        description: '',
+        environment: {},
+        role: { logicalId: 'ProbeRole', name: 'ProbeRole' },
+        statements: [],
+      },
       { ONLY: 'this' },
       { log: (chunk) => logs.push(chunk) },
     );
@@ -325,7 +386,10 @@ export const handler = async (event, context) => {
       const first = (await worker.invoke({}, { awsRequestId: 'request-1' })) as Record<string, unknown>;
       const second = (await worker.invoke({})) as Record<string, unknown>;
       await expect(worker.invoke({ fail: true })).rejects.toMatchObject({ errorType: 'TypeError', errorMessage: 'it failed' });
-      await expect(worker.invoke({ sleepMs: 1500 })).rejects.toMatchObject({ errorType: 'Sandbox.Timedout', errorMessage: expect.stringMatching(/Task timed out after 1\.00 seconds$/) });
+      await expect(worker.invoke({ sleepMs: 1500 })).rejects.toMatchObject({
+        errorType: 'Sandbox.Timedout',
+        errorMessage: expect.stringMatching(/Task timed out after 1\.00 seconds$/),
+      });
       const afterTimeout = (await worker.invoke({})) as Record<string, unknown>;
 
       expect(first).toMatchObject({ invocations: 1, env: { ONLY: 'this' }, name: 'ProbeFunction', memory: '128', requestId: 'request-1' });

@@ -16,7 +16,17 @@ import { AUTHORIZER_FUNCTION_ID, routeFunctionId, TOKEN_VERIFYING_ROUTES } from 
 import { areaStackId } from '../../infra/constructs/route-area';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/request';
 import { METRICS, METRICS_SERVICE } from '../../lib/metrics';
-import { authorizer as authorizerManifest, countsRequests, jobs, routeArea, routeList, TABLE_WRITE_ACTIONS, workers, writesTable, type TableAccess } from '../../lib/routes';
+import {
+  authorizer as authorizerManifest,
+  countsRequests,
+  jobs,
+  routeArea,
+  routeList,
+  TABLE_WRITE_ACTIONS,
+  workers,
+  writesTable,
+  type TableAccess,
+} from '../../lib/routes';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
 import { LOCAL_APP_ORIGIN, settings } from '../../lib/settings';
 import { DEFAULT_STACK_NAME, readAssembly, type CloudAssembly } from '../../local/bundles/assembly';
@@ -149,7 +159,11 @@ function methodOf(route: { method: string; path: string }): Json {
 
 /** Logical id of the function behind a route. */
 /** The import bucket's logical id (infra/constructs/imports.ts). */
-const importBucketId = (): string => only(ofType('AWS::S3::Bucket').filter(([id]) => id.startsWith('Imports')), 'import buckets')[0];
+const importBucketId = (): string =>
+  only(
+    ofType('AWS::S3::Bucket').filter(([id]) => id.startsWith('Imports')),
+    'import buckets',
+  )[0];
 
 function routeFunction(route: { method: string; path: string }): string {
   return functionIn(methodOf(route).Integration);
@@ -188,7 +202,9 @@ function statementsOfFunction(functionId: string): Statement[] {
 
 /** The statements that let a function write the table, with their conditions. */
 function writeStatementsOf(functionId: string): Statement[] {
-  return statementsOfFunction(functionId).filter((statement) => statement.Effect === 'Allow' && asList(statement.Action).some((action) => DYNAMODB_WRITE_ACTIONS.includes(action)));
+  return statementsOfFunction(functionId).filter(
+    (statement) => statement.Effect === 'Allow' && asList(statement.Action).some((action) => DYNAMODB_WRITE_ACTIONS.includes(action)),
+  );
 }
 
 /** What a statement's resource is, in the terms of the manifest: `table`, `index/<name>`, or its JSON. */
@@ -247,7 +263,10 @@ function dependencyCycle(): string[] | undefined {
     const sub = JSON.stringify(resource.Properties ?? {}).matchAll(/\$\{([A-Za-z0-9]+)[.}]/g);
     for (const match of sub) if (resources[match[1] as string]) targets.add(match[1] as string);
     for (const dependency of [resource.DependsOn ?? []].flat()) targets.add(dependency);
-    edges.set(id, [...targets].filter((target) => resources[target]));
+    edges.set(
+      id,
+      [...targets].filter((target) => resources[target]),
+    );
   }
   const state = new Map<string, 'open' | 'done'>();
   const visit = (id: string, trail: string[]): string[] | undefined => {
@@ -298,7 +317,11 @@ describe('functions', () => {
     const functionRoles = new Set(serviceFunctions().flatMap(([, fn]) => [...referencedIds(fn.Properties.Role)]));
     expect(functionRoles.size).toBe(serviceFunctions().length);
     for (const [id, policy] of ofType('AWS::IAM::Policy')) {
-      for (const role of policy.Properties.Roles as unknown[]) expect([...referencedIds(role)].filter((ref) => functionRoles.has(ref)), id).toEqual([]);
+      for (const role of policy.Properties.Roles as unknown[])
+        expect(
+          [...referencedIds(role)].filter((ref) => functionRoles.has(ref)),
+          id,
+        ).toEqual([]);
     }
   });
 
@@ -321,7 +344,9 @@ describe('functions', () => {
     const parent = summaries.find((summary) => summary.stack === DEFAULT_STACK_NAME);
     const parentTemplate = JSON.parse(readFileSync(path.join(outdir, `${DEFAULT_STACK_NAME}.template.json`), 'utf8')) as { Resources: Json };
     expect(parent?.resources).toBe(Object.keys(parentTemplate.Resources).length);
-    expect(summaries.map((summary) => summary.stack)).toEqual([DEFAULT_STACK_NAME, ...new Set(routes.map(routeArea))].map((area) => (area === DEFAULT_STACK_NAME ? area : expect.stringContaining(areaStackId(area)))));
+    expect(summaries.map((summary) => summary.stack)).toEqual(
+      [DEFAULT_STACK_NAME, ...new Set(routes.map(routeArea))].map((area) => (area === DEFAULT_STACK_NAME ? area : expect.stringContaining(areaStackId(area)))),
+    );
     expect(summaries.reduce((sum, summary) => sum + summary.functions, 0)).toBe(bundleSizes(outdir).length);
     for (const summary of summaries) {
       expect(summary.headroom, summary.stack).toBe(CLOUDFORMATION_RESOURCE_LIMIT - summary.resources);
@@ -357,7 +382,7 @@ describe('functions', () => {
     for (const logGroup of routeLogGroups) expect(otherLogGroups.has(logGroup)).toBe(false);
   });
 
-  it('keeps the API functions under API Gateway\'s 29 s and gives the jobs minutes', () => {
+  it("keeps the API functions under API Gateway's 29 s and gives the jobs minutes", () => {
     for (const route of routes) expect(resources[routeFunction(route)]?.Properties.Timeout, route.id).toBeLessThan(29);
     expect(resources[authorizerFunction()]?.Properties.Timeout).toBeLessThan(29);
     for (const job of jobList) expect(resources[jobFunction(job.id)]?.Properties.Timeout).toBeGreaterThanOrEqual(60);
@@ -584,7 +609,8 @@ describe('IAM', () => {
   const WEBHOOK_SECRETS_CONDITION = JSON.stringify({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOK_SECRETS#*'] } });
   /** What the manifest says a function's role holds on the table, in the terms of dynamoPermissionsOf. */
   function expectedPermissions(bound: BoundFunction): string[] {
-    const deniedFor = (access: TableAccess['credentials']) => ({ undefined: ['dynamodb:*'], read: [...CREDENTIALS_WRITE_ACTIONS], write: [...CREDENTIALS_READ_ACTIONS], 'read-write': [] })[String(access)] ?? [];
+    const deniedFor = (access: TableAccess['credentials']) =>
+      ({ undefined: ['dynamodb:*'], read: [...CREDENTIALS_WRITE_ACTIONS], write: [...CREDENTIALS_READ_ACTIONS], 'read-write': [] })[String(access)] ?? [];
     const denied = deniedFor(bound.table.credentials);
     return [
       ...bound.table.actions.map((action) => `Allow dynamodb:${action} table`),
@@ -592,7 +618,9 @@ describe('IAM', () => {
       ...(bound.rateLimited ? [RATE_LIMIT_COUNTERS] : []),
       ...(bound.searches ? SEARCH_FOLDS : []),
       ...(bound.updatesAttributes
-        ? [`Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.updatesAttributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } })}`]
+        ? [
+            `Allow dynamodb:UpdateItem table if ${JSON.stringify({ 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...bound.updatesAttributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } })}`,
+          ]
         : []),
       ...(bound.partitionUpdates
         ? [
@@ -609,8 +637,21 @@ describe('IAM', () => {
   }
 
   const bound: BoundFunction[] = [
-    ...routes.map((route) => ({ name: route.id, functionId: () => routeFunction(route), table: route.table, rateLimited: countsRequests(route), searches: route.searches !== undefined })),
-    { name: 'authorizer', functionId: authorizerFunction, table: authorizerManifest.table, rateLimited: false, updatesAttributes: authorizerManifest.updatesAttributes, partitionUpdates: authorizerManifest.keyUses },
+    ...routes.map((route) => ({
+      name: route.id,
+      functionId: () => routeFunction(route),
+      table: route.table,
+      rateLimited: countsRequests(route),
+      searches: route.searches !== undefined,
+    })),
+    {
+      name: 'authorizer',
+      functionId: authorizerFunction,
+      table: authorizerManifest.table,
+      rateLimited: false,
+      updatesAttributes: authorizerManifest.updatesAttributes,
+      partitionUpdates: authorizerManifest.keyUses,
+    },
     ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
     { name: 'webhook delivery', functionId: () => WEBHOOK_DELIVERY_FUNCTION_ID, table: workers.webhookDelivery.table, rateLimited: false },
   ];
@@ -634,9 +675,12 @@ describe('IAM', () => {
     }
   });
 
-  it.each(bound.map((entry) => [entry.name, entry] as const))("grants %s exactly its manifest entry's table access, and refuses what it leaves of the credentials partition", (_name, entry) => {
-    expect(dynamoPermissionsOf(entry.functionId())).toEqual(expectedPermissions(entry));
-  });
+  it.each(bound.map((entry) => [entry.name, entry] as const))(
+    "grants %s exactly its manifest entry's table access, and refuses what it leaves of the credentials partition",
+    (_name, entry) => {
+      expect(dynamoPermissionsOf(entry.functionId())).toEqual(expectedPermissions(entry));
+    },
+  );
 
   it('grants Query on the index only to the functions that declare it', () => {
     const indexQueriers = bound.filter((entry) => dynamoPermissionsOf(entry.functionId()).some((line) => line.includes(' index/'))).map((entry) => entry.name);
@@ -645,14 +689,20 @@ describe('IAM', () => {
 
   it('gives a function that declares no write no table write beyond its rate-limit counters and, for a searching list, the search partitions', () => {
     const readers = bound.filter((entry) => !writesTable(entry.table) && !entry.updatesAttributes);
-    expect(readers.map((entry) => entry.name)).toEqual(expect.arrayContaining(['me', 'listTenants', 'listSessions', 'getSupplier', 'listAuditEvents', 'listSuppliers', 'listProducts']));
+    expect(readers.map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(['me', 'listTenants', 'listSessions', 'getSupplier', 'listAuditEvents', 'listSuppliers', 'listProducts']),
+    );
     for (const entry of readers) {
       const writes = writeStatementsOf(entry.functionId());
       expect(writes, entry.name).toEqual([
         // Only UpdateItem, only on items whose partition key starts with RATE#.
-        ...(entry.rateLimited ? [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })] : []),
+        ...(entry.rateLimited
+          ? [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]
+          : []),
         // Only the search's log and chunks.
-        ...(entry.searches ? [expect.objectContaining({ Action: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], Condition: JSON.parse(SEARCH_FOLD_CONDITION) as unknown })] : []),
+        ...(entry.searches
+          ? [expect.objectContaining({ Action: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], Condition: JSON.parse(SEARCH_FOLD_CONDITION) as unknown })]
+          : []),
       ]);
     }
   });
@@ -662,7 +712,9 @@ describe('IAM', () => {
     expect(deniedOf(routeFunction(routes.find((route) => route.id === 'me')!))).toEqual([`Deny dynamodb:* table if ${CREDENTIALS_CONDITION}`]);
     expect(deniedOf(authorizerFunction())).toEqual([`Deny dynamodb:* table if ${CREDENTIALS_CONDITION}`]);
     expect(deniedOf(routeFunction(routes.find((route) => route.id === 'login')!))).toEqual(
-      ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].map((action) => `Deny ${action} table if ${CREDENTIALS_CONDITION}`),
+      ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].map(
+        (action) => `Deny ${action} table if ${CREDENTIALS_CONDITION}`,
+      ),
     );
     // GET /auth/me reads nothing: no table grant at all.
     expect(dynamoPermissionsOf(routeFunction(routes.find((route) => route.id === 'me')!)).filter((line) => line.startsWith('Allow '))).toEqual([]);
@@ -679,8 +731,14 @@ describe('IAM', () => {
       'webhook delivery': 'read',
     });
     const deniedOf = (functionId: string) => dynamoPermissionsOf(functionId).filter((line) => line.includes('WEBHOOK_SECRETS'));
-    expect(deniedOf(routeFunction(routes.find((route) => route.id === 'listWebhookEndpoints')!))).toEqual([`Deny dynamodb:* table if ${WEBHOOK_SECRETS_CONDITION}`]);
-    expect(deniedOf(WEBHOOK_DELIVERY_FUNCTION_ID)).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].map((action) => `Deny ${action} table if ${WEBHOOK_SECRETS_CONDITION}`));
+    expect(deniedOf(routeFunction(routes.find((route) => route.id === 'listWebhookEndpoints')!))).toEqual([
+      `Deny dynamodb:* table if ${WEBHOOK_SECRETS_CONDITION}`,
+    ]);
+    expect(deniedOf(WEBHOOK_DELIVERY_FUNCTION_ID)).toEqual(
+      ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].map(
+        (action) => `Deny ${action} table if ${WEBHOOK_SECRETS_CONDITION}`,
+      ),
+    );
   });
 
   it('declares credentials access for the routes that check or change a secret, and for no other', () => {
@@ -710,7 +768,9 @@ describe('IAM', () => {
         const lines = dynamoPermissionsOf(id);
         // An Allow without a condition reaches every partition; the conditioned ones name theirs (rate-limit counters, search folds, attribute updates) and read nothing.
         const allowed = lines.flatMap((line) => /^Allow (dynamodb:\w+) table$/.exec(line)?.[1] ?? []).filter((action) => READS.has(action));
-        const denied = new Set(lines.filter((line) => line.startsWith('Deny ') && line.endsWith(`if ${CREDENTIALS_CONDITION}`)).map((line) => line.split(' ')[1]));
+        const denied = new Set(
+          lines.filter((line) => line.startsWith('Deny ') && line.endsWith(`if ${CREDENTIALS_CONDITION}`)).map((line) => line.split(' ')[1]),
+        );
         return allowed.some((action) => !denied.has(action) && !denied.has('dynamodb:*'));
       });
     const verifiers = ['login', 'changePassword', 'startTotpEnrolment', 'confirmTotpEnrolment', 'disableTotp', 'verifySecondFactor'];
@@ -726,19 +786,28 @@ describe('IAM', () => {
   it('names the table and each index, never a wildcard resource but for X-Ray and the import and export files, and attaches no managed policy', () => {
     const importFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/imports/*']] });
     const exportFiles = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, '/exports/*']] });
-    const tenantFiles = ['imports', 'exports', 'tenant-exports'].map((prefix) => JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, `/${prefix}/*`]] }));
+    const tenantFiles = ['imports', 'exports', 'tenant-exports'].map((prefix) =>
+      JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [importBucketId(), 'Arn'] }, `/${prefix}/*`]] }),
+    );
     for (const [id] of serviceFunctions()) {
       for (const statement of statementsOfFunction(id)) {
         // X-Ray has no resource-level permissions: sending trace segments is granted on '*'.
         if (statement.Resource === '*') expect(statement.Action, id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
         // The import files' prefix: read by the worker, put (presigned) by POST /imports, nothing else.
-        else if (JSON.stringify(statement.Resource) === importFiles) expect([id, statement.Action]).toEqual(id === IMPORT_WORKER_FUNCTION_ID ? [id, 's3:GetObject'] : [routeFunctionId('createImport'), 's3:PutObject']);
+        else if (JSON.stringify(statement.Resource) === importFiles)
+          expect([id, statement.Action]).toEqual(id === IMPORT_WORKER_FUNCTION_ID ? [id, 's3:GetObject'] : [routeFunctionId('createImport'), 's3:PutObject']);
         // The export files' prefix: written (a multipart upload) by the worker, read (presigned) by GET /exports/{id}, nothing else.
         else if (JSON.stringify(statement.Resource) === exportFiles)
-          expect([id, statement.Action]).toEqual(id === EXPORT_WORKER_FUNCTION_ID ? [id, ['s3:AbortMultipartUpload', 's3:PutObject']] : [routeFunctionId('getExport'), 's3:GetObject']);
+          expect([id, statement.Action]).toEqual(
+            id === EXPORT_WORKER_FUNCTION_ID ? [id, ['s3:AbortMultipartUpload', 's3:PutObject']] : [routeFunctionId('getExport'), 's3:GetObject'],
+          );
         // The tenants' files: written and removed by the tenant jobs' worker, presigned for download by GET /tenants/{id}/exports/{exportId}.
         else if (([] as unknown[]).concat(statement.Resource).every((resource) => tenantFiles.includes(JSON.stringify(resource)))) {
-          expect(id === TENANT_JOB_WORKER_FUNCTION_ID || (id === routeFunctionId('getTenantExport') && JSON.stringify(statement.Resource) === tenantFiles[2] && statement.Action === 's3:GetObject'), id).toBe(true);
+          expect(
+            id === TENANT_JOB_WORKER_FUNCTION_ID ||
+              (id === routeFunctionId('getTenantExport') && JSON.stringify(statement.Resource) === tenantFiles[2] && statement.Action === 's3:GetObject'),
+            id,
+          ).toBe(true);
         } else expect(JSON.stringify(statement.Resource), id).not.toContain('*');
       }
       const roleId = only([...referencedIds(resources[id]?.Properties.Role)], 'roles of the function');
@@ -766,7 +835,10 @@ describe('IAM', () => {
         return [...referencedIds(statement.Resource)];
       });
       // One area's functions per role.
-      expect(new Set(named.map((functionId) => routeArea(routes.find((route) => routeFunction(route) === functionId) ?? { handler: '' }))).size, invokerId).toBe(1);
+      expect(
+        new Set(named.map((functionId) => routeArea(routes.find((route) => routeFunction(route) === functionId) ?? { handler: '' }))).size,
+        invokerId,
+      ).toBe(1);
       invokable.push(...named);
     }
     expect(invokable.sort()).toEqual(routes.map((route) => routeFunction(route)).sort());
@@ -829,20 +901,48 @@ describe('IAM', () => {
 
   it('grants BatchWriteItem only to the searching lists, on the search partitions: no other function sends one', () => {
     for (const entry of bound) {
-      expect(dynamoPermissionsOf(entry.functionId()).filter((line) => line.startsWith('Allow dynamodb:BatchWriteItem')), entry.name).toEqual(entry.searches ? [`Allow dynamodb:BatchWriteItem table if ${SEARCH_FOLD_CONDITION}`] : []);
+      expect(
+        dynamoPermissionsOf(entry.functionId()).filter((line) => line.startsWith('Allow dynamodb:BatchWriteItem')),
+        entry.name,
+      ).toEqual(entry.searches ? [`Allow dynamodb:BatchWriteItem table if ${SEARCH_FOLD_CONDITION}`] : []);
     }
     expect(bound.filter((entry) => entry.searches).map((entry) => entry.name)).toEqual(['listSuppliers', 'listProducts']);
     expect(TABLE_WRITE_ACTIONS).toContain('BatchWriteItem');
   });
 
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
-    expect(routes.filter((route) => route.signsTokens).map((route) => route.id).sort()).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
-    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual(['listTenants', 'listUsers', 'listInvitations', 'listCompanies', 'listWarehouses', 'listProducts', 'listMovements', 'stockCoverage', 'listAuditEvents', 'listEvents', 'listApiKeys', 'listWebhookEndpoints', 'listWebhookDeliveries']);
+    expect(
+      routes
+        .filter((route) => route.signsTokens)
+        .map((route) => route.id)
+        .sort(),
+    ).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
+    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual([
+      'listTenants',
+      'listUsers',
+      'listInvitations',
+      'listCompanies',
+      'listWarehouses',
+      'listProducts',
+      'listMovements',
+      'stockCoverage',
+      'listAuditEvents',
+      'listEvents',
+      'listApiKeys',
+      'listWebhookEndpoints',
+      'listWebhookDeliveries',
+    ]);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     // The third is the console distribution's origin secret, which no function reads (it comes as EDGE_SECRET, resolved at deploy).
     expect(secrets).toHaveLength(3);
-    const signingSecret = only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets');
-    const cursorSecret = only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets');
+    const signingSecret = only(
+      secrets.filter((id) => id.startsWith('SigningKey')),
+      'signing key secrets',
+    );
+    const cursorSecret = only(
+      secrets.filter((id) => id.startsWith('CursorKey')),
+      'cursor key secrets',
+    );
     const readableSecrets = (functionId: string) =>
       statementsOfFunction(functionId)
         .filter((statement) => asList(statement.Action).includes('secretsmanager:GetSecretValue'))
@@ -861,7 +961,9 @@ describe('IAM', () => {
 
   it('lets exactly the routes that send mail call SES, as the configured sender on its identity', () => {
     for (const route of routes) {
-      const sesStatements = statementsOfFunction(routeFunction(route)).filter((statement) => asList(statement.Action).some((action) => action.startsWith('ses:')));
+      const sesStatements = statementsOfFunction(routeFunction(route)).filter((statement) =>
+        asList(statement.Action).some((action) => action.startsWith('ses:')),
+      );
       if (route.sendsMail !== true) {
         expect(sesStatements, route.id).toEqual([]);
         continue;
@@ -870,7 +972,9 @@ describe('IAM', () => {
         {
           Effect: 'Allow',
           Action: 'ses:SendEmail',
-          Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/dev.example.com']] },
+          Resource: {
+            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/dev.example.com']],
+          },
           Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@dev.example.com' } },
         },
       ]);
@@ -894,7 +998,12 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
   const getItem = (itemKey: object) => ({ TableName: 'backoffice', Key: itemKey });
   const batchGet = (...keys: object[]) => ({ RequestItems: { backoffice: { Keys: keys, ConsistentRead: true } } });
   const query = (pk: string) => ({ TableName: 'backoffice', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': text(pk) } });
-  const update = (itemKey: object) => ({ TableName: 'backoffice', Key: itemKey, UpdateExpression: 'SET passwordHash = :hash', ExpressionAttributeValues: { ':hash': text('x') } });
+  const update = (itemKey: object) => ({
+    TableName: 'backoffice',
+    Key: itemKey,
+    UpdateExpression: 'SET passwordHash = :hash',
+    ExpressionAttributeValues: { ':hash': text('x') },
+  });
   const allowed = { allowed: true };
   const refused = (deny: 'explicit' | 'implicit') => ({ allowed: false, deny });
 
@@ -917,7 +1026,9 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
   });
 
   it("lets the authorizer read a user's items in one BatchGetItem, but not with the credentials item among them", () => {
-    expect(decide('AuthorizerFunction', 'BatchGetItem', batchGet(key('TENANT#t1', 'PROFILE'), USER, key('TENANT#t1#USER#u1', 'SESSION#s1')))).toMatchObject(allowed);
+    expect(decide('AuthorizerFunction', 'BatchGetItem', batchGet(key('TENANT#t1', 'PROFILE'), USER, key('TENANT#t1#USER#u1', 'SESSION#s1')))).toMatchObject(
+      allowed,
+    );
     expect(decide('AuthorizerFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(refused('explicit'));
     expect(decide('AuthorizerFunction', 'GetItem', getItem(CREDENTIALS))).toMatchObject(refused('explicit'));
   });
@@ -938,7 +1049,10 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     // on the user item: credentialsCheck, putPendingTotp). The roll-up checks the tenant's item
     // before it writes a coverage marker, and a password reset that the tenant is still active;
     // IAM keys on the partition, which the tenant's users share.
-    const checkers = new Set([...routes.filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword'].includes(route.id)).map(routeFunction), jobFunction('salesRollup')]);
+    const checkers = new Set([
+      ...routes.filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword'].includes(route.id)).map(routeFunction),
+      jobFunction('salesRollup'),
+    ]);
     expect(checkers.size).toBe(5);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
@@ -988,7 +1102,10 @@ describe('scheduled jobs', () => {
   });
 
   it('retries a failed delivery and a failed run twice, then parks the event in the dead-letter queue', () => {
-    const [queueId] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
+    const [queueId] = only(
+      ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')),
+      "the jobs' dead-letter queue",
+    );
     const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
     for (const job of jobList) {
       const functionId = jobFunction(job.id);
@@ -1016,15 +1133,26 @@ describe('scheduled jobs', () => {
   });
 
   it('keeps the dead-letter queue encrypted, TLS-only and for 14 days, and lets only its rule send to it besides the job', () => {
-    const [queueId, queue] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
+    const [queueId, queue] = only(
+      ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')),
+      "the jobs' dead-letter queue",
+    );
     const rules = ofType('AWS::Events::Rule').map(([id]) => id);
     expect(rules).toHaveLength(jobList.length);
     expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
-    const [, policy] = only(ofType('AWS::SQS::QueuePolicy').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue's policy");
+    const [, policy] = only(
+      ofType('AWS::SQS::QueuePolicy').filter(([id]) => id.startsWith('JobsDeadLetterQueue')),
+      "the jobs' dead-letter queue's policy",
+    );
     const statements = (policy.Properties.PolicyDocument as { Statement: Json[] }).Statement;
     expect(statements).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        }),
         expect.objectContaining({
           Effect: 'Allow',
           Principal: { Service: 'events.amazonaws.com' },
@@ -1034,7 +1162,9 @@ describe('scheduled jobs', () => {
       ]),
     );
     // One statement per job's rule, each naming its own.
-    const senders = statements.filter((statement) => (statement as { Effect?: string }).Effect === 'Allow' && (statement as { Principal?: unknown }).Principal !== undefined).map((statement) => JSON.stringify((statement as { Condition?: unknown }).Condition));
+    const senders = statements
+      .filter((statement) => (statement as { Effect?: string }).Effect === 'Allow' && (statement as { Principal?: unknown }).Principal !== undefined)
+      .map((statement) => JSON.stringify((statement as { Condition?: unknown }).Condition));
     expect(senders.sort()).toEqual(rules.map((rule) => JSON.stringify({ ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [rule, 'Arn'] } } })).sort());
   });
 });
@@ -1044,11 +1174,17 @@ describe('alarms', () => {
   const alarms = (): AlarmProperties[] => ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties as AlarmProperties);
 
   it('alarms on the Errors of every function except the authorizer, at the first error, ten functions per alarm', () => {
-    type MetricStat = { MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: { Ref: string } }[] }; Stat: string; Period: number } };
+    type MetricStat = {
+      MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: { Ref: string } }[] }; Stat: string; Period: number };
+    };
     const lambdaErrors = (alarm: AlarmProperties) =>
-      ((alarm.Metrics ?? []) as MetricStat[]).filter((metric) => metric.MetricStat?.Metric.Namespace === 'AWS/Lambda' && metric.MetricStat.Metric.MetricName === 'Errors');
+      ((alarm.Metrics ?? []) as MetricStat[]).filter(
+        (metric) => metric.MetricStat?.Metric.Namespace === 'AWS/Lambda' && metric.MetricStat.Metric.MetricName === 'Errors',
+      );
     const errorAlarms = alarms().filter((alarm) => lambdaErrors(alarm).length > 0);
-    const watched = errorAlarms.flatMap((alarm) => lambdaErrors(alarm).map((metric) => metric.MetricStat?.Metric.Dimensions.find((dimension) => dimension.Name === 'FunctionName')?.Value.Ref));
+    const watched = errorAlarms.flatMap((alarm) =>
+      lambdaErrors(alarm).map((metric) => metric.MetricStat?.Metric.Dimensions.find((dimension) => dimension.Name === 'FunctionName')?.Value.Ref),
+    );
     const expected = serviceFunctions()
       .map(([id]) => id)
       .filter((id) => id !== authorizerFunction());
@@ -1062,7 +1198,12 @@ describe('alarms', () => {
       // The sum of the group's errors, a missing one counting 0.
       const [sum] = ((alarm.Metrics ?? []) as { Expression?: string; ReturnData?: boolean }[]).filter((metric) => metric.Expression !== undefined);
       expect(sum?.Expression).toBe(metrics.map((_, index) => `FILL(f${index}, 0)`).join(' + '));
-      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', EvaluationPeriods: 1 });
+      expect(alarm).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        EvaluationPeriods: 1,
+      });
       expect(String(alarm.AlarmDescription)).toContain('threw or timed out');
     }
   });
@@ -1102,17 +1243,27 @@ describe('alarms', () => {
     const [alarm] = alarms().filter((candidate) => JSON.stringify(candidate.Metrics ?? []).includes('ThrottleEvents'));
     const metrics = (alarm?.Metrics ?? []).flatMap((metric) => {
       const stat = (metric as { MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } }).MetricStat;
-      return stat ? [`${stat.Metric.MetricName} ${stat.Metric.Dimensions.map((dimension) => `${dimension.Name}=${JSON.stringify(dimension.Value)}`).join(' ')}`] : [];
+      return stat
+        ? [`${stat.Metric.MetricName} ${stat.Metric.Dimensions.map((dimension) => `${dimension.Name}=${JSON.stringify(dimension.Value)}`).join(' ')}`]
+        : [];
     });
     const table = `TableName=${JSON.stringify({ Ref: tableId })}`;
     expect(metrics.sort()).toEqual(
-      [`ReadThrottleEvents ${table}`, `WriteThrottleEvents ${table}`, `ReadThrottleEvents GlobalSecondaryIndexName="gsi1" ${table}`, `WriteThrottleEvents GlobalSecondaryIndexName="gsi1" ${table}`].sort(),
+      [
+        `ReadThrottleEvents ${table}`,
+        `WriteThrottleEvents ${table}`,
+        `ReadThrottleEvents GlobalSecondaryIndexName="gsi1" ${table}`,
+        `WriteThrottleEvents GlobalSecondaryIndexName="gsi1" ${table}`,
+      ].sort(),
     );
     expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
   it('alarms as soon as the dead-letter queue holds a message', () => {
-    const [queueId] = only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue");
+    const [queueId] = only(
+      ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')),
+      "the jobs' dead-letter queue",
+    );
     expect(alarms()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -1127,8 +1278,15 @@ describe('alarms', () => {
     );
   });
 
-  it('alarms on a spike of failed sign-ins and on any refresh-token reuse, from the functions\' own metrics', () => {
-    const own = { Namespace: 'Backoffice/Backoffice-dev', Statistic: 'Sum', Period: 300, EvaluationPeriods: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' };
+  it("alarms on a spike of failed sign-ins and on any refresh-token reuse, from the functions' own metrics", () => {
+    const own = {
+      Namespace: 'Backoffice/Backoffice-dev',
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    };
     expect(alarms()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -1153,7 +1311,9 @@ describe('alarms', () => {
     const body = parts.map((part) => (typeof part === 'string' ? part : '"REF"')).join('');
     for (const metric of Object.values(METRICS)) {
       // By dimension: a SEARCH over the stack's namespace; without one: the metric itself.
-      expect(body, metric.name).toContain(metric.dimension ? `{Backoffice/Backoffice-dev,service,${metric.dimension}} MetricName=\\"${metric.name}\\"` : `"${metric.name}"`);
+      expect(body, metric.name).toContain(
+        metric.dimension ? `{Backoffice/Backoffice-dev,service,${metric.dimension}} MetricName=\\"${metric.name}\\"` : `"${metric.name}"`,
+      );
     }
     for (const metric of ['"Count"', '"4XXError"', '"5XXError"', '"Latency"', '"ReadThrottleEvents"']) expect(body, metric).toContain(metric);
   });
@@ -1168,11 +1328,27 @@ describe("the console on the API's origin", () => {
   const distributionId = () => only(ofType('AWS::CloudFront::Distribution'), 'distributions')[0];
   const config = () => resources[distributionId()]?.Properties.DistributionConfig as Json;
   const behaviours = () => config().CacheBehaviors as Json[];
-  const behaviour = (pattern: string) => only(behaviours().filter((entry) => entry.PathPattern === pattern), pattern);
-  const origin = (id: unknown) => only((config().Origins as Json[]).filter((entry) => entry.Id === id), `origin ${String(id)}`);
-  const bucketId = () => only(ofType('AWS::S3::Bucket').filter(([id]) => id.startsWith('Console')), 'console buckets')[0];
+  const behaviour = (pattern: string) =>
+    only(
+      behaviours().filter((entry) => entry.PathPattern === pattern),
+      pattern,
+    );
+  const origin = (id: unknown) =>
+    only(
+      (config().Origins as Json[]).filter((entry) => entry.Id === id),
+      `origin ${String(id)}`,
+    );
+  const bucketId = () =>
+    only(
+      ofType('AWS::S3::Bucket').filter(([id]) => id.startsWith('Console')),
+      'console buckets',
+    )[0];
 
-  const cloudFrontFunction = (name: 'SpaRewrite' | 'ViewerAddress') => only(ofType('AWS::CloudFront::Function').filter(([id]) => id.startsWith(`Console${name}`)), `CloudFront function ${name}`);
+  const cloudFrontFunction = (name: 'SpaRewrite' | 'ViewerAddress') =>
+    only(
+      ofType('AWS::CloudFront::Function').filter(([id]) => id.startsWith(`Console${name}`)),
+      `CloudFront function ${name}`,
+    );
   type ViewerRequest = { uri: string; headers: Record<string, { value: string }> };
 
   /** A viewer-request function as deployed, run as CloudFront runs it: `handler(event)` returns the request. */
@@ -1196,8 +1372,13 @@ describe("the console on the API's origin", () => {
     });
     // The functions set their own security headers; the distribution adds none to the API's answers.
     expect(fallback.ResponseHeadersPolicyId).toBeUndefined();
-    expect(fallback.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [cloudFrontFunction('ViewerAddress')[0], 'FunctionARN'] } }]);
-    const [secretId] = only(ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('ConsoleEdgeSecret')), 'edge secrets');
+    expect(fallback.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [cloudFrontFunction('ViewerAddress')[0], 'FunctionARN'] } },
+    ]);
+    const [secretId] = only(
+      ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('ConsoleEdgeSecret')),
+      'edge secrets',
+    );
     const edgeSecret = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
     expect(origin(fallback.TargetOriginId)).toMatchObject({
       DomainName: { 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
@@ -1212,14 +1393,20 @@ describe("the console on the API's origin", () => {
 
   it("gives the API the viewer's address in a header the viewer cannot set", () => {
     const forged = { uri: '/auth/login', headers: { [VIEWER_ADDRESS_HEADER]: { value: '198.51.100.66' }, cookie: { value: 'a=b' } } };
-    expect(run('ViewerAddress', forged, '203.0.113.7')).toEqual({ uri: '/auth/login', headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.7' }, cookie: { value: 'a=b' } } });
+    expect(run('ViewerAddress', forged, '203.0.113.7')).toEqual({
+      uri: '/auth/login',
+      headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.7' }, cookie: { value: 'a=b' } },
+    });
     expect(run('ViewerAddress', { uri: '/companies', headers: {} }, '2001:db8::7').headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '2001:db8::7' });
   });
 
   it("refers to the RestApi alone, never its stage or deployment, so the functions can hold the distribution's domain", () => {
     const referenced = referencedIds(resources[distributionId()]?.Properties);
     for (const type of ['AWS::ApiGateway::Stage', 'AWS::ApiGateway::Deployment', 'AWS::ApiGateway::Method', 'AWS::Lambda::Function']) {
-      expect([...referenced].filter((id) => resources[id]?.Type === type), type).toEqual([]);
+      expect(
+        [...referenced].filter((id) => resources[id]?.Type === type),
+        type,
+      ).toEqual([]);
     }
     expect(dependencyCycle()).toBeUndefined();
   });
@@ -1227,13 +1414,21 @@ describe("the console on the API's origin", () => {
   it('serves /console/assets/* from the bucket through Origin Access Control, cached, before the pages', () => {
     expect(behaviours().map((entry) => entry.PathPattern)).toEqual(['/console/assets/*', '/console', '/console/*']);
     const assets = behaviour('/console/assets/*');
-    expect(assets).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], CachePolicyId: CachePolicy.CACHING_OPTIMIZED.cachePolicyId, ViewerProtocolPolicy: 'redirect-to-https' });
+    expect(assets).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD'],
+      CachePolicyId: CachePolicy.CACHING_OPTIMIZED.cachePolicyId,
+      ViewerProtocolPolicy: 'redirect-to-https',
+    });
     expect(assets.FunctionAssociations).toBeUndefined();
     const bucketOrigin = origin(assets.TargetOriginId);
     expect(bucketOrigin).toMatchObject({ DomainName: { 'Fn::GetAtt': [bucketId(), 'RegionalDomainName'] }, S3OriginConfig: { OriginAccessIdentity: '' } });
     const [oacId, oac] = only(ofType('AWS::CloudFront::OriginAccessControl'), 'origin access controls');
     expect(bucketOrigin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
-    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
   });
 
   it('serves /console and /console/* from the same bucket uncached, through the deep-link rewrite, and sets no error pages', () => {
@@ -1267,7 +1462,8 @@ describe("the console on the API's origin", () => {
 
   it('sends the strict security headers on every console answer', () => {
     const [policyId, policy] = only(ofType('AWS::CloudFront::ResponseHeadersPolicy'), 'response headers policies');
-    for (const pattern of ['/console/assets/*', '/console', '/console/*']) expect(behaviour(pattern).ResponseHeadersPolicyId, pattern).toEqual({ Ref: policyId });
+    for (const pattern of ['/console/assets/*', '/console', '/console/*'])
+      expect(behaviour(pattern).ResponseHeadersPolicyId, pattern).toEqual({ Ref: policyId });
     const headers = policy.Properties.ResponseHeadersPolicyConfig as Json;
     expect(headers.SecurityHeadersConfig).toEqual({
       // The console calls its own origin, and PUTs import files to the imports bucket (its name, not a wildcard of S3).
@@ -1299,25 +1495,39 @@ describe("the console on the API's origin", () => {
   });
 
   it('keeps the bucket private, TLS-only and encrypted, readable by this distribution alone, and emptied on deletion in dev', () => {
-    const [id, bucket] = only(ofType('AWS::S3::Bucket').filter(([bucketLogicalId]) => bucketLogicalId.startsWith('Console')), 'console buckets');
+    const [id, bucket] = only(
+      ofType('AWS::S3::Bucket').filter(([bucketLogicalId]) => bucketLogicalId.startsWith('Console')),
+      'console buckets',
+    );
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
     expect(bucket.DeletionPolicy, id).toBe('Delete');
-    const [, policy] = only(ofType('AWS::S3::BucketPolicy').filter(([, one]) => referencedIds(one.Properties.Bucket).has(id)), 'console bucket policies');
+    const [, policy] = only(
+      ofType('AWS::S3::BucketPolicy').filter(([, one]) => referencedIds(one.Properties.Bucket).has(id)),
+      'console bucket policies',
+    );
     const statements = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     const allows = statements.filter((statement) => statement.Effect === 'Allow') as unknown as Json[];
-    const [autoDeleteRole] = ofType('AWS::IAM::Role').map(([roleId]) => roleId).filter((roleId) => roleId.startsWith('CustomS3AutoDeleteObjects'));
+    const [autoDeleteRole] = ofType('AWS::IAM::Role')
+      .map(([roleId]) => roleId)
+      .filter((roleId) => roleId.startsWith('CustomS3AutoDeleteObjects'));
     expect(allows).toHaveLength(2);
     expect(allows).toContainEqual(
       expect.objectContaining({
         Principal: { Service: 'cloudfront.amazonaws.com' },
         Action: 's3:GetObject',
         Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, '/*']] },
-        Condition: { StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::', { Ref: 'AWS::AccountId' }, ':distribution/', { Ref: distributionId() }]] } } },
+        Condition: {
+          StringEquals: {
+            'AWS:SourceArn': {
+              'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::', { Ref: 'AWS::AccountId' }, ':distribution/', { Ref: distributionId() }]],
+            },
+          },
+        },
       }),
     );
     // dev only (DESTROY): CDK's handler that empties the bucket when the stack is deleted.
@@ -1327,8 +1537,14 @@ describe("the console on the API's origin", () => {
   it('uploads the build under console/: the hashed assets immutable and never pruned, then the page with no-cache', () => {
     const deployments = ofType('Custom::CDKBucketDeployment');
     expect(deployments).toHaveLength(2);
-    const [assetsId, assets] = only(deployments.filter(([, deployment]) => JSON.stringify(deployment.Properties.Include) === '["assets/*"]'), 'assets deployment');
-    const [, shell] = only(deployments.filter(([deploymentId]) => deploymentId !== assetsId), 'page deployment');
+    const [assetsId, assets] = only(
+      deployments.filter(([, deployment]) => JSON.stringify(deployment.Properties.Include) === '["assets/*"]'),
+      'assets deployment',
+    );
+    const [, shell] = only(
+      deployments.filter(([deploymentId]) => deploymentId !== assetsId),
+      'page deployment',
+    );
     expect(assets.Properties).toMatchObject({
       DestinationBucketName: { Ref: bucketId() },
       DestinationBucketKeyPrefix: 'console/',
@@ -1349,7 +1565,10 @@ describe("the console on the API's origin", () => {
   });
 
   it('built the console into the assembly: index.html refers to its files under /console/assets/', () => {
-    const [, assets] = only(ofType('Custom::CDKBucketDeployment').filter(([, deployment]) => JSON.stringify(deployment.Properties.Include) === '["assets/*"]'), 'assets deployment');
+    const [, assets] = only(
+      ofType('Custom::CDKBucketDeployment').filter(([, deployment]) => JSON.stringify(deployment.Properties.Include) === '["assets/*"]'),
+      'assets deployment',
+    );
     const key = String((assets.Properties.SourceObjectKeys as string[])[0]).replace(/\.zip$/, '');
     const built = path.join(outdir, `asset.${key}`);
     const html = readFileSync(path.join(built, 'index.html'), 'utf8');
@@ -1359,7 +1578,11 @@ describe("the console on the API's origin", () => {
 
   it("gives CDK's custom-resource handlers only: the console's deployment, the import bucket's notification and, in dev, the buckets' auto-delete", () => {
     const handlers = ofType('AWS::Lambda::Function').filter(([id]) => !serviceFunctions().some(([serviceId]) => serviceId === id));
-    expect(handlers.map(([id]) => id.replace(/([0-9A-F]{8,}|[0-9a-f]{32}).*$/, '')).sort()).toEqual(['BucketNotificationsHandler', 'CustomCDKBucketDeployment', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
+    expect(handlers.map(([id]) => id.replace(/([0-9A-F]{8,}|[0-9a-f]{32}).*$/, '')).sort()).toEqual([
+      'BucketNotificationsHandler',
+      'CustomCDKBucketDeployment',
+      'CustomS3AutoDeleteObjectsCustomResourceProviderHandler',
+    ]);
   });
 });
 
@@ -1388,7 +1611,12 @@ describe('AWS Solutions checks (cdk-nag)', () => {
   it('prints, under `cdk synth --quiet`, only that warning: no bundling progress, no esbuild summaries', async () => {
     const { stderr } = await sharedSynthesis();
     // npx's own update notices are npm's, not the app's.
-    expect(stderr.trimEnd().split('\n').filter((line) => !line.startsWith('npm notice'))).toEqual([
+    expect(
+      stderr
+        .trimEnd()
+        .split('\n')
+        .filter((line) => !line.startsWith('npm notice')),
+    ).toEqual([
       expect.stringMatching(/^infra\/backoffice-app\.ts:\d+:\d+$/),
       expect.stringMatching(/^WARNING JWT_PUBLIC_KEYS is the empty placeholder key set: .* \(Annotation\)$/),
       '   Backoffice-dev aws-cdk-lib.Stack',
@@ -1421,15 +1649,47 @@ describe('outputs', () => {
     template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']] } });
     template.hasOutput('TableName', { Value: { Ref: only(ofType('AWS::DynamoDB::GlobalTable'), 'tables')[0] } });
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
-    template.hasOutput('SigningKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('SigningKey')), 'signing key secrets') } });
-    template.hasOutput('CursorKeySecretArn', { Value: { Ref: only(secrets.filter((id) => id.startsWith('CursorKey')), 'cursor key secrets') } });
-    template.hasOutput('JobsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')), "the jobs' dead-letter queue")[0] } });
-    template.hasOutput('ImportsDeadLetterQueueUrl', { Value: { Ref: only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('ImportsDeadLetterQueue')), "the imports' dead-letter queue")[0] } });
+    template.hasOutput('SigningKeySecretArn', {
+      Value: {
+        Ref: only(
+          secrets.filter((id) => id.startsWith('SigningKey')),
+          'signing key secrets',
+        ),
+      },
+    });
+    template.hasOutput('CursorKeySecretArn', {
+      Value: {
+        Ref: only(
+          secrets.filter((id) => id.startsWith('CursorKey')),
+          'cursor key secrets',
+        ),
+      },
+    });
+    template.hasOutput('JobsDeadLetterQueueUrl', {
+      Value: {
+        Ref: only(
+          ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('JobsDeadLetterQueue')),
+          "the jobs' dead-letter queue",
+        )[0],
+      },
+    });
+    template.hasOutput('ImportsDeadLetterQueueUrl', {
+      Value: {
+        Ref: only(
+          ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('ImportsDeadLetterQueue')),
+          "the imports' dead-letter queue",
+        )[0],
+      },
+    });
   });
 });
 
 describe('webhook delivery', () => {
-  const queueNamed = (prefix: string) => only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)), prefix);
+  const queueNamed = (prefix: string) =>
+    only(
+      ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)),
+      prefix,
+    );
 
   it('streams each new item of the table, and pipes only the inserts of event items to the delivery queue, parking what it cannot forward', () => {
     const [tableId, table] = only(ofType('AWS::DynamoDB::GlobalTable'), 'tables');
@@ -1439,8 +1699,13 @@ describe('webhook delivery', () => {
     const [deadId] = queueNamed('WebhooksDeadLetterQueue');
     expect([...referencedIds(pipe.Properties.Source)]).toEqual([tableId]);
     expect([...referencedIds(pipe.Properties.Target)]).toEqual([queueId]);
-    const source = pipe.Properties.SourceParameters as { DynamoDBStreamParameters: Record<string, unknown>; FilterCriteria: { Filters: { Pattern: string }[] } };
-    expect(source.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern) as unknown)).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['Event'] } } } }]);
+    const source = pipe.Properties.SourceParameters as {
+      DynamoDBStreamParameters: Record<string, unknown>;
+      FilterCriteria: { Filters: { Pattern: string }[] };
+    };
+    expect(source.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern) as unknown)).toEqual([
+      { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['Event'] } } } },
+    ]);
     expect(source.DynamoDBStreamParameters).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BatchSize: 1 });
     expect([...referencedIds(source.DynamoDBStreamParameters.DeadLetterConfig)]).toEqual([deadId]);
   });
@@ -1450,7 +1715,10 @@ describe('webhook delivery', () => {
     const [deadId] = queueNamed('WebhooksDeadLetterQueue');
     expect(queue.Properties).toMatchObject({ VisibilityTimeout: 360, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: 5 } });
     expect([...referencedIds((queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]).toEqual([deadId]);
-    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)), 'mappings');
+    const [, mapping] = only(
+      ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)),
+      'mappings',
+    );
     expect(mapping.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 20 } });
     expect([...referencedIds(mapping.Properties.FunctionName)]).toEqual([WEBHOOK_DELIVERY_FUNCTION_ID]);
     expect(resources[WEBHOOK_DELIVERY_FUNCTION_ID]?.Properties).toMatchObject({ Timeout: 60 });
@@ -1466,9 +1734,14 @@ describe('webhook delivery', () => {
   it('alarms on the dead-letter queue and on most attempts failing, and ranks failing endpoints from the log', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
     for (const name of ['ObservabilityWebhookDeadLetterQueue', 'ObservabilityWebhookFailureRate']) {
-      expect(alarms.filter((id) => id.startsWith(name)), name).toHaveLength(1);
+      expect(
+        alarms.filter((id) => id.startsWith(name)),
+        name,
+      ).toHaveLength(1);
     }
-    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(WEBHOOK_DELIVERY_FUNCTION_ID));
+    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(
+      ([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(WEBHOOK_DELIVERY_FUNCTION_ID),
+    );
     expect(errorsAlarm).toHaveLength(1);
     const [, rule] = only(ofType('AWS::CloudWatch::InsightRule'), 'insight rules');
     const body = JSON.stringify(rule.Properties.RuleBody);
@@ -1478,7 +1751,11 @@ describe('webhook delivery', () => {
 });
 
 describe('imports', () => {
-  const queueNamed = (prefix: string) => only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)), prefix);
+  const queueNamed = (prefix: string) =>
+    only(
+      ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)),
+      prefix,
+    );
 
   it('keeps the files in a private, TLS-only, encrypted bucket that expires them after 30 days and takes PUTs from the allowed origins', () => {
     const bucket = resources[importBucketId()];
@@ -1491,7 +1768,10 @@ describe('imports', () => {
     });
     const rules = (bucket?.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
     expect(rules).toContainEqual({ Id: 'ExpireImportFiles', Prefix: 'imports/', ExpirationInDays: 30, Status: 'Enabled' });
-    const policy = only(ofType('AWS::S3::BucketPolicy').filter(([, one]) => referencedIds(one.Properties.Bucket).has(importBucketId())), 'import bucket policies')[1];
+    const policy = only(
+      ofType('AWS::S3::BucketPolicy').filter(([, one]) => referencedIds(one.Properties.Bucket).has(importBucketId())),
+      'import bucket policies',
+    )[1];
     expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
   });
 
@@ -1501,11 +1781,16 @@ describe('imports', () => {
     const [, notifications] = only(ofType('Custom::S3BucketNotifications'), 'bucket notifications');
     expect([...referencedIds(notifications.Properties.BucketName)]).toEqual([importBucketId()]);
     const queues = (notifications.Properties.NotificationConfiguration as { QueueConfigurations: Json[] }).QueueConfigurations;
-    expect(queues).toEqual([{ Events: ['s3:ObjectCreated:Put'], Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'imports/' }] } }, QueueArn: expect.anything() as unknown }]);
+    expect(queues).toEqual([
+      { Events: ['s3:ObjectCreated:Put'], Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'imports/' }] } }, QueueArn: expect.anything() as unknown },
+    ]);
     expect([...referencedIds(queues[0]?.QueueArn)]).toEqual([queueId]);
     expect(queue.Properties).toMatchObject({ VisibilityTimeout: 360, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: 5 } });
     expect([...referencedIds((queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]).toEqual([deadId]);
-    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)), 'mappings');
+    const [, mapping] = only(
+      ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)),
+      'mappings',
+    );
     expect(mapping.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 2 } });
     expect([...referencedIds(mapping.Properties.FunctionName)]).toEqual([IMPORT_WORKER_FUNCTION_ID]);
     expect(resources[IMPORT_WORKER_FUNCTION_ID]?.Properties).toMatchObject({ Timeout: 60 });
@@ -1524,13 +1809,19 @@ describe('imports', () => {
 
   it('alarms on the dead-letter queue and counts the worker in the errors alarms', () => {
     expect(ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('ObservabilityImportDeadLetterQueue'))).toHaveLength(1);
-    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(IMPORT_WORKER_FUNCTION_ID));
+    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(
+      ([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(IMPORT_WORKER_FUNCTION_ID),
+    );
     expect(errorsAlarm).toHaveLength(1);
   });
 });
 
 describe('exports', () => {
-  const queueNamed = (prefix: string) => only(ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)), prefix);
+  const queueNamed = (prefix: string) =>
+    only(
+      ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(prefix)),
+      prefix,
+    );
 
   it('keeps the files in the imports bucket under exports/, expired after 7 days, outside the prefix its notice starts imports from', () => {
     const rules = (resources[importBucketId()]?.Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
@@ -1546,8 +1837,15 @@ describe('exports', () => {
     const [deadId] = queueNamed('ExportsDeadLetterQueue');
     expect(queue.Properties).toMatchObject({ VisibilityTimeout: 1800, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: 3 } });
     expect([...referencedIds((queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]).toEqual([deadId]);
-    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)), 'mappings');
-    expect(mapping.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: EXPORT_MAX_CONCURRENCY } });
+    const [, mapping] = only(
+      ofType('AWS::Lambda::EventSourceMapping').filter(([, one]) => referencedIds(one.Properties.EventSourceArn).has(queueId)),
+      'mappings',
+    );
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: EXPORT_MAX_CONCURRENCY },
+    });
     expect([...referencedIds(mapping.Properties.FunctionName)]).toEqual([EXPORT_WORKER_FUNCTION_ID]);
     expect(resources[EXPORT_WORKER_FUNCTION_ID]?.Properties).toMatchObject({ Timeout: 300 });
     expect([...referencedIds(environmentOf(EXPORT_WORKER_FUNCTION_ID).EXPORT_BUCKET)]).toEqual([importBucketId()]);
@@ -1561,7 +1859,9 @@ describe('exports', () => {
     const [queueId] = queueNamed('ExportsQueue');
     const senders = serviceFunctions()
       .map(([id]) => id)
-      .filter((id) => statementsOfFunction(id).some((statement) => asList(statement.Action).includes('sqs:SendMessage') && referencedIds(statement.Resource).has(queueId)));
+      .filter((id) =>
+        statementsOfFunction(id).some((statement) => asList(statement.Action).includes('sqs:SendMessage') && referencedIds(statement.Resource).has(queueId)),
+      );
     expect(senders).toEqual([routeFunctionId('createExport')]);
     const workerActions = statementsOfFunction(EXPORT_WORKER_FUNCTION_ID).flatMap((statement) => asList(statement.Action));
     expect(workerActions).toEqual(expect.arrayContaining(['s3:PutObject', 's3:AbortMultipartUpload', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
@@ -1574,7 +1874,9 @@ describe('exports', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('ExportsDeadLetterAlarm'));
     expect(alarms).toHaveLength(1);
     expect([...referencedIds(alarms[0]?.[1].Properties.Dimensions)]).toEqual([deadId]);
-    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(EXPORT_WORKER_FUNCTION_ID));
+    const errorsAlarm = ofType('AWS::CloudWatch::Alarm').filter(
+      ([id, alarm]) => id.startsWith('ObservabilityFunctionErrors') && referencedIds(alarm.Properties.Metrics).has(EXPORT_WORKER_FUNCTION_ID),
+    );
     expect(errorsAlarm).toHaveLength(1);
   });
 });

@@ -82,14 +82,23 @@ describe('stacks by area', () => {
     expect(twice.error).toBeUndefined();
     const counts = twice.templates.map((template) => [template.stack, Object.keys(template.resources).length] as const);
     // The doubled routes really landed: more resources in every area than today.
-    for (const [stack, count] of counts.slice(1)) expect(count, stack).toBeGreaterThan(Object.keys(today.templates.find((template) => template.stack === stack)?.resources ?? {}).length);
+    for (const [stack, count] of counts.slice(1))
+      expect(count, stack).toBeGreaterThan(Object.keys(today.templates.find((template) => template.stack === stack)?.resources ?? {}).length);
     for (const [stack, count] of counts) expect(count, stack).toBeLessThan(DOUBLED_MAX_RESOURCES);
   });
 
   it('creates a path two areas share in the parent, and every other in its area', () => {
     expect(sharedPaths(doubled, routeArea)).toEqual(['/copy']);
     expect(sharedPaths(routeList(), routeArea)).toEqual([]);
-    expect(sharedPaths([{ path: '/inventory/products', handler: 'functions/catalog/a.ts' }, { path: '/inventory/transfers/{id}', handler: 'functions/transfers/b.ts' }], routeArea)).toEqual(['/inventory']);
+    expect(
+      sharedPaths(
+        [
+          { path: '/inventory/products', handler: 'functions/catalog/a.ts' },
+          { path: '/inventory/transfers/{id}', handler: 'functions/transfers/b.ts' },
+        ],
+        routeArea,
+      ),
+    ).toEqual(['/inventory']);
   });
 
   it('deploys the stage after every area stack, under a logical id that changes with the route list', () => {

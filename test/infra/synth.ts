@@ -52,7 +52,10 @@ export function synthWithoutBundling(
   options: { routes?: readonly ManifestRoute[]; keep?: (outdir: string) => void } = {},
 ): { template?: Template; report: ValidationReport; error?: Error } {
   const outdir = mkdtempSync(path.join(tmpdir(), 'backoffice-variant-'));
-  const { app, stack } = createBackofficeApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } }, options.routes ? { routes: options.routes } : {});
+  const { app, stack } = createBackofficeApp(
+    { outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } },
+    options.routes ? { routes: options.routes } : {},
+  );
   extend?.(stack);
   let template: Template | undefined;
   let error: Error | undefined;
@@ -87,7 +90,9 @@ export function missingControlTowerRuleFolders(template: Template): string[] {
   const included = new Set<string>(CONTROL_TOWER_RULE_FOLDERS);
   return readdirSync(CONTROL_TOWER_RULES_DIR).filter((folder) => {
     if (included.has(folder)) return false;
-    const evaluated = readdirSync(path.join(CONTROL_TOWER_RULES_DIR, folder)).flatMap((file) => evaluatedTypes(readFileSync(path.join(CONTROL_TOWER_RULES_DIR, folder, file), 'utf8')));
+    const evaluated = readdirSync(path.join(CONTROL_TOWER_RULES_DIR, folder)).flatMap((file) =>
+      evaluatedTypes(readFileSync(path.join(CONTROL_TOWER_RULES_DIR, folder, file), 'utf8')),
+    );
     return evaluated.some((type) => types.has(type));
   });
 }
@@ -136,7 +141,10 @@ export async function sharedSynthesis(): Promise<{ dir: string; stderr: string }
   // Another test file's worker synthesizes: its status file is the one signal it has ended.
   else while (!existsSync(statusFile)) await new Promise((resolveWait) => setTimeout(resolveWait, 250));
   const status = JSON.parse(readFileSync(statusFile, 'utf8')) as SynthStatus;
-  if (status.code !== 0) throw new Error(`npx cdk synth --quiet --output ${dir} failed (exit ${status.code}); the end of its output:\n${status.stderr.trimEnd().split('\n').slice(-40).join('\n')}`);
+  if (status.code !== 0)
+    throw new Error(
+      `npx cdk synth --quiet --output ${dir} failed (exit ${status.code}); the end of its output:\n${status.stderr.trimEnd().split('\n').slice(-40).join('\n')}`,
+    );
   return { dir, stderr: status.stderr };
 }
 

@@ -183,7 +183,7 @@ describe('custom domain', () => {
   });
 });
 
-describe('the console on the API\'s origin', () => {
+describe("the console on the API's origin", () => {
   const distributionConfig = (template: Template): Json =>
     (Object.values(template.findResources('AWS::CloudFront::Distribution'))[0] as { Properties: { DistributionConfig: Json } }).Properties.DistributionConfig;
   const apiOrigin = (template: Template): Json => {
@@ -202,7 +202,7 @@ describe('the console on the API\'s origin', () => {
     const policies = resourcesOf(prod.template, 'AWS::S3::BucketPolicy');
     const allowsOf = (prefix: string) => {
       const [, policy] = policies.find(([id]) => id.startsWith(prefix)) ?? [];
-      return ((policy?.Properties.PolicyDocument as { Statement: Json[] }).Statement).filter((statement) => statement.Effect === 'Allow');
+      return (policy?.Properties.PolicyDocument as { Statement: Json[] }).Statement.filter((statement) => statement.Effect === 'Allow');
     };
     // The imports bucket's policy only refuses plain HTTP: its readers and writers hold their grants in their roles.
     expect(allowsOf('Imports')).toEqual([]);
@@ -211,24 +211,37 @@ describe('the console on the API\'s origin', () => {
       expect.objectContaining({
         Principal: { Service: 'cloudfront.amazonaws.com' },
         Action: 's3:GetObject',
-        Condition: { StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', expect.arrayContaining([':distribution/', { Ref: onlyId(prod.template, 'AWS::CloudFront::Distribution') }])] } } },
+        Condition: {
+          StringEquals: {
+            'AWS:SourceArn': { 'Fn::Join': ['', expect.arrayContaining([':distribution/', { Ref: onlyId(prod.template, 'AWS::CloudFront::Distribution') }])] },
+          },
+        },
       }),
     ]);
   });
 
   it('forwards to the custom domain, mapped at its root, when the execute-api endpoint is off; the console stays on the distribution', () => {
-    expect(apiOrigin(prodWithDomain.template)).toMatchObject({ DomainName: 'api.acme.com', CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] } });
+    expect(apiOrigin(prodWithDomain.template)).toMatchObject({
+      DomainName: 'api.acme.com',
+      CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
+    });
     expect(apiOrigin(prodWithDomain.template).OriginPath).toBeUndefined();
     const distributionId = onlyId(prodWithDomain.template, 'AWS::CloudFront::Distribution');
     for (const [id, fn] of serviceFunctions(prodWithDomain.template)) {
-      expect((fn.Properties.Environment as { Variables: Json }).Variables.APP_URL, id).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console']] });
+      expect((fn.Properties.Environment as { Variables: Json }).Variables.APP_URL, id).toEqual({
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console']],
+      });
     }
-    prodWithDomain.template.hasOutput('ConsoleUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console/']] } });
+    prodWithDomain.template.hasOutput('ConsoleUrl', {
+      Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/console/']] },
+    });
   });
 
   it('forwards to the execute-api host with the stage as the origin path otherwise', () => {
     expect(apiOrigin(prod.template)).toMatchObject({
-      DomainName: { 'Fn::Join': ['', [{ Ref: onlyId(prod.template, 'AWS::ApiGateway::RestApi') }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
+      DomainName: {
+        'Fn::Join': ['', [{ Ref: onlyId(prod.template, 'AWS::ApiGateway::RestApi') }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+      },
       OriginPath: '/prod',
     });
   });

@@ -2,7 +2,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lib/audit/model';
 import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
-import { call, cookiesFrom, login, newTenantWithAdmin, problem, registerInvitee, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+import {
+  call,
+  cookiesFrom,
+  login,
+  newTenantWithAdmin,
+  problem,
+  registerInvitee,
+  signInWithSecondFactor,
+  uniqueEmail,
+  uniqueName,
+  useLocalStoreInProcess,
+  type Account,
+  type ApiResponse,
+} from './api';
 
 /**
  * POST /users/{id}/anonymize over HTTP (LGPD Art. 18): a removed user's name leaves every
@@ -20,7 +33,13 @@ async function member(admin: Account, name: string): Promise<Account> {
   const email = uniqueEmail(name.toLowerCase().replace(/[^a-z]/g, ''));
   const registered = await registerInvitee(admin, email, PASSWORD, name);
   expect(registered.status).toBe(200);
-  return { tenantId: admin.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: cookiesFrom(registered) };
+  return {
+    tenantId: admin.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: cookiesFrom(registered),
+  };
 }
 
 const anonymize = (account: Account, userId: string) => call('POST', `/users/${userId}/anonymize`, { cookies: account.cookies });
@@ -29,7 +48,11 @@ async function trail(admin: Account, query = ''): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
   let cursor: string | null = null;
   do {
-    const page: ApiResponse<{ items: AuditEntry[]; nextCursor: string | null }> = await call<{ items: AuditEntry[]; nextCursor: string | null }>('GET', `/audit-events?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { cookies: admin.cookies });
+    const page: ApiResponse<{ items: AuditEntry[]; nextCursor: string | null }> = await call<{ items: AuditEntry[]; nextCursor: string | null }>(
+      'GET',
+      `/audit-events?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { cookies: admin.cookies },
+    );
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     entries.push(...page.body.items);
     cursor = page.body.nextCursor;
@@ -61,16 +84,33 @@ describe('POST /users/{id}/anonymize', () => {
     const after = await trail(admin);
     // The same entries (and the call's own), with the same ids, actions, resources and times; Bia's under the placeholder.
     const [own, ...rest] = after;
-    expect(own).toEqual(expect.objectContaining({ action: 'user.anonymized', resource: { type: 'user', id: bia.userId }, actor: { type: 'user', id: admin.userId, name: 'Admin' }, changes: null }));
+    expect(own).toEqual(
+      expect.objectContaining({
+        action: 'user.anonymized',
+        resource: { type: 'user', id: bia.userId },
+        actor: { type: 'user', id: admin.userId, name: 'Admin' },
+        changes: null,
+      }),
+    );
     expect(rest).toEqual(before.map((entry) => (entry.actor.id === bia.userId ? { ...entry, actor: { ...entry.actor, name: ANONYMIZED } } : entry)));
     expect(rest.filter((entry) => entry.actor.id === caio.userId)).toEqual(caioBefore);
     // In every list a filter reads: the actor's, the resource's, by action and by type.
-    for (const query of [`&actorId=${bia.userId}`, `&resourceId=${bia.userId}`, '&action=auth.login', '&resourceType=session', '&resourceType=user', '&action=user.registered']) {
+    for (const query of [
+      `&actorId=${bia.userId}`,
+      `&resourceId=${bia.userId}`,
+      '&action=auth.login',
+      '&resourceType=session',
+      '&resourceType=user',
+      '&action=user.registered',
+    ]) {
       const listed = await trail(admin, query);
       expect(listed.length, query).toBeGreaterThan(0);
       expect(JSON.stringify(listed), query).not.toContain('Bia Reis');
       expect(JSON.stringify(listed), query).not.toContain(bia.email);
-      expect(listed.filter((entry) => entry.actor.id === bia.userId).every((entry) => entry.actor.name === ANONYMIZED), query).toBe(true);
+      expect(
+        listed.filter((entry) => entry.actor.id === bia.userId).every((entry) => entry.actor.name === ANONYMIZED),
+        query,
+      ).toBe(true);
     }
     expect(JSON.stringify(await trail(admin, '&action=auth.login'))).toContain('Caio Lima');
     // What was left of Bia's sessions is gone.
@@ -100,7 +140,10 @@ describe('POST /users/{id}/anonymize', () => {
 
   it('answers 404 for a platform administrator who acted in the tenant, and leaves their entries named', async () => {
     const rootEmail = uniqueEmail('root');
-    const root = await promoteOrCreateAdmin({ email: rootEmail, password: PASSWORD, name: 'Root Admin', tenantName: uniqueName('platform'), promote: false }, Date.now());
+    const root = await promoteOrCreateAdmin(
+      { email: rootEmail, password: PASSWORD, name: 'Root Admin', tenantName: uniqueName('platform'), promote: false },
+      Date.now(),
+    );
     const signedIn = await signInWithSecondFactor(rootEmail, PASSWORD, root.secondFactor.secret);
     const rootId = (signedIn.response.body as { user: { id: string } }).user.id;
     const admin = await newTenantWithAdmin();

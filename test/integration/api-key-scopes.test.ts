@@ -62,7 +62,12 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   listCompanies: () => ({ method: 'GET', path: '/companies', status: 200 }),
   updateCompany: (f) => ({ method: 'PATCH', path: `/companies/${f.companyId}`, body: { taxRegime: 'LUCRO_PRESUMIDO' }, status: 200 }),
   updateCompanyStatus: (f) => ({ method: 'PATCH', path: `/companies/${f.lifecycleCompanyId}/status`, body: { status: 'DISABLED' }, status: 200 }),
-  createSupplier: () => ({ method: 'POST', path: '/suppliers', body: { name: 'Café do Sul', corporateName: 'Café do Sul Ltda', document: cnpj.generate() }, status: 201 }),
+  createSupplier: () => ({
+    method: 'POST',
+    path: '/suppliers',
+    body: { name: 'Café do Sul', corporateName: 'Café do Sul Ltda', document: cnpj.generate() },
+    status: 201,
+  }),
   listSuppliers: () => ({ method: 'GET', path: '/suppliers?limit=10', status: 200 }),
   getSupplier: (f) => ({ method: 'GET', path: `/suppliers/${f.supplierId}`, status: 200 }),
   updateSupplier: (f) => ({ method: 'PATCH', path: `/suppliers/${f.supplierId}`, body: { email: 'vendas@cafe.example' }, status: 200 }),
@@ -73,7 +78,12 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   createProduct: () => ({ method: 'POST', path: '/inventory/products', body: { sku: `SKU-${uniqueName('p')}`, name: 'Café 500 g' }, status: 201 }),
   listProducts: () => ({ method: 'GET', path: '/inventory/products', status: 200 }),
   getProduct: (f) => ({ method: 'GET', path: `/inventory/products/${f.productId}`, status: 200 }),
-  createMovement: (f) => ({ method: 'POST', path: '/inventory/movements', body: { productId: f.productId, warehouseId: f.warehouseId, type: 'IN', quantity: 10, unitCost: 3.5 }, status: 201 }),
+  createMovement: (f) => ({
+    method: 'POST',
+    path: '/inventory/movements',
+    body: { productId: f.productId, warehouseId: f.warehouseId, type: 'IN', quantity: 10, unitCost: 3.5 },
+    status: 201,
+  }),
   listMovements: (f) => ({ method: 'GET', path: `/inventory/movements?productId=${f.productId}`, status: 200 }),
   stockCoverage: () => ({ method: 'GET', path: '/inventory/dashboard/coverage?days=30', status: 200 }),
   stockByWarehouse: () => ({ method: 'GET', path: '/inventory/dashboard/by-warehouse', status: 200 }),
@@ -86,8 +96,7 @@ const keyRoutes = protectedRoutes.filter((route): route is KeyRoute => typeof ro
 const cookieOnlyRoutes = protectedRoutes.filter((route) => route.apiKey === false);
 
 /** Whether a concrete path (without its query) is one of a route template's. */
-const pathMatches = (template: string, path: string): boolean =>
-  new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path.split('?')[0] ?? '');
+const pathMatches = (template: string, path: string): boolean => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path.split('?')[0] ?? '');
 
 /** A request with an API key: the Bearer header, no cookie, no Origin. */
 const withKey = (key: string, probe: Pick<Probe, 'method' | 'path' | 'body'>): Promise<ApiResponse> =>
@@ -103,7 +112,10 @@ async function created(owner: Account, path: string, body: unknown): Promise<str
 
 /** A key made by a tenant administrator (POST /api-keys); its text, shown this once. */
 async function newKey(owner: Account, scopes: Grants, companyId?: string): Promise<string> {
-  const response = await call<{ key: string }>('POST', '/api-keys', { cookies: owner.cookies, body: { name: uniqueName('key'), scopes, ...(companyId === undefined ? {} : { companyId }) } });
+  const response = await call<{ key: string }>('POST', '/api-keys', {
+    cookies: owner.cookies,
+    body: { name: uniqueName('key'), scopes, ...(companyId === undefined ? {} : { companyId }) },
+  });
   if (response.status !== 201) throw new Error(`POST /api-keys: ${response.status} ${JSON.stringify(response.body)}`);
   expect(response.body.key).toMatch(new RegExp(`^${API_KEY_PATTERN}$`));
   return response.body.key;
@@ -167,17 +179,33 @@ describe('the manifest', () => {
   });
 
   it('asks read of a GET and write of every other method, and never write of a resource no route writes', () => {
-    const odd = keyRoutes.filter((route) => route.apiKey.access !== (route.method === 'GET' ? 'read' : 'write') || (route.apiKey.access === 'write' && READ_ONLY_RESOURCES.includes(route.apiKey.resource)));
+    const odd = keyRoutes.filter(
+      (route) =>
+        route.apiKey.access !== (route.method === 'GET' ? 'read' : 'write') ||
+        (route.apiKey.access === 'write' && READ_ONLY_RESOURCES.includes(route.apiKey.resource)),
+    );
     expect(odd.map((route) => `${route.id} (${route.method} ${route.path}): ${route.apiKey.resource} ${route.apiKey.access}`)).toEqual([]);
   });
 
   it('declares it on no public route (there is no authorizer to read it)', () => {
-    expect(routeList().filter((route) => route.auth === 'public' && route.apiKey !== undefined).map((route) => route.id)).toEqual([]);
+    expect(
+      routeList()
+        .filter((route) => route.auth === 'public' && route.apiKey !== undefined)
+        .map((route) => route.id),
+    ).toEqual([]);
   });
 
   it('has a request in this file for every route a key may use, of that route', () => {
     expect(keyRoutes.filter((route) => probes[route.id] === undefined).map((route) => `${route.id} (${route.method} ${route.path})`)).toEqual([]);
-    const sample: Fixtures = { companyId: 'c', lifecycleCompanyId: 'l', limitedCompanyId: 'm', supplierId: 's', doomedSupplierId: 'd', warehouseId: 'w', productId: 'p' };
+    const sample: Fixtures = {
+      companyId: 'c',
+      lifecycleCompanyId: 'l',
+      limitedCompanyId: 'm',
+      supplierId: 's',
+      doomedSupplierId: 'd',
+      warehouseId: 'w',
+      productId: 'p',
+    };
     const strays = keyRoutes.flatMap((route) => {
       const probe = probes[route.id]?.(sample);
       return probe && (probe.method !== route.method || !pathMatches(route.path, probe.path)) ? [`${route.id}: ${probe.method} ${probe.path}`] : [];
@@ -197,7 +225,10 @@ describe('a route that API keys may use', () => {
       if (!probe) throw new Error(`${route.id} takes API keys (${resource} ${access}) but has no request in this file`);
       const request = probe(fixtures);
       // The short key's request is refused before any function reads it: it changes nothing.
-      const [opened, refused] = await Promise.all([withKey(keyOf(exactKeys, grantName(resource, access)), request), withKey(keyOf(shortKeys, grantName(resource, below[access])), probe(fixtures))]);
+      const [opened, refused] = await Promise.all([
+        withKey(keyOf(exactKeys, grantName(resource, access)), request),
+        withKey(keyOf(shortKeys, grantName(resource, below[access])), probe(fixtures)),
+      ]);
 
       expect([401, 403], `refused by authorization: ${JSON.stringify(opened.body)}`).not.toContain(opened.status);
       expect(opened.status, JSON.stringify(opened.body)).toBe(request.status);
@@ -205,20 +236,24 @@ describe('a route that API keys may use', () => {
       expect(opened.headers.get('ratelimit-policy')).toBe('"api-key";q=600;w=60');
       expect(opened.headers.get('ratelimit')).toMatch(/^"api-key";r=\d+;t=\d+$/);
 
-      expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: problem(403, 'forbidden', { detail: `The API key may not ${access} ${resource}` }) });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 403,
+        body: problem(403, 'forbidden', { detail: `The API key may not ${access} ${resource}` }),
+      });
     },
   );
 
-  it.concurrent.each(keyRoutes.filter((route) => route.apiKey.access === 'read' && !READ_ONLY_RESOURCES.includes(route.apiKey.resource)).map((route) => [route.id, route] as const))(
-    '%s: opens to a key that may write its resource',
-    async (_id, route) => {
-      const probe = probes[route.id];
-      if (!probe) throw new Error(`${route.id} has no request in this file`);
-      const request = probe(fixtures);
-      const response = await withKey(keyOf(exactKeys, grantName(route.apiKey.resource, 'write')), request);
-      expect(response.status, JSON.stringify(response.body)).toBe(request.status);
-    },
-  );
+  it.concurrent.each(
+    keyRoutes
+      .filter((route) => route.apiKey.access === 'read' && !READ_ONLY_RESOURCES.includes(route.apiKey.resource))
+      .map((route) => [route.id, route] as const),
+  )('%s: opens to a key that may write its resource', async (_id, route) => {
+    const probe = probes[route.id];
+    if (!probe) throw new Error(`${route.id} has no request in this file`);
+    const request = probe(fixtures);
+    const response = await withKey(keyOf(exactKeys, grantName(route.apiKey.resource, 'write')), request);
+    expect(response.status, JSON.stringify(response.body)).toBe(request.status);
+  });
 });
 
 describe('a route only a signed-in user may use (apiKey: false)', () => {
@@ -239,7 +274,10 @@ describe('a key limited to one company', () => {
     // Its own company's two changes one after the other; the refused ones beside them.
     const ownChanges = async () => {
       const profile = await withKey(limitedKey, { method: 'PATCH', path: `/companies/${fixtures.limitedCompanyId}`, body: { name: 'Loja Limitada 2' } });
-      return [profile, await withKey(limitedKey, { method: 'PATCH', path: `/companies/${fixtures.limitedCompanyId}/status`, body: { status: 'SUSPENDED' } })] as const;
+      return [
+        profile,
+        await withKey(limitedKey, { method: 'PATCH', path: `/companies/${fixtures.limitedCompanyId}/status`, body: { status: 'SUSPENDED' } }),
+      ] as const;
     };
     const [[own, ownStatus], other, otherStatus, creation, list] = await Promise.all([
       ownChanges(),
@@ -248,12 +286,21 @@ describe('a key limited to one company', () => {
       withKey(limitedKey, { method: 'POST', path: '/companies', body: { name: 'Outra Loja', document: cnpj.generate() } }),
       withKey(limitedKey, { method: 'GET', path: '/companies' }),
     ]);
-    expect({ status: own.status, body: own.body }).toEqual({ status: 200, body: expect.objectContaining({ id: fixtures.limitedCompanyId, name: 'Loja Limitada 2' }) });
-    expect({ status: ownStatus.status, body: ownStatus.body }).toEqual({ status: 200, body: expect.objectContaining({ id: fixtures.limitedCompanyId, status: 'SUSPENDED' }) });
+    expect({ status: own.status, body: own.body }).toEqual({
+      status: 200,
+      body: expect.objectContaining({ id: fixtures.limitedCompanyId, name: 'Loja Limitada 2' }),
+    });
+    expect({ status: ownStatus.status, body: ownStatus.body }).toEqual({
+      status: 200,
+      body: expect.objectContaining({ id: fixtures.limitedCompanyId, status: 'SUSPENDED' }),
+    });
     const elsewhere = { status: 403, body: problem(403, 'forbidden', { detail: 'The API key is limited to another company' }) };
     expect({ status: other.status, body: other.body }).toEqual(elsewhere);
     expect({ status: otherStatus.status, body: otherStatus.body }).toEqual(elsewhere);
-    expect({ status: creation.status, body: creation.body }).toEqual({ status: 403, body: problem(403, 'forbidden', { detail: 'The API key is limited to one company and cannot create another' }) });
+    expect({ status: creation.status, body: creation.body }).toEqual({
+      status: 403,
+      body: problem(403, 'forbidden', { detail: 'The API key is limited to one company and cannot create another' }),
+    });
     // The list is not a company route by id: the authorizer lets it through (what it shows is the service's).
     expect(list.status).toBe(200);
   });
@@ -262,9 +309,15 @@ describe('a key limited to one company', () => {
 describe('a public route', () => {
   it('answers a request with a Bearer key as it answers the same request without one', async () => {
     const body = { email: `nobody.${randomUUID().slice(0, 8)}@example.com`, password: 'not a password of anyone' };
-    const [plain, keyed] = await Promise.all([call('POST', '/auth/login', { body }), call('POST', '/auth/login', { body, headers: { authorization: `Bearer ${everythingKey}` } })]);
+    const [plain, keyed] = await Promise.all([
+      call('POST', '/auth/login', { body }),
+      call('POST', '/auth/login', { body, headers: { authorization: `Bearer ${everythingKey}` } }),
+    ]);
     expect({ status: plain.status, body: plain.body }).toEqual({ status: 401, body: problem(401, 'unauthorized') });
-    expect({ status: keyed.status, body: { ...(keyed.body as object), requestId: null } }).toEqual({ status: plain.status, body: { ...(plain.body as object), requestId: null } });
+    expect({ status: keyed.status, body: { ...(keyed.body as object), requestId: null } }).toEqual({
+      status: plain.status,
+      body: { ...(plain.body as object), requestId: null },
+    });
     expect(keyed.headers.get('ratelimit-policy')).toBeNull();
   });
 });

@@ -9,7 +9,20 @@ import { insertApiKey } from '../../lib/db/repositories/api-keys';
 import { keys } from '../../lib/db/keys';
 import { API_KEY_RATE_LIMIT } from '../../lib/routes';
 import { settings } from '../../lib/settings';
-import { apiUrl, call, clearOfWindowEnd, newTenantWithAdmin, outboxFor, problem, registerInvitee, login, uniqueEmail, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+import {
+  apiUrl,
+  call,
+  clearOfWindowEnd,
+  newTenantWithAdmin,
+  outboxFor,
+  problem,
+  registerInvitee,
+  login,
+  uniqueEmail,
+  useLocalStoreInProcess,
+  type Account,
+  type ApiResponse,
+} from './api';
 
 /**
  * API keys over HTTP: made, listed, rolled and revoked by a tenant administrator, and used by
@@ -96,7 +109,12 @@ describe('POST /api-keys and GET /api-keys', () => {
       previousSecretHash: null,
       previousExpiresAt: null,
     };
-    expect(await insertApiKey(older, auditRecord({ scope: { tenantId: admin.tenantId }, action: 'api_key.created', resource: { type: 'api_key', id: older.id } }, earlier))).toBe(true);
+    expect(
+      await insertApiKey(
+        older,
+        auditRecord({ scope: { tenantId: admin.tenantId }, action: 'api_key.created', resource: { type: 'api_key', id: older.id } }, earlier),
+      ),
+    ).toBe(true);
     const newer = await makeKey(admin, { name: 'Loja online', scopes: { inventory: 'read' } });
 
     const listed = await call<KeyView[]>('GET', '/api-keys', { cookies: admin.cookies });
@@ -160,9 +178,24 @@ describe('a request with an API key', () => {
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(admin.tenantId, key.id), ConsistentRead: true }));
     expect(stored.Item?.lastUsedIp).toBeUndefined();
     const use = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), ConsistentRead: true }));
-    expect(use.Item).toEqual({ ...keys.apiKeyUse(key.id), type: 'ApiKeyUse', tenantId: admin.tenantId, lastUsedAt: listed?.lastUsedAt, lastUsedIp: ip, ttl: Math.floor(Date.parse(listed?.lastUsedAt ?? '') / 1000) + settings.accessRecordRetentionDays * 24 * 3600 });
+    expect(use.Item).toEqual({
+      ...keys.apiKeyUse(key.id),
+      type: 'ApiKeyUse',
+      tenantId: admin.tenantId,
+      lastUsedAt: listed?.lastUsedAt,
+      lastUsedIp: ip,
+      ttl: Math.floor(Date.parse(listed?.lastUsedAt ?? '') / 1000) + settings.accessRecordRetentionDays * 24 * 3600,
+    });
     // Once its time has come (TTL deletes within days of it), the address is no longer shown, and the time of the use still is.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.apiKeyUse(key.id), UpdateExpression: 'SET #ttl = :past', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKeyUse(key.id),
+        UpdateExpression: 'SET #ttl = :past',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
     const [expired] = (await call<KeyView[]>('GET', '/api-keys', { cookies: admin.cookies })).body;
     expect(expired).toMatchObject({ id: key.id, lastUsedIp: null, lastUsedAt: listed?.lastUsedAt });
   });
@@ -221,9 +254,17 @@ describe('a request with an API key', () => {
     const key = await makeKey(admin, { name: 'ERP Omie', scopes: { inventory: 'write', audit: 'read' } });
     const warehouse = await newWarehouse(key.key, 'Sul');
 
-    const trail = await call<{ items: { actor: unknown; action: string; resource: unknown }[] }>('GET', `/audit-events?actorId=${key.id}`, { headers: bearer(key.key) });
+    const trail = await call<{ items: { actor: unknown; action: string; resource: unknown }[] }>('GET', `/audit-events?actorId=${key.id}`, {
+      headers: bearer(key.key),
+    });
     expect(trail.status).toBe(200);
-    expect(trail.body.items).toEqual([expect.objectContaining({ actor: { type: 'api-key', id: key.id, name: 'ERP Omie' }, action: 'warehouse.created', resource: { type: 'warehouse', id: warehouse.body.id } })]);
+    expect(trail.body.items).toEqual([
+      expect.objectContaining({
+        actor: { type: 'api-key', id: key.id, name: 'ERP Omie' },
+        action: 'warehouse.created',
+        resource: { type: 'warehouse', id: warehouse.body.id },
+      }),
+    ]);
   });
 
   it('stays within its limit under 50 parallel requests', async () => {
@@ -233,7 +274,12 @@ describe('a request with an API key', () => {
     await clearOfWindowEnd(API_KEY_RATE_LIMIT.windowSeconds, 5_000);
     const windowMs = API_KEY_RATE_LIMIT.windowSeconds * 1000;
     const windowStart = Math.floor(Date.now() / windowMs) * windowMs;
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.counter('api-key', key.id, windowStart), count: API_KEY_RATE_LIMIT.limit - 20, ttl: Math.ceil((windowStart + windowMs) / 1000) } }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.counter('api-key', key.id, windowStart), count: API_KEY_RATE_LIMIT.limit - 20, ttl: Math.ceil((windowStart + windowMs) / 1000) },
+      }),
+    );
 
     const answers: ApiResponse[] = await Promise.all(Array.from({ length: 50 }, () => call('GET', '/inventory/warehouses', { headers: bearer(key.key) })));
 
@@ -277,7 +323,9 @@ describe('rolling and revoking', () => {
     const admin = await newTenantWithAdmin();
     const key = await makeKey(admin);
     expect((await call('POST', `/api-keys/${key.id}/roll`, { cookies: admin.cookies, body: { expiresInHours: 169 } })).status).toBe(400);
-    expect((await call('POST', `/api-keys/${newKeyId(admin.tenantId, Date.now())}/roll`, { cookies: admin.cookies, body: { expiresInHours: 0 } })).status).toBe(404);
+    expect((await call('POST', `/api-keys/${newKeyId(admin.tenantId, Date.now())}/roll`, { cookies: admin.cookies, body: { expiresInHours: 0 } })).status).toBe(
+      404,
+    );
     expect((await newWarehouse(key.key)).status).toBe(201);
   });
 

@@ -44,14 +44,20 @@ export async function call<T = Record<string, unknown>>(method: string, path: st
     headers['content-type'] ??= 'application/json';
   }
   // Node sends a DELETE's body neither chunked nor with a length unless told: say its length, as a browser does.
-  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding')) headers['content-length'] = String(Buffer.byteLength(body));
-  if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([name, value]) => `${name}=${value}`).join('; ');
+  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding'))
+    headers['content-length'] = String(Buffer.byteLength(body));
+  if (options.cookies)
+    headers.cookie = Object.entries(options.cookies)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
   const url = new URL(`${apiUrl()}${path}`);
   const { status, rawHeaders, text } = await new Promise<{ status: number; rawHeaders: string[]; text: string }>((resolveCall, reject) => {
     const outgoing = request(url, { method, headers, localAddress: options.ip ?? randomLoopback(), agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolveCall({ status: incoming.statusCode ?? 0, rawHeaders: incoming.rawHeaders, text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('end', () =>
+        resolveCall({ status: incoming.statusCode ?? 0, rawHeaders: incoming.rawHeaders, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -126,7 +132,10 @@ export interface Account {
 
 /** A sign-up with `adminEmail` (POST /tenants): the tenant's id and the token of the invitation e-mail it sent to that address. */
 export async function signUp(adminEmail: string, options: { ip?: string; body?: Record<string, unknown> } = {}): Promise<{ tenantId: string; token: string }> {
-  const tenant = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('tenant'), plan: 'STARTER', adminEmail, ...options.body }, ip: options.ip });
+  const tenant = await call<{ id: string }>('POST', '/tenants', {
+    body: { name: uniqueName('tenant'), plan: 'STARTER', adminEmail, ...options.body },
+    ip: options.ip,
+  });
   if (tenant.status !== 201) throw new Error(`tenant creation failed: ${JSON.stringify(tenant.body)}`);
   const token = invitationTokenFor(adminEmail.toLowerCase());
   if (!token) throw new Error(`no invitation e-mail to ${adminEmail}`);
@@ -141,7 +150,10 @@ export async function newTenantWithAdmin(options: { ip?: string } = {}): Promise
   const email = uniqueEmail('admin');
   const { tenantId, token } = await signUp(email, options);
   const password = 'correct horse battery';
-  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', { body: { name: 'Admin', email, password, tenantId, invitationToken: token }, ip: options.ip });
+  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', {
+    body: { name: 'Admin', email, password, tenantId, invitationToken: token },
+    ip: options.ip,
+  });
   if (registered.status !== 200) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
   return { tenantId, userId: registered.body.user.id, email, password, cookies: cookiesFrom(registered) };
 }
@@ -159,7 +171,9 @@ export function outboxFor(address: string, dataDir = inject('dataDir')): OutboxM
   const directory = join(dataDir, 'outbox');
   let files: string[];
   try {
-    files = readdirSync(directory).filter((file) => file.endsWith('.json')).sort();
+    files = readdirSync(directory)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -177,7 +191,9 @@ export function linkParameter(message: OutboxMessage, name: string): string | nu
 
 /** The token of the newest invitation e-mail to an address (the link's `token`), or null. */
 export function invitationTokenFor(address: string, dataDir?: string): string | null {
-  const invitations = outboxFor(address, dataDir).filter((message) => message.subject === 'You are invited to the back-office' && linkParameter(message, 'token') !== null);
+  const invitations = outboxFor(address, dataDir).filter(
+    (message) => message.subject === 'You are invited to the back-office' && linkParameter(message, 'token') !== null,
+  );
   const newest = invitations.at(-1);
   return newest ? linkParameter(newest, 'token') : null;
 }

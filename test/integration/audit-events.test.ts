@@ -8,7 +8,18 @@ import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
 import { auditItems, originExpiresAtEpoch, putLoneEntry } from '../../lib/db/repositories/audit';
-import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, secondFactorFrom, signInWithSecondFactor, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
+import {
+  call,
+  cookiesFrom,
+  newTenantWithAdmin,
+  problem,
+  registerInvitee,
+  secondFactorFrom,
+  signInWithSecondFactor,
+  uniqueEmail,
+  useLocalStoreInProcess,
+  type Account,
+} from './api';
 
 /**
  * GET /audit-events over HTTP: who may read which trail, the parameters it
@@ -30,8 +41,24 @@ const user = (account: Account, name: string): AuditActor => ({ type: 'user', id
 const SYSTEM: AuditActor = { type: 'system', id: null, name: null };
 const ANONYMOUS: AuditActor = { type: 'anonymous', id: null, name: null };
 
-function entryOf(occurredAt: string, actor: AuditActor, action: AuditEntry['action'], resource: AuditEntry['resource'], changes: AuditEntry['changes'] = null): AuditEntry {
-  return { id: randomUUID(), occurredAt, actor, action, resource, requestId: `it-${randomUUID()}`, sourceIp: '127.0.0.1', userAgent: 'audit-events.test', changes };
+function entryOf(
+  occurredAt: string,
+  actor: AuditActor,
+  action: AuditEntry['action'],
+  resource: AuditEntry['resource'],
+  changes: AuditEntry['changes'] = null,
+): AuditEntry {
+  return {
+    id: randomUUID(),
+    occurredAt,
+    actor,
+    action,
+    resource,
+    requestId: `it-${randomUUID()}`,
+    sourceIp: '127.0.0.1',
+    userAgent: 'audit-events.test',
+    changes,
+  };
 }
 
 /**
@@ -46,7 +73,8 @@ async function record(scope: AuditScope, entry: AuditEntry): Promise<AuditEntry>
 }
 
 /** An entry as answered once its origin's period has passed: the IP address and User-Agent null. */
-const answered = (entry: AuditEntry): AuditEntry => (originExpiresAtEpoch({ entry, expiresAtEpoch: FAR_FUTURE }) * 1000 <= Date.now() ? { ...entry, sourceIp: null, userAgent: null } : entry);
+const answered = (entry: AuditEntry): AuditEntry =>
+  originExpiresAtEpoch({ entry, expiresAtEpoch: FAR_FUTURE }) * 1000 <= Date.now() ? { ...entry, sourceIp: null, userAgent: null } : entry;
 
 const audit = (account: Account, query: string) => call<AuditPage>('GET', `/audit-events${query ? `?${query}` : ''}`, { cookies: account.cookies });
 
@@ -82,7 +110,13 @@ beforeAll(async () => {
   const email = uniqueEmail('member');
   const registered = await registerInvitee(admin, email, PASSWORD, 'Mel Member');
   if (registered.status !== 200) throw new Error(`member registration failed: ${JSON.stringify(registered.body)}`);
-  memberAccount = { tenantId: admin.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: cookiesFrom(registered) };
+  memberAccount = {
+    tenantId: admin.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: cookiesFrom(registered),
+  };
   other = await newTenantWithAdmin();
 
   const tenant = { tenantId: admin.tenantId };
@@ -90,7 +124,10 @@ beforeAll(async () => {
   const mel = user(memberAccount, 'Mel Member');
   entries = [
     await record(tenant, entryOf('2024-03-01T10:00:00.000Z', ana, 'supplier.created', { type: 'supplier', id: supplierId })),
-    await record(tenant, entryOf('2024-03-02T10:00:00.000Z', ana, 'supplier.updated', { type: 'supplier', id: supplierId }, [{ field: 'name', before: 'Old', after: 'New' }])),
+    await record(
+      tenant,
+      entryOf('2024-03-02T10:00:00.000Z', ana, 'supplier.updated', { type: 'supplier', id: supplierId }, [{ field: 'name', before: 'Old', after: 'New' }]),
+    ),
     await record(tenant, entryOf('2024-03-03T10:00:00.000Z', mel, 'warehouse.created', { type: 'warehouse', id: warehouseId })),
     await record(tenant, entryOf('2024-03-04T10:00:00.000Z', SYSTEM, 'company.status_changed', { type: 'company', id: companyId })),
     // 23:00 on 2024-03-04 in São Paulo (UTC-3): that business day, though the 5th in UTC.
@@ -208,7 +245,7 @@ describe('GET /audit-events: what it answers', () => {
   ])('filters by %s: exactly its entries, newest first, on every page size', async (_name, query, expected) => {
     for (const limit of [1, 2, 100]) {
       const { items } = await walk(admin, `${WINDOW}&${query()}&limit=${limit}`);
-      expect(ids(items), `limit=${limit}`).toEqual(ids(expected() ));
+      expect(ids(items), `limit=${limit}`).toEqual(ids(expected()));
     }
   });
 
@@ -277,7 +314,13 @@ describe("GET /audit-events: an entry's origin (Marco Civil Art. 15: 6 months)",
     expect(await page(resourceId)).toEqual([recent]);
     // Its TTL: the access records' period after the entry, exactly (the copies keep the entry's own).
     const stored = await db().send(new GetCommand({ TableName: tableName(), Key: originKey(recent) }));
-    expect(stored.Item).toEqual({ ...originKey(recent), type: 'AuditOrigin', sourceIp: '127.0.0.1', userAgent: 'audit-events.test', ttl: Math.floor(Date.parse(recent.occurredAt) / 1000) + settings.accessRecordRetentionDays * 86_400 });
+    expect(stored.Item).toEqual({
+      ...originKey(recent),
+      type: 'AuditOrigin',
+      sourceIp: '127.0.0.1',
+      userAgent: 'audit-events.test',
+      ttl: Math.floor(Date.parse(recent.occurredAt) / 1000) + settings.accessRecordRetentionDays * 86_400,
+    });
     const copy = await db().send(new GetCommand({ TableName: tableName(), Key: keys.auditEntry({ tenantId: admin.tenantId }, recent.occurredAt, recent.id) }));
     expect(copy.Item).toMatchObject({ id: recent.id, ttl: FAR_FUTURE });
     expect(copy.Item).not.toHaveProperty('sourceIp');
@@ -290,7 +333,10 @@ describe("GET /audit-events: an entry's origin (Marco Civil Art. 15: 6 months)",
 
   it('answers null for an origin past its time that TTL has not removed yet (it may take days)', async () => {
     const resourceId = randomUUID();
-    const old = entryOf(new Date(Date.now() - (settings.accessRecordRetentionDays + 1) * DAY_MS).toISOString(), SYSTEM, 'company.status_changed', { type: 'company', id: resourceId });
+    const old = entryOf(new Date(Date.now() - (settings.accessRecordRetentionDays + 1) * DAY_MS).toISOString(), SYSTEM, 'company.status_changed', {
+      type: 'company',
+      id: resourceId,
+    });
     await record({ tenantId: admin.tenantId }, old);
 
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: originKey(old) }))).Item?.ttl).toBeLessThan(Date.now() / 1000);

@@ -61,7 +61,8 @@ async function entriesOf(scope: AuditScope, filter: AuditFilter = {}): Promise<A
 }
 
 /** The entries of the trail that concern one resource (the platform's trail is shared by every test file). */
-const ofResource = (entries: AuditEntry[], resource: Resource) => entries.filter((entry) => entry.resource.type === resource.type && entry.resource.id === resource.id);
+const ofResource = (entries: AuditEntry[], resource: Resource) =>
+  entries.filter((entry) => entry.resource.type === resource.type && entry.resource.id === resource.id);
 
 /**
  * Make one request in `scope`'s trail and check that it wrote exactly one entry, as
@@ -115,7 +116,12 @@ async function currentSession(cookies: Record<string, string>): Promise<string> 
   return sessions.body.find((session) => session.current)?.id ?? '';
 }
 
-const as = (account: Account, extra: { body?: unknown } = {}) => ({ cookies: account.cookies, ip: IP, headers: { 'user-agent': USER_AGENT, origin: allowedOrigin() }, ...extra });
+const as = (account: Account, extra: { body?: unknown } = {}) => ({
+  cookies: account.cookies,
+  ip: IP,
+  headers: { 'user-agent': USER_AGENT, origin: allowedOrigin() },
+  ...extra,
+});
 const publicCall = (extra: { body?: unknown; cookies?: Record<string, string> } = {}) => ({ ip: IP, headers: { 'user-agent': USER_AGENT }, ...extra });
 const actorOf = (account: Account, name = 'Admin') => ({ id: account.userId, name });
 const idOf = (response: ApiResponse) => (response.body as { id: string }).id;
@@ -128,7 +134,13 @@ async function platformRoot(): Promise<Account> {
   const outcome = await promoteOrCreateAdmin({ email, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false }, Date.now());
   const signedIn = await signInWithSecondFactor(email, PASSWORD, outcome.secondFactor.secret);
   expect(signedIn.response.status).toBe(200);
-  return { tenantId: outcome.tenantId, userId: (signedIn.response.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: signedIn.cookies };
+  return {
+    tenantId: outcome.tenantId,
+    userId: (signedIn.response.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: signedIn.cookies,
+  };
 }
 
 /** Turn a second factor on for an account; its secret and the cookies of the session that goes on. */
@@ -143,7 +155,13 @@ async function member(owner: Account, name = 'Member'): Promise<Account> {
   const email = uniqueEmail('member');
   const registered = await registerInvitee(owner, email, PASSWORD, name);
   expect(registered.status).toBe(200);
-  return { tenantId: owner.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: cookiesFrom(registered) };
+  return {
+    tenantId: owner.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: cookiesFrom(registered),
+  };
 }
 
 async function company(owner: Account): Promise<string> {
@@ -153,7 +171,10 @@ async function company(owner: Account): Promise<string> {
 }
 
 async function supplier(owner: Account): Promise<string> {
-  const created = await call('POST', '/suppliers', { cookies: owner.cookies, body: { name: 'Café do Sul', corporateName: 'Café do Sul Ltda', document: cnpj.generate() } });
+  const created = await call('POST', '/suppliers', {
+    cookies: owner.cookies,
+    body: { name: 'Café do Sul', corporateName: 'Café do Sul Ltda', document: cnpj.generate() },
+  });
   expect(created.status).toBe(201);
   return idOf(created);
 }
@@ -166,21 +187,29 @@ async function stockPlace(owner: Account): Promise<{ productId: string; warehous
 
 /** An API key made with the owner's cookie: its id and its text (shown this once). */
 async function apiKey(owner: Account, name = 'PDV Loja Centro'): Promise<{ id: string; key: string }> {
-  const created = await call<{ id: string; key: string }>('POST', '/api-keys', { cookies: owner.cookies, body: { name, scopes: { companies: 'write', inventory: 'write' } } });
+  const created = await call<{ id: string; key: string }>('POST', '/api-keys', {
+    cookies: owner.cookies,
+    body: { name, scopes: { companies: 'write', inventory: 'write' } },
+  });
   expect(created.status).toBe(201);
   return { id: created.body.id, key: created.body.key };
 }
 
 /** A webhook endpoint registered with the owner's cookie (a loopback receiver: npm start allows it): its id and its secret (shown this once). */
 async function webhookEndpoint(owner: Account): Promise<{ id: string; secret: string }> {
-  const created = await call<{ id: string; secret: string }>('POST', '/webhook-endpoints', { cookies: owner.cookies, body: { url: 'http://127.0.0.1:9/hook', events: ['product.created'] } });
+  const created = await call<{ id: string; secret: string }>('POST', '/webhook-endpoints', {
+    cookies: owner.cookies,
+    body: { url: 'http://127.0.0.1:9/hook', events: ['product.created'] },
+  });
   expect(created.status).toBe(201);
   return { id: created.body.id, secret: created.body.secret };
 }
 
 /** The endpoint's first delivery, once the engine of npm start has made it (a product's event). */
 async function firstDelivery(owner: Account, endpointId: string): Promise<string> {
-  expect((await call('POST', '/inventory/products', { cookies: owner.cookies, body: { sku: `HOOK-${randomUUID().slice(0, 8)}`, name: 'Hook' } })).status).toBe(201);
+  expect((await call('POST', '/inventory/products', { cookies: owner.cookies, body: { sku: `HOOK-${randomUUID().slice(0, 8)}`, name: 'Hook' } })).status).toBe(
+    201,
+  );
   const deadline = Date.now() + 5000;
   for (;;) {
     const listed = await call<{ id: string; attempts: unknown[] }[]>('GET', `/webhook-endpoints/${endpointId}/deliveries`, { cookies: owner.cookies });
@@ -204,46 +233,66 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
     ),
   updateTenant: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/tenants/${owner.tenantId}`, as(owner, { body: { brandName: 'Loja da Ana' } })), 200, () => ({
-            action: 'tenant.updated',
-      resource: { type: 'tenant', id: owner.tenantId },
-      actor: actorOf(owner),
-      changes: [{ field: 'brandName', before: null, after: 'Loja da Ana' }],
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/tenants/${owner.tenantId}`, as(owner, { body: { brandName: 'Loja da Ana' } })),
+      200,
+      () => ({
+        action: 'tenant.updated',
+        resource: { type: 'tenant', id: owner.tenantId },
+        actor: actorOf(owner),
+        changes: [{ field: 'brandName', before: null, after: 'Loja da Ana' }],
+      }),
+    );
   },
   closeTenant: async () => {
     const [root, owner] = await Promise.all([platformRoot(), admin()]);
-    return expectOneEntry('platform', () => call('POST', `/tenants/${owner.tenantId}/close`, as(root)), 200, (response) => ({
-      action: 'tenant.closed',
-      resource: { type: 'tenant', id: owner.tenantId },
-      actor: actorOf(root, 'Root'),
-      changes: [
-        { field: 'status', before: 'ACTIVE', after: 'CLOSED' },
-        { field: 'deletionDueAt', before: null, after: (response.body as { deletionDueAt: string }).deletionDueAt },
-      ],
-    }));
+    return expectOneEntry(
+      'platform',
+      () => call('POST', `/tenants/${owner.tenantId}/close`, as(root)),
+      200,
+      (response) => ({
+        action: 'tenant.closed',
+        resource: { type: 'tenant', id: owner.tenantId },
+        actor: actorOf(root, 'Root'),
+        changes: [
+          { field: 'status', before: 'ACTIVE', after: 'CLOSED' },
+          { field: 'deletionDueAt', before: null, after: (response.body as { deletionDueAt: string }).deletionDueAt },
+        ],
+      }),
+    );
   },
   reopenTenant: async () => {
     const [root, owner] = await Promise.all([platformRoot(), admin()]);
     const closed = await call<{ deletionDueAt: string }>('POST', `/tenants/${owner.tenantId}/close`, { cookies: root.cookies });
     expect(closed.status).toBe(200);
-    return expectOneEntry('platform', () => call('POST', `/tenants/${owner.tenantId}/reopen`, as(root)), 200, () => ({
-      action: 'tenant.reopened',
-      resource: { type: 'tenant', id: owner.tenantId },
-      actor: actorOf(root, 'Root'),
-      changes: [
-        { field: 'status', before: 'CLOSED', after: 'ACTIVE' },
-        { field: 'deletionDueAt', before: closed.body.deletionDueAt, after: null },
-      ],
-    }));
+    return expectOneEntry(
+      'platform',
+      () => call('POST', `/tenants/${owner.tenantId}/reopen`, as(root)),
+      200,
+      () => ({
+        action: 'tenant.reopened',
+        resource: { type: 'tenant', id: owner.tenantId },
+        actor: actorOf(root, 'Root'),
+        changes: [
+          { field: 'status', before: 'CLOSED', after: 'ACTIVE' },
+          { field: 'deletionDueAt', before: closed.body.deletionDueAt, after: null },
+        ],
+      }),
+    );
   },
   exportTenant: async () => {
     const [root, owner] = await Promise.all([platformRoot(), admin()]);
-    return expectOneEntry('platform', () => call('POST', `/tenants/${owner.tenantId}/export`, as(root)), 201, () => ({
-      action: 'tenant.exported',
-      resource: { type: 'tenant', id: owner.tenantId },
-      actor: actorOf(root, 'Root'),
-    }));
+    return expectOneEntry(
+      'platform',
+      () => call('POST', `/tenants/${owner.tenantId}/export`, as(root)),
+      201,
+      () => ({
+        action: 'tenant.exported',
+        resource: { type: 'tenant', id: owner.tenantId },
+        actor: actorOf(root, 'Root'),
+      }),
+    );
   },
   register: async () => {
     const owner = await admin();
@@ -263,11 +312,16 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   },
   login: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/login', publicCall({ body: { email: owner.email, password: PASSWORD } })), 200, async (response) => ({
-      action: 'auth.login',
-      resource: { type: 'session', id: await currentSession(cookiesFrom(response)) },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/login', publicCall({ body: { email: owner.email, password: PASSWORD } })),
+      200,
+      async (response) => ({
+        action: 'auth.login',
+        resource: { type: 'session', id: await currentSession(cookiesFrom(response)) },
+        actor: actorOf(owner),
+      }),
+    );
   },
   refresh: async () => {
     const owner = await admin();
@@ -297,21 +351,31 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
     await login(owner.email, PASSWORD);
     const sessions = await call<{ id: string; current: boolean }[]>('GET', '/auth/sessions', { cookies: owner.cookies });
     const other = sessions.body.find((session) => !session.current)?.id ?? '';
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/auth/sessions/${other}/revoke`, as(owner)), 200, () => ({
-            action: 'session.revoked',
-      resource: { type: 'session', id: other },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/auth/sessions/${other}/revoke`, as(owner)),
+      200,
+      () => ({
+        action: 'session.revoked',
+        resource: { type: 'session', id: other },
+        actor: actorOf(owner),
+      }),
+    );
   },
   revokeOtherSessions: async () => {
     const owner = await admin();
     await login(owner.email, PASSWORD);
     await login(owner.email, PASSWORD);
-    const entry = await expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/sessions/revoke-others', as(owner)), 200, () => ({
-            action: 'session.revoked_others',
-      resource: { type: 'user', id: owner.userId },
-      actor: actorOf(owner),
-    }));
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/sessions/revoke-others', as(owner)),
+      200,
+      () => ({
+        action: 'session.revoked_others',
+        resource: { type: 'user', id: owner.userId },
+        actor: actorOf(owner),
+      }),
+    );
     const left = await call<unknown[]>('GET', '/auth/sessions', { cookies: owner.cookies });
     expect(left.body).toHaveLength(1);
     return entry;
@@ -319,31 +383,47 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   updateUser: async () => {
     const owner = await admin();
     const someone = await member(owner, 'Caio');
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/users/${someone.userId}`, as(owner, { body: { role: 'ADMIN' } })), 200, () => ({
-            action: 'user.role_changed',
-      resource: { type: 'user', id: someone.userId },
-      actor: actorOf(owner),
-      changes: [{ field: 'role', before: 'MEMBER', after: 'ADMIN' }],
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/users/${someone.userId}`, as(owner, { body: { role: 'ADMIN' } })),
+      200,
+      () => ({
+        action: 'user.role_changed',
+        resource: { type: 'user', id: someone.userId },
+        actor: actorOf(owner),
+        changes: [{ field: 'role', before: 'MEMBER', after: 'ADMIN' }],
+      }),
+    );
   },
   deleteUser: async () => {
     const owner = await admin();
     const someone = await member(owner, 'Davi');
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/users/${someone.userId}`, as(owner)), 204, () => ({
-            action: 'user.removed',
-      resource: { type: 'user', id: someone.userId },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/users/${someone.userId}`, as(owner)),
+      204,
+      () => ({
+        action: 'user.removed',
+        resource: { type: 'user', id: someone.userId },
+        actor: actorOf(owner),
+      }),
+    );
   },
   anonymizeUser: async () => {
     const owner = await admin();
     const someone = await member(owner, 'Fábio');
     expect((await call('DELETE', `/users/${someone.userId}`, as(owner))).status).toBe(204);
-    const entry = await expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/users/${someone.userId}/anonymize`, as(owner)), 200, () => ({
-      action: 'user.anonymized',
-      resource: { type: 'user', id: someone.userId },
-      actor: actorOf(owner),
-    }), [someone.email, 'Fábio']);
+    const entry = await expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/users/${someone.userId}/anonymize`, as(owner)),
+      200,
+      () => ({
+        action: 'user.anonymized',
+        resource: { type: 'user', id: someone.userId },
+        actor: actorOf(owner),
+      }),
+      [someone.email, 'Fábio'],
+    );
     // The removed user's own entries (their acceptance of the invitation among them) now name the placeholder.
     const theirs = await entriesOf({ tenantId: owner.tenantId }, { actorId: someone.userId });
     expect(theirs.map((their) => their.action)).toContain('invitation.accepted');
@@ -354,11 +434,16 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
     const owner = await admin();
     const someone = await member(owner, 'Eva');
     await withSecondFactor(someone);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/users/${someone.userId}/mfa`, as(owner)), 204, () => ({
-      action: 'user.mfa_reset',
-      resource: { type: 'user', id: someone.userId },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/users/${someone.userId}/mfa`, as(owner)),
+      204,
+      () => ({
+        action: 'user.mfa_reset',
+        resource: { type: 'user', id: someone.userId },
+        actor: actorOf(owner),
+      }),
+    );
   },
   changePassword: async () => {
     const owner = await admin();
@@ -373,11 +458,16 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   },
   startTotpEnrolment: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/mfa/totp', as(owner, { body: { password: owner.password } })), 200, () => ({
-      action: 'auth.mfa_enrolment_started',
-      resource: { type: 'user', id: owner.userId },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/mfa/totp', as(owner, { body: { password: owner.password } })),
+      200,
+      () => ({
+        action: 'auth.mfa_enrolment_started',
+        resource: { type: 'user', id: owner.userId },
+        actor: actorOf(owner),
+      }),
+    );
   },
   confirmTotpEnrolment: async () => {
     const owner = await admin();
@@ -416,15 +506,22 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   },
   forgotPassword: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/forgot-password', publicCall({ body: { email: owner.email } })), 200, () => ({
-            action: 'auth.password_reset_requested',
-      resource: { type: 'user', id: owner.userId },
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/forgot-password', publicCall({ body: { email: owner.email } })),
+      200,
+      () => ({
+        action: 'auth.password_reset_requested',
+        resource: { type: 'user', id: owner.userId },
+      }),
+    );
   },
   resetPassword: async () => {
     const owner = await admin();
     expect((await call('POST', '/auth/forgot-password', { body: { email: owner.email } })).status).toBe(200);
-    const mail = outboxFor(owner.email).filter((message) => linkParameter(message, 'token') !== null).at(-1);
+    const mail = outboxFor(owner.email)
+      .filter((message) => linkParameter(message, 'token') !== null)
+      .at(-1);
     const token = mail ? (linkParameter(mail, 'token') ?? '') : '';
     const newPassword = 'a brand new password';
     return expectOneEntry(
@@ -438,49 +535,74 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   createInvitation: async () => {
     const owner = await admin();
     const email = uniqueEmail('guest');
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/auth/invitations', as(owner, { body: { email } })), 201, (response) => ({
-            action: 'invitation.created',
-      resource: { type: 'invitation', id: idOf(response) },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/auth/invitations', as(owner, { body: { email } })),
+      201,
+      (response) => ({
+        action: 'invitation.created',
+        resource: { type: 'invitation', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
   },
   withdrawInvitation: async () => {
     const owner = await admin();
     const invited = await call('POST', '/auth/invitations', { cookies: owner.cookies, body: { email: uniqueEmail('guest') } });
     const invitationId = idOf(invited);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/auth/invitations/${invitationId}`, as(owner)), 204, () => ({
-            action: 'invitation.withdrawn',
-      resource: { type: 'invitation', id: invitationId },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/auth/invitations/${invitationId}`, as(owner)),
+      204,
+      () => ({
+        action: 'invitation.withdrawn',
+        resource: { type: 'invitation', id: invitationId },
+        actor: actorOf(owner),
+      }),
+    );
   },
   createCompany: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/companies', as(owner, { body: { name: 'Loja Norte', document: cnpj.generate() } })), 201, (response) => ({
-            action: 'company.created',
-      resource: { type: 'company', id: idOf(response) },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/companies', as(owner, { body: { name: 'Loja Norte', document: cnpj.generate() } })),
+      201,
+      (response) => ({
+        action: 'company.created',
+        resource: { type: 'company', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
   },
   updateCompany: async () => {
     const owner = await admin();
     const companyId = await company(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/companies/${companyId}`, as(owner, { body: { name: 'Loja Centro 2' } })), 200, () => ({
-            action: 'company.updated',
-      resource: { type: 'company', id: companyId },
-      actor: actorOf(owner),
-      changes: [{ field: 'name', before: 'Loja Centro', after: 'Loja Centro 2' }],
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/companies/${companyId}`, as(owner, { body: { name: 'Loja Centro 2' } })),
+      200,
+      () => ({
+        action: 'company.updated',
+        resource: { type: 'company', id: companyId },
+        actor: actorOf(owner),
+        changes: [{ field: 'name', before: 'Loja Centro', after: 'Loja Centro 2' }],
+      }),
+    );
   },
   updateCompanyStatus: async () => {
     const owner = await admin();
     const companyId = await company(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/companies/${companyId}/status`, as(owner, { body: { status: 'DISABLED' } })), 200, () => ({
-            action: 'company.status_changed',
-      resource: { type: 'company', id: companyId },
-      actor: actorOf(owner),
-      changes: [{ field: 'status', before: 'ACTIVE', after: 'DISABLED' }],
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/companies/${companyId}/status`, as(owner, { body: { status: 'DISABLED' } })),
+      200,
+      () => ({
+        action: 'company.status_changed',
+        resource: { type: 'company', id: companyId },
+        actor: actorOf(owner),
+        changes: [{ field: 'status', before: 'ACTIVE', after: 'DISABLED' }],
+      }),
+    );
   },
   createSupplier: async () => {
     const owner = await admin();
@@ -494,49 +616,74 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   updateSupplier: async () => {
     const owner = await admin();
     const supplierId = await supplier(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('PATCH', `/suppliers/${supplierId}`, as(owner, { body: { email: 'vendas@cafe.example', active: false } })), 200, () => ({
-            action: 'supplier.updated',
-      resource: { type: 'supplier', id: supplierId },
-      actor: actorOf(owner),
-      changes: [
-        { field: 'email', before: null, after: 'vendas@cafe.example' },
-        { field: 'active', before: true, after: false },
-      ],
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/suppliers/${supplierId}`, as(owner, { body: { email: 'vendas@cafe.example', active: false } })),
+      200,
+      () => ({
+        action: 'supplier.updated',
+        resource: { type: 'supplier', id: supplierId },
+        actor: actorOf(owner),
+        changes: [
+          { field: 'email', before: null, after: 'vendas@cafe.example' },
+          { field: 'active', before: true, after: false },
+        ],
+      }),
+    );
   },
   deleteSupplier: async () => {
     const owner = await admin();
     const supplierId = await supplier(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/suppliers/${supplierId}`, as(owner)), 204, () => ({
-            action: 'supplier.deleted',
-      resource: { type: 'supplier', id: supplierId },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/suppliers/${supplierId}`, as(owner)),
+      204,
+      () => ({
+        action: 'supplier.deleted',
+        resource: { type: 'supplier', id: supplierId },
+        actor: actorOf(owner),
+      }),
+    );
   },
   createWarehouse: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/inventory/warehouses', as(owner, { body: { name: 'Depósito Sul' } })), 201, (response) => ({
-            action: 'warehouse.created',
-      resource: { type: 'warehouse', id: idOf(response) },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/inventory/warehouses', as(owner, { body: { name: 'Depósito Sul' } })),
+      201,
+      (response) => ({
+        action: 'warehouse.created',
+        resource: { type: 'warehouse', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
   },
   createProduct: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/inventory/products', as(owner, { body: { sku: 'CAFE-500', name: 'Café 500 g' } })), 201, (response) => ({
-            action: 'product.created',
-      resource: { type: 'product', id: idOf(response) },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/inventory/products', as(owner, { body: { sku: 'CAFE-500', name: 'Café 500 g' } })),
+      201,
+      (response) => ({
+        action: 'product.created',
+        resource: { type: 'product', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
   },
   createMovement: async () => {
     const owner = await admin();
     const place = await stockPlace(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/inventory/movements', as(owner, { body: { ...place, type: 'IN', quantity: 10, unitCost: 3.5 } })), 201, (response) => ({
-            action: 'movement.created',
-      resource: { type: 'movement', id: idOf(response) },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/inventory/movements', as(owner, { body: { ...place, type: 'IN', quantity: 10, unitCost: 3.5 } })),
+      201,
+      (response) => ({
+        action: 'movement.created',
+        resource: { type: 'movement', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
   },
   createApiKey: async () => {
     const owner = await admin();
@@ -576,18 +723,29 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   deleteApiKey: async () => {
     const owner = await admin();
     const { id, key } = await apiKey(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/api-keys/${id}`, as(owner)), 204, () => ({
-      action: 'api_key.revoked',
-      resource: { type: 'api_key', id },
-      actor: actorOf(owner),
-    }), [key]);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/api-keys/${id}`, as(owner)),
+      204,
+      () => ({
+        action: 'api_key.revoked',
+        resource: { type: 'api_key', id },
+        actor: actorOf(owner),
+      }),
+      [key],
+    );
   },
   createWebhookEndpoint: async () => {
     const owner = await admin();
     let secret = '';
     const entry = await expectOneEntry(
       { tenantId: owner.tenantId },
-      () => call('POST', '/webhook-endpoints', as(owner, { body: { url: 'http://127.0.0.1:9/hook', events: ['product.created', 'supplier.created'], description: 'ERP' } })),
+      () =>
+        call(
+          'POST',
+          '/webhook-endpoints',
+          as(owner, { body: { url: 'http://127.0.0.1:9/hook', events: ['product.created', 'supplier.created'], description: 'ERP' } }),
+        ),
       201,
       (response) => {
         secret = (response.body as { secret: string }).secret;
@@ -622,11 +780,17 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   deleteWebhookEndpoint: async () => {
     const owner = await admin();
     const { id, secret } = await webhookEndpoint(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('DELETE', `/webhook-endpoints/${id}`, as(owner)), 204, () => ({
-      action: 'webhook_endpoint.deleted',
-      resource: { type: 'webhook_endpoint', id },
-      actor: actorOf(owner),
-    }), [secret]);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/webhook-endpoints/${id}`, as(owner)),
+      204,
+      () => ({
+        action: 'webhook_endpoint.deleted',
+        resource: { type: 'webhook_endpoint', id },
+        actor: actorOf(owner),
+      }),
+      [secret],
+    );
   },
   rotateWebhookSecret: async () => {
     const owner = await admin();
@@ -649,37 +813,59 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
   testWebhookEndpoint: async () => {
     const owner = await admin();
     const { id, secret } = await webhookEndpoint(owner);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/webhook-endpoints/${id}/test`, as(owner)), 200, () => ({
-      action: 'webhook_endpoint.tested',
-      resource: { type: 'webhook_endpoint', id },
-      actor: actorOf(owner),
-    }), [secret]);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/webhook-endpoints/${id}/test`, as(owner)),
+      200,
+      () => ({
+        action: 'webhook_endpoint.tested',
+        resource: { type: 'webhook_endpoint', id },
+        actor: actorOf(owner),
+      }),
+      [secret],
+    );
   },
   retryWebhookDelivery: async () => {
     const owner = await admin();
     const { id, secret } = await webhookEndpoint(owner);
     const deliveryId = await firstDelivery(owner, id);
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', `/webhook-deliveries/${deliveryId}/retry`, as(owner)), 200, () => ({
-      action: 'webhook_endpoint.delivery_retried',
-      resource: { type: 'webhook_endpoint', id },
-      actor: actorOf(owner),
-    }), [secret]);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/webhook-deliveries/${deliveryId}/retry`, as(owner)),
+      200,
+      () => ({
+        action: 'webhook_endpoint.delivery_retried',
+        resource: { type: 'webhook_endpoint', id },
+        actor: actorOf(owner),
+      }),
+      [secret],
+    );
   },
   createImport: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/imports', { ...as(owner), body: { kind: 'products', dryRun: true, fileName: 'produtos.csv', size: 120 } }), 201, (response) => ({
-      action: 'import.created',
-      resource: { type: 'import', id: (response.body as { id: string }).id },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/imports', { ...as(owner), body: { kind: 'products', dryRun: true, fileName: 'produtos.csv', size: 120 } }),
+      201,
+      (response) => ({
+        action: 'import.created',
+        resource: { type: 'import', id: (response.body as { id: string }).id },
+        actor: actorOf(owner),
+      }),
+    );
   },
   createExport: async () => {
     const owner = await admin();
-    return expectOneEntry({ tenantId: owner.tenantId }, () => call('POST', '/exports', { ...as(owner), body: { kind: 'suppliers' } }), 201, (response) => ({
-      action: 'export.created',
-      resource: { type: 'export', id: (response.body as { id: string }).id },
-      actor: actorOf(owner),
-    }));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/exports', { ...as(owner), body: { kind: 'suppliers' } }),
+      201,
+      (response) => ({
+        action: 'export.created',
+        resource: { type: 'export', id: (response.body as { id: string }).id },
+        actor: actorOf(owner),
+      }),
+    );
   },
 };
 
@@ -700,14 +886,18 @@ describe('every route that writes records exactly one audit entry', () => {
 });
 
 describe('a request made with an API key', () => {
-  it('is recorded with the key as its actor: its id and name, in the trail, the key\'s list and the resource\'s, without its text', async () => {
+  it("is recorded with the key as its actor: its id and name, in the trail, the key's list and the resource's, without its text", async () => {
     const owner = await admin();
     const { id, key } = await apiKey(owner, 'ERP da Matriz');
     const scope = { tenantId: owner.tenantId };
     const before = new Set((await entriesOf(scope)).map((entry) => entry.id));
 
     // A key is for servers: no Origin header (a browser's would be refused), no cookie.
-    const response = await call('POST', '/companies', { ip: IP, headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: { name: 'Loja da Integração', document: cnpj.generate() } });
+    const response = await call('POST', '/companies', {
+      ip: IP,
+      headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` },
+      body: { name: 'Loja da Integração', document: cnpj.generate() },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const companyId = idOf(response);
 
@@ -751,7 +941,14 @@ describe('failed logins', () => {
     const anonymousFailure = { type: 'anonymous', id: null, name: null };
     const inTenant = await failures({ tenantId: owner.tenantId });
     expect(inTenant).toEqual([
-      expect.objectContaining({ action: 'auth.login_failed', actor: anonymousFailure, resource: { type: 'user', id: owner.userId }, sourceIp: IP, userAgent: USER_AGENT, changes: null }),
+      expect.objectContaining({
+        action: 'auth.login_failed',
+        actor: anonymousFailure,
+        resource: { type: 'user', id: owner.userId },
+        sourceIp: IP,
+        userAgent: USER_AGENT,
+        changes: null,
+      }),
     ]);
     const inPlatform = (await failures('platform')).filter((entry) => !platformBefore.has(entry.id));
     // Other files' failed logins come from other addresses; this one is the only one from IP now.
@@ -770,7 +967,9 @@ describe('failed logins', () => {
     const ip = '127.42.0.8';
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 7; attempt += 1) {
-      statuses.push((await call('POST', '/auth/login', { ip, headers: { 'user-agent': USER_AGENT }, body: { email: owner.email, password: 'wrong password' } })).status);
+      statuses.push(
+        (await call('POST', '/auth/login', { ip, headers: { 'user-agent': USER_AGENT }, body: { email: owner.email, password: 'wrong password' } })).status,
+      );
     }
     // A burst that crossed a window boundary would reset the count; 5 attempts per window either way.
     const refused = statuses.filter((status) => status === 401).length;

@@ -31,11 +31,15 @@ describe('POST /auth/register', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ user: { id: expect.any(String), name: 'Ana Souza', email: email.toLowerCase(), tenantId } });
     expect(response.setCookies).toEqual([
-      expect.stringMatching(new RegExp(`^accessToken=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=${settings.accessTokenSeconds}; Path=/; HttpOnly; Secure; SameSite=Strict$`)),
+      expect.stringMatching(
+        new RegExp(`^accessToken=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=${settings.accessTokenSeconds}; Path=/; HttpOnly; Secure; SameSite=Strict$`),
+      ),
       expect.stringMatching(/^refreshToken=[\w-]+\.[\w-]+\.[\w-]+; Path=\/auth; HttpOnly; Secure; SameSite=Strict$/),
     ]);
     const claims = decodeJwt(cookiesFrom(response).accessToken ?? '');
-    expect(claims).toEqual(expect.objectContaining({ sub: (response.body.user as { id: string }).id, tenantId, sessionId: expect.any(String), jti: expect.any(String) }));
+    expect(claims).toEqual(
+      expect.objectContaining({ sub: (response.body.user as { id: string }).id, tenantId, sessionId: expect.any(String), jti: expect.any(String) }),
+    );
     // The base account administers the tenant.
     const users = await call<{ role: string }[]>('GET', '/users', { cookies: cookiesFrom(response) });
     expect(users.body.map((user) => user.role)).toEqual(['ADMIN']);
@@ -45,26 +49,35 @@ describe('POST /auth/register', () => {
     const email = uniqueEmail();
     const first = await signUp(email);
     const second = await signUp(email);
-    expect((await call('POST', '/auth/register', { body: { name: 'First', email, password: PASSWORD, tenantId: first.tenantId, invitationToken: first.token } })).status).toBe(200);
-    const response = await call('POST', '/auth/register', { body: { name: 'Second', email, password: PASSWORD, tenantId: second.tenantId, invitationToken: second.token } });
+    expect(
+      (await call('POST', '/auth/register', { body: { name: 'First', email, password: PASSWORD, tenantId: first.tenantId, invitationToken: first.token } }))
+        .status,
+    ).toBe(200);
+    const response = await call('POST', '/auth/register', {
+      body: { name: 'Second', email, password: PASSWORD, tenantId: second.tenantId, invitationToken: second.token },
+    });
     expect(response.status).toBe(409);
     expect(response.setCookies).toEqual([]);
     expect(response.body).toEqual(problem(409, 'conflict'));
   });
 
   it('answers 404 for an unknown tenant', async () => {
-    const response = await call('POST', '/auth/register', { body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId: randomUUID(), invitationToken: 'any' } });
+    const response = await call('POST', '/auth/register', {
+      body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId: randomUUID(), invitationToken: 'any' },
+    });
     expect(response.status).toBe(404);
     expect(response.body).toEqual(problem(404, 'not-found'));
   });
 
-  it('answers 403 to another e-mail presenting the base account\'s token, and 200 to its own address', async () => {
+  it("answers 403 to another e-mail presenting the base account's token, and 200 to its own address", async () => {
     const { tenantId, token } = await signUp('owner@example.com');
     const response = await call('POST', '/auth/register', { body: { name: 'X', email: uniqueEmail(), password: PASSWORD, tenantId, invitationToken: token } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual(problem(403, 'forbidden'));
 
-    const owner = await call('POST', '/auth/register', { body: { name: 'Owner', email: 'OWNER@example.com', password: PASSWORD, tenantId, invitationToken: token } });
+    const owner = await call('POST', '/auth/register', {
+      body: { name: 'Owner', email: 'OWNER@example.com', password: PASSWORD, tenantId, invitationToken: token },
+    });
     expect(owner.status).toBe(200);
   });
 
@@ -93,7 +106,9 @@ describe('POST /auth/register', () => {
     const email = uniqueEmail('race');
     const { tenantId, token } = await signUp(email);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => call('POST', '/auth/register', { body: { name: `R${index}`, email, password: PASSWORD, tenantId, invitationToken: token } })),
+      Array.from({ length: 20 }, (_, index) =>
+        call('POST', '/auth/register', { body: { name: `R${index}`, email, password: PASSWORD, tenantId, invitationToken: token } }),
+      ),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);

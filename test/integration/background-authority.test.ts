@@ -10,7 +10,18 @@ import { runImport } from '../../lib/imports/engine';
 import { jobs, workers } from '../../lib/routes';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import { testPrincipal } from '../support/principal';
-import { apiUrl, call, cookiesFrom, newTenantWithAdmin, registerInvitee, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess, type Account } from './api';
+import {
+  apiUrl,
+  call,
+  cookiesFrom,
+  newTenantWithAdmin,
+  registerInvitee,
+  signInWithSecondFactor,
+  uniqueEmail,
+  uniqueName,
+  useLocalStoreInProcess,
+  type Account,
+} from './api';
 
 /**
  * Background work re-checks who asked, at every step: an import or an export made by a user who
@@ -47,7 +58,10 @@ async function startImport(account: Account): Promise<{ id: string; upload: { ur
 }
 
 const put = async (upload: { url: string; headers: Record<string, string> }) =>
-  fetch(`${apiUrl()}${upload.url}`, { method: 'PUT', headers: upload.headers, body: Buffer.from(PRODUCTS) }).then(async (response) => ({ status: response.status, text: await response.text() }));
+  fetch(`${apiUrl()}${upload.url}`, { method: 'PUT', headers: upload.headers, body: Buffer.from(PRODUCTS) }).then(async (response) => ({
+    status: response.status,
+    text: await response.text(),
+  }));
 
 const productsOf = async (admin: Account) => (await call<unknown[]>('GET', '/inventory/products', { cookies: admin.cookies })).body;
 
@@ -69,7 +83,12 @@ describe('an import whose administrator loses the right to it', () => {
     const own = await startImport(admin);
     expect((await put(own.upload)).status).toBe(200);
     // The API's process runs it once the file came (as the bucket's notice does deployed): its end, within 20 s on a busy machine.
-    await expect.poll(async () => (await call<{ status: string }>('GET', `/imports/${own.id}`, { cookies: admin.cookies })).body.status, { timeout: 20_000, interval: 100 }).toBe('succeeded');
+    await expect
+      .poll(async () => (await call<{ status: string }>('GET', `/imports/${own.id}`, { cookies: admin.cookies })).body.status, {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .toBe('succeeded');
     expect(await productsOf(admin)).toHaveLength(2);
   });
 
@@ -107,23 +126,34 @@ describe('an export whose user is removed', () => {
     };
     await runExport(gone, deps);
     await runExport(kept, deps);
-    expect(await findExportJob(admin.tenantId, gone.id)).toMatchObject({ status: 'failed', failure: 'The user who started this job was removed: the job was stopped' });
+    expect(await findExportJob(admin.tenantId, gone.id)).toMatchObject({
+      status: 'failed',
+      failure: 'The user who started this job was removed: the job was stopped',
+    });
     expect(await findExportJob(admin.tenantId, kept.id)).toMatchObject({ status: 'done' });
     expect(new Set(written)).toEqual(new Set([kept.id]));
     // Each job's marker went with its end.
-    for (const id of [gone.id, kept.id]) expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.pendingJob(admin.tenantId, id) }))).Item).toBeUndefined();
+    for (const id of [gone.id, kept.id])
+      expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.pendingJob(admin.tenantId, id) }))).Item).toBeUndefined();
   });
 });
 
 describe('a closed tenant', () => {
-  it("fails its pending jobs at once, and its upload links and workers write nothing into it", { timeout: 60_000 }, async () => {
+  it('fails its pending jobs at once, and its upload links and workers write nothing into it', { timeout: 60_000 }, async () => {
     const rootEmail = uniqueEmail('root');
-    const root = await promoteOrCreateAdmin({ email: rootEmail, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false }, Date.now());
+    const root = await promoteOrCreateAdmin(
+      { email: rootEmail, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false },
+      Date.now(),
+    );
     const signedIn = await signInWithSecondFactor(rootEmail, PASSWORD, root.secondFactor.secret);
     expect(signedIn.response.status).toBe(200);
     const admin = await newTenantWithAdmin();
     const job = await startImport(admin);
-    const exported = await createExportJob(testPrincipal({ tenantId: admin.tenantId, userId: admin.userId, role: 'ADMIN', name: 'Admin' }), { kind: 'products' }, Date.now());
+    const exported = await createExportJob(
+      testPrincipal({ tenantId: admin.tenantId, userId: admin.userId, role: 'ADMIN', name: 'Admin' }),
+      { kind: 'products' },
+      Date.now(),
+    );
     expect((await call('POST', `/tenants/${admin.tenantId}/close`, { cookies: signedIn.cookies })).status).toBe(200);
 
     const failure = 'The tenant was closed: its jobs were stopped';
@@ -133,7 +163,8 @@ describe('a closed tenant', () => {
     await runImport({ tenantId: admin.tenantId, id: job.id }, { now: Date.now, files: fileOf(PRODUCTS) });
     expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({ status: 'failed', failure, rowsDone: 0 });
     // No product of the file was written: the SKUs are free in the tenant.
-    for (const sku of ['BG-1', 'BG-2']) expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.productSku(admin.tenantId, sku) }))).Item).toBeUndefined();
+    for (const sku of ['BG-1', 'BG-2'])
+      expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.productSku(admin.tenantId, sku) }))).Item).toBeUndefined();
   });
 });
 
@@ -147,7 +178,8 @@ describe('every background job', () => {
     importStep: 'fails the job and writes nothing (lib/background/authority, tested above)',
     exportRun: 'fails the job and writes no file (lib/background/authority, tested above)',
     webhookDelivery: 'delivers the events recorded while the tenant was active; a closed tenant records no new one',
-    tenantJobStep: "a platform job: exports a closed tenant (the point of an export before the deletion) and deletes it; stops an export once the deletion started",
+    tenantJobStep:
+      'a platform job: exports a closed tenant (the point of an export before the deletion) and deletes it; stops an export once the deletion started',
     tenantDeletion: 'a platform job: starts the deletion of closed tenants that are due',
     salesRollup: 'rolls up the sales recorded while the tenant was active; writes no coverage marker for a tenant being deleted',
   };

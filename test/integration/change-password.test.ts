@@ -8,7 +8,8 @@ import { call, cookiesFrom, login, newTenantWithAdmin, outboxFor, problem, rando
  */
 const NEW_PASSWORD = 'staple battery horse correct';
 
-const change = (cookies: Record<string, string>, body: Record<string, unknown>, ip?: string) => call('POST', '/auth/change-password', { cookies, body, ...(ip ? { ip } : {}) });
+const change = (cookies: Record<string, string>, body: Record<string, unknown>, ip?: string) =>
+  call('POST', '/auth/change-password', { cookies, body, ...(ip ? { ip } : {}) });
 
 describe('POST /auth/change-password', () => {
   it('changes the password, ends every other session, and goes on with fresh cookies', async () => {
@@ -58,7 +59,8 @@ describe('POST /auth/change-password', () => {
       ip = randomLoopback();
       const window = Math.floor(Date.now() / 900_000);
       statuses = [];
-      for (let attempt = 0; attempt < 6; attempt += 1) statuses.push((await change(admin.cookies, { currentPassword: `wrong ${attempt}`, newPassword: NEW_PASSWORD }, ip)).status);
+      for (let attempt = 0; attempt < 6; attempt += 1)
+        statuses.push((await change(admin.cookies, { currentPassword: `wrong ${attempt}`, newPassword: NEW_PASSWORD }, ip)).status);
       if (Math.floor(Date.now() / 900_000) === window) break;
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);

@@ -26,7 +26,12 @@ const attempts = routeLimit(routes.register, 'ip');
 async function newAccount(nowMs: number) {
   const email = uniqueEmail('clock');
   const tenant = await createTenant({ name: uniqueName('clock'), plan: 'STARTER', adminEmail: email }, nowMs);
-  const { user, tokens } = await register({ name: 'Clock', email, password: 'clock password', tenantId: tenant.id, invitationToken: invitationTokenFor(email) ?? '' }, client, nowMs, attempts);
+  const { user, tokens } = await register(
+    { name: 'Clock', email, password: 'clock password', tenantId: tenant.id, invitationToken: invitationTokenFor(email) ?? '' },
+    client,
+    nowMs,
+    attempts,
+  );
   return { tenant, user, email, tokens };
 }
 
@@ -98,9 +103,13 @@ describe('expiring tokens', () => {
     await inviteUser(principal, email, start - 7 * 24 * 3600 * SECOND - SECOND);
     const invitationToken = invitationTokenFor(email) ?? '';
     expect(invitationToken).not.toBe('');
-    await expect(register({ name: 'Late', email, password: 'late password', tenantId: tenant.id, invitationToken }, client, start, attempts)).rejects.toBeInstanceOf(Forbidden);
+    await expect(
+      register({ name: 'Late', email, password: 'late password', tenantId: tenant.id, invitationToken }, client, start, attempts),
+    ).rejects.toBeInstanceOf(Forbidden);
     // One second earlier it was still pending.
-    await expect(register({ name: 'Late', email, password: 'late password', tenantId: tenant.id, invitationToken }, client, start - 2 * SECOND, attempts)).resolves.toMatchObject({
+    await expect(
+      register({ name: 'Late', email, password: 'late password', tenantId: tenant.id, invitationToken }, client, start - 2 * SECOND, attempts),
+    ).resolves.toMatchObject({
       user: { email },
     });
   });

@@ -51,12 +51,16 @@ interface Held {
   passwordHash: unknown;
 }
 
-const credentialsOf = async (tenantId: string, userId: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.credentials(tenantId, userId) }))).Item;
+const credentialsOf = async (tenantId: string, userId: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.credentials(tenantId, userId) }))).Item;
 
 /** A tenant whose users hold every public route's credential, then closed by a platform administrator. */
 async function closedTenant(): Promise<Held> {
   const rootEmail = uniqueEmail('root');
-  const root = await promoteOrCreateAdmin({ email: rootEmail, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false }, Date.now());
+  const root = await promoteOrCreateAdmin(
+    { email: rootEmail, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false },
+    Date.now(),
+  );
   const rootCookies = (await signInWithSecondFactor(rootEmail, PASSWORD, root.secondFactor.secret)).cookies;
 
   const admin = await newTenantWithAdmin();
@@ -65,14 +69,18 @@ async function closedTenant(): Promise<Held> {
   const member = await registerInvitee(admin, memberEmail, PASSWORD, 'Member');
   expect(member.status).toBe(200);
   const started = await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: cookiesFrom(member), body: { password: PASSWORD } });
-  expect((await call('POST', '/auth/mfa/totp/confirm', { cookies: cookiesFrom(member), body: { code: codeAt(started.body.secret, Date.now()) } })).status).toBe(200);
+  expect((await call('POST', '/auth/mfa/totp/confirm', { cookies: cookiesFrom(member), body: { code: codeAt(started.body.secret, Date.now()) } })).status).toBe(
+    200,
+  );
   const challenge = cookiesFrom((await login(memberEmail, PASSWORD)).response).mfaChallenge;
   expect(challenge).toBeTruthy();
 
   const inviteeEmail = uniqueEmail('invitee');
   expect((await call('POST', '/auth/invitations', { cookies: admin.cookies, body: { email: inviteeEmail } })).status).toBe(201);
   expect((await call('POST', '/auth/forgot-password', { body: { email: admin.email } })).status).toBe(200);
-  const resetMail = outboxFor(admin.email).filter((message) => message.text.includes('reset-password')).at(-1);
+  const resetMail = outboxFor(admin.email)
+    .filter((message) => message.text.includes('reset-password'))
+    .at(-1);
   const resetToken = resetMail ? linkParameter(resetMail, 'token') : null;
   expect(resetToken).toBeTruthy();
 
@@ -92,14 +100,22 @@ async function closedTenant(): Promise<Held> {
 const refused = (response: ApiResponse, status: number) => expect(response.status, JSON.stringify(response.body)).toBe(status);
 
 /** Each public route, tried for the closed tenant: what it must answer, and that it wrote nothing. */
-const SCENARIOS: Record<Extract<RouteId, 'createTenant' | 'register' | 'login' | 'refresh' | 'verifySecondFactor' | 'forgotPassword' | 'resetPassword'>, (held: Held) => Promise<void>> = {
+const SCENARIOS: Record<
+  Extract<RouteId, 'createTenant' | 'register' | 'login' | 'refresh' | 'verifySecondFactor' | 'forgotPassword' | 'resetPassword'>,
+  (held: Held) => Promise<void>
+> = {
   // A sign-up makes a new tenant, never reaches a closed one: its name stays taken.
   createTenant: async (held) => {
     refused(await call('POST', '/tenants', { body: { name: held.tenantName, plan: 'STARTER', adminEmail: uniqueEmail('taker') } }), 409);
   },
   // As for a tenant that does not exist.
   register: async (held) => {
-    refused(await call('POST', '/auth/register', { body: { name: 'Late', email: held.invitee.email, password: PASSWORD, tenantId: held.tenantId, invitationToken: held.invitee.token } }), 404);
+    refused(
+      await call('POST', '/auth/register', {
+        body: { name: 'Late', email: held.invitee.email, password: PASSWORD, tenantId: held.tenantId, invitationToken: held.invitee.token },
+      }),
+      404,
+    );
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(held.invitee.email) }))).Item).toBeUndefined();
   },
   login: async (held) => {
@@ -109,7 +125,14 @@ const SCENARIOS: Record<Extract<RouteId, 'createTenant' | 'register' | 'login' |
     refused(await call('POST', '/auth/refresh', { cookies: held.adminCookies, headers: { origin: allowedOrigin() } }), 401);
   },
   verifySecondFactor: async (held) => {
-    refused(await call('POST', '/auth/mfa/verify', { cookies: { mfaChallenge: held.member.challenge }, body: { code: codeAt(held.member.secret, Date.now() + 30_000) }, headers: { origin: allowedOrigin() } }), 401);
+    refused(
+      await call('POST', '/auth/mfa/verify', {
+        cookies: { mfaChallenge: held.member.challenge },
+        body: { code: codeAt(held.member.secret, Date.now() + 30_000) },
+        headers: { origin: allowedOrigin() },
+      }),
+      401,
+    );
   },
   // Before forgotPassword's scenario, which (were it to mail a new link) would replace this one.
   // The link mailed before the close no longer works, and the password stays.
@@ -133,7 +156,12 @@ describe('a closed tenant, at every public route', () => {
   }, 120_000);
 
   it('has a scenario for each public route of the manifest', () => {
-    expect(Object.keys(SCENARIOS).sort()).toEqual(routeList().filter((route) => route.auth === 'public').map((route) => route.id).sort());
+    expect(Object.keys(SCENARIOS).sort()).toEqual(
+      routeList()
+        .filter((route) => route.auth === 'public')
+        .map((route) => route.id)
+        .sort(),
+    );
   });
 
   it.each(Object.entries(SCENARIOS))('%s refuses it and writes nothing', async (_route, scenario) => {

@@ -2,7 +2,18 @@ import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lib/audit/model';
 import { readAuditPage } from '../../lib/db/repositories/audit';
-import { call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, secondFactorFrom, signInWithSecondFactor, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
+import {
+  call,
+  cookiesFrom,
+  newTenantWithAdmin,
+  problem,
+  registerInvitee,
+  secondFactorFrom,
+  signInWithSecondFactor,
+  uniqueEmail,
+  useLocalStoreInProcess,
+  type Account,
+} from './api';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ADDRESS = { street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310-100' };
@@ -114,7 +125,9 @@ describe('POST /companies', () => {
   it('gives exactly one 201 for 20 parallel creates of one document across tenants', async () => {
     const accounts = await Promise.all(Array.from({ length: 4 }, () => newTenantWithAdmin()));
     const document = newCnpj();
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => createCompany(accounts[index % 4] as Account, { name: `Race ${index}`, document })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => createCompany(accounts[index % 4] as Account, { name: `Race ${index}`, document })),
+    );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 409)).toHaveLength(19);
   });
@@ -242,7 +255,7 @@ describe('PATCH /companies/{id}/status', () => {
     expect(list.body[0]?.status).toBe(from);
   });
 
-  it('lets a platform administrator unblock any tenant\'s company', async () => {
+  it("lets a platform administrator unblock any tenant's company", async () => {
     const admin = await newTenantWithAdmin();
     const id = await companyOf(admin);
     await setStatus(admin.cookies, id, 'BLOCKED');
@@ -262,7 +275,13 @@ describe('PATCH /companies/{id}/status', () => {
     expect(response.body).toEqual(expect.objectContaining({ id, tenantId: admin.tenantId, status: 'ACTIVE' }));
     // The entry is in the company's tenant's trail, naming the platform administrator.
     const [latest] = await auditOf(admin.tenantId, id);
-    expect(latest).toEqual(expect.objectContaining({ action: 'company.status_changed', actor: expect.objectContaining({ type: 'user' }), changes: [{ field: 'status', before: 'BLOCKED', after: 'ACTIVE' }] }));
+    expect(latest).toEqual(
+      expect.objectContaining({
+        action: 'company.status_changed',
+        actor: expect.objectContaining({ type: 'user' }),
+        changes: [{ field: 'status', before: 'BLOCKED', after: 'ACTIVE' }],
+      }),
+    );
     expect(latest?.actor.id).not.toBe(admin.userId);
   });
 
@@ -284,7 +303,14 @@ describe('the audit entries of company writes', () => {
     const admin = await newTenantWithAdmin();
     const created = await createCompany(admin, { name: 'Audited', document: newCnpj(), settings: { theme: 'light' } });
     const id = created.body.id as string;
-    expect((await call('PATCH', `/companies/${id}`, { cookies: admin.cookies, body: { name: 'Audited Ltda', address: ADDRESS, settings: { theme: 'dark' }, costMethod: 'WEIGHTED_AVERAGE' } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/companies/${id}`, {
+          cookies: admin.cookies,
+          body: { name: 'Audited Ltda', address: ADDRESS, settings: { theme: 'dark' }, costMethod: 'WEIGHTED_AVERAGE' },
+        })
+      ).status,
+    ).toBe(200);
 
     const actor = { type: 'user', id: admin.userId, name: 'Admin' };
     expect(await auditOf(admin.tenantId, id)).toEqual([
@@ -305,7 +331,9 @@ describe('the audit entries of company writes', () => {
   it('answers one of parallel changes from the same status, the others the 409 of a stale status, and records the one', async () => {
     const admin = await newTenantWithAdmin();
     const id = String((await createCompany(admin, { name: 'Race', document: newCnpj() })).body.id);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => call('PATCH', `/companies/${id}/status`, { cookies: admin.cookies, body: { status: 'DISABLED' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call('PATCH', `/companies/${id}/status`, { cookies: admin.cookies, body: { status: 'DISABLED' } })),
+    );
 
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     for (const answer of answers.filter((each) => each.status !== 200)) expect(answer.body).toEqual(problem(409, 'conflict'));
@@ -323,7 +351,9 @@ describe('the audit entries of company writes', () => {
     ]);
     expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 200).concat(200));
 
-    const renames = (await auditOf(admin.tenantId, id)).filter((entry) => entry.action === 'company.updated').map((entry) => entry.changes?.[0] as { before: string; after: string });
+    const renames = (await auditOf(admin.tenantId, id))
+      .filter((entry) => entry.action === 'company.updated')
+      .map((entry) => entry.changes?.[0] as { before: string; after: string });
     expect(renames).toHaveLength(names.length);
     // Each write replaced the one before it: following before -> after from Name 0 visits every name once.
     const next = new Map(renames.map((change) => [change.before, change.after]));

@@ -45,7 +45,8 @@ const sell = (account: Account, warehouseId: string, productId: string, quantity
   post(account, '/inventory/movements', { productId, warehouseId, type: 'SALE', quantity, occurredAt: new Date(Date.now() - daysAgo * DAY_MS).toISOString() });
 
 /** The full read's answer (what the dashboard shows without an index). */
-const fullRead = async (account: Account, days: number, nowMs = Date.now()) => (await stockCoverage(testPrincipal({ tenantId: account.tenantId }), days, nowMs)).map((entry) => entry.item);
+const fullRead = async (account: Account, days: number, nowMs = Date.now()) =>
+  (await stockCoverage(testPrincipal({ tenantId: account.tenantId }), days, nowMs)).map((entry) => entry.item);
 
 /** The index's answer for the whole catalog, or null when it is not current. */
 async function fromIndex(account: Account, days: number, day = today()): Promise<CoverageItem[] | null> {
@@ -56,7 +57,12 @@ async function fromIndex(account: Account, days: number, day = today()): Promise
 /** Every entry of one window's index (marker excluded), as stored. */
 async function entries(account: Account, days: number) {
   const { Items = [] } = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.coverageIndexOf(account.tenantId, days).pk }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.coverageIndexOf(account.tenantId, days).pk },
+      ConsistentRead: true,
+    }),
   );
   return Items.filter((item) => item.sk !== COVERAGE_MARKER_SK);
 }
@@ -117,7 +123,8 @@ describe('the coverage index', () => {
     const send = async (body: (typeof movements)[number]) => {
       const headers = { 'idempotency-key': randomUUID() };
       let answer = await call('POST', '/inventory/movements', { cookies: admin.cookies, body, headers });
-      for (let retry = 0; answer.status === 503 && retry < 5; retry += 1) answer = await call('POST', '/inventory/movements', { cookies: admin.cookies, body, headers });
+      for (let retry = 0; answer.status === 503 && retry < 5; retry += 1)
+        answer = await call('POST', '/inventory/movements', { cookies: admin.cookies, body, headers });
       return answer;
     };
     const answers = await Promise.all(movements.map(send));
@@ -164,12 +171,16 @@ describe('the coverage index', () => {
     const before = await fromIndex(admin, 30);
     await sell(admin, warehouseId, ids.IDLE as string, 3, 2);
     const now = await fromIndex(admin, 30);
-    expect(now?.find((item) => item.sku === 'IDLE')).toEqual(expect.objectContaining({ availableQuantity: 6, averageDailySales: 0, estimatedCoverageDays: null }));
+    expect(now?.find((item) => item.sku === 'IDLE')).toEqual(
+      expect.objectContaining({ availableQuantity: 6, averageDailySales: 0, estimatedCoverageDays: null }),
+    );
     expect(now?.filter((item) => item.sku !== 'IDLE')).toEqual(before?.filter((item) => item.sku !== 'IDLE'));
 
     await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
     const after = await fromIndex(admin, 30);
-    expect(after?.find((item) => item.sku === 'IDLE')).toEqual(expect.objectContaining({ availableQuantity: 6, averageDailySales: 0.1, estimatedCoverageDays: 60 }));
+    expect(after?.find((item) => item.sku === 'IDLE')).toEqual(
+      expect.objectContaining({ availableQuantity: 6, averageDailySales: 0.1, estimatedCoverageDays: 60 }),
+    );
     expect(after).toEqual(await fullRead(admin, 30));
   });
 
@@ -184,7 +195,7 @@ describe('the coverage index', () => {
     const walk = async (first: Awaited<ReturnType<typeof coveragePage>>, between: () => Promise<void>) => {
       await between();
       const items = [...first.items];
-      for (let cursor = first.nextCursor; cursor; ) {
+      for (let cursor = first.nextCursor; cursor;) {
         const page = await coveragePage(principal, { days: 30, limit: 3, cursor }, Date.now(), undefined);
         items.push(...page.items);
         cursor = page.nextCursor;

@@ -67,8 +67,22 @@ describe('GET /inventory/dashboard/coverage', () => {
       const fastAverage = soldWithin(days) / days;
       const slowAverage = days >= 3 ? 3 / days : 0;
       const expected = [
-        { productId: ids.FAST, sku: 'FAST', name: 'Product FAST', availableQuantity: 1000 - sold, averageDailySales: round2(fastAverage), estimatedCoverageDays: fastAverage > 0 ? round2((1000 - sold) / fastAverage) : null },
-        { productId: ids.SLOW, sku: 'SLOW', name: 'Product SLOW', availableQuantity: 47, averageDailySales: round2(slowAverage), estimatedCoverageDays: slowAverage > 0 ? round2(47 / slowAverage) : null },
+        {
+          productId: ids.FAST,
+          sku: 'FAST',
+          name: 'Product FAST',
+          availableQuantity: 1000 - sold,
+          averageDailySales: round2(fastAverage),
+          estimatedCoverageDays: fastAverage > 0 ? round2((1000 - sold) / fastAverage) : null,
+        },
+        {
+          productId: ids.SLOW,
+          sku: 'SLOW',
+          name: 'Product SLOW',
+          availableQuantity: 47,
+          averageDailySales: round2(slowAverage),
+          estimatedCoverageDays: slowAverage > 0 ? round2(47 / slowAverage) : null,
+        },
         { productId: ids.IDLE, sku: 'IDLE', name: 'Product IDLE', availableQuantity: 7, averageDailySales: 0, estimatedCoverageDays: null },
       ].sort((a, b) => (a.estimatedCoverageDays ?? Infinity) - (b.estimatedCoverageDays ?? Infinity) || (a.sku < b.sku ? -1 : 1));
       expect(response.body, `days=${days}`).toEqual(expected);
@@ -161,7 +175,13 @@ describe('GET /inventory/dashboard/coverage', () => {
     await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
 
     const whole = await coverage(admin, '?days=10');
-    expect(whole.body.map((item) => [item.sku, item.estimatedCoverageDays])).toEqual([['B', 0], ['A', 10], ['C', 10], ['D', null], ['E', null]]);
+    expect(whole.body.map((item) => [item.sku, item.estimatedCoverageDays])).toEqual([
+      ['B', 0],
+      ['A', 10],
+      ['C', 10],
+      ['D', null],
+      ['E', null],
+    ]);
     expect(whole.headers.get('link')).toBeNull();
 
     for (const limit of [1, 2, 4]) {
@@ -175,6 +195,8 @@ describe('GET /inventory/dashboard/coverage', () => {
     const cursor = new URL(`http://x${next}`).searchParams.get('cursor') ?? '';
     const otherDays = await coverage(admin, `?days=11&limit=2&cursor=${encodeURIComponent(cursor)}`);
     expect(otherDays.status).toBe(400);
-    expect(otherDays.body).toEqual(problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] }));
+    expect(otherDays.body).toEqual(
+      problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] }),
+    );
   });
 });

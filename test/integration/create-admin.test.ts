@@ -5,7 +5,21 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { allPages, call, cookiesFrom, invitationTokenFor, login, newTenantWithAdmin, nextLink, problem, secondFactorFrom, signInWithSecondFactor, uniqueEmail, uniqueName, useLocalStoreInProcess } from './api';
+import {
+  allPages,
+  call,
+  cookiesFrom,
+  invitationTokenFor,
+  login,
+  newTenantWithAdmin,
+  nextLink,
+  problem,
+  secondFactorFrom,
+  signInWithSecondFactor,
+  uniqueEmail,
+  uniqueName,
+  useLocalStoreInProcess,
+} from './api';
 import { auditRecord } from '../../lib/audit/record';
 import { resetConfig } from '../../lib/config';
 import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
@@ -88,7 +102,11 @@ describe('npm run create-admin', () => {
     const tenant = await newTenantWithAdmin();
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email, '--name', 'Root'], { password: 'admin password 1' });
-    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in (the new )?platform tenant 'platform' \(.*\)\./, email), stderr: STORE_LINE });
+    expect(result).toEqual({
+      code: 0,
+      stdout: printed(/Created platform administrator .* in (the new )?platform tenant 'platform' \(.*\)\./, email),
+      stderr: STORE_LINE,
+    });
 
     const signedIn = await signInWithSecondFactor(email, 'admin password 1', secondFactorFrom(result.stdout).secret);
     expect(signedIn.response.status).toBe(200);
@@ -96,7 +114,18 @@ describe('npm run create-admin', () => {
     const response = { body: (await allPages<Record<string, unknown>>('/tenants', signedIn.cookies)).items };
     expect(response.body).toEqual(
       expect.arrayContaining([
-        { id: tenant.tenantId, name: expect.any(String), brandName: null, document: null, address: null, phone: null, logoUrl: null, plan: 'STARTER', mfaPolicy: 'OFF', stockLowThresholdDays: null },
+        {
+          id: tenant.tenantId,
+          name: expect.any(String),
+          brandName: null,
+          document: null,
+          address: null,
+          phone: null,
+          logoUrl: null,
+          plan: 'STARTER',
+          mfaPolicy: 'OFF',
+          stockLowThresholdDays: null,
+        },
       ]),
     );
     const names = response.body.map((item) => item.name as string);
@@ -104,7 +133,8 @@ describe('npm run create-admin', () => {
   });
 
   it('pages GET /tenants by name across its shards: every tenant once, in order, whatever the page size', async () => {
-    for (const name of ['0-first', 'zz-last', 'm-middle']) await call('POST', '/tenants', { body: { name: `${name}-${randomUUID().slice(0, 6)}`, plan: 'STARTER' } });
+    for (const name of ['0-first', 'zz-last', 'm-middle'])
+      await call('POST', '/tenants', { body: { name: `${name}-${randomUUID().slice(0, 6)}`, plan: 'STARTER' } });
     const whole = await allPages<{ id: string; name: string }>('/tenants', platform.cookies);
     const names = whole.items.map((tenant) => tenant.name);
     expect(names).toEqual([...names].sort());
@@ -117,7 +147,10 @@ describe('npm run create-admin', () => {
       const known = new Set(whole.items.map((tenant) => tenant.id));
       const stillThere = new Set(paged.items.map((tenant) => tenant.id));
       // By id: a tenant closed meanwhile reads with its status.
-      expect(paged.items.filter((tenant) => known.has(tenant.id)).map((tenant) => tenant.id), `limit ${limit}`).toEqual(whole.items.filter((tenant) => stillThere.has(tenant.id)).map((tenant) => tenant.id));
+      expect(
+        paged.items.filter((tenant) => known.has(tenant.id)).map((tenant) => tenant.id),
+        `limit ${limit}`,
+      ).toEqual(whole.items.filter((tenant) => stillThere.has(tenant.id)).map((tenant) => tenant.id));
       expect(new Set(paged.items.map((tenant) => tenant.id)).size, `limit ${limit}`).toBe(paged.items.length);
       const pagedNames = paged.items.map((tenant) => tenant.name);
       expect(pagedNames, `limit ${limit}`).toEqual([...pagedNames].sort());
@@ -140,21 +173,21 @@ describe('npm run create-admin', () => {
     expect((await call('GET', '/tenants', { cookies: signedIn.cookies })).status).toBe(200);
   });
 
-  it.each([
-    ['--password', 'a password'],
-    ['--password=a password'],
-  ])('refuses %s with exit code 2, naming ADMIN_PASSWORD, and creates nothing', async (...flag) => {
-    const email = uniqueEmail('root');
-    const result = await createAdmin(['--email', email, ...flag], { password: 'admin password 1' });
-    expect(result).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: expect.stringContaining('--password is not accepted'),
-    });
-    expect(result.stderr).toContain('ADMIN_PASSWORD=… npm run create-admin -- --email E');
-    expect((await login(email, 'admin password 1')).response.status).toBe(401);
-    expect((await login(email, 'a password')).response.status).toBe(401);
-  });
+  it.each([['--password', 'a password'], ['--password=a password']])(
+    'refuses %s with exit code 2, naming ADMIN_PASSWORD, and creates nothing',
+    async (...flag) => {
+      const email = uniqueEmail('root');
+      const result = await createAdmin(['--email', email, ...flag], { password: 'admin password 1' });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringContaining('--password is not accepted'),
+      });
+      expect(result.stderr).toContain('ADMIN_PASSWORD=… npm run create-admin -- --email E');
+      expect((await login(email, 'admin password 1')).response.status).toBe(401);
+      expect((await login(email, 'a password')).response.status).toBe(401);
+    },
+  );
 
   it('refuses bad arguments with exit code 2 and a usage line', async () => {
     expect(await createAdmin(['--email', 'not-an-email'], { password: 'admin password 1' })).toEqual({
@@ -179,7 +212,11 @@ describe('npm run create-admin', () => {
     });
     expect(await createAdmin(['--email', email])).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('No password: set ADMIN_PASSWORD') });
     // Nothing was stored: the e-mail is still free.
-    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({ code: 0, stdout: printed(/Created platform administrator .*/, email), stderr: STORE_LINE });
+    expect(await createAdmin(['--email', email], { password: 'x'.repeat(128) })).toEqual({
+      code: 0,
+      stdout: printed(/Created platform administrator .*/, email),
+      stderr: STORE_LINE,
+    });
   });
 });
 
@@ -192,7 +229,9 @@ describe('the second factor it enrols', () => {
     expect(result.code, result.stderr).toBe(0);
     const factor = secondFactorFrom(result.stdout);
     expect(factor.secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(factor.otpauthUri).toBe(`otpauth://totp/Backoffice:${encodeURIComponent(email)}?issuer=Backoffice&secret=${factor.secret}&algorithm=SHA1&digits=6&period=30`);
+    expect(factor.otpauthUri).toBe(
+      `otpauth://totp/Backoffice:${encodeURIComponent(email)}?issuer=Backoffice&secret=${factor.secret}&algorithm=SHA1&digits=6&period=30`,
+    );
     expect(factor.recoveryCodes).toHaveLength(10);
     expect(new Set(factor.recoveryCodes).size).toBe(10);
     for (const code of factor.recoveryCodes) expect(code).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
@@ -265,7 +304,10 @@ describe('promoting an existing account', () => {
     const result = await createAdmin(['--email', user.email, '--promote'], { password: 'the real admin password' });
     expect(result).toEqual({
       code: 0,
-      stdout: printed(`Promoted ${user.email} (tenant ${user.tenantId}) to platform administrator: its password was replaced and 2 session(s) ended.`, user.email),
+      stdout: printed(
+        `Promoted ${user.email} (tenant ${user.tenantId}) to platform administrator: its password was replaced and 2 session(s) ended.`,
+        user.email,
+      ),
       stderr: STORE_LINE,
     });
 
@@ -311,7 +353,11 @@ describe('the platform tenant', () => {
 
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email, '--tenant', name], { password: 'admin password 1' });
-    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`The tenant '${name}' (${signedUp.body.id}) was not created by create-admin`) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining(`The tenant '${name}' (${signedUp.body.id}) was not created by create-admin`),
+    });
 
     expect((await login(email, 'admin password 1')).response.status).toBe(401);
     expect((await call('GET', '/tenants', { cookies: cookiesFrom(registered) })).status).toBe(403);
@@ -373,7 +419,11 @@ describe('the platform tenant', () => {
 
         const email = uniqueEmail('root');
         const result = await createAdmin(['--email', email], { password: 'admin password 1', env: { TABLE_NAME: table } });
-        expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`The tenant 'platform' (${squatted.id}) was not created by create-admin`) });
+        expect(result).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: expect.stringContaining(`The tenant 'platform' (${squatted.id}) was not created by create-admin`),
+        });
         expect(await findUserByEmail(email)).toBeUndefined();
         expect(await getTenant(squatted.id)).toEqual(squatted);
       });
@@ -384,9 +434,17 @@ describe('the platform tenant', () => {
         const first = uniqueEmail('root');
         const second = uniqueEmail('root');
         const created = await createAdmin(['--email', first], { password: 'admin password 1', env: { TABLE_NAME: table } });
-        expect(created).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, first), stderr: STORE_LINE });
+        expect(created).toEqual({
+          code: 0,
+          stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, first),
+          stderr: STORE_LINE,
+        });
         const joined = await createAdmin(['--email', second], { password: 'admin password 2', env: { TABLE_NAME: table } });
-        expect(joined).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in platform tenant 'platform' \(.*\)\./, second), stderr: STORE_LINE });
+        expect(joined).toEqual({
+          code: 0,
+          stdout: printed(/Created platform administrator .* in platform tenant 'platform' \(.*\)\./, second),
+          stderr: STORE_LINE,
+        });
 
         const tenantId = await findTenantIdByName('platform');
         const firstUser = await findUserByEmail(first);
@@ -438,7 +496,11 @@ describe('the store it writes to', () => {
     const other = emptyDataDir();
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email], { env: { DATA_DIR: other } });
-    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining(`No npm start is running on DATA_DIR=${other}: nothing would read what this command writes`) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining(`No npm start is running on DATA_DIR=${other}: nothing would read what this command writes`),
+    });
     expect(result.stderr).toContain('add --private-store to write into');
     expect(readdirSync(other)).toEqual([]);
     expect((await login(email, 'admin password 1')).response.status).toBe(401);
@@ -458,10 +520,13 @@ describe('the store it writes to', () => {
     const other = emptyDataDir();
     const email = uniqueEmail('root');
     const result = await createAdmin(['--email', email, '--private-store'], { password: 'admin password 1', env: { DATA_DIR: other } });
-    expect(result).toEqual({ code: 0, stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, email), stderr: `Store: a private DynamoDB Local on DATA_DIR=${other} (no npm start runs on it).\n` });
+    expect(result).toEqual({
+      code: 0,
+      stdout: printed(/Created platform administrator .* in the new platform tenant 'platform' \(.*\)\./, email),
+      stderr: `Store: a private DynamoDB Local on DATA_DIR=${other} (no npm start runs on it).\n`,
+    });
     expect(readdirSync(join(other, 'dynamodb'))).toEqual(['shared-local-instance.db']);
     // Not in the running API's store.
     expect((await login(email, 'admin password 1')).response.status).toBe(401);
   }, 90_000);
 });
-

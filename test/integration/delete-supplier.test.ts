@@ -98,7 +98,10 @@ describe('DELETE /suppliers/{id}', () => {
 
     const outcomes = await Promise.all(
       racers.map(async (racer, index) => {
-        const [renamed, deleted] = await Promise.all([patch(admin, racer.id, { name: `Zulu ${index}`, document: newDocuments[index] }), remove(admin, racer.id)]);
+        const [renamed, deleted] = await Promise.all([
+          patch(admin, racer.id, { name: `Zulu ${index}`, document: newDocuments[index] }),
+          remove(admin, racer.id),
+        ]);
         return { patch: renamed.status, delete: deleted.status };
       }),
     );

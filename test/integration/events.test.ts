@@ -21,15 +21,28 @@ describe('GET /events', () => {
   it('lists each change once, oldest first, with the fields a receiver routes on', async () => {
     const admin = await newTenantWithAdmin();
     const { warehouseId, productId } = await stockedProduct(admin);
-    const movement = await call<{ id: string }>('POST', '/inventory/movements', { cookies: admin.cookies, body: { productId, warehouseId, type: 'IN', quantity: 10, unitCost: 5 } });
+    const movement = await call<{ id: string }>('POST', '/inventory/movements', {
+      cookies: admin.cookies,
+      body: { productId, warehouseId, type: 'IN', quantity: 10, unitCost: 5 },
+    });
     expect(movement.status).toBe(201);
 
     const page = await call<EventPage>('GET', '/events', { cookies: admin.cookies });
     expect(page.status).toBe(200);
     expect(page.body).toEqual({
       items: [
-        { id: expect.any(String) as string, type: 'warehouse.created', timestamp: expect.stringMatching(/Z$/) as string, data: { id: warehouseId, tenantId: admin.tenantId } },
-        { id: expect.any(String) as string, type: 'product.created', timestamp: expect.stringMatching(/Z$/) as string, data: { id: productId, tenantId: admin.tenantId, sku: 'CAFE-500' } },
+        {
+          id: expect.any(String) as string,
+          type: 'warehouse.created',
+          timestamp: expect.stringMatching(/Z$/) as string,
+          data: { id: warehouseId, tenantId: admin.tenantId },
+        },
+        {
+          id: expect.any(String) as string,
+          type: 'product.created',
+          timestamp: expect.stringMatching(/Z$/) as string,
+          data: { id: productId, tenantId: admin.tenantId, sku: 'CAFE-500' },
+        },
         {
           id: expect.any(String) as string,
           type: 'stock_movement.created',
@@ -64,7 +77,9 @@ describe('GET /events', () => {
     const first = await call<EventPage>('GET', '/events?type=stock_movement.created&limit=2', { cookies: admin.cookies });
     expect(first.body.items.map((event) => event.type)).toEqual(['stock_movement.created', 'stock_movement.created']);
     expect(first.body.nextCursor).not.toBeNull();
-    const second = await call<EventPage>('GET', `/events?type=stock_movement.created&limit=2&cursor=${encodeURIComponent(first.body.nextCursor ?? '')}`, { cookies: admin.cookies });
+    const second = await call<EventPage>('GET', `/events?type=stock_movement.created&limit=2&cursor=${encodeURIComponent(first.body.nextCursor ?? '')}`, {
+      cookies: admin.cookies,
+    });
     expect(second.body.items).toHaveLength(1);
     expect(second.body.nextCursor).toBeNull();
     const ids = [...first.body.items, ...second.body.items].map((event) => event.id);
@@ -72,7 +87,9 @@ describe('GET /events', () => {
     for (const event of [...first.body.items, ...second.body.items]) expect(event.data.tenantId).toBe(admin.tenantId);
 
     // Another tenant's cursor is refused.
-    const foreign = await call('GET', `/events?type=stock_movement.created&limit=2&cursor=${encodeURIComponent(first.body.nextCursor ?? '')}`, { cookies: other.cookies });
+    const foreign = await call('GET', `/events?type=stock_movement.created&limit=2&cursor=${encodeURIComponent(first.body.nextCursor ?? '')}`, {
+      cookies: other.cookies,
+    });
     expect(foreign.status).toBe(400);
   });
 

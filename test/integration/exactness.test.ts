@@ -20,14 +20,20 @@ async function stockPlaces(account: Account, warehouses: number, products: numbe
   const warehouseIds: string[] = [];
   const productIds: string[] = [];
   for (let index = 0; index < warehouses; index += 1) warehouseIds.push(String((await post(account, '/inventory/warehouses', { name: `W${index}` })).body.id));
-  for (let index = 0; index < products; index += 1) productIds.push(String((await post(account, '/inventory/products', { sku: uniqueName('P'), name: `P${index}` })).body.id));
+  for (let index = 0; index < products; index += 1)
+    productIds.push(String((await post(account, '/inventory/products', { sku: uniqueName('P'), name: `P${index}` })).body.id));
   return { warehouseIds, productIds };
 }
 
-const item = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item ?? {};
+const item = async (key: { pk: string; sk: string }) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item ?? {};
 
 const byWarehouse = async (account: Account) =>
-  (await call<{ warehouseId: string; totalItems: number; totalProducts: number; totalValue: number }[]>('GET', '/inventory/dashboard/by-warehouse', { cookies: account.cookies })).body;
+  (
+    await call<{ warehouseId: string; totalItems: number; totalProducts: number; totalValue: number }[]>('GET', '/inventory/dashboard/by-warehouse', {
+      cookies: account.cookies,
+    })
+  ).body;
 
 describe('decimal quantities', () => {
   it('takes IN 0.3 out as OUT 0.1 and OUT 0.2, leaving exactly nothing', async () => {
@@ -128,7 +134,8 @@ describe('every maintained number is the exact sum of what is under it', () => {
           expect(scaledFrom(stored.totalItems, QUANTITY_PLACES)).toBe(quantities.reduce((sum, quantity) => sum + quantity, 0n));
           expect(scaledFrom(stored.totalValue, VALUE_PLACES)).toBe(balances.reduce((sum, balance) => sum + scaledFrom(balance.totalCost, VALUE_PLACES), 0n));
           expect(Number(stored.totalProducts ?? 0)).toBe(quantities.filter((quantity) => quantity !== 0n).length);
-          for (const balance of balances) if (scaledFrom(balance.quantity, QUANTITY_PLACES) === 0n) expect(scaledFrom(balance.totalCost, VALUE_PLACES)).toBe(0n);
+          for (const balance of balances)
+            if (scaledFrom(balance.quantity, QUANTITY_PLACES) === 0n) expect(scaledFrom(balance.totalCost, VALUE_PLACES)).toBe(0n);
         }
         for (const [product, productId] of productIds.entries()) {
           const stored = await item(keys.product(admin.tenantId, productId));

@@ -59,7 +59,12 @@ async function ended(account: Account, id: string): Promise<ExportJobView> {
 /** The file of a done job, as a browser follows its link (not an API call: S3's, deployed). */
 async function download(job: ExportJobView): Promise<{ status: number; type: string | null; disposition: string | null; bytes: Uint8Array }> {
   const response = await fetch(`${apiUrl()}${job.download?.url ?? ''}`);
-  return { status: response.status, type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), bytes: new Uint8Array(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    disposition: response.headers.get('content-disposition'),
+    bytes: new Uint8Array(await response.arrayBuffer()),
+  };
 }
 
 const text = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
@@ -69,7 +74,13 @@ async function member(admin: Account): Promise<Account> {
   const email = uniqueEmail('member');
   const registered = await registerInvitee(admin, email, 'member password 1', 'Member');
   expect(registered.status).toBe(200);
-  return { tenantId: admin.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: 'member password 1', cookies: cookiesFrom(registered) };
+  return {
+    tenantId: admin.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email,
+    password: 'member password 1',
+    cookies: cookiesFrom(registered),
+  };
 }
 
 describe('exporting suppliers', () => {
@@ -84,10 +95,31 @@ describe('exporting suppliers', () => {
     for (const body of bodies) expect((await call('POST', '/suppliers', { cookies: admin.cookies, body })).status).toBe(201);
 
     const created = await startExport(admin, { kind: 'suppliers' });
-    expect(created).toEqual({ id: expect.any(String) as string, kind: 'suppliers', status: 'queued', from: null, to: null, rows: 0, createdAt: expect.any(String) as string, finishedAt: null, failure: null, download: null });
+    expect(created).toEqual({
+      id: expect.any(String) as string,
+      kind: 'suppliers',
+      status: 'queued',
+      from: null,
+      to: null,
+      rows: 0,
+      createdAt: expect.any(String) as string,
+      finishedAt: null,
+      failure: null,
+      download: null,
+    });
     const done = await ended(admin, created.id);
     const fileName = `fornecedores-${created.createdAt.slice(0, 10)}.csv`;
-    expect(done).toEqual({ ...created, status: 'done', rows: 3, finishedAt: expect.any(String) as string, download: { url: expect.stringMatching(/^\/local-downloads\/exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&name=[\w.-]+&signature=[\w-]+$/) as string, expiresAt: expect.any(String) as string, fileName } });
+    expect(done).toEqual({
+      ...created,
+      status: 'done',
+      rows: 3,
+      finishedAt: expect.any(String) as string,
+      download: {
+        url: expect.stringMatching(/^\/local-downloads\/exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&name=[\w.-]+&signature=[\w-]+$/) as string,
+        expiresAt: expect.any(String) as string,
+        fileName,
+      },
+    });
 
     const file = await download(done);
     expect(file.status).toBe(200);
@@ -116,9 +148,14 @@ describe('exporting suppliers', () => {
     expect((await fetch(`${apiUrl()}${(done.download?.url ?? '').replace(/name=[^&]+/, 'name=other.csv')}`)).status).toBe(403);
 
     // Imported back in a dry run: every row is already there, none refused.
-    const imported = await call<{ id: string; upload: { url: string; headers: Record<string, string> } }>('POST', '/imports', { cookies: admin.cookies, body: { kind: 'suppliers', dryRun: true, fileName, size: file.bytes.byteLength } });
+    const imported = await call<{ id: string; upload: { url: string; headers: Record<string, string> } }>('POST', '/imports', {
+      cookies: admin.cookies,
+      body: { kind: 'suppliers', dryRun: true, fileName, size: file.bytes.byteLength },
+    });
     expect(imported.status).toBe(201);
-    expect((await fetch(`${apiUrl()}${imported.body.upload.url}`, { method: 'PUT', headers: imported.body.upload.headers, body: Buffer.from(file.bytes) })).status).toBe(200);
+    expect(
+      (await fetch(`${apiUrl()}${imported.body.upload.url}`, { method: 'PUT', headers: imported.body.upload.headers, body: Buffer.from(file.bytes) })).status,
+    ).toBe(200);
     const deadline = Date.now() + 20_000;
     let report: Record<string, unknown> = {};
     while (Date.now() < deadline) {
@@ -142,20 +179,50 @@ describe('exporting products and the stock history', () => {
     const south = await post<{ id: string }>('/inventory/warehouses', { name: 'Central Sul' });
     const bolt = await post<{ id: string }>('/inventory/products', { sku: 'PAR-001', name: 'Parafuso ½"' });
     await post('/inventory/products', { sku: 'PAR-002', name: '@SUM(A1)' });
-    const inside = await post<{ id: string }>('/inventory/movements', { productId: bolt.id, warehouseId: north.id, type: 'IN', quantity: 12.5, unitCost: 3.1234, occurredAt: '2026-01-10T15:00:00.000Z' });
-    const later = await post<{ id: string }>('/inventory/movements', { productId: bolt.id, warehouseId: south.id, type: 'IN', quantity: 0.75, unitCost: 2, occurredAt: '2026-01-31T23:30:00.000Z' });
-    const outside = await post<{ id: string }>('/inventory/movements', { productId: bolt.id, warehouseId: north.id, type: 'OUT', quantity: 2.25, occurredAt: '2026-02-15T12:00:00.000Z' });
+    const inside = await post<{ id: string }>('/inventory/movements', {
+      productId: bolt.id,
+      warehouseId: north.id,
+      type: 'IN',
+      quantity: 12.5,
+      unitCost: 3.1234,
+      occurredAt: '2026-01-10T15:00:00.000Z',
+    });
+    const later = await post<{ id: string }>('/inventory/movements', {
+      productId: bolt.id,
+      warehouseId: south.id,
+      type: 'IN',
+      quantity: 0.75,
+      unitCost: 2,
+      occurredAt: '2026-01-31T23:30:00.000Z',
+    });
+    const outside = await post<{ id: string }>('/inventory/movements', {
+      productId: bolt.id,
+      warehouseId: north.id,
+      type: 'OUT',
+      quantity: 2.25,
+      occurredAt: '2026-02-15T12:00:00.000Z',
+    });
 
     const products = await ended(admin, (await startExport(admin, { kind: 'products' })).id);
     expect(products).toMatchObject({ status: 'done', rows: 2, from: null, to: null, failure: null });
     expect(text((await download(products)).bytes)).toBe(
-      lines(['Código', 'Descrição', 'Saldo total', 'Saldo em Central Sul', 'Saldo em Depósito Norte'], ['PAR-001', 'Parafuso ½"', '11', '0,75', '10,25'], ['PAR-002', '@SUM(A1)', '0', '0', '0']),
+      lines(
+        ['Código', 'Descrição', 'Saldo total', 'Saldo em Central Sul', 'Saldo em Depósito Norte'],
+        ['PAR-001', 'Parafuso ½"', '11', '0,75', '10,25'],
+        ['PAR-002', '@SUM(A1)', '0', '0', '0'],
+      ),
     );
     expect(text((await download(products)).bytes).split('\r\n')[2]).toBe("PAR-002;'@SUM(A1);0;0;0");
 
     // January in São Paulo (UTC-3): 31 January 23:30 UTC is 20:30 there, inside; February is not.
     const history = await ended(admin, (await startExport(admin, { kind: 'stock-history', from: '2026-01-01', to: '2026-01-31' })).id);
-    expect(history).toMatchObject({ status: 'done', rows: 2, from: '2026-01-01', to: '2026-01-31', download: { fileName: 'movimentacoes-2026-01-01-a-2026-01-31.csv' } });
+    expect(history).toMatchObject({
+      status: 'done',
+      rows: 2,
+      from: '2026-01-01',
+      to: '2026-01-31',
+      download: { fileName: 'movimentacoes-2026-01-01-a-2026-01-31.csv' },
+    });
     const file = text((await download(history)).bytes);
     expect(file).toBe(
       lines(
@@ -171,21 +238,63 @@ describe('exporting products and the stock history', () => {
 describe('exporting the audit trail', () => {
   it("writes the tenant's entries of the period with their origins, for a tenant administrator only", async () => {
     const admin = await newTenantWithAdmin();
-    const supplier = await call<{ id: string }>('POST', '/suppliers', { cookies: admin.cookies, body: { name: 'Auditado', corporateName: 'Auditado LTDA', document: cpf.generate() } });
+    const supplier = await call<{ id: string }>('POST', '/suppliers', {
+      cookies: admin.cookies,
+      body: { name: 'Auditado', corporateName: 'Auditado LTDA', document: cpf.generate() },
+    });
     const day = today();
     const job = await ended(admin, (await startExport(admin, { kind: 'audit', from: day, to: day })).id);
     expect(job).toMatchObject({ status: 'done', failure: null, download: { fileName: `auditoria-${day}-a-${day}.csv` } });
-    const trail = await call<{ items: { id: string; occurredAt: string; action: string; actor: { type: string; id: string | null; name: string | null }; resource: { type: string; id: string | null }; requestId: string; sourceIp: string | null; userAgent: string | null; changes: unknown }[] }>('GET', `/audit-events?from=${day}&to=${day}&limit=100`, { cookies: admin.cookies });
+    const trail = await call<{
+      items: {
+        id: string;
+        occurredAt: string;
+        action: string;
+        actor: { type: string; id: string | null; name: string | null };
+        resource: { type: string; id: string | null };
+        requestId: string;
+        sourceIp: string | null;
+        userAgent: string | null;
+        changes: unknown;
+      }[];
+    }>('GET', `/audit-events?from=${day}&to=${day}&limit=100`, { cookies: admin.cookies });
     expect(trail.status).toBe(200);
-    const rows = trail.body.items.map((entry) => [entry.occurredAt, entry.action, entry.actor.name, entry.actor.type, entry.actor.id, entry.resource.type, entry.resource.id, entry.sourceIp, entry.userAgent, entry.requestId, entry.changes === null ? null : JSON.stringify(entry.changes)]);
+    const rows = trail.body.items.map((entry) => [
+      entry.occurredAt,
+      entry.action,
+      entry.actor.name,
+      entry.actor.type,
+      entry.actor.id,
+      entry.resource.type,
+      entry.resource.id,
+      entry.sourceIp,
+      entry.userAgent,
+      entry.requestId,
+      entry.changes === null ? null : JSON.stringify(entry.changes),
+    ]);
     expect(job.rows).toBe(rows.length);
-    expect(text((await download(job)).bytes)).toBe(lines(['Data', 'Ação', 'Autor', 'Tipo de autor', 'ID do autor', 'Recurso', 'ID do recurso', 'IP', 'Navegador', 'ID da requisição', 'Alterações'], ...rows));
+    expect(text((await download(job)).bytes)).toBe(
+      lines(
+        ['Data', 'Ação', 'Autor', 'Tipo de autor', 'ID do autor', 'Recurso', 'ID do recurso', 'IP', 'Navegador', 'ID da requisição', 'Alterações'],
+        ...rows,
+      ),
+    );
     expect(rows.map((row) => row[1])).toEqual(expect.arrayContaining(['export.created', 'supplier.created', 'user.registered']));
-    expect(rows.find((row) => row[1] === 'supplier.created')?.slice(1, 7)).toEqual(['supplier.created', 'Admin', 'user', admin.userId, 'supplier', supplier.body.id]);
+    expect(rows.find((row) => row[1] === 'supplier.created')?.slice(1, 7)).toEqual([
+      'supplier.created',
+      'Admin',
+      'user',
+      admin.userId,
+      'supplier',
+      supplier.body.id,
+    ]);
 
     // A member may export what it can read, not the trail; nor read the administrator's export.
     const someone = await member(admin);
-    expect(await call('POST', '/exports', { cookies: someone.cookies, body: { kind: 'audit', from: day, to: day } })).toMatchObject({ status: 403, body: problem(403, 'forbidden') });
+    expect(await call('POST', '/exports', { cookies: someone.cookies, body: { kind: 'audit', from: day, to: day } })).toMatchObject({
+      status: 403,
+      body: problem(403, 'forbidden'),
+    });
     expect(await call('GET', `/exports/${job.id}`, { cookies: someone.cookies })).toMatchObject({ status: 404, body: problem(404, 'not-found') });
     const adminsSuppliers = await startExport(admin, { kind: 'suppliers' });
     expect(await call('GET', `/exports/${adminsSuppliers.id}`, { cookies: someone.cookies })).toMatchObject({ status: 404, body: problem(404, 'not-found') });
@@ -228,13 +337,20 @@ describe('refusals', () => {
 
   it('fails a job past the row cap, asking for a shorter period, and leaves no file', async () => {
     const admin = await newTenantWithAdmin();
-    for (const name of ['Um', 'Dois', 'Três']) expect((await call('POST', '/suppliers', { cookies: admin.cookies, body: { name, corporateName: `${name} LTDA`, document: cpf.generate() } })).status).toBe(201);
+    for (const name of ['Um', 'Dois', 'Três'])
+      expect(
+        (await call('POST', '/suppliers', { cookies: admin.cookies, body: { name, corporateName: `${name} LTDA`, document: cpf.generate() } })).status,
+      ).toBe(201);
     const principal = testPrincipal({ tenantId: admin.tenantId, userId: admin.userId, role: 'ADMIN', name: 'Admin' });
     const job = await createExportJob(principal, { kind: 'suppliers' }, Date.now());
     const directory = mkdtempSync(join(tmpdir(), 'exports-cap-'));
     try {
       await runExport(job, { now: () => Date.now(), files: localExportStorage('secret', directory), maxRows: 2 });
-      expect(await findExportJob(admin.tenantId, job.id)).toMatchObject({ status: 'failed', failure: 'The export has more than 2 rows: choose a shorter period', finishedAt: expect.any(String) as string });
+      expect(await findExportJob(admin.tenantId, job.id)).toMatchObject({
+        status: 'failed',
+        failure: 'The export has more than 2 rows: choose a shorter period',
+        finishedAt: expect.any(String) as string,
+      });
       await expect(import('node:fs/promises').then((fs) => fs.readdir(join(directory, 'exports', admin.tenantId)))).resolves.toEqual([]);
     } finally {
       rmSync(directory, { recursive: true, force: true });
@@ -248,7 +364,9 @@ describe('local download links', () => {
   let server: Server;
   let origin = '';
   beforeAll(async () => {
-    server = createServer(withUploads((_request, response) => response.writeHead(404).end(), { secret: 'link secret', directory, now: () => clock, onUploaded: () => undefined }));
+    server = createServer(
+      withUploads((_request, response) => response.writeHead(404).end(), { secret: 'link secret', directory, now: () => clock, onUploaded: () => undefined }),
+    );
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
     const address = server.address();
     origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -265,7 +383,11 @@ describe('local download links', () => {
     const link = await localExportStorage('link secret', directory).downloadLink(job, 'fornecedores-2026-11-26.csv', clock);
     expect(link.expiresAt).toBe('2026-11-26T12:15:00.000Z');
     const within = await fetch(`${origin}${link.url}`);
-    expect([within.status, within.headers.get('content-disposition'), text(new Uint8Array(await within.arrayBuffer()))]).toEqual([200, 'attachment; filename="fornecedores-2026-11-26.csv"', `${BOM}Nome\r\n`]);
+    expect([within.status, within.headers.get('content-disposition'), text(new Uint8Array(await within.arrayBuffer()))]).toEqual([
+      200,
+      'attachment; filename="fornecedores-2026-11-26.csv"',
+      `${BOM}Nome\r\n`,
+    ]);
     clock += 15 * 60 * 1000 + 1000;
     const after = await fetch(`${origin}${link.url}`);
     expect([after.status, await after.text()]).toEqual([403, 'The download link has expired: ask GET /exports/{id} for a fresh one']);

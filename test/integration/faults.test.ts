@@ -33,7 +33,10 @@ import { jsonPost, lambdaContext, proxyEvent } from '../../tools/events';
 type Fault = 'throttle' | 'server-error';
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 const FAULT_BODY: Record<Fault, { status: number; body: string }> = {
-  throttle: { status: 400, body: JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' }) },
+  throttle: {
+    status: 400,
+    body: JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' }),
+  },
   'server-error': { status: 500, body: JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Internal server error' }) },
 };
 
@@ -58,10 +61,13 @@ beforeAll(async () => {
       return;
     }
     const target = new URL(dynamo.endpoint);
-    const upstream = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
-      outgoing.writeHead(response.statusCode ?? 500, response.headers);
-      response.pipe(outgoing);
-    });
+    const upstream = forward(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (response) => {
+        outgoing.writeHead(response.statusCode ?? 500, response.headers);
+        response.pipe(outgoing);
+      },
+    );
     incoming.pipe(upstream);
   });
   await new Promise<void>((resolveListen) => proxy.listen(0, '127.0.0.1', resolveListen));
@@ -156,25 +162,50 @@ async function world(): Promise<World> {
 }
 
 const patch = (resource: string, id: string, body: object, authorizer: Record<string, string>) =>
-  proxyEvent({ method: 'PATCH', resource, path: resource.replace('{id}', id), pathParameters: { id }, authorizer, body, headers: { 'Content-Type': 'application/json' } });
+  proxyEvent({
+    method: 'PATCH',
+    resource,
+    path: resource.replace('{id}', id),
+    pathParameters: { id },
+    authorizer,
+    body,
+    headers: { 'Content-Type': 'application/json' },
+  });
 
 /** Every write path, as one valid request each. */
 const WRITE_PATHS: [string, string, (w: World) => APIGatewayProxyEvent][] = [
   ['POST /tenants', 'tenants/create-tenant.ts', () => jsonPost('/tenants', { name: `new-${Math.random().toString(36).slice(2, 10)}`, plan: 'STARTER' })],
   ['PATCH /tenants/{id}', 'tenants/update-tenant.ts', (w) => patch('/tenants/{id}', w.tenantId, { brandName: 'Changed' }, w.context)],
-  ['POST /auth/register', 'auth/register.ts', (w) => jsonPost('/auth/register', { name: 'Invited', email: w.invited, password: 'password 123', tenantId: w.tenantId, invitationToken: w.invitationToken })],
+  [
+    'POST /auth/register',
+    'auth/register.ts',
+    (w) =>
+      jsonPost('/auth/register', { name: 'Invited', email: w.invited, password: 'password 123', tenantId: w.tenantId, invitationToken: w.invitationToken }),
+  ],
   ['POST /auth/login', 'auth/login.ts', (w) => jsonPost('/auth/login', { email: w.email, password: 'faults password' })],
   ['POST /auth/refresh', 'auth/refresh.ts', (w) => jsonPost('/auth/refresh', null, { headers: { Cookie: w.refreshCookie } })],
   ['POST /auth/logout', 'auth/logout.ts', (w) => jsonPost('/auth/logout', null, { authorizer: w.context })],
   ['POST /auth/invitations', 'auth/create-invitation.ts', (w) => jsonPost('/auth/invitations', { email: 'guest@example.com' }, { authorizer: w.context })],
   ['POST /companies', 'companies/create-company.ts', (w) => jsonPost('/companies', { name: 'New', document: cnpj.generate() }, { authorizer: w.context })],
   ['PATCH /companies/{id}', 'companies/update-company.ts', (w) => patch('/companies/{id}', w.companyId, { name: 'Changed' }, w.context)],
-  ['PATCH /companies/{id}/status', 'companies/update-company-status.ts', (w) => patch('/companies/{id}/status', w.companyId, { status: 'DISABLED' }, w.context)],
-  ['POST /suppliers', 'suppliers/create-supplier.ts', (w) => jsonPost('/suppliers', { name: 'New', corporateName: 'New Ltda', document: cnpj.generate() }, { authorizer: w.context })],
+  [
+    'PATCH /companies/{id}/status',
+    'companies/update-company-status.ts',
+    (w) => patch('/companies/{id}/status', w.companyId, { status: 'DISABLED' }, w.context),
+  ],
+  [
+    'POST /suppliers',
+    'suppliers/create-supplier.ts',
+    (w) => jsonPost('/suppliers', { name: 'New', corporateName: 'New Ltda', document: cnpj.generate() }, { authorizer: w.context }),
+  ],
   ['PATCH /suppliers/{id}', 'suppliers/update-supplier.ts', (w) => patch('/suppliers/{id}', w.supplierId, { name: 'Changed' }, w.context)],
   ['POST /inventory/warehouses', 'inventory/create-warehouse.ts', (w) => jsonPost('/inventory/warehouses', { name: 'New' }, { authorizer: w.context })],
   ['POST /inventory/products', 'inventory/create-product.ts', (w) => jsonPost('/inventory/products', { sku: 'NEW-1', name: 'New' }, { authorizer: w.context })],
-  ['POST /inventory/movements', 'inventory/create-movement.ts', (w) => jsonPost('/inventory/movements', { productId: w.productId, warehouseId: w.warehouseId, type: 'SALE', quantity: 2 }, { authorizer: w.context })],
+  [
+    'POST /inventory/movements',
+    'inventory/create-movement.ts',
+    (w) => jsonPost('/inventory/movements', { productId: w.productId, warehouseId: w.warehouseId, type: 'SALE', quantity: 2 }, { authorizer: w.context }),
+  ],
 ];
 
 describe.each(['throttle', 'server-error'] as const)('DynamoDB %s on every write path', (fault) => {
@@ -212,7 +243,11 @@ describe('a store fault between an Idempotency-Key and its write', () => {
     const w = await world();
     const handler = await load('inventory/create-movement.ts');
     const request = () =>
-      jsonPost('/inventory/movements', { productId: w.productId, warehouseId: w.warehouseId, type: 'IN', quantity: 3, unitCost: 2 }, { authorizer: w.context, headers: { 'Idempotency-Key': 'retry-after-fault' } });
+      jsonPost(
+        '/inventory/movements',
+        { productId: w.productId, warehouseId: w.warehouseId, type: 'IN', quantity: 3, unitCost: 2 },
+        { authorizer: w.context, headers: { 'Idempotency-Key': 'retry-after-fault' } },
+      );
     const before = await snapshot();
 
     // The key is taken (PutItem), then the write's transaction fails on every SDK attempt.

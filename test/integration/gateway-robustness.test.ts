@@ -3,7 +3,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, createGatewayServer, MAX_HEAD_BYTES, MAX_URL_LENGTH, NODE_MAX_HEADER_SIZE, type AuthorizerHandler, type ProxyHandler } from '../../local/gateway';
+import {
+  createGateway,
+  createGatewayServer,
+  MAX_HEAD_BYTES,
+  MAX_URL_LENGTH,
+  NODE_MAX_HEADER_SIZE,
+  type AuthorizerHandler,
+  type ProxyHandler,
+} from '../../local/gateway';
 import type { Route } from '../../lib/routes';
 import { allowedOrigin, apiUrl, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, type Account } from './api';
 
@@ -102,7 +110,12 @@ interface RequestSpec {
 /** The bytes of one request, with Host, Origin, Content-Length and `Connection: close`. */
 function requestBytes({ method = 'GET', target, headers = [], body, origin }: RequestSpec): Buffer {
   const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-  const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...(origin ? [`Origin: ${origin}`] : []), ...headers.map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    ...(origin ? [`Origin: ${origin}`] : []),
+    ...headers.map(([name, value]) => `${name}: ${value}`),
+  ];
   if (payload) lines.push(`Content-Length: ${payload.length}`);
   lines.push('Connection: close');
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload ?? Buffer.alloc(0)]);
@@ -179,7 +192,10 @@ describe('the API Gateway emulator in process, with recording handlers', () => {
 
   it('gives the authorizer the same plain names, a __proto__ cookie included', async () => {
     reply = () => ({ statusCode: 200, body: '' });
-    const response = await send(base, { target: `/guarded/1?${ODD_QUERY}`, headers: [...ODD_HEADERS, ['Cookie', '__proto__=x; constructor=y; accessToken=abc']] });
+    const response = await send(base, {
+      target: `/guarded/1?${ODD_QUERY}`,
+      headers: [...ODD_HEADERS, ['Cookie', '__proto__=x; constructor=y; accessToken=abc']],
+    });
     expect(response.status).toBe(200);
     const event = lastAuthorizerEvent as APIGatewayRequestAuthorizerEvent;
     expect(Object.getOwnPropertyDescriptor(event.headers, '__proto__')?.value).toBe('h1');
@@ -244,7 +260,11 @@ describe('the API Gateway emulator in process, with recording handlers', () => {
     const over = await send(base, { method: 'POST', target: '/things/1', headers: [['X-Padding', 'p'.repeat(MAX_HEAD_BYTES)]] });
     expectGatewayProblem(over, 431, 'request-header-fields-too-large', ORIGIN);
     // Several headers count together.
-    const spread = await send(base, { method: 'POST', target: '/things/1', headers: Array.from({ length: 6 }, (_, index): [string, string] => [`X-Part-${index}`, 'p'.repeat(2_000)]) });
+    const spread = await send(base, {
+      method: 'POST',
+      target: '/things/1',
+      headers: Array.from({ length: 6 }, (_, index): [string, string] => [`X-Part-${index}`, 'p'.repeat(2_000)]),
+    });
     expect(spread.status).toBe(431);
     expect((await send(base, { method: 'POST', target: '/things/1', headers: [['X-Padding', 'p'.repeat(9_000)]] })).status).toBe(200);
   });
@@ -270,7 +290,11 @@ describe('the API Gateway emulator in process, with recording handlers', () => {
   });
 
   it('answers a function result API Gateway cannot send with 500, leaking none of its headers', async () => {
-    for (const bad of [{ statusCode: 1000, body: '' }, { statusCode: 200, body: { not: 'a string' } }, { statusCode: 200, headers: { 'X-Leak': 'yes', 'Bad Name': 'x' }, body: '' }]) {
+    for (const bad of [
+      { statusCode: 1000, body: '' },
+      { statusCode: 200, body: { not: 'a string' } },
+      { statusCode: 200, headers: { 'X-Leak': 'yes', 'Bad Name': 'x' }, body: '' },
+    ]) {
       reply = () => bad;
       const response = await send(base, { method: 'POST', target: '/things/1' });
       expectGatewayProblem(response, 500, 'internal', ORIGIN);
@@ -281,7 +305,10 @@ describe('the API Gateway emulator in process, with recording handlers', () => {
 
 describe('the local API over HTTP', () => {
   let account: Account;
-  const cookieHeader = () => Object.entries(account.cookies).map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookieHeader = () =>
+    Object.entries(account.cookies)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
   const login = () => JSON.stringify({ email: uniqueEmail('odd'), password: 'not the password at all' });
 
   beforeAll(async () => {
@@ -294,7 +321,11 @@ describe('the local API over HTTP', () => {
   });
 
   it('answers a too large header section with a 431 problem and the gateway CORS headers', async () => {
-    const response = await send(apiUrl(), { target: '/suppliers', headers: [['Cookie', `${cookieHeader()}; padding=${'p'.repeat(MAX_HEAD_BYTES)}`]], origin: allowedOrigin() });
+    const response = await send(apiUrl(), {
+      target: '/suppliers',
+      headers: [['Cookie', `${cookieHeader()}; padding=${'p'.repeat(MAX_HEAD_BYTES)}`]],
+      origin: allowedOrigin(),
+    });
     expectGatewayProblem(response, 431, 'request-header-fields-too-large', allowedOrigin());
   });
 
@@ -333,7 +364,13 @@ describe('the local API over HTTP', () => {
       ['/auth/login', ODD_HEADERS],
       [`/auth/login?${ODD_QUERY}`, ODD_HEADERS],
     ] as const) {
-      const response = await send(apiUrl(), { method: 'POST', target, headers: [['Content-Type', 'application/json'], ...headers], body: login(), origin: allowedOrigin() });
+      const response = await send(apiUrl(), {
+        method: 'POST',
+        target,
+        headers: [['Content-Type', 'application/json'], ...headers],
+        body: login(),
+        origin: allowedOrigin(),
+      });
       expect(response.status, `${target} ${response.text}`).toBe(401);
       expect(response.body).toEqual(problem(401, 'unauthorized'));
     }
@@ -345,7 +382,10 @@ describe('the local API over HTTP', () => {
   });
 
   it('treats them as plain names on a protected route with the session cookie: 200', async () => {
-    const response = await send(apiUrl(), { target: `/auth/me?${ODD_QUERY}`, headers: [...ODD_HEADERS, ['Cookie', `__proto__=x; constructor=y; toString=z; ${cookieHeader()}`]] });
+    const response = await send(apiUrl(), {
+      target: `/auth/me?${ODD_QUERY}`,
+      headers: [...ODD_HEADERS, ['Cookie', `__proto__=x; constructor=y; toString=z; ${cookieHeader()}`]],
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual(expect.objectContaining({ id: account.userId, tenantId: account.tenantId }));
 
@@ -373,7 +413,12 @@ describe('the local API over HTTP', () => {
       ['POST', '/tenants', ''],
       ['POST', '/suppliers', cookieHeader()],
     ] as const) {
-      const response = await send(apiUrl(), { method, target, headers: [['Content-Type', 'application/json'], ...(cookie ? ([['Cookie', cookie]] as [string, string][]) : [])], body: INVALID_UTF8 });
+      const response = await send(apiUrl(), {
+        method,
+        target,
+        headers: [['Content-Type', 'application/json'], ...(cookie ? ([['Cookie', cookie]] as [string, string][]) : [])],
+        body: INVALID_UTF8,
+      });
       expect({ target, status: response.status, body: JSON.parse(response.text) as unknown }).toEqual({
         target,
         status: 400,

@@ -15,7 +15,11 @@ function shapeOf(value: unknown, depth = 0): Shape {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array<${value.length ? (shapeOf(value[0], depth + 1) as string) : 'empty'}>`;
   if (typeof value === 'object' && depth < 3) {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([key]) => key !== '_comment').map(([key, inner]) => [key, shapeOf(inner, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([key]) => key !== '_comment')
+        .map(([key, inner]) => [key, shapeOf(inner, depth + 1)]),
+    );
   }
   return typeof value === 'object' ? 'object' : typeof value;
 }
@@ -34,7 +38,12 @@ describe('the API Gateway emulator, in process with recording handlers', () => {
 
   const handler: ProxyHandler = async (event) => {
     lastEvent = event;
-    return { statusCode: 200, multiValueHeaders: { 'Set-Cookie': ['a=1; Path=/', 'b=2; Path=/'] }, headers: { 'Content-Type': 'application/json' }, body: '{"ok":true}' };
+    return {
+      statusCode: 200,
+      multiValueHeaders: { 'Set-Cookie': ['a=1; Path=/', 'b=2; Path=/'] },
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"ok":true}',
+    };
   };
   const authorizer: AuthorizerHandler = async (event) => {
     authorizerCalls += 1;
@@ -43,13 +52,18 @@ describe('the API Gateway emulator, in process with recording handlers', () => {
     if (authorizerMode === 'crash') throw new Error('store down');
     return {
       principalId: 'user-1',
-      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: authorizerMode === 'deny' ? 'Deny' : 'Allow', Resource: event.methodArn }] },
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Action: 'execute-api:Invoke', Effect: authorizerMode === 'deny' ? 'Deny' : 'Allow', Resource: event.methodArn }],
+      },
       context: { tenantId: 't-1', count: 3, admin: true },
     };
   };
 
   beforeAll(async () => {
-    server = createServer(createGateway({ routes, loadHandler: async () => handler, loadAuthorizer: async () => authorizer, allowedOrigins: ['https://app.example.com'] }));
+    server = createServer(
+      createGateway({ routes, loadHandler: async () => handler, loadAuthorizer: async () => authorizer, allowedOrigins: ['https://app.example.com'] }),
+    );
     await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -63,8 +77,24 @@ describe('the API Gateway emulator, in process with recording handlers', () => {
     const actual = shapeOf(event) as Record<string, Shape>;
 
     expect(Object.keys(actual).sort()).toEqual(Object.keys(documented).sort());
-    const { requestContext: documentedContext, pathParameters: _p, headers: _h, multiValueHeaders: _m, queryStringParameters: _q, multiValueQueryStringParameters: _mq, ...documentedTop } = documented;
-    const { requestContext: actualContext, pathParameters: _ap, headers: _ah, multiValueHeaders: _am, queryStringParameters: _aq, multiValueQueryStringParameters: _amq, ...actualTop } = actual;
+    const {
+      requestContext: documentedContext,
+      pathParameters: _p,
+      headers: _h,
+      multiValueHeaders: _m,
+      queryStringParameters: _q,
+      multiValueQueryStringParameters: _mq,
+      ...documentedTop
+    } = documented;
+    const {
+      requestContext: actualContext,
+      pathParameters: _ap,
+      headers: _ah,
+      multiValueHeaders: _am,
+      queryStringParameters: _aq,
+      multiValueQueryStringParameters: _amq,
+      ...actualTop
+    } = actual;
     expect(actualTop).toEqual(documentedTop);
     const { authorizer: _da, identity: documentedIdentity, ...documentedRest } = documentedContext as Record<string, Shape>;
     const { authorizer: _aa, identity: actualIdentity, ...actualRest } = actualContext as Record<string, Shape>;
@@ -202,7 +232,10 @@ describe('the local API over HTTP', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual(problem(400, 'bad-request'));
 
-    const charset = await call('POST', '/tenants', { rawBody: JSON.stringify({ name: `charset-${Date.now()}`, plan: 'STARTER' }), headers: { 'content-type': 'Application/JSON; charset=utf-8' } });
+    const charset = await call('POST', '/tenants', {
+      rawBody: JSON.stringify({ name: `charset-${Date.now()}`, plan: 'STARTER' }),
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    });
     expect(charset.status).toBe(201);
   });
 

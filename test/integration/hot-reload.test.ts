@@ -21,7 +21,14 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'console'), join(checkout, 'console'), { recursive: true, filter: (source) => !source.includes(`${join(ROOT, 'console', 'dist')}`) });
   for (const file of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, file), join(checkout, file));
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-  api = await startLocalApi({ dataDir: join(checkout, '.data'), inMemory: true, allowedOrigins: 'https://app.example.com', watch: true, root: checkout, onOutput: (text) => (output += text) });
+  api = await startLocalApi({
+    dataDir: join(checkout, '.data'),
+    inMemory: true,
+    allowedOrigins: 'https://app.example.com',
+    watch: true,
+    root: checkout,
+    onOutput: (text) => (output += text),
+  });
 }, 90_000);
 
 afterAll(async () => {
@@ -61,24 +68,44 @@ describe('npm start hot reload', () => {
 
     edit('lib/errors.ts', "readonly title = 'Invalid request';", "readonly title = 'Invalid request (edited)';");
 
-    const edited = await eventually(() => createTenant({}), (response) => response.body.title !== 'Invalid request');
+    const edited = await eventually(
+      () => createTenant({}),
+      (response) => response.body.title !== 'Invalid request',
+    );
     expect(edited, output).toEqual({ status: 400, body: expect.objectContaining({ status: 400, title: 'Invalid request (edited)' }) });
     const reloaded = /\[reload\] lib\/errors\.ts changed: generation \d+, \d+ loaded handler\(s\) imported again in \d+ ms\n/;
-    expect(await eventually(async () => output, (text) => reloaded.test(text))).toMatch(reloaded);
+    expect(
+      await eventually(
+        async () => output,
+        (text) => reloaded.test(text),
+      ),
+    ).toMatch(reloaded);
     // Same DynamoDB Local, same data: the name is still taken.
     expect((await createTenant({ name, plan: 'STARTER' })).status).toBe(409);
   });
 
   it('answers 500 while a handler file does not load, and recovers when it is fixed', async () => {
     edit('functions/tenants/create-tenant.ts', 'export const handler =', 'export const handler = ;');
-    const broken = await eventually(() => createTenant({}), (response) => response.status === 500);
+    const broken = await eventually(
+      () => createTenant({}),
+      (response) => response.status === 500,
+    );
     expect(broken.status, output).toBe(500);
     // The line comes once every loaded handler was tried, which may be after this answer.
-    const failed = /\[reload\] functions\/tenants\/create-tenant\.ts changed: generation \d+, functions\/tenants\/create-tenant\.ts failed to load \(functions\/tenants\/create-tenant\.ts:7:\d+: ERROR: Unexpected ";"\); its route answers 500 until fixed\n/;
-    expect(await eventually(async () => output, (text) => failed.test(text))).toMatch(failed);
+    const failed =
+      /\[reload\] functions\/tenants\/create-tenant\.ts changed: generation \d+, functions\/tenants\/create-tenant\.ts failed to load \(functions\/tenants\/create-tenant\.ts:7:\d+: ERROR: Unexpected ";"\); its route answers 500 until fixed\n/;
+    expect(
+      await eventually(
+        async () => output,
+        (text) => failed.test(text),
+      ),
+    ).toMatch(failed);
 
     edit('functions/tenants/create-tenant.ts', 'export const handler = ;', 'export const handler =');
-    const fixed = await eventually(() => createTenant({}), (response) => response.status === 400);
+    const fixed = await eventually(
+      () => createTenant({}),
+      (response) => response.status === 400,
+    );
     expect(fixed.body).toMatchObject({ status: 400, title: 'Invalid request (edited)' });
   });
 });

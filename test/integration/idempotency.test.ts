@@ -7,7 +7,18 @@ import { IdempotencyKeyInUse } from '../../lib/errors';
 import { completeKey } from '../../lib/db/repositories/idempotency';
 import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_TTL_SECONDS, startIdempotent } from '../../lib/idempotency/service';
 import { addMovement } from '../../lib/inventory/service';
-import { call, newTenantWithAdmin, outboxFor, problem, randomLoopback, uniqueEmail, uniqueName, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
+import {
+  call,
+  newTenantWithAdmin,
+  outboxFor,
+  problem,
+  randomLoopback,
+  uniqueEmail,
+  uniqueName,
+  useLocalStoreInProcess,
+  type Account,
+  type ApiResponse,
+} from './api';
 
 /**
  * An Idempotency-Key makes a retried POST safe. Over HTTP on DynamoDB Local; the
@@ -128,7 +139,9 @@ describe('POST with an Idempotency-Key', () => {
     const body = { name: uniqueName('idem'), plan: 'STARTER', adminEmail: uniqueEmail('idem') };
     const refused = await call('POST', '/tenants', { body, headers: { 'Idempotency-Key': randomUUID() }, ip });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual(problem(400, 'validation', { errors: [{ field: 'Idempotency-Key', message: expect.stringContaining('not taken by this public route') }] }));
+    expect(refused.body).toEqual(
+      problem(400, 'validation', { errors: [{ field: 'Idempotency-Key', message: expect.stringContaining('not taken by this public route') }] }),
+    );
     expect(outboxFor(body.adminEmail)).toEqual([]);
 
     // Nothing was kept: the same sign-up without the key creates the tenant, once, with one entry.
@@ -170,7 +183,12 @@ describe('POST with an Idempotency-Key', () => {
     const admin = await newTenantWithAdmin();
     const key = randomUUID();
     const dayAgo = Date.now() - (IDEMPOTENCY_TTL_SECONDS + 60) * 1000;
-    const first = await startIdempotent({ tenantId: admin.tenantId, userId: admin.userId }, key, { method: 'POST', path: '/inventory/warehouses', body: { name: 'Old' }, successStatus: 201 }, dayAgo);
+    const first = await startIdempotent(
+      { tenantId: admin.tenantId, userId: admin.userId },
+      key,
+      { method: 'POST', path: '/inventory/warehouses', body: { name: 'Old' }, successStatus: 201 },
+      dayAgo,
+    );
     if (first.kind !== 'claimed') throw new Error('the old request should have taken the key');
     expect(await completeKey(first.write, { id: 'old', name: 'Old' })).toBe(true);
 
@@ -224,7 +242,12 @@ describe('a request that dies holding its key', () => {
     const at = await place(admin);
     const key = randomUUID();
     const body = { ...at, type: 'IN' as const, quantity: 1, unitCost: 1 };
-    const holder = await startIdempotent({ tenantId: admin.tenantId, userId: admin.userId }, key, { method: 'POST', path: '/inventory/movements', body, successStatus: 201 }, Date.now());
+    const holder = await startIdempotent(
+      { tenantId: admin.tenantId, userId: admin.userId },
+      key,
+      { method: 'POST', path: '/inventory/movements', body, successStatus: 201 },
+      Date.now(),
+    );
     expect(holder.kind).toBe('claimed');
 
     const busy = await withKey(admin, key, body);
@@ -235,7 +258,8 @@ describe('a request that dies holding its key', () => {
 });
 
 describe('the audit entry of an inventory create', () => {
-  const entriesOf = async (account: Account, filter: AuditFilter) => (await readAuditPage({ tenantId: account.tenantId }, { filter, fromSk: '0', toSk: '~', limit: 20 })).entries;
+  const entriesOf = async (account: Account, filter: AuditFilter) =>
+    (await readAuditPage({ tenantId: account.tenantId }, { filter, fromSk: '0', toSk: '~', limit: 20 })).entries;
 
   it('is written once with the warehouse, the product and the movement it records: none for a replay or a refused movement', async () => {
     const admin = await newTenantWithAdmin();

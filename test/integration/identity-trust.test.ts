@@ -45,7 +45,12 @@ const ROUNDS = 20;
  * (its requests in parallel), and independent rounds need not wait for each other.
  */
 const ROUNDS_IN_FLIGHT = 4;
-const inRounds = (round: (index: number) => Promise<void>) => mapConcurrently(Array.from({ length: ROUNDS }, (_, index) => index), ROUNDS_IN_FLIGHT, round);
+const inRounds = (round: (index: number) => Promise<void>) =>
+  mapConcurrently(
+    Array.from({ length: ROUNDS }, (_, index) => index),
+    ROUNDS_IN_FLIGHT,
+    round,
+  );
 const STEP_MS = 30_000;
 /** A race's rounds each open an account and check passwords: well past the default 30 s on a loaded 2-core machine. */
 const RACE_TIMEOUT_MS = 240_000;
@@ -56,12 +61,18 @@ const register = (body: Record<string, unknown>, ip?: string) => call('POST', '/
 const alive = async (cookies: Record<string, string>) => (await call('GET', '/auth/me', { cookies })).status === 200;
 const statusesOf = (responses: ApiResponse[]) => responses.map((response) => response.status);
 /** The observable parts of a refusal (the request id differs). */
-const refusal = (response: ApiResponse) => ({ status: response.status, body: { ...(response.body as Record<string, unknown>), requestId: 'x' }, cookies: response.setCookies });
+const refusal = (response: ApiResponse) => ({
+  status: response.status,
+  body: { ...(response.body as Record<string, unknown>), requestId: 'x' },
+  cookies: response.setCookies,
+});
 
 /** The token of the newest password-reset e-mail to an address, after asking for one (from an address of its own). */
 async function resetTokenFor(email: string): Promise<string> {
   expect((await call('POST', '/auth/forgot-password', { body: { email } })).status).toBe(200);
-  const mail = outboxFor(email).filter((message) => message.subject === 'Reset your password').at(-1);
+  const mail = outboxFor(email)
+    .filter((message) => message.subject === 'Reset your password')
+    .at(-1);
   return (mail && linkParameter(mail, 'token')) ?? '';
 }
 
@@ -79,7 +90,13 @@ async function memberOf(owner: Account): Promise<Account> {
   const email = uniqueEmail('member');
   const registered = await registerInvitee(owner, email, PASSWORD, 'Member');
   expect(registered.status).toBe(200);
-  return { tenantId: owner.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: cookiesFrom(registered) };
+  return {
+    tenantId: owner.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: cookiesFrom(registered),
+  };
 }
 
 /** A platform administrator (made as `npm run create-admin` makes one), signed in with its second factor. */
@@ -88,7 +105,13 @@ async function platformAdmin(): Promise<Account> {
   const outcome = await promoteOrCreateAdmin({ email, password: PASSWORD, name: 'Root', tenantName: uniqueName('platform'), promote: false }, Date.now());
   const signedIn = await signInWithSecondFactor(email, PASSWORD, outcome.secondFactor.secret);
   expect(signedIn.response.status).toBe(200);
-  return { tenantId: outcome.tenantId, userId: (signedIn.response.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: signedIn.cookies };
+  return {
+    tenantId: outcome.tenantId,
+    userId: (signedIn.response.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: signedIn.cookies,
+  };
 }
 
 describe('1. sign-up proves the mailbox', () => {
@@ -97,7 +120,13 @@ describe('1. sign-up proves the mailbox', () => {
     const signedUp = await call<{ id: string }>('POST', '/tenants', { body: { name: uniqueName('shop'), plan: 'STARTER', adminEmail: email } });
     expect(signedUp.status).toBe(201);
     const [mail] = outboxFor(email);
-    expect(mail).toEqual({ to: email, subject: 'You are invited to the back-office', text: expect.stringContaining('as its administrator'), html: expect.any(String), sentAt: expect.any(String) });
+    expect(mail).toEqual({
+      to: email,
+      subject: 'You are invited to the back-office',
+      text: expect.stringContaining('as its administrator'),
+      html: expect.any(String),
+      sentAt: expect.any(String),
+    });
     expect(mail && linkParameter(mail, 'tenantId')).toBe(signedUp.body.id);
     expect(mail && linkParameter(mail, 'email')).toBe(email);
     const token = invitationTokenFor(email) ?? '';
@@ -123,7 +152,8 @@ describe('1. sign-up proves the mailbox', () => {
 
     const answers = [];
     for (const invitationToken of [undefined, 'x'.repeat(43)]) {
-      for (const email of [holder.email, unknown]) answers.push(await register({ email, tenantId: open.body.id, ...(invitationToken ? { invitationToken } : {}) }));
+      for (const email of [holder.email, unknown])
+        answers.push(await register({ email, tenantId: open.body.id, ...(invitationToken ? { invitationToken } : {}) }));
     }
     expect(statusesOf(answers)).toEqual([403, 403, 403, 403]);
     const [first, ...rest] = answers.map(refusal);
@@ -184,7 +214,7 @@ describe('1. sign-up proves the mailbox', () => {
     expect(late.body).toEqual(problem(409, 'conflict'));
   });
 
-  it("turns an earlier base-account invitation off when a platform administrator names another address", async () => {
+  it('turns an earlier base-account invitation off when a platform administrator names another address', async () => {
     const first = uniqueEmail('first');
     const { tenantId, token } = await signUp(first);
     const root = await platformAdmin();
@@ -198,7 +228,8 @@ describe('1. sign-up proves the mailbox', () => {
   it('counts a sign-up against the invitations of its address (3 a day)', async () => {
     const target = uniqueEmail('flooded');
     const answers = [];
-    for (let index = 0; index < 4; index += 1) answers.push(await call('POST', '/tenants', { body: { name: uniqueName('flood'), plan: 'STARTER', adminEmail: target } }));
+    for (let index = 0; index < 4; index += 1)
+      answers.push(await call('POST', '/tenants', { body: { name: uniqueName('flood'), plan: 'STARTER', adminEmail: target } }));
     expect(statusesOf(answers)).toEqual([201, 201, 201, 429]);
     expect(outboxFor(target)).toHaveLength(3);
   });
@@ -214,7 +245,8 @@ describe('2. step-up for the sensitive account changes', () => {
     expect(missing.body).toEqual(problem(400, 'validation', { errors: [{ field: 'password', message: expect.any(String) }] }));
 
     const wrong = [];
-    for (let index = 0; index < 5; index += 1) wrong.push(await call('POST', '/auth/mfa/totp', { cookies: admin.cookies, body: { password: `guess ${index}` }, ip }));
+    for (let index = 0; index < 5; index += 1)
+      wrong.push(await call('POST', '/auth/mfa/totp', { cookies: admin.cookies, body: { password: `guess ${index}` }, ip }));
     expect(statusesOf(wrong)).toEqual([400, 400, 400, 400, 400]);
     expect(wrong[0]?.body).toEqual(problem(400, 'validation', { errors: [{ field: 'password', message: 'is not the current password' }] }));
     // The same window as login's: the sixth attempt, and a login of that e-mail from that IP, are refused.
@@ -251,7 +283,9 @@ describe('2. step-up for the sensitive account changes', () => {
     expect((await login(member.email, PASSWORD)).response.body).toEqual({ user: expect.objectContaining({ id: member.userId }) });
     expect((await call('DELETE', `/users/${member.userId}/mfa`, { cookies: admin.cookies })).status).toBe(409);
     const { entries } = await readAuditPage({ tenantId: admin.tenantId }, { filter: { action: 'user.mfa_reset' }, fromSk: '0', toSk: '~', limit: 10 });
-    expect(entries).toEqual([expect.objectContaining({ actor: { type: 'user', id: admin.userId, name: 'Admin' }, resource: { type: 'user', id: member.userId } })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ actor: { type: 'user', id: admin.userId, name: 'Admin' }, resource: { type: 'user', id: member.userId } }),
+    ]);
   });
 
   it("keeps the other resets out of a tenant administrator's reach: a member, another administrator, oneself, another tenant", async () => {
@@ -283,86 +317,120 @@ describe('2. step-up for the sensitive account changes', () => {
 });
 
 describe('3. sessions are bound to the credentials they were opened with', () => {
-  it(`lets no login that read the old password outlive a password reset (${ROUNDS} rounds of parallel logins racing the reset)`, async () => {
-    await inRounds(async (round) => {
-      const account = await newTenantWithAdmin();
-      const token = await resetTokenFor(account.email);
-      const [reset, ...logins] = await Promise.all([
-        call('POST', '/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } }),
-        ...Array.from({ length: 4 }, () => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } })),
-      ]);
-      expect(reset?.status).toBe(200);
-      const opened = logins.filter((response) => response.status === 200).map(cookiesFrom);
-      for (const cookies of [account.cookies, ...opened]) {
-        expect(await alive(cookies), `round ${round}`).toBe(false);
-        expect((await call('POST', '/auth/refresh', { cookies })).status, `round ${round}`).toBe(401);
-      }
-    });
-  }, RACE_TIMEOUT_MS);
+  it(
+    `lets no login that read the old password outlive a password reset (${ROUNDS} rounds of parallel logins racing the reset)`,
+    async () => {
+      await inRounds(async (round) => {
+        const account = await newTenantWithAdmin();
+        const token = await resetTokenFor(account.email);
+        const [reset, ...logins] = await Promise.all([
+          call('POST', '/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } }),
+          ...Array.from({ length: 4 }, () => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } })),
+        ]);
+        expect(reset?.status).toBe(200);
+        const opened = logins.filter((response) => response.status === 200).map(cookiesFrom);
+        for (const cookies of [account.cookies, ...opened]) {
+          expect(await alive(cookies), `round ${round}`).toBe(false);
+          expect((await call('POST', '/auth/refresh', { cookies })).status, `round ${round}`).toBe(401);
+        }
+      });
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`lets no login with the old password outlive a password change (${ROUNDS} rounds)`, async () => {
-    await inRounds(async (round) => {
-      const account = await newTenantWithAdmin();
-      const [changed, ...logins] = await Promise.all([
-        call('POST', '/auth/change-password', { cookies: account.cookies, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } }),
-        ...Array.from({ length: 4 }, () => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } })),
-      ]);
-      expect(changed?.status).toBe(200);
-      for (const cookies of logins.filter((response) => response.status === 200).map(cookiesFrom)) expect(await alive(cookies), `round ${round}`).toBe(false);
-      expect(await alive(cookiesFrom(changed as ApiResponse))).toBe(true);
-    });
-  }, RACE_TIMEOUT_MS);
+  it(
+    `lets no login with the old password outlive a password change (${ROUNDS} rounds)`,
+    async () => {
+      await inRounds(async (round) => {
+        const account = await newTenantWithAdmin();
+        const [changed, ...logins] = await Promise.all([
+          call('POST', '/auth/change-password', { cookies: account.cookies, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } }),
+          ...Array.from({ length: 4 }, () => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } })),
+        ]);
+        expect(changed?.status).toBe(200);
+        for (const cookies of logins.filter((response) => response.status === 200).map(cookiesFrom)) expect(await alive(cookies), `round ${round}`).toBe(false);
+        expect(await alive(cookiesFrom(changed as ApiResponse))).toBe(true);
+      });
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`lets no password-only session outlive the second factor being turned on (${ROUNDS} rounds)`, async () => {
-    await inRounds(async (round) => {
-      const account = await newTenantWithAdmin();
-      const started = await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: account.cookies, body: { password: PASSWORD } });
-      const [confirmed, ...logins] = await Promise.all([
-        call('POST', '/auth/mfa/totp/confirm', { cookies: account.cookies, body: { code: codeAt(started.body.secret, Date.now()) } }),
-        ...Array.from({ length: 4 }, () => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } })),
-      ]);
-      expect(confirmed?.status).toBe(200);
-      const signedIn = logins.filter((response) => response.status === 200 && (response.body as { user?: unknown }).user !== undefined);
-      for (const cookies of signedIn.map(cookiesFrom)) expect(await alive(cookies), `round ${round}`).toBe(false);
-      expect(await alive(cookiesFrom(confirmed as ApiResponse))).toBe(true);
-    });
-  }, RACE_TIMEOUT_MS);
+  it(
+    `lets no password-only session outlive the second factor being turned on (${ROUNDS} rounds)`,
+    async () => {
+      await inRounds(async (round) => {
+        const account = await newTenantWithAdmin();
+        const started = await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: account.cookies, body: { password: PASSWORD } });
+        const [confirmed, ...logins] = await Promise.all([
+          call('POST', '/auth/mfa/totp/confirm', { cookies: account.cookies, body: { code: codeAt(started.body.secret, Date.now()) } }),
+          ...Array.from({ length: 4 }, () => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } })),
+        ]);
+        expect(confirmed?.status).toBe(200);
+        const signedIn = logins.filter((response) => response.status === 200 && (response.body as { user?: unknown }).user !== undefined);
+        for (const cookies of signedIn.map(cookiesFrom)) expect(await alive(cookies), `round ${round}`).toBe(false);
+        expect(await alive(cookiesFrom(confirmed as ApiResponse))).toBe(true);
+      });
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`refuses a second-factor challenge opened with the old password once the password is reset (${ROUNDS} rounds, racing and after)`, async () => {
-    await inRounds(async (round) => {
-      const account = await newTenantWithAdmin();
-      const { secret } = await enrol(account);
-      const challenged = await call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } });
-      const raced = await call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } });
-      const token = await resetTokenFor(account.email);
-      const verify = (response: ApiResponse, offset: number) =>
-        call('POST', '/auth/mfa/verify', { cookies: { mfaChallenge: cookiesFrom(response).mfaChallenge ?? '' }, body: { code: codeAt(secret, Date.now() + offset) }, headers: { origin: allowedOrigin() } });
+  it(
+    `refuses a second-factor challenge opened with the old password once the password is reset (${ROUNDS} rounds, racing and after)`,
+    async () => {
+      await inRounds(async (round) => {
+        const account = await newTenantWithAdmin();
+        const { secret } = await enrol(account);
+        const challenged = await call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } });
+        const raced = await call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD } });
+        const token = await resetTokenFor(account.email);
+        const verify = (response: ApiResponse, offset: number) =>
+          call('POST', '/auth/mfa/verify', {
+            cookies: { mfaChallenge: cookiesFrom(response).mfaChallenge ?? '' },
+            body: { code: codeAt(secret, Date.now() + offset) },
+            headers: { origin: allowedOrigin() },
+          });
 
-      const [reset, racing] = await Promise.all([call('POST', '/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } }), verify(raced, STEP_MS)]);
-      expect(reset.status).toBe(200);
-      if (racing.status === 200) expect(await alive(cookiesFrom(racing)), `round ${round}`).toBe(false);
-      const late = await verify(challenged, STEP_MS);
-      expect(late.status, `round ${round}`).toBe(401);
-      expect(late.setCookies.some((cookie) => cookie.startsWith('accessToken='))).toBe(false);
-    });
-  }, RACE_TIMEOUT_MS);
+        const [reset, racing] = await Promise.all([
+          call('POST', '/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } }),
+          verify(raced, STEP_MS),
+        ]);
+        expect(reset.status).toBe(200);
+        if (racing.status === 200) expect(await alive(cookiesFrom(racing)), `round ${round}`).toBe(false);
+        const late = await verify(challenged, STEP_MS);
+        expect(late.status, `round ${round}`).toBe(401);
+        expect(late.setCookies.some((cookie) => cookie.startsWith('accessToken='))).toBe(false);
+      });
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`lets no refresh that raced a reset extend the session (${ROUNDS} rounds)`, async () => {
-    await inRounds(async (round) => {
-      const account = await newTenantWithAdmin();
-      const token = await resetTokenFor(account.email);
-      const [reset, refreshed] = await Promise.all([call('POST', '/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } }), call('POST', '/auth/refresh', { cookies: account.cookies })]);
-      expect(reset.status).toBe(200);
-      if (refreshed.status === 200) expect(await alive({ ...account.cookies, ...cookiesFrom(refreshed) }), `round ${round}`).toBe(false);
-    });
-  }, RACE_TIMEOUT_MS);
+  it(
+    `lets no refresh that raced a reset extend the session (${ROUNDS} rounds)`,
+    async () => {
+      await inRounds(async (round) => {
+        const account = await newTenantWithAdmin();
+        const token = await resetTokenFor(account.email);
+        const [reset, refreshed] = await Promise.all([
+          call('POST', '/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } }),
+          call('POST', '/auth/refresh', { cookies: account.cookies }),
+        ]);
+        expect(reset.status).toBe(200);
+        if (refreshed.status === 200) expect(await alive({ ...account.cookies, ...cookiesFrom(refreshed) }), `round ${round}`).toBe(false);
+      });
+    },
+    RACE_TIMEOUT_MS,
+  );
 });
 
 describe('4. cheap checks before expensive ones', () => {
   it('refuses a flood of registrations with made-up tokens from one IP after 30 attempts, without telling addresses apart', async () => {
     const admin = await newTenantWithAdmin();
     const ip = randomLoopback();
-    const flood = await Promise.all(Array.from({ length: 45 }, (_, index) => register({ email: index % 2 ? admin.email : uniqueEmail('flood'), tenantId: admin.tenantId, invitationToken: randomUUID() }, ip)));
+    const flood = await Promise.all(
+      Array.from({ length: 45 }, (_, index) =>
+        register({ email: index % 2 ? admin.email : uniqueEmail('flood'), tenantId: admin.tenantId, invitationToken: randomUUID() }, ip),
+      ),
+    );
     expect(statusesOf(flood).filter((status) => status === 403)).toHaveLength(30);
     expect(statusesOf(flood).filter((status) => status === 429)).toHaveLength(15);
     const limited = flood.find((response) => response.status === 429);
@@ -449,7 +517,9 @@ describe('6. the smaller ones', () => {
     for (const cookies of opened.slice(5, 8)) expect(await alive(cookies)).toBe(true);
     const { entries } = await readAuditPage({ tenantId: account.tenantId }, { filter: { action: 'session.evicted' }, fromSk: '0', toSk: '~', limit: 10 });
     expect(entries).toHaveLength(5);
-    expect(entries[0]).toEqual(expect.objectContaining({ actor: { type: 'user', id: account.userId, name: 'Admin' }, resource: { type: 'session', id: expect.any(String) } }));
+    expect(entries[0]).toEqual(
+      expect.objectContaining({ actor: { type: 'user', id: account.userId, name: 'Admin' }, resource: { type: 'session', id: expect.any(String) } }),
+    );
   }, 120_000);
 
   it('holds the cap under 20 parallel sign-ins', async () => {
@@ -467,9 +537,18 @@ describe('7. the secrets live apart from the user item', () => {
     const account = await newTenantWithAdmin();
     await enrol(account);
     const { Item: user } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(account.tenantId, account.userId), ConsistentRead: true }));
-    const { Item: credentials } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.credentials(account.tenantId, account.userId), ConsistentRead: true }));
-    for (const secret of ['passwordHash', 'totpSecret', 'totpLastStep', 'recoveryCodeHashes', 'resetTokenHash', 'totpPendingSecret']) expect(user).not.toHaveProperty(secret);
-    expect(credentials).toEqual(expect.objectContaining({ pk: `CREDENTIALS#${account.tenantId}#${account.userId}`, passwordHash: expect.stringMatching(/^\$2[aby]\$/), totpSecret: expect.any(String) }));
+    const { Item: credentials } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.credentials(account.tenantId, account.userId), ConsistentRead: true }),
+    );
+    for (const secret of ['passwordHash', 'totpSecret', 'totpLastStep', 'recoveryCodeHashes', 'resetTokenHash', 'totpPendingSecret'])
+      expect(user).not.toHaveProperty(secret);
+    expect(credentials).toEqual(
+      expect.objectContaining({
+        pk: `CREDENTIALS#${account.tenantId}#${account.userId}`,
+        passwordHash: expect.stringMatching(/^\$2[aby]\$/),
+        totpSecret: expect.any(String),
+      }),
+    );
   });
 
   it('moves the secrets of an account from before the move with npm run migrate, which then signs in', async () => {
@@ -477,12 +556,39 @@ describe('7. the secrets live apart from the user item', () => {
     const userId = randomUUID();
     const email = uniqueEmail('legacy');
     const now = new Date().toISOString();
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.tenant(tenantId), type: 'Tenant', id: tenantId, name: uniqueName('legacy'), plan: 'STARTER', status: 'ACTIVE', baseAccountUserId: userId, createdAt: now, updatedAt: now } }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.tenant(tenantId),
+          type: 'Tenant',
+          id: tenantId,
+          name: uniqueName('legacy'),
+          plan: 'STARTER',
+          status: 'ACTIVE',
+          baseAccountUserId: userId,
+          createdAt: now,
+          updatedAt: now,
+        },
+      }),
+    );
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.email(email), type: 'Email', email, tenantId, userId } }));
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.user(tenantId, userId), type: 'User', id: userId, tenantId, name: 'Legacy', email, passwordHash: await hashPassword(PASSWORD), role: 'ADMIN', platformAdmin: false, createdAt: now, updatedAt: now },
+        Item: {
+          ...keys.user(tenantId, userId),
+          type: 'User',
+          id: userId,
+          tenantId,
+          name: 'Legacy',
+          email,
+          passwordHash: await hashPassword(PASSWORD),
+          role: 'ADMIN',
+          platformAdmin: false,
+          createdAt: now,
+          updatedAt: now,
+        },
       }),
     );
     expect((await login(email, PASSWORD)).response.status).toBe(401);

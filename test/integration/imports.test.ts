@@ -29,7 +29,10 @@ async function newJob(admin: Account, kind: ImportKind, dryRun: boolean, bytes: 
   return { job, deps: { now: () => Date.now(), files: { read: () => Promise.resolve(bytes) }, stepRows: 40 } };
 }
 
-const productLines = (count: number) => ['Código;Descrição;Preço de venda', ...Array.from({ length: count }, (_, index) => `SKU-${String(index).padStart(5, '0')};Produto ${index};"12,50"`)];
+const productLines = (count: number) => [
+  'Código;Descrição;Preço de venda',
+  ...Array.from({ length: count }, (_, index) => `SKU-${String(index).padStart(5, '0')};Produto ${index};"12,50"`),
+];
 
 /** Every item of a list route, page after page. */
 async function allPages<T>(admin: Account, first: string): Promise<T[]> {
@@ -73,10 +76,17 @@ describe('importing products', () => {
     expect(products.map((product) => product.sku).sort()).toEqual(Array.from({ length: 130 }, (_, index) => `SKU-${String(index).padStart(5, '0')}`));
     // The coverage dashboard lists each as a product created over HTTP is listed.
     const single = await call<{ id: string }>('POST', '/inventory/products', { cookies: admin.cookies, body: { sku: 'ONE-BY-ONE', name: 'Produto avulso' } });
-    const coverage = await call<{ productId: string; sku: string; name: string }[]>('GET', '/inventory/dashboard/coverage?days=30&limit=1000', { cookies: admin.cookies });
+    const coverage = await call<{ productId: string; sku: string; name: string }[]>('GET', '/inventory/dashboard/coverage?days=30&limit=1000', {
+      cookies: admin.cookies,
+    });
     expect(coverage.status).toBe(200);
     expect(coverage.body).toHaveLength(131);
-    const { productId: _single, sku: _sku, name: _name, ...alone } = coverage.body.find((item) => item.productId === single.body.id) ?? { productId: '', sku: '', name: '' };
+    const {
+      productId: _single,
+      sku: _sku,
+      name: _name,
+      ...alone
+    } = coverage.body.find((item) => item.productId === single.body.id) ?? { productId: '', sku: '', name: '' };
     for (const { productId: _id, sku: _itemSku, name: _itemName, ...item } of coverage.body) expect(item).toEqual(alone);
     // Audited as the administrator's, one entry per product, from where the job was made.
     const audit: { actor: { id: string }; sourceIp: string }[] = [];
@@ -110,7 +120,7 @@ describe('importing products', () => {
     // file is readable, so a job another test file left running is not run here.
     forgetCheckedFiles();
     const log: string[] = [];
-    const files = { read: (read: Pick<ImportJob, 'id'>) => (read.id === job.id ? Promise.resolve(file) : Promise.reject(new Error('not this test\'s job'))) };
+    const files = { read: (read: Pick<ImportJob, 'id'>) => (read.id === job.id ? Promise.resolve(file) : Promise.reject(new Error("not this test's job"))) };
     await resumeImports(files, (line) => log.push(line));
     expect(log).toContain(`[imports] ${job.id} goes on from row 40`);
     expect(log).toContain(`[imports] ${job.id} done`);
@@ -128,7 +138,12 @@ describe('importing products', () => {
     file = csv(productLines(80));
     forgetCheckedFiles();
     expect(await runImportStep(job, 40, read)).toBeNull();
-    expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({ status: 'failed', failure: 'The file changed after the import started: start a new import with it', rowsDone: 40, created: 40 });
+    expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({
+      status: 'failed',
+      failure: 'The file changed after the import started: start a new import with it',
+      rowsDone: 40,
+      created: 40,
+    });
     expect(await allProducts(admin)).toHaveLength(40);
   });
 
@@ -136,7 +151,11 @@ describe('importing products', () => {
     const admin = await newTenantWithAdmin();
     const { job, deps } = await newJob(admin, 'products', false, csv(['Descrição;Preço', 'Café;10,00']));
     await runImport(job, deps);
-    expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({ status: 'failed', failure: 'The header has no column for sku (e.g. "codigo")', rowsDone: 0 });
+    expect(await findImportJob(admin.tenantId, job.id)).toMatchObject({
+      status: 'failed',
+      failure: 'The header has no column for sku (e.g. "codigo")',
+      rowsDone: 0,
+    });
     expect(await allProducts(admin)).toEqual([]);
   });
 });
@@ -146,7 +165,9 @@ describe('a dry run of suppliers', () => {
     const admin = await newTenantWithAdmin();
     const good = cnpj.generate();
     const taken = cnpj.generate();
-    expect((await call('POST', '/suppliers', { cookies: admin.cookies, body: { name: 'Já existe', corporateName: 'Já Existe Ltda', document: taken } })).status).toBe(201);
+    expect(
+      (await call('POST', '/suppliers', { cookies: admin.cookies, body: { name: 'Já existe', corporateName: 'Já Existe Ltda', document: taken } })).status,
+    ).toBe(201);
     const wrongDigits = `${good.slice(0, 12)}${good.slice(12) === '00' ? '11' : '00'}`;
     const lines = [
       'Nome;Razão Social;CNPJ/CPF;E-mail;Telefone;Ativo',
@@ -170,7 +191,16 @@ describe('a dry run of suppliers', () => {
     const { job, deps } = await newJob(admin, 'suppliers', true, csv(lines));
     await runImport(job, deps);
     const report = await findImportJob(admin.tenantId, job.id);
-    expect(report).toMatchObject({ status: 'succeeded', dryRun: true, totalRows: 16, rowsDone: 16, created: 2, existing: 1, refused: 13, errorsTruncated: false });
+    expect(report).toMatchObject({
+      status: 'succeeded',
+      dryRun: true,
+      totalRows: 16,
+      rowsDone: 16,
+      created: 2,
+      existing: 1,
+      refused: 13,
+      errorsTruncated: false,
+    });
     expect(report?.errors).toEqual([
       { line: 4, field: 'Nome', message: 'is required' },
       { line: 5, field: 'Razão Social', message: 'is required' },
@@ -195,10 +225,14 @@ describe('a dry run of suppliers', () => {
 describe('POST /imports, the upload, and GET /imports/{id} (npm start)', () => {
   /** POST /imports, then the file PUT where it says; the created job. */
   async function startImport(admin: Account, body: Record<string, unknown>, bytes: Uint8Array) {
-    const created = await call<{ id: string; status: string; upload: { method: string; url: string; headers: Record<string, string>; expiresAt: string } }>('POST', '/imports', {
-      cookies: admin.cookies,
-      body: { ...body, size: bytes.byteLength },
-    });
+    const created = await call<{ id: string; status: string; upload: { method: string; url: string; headers: Record<string, string>; expiresAt: string } }>(
+      'POST',
+      '/imports',
+      {
+        cookies: admin.cookies,
+        body: { ...body, size: bytes.byteLength },
+      },
+    );
     expect(created.status).toBe(201);
     return created.body;
   }
@@ -222,17 +256,47 @@ describe('POST /imports, the upload, and GET /imports/{id} (npm start)', () => {
     const admin = await newTenantWithAdmin();
     const file = csv(productLines(60));
     const created = await startImport(admin, { kind: 'products', fileName: 'produtos.csv' }, file);
-    expect(created).toMatchObject({ kind: 'products', dryRun: false, status: 'awaiting_upload', fileName: 'produtos.csv', size: file.byteLength, totalRows: null, rowsDone: 0, etaSeconds: null });
-    expect(created.upload).toEqual({ method: 'PUT', url: expect.stringMatching(/^\/local-uploads\/imports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&size=\d+&signature=[\w-]+$/) as string, headers: { 'content-type': 'text/csv' }, expiresAt: expect.any(String) as string });
+    expect(created).toMatchObject({
+      kind: 'products',
+      dryRun: false,
+      status: 'awaiting_upload',
+      fileName: 'produtos.csv',
+      size: file.byteLength,
+      totalRows: null,
+      rowsDone: 0,
+      etaSeconds: null,
+    });
+    expect(created.upload).toEqual({
+      method: 'PUT',
+      url: expect.stringMatching(/^\/local-uploads\/imports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&size=\d+&signature=[\w-]+$/) as string,
+      headers: { 'content-type': 'text/csv' },
+      expiresAt: expect.any(String) as string,
+    });
     expect(Object.keys(created)).not.toContain('tenantId');
 
     // Another size than the one signed, or an edited link, is refused and starts nothing.
     expect(await put(created.upload, file.subarray(1))).toBe(403);
-    expect(await put({ ...created.upload, url: created.upload.url.replace(/signature=(.)/, (_match, first: string) => `signature=${first === 'x' ? 'y' : 'x'}`) }, file)).toBe(403);
+    expect(
+      await put(
+        { ...created.upload, url: created.upload.url.replace(/signature=(.)/, (_match, first: string) => `signature=${first === 'x' ? 'y' : 'x'}`) },
+        file,
+      ),
+    ).toBe(403);
     expect((await call<{ status: string }>('GET', `/imports/${created.id}`, { cookies: admin.cookies })).body.status).toBe('awaiting_upload');
 
     expect(await put(created.upload, file)).toBe(200);
-    expect(await ended(admin, created.id)).toMatchObject({ id: created.id, status: 'succeeded', totalRows: 60, rowsDone: 60, created: 60, existing: 0, refused: 0, errors: [], ignoredColumns: ['Preço de venda'], etaSeconds: null });
+    expect(await ended(admin, created.id)).toMatchObject({
+      id: created.id,
+      status: 'succeeded',
+      totalRows: 60,
+      rowsDone: 60,
+      created: 60,
+      existing: 0,
+      refused: 0,
+      errors: [],
+      ignoredColumns: ['Preço de venda'],
+      etaSeconds: null,
+    });
 
     const again = await startImport(admin, { kind: 'products', fileName: 'produtos.csv' }, file);
     expect(await put(again.upload, file)).toBe(200);
@@ -242,7 +306,10 @@ describe('POST /imports, the upload, and GET /imports/{id} (npm start)', () => {
 
   it("refuses a bad request with its problem, and another tenant's import", async () => {
     const admin = await newTenantWithAdmin();
-    const bad = await call<{ errors: unknown[] }>('POST', '/imports', { cookies: admin.cookies, body: { kind: 'clients', fileName: '', size: 20 * 1024 * 1024 } });
+    const bad = await call<{ errors: unknown[] }>('POST', '/imports', {
+      cookies: admin.cookies,
+      body: { kind: 'clients', fileName: '', size: 20 * 1024 * 1024 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([
       { field: 'kind', message: 'must be one of suppliers, products' },

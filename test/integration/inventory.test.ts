@@ -138,7 +138,9 @@ describe('POST /inventory/movements', () => {
     const admin = await newTenantWithAdmin();
     const w = await warehouse(admin, 'W');
     const products = await Promise.all(['A', 'B', 'C', 'D'].map((sku) => product(admin, sku)));
-    await Promise.all(products.flatMap((p) => Array.from({ length: 5 }, () => move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 2, unitCost: 3 }))));
+    await Promise.all(
+      products.flatMap((p) => Array.from({ length: 5 }, () => move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 2, unitCost: 3 }))),
+    );
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
     expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 40, totalProducts: 4, totalValue: 120 }]);
   });
@@ -197,7 +199,12 @@ describe('POST /inventory/movements', () => {
       [op, w, 'No such product'],
     ]) {
       const response = await move(admin, { productId, warehouseId, type, quantity: 1 });
-      expect({ productId, warehouseId, status: response.status, body: response.body }).toEqual({ productId, warehouseId, status: 404, body: problem(404, 'not-found', { detail }) });
+      expect({ productId, warehouseId, status: response.status, body: response.body }).toEqual({
+        productId,
+        warehouseId,
+        status: 404,
+        body: problem(404, 'not-found', { detail }),
+      });
     }
     // A real product in a real warehouse with nothing on hand is still a 409 (ADJUSTMENT sets it).
     const empty = await move(admin, { productId: p, warehouseId: w, type, quantity: 1 });

@@ -26,9 +26,12 @@ beforeAll(useLocalStoreInProcess);
 const PASSWORD = 'invitee password';
 const HOUR = 3600 * 1000;
 
-const invite = (admin: Account, email: string) => call<{ id: string; email: string; expiresAt: string }>('POST', '/auth/invitations', { cookies: admin.cookies, body: { email } });
+const invite = (admin: Account, email: string) =>
+  call<{ id: string; email: string; expiresAt: string }>('POST', '/auth/invitations', { cookies: admin.cookies, body: { email } });
 const registerWith = (admin: Account, email: string, invitationToken?: string | null) =>
-  call('POST', '/auth/register', { body: { name: 'Someone', email, password: PASSWORD, tenantId: admin.tenantId, ...(invitationToken === undefined ? {} : { invitationToken }) } });
+  call('POST', '/auth/register', {
+    body: { name: 'Someone', email, password: PASSWORD, tenantId: admin.tenantId, ...(invitationToken === undefined ? {} : { invitationToken }) },
+  });
 
 /** An administrator as the service sees it, for invitations made in process. */
 const principalOf = async (admin: Account) => authorize(admin.cookies.accessToken ?? '', Date.now());

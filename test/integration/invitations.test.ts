@@ -21,7 +21,9 @@ describe('POST /auth/invitations', () => {
     // 32 random bytes, base64url.
     expect(token).toMatch(/^[\w-]{43}$/);
 
-    const registered = await call('POST', '/auth/register', { body: { name: 'Invitee', email, password: 'invited password', tenantId: admin.tenantId, invitationToken: token } });
+    const registered = await call('POST', '/auth/register', {
+      body: { name: 'Invitee', email, password: 'invited password', tenantId: admin.tenantId, invitationToken: token },
+    });
     expect(registered.status).toBe(200);
     expect(registered.body).toEqual({ user: { id: expect.any(String), name: 'Invitee', email, tenantId: admin.tenantId } });
 

@@ -42,7 +42,11 @@ describe('nesting depth', () => {
 
   it('refuses deep arrays on any route that takes a body', async () => {
     const admin = await newTenantWithAdmin();
-    const response = await call('POST', '/suppliers', { cookies: admin.cookies, rawBody: `${'['.repeat(3000)}${']'.repeat(3000)}`, headers: { 'content-type': 'application/json' } });
+    const response = await call('POST', '/suppliers', {
+      cookies: admin.cookies,
+      rawBody: `${'['.repeat(3000)}${']'.repeat(3000)}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(problem(400, 'bad-request', { detail: 'The request body is nested deeper than 32 levels' }));
   });
@@ -104,7 +108,7 @@ describe('duplicate keys', () => {
 });
 
 describe('text that is not JSON', () => {
-  it('is still the parser\'s 400, even when it looks like a duplicate key', async () => {
+  it("is still the parser's 400, even when it looks like a duplicate key", async () => {
     const admin = await newTenantWithAdmin();
     const response = await postCompanyRaw(admin, '{"name":"a","name":');
     expect(response.status).toBe(400);

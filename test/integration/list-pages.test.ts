@@ -47,7 +47,8 @@ describe.each([
 
   it("refuses another list's cursor, another tenant's and an edited one with a 400 naming `cursor`", async () => {
     const refused = problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] });
-    const cursorOf = async (listPath: string) => new URL(`http://x${nextLink(await call('GET', `${listPath}?limit=1`, { cookies: admin.cookies })) ?? ''}`).searchParams.get('cursor') ?? '';
+    const cursorOf = async (listPath: string) =>
+      new URL(`http://x${nextLink(await call('GET', `${listPath}?limit=1`, { cookies: admin.cookies })) ?? ''}`).searchParams.get('cursor') ?? '';
     const own = await cursorOf(path);
     const foreignList = await cursorOf(path === '/companies' ? '/inventory/products' : '/companies');
     for (const [caller, cursor] of [

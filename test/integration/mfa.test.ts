@@ -25,22 +25,33 @@ interface Enrolled {
 }
 
 async function enrol(account: Account): Promise<Enrolled> {
-  const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', { cookies: account.cookies, body: { password: account.password } });
+  const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', {
+    cookies: account.cookies,
+    body: { password: account.password },
+  });
   expect(started.status).toBe(200);
   const { secret } = started.body;
-  const confirmed = await call<{ recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', { cookies: account.cookies, body: { code: codeAt(secret, Date.now()) } });
+  const confirmed = await call<{ recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', {
+    cookies: account.cookies,
+    body: { code: codeAt(secret, Date.now()) },
+  });
   expect(confirmed.status).toBe(200);
   return { account, secret, recoveryCodes: confirmed.body.recoveryCodes, cookies: cookiesFrom(confirmed) };
 }
 
-const passwordStep = (account: Account, rememberMe = false) => call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD, ...(rememberMe ? { rememberMe } : {}) } });
-const verify = (challenge: string, body: Record<string, string>) => call('POST', '/auth/mfa/verify', { cookies: { mfaChallenge: challenge }, body, headers: { origin: allowedOrigin() } });
+const passwordStep = (account: Account, rememberMe = false) =>
+  call('POST', '/auth/login', { body: { email: account.email, password: PASSWORD, ...(rememberMe ? { rememberMe } : {}) } });
+const verify = (challenge: string, body: Record<string, string>) =>
+  call('POST', '/auth/mfa/verify', { cookies: { mfaChallenge: challenge }, body, headers: { origin: allowedOrigin() } });
 const challengeOf = (response: ApiResponse) => cookiesFrom(response).mfaChallenge ?? '';
 
 describe('enrolment', () => {
   it('offers a secret as an otpauth URI, base32 text and a local SVG QR code, and turns on with a code, returning 10 recovery codes once', async () => {
     const admin = await newTenantWithAdmin();
-    const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', { cookies: admin.cookies, body: { password: admin.password } });
+    const started = await call<{ otpauthUri: string; secret: string; qrSvg: string }>('POST', '/auth/mfa/totp', {
+      cookies: admin.cookies,
+      body: { password: admin.password },
+    });
     expect(started.status).toBe(200);
     expect(started.body).toEqual({
       otpauthUri: `otpauth://totp/Backoffice:${encodeURIComponent(admin.email)}?issuer=Backoffice&secret=${started.body.secret}&algorithm=SHA1&digits=6&period=30`,
@@ -52,7 +63,10 @@ describe('enrolment', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual(problem(400, 'validation', { errors: [{ field: 'code', message: 'is not a valid code' }] }));
 
-    const confirmed = await call<{ user: { id: string }; recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', { cookies: admin.cookies, body: { code: codeAt(started.body.secret, Date.now()) } });
+    const confirmed = await call<{ user: { id: string }; recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', {
+      cookies: admin.cookies,
+      body: { code: codeAt(started.body.secret, Date.now()) },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.user.id).toBe(admin.userId);
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
@@ -214,8 +228,15 @@ describe("a tenant's policy", () => {
     const memberEmail = `member.${admin.userId.slice(0, 8)}@example.com`;
     const invited = await call('POST', '/auth/invitations', { cookies: admin.cookies, body: { email: memberEmail } });
     expect(invited.status).toBe(201);
-    const token = outboxFor(memberEmail).at(-1)?.text.match(/token=([\w-]+)/)?.[1] ?? '';
-    const member = cookiesFrom(await call('POST', '/auth/register', { body: { name: 'Member', email: memberEmail, password: PASSWORD, tenantId: admin.tenantId, invitationToken: token } }));
+    const token =
+      outboxFor(memberEmail)
+        .at(-1)
+        ?.text.match(/token=([\w-]+)/)?.[1] ?? '';
+    const member = cookiesFrom(
+      await call('POST', '/auth/register', {
+        body: { name: 'Member', email: memberEmail, password: PASSWORD, tenantId: admin.tenantId, invitationToken: token },
+      }),
+    );
 
     const set = await setPolicy(admin, admin.cookies, 'ADMINS');
     expect(set.status).toBe(200);

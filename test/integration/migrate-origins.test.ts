@@ -62,7 +62,13 @@ it("moves each recent entry's origin into its own item, drops an older one's, an
 
   const originOf = (entry: AuditEntry) => item(keys.auditOrigin(scope, entry.occurredAt, entry.id));
   const periodEnd = (entry: AuditEntry) => Math.floor(Date.parse(entry.occurredAt) / 1000) + settings.accessRecordRetentionDays * DAY;
-  expect(await originOf(recent)).toEqual({ ...keys.auditOrigin(scope, recent.occurredAt, recent.id), type: 'AuditOrigin', sourceIp: '198.51.100.4', userAgent: 'migrate-origins.test', ttl: periodEnd(recent) });
+  expect(await originOf(recent)).toEqual({
+    ...keys.auditOrigin(scope, recent.occurredAt, recent.id),
+    type: 'AuditOrigin',
+    sourceIp: '198.51.100.4',
+    userAgent: 'migrate-origins.test',
+    ttl: periodEnd(recent),
+  });
   expect(await originOf(lone)).toMatchObject({ sourceIp: '198.51.100.4', ttl: periodEnd(lone) });
   expect(await originOf(old)).toBeUndefined();
   expect(await originOf(system)).toBeUndefined();
@@ -90,50 +96,81 @@ it("moves each recent entry's origin into its own item, drops an older one's, an
   expect(await originOf(recent)).toMatchObject({ ttl: periodEnd(recent) });
 });
 
-it("reaches every listed tenant's trail and the platform's", async () => {
-  const admin = await newTenantWithAdmin();
-  const expiresAtEpoch = Math.floor(NOW / 1000) + 300 * DAY;
-  const tenantEntry = entryAt(1);
-  const platformEntry = entryAt(2, { action: 'tenant.created', resource: { type: 'tenant', id: admin.tenantId } });
-  await writeOld({ scope: { tenantId: admin.tenantId }, entry: tenantEntry, expiresAtEpoch });
-  await writeOld({ scope: 'platform', entry: platformEntry, expiresAtEpoch });
+it(
+  "reaches every listed tenant's trail and the platform's",
+  async () => {
+    const admin = await newTenantWithAdmin();
+    const expiresAtEpoch = Math.floor(NOW / 1000) + 300 * DAY;
+    const tenantEntry = entryAt(1);
+    const platformEntry = entryAt(2, { action: 'tenant.created', resource: { type: 'tenant', id: admin.tenantId } });
+    await writeOld({ scope: { tenantId: admin.tenantId }, entry: tenantEntry, expiresAtEpoch });
+    await writeOld({ scope: 'platform', entry: platformEntry, expiresAtEpoch });
 
-  const totals = await moveEntryOrigins(NOW);
-  expect(totals.trails).toBeGreaterThanOrEqual(2);
-  expect(totals.moved).toBeGreaterThanOrEqual(2);
-  expect(await item(keys.auditOrigin({ tenantId: admin.tenantId }, tenantEntry.occurredAt, tenantEntry.id))).toMatchObject({ sourceIp: '198.51.100.4', userAgent: 'migrate-origins.test' });
-  expect(await item(keys.auditOrigin('platform', platformEntry.occurredAt, platformEntry.id))).toMatchObject({ sourceIp: '198.51.100.4', userAgent: 'migrate-origins.test' });
-  // Nothing left to move on a second run.
-  expect(await moveEntryOrigins(NOW)).toMatchObject({ moved: 0, dropped: 0 });
-}, EVERY_TRAIL_MS);
+    const totals = await moveEntryOrigins(NOW);
+    expect(totals.trails).toBeGreaterThanOrEqual(2);
+    expect(totals.moved).toBeGreaterThanOrEqual(2);
+    expect(await item(keys.auditOrigin({ tenantId: admin.tenantId }, tenantEntry.occurredAt, tenantEntry.id))).toMatchObject({
+      sourceIp: '198.51.100.4',
+      userAgent: 'migrate-origins.test',
+    });
+    expect(await item(keys.auditOrigin('platform', platformEntry.occurredAt, platformEntry.id))).toMatchObject({
+      sourceIp: '198.51.100.4',
+      userAgent: 'migrate-origins.test',
+    });
+    // Nothing left to move on a second run.
+    expect(await moveEntryOrigins(NOW)).toMatchObject({ moved: 0, dropped: 0 });
+  },
+  EVERY_TRAIL_MS,
+);
 
-it("moves a recent API key's last-use address to its own item, expiring 6 months after the use, and drops an older one", async () => {
-  const admin = await newTenantWithAdmin();
-  // Keys as an older version wrote them: the address on the key.
-  const keyAt = (ageDays: number) => {
-    const id = randomUUID();
-    const lastUsedAt = new Date(NOW - ageDays * DAY * 1000).toISOString();
-    return { id, lastUsedAt, item: { ...keys.apiKey(admin.tenantId, id), type: 'ApiKey', id, tenantId: admin.tenantId, name: `key ${ageDays}`, scopes: {}, prefix: 'bo_test_x', createdBy: admin.userId, createdAt: lastUsedAt, secretHash: 'h', lastUsedAt, lastUsedIp: '198.51.100.7' } };
-  };
-  const recent = keyAt(10);
-  const old = keyAt(settings.accessRecordRetentionDays + 1);
-  for (const key of [recent, old]) await db().send(new PutCommand({ TableName: tableName(), Item: key.item }));
+it(
+  "moves a recent API key's last-use address to its own item, expiring 6 months after the use, and drops an older one",
+  async () => {
+    const admin = await newTenantWithAdmin();
+    // Keys as an older version wrote them: the address on the key.
+    const keyAt = (ageDays: number) => {
+      const id = randomUUID();
+      const lastUsedAt = new Date(NOW - ageDays * DAY * 1000).toISOString();
+      return {
+        id,
+        lastUsedAt,
+        item: {
+          ...keys.apiKey(admin.tenantId, id),
+          type: 'ApiKey',
+          id,
+          tenantId: admin.tenantId,
+          name: `key ${ageDays}`,
+          scopes: {},
+          prefix: 'bo_test_x',
+          createdBy: admin.userId,
+          createdAt: lastUsedAt,
+          secretHash: 'h',
+          lastUsedAt,
+          lastUsedIp: '198.51.100.7',
+        },
+      };
+    };
+    const recent = keyAt(10);
+    const old = keyAt(settings.accessRecordRetentionDays + 1);
+    for (const key of [recent, old]) await db().send(new PutCommand({ TableName: tableName(), Item: key.item }));
 
-  const totals = await moveKeyAddresses(NOW);
-  expect(totals.moved).toBeGreaterThanOrEqual(1);
-  expect(totals.dropped).toBeGreaterThanOrEqual(1);
-  const { lastUsedIp: _address, ...withoutAddress } = recent.item;
-  expect(await item(keys.apiKey(admin.tenantId, recent.id))).toEqual(withoutAddress);
-  expect(await item(keys.apiKeyUse(recent.id))).toEqual({
-    ...keys.apiKeyUse(recent.id),
-    type: 'ApiKeyUse',
-    tenantId: admin.tenantId,
-    lastUsedAt: recent.lastUsedAt,
-    lastUsedIp: '198.51.100.7',
-    ttl: Math.floor(Date.parse(recent.lastUsedAt) / 1000) + settings.accessRecordRetentionDays * DAY,
-  });
-  expect((await item(keys.apiKey(admin.tenantId, old.id)))?.lastUsedIp).toBeUndefined();
-  expect(await item(keys.apiKeyUse(old.id))).toBeUndefined();
-  // Nothing left to move on a second run.
-  expect(await moveKeyAddresses(NOW)).toEqual({ moved: 0, dropped: 0 });
-}, EVERY_TRAIL_MS);
+    const totals = await moveKeyAddresses(NOW);
+    expect(totals.moved).toBeGreaterThanOrEqual(1);
+    expect(totals.dropped).toBeGreaterThanOrEqual(1);
+    const { lastUsedIp: _address, ...withoutAddress } = recent.item;
+    expect(await item(keys.apiKey(admin.tenantId, recent.id))).toEqual(withoutAddress);
+    expect(await item(keys.apiKeyUse(recent.id))).toEqual({
+      ...keys.apiKeyUse(recent.id),
+      type: 'ApiKeyUse',
+      tenantId: admin.tenantId,
+      lastUsedAt: recent.lastUsedAt,
+      lastUsedIp: '198.51.100.7',
+      ttl: Math.floor(Date.parse(recent.lastUsedAt) / 1000) + settings.accessRecordRetentionDays * DAY,
+    });
+    expect((await item(keys.apiKey(admin.tenantId, old.id)))?.lastUsedIp).toBeUndefined();
+    expect(await item(keys.apiKeyUse(old.id))).toBeUndefined();
+    // Nothing left to move on a second run.
+    expect(await moveKeyAddresses(NOW)).toEqual({ moved: 0, dropped: 0 });
+  },
+  EVERY_TRAIL_MS,
+);

@@ -15,7 +15,8 @@ interface Page {
 }
 
 const post = (account: Account, path: string, body: unknown) => call<Record<string, unknown>>('POST', path, { cookies: account.cookies, body });
-const history = (account: Account, query: Record<string, string>) => call<Page>('GET', `/inventory/movements?${new URLSearchParams(query).toString()}`, { cookies: account.cookies });
+const history = (account: Account, query: Record<string, string>) =>
+  call<Page>('GET', `/inventory/movements?${new URLSearchParams(query).toString()}`, { cookies: account.cookies });
 
 let admin: Account;
 let other: Account;
@@ -67,7 +68,11 @@ describe('GET /inventory/movements', () => {
     ['product and warehouse', (m: Movement) => m.productId === P0 && m.warehouseId === W0, () => ({ productId: P0, warehouseId: W0 })],
     ['product and type', (m: Movement) => m.productId === P0 && m.type === 'IN', () => ({ productId: P0, type: 'IN' })],
     ['warehouse and type', (m: Movement) => m.warehouseId === W0 && m.type === 'SALE', () => ({ warehouseId: W0, type: 'SALE' })],
-    ['product, warehouse and type', (m: Movement) => m.productId === P0 && m.warehouseId === W1 && m.type === 'ADJUSTMENT', () => ({ productId: P0, warehouseId: W1, type: 'ADJUSTMENT' })],
+    [
+      'product, warehouse and type',
+      (m: Movement) => m.productId === P0 && m.warehouseId === W1 && m.type === 'ADJUSTMENT',
+      () => ({ productId: P0, warehouseId: W1, type: 'ADJUSTMENT' }),
+    ],
     ['a combination with no movement', (m: Movement) => m.productId === P1 && m.type === 'OUT', () => ({ productId: P1, type: 'OUT' })],
   ])('filters by %s', async (_name, keep, query) => {
     const expected = newestFirst(keep);
@@ -81,7 +86,11 @@ describe('GET /inventory/movements', () => {
     ['business days (whole days in São Paulo)', { from: '2026-10-03', to: '2026-10-05' }, [at('2026-10-05'), at('2026-10-04'), at('2026-10-03')]],
     ['a day that ends after midnight UTC', { from: '2026-10-08', to: '2026-10-08' }, [at('2026-10-09', '02:30'), at('2026-10-08')]],
     ['a day that begins after midnight UTC', { from: '2026-10-09' }, []],
-    ['date-times, both inclusive', { from: '2026-10-04T10:00:00.000Z', to: '2026-10-06T07:00:00-03:00' }, [at('2026-10-06'), at('2026-10-05'), at('2026-10-04')]],
+    [
+      'date-times, both inclusive',
+      { from: '2026-10-04T10:00:00.000Z', to: '2026-10-06T07:00:00-03:00' },
+      [at('2026-10-06'), at('2026-10-05'), at('2026-10-04')],
+    ],
     ['only an upper bound', { to: '2026-10-01T23:59:59Z' }, [at('2026-10-01')]],
   ])('keeps to a date range given as %s', async (_name, range, instants) => {
     const answer = await history(admin, range);
@@ -158,7 +167,10 @@ describe('GET /inventory/movements', () => {
   it('leaves out a refused movement', async () => {
     const refused = await post(admin, '/inventory/movements', { productId: P1, warehouseId: W1, type: 'OUT', quantity: 1000 });
     expect(refused.status).toBe(409);
-    expect((await history(admin, { productId: P1, warehouseId: W1 })).body).toEqual({ items: newestFirst((m) => m.productId === P1 && m.warehouseId === W1), nextCursor: null });
+    expect((await history(admin, { productId: P1, warehouseId: W1 })).body).toEqual({
+      items: newestFirst((m) => m.productId === P1 && m.warehouseId === W1),
+      nextCursor: null,
+    });
   });
 
   it.each([

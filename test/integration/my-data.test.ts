@@ -59,7 +59,10 @@ describe('GET /auth/me/data', () => {
 
     // A second factor (its confirmation keeps one session), then a second session through it.
     const { secret } = (await call<{ secret: string }>('POST', '/auth/mfa/totp', { cookies: owner.cookies, body: { password: PASSWORD } })).body;
-    const confirmed = await call<{ recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', { cookies: owner.cookies, body: { code: codeAt(secret, Date.now()) } });
+    const confirmed = await call<{ recoveryCodes: string[] }>('POST', '/auth/mfa/totp/confirm', {
+      cookies: owner.cookies,
+      body: { code: codeAt(secret, Date.now()) },
+    });
     expect(confirmed.status).toBe(200);
     const second = await signInWithSecondFactor(owner.email, PASSWORD, secret, { codeAtMs: Date.now() + 30_000, rememberMe: true });
     expect(second.response.status).toBe(200);
@@ -101,7 +104,12 @@ describe('GET /auth/me/data', () => {
       },
       sessions: expect.any(Array),
       secondFactor: { enabled: true, enabledAt: expect.stringMatching(ISO), recoveryCodesRemaining: confirmed.body.recoveryCodes.length },
-      invitations: { received: [], sent: [{ id: invited.body.id, email: inviteeEmail, invitedBy: owner.userId, createdAt: expect.stringMatching(ISO), expiresAt: expect.stringMatching(ISO) }] },
+      invitations: {
+        received: [],
+        sent: [
+          { id: invited.body.id, email: inviteeEmail, invitedBy: owner.userId, createdAt: expect.stringMatching(ISO), expiresAt: expect.stringMatching(ISO) },
+        ],
+      },
       auditEntries: ownEntries,
       auditEntriesTruncated: false,
       auditEntriesRest: null,

@@ -94,7 +94,9 @@ function validValue(raw: JsonSchema, where: string): unknown {
     case 'object':
       return validObjects(schema, where)[0];
     case 'array':
-      return typeof schema.minItems === 'number' && schema.minItems > 0 ? Array.from({ length: schema.minItems }, () => validValue(schema.items as JsonSchema, `${where}[]`)) : [];
+      return typeof schema.minItems === 'number' && schema.minItems > 0
+        ? Array.from({ length: schema.minItems }, () => validValue(schema.items as JsonSchema, `${where}[]`))
+        : [];
     case 'boolean':
       return true;
     case 'number':
@@ -123,7 +125,9 @@ function validObjects(raw: JsonSchema, where: string): Record<string, unknown>[]
   const candidates = [build(requiredOf(schema)), build(Object.keys(properties))];
   // "Exactly one of" (a `oneOf` of `required` lists): the required ones and each alternative alone.
   for (const alternative of branches) candidates.push(build([...requiredOf(schema), ...requiredOf(alternative)]));
-  const valid = candidates.filter((candidate, index) => accepts(schema, candidate) && candidates.findIndex((other) => JSON.stringify(other) === JSON.stringify(candidate)) === index);
+  const valid = candidates.filter(
+    (candidate, index) => accepts(schema, candidate) && candidates.findIndex((other) => JSON.stringify(other) === JSON.stringify(candidate)) === index,
+  );
   if (valid.length === 0) throw new Error(`${where}: no valid object generated for ${JSON.stringify(schema).slice(0, 300)}`);
   return valid;
 }
@@ -165,7 +169,8 @@ function mutations(raw: JsonSchema, value: unknown, where: string): Mutation[] {
       for (const [name, child] of Object.entries(object)) {
         const property = propertiesOf(schema)[name];
         if (!property) continue;
-        for (const mutation of mutations(property, child, `${where}.${name}`)) result.push({ what: mutation.what, value: { ...object, [name]: mutation.value } });
+        for (const mutation of mutations(property, child, `${where}.${name}`))
+          result.push({ what: mutation.what, value: { ...object, [name]: mutation.value } });
       }
       add('not an object', 'text');
       break;
@@ -174,7 +179,11 @@ function mutations(raw: JsonSchema, value: unknown, where: string): Mutation[] {
       if (typeof schema.minLength === 'number' && schema.minLength > 0) add(`shorter than ${schema.minLength}`, 'x'.repeat(schema.minLength - 1));
       if (typeof schema.maxLength === 'number') add(`longer than ${schema.maxLength}`, 'x'.repeat(schema.maxLength + 1));
       const patterned = schema.pattern !== undefined || schema.allOf !== undefined || schema.format !== undefined;
-      const lengthOnly = { type: 'string', ...(schema.minLength === undefined ? {} : { minLength: schema.minLength }), ...(schema.maxLength === undefined ? {} : { maxLength: schema.maxLength }) };
+      const lengthOnly = {
+        type: 'string',
+        ...(schema.minLength === undefined ? {} : { minLength: schema.minLength }),
+        ...(schema.maxLength === undefined ? {} : { maxLength: schema.maxLength }),
+      };
       const breaker = patterned ? PATTERN_BREAKERS.find((candidate) => accepts(lengthOnly, candidate) && !accepts(schema, candidate)) : undefined;
       if (breaker !== undefined) add(`pattern or format broken (${JSON.stringify(breaker)})`, breaker);
       add('not a string', 12345);
@@ -298,7 +307,9 @@ function casesOf(operation: OperationObject): Case[] {
 
   // Valid: no query, then every parameter the client may make up; each valid body.
   const fullQuery = Object.fromEntries(
-    queryParameters.filter((parameter) => !SERVER_ISSUED.has(parameter.name)).map((parameter) => [parameter.name, asText(validValue(parameter.schema, parameter.name))]),
+    queryParameters
+      .filter((parameter) => !SERVER_ISSUED.has(parameter.name))
+      .map((parameter) => [parameter.name, asText(validValue(parameter.schema, parameter.name))]),
   );
   for (const [index, valid] of bodies.entries()) cases.push({ what: `valid body ${index + 1}`, valid: true, path, query: {}, body: valid });
   if (Object.keys(fullQuery).length > 0) cases.push({ what: `valid query ${JSON.stringify(fullQuery)}`, valid: true, path, query: fullQuery, body });
@@ -318,14 +329,16 @@ function casesOf(operation: OperationObject): Case[] {
   for (const parameter of pathParameters) {
     for (const mutation of mutations(parameter.schema, path[parameter.name], `path ${parameter.name}`)) {
       const text = asText(mutation.value);
-      if (text !== '' && !accepts(parameter.schema, text)) cases.push({ what: mutation.what, valid: false, path: { ...path, [parameter.name]: text }, query: {}, body });
+      if (text !== '' && !accepts(parameter.schema, text))
+        cases.push({ what: mutation.what, valid: false, path: { ...path, [parameter.name]: text }, query: {}, body });
     }
   }
   for (const parameter of queryParameters) {
     const valid = SERVER_ISSUED.has(parameter.name) ? 'x' : asText(validValue(parameter.schema, parameter.name));
     for (const mutation of mutations(parameter.schema, queryValue(parameter.schema, valid), `query ${parameter.name}`)) {
       const text = asText(mutation.value);
-      if (!accepts(parameter.schema, queryValue(parameter.schema, text))) cases.push({ what: mutation.what, valid: false, path, query: { [parameter.name]: text }, body });
+      if (!accepts(parameter.schema, queryValue(parameter.schema, text)))
+        cases.push({ what: mutation.what, valid: false, path, query: { [parameter.name]: text }, body });
     }
   }
   if (bodySchema) {
@@ -336,7 +349,8 @@ function casesOf(operation: OperationObject): Case[] {
     }
   }
   for (const test of cases) {
-    if (test.valid && bodySchema && !accepts(bodySchema, test.body)) throw new Error(`${operation.operationId} ${test.what}: the generated body is not valid by the document`);
+    if (test.valid && bodySchema && !accepts(bodySchema, test.body))
+      throw new Error(`${operation.operationId} ${test.what}: the generated body is not valid by the document`);
   }
   return cases;
 }
@@ -378,7 +392,8 @@ describe('the server validates requests as the OpenAPI document says', () => {
         const sent = `${test.what}: ${method} ${urlOf(template, test.path, test.query)} ${JSON.stringify(test.body) ?? ''}`;
         if (test.valid && response.status === 400) {
           const fields = (response.body.errors ?? []).map((error) => error.field);
-          if (!validation || fields.length === 0 || !fields.every((field) => stateful.includes(field))) disagreements.push(`valid, answered 400 ${JSON.stringify(response.body)} — ${sent}`);
+          if (!validation || fields.length === 0 || !fields.every((field) => stateful.includes(field)))
+            disagreements.push(`valid, answered 400 ${JSON.stringify(response.body)} — ${sent}`);
         }
         if (!test.valid && !validation) disagreements.push(`invalid, answered ${response.status} ${JSON.stringify(response.body)} — ${sent}`);
       }

@@ -68,7 +68,11 @@ describe('POST /auth/reset-password', () => {
     expect(fresh.response.status).toBe(200);
     const sessions = await call<unknown[]>('GET', '/auth/sessions', { cookies: fresh.cookies });
     expect(sessions.body).toHaveLength(1);
-    expect(outboxFor(admin.email).map((message) => message.subject)).toEqual(['You are invited to the back-office', 'Reset your password', 'Your password was changed']);
+    expect(outboxFor(admin.email).map((message) => message.subject)).toEqual([
+      'You are invited to the back-office',
+      'Reset your password',
+      'Your password was changed',
+    ]);
   });
 
   it('uses a token once: of two concurrent uses one wins, and a later use is a 400', async () => {

@@ -20,7 +20,13 @@ describe('npm start persistence', () => {
       const tenant = await post(first.url, '/tenants', { name: 'persisted-tenant', plan: 'STARTER', adminEmail: 'keeper@example.com' });
       tenantId = ((await tenant.json()) as { id: string }).id;
       const invitationToken = invitationTokenFor('keeper@example.com', dataDir);
-      const registered = await post(first.url, '/auth/register', { name: 'Keeper', email: 'keeper@example.com', password: 'persist me please', tenantId, invitationToken });
+      const registered = await post(first.url, '/auth/register', {
+        name: 'Keeper',
+        email: 'keeper@example.com',
+        password: 'persist me please',
+        tenantId,
+        invitationToken,
+      });
       expect(registered.status).toBe(200);
       accessCookie = registered.headers.getSetCookie()[0]?.split(';')[0] ?? '';
     } finally {

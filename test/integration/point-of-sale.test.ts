@@ -30,7 +30,13 @@ function contractCheckedFetch(): typeof fetch {
     const response = await fetch(input, init);
     const text = await response.clone().text();
     const url = new URL(requestUrl(input));
-    const violation = contract.check({ method: init?.method ?? 'GET', path: url.pathname, status: response.status, contentType: response.headers.get('content-type'), body: text ? JSON.parse(text) : undefined });
+    const violation = contract.check({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: text ? JSON.parse(text) : undefined,
+    });
     if (violation) throw new Error(`Contract violation: ${violation}`);
     return response;
   };
@@ -44,7 +50,9 @@ async function salesInWarehouse(account: Account, warehouseId: string): Promise<
   let cursor: string | null = null;
   do {
     const query: URLSearchParams = new URLSearchParams({ warehouseId, type: 'SALE', limit: '100', ...(cursor ? { cursor } : {}) });
-    const page: ApiResponse<{ items: unknown[]; nextCursor: string | null }> = await call('GET', `/inventory/movements?${query.toString()}`, { cookies: account.cookies });
+    const page: ApiResponse<{ items: unknown[]; nextCursor: string | null }> = await call('GET', `/inventory/movements?${query.toString()}`, {
+      cookies: account.cookies,
+    });
     expect(page.status).toBe(200);
     count += page.body.items.length;
     cursor = page.body.nextCursor;
@@ -122,7 +130,8 @@ describe('npm run pos', () => {
         const url = new URL(requestUrl(input));
         const headers = new Headers(init?.headers);
         const key = headers.get('idempotency-key');
-        const isSale = init?.method === 'POST' && url.pathname === '/inventory/movements' && typeof init.body === 'string' && init.body.includes('"type":"SALE"');
+        const isSale =
+          init?.method === 'POST' && url.pathname === '/inventory/movements' && typeof init.body === 'string' && init.body.includes('"type":"SALE"');
         if (isSale && key !== null) {
           const attempt = (attempts.get(key) ?? 0) + 1;
           attempts.set(key, attempt);
@@ -135,11 +144,17 @@ describe('npm run pos', () => {
             }
             if (sales === 7) {
               faults.unavailable += 1;
-              return new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 }), { status: 503, headers: { 'content-type': 'application/problem+json' } });
+              return new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 }), {
+                status: 503,
+                headers: { 'content-type': 'application/problem+json' },
+              });
             }
             if (sales === 19) {
               faults.limited += 1;
-              return new Response(JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429 }), { status: 429, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
+              return new Response(JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429 }), {
+                status: 429,
+                headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+              });
             }
           }
         }

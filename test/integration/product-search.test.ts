@@ -27,7 +27,8 @@ async function createProducts(account: Account, products: [sku: string, name: st
 
 beforeAll(useLocalStoreInProcess);
 
-const search = (account: Account, term: string, extra = '') => call<ProductView[]>('GET', `/inventory/products?search=${encodeURIComponent(term)}${extra}`, { cookies: account.cookies });
+const search = (account: Account, term: string, extra = '') =>
+  call<ProductView[]>('GET', `/inventory/products?search=${encodeURIComponent(term)}${extra}`, { cookies: account.cookies });
 
 const CATALOG: [string, string][] = [
   ['CAF-500', 'Café torrado 500g'],
@@ -80,7 +81,9 @@ describe('GET /inventory/products?search=', () => {
     const cursor = new URL(link as string, 'http://x').searchParams.get('cursor') as string;
     const otherSearch = await search(admin, 'a', `&limit=2&cursor=${encodeURIComponent(cursor)}`);
     expect(otherSearch.status).toBe(400);
-    expect(otherSearch.body).toEqual(problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] }));
+    expect(otherSearch.body).toEqual(
+      problem(400, 'validation', { errors: [{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }] }),
+    );
     const plainList = await call('GET', `/inventory/products?limit=2&cursor=${encodeURIComponent(cursor)}`, { cookies: admin.cookies });
     expect(plainList.status).toBe(400);
 
@@ -89,7 +92,7 @@ describe('GET /inventory/products?search=', () => {
     expect((await search(admin, 'k', `&limit=2&cursor=${encodeURIComponent(plainCursor)}`)).status).toBe(400);
   });
 
-  it('treats a blank search as none, refuses one over 100 characters, and never shows another tenant\'s products', async () => {
+  it("treats a blank search as none, refuses one over 100 characters, and never shows another tenant's products", async () => {
     const admin = await newTenantWithAdmin();
     const other = await newTenantWithAdmin();
     const products = await createProducts(admin, CATALOG.slice(0, 3));
@@ -104,11 +107,14 @@ describe('GET /inventory/products?search=', () => {
     expect((await search(admin, 'café')).body).toEqual(['CAF-1000', 'CAF-500'].map((sku) => products.get(sku)));
   });
 
-  it('folds the log into its chunks once it holds enough writes, within the function\'s grant, and answers the same', async () => {
+  it("folds the log into its chunks once it holds enough writes, within the function's grant, and answers the same", async () => {
     const admin = await newTenantWithAdmin();
     await createProducts(admin, CATALOG.slice(0, 1));
     expect((await search(admin, 'café')).status).toBe(200);
-    const created = await createProducts(admin, Array.from({ length: FOLD_AT }, (_, index): [string, string] => [`BULK-${String(index).padStart(2, '0')}`, `Granel ${index}`]));
+    const created = await createProducts(
+      admin,
+      Array.from({ length: FOLD_AT }, (_, index): [string, string] => [`BULK-${String(index).padStart(2, '0')}`, `Granel ${index}`]),
+    );
     expect((await readSearchLog(admin.tenantId, 'products')).deltas.length).toBeGreaterThanOrEqual(FOLD_AT);
     // This search folds (PutItem and BatchWriteItem on the search partitions: in bundle mode, under the function's own grants).
     const response = await search(admin, 'granel', '&limit=100');

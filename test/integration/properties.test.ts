@@ -21,17 +21,64 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
 
 const jsonBody = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.dictionary(fc.constantFrom('name', 'email', 'password', 'document', 'plan', 'sku', 'quantity', 'type', 'status', 'tenantId', 'settings', 'phone', 'productId', 'unitCost', 'occurredAt', 'token', 'newPassword', 'search'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }),
+  fc.dictionary(
+    fc.constantFrom(
+      'name',
+      'email',
+      'password',
+      'document',
+      'plan',
+      'sku',
+      'quantity',
+      'type',
+      'status',
+      'tenantId',
+      'settings',
+      'phone',
+      'productId',
+      'unitCost',
+      'occurredAt',
+      'token',
+      'newPassword',
+      'search',
+    ),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 6 },
+  ),
 );
 /** Characters a text field must refuse, among ordinary ones (an emoji is a surrogate pair). */
-const hostileChar = fc.constantFrom('a', 'ç', ' ', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009b', '\u202a', '\u202e', '\u2066', '\u2069', '\ud800', '\udfff', '\ufffd', '\u{1F600}', '"', '\\');
+const hostileChar = fc.constantFrom(
+  'a',
+  'ç',
+  ' ',
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\ud800',
+  '\udfff',
+  '\ufffd',
+  '\u{1F600}',
+  '"',
+  '\\',
+);
 const hostileText = fc.string({ unit: hostileChar, maxLength: 20 });
 const fieldName = fc.constantFrom('name', 'email', 'corporateName', 'document', 'plan', 'sku', 'brandName', 'settings', 'address', 'quantity');
 const prototypeKey = fc.constantFrom('__proto__', 'constructor', 'prototype', '\\u005f_proto__');
 /** JSON text that only a hostile client writes: deep nesting, prototype keys, duplicate keys. */
 const hostileJson = fc.oneof(
-  fc.tuple(fc.integer({ min: 20, max: 4000 }), fc.constantFrom('[', '{"a":')).map(([levels, open]) => `{"settings":${open.repeat(levels)}1${(open === '[' ? ']' : '}').repeat(levels)}}`),
-  fc.tuple(fieldName, prototypeKey, fc.jsonValue({ maxDepth: 1 })).map(([field, key, value]) => `{"${field}":{"x":{"${key}":${JSON.stringify(value)}}},"${key}":1}`),
+  fc
+    .tuple(fc.integer({ min: 20, max: 4000 }), fc.constantFrom('[', '{"a":'))
+    .map(([levels, open]) => `{"settings":${open.repeat(levels)}1${(open === '[' ? ']' : '}').repeat(levels)}}`),
+  fc
+    .tuple(fieldName, prototypeKey, fc.jsonValue({ maxDepth: 1 }))
+    .map(([field, key, value]) => `{"${field}":{"x":{"${key}":${JSON.stringify(value)}}},"${key}":1}`),
   fc.tuple(fieldName, hostileText, hostileText).map(([field, first, second]) => `{"${field}":${JSON.stringify(first)},"${field}":${JSON.stringify(second)}}`),
   fc.dictionary(fieldName, hostileText, { maxKeys: 4 }).map((value) => JSON.stringify(value)),
 );
@@ -41,9 +88,18 @@ const rawBody = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.constant(''),
   // Bytes that are not UTF-8 inside an otherwise valid body.
-  fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes.map((byte) => byte | 0x80)), Buffer.from('"}')])),
+  fc
+    .uint8Array({ minLength: 1, maxLength: 8 })
+    .map((bytes) => Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes.map((byte) => byte | 0x80)), Buffer.from('"}')])),
 );
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', '');
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  '',
+);
 /** Percent-encodings a URL parser may choke on: truncated, not hex, overlong, NUL, encoded slashes. */
 const oddEscape = fc.constantFrom('%', '%Z', '%ZZ', '%E0%A4%A', '%C0%AF', '%00', '%2F', '%2e%2e', '%FF%FE', '%ED%A0%80');
 const pathId = fc.oneof(
@@ -71,22 +127,37 @@ const garbageCookie = fc.string({ maxLength: 300 }).map((value) => value.replace
 describe.each(routeList().map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
   it('never answers 5xx, and every error is a problem document', async () => {
     await fc.assert(
-      fc.asyncProperty(rawBody, contentType, pathId, query, cookieKind, garbageCookie, oddHeaders, async (body, type, id, search, kind, garbage, extraHeaders) => {
-        const path = route.path.replace(/\{[^}]+\}/g, id);
-        const cookies = kind === 'session' ? account.cookies : kind === 'garbage' ? { accessToken: garbage, refreshToken: garbage } : undefined;
-        const response = await call(route.method, `${path}${search ? `?${search}` : ''}`, {
-          rawBody: route.method === 'GET' ? undefined : body,
-          headers: { ...extraHeaders, ...(type && route.method !== 'GET' ? { 'content-type': type } : {}) },
-          cookies,
-        });
-        expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
-        if (response.status >= 400) {
-          expect(response.headers.get('content-type')).toBe('application/problem+json');
-          expect(response.body).toEqual(
-            expect.objectContaining({ type: expect.any(String), title: expect.any(String), status: response.status, detail: expect.any(String), requestId: expect.any(String) }),
-          );
-        }
-      }),
+      fc.asyncProperty(
+        rawBody,
+        contentType,
+        pathId,
+        query,
+        cookieKind,
+        garbageCookie,
+        oddHeaders,
+        async (body, type, id, search, kind, garbage, extraHeaders) => {
+          const path = route.path.replace(/\{[^}]+\}/g, id);
+          const cookies = kind === 'session' ? account.cookies : kind === 'garbage' ? { accessToken: garbage, refreshToken: garbage } : undefined;
+          const response = await call(route.method, `${path}${search ? `?${search}` : ''}`, {
+            rawBody: route.method === 'GET' ? undefined : body,
+            headers: { ...extraHeaders, ...(type && route.method !== 'GET' ? { 'content-type': type } : {}) },
+            cookies,
+          });
+          expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
+          if (response.status >= 400) {
+            expect(response.headers.get('content-type')).toBe('application/problem+json');
+            expect(response.body).toEqual(
+              expect.objectContaining({
+                type: expect.any(String),
+                title: expect.any(String),
+                status: response.status,
+                detail: expect.any(String),
+                requestId: expect.any(String),
+              }),
+            );
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -43,7 +43,15 @@ const get = async (key: { pk: string; sk: string }) => (await db().send(new GetC
 
 /** A counter as the movement path writes it, pending, with whatever fields a test gives it. */
 function pendingCounter(tenantId: string, productId: string, day: string, fields: Record<string, unknown>): Record<string, unknown> {
-  return { ...keys.salesDay(tenantId, day, productId), type: INVENTORY_ITEMS.salesDay, tenantId, productId, day, ...fields, ...gsi1.salesPending(shardOf(tenantId, productId), day, tenantId, productId) };
+  return {
+    ...keys.salesDay(tenantId, day, productId),
+    type: INVENTORY_ITEMS.salesDay,
+    tenantId,
+    productId,
+    day,
+    ...fields,
+    ...gsi1.salesPending(shardOf(tenantId, productId), day, tenantId, productId),
+  };
 }
 
 /** A good counter once rolled up: its units recorded as rolled, out of the pending index. */
@@ -55,7 +63,14 @@ function rolledCounter(tenantId: string, productId: string, day: string, units: 
  * The stored series item of a product: `units` per day in the window ending at `through`,
  * stored as the roll-up writes it (thousandths, `scale` 3) or as it did before decimals were kept exact (units).
  */
-function seriesItem(tenantId: string, productId: string, through: string, units: Record<string, number>, version: number, stored: 'thousandths' | 'units' = 'thousandths'): Record<string, unknown> {
+function seriesItem(
+  tenantId: string,
+  productId: string,
+  through: string,
+  units: Record<string, number>,
+  version: number,
+  stored: 'thousandths' | 'units' = 'thousandths',
+): Record<string, unknown> {
   const values = new Float64Array(SERIES_DAYS);
   for (const [day, count] of Object.entries(units)) values[SERIES_DAYS - 1 - daysBetween(day, through)] = stored === 'thousandths' ? count * 1000 : count;
   const item = { ...keys.productSales(tenantId, productId), type: INVENTORY_ITEMS.productSales, productId, through, units: encodeUnits(values), version };
@@ -95,7 +110,10 @@ describe('the sales roll-up over bad stored records', () => {
       counterLine(t2, p3, '1st of March', DAY_REASON),
       counterLine(t2, p3, '2026-03-08', 'units is not a finite number'),
       counterLine(t1, '(missing)', '2026-03-06', 'productId is missing or not a string'),
-      ['sales roll-up skipped a bad record', { record: 'sales series', tenantId: t2, productId: p4, reason: 'its units are not a binary array of float64 values', countersLeftPending: 1 }],
+      [
+        'sales roll-up skipped a bad record',
+        { record: 'sales series', tenantId: t2, productId: p4, reason: 'its units are not a binary array of float64 values', countersLeftPending: 1 },
+      ],
     ]);
 
   beforeAll(async () => {
@@ -133,7 +151,9 @@ describe('the sales roll-up over bad stored records', () => {
     await writeDailySalesTotals([{ tenantId: t1, productId: p2, day: '2026-03-09', units: 6 }]);
 
     await expect(handler(event)).rejects.toThrow(
-      new Error('sales roll-up skipped 6 pending counters with bad stored records (left pending, logged as errors); 1 daily counter of 1 product rolled up (days before 2026-03-10); coverage index current for 0 tenants (0 products moved)'),
+      new Error(
+        'sales roll-up skipped 6 pending counters with bad stored records (left pending, logged as errors); 1 daily counter of 1 product rolled up (days before 2026-03-10); coverage index current for 0 tenants (0 products moved)',
+      ),
     );
 
     expect(await get(keys.productSales(t1, p2))).toEqual(seriesItem(t1, p2, '2026-03-09', { '2026-03-01': 4, '2026-03-09': 6 }, 2));
@@ -143,7 +163,9 @@ describe('the sales roll-up over bad stored records', () => {
   });
 
   it('counts a fixed record at the next run, and the invocation succeeds once none is left', async () => {
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: key(wordUnits), UpdateExpression: 'SET units = :units', ExpressionAttributeValues: { ':units': 12 } }));
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: key(wordUnits), UpdateExpression: 'SET units = :units', ExpressionAttributeValues: { ':units': 12 } }),
+    );
     await put(seriesItem(t2, p4, '2026-03-05', { '2026-03-05': 1 }, 1));
 
     expect(await runSalesRollup({ nowMs: NOW })).toEqual({ today: TODAY, counters: 2, products: 2, skipped: 4, coverage: { tenants: 0, products: 0 } });

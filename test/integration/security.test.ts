@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PASSWORD_ATTEMPTS } from '../../lib/routes';
-import { allowedOrigin, call, clearOfWindowEnd, cookiesFrom, invitationTokenFor, login, newTenantWithAdmin, problem, randomLoopback, uniqueEmail, uniqueName } from './api';
+import {
+  allowedOrigin,
+  call,
+  clearOfWindowEnd,
+  cookiesFrom,
+  invitationTokenFor,
+  login,
+  newTenantWithAdmin,
+  problem,
+  randomLoopback,
+  uniqueEmail,
+  uniqueName,
+} from './api';
 
 describe('login failure limit', () => {
   // Counted in 15-minute fixed windows: no burst may straddle a window's end.
@@ -40,7 +52,9 @@ describe('POST /tenants limit', () => {
   it('creates at most 10 tenants an hour from one IP, also under 20 parallel requests', async () => {
     await clearOfWindowEnd(3600);
     const ip = randomLoopback();
-    const responses = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/tenants', { body: { name: uniqueName('burst'), plan: 'STARTER' }, ip })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/tenants', { body: { name: uniqueName('burst'), plan: 'STARTER' }, ip })),
+    );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(10);
     expect(responses.filter((response) => response.status === 429)).toHaveLength(10);
   });
@@ -134,7 +148,9 @@ describe('tenant isolation', () => {
     await call('POST', '/auth/invitations', { cookies: a.cookies, body: { email } });
     const invitationToken = invitationTokenFor(email);
     expect(invitationToken).toEqual(expect.any(String));
-    expect((await call('POST', '/auth/register', { body: { name: 'Z', email, password: 'password 1234', tenantId: b.tenantId, invitationToken } })).status).toBe(403);
+    expect(
+      (await call('POST', '/auth/register', { body: { name: 'Z', email, password: 'password 1234', tenantId: b.tenantId, invitationToken } })).status,
+    ).toBe(403);
 
     // B is untouched.
     expect((await call('GET', '/auth/me', { cookies: b.cookies })).status).toBe(200);

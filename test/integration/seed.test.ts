@@ -10,7 +10,11 @@ import { call, login } from './api';
  */
 it('seeds a demo tenant whose administrator can sign in and list what was seeded', async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: inject('dataDir'), NODE_NO_WARNINGS: '1' };
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/seed.ts', '--suppliers', '5', '--products', '40', '--warehouses', '2', '--sales', '200', '--companies', '1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    join('node_modules', '.bin', 'tsx'),
+    ['scripts/seed.ts', '--suppliers', '5', '--products', '40', '--warehouses', '2', '--sales', '200', '--companies', '1'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -21,8 +25,18 @@ it('seeds a demo tenant whose administrator can sign in and list what was seeded
   });
   expect({ code, stderr: stderr.split('\n').filter((line) => /error/i.test(line)) }).toEqual({ code: 0, stderr: [] });
   // Not a terminal: one line per step when it ends, no redrawn bars.
-  const steps = stderr.split('\n').filter((line) => / \d+\/\d+ in \d+\.\d s$/.test(line)).map((line) => line.replace(/ in \d+\.\d s$/, '').replace(/\s+/g, ' '));
-  expect(steps).toEqual(['companies 1/1', 'suppliers 5/5', 'warehouses 2/2', 'products 40/40', 'stock 80/80', expect.stringMatching(/^sales \(daily totals\) (\d+)\/\1$/)]);
+  const steps = stderr
+    .split('\n')
+    .filter((line) => / \d+\/\d+ in \d+\.\d s$/.test(line))
+    .map((line) => line.replace(/ in \d+\.\d s$/, '').replace(/\s+/g, ' '));
+  expect(steps).toEqual([
+    'companies 1/1',
+    'suppliers 5/5',
+    'warehouses 2/2',
+    'products 40/40',
+    'stock 80/80',
+    expect.stringMatching(/^sales \(daily totals\) (\d+)\/\1$/),
+  ]);
   expect(stdout).toMatch(/: 1 company, 5 suppliers, 40 products, 2 warehouses, 200 sales over 90 days \(\d+ daily totals rolled up\)\./);
 
   const [, email, password] = /administrator\s+(\S+@\S+)\s+(.+)/.exec(stdout) ?? [];

@@ -23,7 +23,15 @@ describe('GET /auth/sessions', () => {
         userAgent: expect.any(String),
         current: true,
       },
-      { id: expect.any(String), createdAt: expect.any(String), lastActiveAt: expect.any(String), expiresAt: expect.any(String), ipAddress: expect.any(String), userAgent: expect.any(String), current: false },
+      {
+        id: expect.any(String),
+        createdAt: expect.any(String),
+        lastActiveAt: expect.any(String),
+        expiresAt: expect.any(String),
+        ipAddress: expect.any(String),
+        userAgent: expect.any(String),
+        current: false,
+      },
     ]);
     const [newest, oldest] = response.body as { createdAt: string; expiresAt: string }[];
     expect((newest?.createdAt ?? '') >= (oldest?.createdAt ?? '')).toBe(true);
@@ -127,7 +135,9 @@ describe('POST /auth/sessions/{id}/revoke', () => {
 describe('refresh rotation and reuse detection', () => {
   it('has a single winner among 20 parallel refreshes with one token; the session survives', async () => {
     const admin = await newTenantWithAdmin();
-    const responses = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/auth/refresh', { cookies: { refreshToken: admin.cookies.refreshToken ?? '' } })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/auth/refresh', { cookies: { refreshToken: admin.cookies.refreshToken ?? '' } })),
+    );
     const winners = responses.filter((response) => response.status === 200);
     expect(winners).toHaveLength(1);
     expect(responses.filter((response) => response.status === 401)).toHaveLength(19);

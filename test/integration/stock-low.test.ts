@@ -32,15 +32,26 @@ async function productSellingOneADay() {
   const warehouseId = (await post(admin, '/inventory/warehouses', { name: 'Centro' })).id;
   const productId = (await post(admin, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' })).id;
   await post(admin, '/inventory/movements', { productId, warehouseId, type: 'IN', quantity: 100, unitCost: 2 });
-  await post(admin, '/inventory/movements', { productId, warehouseId, type: 'SALE', quantity: 30, occurredAt: new Date(Date.now() - 2 * DAY_MS).toISOString() });
+  await post(admin, '/inventory/movements', {
+    productId,
+    warehouseId,
+    type: 'SALE',
+    quantity: 30,
+    occurredAt: new Date(Date.now() - 2 * DAY_MS).toISOString(),
+  });
   await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
-  const coverage = await call<{ productId: string; estimatedCoverageDays: number | null }[]>('GET', '/inventory/dashboard/coverage', { cookies: admin.cookies });
+  const coverage = await call<{ productId: string; estimatedCoverageDays: number | null }[]>('GET', '/inventory/dashboard/coverage', {
+    cookies: admin.cookies,
+  });
   expect(coverage.body.find((item) => item.productId === productId)?.estimatedCoverageDays).toBe(70);
   return { admin, warehouseId, productId };
 }
 
 const setThreshold = async (admin: Account, days: number | null) => {
-  const answer = await call<{ stockLowThresholdDays: number | null }>('PATCH', `/tenants/${admin.tenantId}`, { cookies: admin.cookies, body: { stockLowThresholdDays: days } });
+  const answer = await call<{ stockLowThresholdDays: number | null }>('PATCH', `/tenants/${admin.tenantId}`, {
+    cookies: admin.cookies,
+    body: { stockLowThresholdDays: days },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   expect(answer.body.stockLowThresholdDays).toBe(days);
 };

@@ -58,10 +58,19 @@ async function expectPagesAreSlices(tenantId: string, limits: number[]) {
   const principal = testPrincipal({ tenantId });
   const ids = await indexIds(tenantId);
   for (const limit of limits) {
-    for (const page of [1, Math.ceil(MAX_BLOCK_ENTRIES / limit) + 1, Math.floor(ids.length / limit), Math.ceil(ids.length / limit), Math.ceil(ids.length / limit) + 1]) {
+    for (const page of [
+      1,
+      Math.ceil(MAX_BLOCK_ENTRIES / limit) + 1,
+      Math.floor(ids.length / limit),
+      Math.ceil(ids.length / limit),
+      Math.ceil(ids.length / limit) + 1,
+    ]) {
       const answer = await listSuppliers(principal, { page, limit }, Date.now(), undefined);
       expect(answer.total, `page ${page}, limit ${limit}`).toBe(ids.length);
-      expect(answer.data.map((supplier) => supplier.id), `page ${page}, limit ${limit}`).toEqual(ids.slice((page - 1) * limit, page * limit));
+      expect(
+        answer.data.map((supplier) => supplier.id),
+        `page ${page}, limit ${limit}`,
+      ).toEqual(ids.slice((page - 1) * limit, page * limit));
     }
   }
 }
@@ -69,7 +78,10 @@ async function expectPagesAreSlices(tenantId: string, limits: number[]) {
 describe('the supplier index blocks', () => {
   it('serve deep pages as exact slices of the index after a bulk load', async () => {
     const tenantId = randomUUID();
-    await bulkInsertSuppliers(tenantId, Array.from({ length: 1_050 }, (_, index) => bulkSupplier(`Fornecedor ${String(index).padStart(4, '0')}`)));
+    await bulkInsertSuppliers(
+      tenantId,
+      Array.from({ length: 1_050 }, (_, index) => bulkSupplier(`Fornecedor ${String(index).padStart(4, '0')}`)),
+    );
     const blocks = await expectBlocksExact(tenantId);
     expect(blocks.length).toBe(Math.ceil(1_050 / (MAX_BLOCK_ENTRIES / 2)));
     await expectPagesAreSlices(tenantId, [1, 7, 10, 100]);
@@ -83,8 +95,10 @@ describe('the supplier index blocks', () => {
     const before = (await readSupplierBlocks(tenantId)).length;
 
     // All of these sort before every loaded name, into the first block, which must split.
-    const created = await mapConcurrently(Array.from({ length: 260 }, (_, index) => index), 16, (index) =>
-      createSupplier(principal, { name: `Atacado ${String(index).padStart(3, '0')}`, corporateName: 'Atacado Ltda', document: cpf.generate() }, NOW),
+    const created = await mapConcurrently(
+      Array.from({ length: 260 }, (_, index) => index),
+      16,
+      (index) => createSupplier(principal, { name: `Atacado ${String(index).padStart(3, '0')}`, corporateName: 'Atacado Ltda', document: cpf.generate() }, NOW),
     );
     await mapConcurrently(created.slice(0, 40), 8, (supplier) => deleteSupplier(principal, supplier.id, NOW));
     // Renames from the first block to the last, and from the middle to the first.
@@ -100,10 +114,15 @@ describe('the supplier index blocks', () => {
   it('split under a steady stream of parallel creates into one block (names created in order)', async () => {
     const tenantId = randomUUID();
     const principal = testPrincipal({ tenantId, role: 'ADMIN' });
-    await bulkInsertSuppliers(tenantId, Array.from({ length: 300 }, (_, index) => bulkSupplier(`Casa ${String(index).padStart(4, '0')}`)));
+    await bulkInsertSuppliers(
+      tenantId,
+      Array.from({ length: 300 }, (_, index) => bulkSupplier(`Casa ${String(index).padStart(4, '0')}`)),
+    );
     // Every one sorts after every other: they all land in the last block, 16 at a time.
-    await mapConcurrently(Array.from({ length: 500 }, (_, index) => index), 16, (index) =>
-      createSupplier(principal, { name: `Zelo ${String(index).padStart(4, '0')}`, corporateName: 'Zelo Ltda', document: cpf.generate() }, NOW),
+    await mapConcurrently(
+      Array.from({ length: 500 }, (_, index) => index),
+      16,
+      (index) => createSupplier(principal, { name: `Zelo ${String(index).padStart(4, '0')}`, corporateName: 'Zelo Ltda', document: cpf.generate() }, NOW),
     );
     const blocks = await expectBlocksExact(tenantId, 16);
     expect(blocks.length).toBeGreaterThanOrEqual(3);
@@ -113,11 +132,15 @@ describe('the supplier index blocks', () => {
   it('leave a tenant whose suppliers predate them on the full read, until they are rebuilt', async () => {
     const tenantId = randomUUID();
     const principal = testPrincipal({ tenantId, role: 'ADMIN' });
-    await bulkInsertSuppliers(tenantId, Array.from({ length: 450 }, (_, index) => bulkSupplier(`Loja ${String(index).padStart(4, '0')}`)));
+    await bulkInsertSuppliers(
+      tenantId,
+      Array.from({ length: 450 }, (_, index) => bulkSupplier(`Loja ${String(index).padStart(4, '0')}`)),
+    );
     // As before the blocks: none.
     const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
     const { db, tableName } = await import('../../lib/db/client');
-    for (const block of await readSupplierBlocks(tenantId)) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.supplierBlock(tenantId, block.firstSk) }));
+    for (const block of await readSupplierBlocks(tenantId))
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.supplierBlock(tenantId, block.firstSk) }));
 
     // A create counts no block (a first block holding 1 would leave the migration below a
     // wrong block to keep, which expectBlocksExact would catch).
@@ -136,7 +159,8 @@ describe('the supplier index blocks', () => {
 });
 
 /** The audit entries of one supplier, newest first (its resource's list: consistent). */
-const entriesOf = async (tenantId: string, supplierId: string) => (await readAuditPage({ tenantId }, { filter: { resourceId: supplierId }, fromSk: '0', toSk: '~', limit: 20 })).entries;
+const entriesOf = async (tenantId: string, supplierId: string) =>
+  (await readAuditPage({ tenantId }, { filter: { resourceId: supplierId }, fromSk: '0', toSk: '~', limit: 20 })).entries;
 
 describe('the audit trail of suppliers', () => {
   it('records a create, an update with its changed fields, an update that changes nothing and a delete: one entry each, none for a refused write', async () => {
@@ -145,16 +169,27 @@ describe('the audit trail of suppliers', () => {
     const origin = { requestId: 'audit-it-1', sourceIp: '203.0.113.7', userAgent: 'vitest', actor: userActor({ id: principal.userId, name: principal.name }) };
     const asCaller = <T>(fn: () => Promise<T>) => withRequestOrigin(origin, fn);
 
-    const created = await asCaller(() => createSupplier(principal, { name: 'Acme', corporateName: 'Acme Ltda', document: cpf.generate(), email: 'acme@example.com' }, NOW));
+    const created = await asCaller(() =>
+      createSupplier(principal, { name: 'Acme', corporateName: 'Acme Ltda', document: cpf.generate(), email: 'acme@example.com' }, NOW),
+    );
     const other = await asCaller(() => createSupplier(principal, { name: 'Beta', corporateName: 'Beta Ltda', document: cpf.generate() }, NOW));
     await asCaller(() => updateSupplier(principal, created.id, { name: 'Acme Novo', email: null, active: true }, NOW + 1_000));
     await asCaller(() => updateSupplier(principal, created.id, { active: true }, NOW + 2_000));
     // A document another supplier holds: 409, and no entry.
-    await expect(asCaller(() => updateSupplier(principal, other.id, { document: created.document.replace(/\D/g, '') }, NOW + 2_500))).rejects.toThrow('already exists');
+    await expect(asCaller(() => updateSupplier(principal, other.id, { document: created.document.replace(/\D/g, '') }, NOW + 2_500))).rejects.toThrow(
+      'already exists',
+    );
     await asCaller(() => deleteSupplier(principal, created.id, NOW + 3_000));
     await expect(asCaller(() => deleteSupplier(principal, created.id, NOW + 4_000))).rejects.toThrow('No such supplier');
 
-    const common = { actor: origin.actor, resource: { type: 'supplier', id: created.id }, requestId: 'audit-it-1', sourceIp: '203.0.113.7', userAgent: 'vitest', id: expect.any(String) };
+    const common = {
+      actor: origin.actor,
+      resource: { type: 'supplier', id: created.id },
+      requestId: 'audit-it-1',
+      sourceIp: '203.0.113.7',
+      userAgent: 'vitest',
+      id: expect.any(String),
+    };
     expect(await entriesOf(tenantId, created.id)).toEqual([
       { ...common, action: 'supplier.deleted', occurredAt: new Date(NOW + 3_000).toISOString(), changes: null },
       { ...common, action: 'supplier.updated', occurredAt: new Date(NOW + 2_000).toISOString(), changes: [] },

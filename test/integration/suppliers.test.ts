@@ -44,7 +44,11 @@ async function seed(account: Account, bodies: Record<string, unknown>[]): Promis
   return created;
 }
 
-const seedNames = (account: Account, names: string[]) => seed(account, names.map((name) => ({ name })));
+const seedNames = (account: Account, names: string[]) =>
+  seed(
+    account,
+    names.map((name) => ({ name })),
+  );
 
 /** The created suppliers in the order the list must show them: the given names' order. */
 const inOrder = (suppliers: Supplier[], names: string[]) => names.map((name) => suppliers.find((supplier) => supplier.name === name) as Supplier);
@@ -190,7 +194,9 @@ describe('POST /suppliers', () => {
 
   it('counts every one of 12 parallel creates in a tenant', async () => {
     const admin = await newTenantWithAdmin();
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => createSupplier(admin, valid({ name: `Parallel ${String(index).padStart(2, '0')}` }))));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => createSupplier(admin, valid({ name: `Parallel ${String(index).padStart(2, '0')}` }))),
+    );
     expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 12 }, () => 201));
 
     // A page that ends before the index does reads the count: it must be exact.

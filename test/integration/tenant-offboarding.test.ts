@@ -53,7 +53,14 @@ async function platformAdmin(): Promise<Account & { principal: ReturnType<typeof
   const signedIn = await signInWithSecondFactor(email, PASSWORD, outcome.secondFactor.secret);
   expect(signedIn.response.status).toBe(200);
   const userId = (signedIn.response.body as { user: { id: string } }).user.id;
-  return { tenantId: outcome.tenantId, userId, email, password: PASSWORD, cookies: signedIn.cookies, principal: testPrincipal({ tenantId: outcome.tenantId, userId, role: 'ADMIN', name: 'Root', platformAdmin: true }) };
+  return {
+    tenantId: outcome.tenantId,
+    userId,
+    email,
+    password: PASSWORD,
+    cookies: signedIn.cookies,
+    principal: testPrincipal({ tenantId: outcome.tenantId, userId, role: 'ADMIN', name: 'Root', platformAdmin: true }),
+  };
 }
 
 interface Populated {
@@ -83,21 +90,33 @@ async function populatedTenant(): Promise<Populated> {
   expect(started.status).toBe(200);
   const confirmed = await call('POST', '/auth/mfa/totp/confirm', { cookies: memberCookies, body: { code: codeAt(started.body.secret, Date.now()) } });
   expect(confirmed.status).toBe(200);
-  const member = { tenantId: admin.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email: memberEmail, password: PASSWORD, cookies: cookiesFrom(confirmed), totpSecret: started.body.secret };
+  const member = {
+    tenantId: admin.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email: memberEmail,
+    password: PASSWORD,
+    cookies: cookiesFrom(confirmed),
+    totpSecret: started.body.secret,
+  };
   // A login waiting for its second factor: a challenge item of the tenant's.
   expect((await login(memberEmail, PASSWORD)).response.body).toEqual({ mfaRequired: true });
 
   const key = await call<{ key: string }>('POST', '/api-keys', { ...as, body: { name: 'PDV', scopes: { inventory: 'write', dashboards: 'read' } } });
   expect(key.status).toBe(201);
   // An event nothing here publishes: no delivery runs while the test does.
-  const endpoint = await call<{ secret: string }>('POST', '/webhook-endpoints', { ...as, body: { url: `http://127.0.0.1:${randomInt(20_000, 60_000)}/hook`, events: ['supplier.deleted'] } });
+  const endpoint = await call<{ secret: string }>('POST', '/webhook-endpoints', {
+    ...as,
+    body: { url: `http://127.0.0.1:${randomInt(20_000, 60_000)}/hook`, events: ['supplier.deleted'] },
+  });
   expect(endpoint.status).toBe(201);
   const invitedEmail = uniqueEmail('invited');
   expect((await call('POST', '/auth/invitations', { ...as, body: { email: invitedEmail } })).status).toBe(201);
   const companyDocument = cnpj.generate();
   expect((await call('POST', '/companies', { ...as, body: { name: 'Loja Centro', document: companyDocument } })).status).toBe(201);
   for (const supplier of ['Café do Sul', 'Laticínios Serra']) {
-    expect((await call('POST', '/suppliers', { ...as, body: { name: supplier, corporateName: `${supplier} Ltda`, document: cnpj.generate() } })).status).toBe(201);
+    expect((await call('POST', '/suppliers', { ...as, body: { name: supplier, corporateName: `${supplier} Ltda`, document: cnpj.generate() } })).status).toBe(
+      201,
+    );
   }
   const warehouse = await call<{ id: string }>('POST', '/inventory/warehouses', { ...as, body: { name: 'Depósito' } });
   expect(warehouse.status).toBe(201);
@@ -121,7 +140,9 @@ async function scanAll(): Promise<Record<string, unknown>[]> {
     Array.from({ length: 4 }, async (_, segment) => {
       let startKey: Record<string, unknown> | undefined;
       do {
-        const page = await db().send(new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: 4, ExclusiveStartKey: startKey, ConsistentRead: true }));
+        const page = await db().send(
+          new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: 4, ExclusiveStartKey: startKey, ConsistentRead: true }),
+        );
         items.push(...(page.Items ?? []));
         startKey = page.LastEvaluatedKey;
       } while (startKey);
@@ -131,7 +152,9 @@ async function scanAll(): Promise<Record<string, unknown>[]> {
 }
 
 const mentions = (item: Record<string, unknown>, needles: string[]) => {
-  const text = JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...(value as Set<unknown>)] : value instanceof Uint8Array ? '<binary>' : value));
+  const text = JSON.stringify(item, (_key, value: unknown) =>
+    value instanceof Set ? [...(value as Set<unknown>)] : value instanceof Uint8Array ? '<binary>' : value,
+  );
   return needles.some((needle) => text.includes(needle));
 };
 const inPlatformTrail = (item: Record<string, unknown>) => String(item.pk).startsWith('PLATFORM#AUDIT');
@@ -155,7 +178,13 @@ const deps = (nowMs: number, ticking = true): TenantJobDeps => {
   return { now: () => nowMs + (ticking ? ticks++ : 0), files: localTenantJobFiles(String(IMPORT_UPLOAD_SECRET), String(IMPORT_UPLOAD_DIR)), ...SCAN };
 };
 
-const closure = (tenantId: string, name: string, status: string, closedAt: unknown, deletionDueAt: unknown) => ({ id: tenantId, name, status, closedAt, deletionDueAt });
+const closure = (tenantId: string, name: string, status: string, closedAt: unknown, deletionDueAt: unknown) => ({
+  id: tenantId,
+  name,
+  status,
+  closedAt,
+  deletionDueAt,
+});
 
 describe('closing, reopening and deleting a tenant', () => {
   it('refuses its sign-in at once, undoes it on reopen, and deletes every item of it and none of another', { timeout: 240_000 }, async () => {
@@ -165,8 +194,14 @@ describe('closing, reopening and deleting a tenant', () => {
 
     // A tenant administrator may not close (even their own tenant).
     expect(await call('POST', `/tenants/${admin.tenantId}/close`, { cookies: admin.cookies })).toMatchObject({ status: 403, body: problem(403, 'forbidden') });
-    expect(await call('POST', `/tenants/${crypto.randomUUID()}/close`, { cookies: root.cookies })).toMatchObject({ status: 404, body: problem(404, 'not-found') });
-    expect(await call('POST', `/tenants/${root.tenantId}/close`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict', { detail: "The platform's own tenant cannot be closed" }) });
+    expect(await call('POST', `/tenants/${crypto.randomUUID()}/close`, { cookies: root.cookies })).toMatchObject({
+      status: 404,
+      body: problem(404, 'not-found'),
+    });
+    expect(await call('POST', `/tenants/${root.tenantId}/close`, { cookies: root.cookies })).toMatchObject({
+      status: 409,
+      body: problem(409, 'conflict', { detail: "The platform's own tenant cannot be closed" }),
+    });
 
     const before = Date.now();
     const closed = await call<Record<string, string>>('POST', `/tenants/${admin.tenantId}/close`, { cookies: root.cookies });
@@ -185,18 +220,35 @@ describe('closing, reopening and deleting a tenant', () => {
     // At once: the sessions, the API key and the logins of the tenant are refused; the other tenant's are not.
     expect(await call('GET', '/auth/me', { cookies: admin.cookies })).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });
     expect(await call('GET', '/auth/me', { cookies: member.cookies })).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });
-    expect(await call('GET', '/inventory/warehouses', { headers: { authorization: `Bearer ${closing.apiKey}` } })).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });
+    expect(await call('GET', '/inventory/warehouses', { headers: { authorization: `Bearer ${closing.apiKey}` } })).toMatchObject({
+      status: 401,
+      body: problem(401, 'unauthorized'),
+    });
     expect((await login(admin.email, PASSWORD)).response).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });
     expect((await call('GET', '/auth/me', { cookies: other.admin.cookies })).status).toBe(200);
     expect((await call('GET', '/inventory/warehouses', { headers: { authorization: `Bearer ${other.apiKey}` } })).status).toBe(200);
 
     // Twice is a conflict; a reopen undoes it and sign-in works again.
-    expect(await call('POST', `/tenants/${admin.tenantId}/close`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict', { detail: 'The tenant is already closed' }) });
+    expect(await call('POST', `/tenants/${admin.tenantId}/close`, { cookies: root.cookies })).toMatchObject({
+      status: 409,
+      body: problem(409, 'conflict', { detail: 'The tenant is already closed' }),
+    });
     // Its own administrator cannot even sign in; another tenant's is not a platform administrator.
-    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: admin.cookies })).toMatchObject({ status: 401, body: problem(401, 'unauthorized') });
-    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: other.admin.cookies })).toMatchObject({ status: 403, body: problem(403, 'forbidden') });
-    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toEqual(expect.objectContaining({ status: 200, body: closure(admin.tenantId, closing.name, 'ACTIVE', null, null) }));
-    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict', { detail: 'The tenant is not closed' }) });
+    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: admin.cookies })).toMatchObject({
+      status: 401,
+      body: problem(401, 'unauthorized'),
+    });
+    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: other.admin.cookies })).toMatchObject({
+      status: 403,
+      body: problem(403, 'forbidden'),
+    });
+    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toEqual(
+      expect.objectContaining({ status: 200, body: closure(admin.tenantId, closing.name, 'ACTIVE', null, null) }),
+    );
+    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toMatchObject({
+      status: 409,
+      body: problem(409, 'conflict', { detail: 'The tenant is not closed' }),
+    });
     const again = await login(admin.email, PASSWORD);
     expect(again.response.status).toBe(200);
     expect((await call('GET', '/auth/me', { cookies: again.cookies })).status).toBe(200);
@@ -217,14 +269,26 @@ describe('closing, reopening and deleting a tenant', () => {
     const otherBefore = snapshot.filter((item) => mentions(item, otherNeedles)).sort(byKey);
 
     const messages: TenantJobMessage[] = [];
-    expect(await startDueDeletions(deps(afterGrace), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [admin.tenantId], resumed: [] });
+    expect(await startDueDeletions(deps(afterGrace), async (message) => void messages.push(message), [admin.tenantId])).toEqual({
+      started: [admin.tenantId],
+      resumed: [],
+    });
     expect(messages).toEqual([{ type: 'tenant-deletion', tenantId: admin.tenantId, step: 0 }]);
     // The next run leaves a deletion under way alone; one stalled for hours gets its step sent again.
-    expect(await startDueDeletions(deps(afterGrace + 60_000), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [], resumed: [] });
-    expect(await startDueDeletions(deps(afterGrace + STALLED_DELETION_MS + 1000), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [], resumed: [admin.tenantId] });
+    expect(await startDueDeletions(deps(afterGrace + 60_000), async (message) => void messages.push(message), [admin.tenantId])).toEqual({
+      started: [],
+      resumed: [],
+    });
+    expect(await startDueDeletions(deps(afterGrace + STALLED_DELETION_MS + 1000), async (message) => void messages.push(message), [admin.tenantId])).toEqual({
+      started: [],
+      resumed: [admin.tenantId],
+    });
     expect(messages).toEqual([0, 0].map((step) => ({ type: 'tenant-deletion', tenantId: admin.tenantId, step })));
     // Once started, it can no longer be reopened, nor exported.
-    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict', { detail: 'The deletion of the tenant has started: it can no longer be reopened' }) });
+    expect(await call('POST', `/tenants/${admin.tenantId}/reopen`, { cookies: root.cookies })).toMatchObject({
+      status: 409,
+      body: problem(409, 'conflict', { detail: 'The deletion of the tenant has started: it can no longer be reopened' }),
+    });
     expect(await call('POST', `/tenants/${admin.tenantId}/export`, { cookies: root.cookies })).toMatchObject({ status: 409, body: problem(409, 'conflict') });
     // The first runs it to its end; the same step sent again then does nothing.
     await runAll(messages, deps(afterGrace));
@@ -285,7 +349,9 @@ describe('closing, reopening and deleting a tenant', () => {
     if (raced.status === 200) {
       expect(run).toEqual({ started: [], resumed: [] });
       expect(after).toMatchObject({ status: 'ACTIVE' });
-      expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenantDeletionDue(new Date(due - 1000).toISOString(), admin.tenantId) }))).Item).toBeUndefined();
+      expect(
+        (await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenantDeletionDue(new Date(due - 1000).toISOString(), admin.tenantId) }))).Item,
+      ).toBeUndefined();
     } else {
       expect(raced.status).toBe(409);
       expect(run).toEqual({ started: [admin.tenantId], resumed: [] });
@@ -297,60 +363,68 @@ describe('closing, reopening and deleting a tenant', () => {
 });
 
 describe('the jobs beside a deletion', () => {
-  it('writes no coverage marker for a tenant being deleted, nor after it is gone, and runs no export step: the deletion leaves nothing behind', { timeout: 120_000 }, async () => {
-    const root = await platformAdmin();
-    const admin = await newTenantWithAdmin();
-    const as = { cookies: admin.cookies };
-    const product = await call<{ id: string }>('POST', '/inventory/products', { ...as, body: { sku: 'CAFE-1KG', name: 'Café 1 kg' } });
-    const warehouse = await call<{ id: string }>('POST', '/inventory/warehouses', { ...as, body: { name: 'Loja' } });
-    const movement = { productId: product.body.id, warehouseId: warehouse.body.id };
-    expect((await call('POST', '/inventory/movements', { ...as, body: { ...movement, type: 'IN', quantity: 10, unitCost: 12.5 } })).status).toBe(201);
-    expect((await call('POST', '/inventory/movements', { ...as, body: { ...movement, type: 'SALE', quantity: 1 } })).status).toBe(201);
-    const today = dayOf(Date.now(), config().BUSINESS_TIME_ZONE);
-    const markerKeys = INDEXED_COVERAGE_DAYS.map((days) => keys.coverageMarker(admin.tenantId, days));
-    const markers = () => Promise.all(markerKeys.map(async (Key) => (await db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item));
+  it(
+    'writes no coverage marker for a tenant being deleted, nor after it is gone, and runs no export step: the deletion leaves nothing behind',
+    { timeout: 120_000 },
+    async () => {
+      const root = await platformAdmin();
+      const admin = await newTenantWithAdmin();
+      const as = { cookies: admin.cookies };
+      const product = await call<{ id: string }>('POST', '/inventory/products', { ...as, body: { sku: 'CAFE-1KG', name: 'Café 1 kg' } });
+      const warehouse = await call<{ id: string }>('POST', '/inventory/warehouses', { ...as, body: { name: 'Loja' } });
+      const movement = { productId: product.body.id, warehouseId: warehouse.body.id };
+      expect((await call('POST', '/inventory/movements', { ...as, body: { ...movement, type: 'IN', quantity: 10, unitCost: 12.5 } })).status).toBe(201);
+      expect((await call('POST', '/inventory/movements', { ...as, body: { ...movement, type: 'SALE', quantity: 1 } })).status).toBe(201);
+      const today = dayOf(Date.now(), config().BUSINESS_TIME_ZONE);
+      const markerKeys = INDEXED_COVERAGE_DAYS.map((days) => keys.coverageMarker(admin.tenantId, days));
+      const markers = () =>
+        Promise.all(markerKeys.map(async (Key) => (await db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item));
 
-    // Active: the job marks its index current.
-    await refreshTenantCoverage(admin.tenantId, today);
-    expect((await markers()).map((marker) => marker?.through)).toEqual(INDEXED_COVERAGE_DAYS.map(() => today));
+      // Active: the job marks its index current.
+      await refreshTenantCoverage(admin.tenantId, today);
+      expect((await markers()).map((marker) => marker?.through)).toEqual(INDEXED_COVERAGE_DAYS.map(() => today));
 
-    // An export asked for before the close, whose first step runs only once the deletion started.
-    const exportSteps: TenantJobMessage[] = [];
-    await startTenantExport(root.principal, admin.tenantId, Date.now(), async (message) => void exportSteps.push(message));
-    const closed = await call<{ deletionDueAt: string }>('POST', `/tenants/${admin.tenantId}/close`, { cookies: root.cookies });
-    expect(closed.status).toBe(200);
-    const due = Date.parse(closed.body.deletionDueAt) + 1000;
-    const messages: TenantJobMessage[] = [];
-    expect(await startDueDeletions(deps(due), async (message) => void messages.push(message), [admin.tenantId])).toEqual({ started: [admin.tenantId], resumed: [] });
+      // An export asked for before the close, whose first step runs only once the deletion started.
+      const exportSteps: TenantJobMessage[] = [];
+      await startTenantExport(root.principal, admin.tenantId, Date.now(), async (message) => void exportSteps.push(message));
+      const closed = await call<{ deletionDueAt: string }>('POST', `/tenants/${admin.tenantId}/close`, { cookies: root.cookies });
+      expect(closed.status).toBe(200);
+      const due = Date.parse(closed.body.deletionDueAt) + 1000;
+      const messages: TenantJobMessage[] = [];
+      expect(await startDueDeletions(deps(due), async (message) => void messages.push(message), [admin.tenantId])).toEqual({
+        started: [admin.tenantId],
+        resumed: [],
+      });
 
-    // DELETING: the export stops without writing a file.
-    const written: string[] = [];
-    const recording = deps(due);
-    await runAll(exportSteps, { ...recording, files: { ...recording.files, put: async (key) => void written.push(key) } });
-    expect(exportSteps).toHaveLength(1);
-    expect(written).toEqual([]);
+      // DELETING: the export stops without writing a file.
+      const written: string[] = [];
+      const recording = deps(due);
+      await runAll(exportSteps, { ...recording, files: { ...recording.files, put: async (key) => void written.push(key) } });
+      expect(exportSteps).toHaveLength(1);
+      expect(written).toEqual([]);
 
-    // DELETING: neither the roll-up's invalidation nor a refresh writes a marker.
-    const asMarked = await markers();
-    expect(await invalidateCoverage(admin.tenantId)).toBe(false);
-    expect(await refreshTenantCoverage(admin.tenantId, addDays(today, 1))).toEqual({ products: 1, updated: 0 });
-    expect(await markers()).toEqual(asMarked);
+      // DELETING: neither the roll-up's invalidation nor a refresh writes a marker.
+      const asMarked = await markers();
+      expect(await invalidateCoverage(admin.tenantId)).toBe(false);
+      expect(await refreshTenantCoverage(admin.tenantId, addDays(today, 1))).toEqual({ products: 1, updated: 0 });
+      expect(await markers()).toEqual(asMarked);
 
-    // The job running over and over while the deletion runs, and once more after it ended.
-    let deleting = true;
-    const job = async () => {
-      do {
-        await invalidateCoverage(admin.tenantId);
-        await refreshTenantCoverage(admin.tenantId, today);
-      } while (deleting);
-    };
-    await Promise.all([job(), runAll(messages, deps(due)).finally(() => (deleting = false))]);
-    await job();
+      // The job running over and over while the deletion runs, and once more after it ended.
+      let deleting = true;
+      const job = async () => {
+        do {
+          await invalidateCoverage(admin.tenantId);
+          await refreshTenantCoverage(admin.tenantId, today);
+        } while (deleting);
+      };
+      await Promise.all([job(), runAll(messages, deps(due)).finally(() => (deleting = false))]);
+      await job();
 
-    expect(await getTenant(admin.tenantId)).toBeUndefined();
-    expect(await markers()).toEqual(markerKeys.map(() => undefined));
-    expect((await scanAll()).filter((item) => !inPlatformTrail(item) && mentions(item, [admin.tenantId]))).toEqual([]);
-  });
+      expect(await getTenant(admin.tenantId)).toBeUndefined();
+      expect(await markers()).toEqual(markerKeys.map(() => undefined));
+      expect((await scanAll()).filter((item) => !inPlatformTrail(item) && mentions(item, [admin.tenantId]))).toEqual([]);
+    },
+  );
 });
 
 describe('exporting a tenant', () => {
@@ -363,7 +437,17 @@ describe('exporting a tenant', () => {
     const messages: TenantJobMessage[] = [];
     const nowMs = Date.now();
     const started = await startTenantExport(root.principal, admin.tenantId, nowMs, async (message) => void messages.push(message));
-    expect(started).toEqual({ id: expect.any(String), tenantId: admin.tenantId, status: 'running', createdAt: new Date(nowMs).toISOString(), finishedAt: null, items: 0, manifestSha256: null, failure: null, downloads: null });
+    expect(started).toEqual({
+      id: expect.any(String),
+      tenantId: admin.tenantId,
+      status: 'running',
+      createdAt: new Date(nowMs).toISOString(),
+      finishedAt: null,
+      items: 0,
+      manifestSha256: null,
+      failure: null,
+      downloads: null,
+    });
     expect(messages).toEqual([{ type: 'tenant-export', tenantId: admin.tenantId, exportId: started.id, step: 0 }]);
     // While it runs, a second export of the tenant is refused, naming the first.
     const second = await startTenantExport(root.principal, admin.tenantId, nowMs, async () => undefined).then(
@@ -377,11 +461,12 @@ describe('exporting a tenant', () => {
     expect(JSON.stringify(jobItem)).not.toContain('cursors');
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: keys.scanPosition(started.id) }))).Item).toMatchObject({ type: 'ScanPosition' });
 
-    const read = await call<{ status: string; items: number; manifestSha256: string; downloads: { expiresAt: string; manifest: string; checksum: string; files: { name: string; items: number; sha256: string; url: string }[] } }>(
-      'GET',
-      `/tenants/${admin.tenantId}/exports/${started.id}`,
-      { cookies: root.cookies },
-    );
+    const read = await call<{
+      status: string;
+      items: number;
+      manifestSha256: string;
+      downloads: { expiresAt: string; manifest: string; checksum: string; files: { name: string; items: number; sha256: string; url: string }[] };
+    }>('GET', `/tenants/${admin.tenantId}/exports/${started.id}`, { cookies: root.cookies });
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
       id: started.id,
@@ -392,7 +477,12 @@ describe('exporting a tenant', () => {
       items: expect.any(Number),
       manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       failure: null,
-      downloads: { expiresAt: expect.any(String), manifest: expect.stringContaining('/manifest.json?'), checksum: expect.stringContaining('/manifest.json.sha256?'), files: expect.any(Array) },
+      downloads: {
+        expiresAt: expect.any(String),
+        manifest: expect.stringContaining('/manifest.json?'),
+        checksum: expect.stringContaining('/manifest.json.sha256?'),
+        files: expect.any(Array),
+      },
     });
     // The signed links of npm start (local/tenant-exports.ts), as a browser follows them: not the API's routes.
     const download = async (url: string) => {
@@ -403,7 +493,13 @@ describe('exporting a tenant', () => {
     const manifestText = await download(read.body.downloads.manifest);
     expect(createHash('sha256').update(manifestText).digest('hex')).toBe(read.body.manifestSha256);
     expect(await download(read.body.downloads.checksum)).toBe(`${read.body.manifestSha256}  manifest.json\n`);
-    const manifest = JSON.parse(manifestText) as { tenant: unknown; files: { name: string; items: number; sha256: string }[]; items: number; counts: Record<string, number>; excluded: { items: { kind: string; items: number }[]; attributes: { names: string[] } } };
+    const manifest = JSON.parse(manifestText) as {
+      tenant: unknown;
+      files: { name: string; items: number; sha256: string }[];
+      items: number;
+      counts: Record<string, number>;
+      excluded: { items: { kind: string; items: number }[]; attributes: { names: string[] } };
+    };
     expect(manifest.tenant).toEqual({ id: admin.tenantId, name: tenant.name });
     expect(manifest.files).toEqual(read.body.downloads.files.map(({ url: _url, ...file }) => file));
 
@@ -424,7 +520,12 @@ describe('exporting a tenant', () => {
     }
     expect(manifest.counts).toEqual(kinds);
     expect(lines.find((line) => line.pk === `TENANT#${admin.tenantId}` && line.sk === 'PROFILE')).toMatchObject({ name: tenant.name });
-    expect(Object.fromEntries(manifest.excluded.items.map((rule) => [rule.kind, rule.items > 0]))).toMatchObject({ credentials: true, 'webhook-secrets': true, 'mfa-challenges': true, 'password-resets': true });
+    expect(Object.fromEntries(manifest.excluded.items.map((rule) => [rule.kind, rule.items > 0]))).toMatchObject({
+      credentials: true,
+      'webhook-secrets': true,
+      'mfa-challenges': true,
+      'password-resets': true,
+    });
 
     // No secret in any line.
     const get = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key }))).Item ?? {};
@@ -432,7 +533,15 @@ describe('exporting a tenant', () => {
     const apiKeys = lines.filter((line) => String(line.sk).startsWith('APIKEY#'));
     expect(apiKeys).toHaveLength(1);
     const apiKeyItem = await get({ pk: String(apiKeys[0]?.pk), sk: String(apiKeys[0]?.sk) });
-    const secrets = [String(credentials.passwordHash), String(credentials.totpSecret), tenant.webhookSecret, tenant.webhookSecret.replace(/^whsec_/, ''), String(apiKeyItem.secretHash), tenant.apiKey, tenant.member.totpSecret];
+    const secrets = [
+      String(credentials.passwordHash),
+      String(credentials.totpSecret),
+      tenant.webhookSecret,
+      tenant.webhookSecret.replace(/^whsec_/, ''),
+      String(apiKeyItem.secretHash),
+      tenant.apiKey,
+      tenant.member.totpSecret,
+    ];
     for (const secret of secrets) expect(secret.length).toBeGreaterThan(10);
     const exported = lines.map((line) => JSON.stringify(line)).join('\n');
     for (const secret of secrets) expect(exported).not.toContain(secret);
@@ -440,16 +549,22 @@ describe('exporting a tenant', () => {
     expect(lines.filter((line) => Object.keys(line).some((name) => /refreshJti$|^credentialVersion$/i.test(name)))).toEqual([]);
     expect(lines.some((line) => line.type === 'Session')).toBe(true);
     // Nothing of another tenant: every line is the tenant's by its key or its tenantId (the root's own e-mail sentinel, for one, is not there).
-    const ownedBy = (line: Record<string, unknown>) => String(line.pk).startsWith(`TENANT#${admin.tenantId}`) || line.tenantId === admin.tenantId || line.sk === admin.tenantId;
+    const ownedBy = (line: Record<string, unknown>) =>
+      String(line.pk).startsWith(`TENANT#${admin.tenantId}`) || line.tenantId === admin.tenantId || line.sk === admin.tenantId;
     expect(lines.filter((line) => !ownedBy(line))).toEqual([]);
     expect(lines.some((line) => line.pk === keys.email(root.email).pk)).toBe(false);
 
     // Over HTTP, two at once (the first ended, so the slot is free): one starts, the other is 409 naming it; another tenant's id is a 404.
-    const both = await Promise.all([0, 1].map(() => call<{ id: string; detail: string }>('POST', `/tenants/${admin.tenantId}/export`, { cookies: root.cookies })));
+    const both = await Promise.all(
+      [0, 1].map(() => call<{ id: string; detail: string }>('POST', `/tenants/${admin.tenantId}/export`, { cookies: root.cookies })),
+    );
     expect(both.map((response) => response.status).sort()).toEqual([201, 409]);
     const [created, refused] = both[0]?.status === 201 ? both : [both[1], both[0]];
     expect(created).toMatchObject({ status: 201, body: { tenantId: admin.tenantId, status: 'running', items: 0, downloads: null } });
     expect(refused?.body).toEqual(problem(409, 'conflict', { detail: expect.stringContaining(String(created?.body.id)) as string }));
-    expect(await call('GET', `/tenants/${root.tenantId}/exports/${started.id}`, { cookies: root.cookies })).toMatchObject({ status: 404, body: problem(404, 'not-found') });
+    expect(await call('GET', `/tenants/${root.tenantId}/exports/${started.id}`, { cookies: root.cookies })).toMatchObject({
+      status: 404,
+      body: problem(404, 'not-found'),
+    });
   });
 });

@@ -103,7 +103,13 @@ describe('PATCH /tenants/{id}', () => {
     const admin = await newTenantWithAdmin();
     const response = await call('PATCH', `/tenants/${admin.tenantId}`, {
       cookies: admin.cookies,
-      body: { brandName: 'Loja Nova', document: '52998224725', address: 'Rua A, 1, São Paulo', phone: '+55 (11) 98765-4321', logoUrl: 'https://cdn.example.com/logo.png' },
+      body: {
+        brandName: 'Loja Nova',
+        document: '52998224725',
+        address: 'Rua A, 1, São Paulo',
+        phone: '+55 (11) 98765-4321',
+        logoUrl: 'https://cdn.example.com/logo.png',
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({

@@ -32,10 +32,19 @@ const BAD: [string, string, keyof typeof MESSAGES][] = [
 /** One stored text field per resource: the route, a body template with `%` for the text, the field. */
 const FIELDS: { field: string; path: string; body: (text: string) => string }[] = [
   { field: 'name', path: '/companies', body: (text) => `{"name":"Loja ${text}x","document":"${cnpj.generate()}"}` },
-  { field: 'address.street', path: '/companies', body: (text) => `{"name":"Loja","document":"${cnpj.generate()}","address":{"street":"Rua ${text}A","number":"1","city":"Recife","state":"PE","zipCode":"50000-000"}}` },
+  {
+    field: 'address.street',
+    path: '/companies',
+    body: (text) =>
+      `{"name":"Loja","document":"${cnpj.generate()}","address":{"street":"Rua ${text}A","number":"1","city":"Recife","state":"PE","zipCode":"50000-000"}}`,
+  },
   { field: 'settings.ti' + 'tle', path: '/companies', body: (text) => `{"name":"Loja","document":"${cnpj.generate()}","settings":{"ti${text}tle":1}}` },
   { field: 'corporateName', path: '/suppliers', body: (text) => `{"name":"Acme","corporateName":"Acme ${text}Ltda","document":"${cnpj.generate()}"}` },
-  { field: 'email', path: '/suppliers', body: (text) => `{"name":"Acme","corporateName":"Acme Ltda","document":"${cnpj.generate()}","email":"a${text}b@acme.example"}` },
+  {
+    field: 'email',
+    path: '/suppliers',
+    body: (text) => `{"name":"Acme","corporateName":"Acme Ltda","document":"${cnpj.generate()}","email":"a${text}b@acme.example"}`,
+  },
   { field: 'name', path: '/inventory/products', body: (text) => `{"sku":"SKU-${Math.random().toString(36).slice(2, 8)}","name":"Caneta ${text}azul"}` },
   { field: 'name', path: '/inventory/warehouses', body: (text) => `{"name":"Central ${text}Norte"}` },
 ];
@@ -65,7 +74,10 @@ describe('stored text fields', () => {
   }
 
   it('refuses them in a tenant brand name and an invited e-mail too', async () => {
-    const tenant = await call('POST', '/tenants', { rawBody: `{"name":"${uniqueName('t')}","plan":"STARTER","brandName":"Acme \\u202egnp.exe"}`, headers: { 'content-type': 'application/json' } });
+    const tenant = await call('POST', '/tenants', {
+      rawBody: `{"name":"${uniqueName('t')}","plan":"STARTER","brandName":"Acme \\u202egnp.exe"}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(tenant.status).toBe(400);
     expect(tenant.body).toEqual(problem(400, 'validation', { errors: [{ field: 'brandName', message: MESSAGES.bidi }] }));
     const admin = await newTenantWithAdmin();
@@ -104,7 +116,10 @@ describe('free-form settings values', () => {
 
   it('refuse bidirectional controls and non-scalar characters at any depth', async () => {
     const admin = await newTenantWithAdmin();
-    for (const [escape, message] of [['\\u202e', MESSAGES.bidi], ['\\udc00', MESSAGES.scalar]] as const) {
+    for (const [escape, message] of [
+      ['\\u202e', MESSAGES.bidi],
+      ['\\udc00', MESSAGES.scalar],
+    ] as const) {
       const response = await post(admin, '/companies', `{"name":"Loja","document":"${cnpj.generate()}","settings":{"a":[1,{"b":"x${escape}y"}]}}`);
       expect(response.status).toBe(400);
       expect(response.body).toEqual(problem(400, 'validation', { errors: [{ field: 'settings.a.1.b', message }] }));
@@ -116,7 +131,11 @@ describe('encodings', () => {
   it('answers 415 to a body declared in another charset', async () => {
     const admin = await newTenantWithAdmin();
     for (const contentType of ['application/json; charset=iso-8859-1', 'application/json;charset="windows-1252"', 'application/json; charset=utf-16']) {
-      const response = await call('POST', '/inventory/warehouses', { cookies: admin.cookies, rawBody: '{"name":"Central"}', headers: { 'content-type': contentType } });
+      const response = await call('POST', '/inventory/warehouses', {
+        cookies: admin.cookies,
+        rawBody: '{"name":"Central"}',
+        headers: { 'content-type': contentType },
+      });
       expect({ contentType, status: response.status, body: response.body }).toEqual({
         contentType,
         status: 415,
@@ -130,7 +149,11 @@ describe('encodings', () => {
   it('accepts UTF-8 declared in any spelling', async () => {
     const admin = await newTenantWithAdmin();
     for (const contentType of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="utf8"']) {
-      const response = await call('POST', '/inventory/warehouses', { cookies: admin.cookies, rawBody: `{"name":"Central ${contentType.length}"}`, headers: { 'content-type': contentType } });
+      const response = await call('POST', '/inventory/warehouses', {
+        cookies: admin.cookies,
+        rawBody: `{"name":"Central ${contentType.length}"}`,
+        headers: { 'content-type': contentType },
+      });
       expect(response.status).toBe(201);
     }
   });

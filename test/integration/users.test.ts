@@ -24,7 +24,13 @@ async function member(admin: Account, name: string): Promise<Account> {
   const email = uniqueEmail(name.toLowerCase().replace(/[^a-z]/g, ''));
   const registered = await registerInvitee(admin, email, PASSWORD, name);
   expect(registered.status).toBe(200);
-  return { tenantId: admin.tenantId, userId: (registered.body as { user: { id: string } }).user.id, email, password: PASSWORD, cookies: cookiesFrom(registered) };
+  return {
+    tenantId: admin.tenantId,
+    userId: (registered.body as { user: { id: string } }).user.id,
+    email,
+    password: PASSWORD,
+    cookies: cookiesFrom(registered),
+  };
 }
 
 const users = (account: Account, query = '') => call<TenantUser[]>('GET', `/users${query}`, { cookies: account.cookies });
@@ -44,8 +50,24 @@ describe('GET /users', () => {
     expect(whole.status).toBe(200);
     expect(whole.body.map((user) => user.name)).toEqual(['Admin', 'ana Souza', 'Élio Prado', 'Zeca Lima']);
     const [adminView, anaView, elioView, zecaView] = whole.body;
-    expect(adminView).toEqual({ id: admin.userId, name: 'Admin', email: admin.email, role: 'ADMIN', createdAt: expect.stringMatching(ISO), lastLoginAt: null, status: 'ACTIVE' });
-    expect(anaView).toEqual({ id: ana.userId, name: 'ana Souza', email: ana.email, role: 'MEMBER', createdAt: expect.stringMatching(ISO), lastLoginAt: null, status: 'ACTIVE' });
+    expect(adminView).toEqual({
+      id: admin.userId,
+      name: 'Admin',
+      email: admin.email,
+      role: 'ADMIN',
+      createdAt: expect.stringMatching(ISO),
+      lastLoginAt: null,
+      status: 'ACTIVE',
+    });
+    expect(anaView).toEqual({
+      id: ana.userId,
+      name: 'ana Souza',
+      email: ana.email,
+      role: 'MEMBER',
+      createdAt: expect.stringMatching(ISO),
+      lastLoginAt: null,
+      status: 'ACTIVE',
+    });
     // Signing in with the password records it.
     expect(elioView?.lastLoginAt).toMatch(ISO);
     expect(zecaView?.id).toBe(zeca.userId);
@@ -72,7 +94,15 @@ describe('PATCH /users/{id}', () => {
 
     const promoted = await setRole(admin, bia.userId, 'ADMIN');
     expect(promoted.status).toBe(200);
-    expect(promoted.body).toEqual({ id: bia.userId, name: 'Bia Reis', email: bia.email, role: 'ADMIN', createdAt: expect.stringMatching(ISO), lastLoginAt: null, status: 'ACTIVE' });
+    expect(promoted.body).toEqual({
+      id: bia.userId,
+      name: 'Bia Reis',
+      email: bia.email,
+      role: 'ADMIN',
+      createdAt: expect.stringMatching(ISO),
+      lastLoginAt: null,
+      status: 'ACTIVE',
+    });
     expect((await users(bia)).status).toBe(200);
     // The same role again changes nothing.
     expect((await setRole(admin, bia.userId, 'ADMIN')).body).toEqual(promoted.body);
@@ -111,7 +141,7 @@ describe('PATCH /users/{id}', () => {
 });
 
 describe('DELETE /users/{id}', () => {
-  it("ends every session of the removed user at its next request, and its e-mail can be invited again", async () => {
+  it('ends every session of the removed user at its next request, and its e-mail can be invited again', async () => {
     const admin = await newTenantWithAdmin();
     const bia = await member(admin, 'Bia Reis');
     const second = await login(bia.email, PASSWORD);
@@ -180,8 +210,22 @@ describe('GET /auth/invitations and DELETE /auth/invitations/{id}', () => {
     const ours = pending.body.filter((invitation) => [zoe, bob, used].includes(invitation.email));
     expect(ours).toEqual(
       [
-        { id: zoeInvitation.id, email: zoe, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: zoeInvitation.expiresAt, role: 'MEMBER' },
-        { id: bobInvitation.id, email: bob, invitedBy: admin.userId, createdAt: expect.stringMatching(ISO), expiresAt: bobInvitation.expiresAt, role: 'MEMBER' },
+        {
+          id: zoeInvitation.id,
+          email: zoe,
+          invitedBy: admin.userId,
+          createdAt: expect.stringMatching(ISO),
+          expiresAt: zoeInvitation.expiresAt,
+          role: 'MEMBER',
+        },
+        {
+          id: bobInvitation.id,
+          email: bob,
+          invitedBy: admin.userId,
+          createdAt: expect.stringMatching(ISO),
+          expiresAt: bobInvitation.expiresAt,
+          role: 'MEMBER',
+        },
       ].sort((a, b) => (a.email < b.email ? -1 : 1)),
     );
     expect((await allPages<PendingInvitation>('/auth/invitations?limit=1', admin.cookies)).items).toEqual(pending.body);
@@ -189,9 +233,13 @@ describe('GET /auth/invitations and DELETE /auth/invitations/{id}', () => {
     const token = invitationTokenFor(bob);
     expect((await call('DELETE', `/auth/invitations/${bobInvitation.id}`, { cookies: admin.cookies })).status).toBe(204);
     expect((await call('DELETE', `/auth/invitations/${bobInvitation.id}`, { cookies: admin.cookies })).status).toBe(404);
-    const refused = await call('POST', '/auth/register', { body: { name: 'Bob', email: bob, password: PASSWORD, tenantId: admin.tenantId, invitationToken: token } });
+    const refused = await call('POST', '/auth/register', {
+      body: { name: 'Bob', email: bob, password: PASSWORD, tenantId: admin.tenantId, invitationToken: token },
+    });
     expect(refused).toEqual(expect.objectContaining({ status: 403, body: problem(403, 'forbidden') }));
-    expect((await call<PendingInvitation[]>('GET', '/auth/invitations', { cookies: admin.cookies })).body.map((invitation) => invitation.email)).not.toContain(bob);
+    expect((await call<PendingInvitation[]>('GET', '/auth/invitations', { cookies: admin.cookies })).body.map((invitation) => invitation.email)).not.toContain(
+      bob,
+    );
   });
 
   it('is for administrators of the tenant only', async () => {

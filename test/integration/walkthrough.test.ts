@@ -131,7 +131,7 @@ describe('npm run walkthrough', () => {
   );
 
   it(
-    'goes on with the last run\'s account when the sign-up is rate-limited (10 an hour per IP)',
+    "goes on with the last run's account when the sign-up is rate-limited (10 an hour per IP)",
     async () => {
       // The walkthrough calls from 127.0.0.1: use up that address's sign-ups of this hour.
       for (let attempt = 0; attempt < 10; attempt += 1) {

@@ -43,7 +43,10 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
   it('registers an endpoint with its secret shown once, which signs as Standard Webhooks says, and lists it without the secret', async () => {
     const admin = await newTenantWithAdmin();
     const url = loopbackUrl('/hooks/backoffice');
-    const created = await call<SecretView>('POST', '/webhook-endpoints', { cookies: admin.cookies, body: { url, events: ['product.created', 'stock_movement.created'], description: 'ERP' } });
+    const created = await call<SecretView>('POST', '/webhook-endpoints', {
+      cookies: admin.cookies,
+      body: { url, events: ['product.created', 'stock_movement.created'], description: 'ERP' },
+    });
 
     expect(created.status).toBe(201);
     const view = {
@@ -70,7 +73,9 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
     const id = `msg_${randomUUID()}`;
     const at = new Date();
     const signature = receiver.sign(id, at, payload);
-    expect(receiver.verify(payload, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature })).toEqual(JSON.parse(payload));
+    expect(
+      receiver.verify(payload, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }),
+    ).toEqual(JSON.parse(payload));
   });
 
   it('pages the list with the Link header', async () => {
@@ -102,12 +107,15 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
   it('holds the cap for 25 registrations at once: exactly 20 are stored, the others get 409', async () => {
     const admin = await newTenantWithAdmin();
     const answers = await Promise.all(
-      Array.from({ length: 25 }, () => call('POST', '/webhook-endpoints', { cookies: admin.cookies, body: { url: loopbackUrl(), events: ['product.created'] } })),
+      Array.from({ length: 25 }, () =>
+        call('POST', '/webhook-endpoints', { cookies: admin.cookies, body: { url: loopbackUrl(), events: ['product.created'] } }),
+      ),
     );
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(20);
     const refused = answers.filter((answer) => answer.status === 409);
     expect(refused).toHaveLength(5);
-    for (const answer of refused) expect(answer.body).toEqual(problem(409, 'conflict', { detail: 'A tenant has at most 20 webhook endpoints; delete one first' }));
+    for (const answer of refused)
+      expect(answer.body).toEqual(problem(409, 'conflict', { detail: 'A tenant has at most 20 webhook endpoints; delete one first' }));
     expect((await allPages<EndpointView>('/webhook-endpoints', admin.cookies)).items).toHaveLength(20);
   });
 
@@ -129,7 +137,11 @@ describe('POST /webhook-endpoints and GET /webhook-endpoints', () => {
     const refused = await call('POST', '/webhook-endpoints', { cookies: admin.cookies, body });
 
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual(problem(400, 'validation', { errors: expect.arrayContaining([expect.objectContaining({ field: expect.stringMatching(new RegExp(`^${field}`)) as string })]) as unknown }));
+    expect(refused.body).toEqual(
+      problem(400, 'validation', {
+        errors: expect.arrayContaining([expect.objectContaining({ field: expect.stringMatching(new RegExp(`^${field}`)) as string })]) as unknown,
+      }),
+    );
     expect(JSON.stringify(refused.body)).toMatch(message);
     expect(await listed(admin)).toEqual([]);
   });
@@ -141,19 +153,34 @@ describe('PATCH /webhook-endpoints/{id}', () => {
     const endpoint = await register(admin);
     const url = loopbackUrl('/v2');
 
-    const changed = await call<EndpointView>('PATCH', `/webhook-endpoints/${endpoint.id}`, { cookies: admin.cookies, body: { url, events: ['supplier.created'], description: 'v2' } });
+    const changed = await call<EndpointView>('PATCH', `/webhook-endpoints/${endpoint.id}`, {
+      cookies: admin.cookies,
+      body: { url, events: ['supplier.created'], description: 'v2' },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ id: endpoint.id, url, events: ['supplier.created'], description: 'v2', enabled: true, disabledReason: null });
     expect(Date.parse(changed.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(endpoint.updatedAt));
 
-    const disabled = await call<EndpointView>('PATCH', `/webhook-endpoints/${endpoint.id}`, { cookies: admin.cookies, body: { enabled: false, description: null } });
+    const disabled = await call<EndpointView>('PATCH', `/webhook-endpoints/${endpoint.id}`, {
+      cookies: admin.cookies,
+      body: { enabled: false, description: null },
+    });
     expect(disabled.body).toMatchObject({ enabled: false, disabledReason: 'manual', description: null });
     const enabled = await call<EndpointView>('PATCH', `/webhook-endpoints/${endpoint.id}`, { cookies: admin.cookies, body: { enabled: true } });
     expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null });
     expect(await listed(admin)).toEqual([enabled.body]);
 
-    const trail = await call<{ items: { action: string; changes: { field: string; before: unknown; after: unknown }[] | null }[] }>('GET', `/audit-events?resourceId=${endpoint.id}`, { cookies: admin.cookies });
-    expect(trail.body.items.map((entry) => entry.action)).toEqual(['webhook_endpoint.updated', 'webhook_endpoint.updated', 'webhook_endpoint.updated', 'webhook_endpoint.created']);
+    const trail = await call<{ items: { action: string; changes: { field: string; before: unknown; after: unknown }[] | null }[] }>(
+      'GET',
+      `/audit-events?resourceId=${endpoint.id}`,
+      { cookies: admin.cookies },
+    );
+    expect(trail.body.items.map((entry) => entry.action)).toEqual([
+      'webhook_endpoint.updated',
+      'webhook_endpoint.updated',
+      'webhook_endpoint.updated',
+      'webhook_endpoint.created',
+    ]);
     expect(trail.body.items[2]?.changes).toEqual(
       expect.arrayContaining([
         { field: 'url', before: endpoint.url, after: url },
@@ -279,7 +306,9 @@ describe('what the delivery reads (lib/db/repositories/webhooks)', () => {
     expect(await listEndpointsFor(admin.tenantId, 'product.created')).toEqual([]);
     await disableEndpoint(admin.tenantId, randomUUID(), 'gone');
 
-    const trail = await call<{ items: { action: string; actor: { type: string } }[] }>('GET', `/audit-events?resourceId=${products.id}`, { cookies: admin.cookies });
+    const trail = await call<{ items: { action: string; actor: { type: string } }[] }>('GET', `/audit-events?resourceId=${products.id}`, {
+      cookies: admin.cookies,
+    });
     expect(trail.body.items.map((entry) => [entry.action, entry.actor.type])).toEqual([
       ['webhook_endpoint.updated', 'system'],
       ['webhook_endpoint.created', 'user'],

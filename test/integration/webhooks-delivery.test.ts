@@ -57,7 +57,10 @@ function receiver() {
     slow: (ms: number) => (holding.ms = ms),
     /** The most requests it was answering at one time. */
     mostAtOnce: () => holding.most,
-    start: () => new Promise<string>((resolveStart) => server.listen(0, '127.0.0.1', () => resolveStart(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
+    start: () =>
+      new Promise<string>((resolveStart) =>
+        server.listen(0, '127.0.0.1', () => resolveStart(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`)),
+      ),
     stop: () =>
       new Promise<void>((resolveStop) => {
         server.close(() => resolveStop());
@@ -125,7 +128,10 @@ describe('webhooks from npm start', () => {
     const hook = await newReceiver();
     const { endpoint, secrets } = await register(admin, ['stock_movement.created'], hook.url);
     const { warehouseId, productId } = await stockedProduct(admin);
-    const movement = await call<{ id: string }>('POST', '/inventory/movements', { cookies: admin.cookies, body: { productId, warehouseId, type: 'IN', quantity: 10, unitCost: 5 } });
+    const movement = await call<{ id: string }>('POST', '/inventory/movements', {
+      cookies: admin.cookies,
+      body: { productId, warehouseId, type: 'IN', quantity: 10, unitCost: 5 },
+    });
     expect(movement.status).toBe(201);
     const answeredAt = Date.now();
     await hook.until(1, 2000);
@@ -134,15 +140,27 @@ describe('webhooks from npm start', () => {
 
     // Signed as Standard Webhooks says, verified with the package a receiver uses.
     const payload = new Webhook(secrets.current).verify(got.body, got.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-    expect(payload).toMatchObject({ type: 'stock_movement.created', data: { id: movement.body.id, tenantId: admin.tenantId, productId, warehouseId, type: 'IN' } });
+    expect(payload).toMatchObject({
+      type: 'stock_movement.created',
+      data: { id: movement.body.id, tenantId: admin.tenantId, productId, warehouseId, type: 'IN' },
+    });
     const events = await call<{ items: { id: string; type: string }[] }>('GET', '/events?type=stock_movement.created', { cookies: admin.cookies });
     expect(got.headers['webhook-id']).toBe(events.body.items[0]?.id);
     // Only the subscribed type: the warehouse and the product made no delivery.
     expect(hook.received).toHaveLength(1);
 
     const [delivery] = await deliveriesOf(admin, endpoint.id, (all) => all[0]?.status === 'succeeded');
-    expect(delivery).toMatchObject({ tenantId: admin.tenantId, endpointId: endpoint.id, eventId: got.headers['webhook-id'], eventType: 'stock_movement.created', status: 'succeeded', nextAttemptAt: null });
-    expect(delivery?.attempts).toEqual([{ at: expect.any(String) as string, statusCode: 200, latencyMs: expect.any(Number) as number, response: 'answer 200' }]);
+    expect(delivery).toMatchObject({
+      tenantId: admin.tenantId,
+      endpointId: endpoint.id,
+      eventId: got.headers['webhook-id'],
+      eventType: 'stock_movement.created',
+      status: 'succeeded',
+      nextAttemptAt: null,
+    });
+    expect(delivery?.attempts).toEqual([
+      { at: expect.any(String) as string, statusCode: 200, latencyMs: expect.any(Number) as number, response: 'answer 200' },
+    ]);
   });
 
   it('a receiver that answers 500 twice gets the event again on the schedule (the test moves the clock on), with the same webhook-id', async () => {
@@ -160,7 +178,10 @@ describe('webhooks from npm start', () => {
     // 6 s on: the second attempt (5 s after the first) fails too, and the third is due 5 minutes later.
     let clock = Date.now() + 6000;
     const deps = storeDeliveryDeps({ now: () => clock });
-    expect((await runDue(deps)).find((one) => one.id === pending?.id)).toMatchObject({ status: 'pending', attempts: [{ statusCode: 500 }, { statusCode: 500 }] });
+    expect((await runDue(deps)).find((one) => one.id === pending?.id)).toMatchObject({
+      status: 'pending',
+      attempts: [{ statusCode: 500 }, { statusCode: 500 }],
+    });
     const ref = { tenantId: admin.tenantId, endpointId: endpoint.id, createdAt: pending?.createdAt ?? '', id: pending?.id ?? '' };
     const second = (await getDelivery(ref))?.delivery;
     expect(Date.parse(second?.nextAttemptAt ?? '') - clock).toBe(300_000);
@@ -174,7 +195,8 @@ describe('webhooks from npm start', () => {
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((one) => one.headers['webhook-id'])).size).toBe(1);
     // Signed at each attempt's time: the third is 5 minutes ahead of the real clock, past the package's tolerance, so it is checked by its timestamp.
-    for (const attempt of attempts.slice(0, 2)) expect(() => new Webhook(secrets.current).verify(attempt.body, attempt.headers as Record<string, string>)).not.toThrow();
+    for (const attempt of attempts.slice(0, 2))
+      expect(() => new Webhook(secrets.current).verify(attempt.body, attempt.headers as Record<string, string>)).not.toThrow();
     expect(Number(attempts[2]?.headers['webhook-timestamp'])).toBe(Math.floor(clock / 1000));
     const stored = await getDelivery(ref);
     expect(stored?.delivery.attempts.map((one) => one.statusCode)).toEqual([500, 500, 200]);
@@ -247,9 +269,19 @@ describe('POST /webhook-endpoints/{id}/test and POST /webhook-deliveries/{id}/re
     hook.answer(410);
     const tested = await call<WebhookDelivery>('POST', `/webhook-endpoints/${endpoint.id}/test`, { cookies: admin.cookies });
     expect(tested.status).toBe(200);
-    expect(tested.body).toMatchObject({ endpointId: endpoint.id, eventType: 'ping', status: 'failed', nextAttemptAt: null, attempts: [{ statusCode: 410, response: 'answer 410' }] });
+    expect(tested.body).toMatchObject({
+      endpointId: endpoint.id,
+      eventType: 'ping',
+      status: 'failed',
+      nextAttemptAt: null,
+      attempts: [{ statusCode: 410, response: 'answer 410' }],
+    });
     const got = hook.received[0] as Received;
-    expect(new Webhook(secrets.current).verify(got.body, got.headers as Record<string, string>)).toEqual({ type: 'ping', timestamp: expect.any(String) as string, data: { id: endpoint.id, tenantId: admin.tenantId } });
+    expect(new Webhook(secrets.current).verify(got.body, got.headers as Record<string, string>)).toEqual({
+      type: 'ping',
+      timestamp: expect.any(String) as string,
+      data: { id: endpoint.id, tenantId: admin.tenantId },
+    });
     // A ping's 410 does not disable; a disabled endpoint can still be tested.
     expect(await getEndpoint(admin.tenantId, endpoint.id)).toMatchObject({ enabled: true, failingSince: null });
     await call('PATCH', `/webhook-endpoints/${endpoint.id}`, { cookies: admin.cookies, body: { enabled: false } });
@@ -305,7 +337,9 @@ describe('POST /webhook-endpoints/{id}/test and POST /webhook-deliveries/{id}/re
     const [pending] = await deliveriesOf(admin, endpoint.id, (all) => all[0]?.attempts.length === 1);
     hook.slow(500);
 
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call<{ detail?: string }>('POST', `/webhook-deliveries/${pending?.id ?? ''}/retry`, { cookies: admin.cookies })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call<{ detail?: string }>('POST', `/webhook-deliveries/${pending?.id ?? ''}/retry`, { cookies: admin.cookies })),
+    );
     const sent = answers.filter((one) => one.status === 200);
     const refused = answers.filter((one) => one.status === 409);
     expect(sent.length + refused.length).toBe(20);

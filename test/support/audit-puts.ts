@@ -60,7 +60,10 @@ export function expectedOriginPut(audit: ExpectedAudit) {
   const period = audit.occurredAt === undefined ? undefined : Math.floor(Date.parse(audit.occurredAt) / 1000) + settings.accessRecordRetentionDays * 86_400;
   const ttl = period === undefined ? expect.any(Number) : audit.ttl === undefined ? period : Math.min(period, audit.ttl);
   const pk = `${keys.auditTrailOf(audit.trail).pk}#ORIGIN`;
-  return { TableName: audit.table ?? 'test-table', Item: { pk, sk: sortKey(audit), type: 'AuditOrigin', sourceIp: audit.sourceIp, userAgent: audit.userAgent, ttl } };
+  return {
+    TableName: audit.table ?? 'test-table',
+    Item: { pk, sk: sortKey(audit), type: 'AuditOrigin', sourceIp: audit.sourceIp, userAgent: audit.userAgent, ttl },
+  };
 }
 
 /** A lone entry's puts, in order (a failed login: lib/db/repositories/audit `putLoneEntry`): the trail's copy, then its origin. */
@@ -93,7 +96,12 @@ export function expectedAuditPuts(audit: ExpectedAudit) {
   const actorKey = actor.type === 'user' && actor.id !== null ? actor.id : actor.type;
   const puts: { Put: { TableName: string; Item: Record<string, unknown> } }[] = [
     { Put: expectedTrailPut(audit) },
-    { Put: { TableName: table, Item: { pk: keys.auditOfActor(trail, actorKey).pk, sk, gsi1pk: gsi1.auditOfType(trail, resource.type).gsi1pk, gsi1sk: sk, ...entry } } },
+    {
+      Put: {
+        TableName: table,
+        Item: { pk: keys.auditOfActor(trail, actorKey).pk, sk, gsi1pk: gsi1.auditOfType(trail, resource.type).gsi1pk, gsi1sk: sk, ...entry },
+      },
+    },
   ];
   if (resource.id !== null) puts.push({ Put: { TableName: table, Item: { pk: keys.auditOfResource(trail, resource.id).pk, sk, ...entry } } });
   const origin = expectedOriginPut(audit);

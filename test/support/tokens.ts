@@ -82,9 +82,7 @@ export async function mintToken(options: MintOptions = {}): Promise<string> {
   for (const [name, value] of Object.entries(options.header ?? {})) header[name] = value;
   for (const name of Object.keys(header)) if (header[name] === undefined) delete header[name];
 
-  return new SignJWT(claims)
-    .setProtectedHeader(header as { alg: string })
-    .sign(options.key ?? (await testSigningKey()));
+  return new SignJWT(claims).setProtectedHeader(header as { alg: string }).sign(options.key ?? (await testSigningKey()));
 }
 
 /** An unsecured JWT (`alg: none`, empty signature), RFC 7519 section 6. */

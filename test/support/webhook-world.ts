@@ -32,7 +32,13 @@ export const endpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpo
   ...overrides,
 });
 
-export const secretsOf = (target: WebhookEndpoint): WebhookSecrets => ({ tenantId: target.tenantId, endpointId: target.id, current: `whsec_${randomBytes(24).toString('base64')}`, previous: null, previousExpiresAt: null });
+export const secretsOf = (target: WebhookEndpoint): WebhookSecrets => ({
+  tenantId: target.tenantId,
+  endpointId: target.id,
+  current: `whsec_${randomBytes(24).toString('base64')}`,
+  previous: null,
+  previousExpiresAt: null,
+});
 
 export interface Sent {
   url: string;
@@ -90,7 +96,12 @@ export function world() {
         leased.delete(delivery.id);
         return Promise.resolve(true);
       },
-      listDue: (at) => Promise.resolve([...items.values()].filter(({ delivery }) => delivery.status === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= at).map(({ delivery }) => structuredClone(delivery))),
+      listDue: (at) =>
+        Promise.resolve(
+          [...items.values()]
+            .filter(({ delivery }) => delivery.status === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= at)
+            .map(({ delivery }) => structuredClone(delivery)),
+        ),
       claimDelivery: (delivery, seen, claimedUntil) => {
         const stored = items.get(delivery.id);
         if (!stored || stored.delivery.status !== 'pending' || stored.delivery.nextAttemptAt !== seen) return Promise.resolve(undefined);
@@ -101,7 +112,8 @@ export function world() {
     },
     endpoints: {
       getEndpoint: (_tenant, id) => Promise.resolve(endpoints.get(id)),
-      listEndpointsFor: (tenant, type) => Promise.resolve([...endpoints.values()].filter((one) => one.tenantId === tenant && one.enabled && one.events.includes(type))),
+      listEndpointsFor: (tenant, type) =>
+        Promise.resolve([...endpoints.values()].filter((one) => one.tenantId === tenant && one.enabled && one.events.includes(type))),
       getSecrets: (_tenant, id) => Promise.resolve(secrets.get(id)),
       disableEndpoint: (_tenant, id, reason) => {
         const one = endpoints.get(id);

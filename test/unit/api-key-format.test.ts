@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PATTERN, checksumOf, hashKeyText, keyPrefixOf, keyTextMatches, KEY_ID_PATTERN, newKeyId, newKeyText, parseKeyText, tenantOfKeyId } from '../../lib/api-keys/format';
+import {
+  API_KEY_PATTERN,
+  checksumOf,
+  hashKeyText,
+  keyPrefixOf,
+  keyTextMatches,
+  KEY_ID_PATTERN,
+  newKeyId,
+  newKeyText,
+  parseKeyText,
+  tenantOfKeyId,
+} from '../../lib/api-keys/format';
 
 const TENANT = '6f1c1f0e-3f5a-4b8e-9a52-0c3f9d2b7a10';
 const NOW = Date.parse('2026-11-26T10:00:00.000Z');

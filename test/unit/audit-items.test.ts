@@ -42,13 +42,27 @@ describe('auditItems', () => {
       expect(copy.ttl).toBe(OCCURRED_EPOCH + 400 * DAY);
     }
     expect(items.filter((item) => item.type === 'AuditOrigin')).toEqual([
-      { pk: 'TENANT#t1#AUDIT#ORIGIN', sk: `${OCCURRED_AT}#${ENTRY_ID}`, type: 'AuditOrigin', sourceIp: '203.0.113.9', userAgent: 'curl/8', ttl: OCCURRED_EPOCH + 183 * DAY },
+      {
+        pk: 'TENANT#t1#AUDIT#ORIGIN',
+        sk: `${OCCURRED_AT}#${ENTRY_ID}`,
+        type: 'AuditOrigin',
+        sourceIp: '203.0.113.9',
+        userAgent: 'curl/8',
+        ttl: OCCURRED_EPOCH + 183 * DAY,
+      },
     ]);
   });
 
   it('keeps the platform trail the same way, and writes no origin for an entry that has none (a job, a script)', () => {
     const platform = itemsOf(auditItems(record({ sourceIp: '198.51.100.1', userAgent: null }, 'platform')));
-    expect(platform.at(-1)).toEqual({ pk: 'PLATFORM#AUDIT#ORIGIN', sk: `${OCCURRED_AT}#${ENTRY_ID}`, type: 'AuditOrigin', sourceIp: '198.51.100.1', userAgent: null, ttl: OCCURRED_EPOCH + 183 * DAY });
+    expect(platform.at(-1)).toEqual({
+      pk: 'PLATFORM#AUDIT#ORIGIN',
+      sk: `${OCCURRED_AT}#${ENTRY_ID}`,
+      type: 'AuditOrigin',
+      sourceIp: '198.51.100.1',
+      userAgent: null,
+      ttl: OCCURRED_EPOCH + 183 * DAY,
+    });
 
     const system = itemsOf(auditItems(record({ sourceIp: null, userAgent: null })));
     expect(system.map((item) => item.type)).toEqual(['AuditEntry', 'AuditEntry', 'AuditEntry']);

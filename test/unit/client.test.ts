@@ -116,7 +116,9 @@ describe('the client', () => {
 
     const results = await Promise.all(Array.from({ length: 5 }, () => client.GET('/auth/me')));
 
-    expect(results.map(({ data, error, response }) => ({ data, error, status: response.status }))).toEqual(Array(5).fill({ data: USER, error: undefined, status: 200 }));
+    expect(results.map(({ data, error, response }) => ({ data, error, status: response.status }))).toEqual(
+      Array(5).fill({ data: USER, error: undefined, status: 200 }),
+    );
     expect(api.seen).toEqual([...Array(5).fill(get('/auth/me', 401)), refresh(200), ...Array(5).fill(get('/auth/me', 200))]);
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
@@ -165,7 +167,11 @@ describe('the client', () => {
         const path = new URL(request.url).pathname;
         // The first GET /companies left with the stale token; its 401 comes back late.
         if (path === '/companies' && !fresh) await held;
-        return path === '/companies' && !fresh ? json(401, problemBody(401, 'unauthorized', 'late')) : fresh ? json(200, path === '/companies' ? [] : USER) : json(401, problemBody(401, 'unauthorized', 'me'));
+        return path === '/companies' && !fresh
+          ? json(401, problemBody(401, 'unauthorized', 'late'))
+          : fresh
+            ? json(200, path === '/companies' ? [] : USER)
+            : json(401, problemBody(401, 'unauthorized', 'me'));
       },
     });
     const client = createBackofficeClient({ baseUrl: API, fetch: api.fetch });
@@ -189,7 +195,14 @@ describe('the client', () => {
 
     expect(created).toEqual(warehouse);
     expect(key).toEqual({ 'Idempotency-Key': expect.stringMatching(KEY) });
-    const write = (status: number): Seen => ({ method: 'POST', path: '/inventory/warehouses', credentials: 'include', key: key['Idempotency-Key'], body: '{"name":"Depósito Central"}', status });
+    const write = (status: number): Seen => ({
+      method: 'POST',
+      path: '/inventory/warehouses',
+      credentials: 'include',
+      key: key['Idempotency-Key'],
+      body: '{"name":"Depósito Central"}',
+      status,
+    });
     expect(api.seen).toEqual([write(401), refresh(200), write(201)]);
   });
 
@@ -201,7 +214,16 @@ describe('the client', () => {
     const result = await client.POST('/auth/login', { body: { email: USER.email, password: 'wrong password' } });
 
     expect({ error: result.error, status: result.response.status }).toEqual({ error: problemBody(401, 'unauthorized', 'login'), status: 401 });
-    expect(api.seen).toEqual([{ method: 'POST', path: '/auth/login', credentials: 'include', key: null, body: JSON.stringify({ email: USER.email, password: 'wrong password' }), status: 401 }]);
+    expect(api.seen).toEqual([
+      {
+        method: 'POST',
+        path: '/auth/login',
+        credentials: 'include',
+        key: null,
+        body: JSON.stringify({ email: USER.email, password: 'wrong password' }),
+        status: 401,
+      },
+    ]);
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
 
@@ -244,7 +266,13 @@ describe('the client in server mode (apiKey)', () => {
     const seen: { method: string; path: string; credentials: Request['credentials']; authorization: string | null; status: number }[] = [];
     const fetch = vi.fn(async (request: Request): Promise<Response> => {
       const response = answer(request);
-      seen.push({ method: request.method, path: new URL(request.url).pathname, credentials: request.credentials, authorization: request.headers.get('Authorization'), status: response.status });
+      seen.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        credentials: request.credentials,
+        authorization: request.headers.get('Authorization'),
+        status: response.status,
+      });
       return response;
     });
     return { fetch, seen };
@@ -268,13 +296,26 @@ describe('the client in server mode (apiKey)', () => {
   });
 
   it('sends the key as a Bearer token on every request, without cookies, and a middleware sees it', async () => {
-    const api = keyApi((request) => (request.method === 'GET' ? json(200, []) : json(201, { id: USER.id, name: 'Depósito Central', createdAt: '2026-11-21T23:15:00.000Z' })));
+    const api = keyApi((request) =>
+      request.method === 'GET' ? json(200, []) : json(201, { id: USER.id, name: 'Depósito Central', createdAt: '2026-11-21T23:15:00.000Z' }),
+    );
     const middlewareSaw: (string | null)[] = [];
-    const client = createBackofficeClient({ baseUrl: API, apiKey: KEY, fetch: api.fetch, middleware: [{ onRequest: ({ request }) => void middlewareSaw.push(request.headers.get('Authorization')) }] });
+    const client = createBackofficeClient({
+      baseUrl: API,
+      apiKey: KEY,
+      fetch: api.fetch,
+      middleware: [{ onRequest: ({ request }) => void middlewareSaw.push(request.headers.get('Authorization')) }],
+    });
 
     await unwrap(client.GET('/companies'));
     // A call's own Authorization header does not replace the key.
-    await unwrap(client.POST('/inventory/warehouses', { params: { header: idempotencyKey() }, headers: { Authorization: 'Bearer something-else' }, body: { name: 'Depósito Central' } }));
+    await unwrap(
+      client.POST('/inventory/warehouses', {
+        params: { header: idempotencyKey() },
+        headers: { Authorization: 'Bearer something-else' },
+        body: { name: 'Depósito Central' },
+      }),
+    );
 
     expect(api.seen).toEqual([
       { method: 'GET', path: '/companies', credentials: 'omit', authorization: `Bearer ${KEY}`, status: 200 },
@@ -289,7 +330,9 @@ describe('the client in server mode (apiKey)', () => {
 
     const results = await Promise.all([client.GET('/companies'), client.GET('/suppliers/{id}', { params: { path: { id: USER.id } } })]);
 
-    expect(results.map(({ error, response }) => ({ error, status: response.status }))).toEqual(Array(2).fill({ error: problemBody(401, 'unauthorized', 'revoked'), status: 401 }));
+    expect(results.map(({ error, response }) => ({ error, status: response.status }))).toEqual(
+      Array(2).fill({ error: problemBody(401, 'unauthorized', 'revoked'), status: 401 }),
+    );
     expect(api.seen.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual(['GET /companies 401', `GET /suppliers/${USER.id} 401`]);
     expect(api.fetch.mock.calls.some(([request]) => new URL(request.url).pathname === '/auth/refresh')).toBe(false);
   });
@@ -347,20 +390,41 @@ describe('problem errors', () => {
 
     expect(error).toBeInstanceOf(ProblemError);
     const { name, message, type, title, status, detail, errors, requestId, retryAfter } = error as ProblemError;
-    expect({ name, message, type, title, status, detail, errors, requestId, retryAfter }).toEqual({ name: 'ProblemError', message: '400 Invalid request: document: check digits do not match', ...body, retryAfter: undefined });
+    expect({ name, message, type, title, status, detail, errors, requestId, retryAfter }).toEqual({
+      name: 'ProblemError',
+      message: '400 Invalid request: document: check digits do not match',
+      ...body,
+      retryAfter: undefined,
+    });
   });
 
   it('carries Retry-After on a 429 and reads a body that is not a problem document as about:blank', async () => {
-    const tooMany = { type: 'https://problems.backoffice.dev/rate-limited', title: 'Too many requests', status: 429, detail: 'Try again later', requestId: 'r-429' };
+    const tooMany = {
+      type: 'https://problems.backoffice.dev/rate-limited',
+      title: 'Too many requests',
+      status: 429,
+      detail: 'Try again later',
+      requestId: 'r-429',
+    };
     const api = fakeApi({ refreshes: true, answer: () => json(429, tooMany, { 'Retry-After': '30' }) });
     const client = createBackofficeClient({ baseUrl: API, fetch: api.fetch });
     const limited = (await unwrap(client.GET('/auth/sessions')).catch((caught: unknown) => caught)) as ProblemError;
 
-    api.fetch.mockImplementationOnce(async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'Content-Type': 'text/html' } }));
+    api.fetch.mockImplementationOnce(
+      async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'Content-Type': 'text/html' } }),
+    );
     const gateway = (await unwrap(client.GET('/auth/sessions')).catch((caught: unknown) => caught)) as ProblemError;
 
     expect({ ...fieldsOf(limited) }).toEqual({ ...tooMany, errors: undefined, retryAfter: 30 });
-    expect({ ...fieldsOf(gateway) }).toEqual({ type: 'about:blank', title: 'Bad Gateway', status: 502, detail: '502 Bad Gateway, without a problem document', errors: undefined, requestId: undefined, retryAfter: undefined });
+    expect({ ...fieldsOf(gateway) }).toEqual({
+      type: 'about:blank',
+      title: 'Bad Gateway',
+      status: 502,
+      detail: '502 Bad Gateway, without a problem document',
+      errors: undefined,
+      requestId: undefined,
+      retryAfter: undefined,
+    });
     expect([limited, gateway].map((error) => error instanceof ProblemError)).toEqual([true, true]);
   });
 

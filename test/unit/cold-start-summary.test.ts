@@ -20,7 +20,12 @@ const authorizer = figure('authorizer', 1.05, 300_000, { targetRatio: TARGETS.au
 
 describe('summarize', () => {
   it("leaves CDK's handlers out of every target, however large or slow", () => {
-    const cdk = figure('CDK Backoffice-dev/AutoDeleteHandler (nodejs22.x)', 4, 2_000_000, { targetRatio: null, maxBytes: Infinity, cdk: { runtime: 'nodejs22.x' }, met: true });
+    const cdk = figure('CDK Backoffice-dev/AutoDeleteHandler (nodejs22.x)', 4, 2_000_000, {
+      targetRatio: null,
+      maxBytes: Infinity,
+      cdk: { runtime: 'nodejs22.x' },
+      met: true,
+    });
     const result = summarize([baseline, authorizer, figure('GET /auth/me', 1.1, 310_000), cdk]);
     expect(result.met).toEqual({ authorizer: true, everyFunction: true, median: true, bundleSizes: true, workers: true });
     expect(result.worst).toEqual({ name: 'GET /auth/me', ratio: 1.1 });

@@ -44,11 +44,14 @@ describe('config', () => {
   });
 
   it('reads the retention periods in days: the audit entries and, shorter, their access records (IP address, User-Agent)', () => {
-    expect(storeConfig()).toMatchObject({ AUDIT_RETENTION_DAYS: settings.auditRetentionDays, ACCESS_RECORD_RETENTION_DAYS: settings.accessRecordRetentionDays });
+    expect(storeConfig()).toMatchObject({
+      AUDIT_RETENTION_DAYS: settings.auditRetentionDays,
+      ACCESS_RECORD_RETENTION_DAYS: settings.accessRecordRetentionDays,
+    });
     expect(settings.accessRecordRetentionDays).toBe(183);
   });
 
-  it('fails loudly without the access records\' retention, or with one of 0 days', () => {
+  it("fails loudly without the access records' retention, or with one of 0 days", () => {
     withEnv({ ACCESS_RECORD_RETENTION_DAYS: undefined });
     expect(() => storeConfig()).toThrow(/^Invalid configuration: ACCESS_RECORD_RETENTION_DAYS: Invalid input$/);
 

@@ -53,7 +53,10 @@ describe('weighted average costing, exact', () => {
     expectConflict(() => applyMovement(stocked, movement('OUT', '1.501')), 'Not enough stock: 1.5 on hand, 1.501 requested');
     expectConflict(() => applyMovement(stocked, movement('SALE', '1.501')), 'Not enough stock: 1.5 on hand, 1.501 requested');
     expectConflict(() => applyMovement(EMPTY_BALANCE, movement('OUT', '0.001')), 'Not enough stock: 0 on hand, 0.001 requested');
-    expectConflict(() => applyMovement(run(movement('IN', '1000000', '1')), movement('OUT', '1000000.001')), 'Not enough stock: 1000000 on hand, 1000000.001 requested');
+    expectConflict(
+      () => applyMovement(run(movement('IN', '1000000', '1')), movement('OUT', '1000000.001')),
+      'Not enough stock: 1000000 on hand, 1000000.001 requested',
+    );
     expect(applyMovement(stocked, movement('OUT', '1.5'))).toEqual({ quantity: 0n, value: 0n, averageCost: 20_000n });
   });
 
@@ -270,7 +273,10 @@ describe('weighted average costing, against exact rationals', () => {
           const expected = referenceMovement(referenceBefore, step.type, q, unitCost);
           if (!expected) {
             const onHand = decimalString(Number(scaled(referenceBefore.quantity, 3)), 3);
-            expectConflict(() => applyMovement(before, input), `Not enough stock: ${withoutTrailingZeros(onHand)} on hand, ${withoutTrailingZeros(quantityText)} requested`);
+            expectConflict(
+              () => applyMovement(before, input),
+              `Not enough stock: ${withoutTrailingZeros(onHand)} on hand, ${withoutTrailingZeros(quantityText)} requested`,
+            );
             conflicts += 1;
             continue;
           }
@@ -284,7 +290,10 @@ describe('weighted average costing, against exact rationals', () => {
           ledger.set(key, entries);
 
           expect(after).toEqual({ quantity: scaled(expected.quantity, 3), value: scaled(expected.value, 7), averageCost: scaled(expected.averageCost, 4) });
-          const fromLedger = entries.reduce((sum, entry) => (entry.type === 'IN' ? sum + entry.quantity : entry.type === 'ADJUSTMENT' ? entry.quantity : sum - entry.quantity), 0n);
+          const fromLedger = entries.reduce(
+            (sum, entry) => (entry.type === 'IN' ? sum + entry.quantity : entry.type === 'ADJUSTMENT' ? entry.quantity : sum - entry.quantity),
+            0n,
+          );
           expect(after.quantity).toBe(fromLedger);
           expect(after.value >= 0n).toBe(true);
           if (after.quantity === 0n) expect(after.value).toBe(0n);
@@ -299,8 +308,14 @@ describe('weighted average costing, against exact rationals', () => {
               totalProducts: exactBalances.filter((balance) => balance.quantity !== 0n).length,
             };
             expect(totals).toEqual({
-              totalItems: scaled(referenceBalances.reduce((sum, balance) => add(sum, balance.quantity), ZERO), 3),
-              totalValue: scaled(referenceBalances.reduce((sum, balance) => add(sum, balance.value), ZERO), 7),
+              totalItems: scaled(
+                referenceBalances.reduce((sum, balance) => add(sum, balance.quantity), ZERO),
+                3,
+              ),
+              totalValue: scaled(
+                referenceBalances.reduce((sum, balance) => add(sum, balance.value), ZERO),
+                7,
+              ),
               totalProducts: referenceBalances.filter((balance) => compare(balance.quantity, ZERO) !== 0).length,
             });
           }

@@ -38,17 +38,15 @@ describe('decodeCsv', () => {
   it('reads bytes that are not UTF-8 as Windows-1252, as Excel writes "CSV (separado por vírgulas)"', () => {
     // R a z 0xE3(ã) o ; P r e 0xE7(ç) o CR LF A 0xE7(ç) 0xFA(ú) c a r ; 0x93(“) 1 0xBA(º) 0x94(”) ; 0x80(€) space 5 , 0 0 CR LF
     const bytes = Uint8Array.from([
-      0x52, 0x61, 0x7a, 0xe3, 0x6f, 0x3b, 0x50, 0x72, 0x65, 0xe7, 0x6f, 0x0d, 0x0a, 0x41, 0xe7, 0xfa, 0x63, 0x61, 0x72, 0x3b, 0x93, 0x31,
-      0xba, 0x94, 0x3b, 0x80, 0x20, 0x35, 0x2c, 0x30, 0x30, 0x0d, 0x0a,
+      0x52, 0x61, 0x7a, 0xe3, 0x6f, 0x3b, 0x50, 0x72, 0x65, 0xe7, 0x6f, 0x0d, 0x0a, 0x41, 0xe7, 0xfa, 0x63, 0x61, 0x72, 0x3b, 0x93, 0x31, 0xba, 0x94, 0x3b,
+      0x80, 0x20, 0x35, 0x2c, 0x30, 0x30, 0x0d, 0x0a,
     ]);
     expect(decodeCsv(bytes)).toEqual({ text: 'Razão;Preço\r\nAçúcar;“1º”;€ 5,00\r\n', encoding: 'windows-1252' });
   });
 
   it('maps every Windows-1252 byte from 0x80 to 0x9F by the WHATWG table, the undefined five to their C1 code points', () => {
     const bytes = Uint8Array.from({ length: 32 }, (_, i) => 0x80 + i);
-    expect(decodeWindows1252(bytes)).toBe(
-      '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ',
-    );
+    expect(decodeWindows1252(bytes)).toBe('€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ');
   });
 
   it('maps the other Windows-1252 bytes to the code point of the same number', () => {
@@ -93,7 +91,9 @@ describe('decodeCsv', () => {
 describe('detectSeparator', () => {
   it('takes ; over tab over , on the header line, outside quotes, and ; when there is none', () => {
     expect(
-      ['a;b', 'a,b', 'a\tb', 'Preço, R$;Nome', 'a,b\tc', 'a,b,c;d', '"a;b",c', '"a,""b;"",c"\tx', 'Nome', '', '12" tubo;a'].map((line) => detectSeparator(line)),
+      ['a;b', 'a,b', 'a\tb', 'Preço, R$;Nome', 'a,b\tc', 'a,b,c;d', '"a;b",c', '"a,""b;"",c"\tx', 'Nome', '', '12" tubo;a'].map((line) =>
+        detectSeparator(line),
+      ),
     ).toEqual([';', ',', '\t', ';', '\t', ';', ',', '\t', ';', ';', ';']);
   });
 
@@ -140,7 +140,14 @@ describe('parseCsv', () => {
   });
 
   it('reads a one-column file as ;', () => {
-    expect(parseCsv('Nome\nAna\nBia, a Velha\n')).toEqual({ separator: ';', header: ['Nome'], rows: [{ line: 2, cells: ['Ana'] }, { line: 3, cells: ['Bia, a Velha'] }] });
+    expect(parseCsv('Nome\nAna\nBia, a Velha\n')).toEqual({
+      separator: ';',
+      header: ['Nome'],
+      rows: [
+        { line: 2, cells: ['Ana'] },
+        { line: 3, cells: ['Bia, a Velha'] },
+      ],
+    });
   });
 
   it('honours and drops an Excel sep= line, counting it as line 1', () => {
@@ -244,9 +251,21 @@ describe('parseCsv', () => {
       line: 3,
       status: 400,
     });
-    expect(csvErrorOf(() => parseCsv('a;b\n"x\ny";"z\n'))).toEqual({ message: 'Line 3: a quoted cell is never closed (a " opens it and no " ends it)', line: 3, status: 400 });
-    expect(csvErrorOf(() => parseCsv('"a;b\n'))).toEqual({ message: 'Line 1: a quoted cell is never closed (a " opens it and no " ends it)', line: 1, status: 400 });
-    expect(csvErrorOf(() => parseCsv(';;\n"   \n'))).toEqual({ message: 'Line 2: a quoted cell is never closed (a " opens it and no " ends it)', line: 2, status: 400 });
+    expect(csvErrorOf(() => parseCsv('a;b\n"x\ny";"z\n'))).toEqual({
+      message: 'Line 3: a quoted cell is never closed (a " opens it and no " ends it)',
+      line: 3,
+      status: 400,
+    });
+    expect(csvErrorOf(() => parseCsv('"a;b\n'))).toEqual({
+      message: 'Line 1: a quoted cell is never closed (a " opens it and no " ends it)',
+      line: 1,
+      status: 400,
+    });
+    expect(csvErrorOf(() => parseCsv(';;\n"   \n'))).toEqual({
+      message: 'Line 2: a quoted cell is never closed (a " opens it and no " ends it)',
+      line: 2,
+      status: 400,
+    });
   });
 
   it('refuses a file without a header', () => {
@@ -286,7 +305,11 @@ describe('parseCsv', () => {
     expect(csvErrorOf(() => parseCsv('a;b\n1;"xxx""xx"\n', { maxCellLength: 5 }))).toEqual(expected);
     expect(csvErrorOf(() => parseCsv('a;b\n1;"xx""""xx""yy"\n', { maxCellLength: 5 }))).toEqual(expected);
     expect(csvErrorOf(() => parseCsv('a;b\n1;"xxx"xyz\n', { maxCellLength: 5 }))).toEqual(expected);
-    expect(csvErrorOf(() => parseCsv('abcdef;b\n', { maxCellLength: 5 }))).toEqual({ message: 'Line 1: a cell is longer than 5 characters', line: 1, status: 400 });
+    expect(csvErrorOf(() => parseCsv('abcdef;b\n', { maxCellLength: 5 }))).toEqual({
+      message: 'Line 1: a cell is longer than 5 characters',
+      line: 1,
+      status: 400,
+    });
   });
 
   it('refuses a cell over 10,000 characters by default, before reading the rest of the file', () => {
@@ -301,8 +324,16 @@ describe('parseCsv', () => {
 
   it('refuses a record of more than maxColumns cells', () => {
     expect(parseCsv('a;b;c\n1;2;3\n', { maxColumns: 3 }).rows).toEqual([{ line: 2, cells: ['1', '2', '3'] }]);
-    expect(csvErrorOf(() => parseCsv('a;b;c\n1;2;3;\n', { maxColumns: 3 }))).toEqual({ message: 'Line 2: a record has more than 3 cells', line: 2, status: 400 });
-    expect(csvErrorOf(() => parseCsv(`a\n${';'.repeat(5_000_000)}x\n`))).toEqual({ message: 'Line 2: a record has more than 1000 cells', line: 2, status: 400 });
+    expect(csvErrorOf(() => parseCsv('a;b;c\n1;2;3;\n', { maxColumns: 3 }))).toEqual({
+      message: 'Line 2: a record has more than 3 cells',
+      line: 2,
+      status: 400,
+    });
+    expect(csvErrorOf(() => parseCsv(`a\n${';'.repeat(5_000_000)}x\n`))).toEqual({
+      message: 'Line 2: a record has more than 1000 cells',
+      line: 2,
+      status: 400,
+    });
   });
 
   it('refuses limits that are not positive integers as a programming error', () => {
@@ -405,7 +436,7 @@ describe('parseDecimal', () => {
       NaN: undefined,
       Infinity: undefined,
       '-': undefined,
-      'R$': undefined,
+      R$: undefined,
       ',5': undefined,
       '5,': undefined,
       '1.23.4': undefined,
@@ -433,10 +464,34 @@ describe('parseDecimal', () => {
 describe('normalizeHeader', () => {
   it('compares header names without case, accents, or the kind and number of blanks, dashes and underscores', () => {
     expect(
-      ['Razão Social', 'razao_social', 'RAZÃO  SOCIAL', ' Razão-Social ', 'razão\u00A0social', 'Razão – social', 'Razão__social', 'E-mail', 'Nº', 'Código\u200B', 'Preço (R$)', 'ÇÃÕÉÍ'].map(
-        normalizeHeader,
-      ),
-    ).toEqual(['razao social', 'razao social', 'razao social', 'razao social', 'razao social', 'razao social', 'razao social', 'e mail', 'no', 'codigo', 'preco (r$)', 'caoei']);
+      [
+        'Razão Social',
+        'razao_social',
+        'RAZÃO  SOCIAL',
+        ' Razão-Social ',
+        'razão\u00A0social',
+        'Razão – social',
+        'Razão__social',
+        'E-mail',
+        'Nº',
+        'Código\u200B',
+        'Preço (R$)',
+        'ÇÃÕÉÍ',
+      ].map(normalizeHeader),
+    ).toEqual([
+      'razao social',
+      'razao social',
+      'razao social',
+      'razao social',
+      'razao social',
+      'razao social',
+      'razao social',
+      'e mail',
+      'no',
+      'codigo',
+      'preco (r$)',
+      'caoei',
+    ]);
   });
 
   it('lets an alias table name the field each header means (an example of the importer’s use)', () => {

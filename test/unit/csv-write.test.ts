@@ -33,9 +33,9 @@ describe('csvRow', () => {
   });
 
   it('defuses formulas with a leading single quote and leaves numbers as formatDecimal writes them', () => {
-    expect(csvRow(['=SUM(A1:A9)', '+55 11 98765-4321', '-cmd', '@SUM(A1)', '\t=1', '\rx', ' =1', '-3,5', '-3', '0,10', '1234', '- 3', '-3,', '+3', 'a=1', "'=1"])).toBe(
-      `'=SUM(A1:A9);'+55 11 98765-4321;'-cmd;'@SUM(A1);'\t=1;"'\rx";' =1;-3,5;-3;0,10;1234;'- 3;'-3,;'+3;a=1;'=1\r\n`,
-    );
+    expect(
+      csvRow(['=SUM(A1:A9)', '+55 11 98765-4321', '-cmd', '@SUM(A1)', '\t=1', '\rx', ' =1', '-3,5', '-3', '0,10', '1234', '- 3', '-3,', '+3', 'a=1', "'=1"]),
+    ).toBe(`'=SUM(A1:A9);'+55 11 98765-4321;'-cmd;'@SUM(A1);'\t=1;"'\rx";' =1;-3,5;-3;0,10;1234;'- 3;'-3,;'+3;a=1;'=1\r\n`);
   });
 
   it('defuses before quoting, so a formula holding a separator is quoted with its quote inside', () => {
@@ -167,7 +167,12 @@ describe('round trip: csvRow written, decodeCsv and parseCsv read', () => {
 
   it('gives back a header whose cells hold only a separator the file does not use', () => {
     for (const separator of [';', ',', '\t'] as const) {
-      const records = [['', ','], ['', ';'], ['', '\t'], ['x', 'y']];
+      const records = [
+        ['', ','],
+        ['', ';'],
+        ['', '\t'],
+        ['x', 'y'],
+      ];
       expect(roundTrip(records, separator)).toEqual(expectedTable(records, separator));
     }
   });

@@ -32,7 +32,9 @@ describe('page cursors', () => {
     ['a filter dropped', { tenantId: 'tenant-a', filters: { productId: 'p-1' } }],
   ])('refuse a cursor used by %s', (_name, other) => {
     const cursor = sealCursor(position, scope, secret);
-    expect(refusal(() => openCursor(cursor, other, secret)).errors).toEqual([{ field: 'cursor', message: 'is not a cursor of this list: start again without it' }]);
+    expect(refusal(() => openCursor(cursor, other, secret)).errors).toEqual([
+      { field: 'cursor', message: 'is not a cursor of this list: start again without it' },
+    ]);
   });
 
   it('refuse a position edited by hand, a MAC of another secret, and anything that is not a cursor', () => {

@@ -11,7 +11,12 @@ import { repoRoot } from '../../local/runtime';
  */
 
 const read = (file: string) => readFileSync(path.join(repoRoot, file), 'utf8');
-const pages = ['README.md', ...readdirSync(path.join(repoRoot, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(path.join(repoRoot, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
 
 /** The lines of every page that match `pattern`, as `file:line: text`. */
 function linesMatching(pattern: RegExp): string[] {
@@ -49,13 +54,18 @@ describe('the README and docs/', () => {
 
 describe("the code's comments", () => {
   it('cite no issue number and no document outside the repository: they say the reason, or link into docs/', () => {
-    const tracked = execFileSync('git', ['ls-files', 'lib', 'functions', 'infra', 'local', 'tools', 'scripts', 'bench', 'console/src', 'test'], { cwd: repoRoot, encoding: 'utf8' })
+    const tracked = execFileSync('git', ['ls-files', 'lib', 'functions', 'infra', 'local', 'tools', 'scripts', 'bench', 'console/src', 'test'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter((file) => /\.(ts|tsx|js)$/.test(file) && file !== 'test/unit/docs.test.ts');
     const citing = tracked.flatMap((file) =>
       read(file)
         .split('\n')
-        .flatMap((line, index) => (/\bissues? #?\d+\b|contract section|interface\.md|contract\.md|\.\.\/shared\//i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, index) =>
+          /\bissues? #?\d+\b|contract section|interface\.md|contract\.md|\.\.\/shared\//i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
     );
     expect(citing).toEqual([]);
   });
@@ -85,10 +95,15 @@ describe('the layout of docs/architecture.md', () => {
   it('names every tracked top-level folder and everything directly under lib/ and scripts/', () => {
     const tracked = execFileSync('git', ['ls-files'], { cwd: repoRoot, encoding: 'utf8' }).split('\n').filter(Boolean);
     const topFolders = new Set(tracked.filter((file) => file.includes('/')).map((file) => `${file.split('/')[0]}/`));
-    const under = (folder: string) => new Set(tracked.filter((file) => file.startsWith(`${folder}/`)).map((file) => {
-      const [first, ...rest] = file.slice(folder.length + 1).split('/');
-      return `${folder}/${first}${rest.length > 0 ? '/' : ''}`;
-    }));
+    const under = (folder: string) =>
+      new Set(
+        tracked
+          .filter((file) => file.startsWith(`${folder}/`))
+          .map((file) => {
+            const [first, ...rest] = file.slice(folder.length + 1).split('/');
+            return `${folder}/${first}${rest.length > 0 ? '/' : ''}`;
+          }),
+      );
     const expected = [...topFolders, ...under('lib'), ...under('scripts')].sort();
     expect(expected.filter((entry) => !listed.includes(entry))).toEqual([]);
   });

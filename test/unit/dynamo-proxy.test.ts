@@ -51,7 +51,9 @@ describe('the IAM proxy in front of DynamoDB Local', () => {
     expect(answer.Item).toBeUndefined();
     expect(received).toHaveLength(1);
     expect(received[0]?.headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
-    expect(received[0]?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=MeFunction\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/);
+    expect(received[0]?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=MeFunction\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/,
+    );
     expect(JSON.parse(received[0]?.body ?? '')).toEqual({ TableName: 'backoffice', Key: { pk: { S: 'TENANT#t1' }, sk: { S: 'USER#u1' } } });
   });
 

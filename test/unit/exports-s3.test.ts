@@ -27,7 +27,11 @@ describe('the export file on S3', () => {
     await writer.end();
     const [call] = s3.commandCalls(PutObjectCommand);
     const input = call?.args[0].input;
-    expect({ Bucket: input?.Bucket, Key: input?.Key, ContentType: input?.ContentType }).toEqual({ Bucket: 'the-bucket', Key: `exports/${job.tenantId}/${job.id}.csv`, ContentType: 'text/csv; charset=utf-8' });
+    expect({ Bucket: input?.Bucket, Key: input?.Key, ContentType: input?.ContentType }).toEqual({
+      Bucket: 'the-bucket',
+      Key: `exports/${job.tenantId}/${job.id}.csv`,
+      ContentType: 'text/csv; charset=utf-8',
+    });
     expect(Buffer.from(input?.Body as Uint8Array).toString('utf8')).toBe('\uFEFFNome\r\nAçúcar\r\n');
   });
 

@@ -21,7 +21,17 @@ const refusal = (run: () => unknown) => {
 
 describe('cells', () => {
   it('writes a supplier as the importer reads it back: document punctuated, a Brazilian phone national, yes as sim', () => {
-    const supplier = { id: 'x', name: 'Açaí', corporateName: 'Açaí LTDA', document: '12345678000195', email: null, phone: '+5511987654321', active: true, createdAt: '', updatedAt: '' };
+    const supplier = {
+      id: 'x',
+      name: 'Açaí',
+      corporateName: 'Açaí LTDA',
+      document: '12345678000195',
+      email: null,
+      phone: '+5511987654321',
+      active: true,
+      createdAt: '',
+      updatedAt: '',
+    };
     expect(supplierCells(supplier)).toEqual(['Açaí', 'Açaí LTDA', '12.345.678/0001-95', null, '(11) 98765-4321', 'sim']);
     expect(supplierCells({ ...supplier, phone: null, active: false })[5]).toBe('não');
   });
@@ -34,14 +44,60 @@ describe('cells', () => {
   it('writes quantities and costs exactly, with a comma, from the stored units and from stored numbers', () => {
     expect(productHeader(['Norte'])).toEqual(['Código', 'Descrição', 'Saldo total', 'Saldo em Norte']);
     expect(productCells({ sku: 'A', name: 'B', onHand: 1234567n }, [1234000n, 567n, 0n])).toEqual(['A', 'B', '1234,567', '1234', '0,567', '0']);
-    const movement = { id: 'm', tenantId: 't', productId: 'p', warehouseId: 'w', movementType: 'ADJUSTMENT' as const, quantity: -0.001, unitCost: 0.1234, occurredAt: '2026-01-01T00:00:00.000Z', createdAt: '', day: '2026-01-01', balanceAfter: 99999999999999999n, averageCostAfter: 5n };
-    expect(movementCells(movement, { sku: 'A', name: 'B' }, undefined)).toEqual(['2026-01-01T00:00:00.000Z', 'Ajuste', 'A', 'B', null, '-0,001', '0,1234', '99999999999999,999', '0,0005', 'm']);
+    const movement = {
+      id: 'm',
+      tenantId: 't',
+      productId: 'p',
+      warehouseId: 'w',
+      movementType: 'ADJUSTMENT' as const,
+      quantity: -0.001,
+      unitCost: 0.1234,
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      createdAt: '',
+      day: '2026-01-01',
+      balanceAfter: 99999999999999999n,
+      averageCostAfter: 5n,
+    };
+    expect(movementCells(movement, { sku: 'A', name: 'B' }, undefined)).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      'Ajuste',
+      'A',
+      'B',
+      null,
+      '-0,001',
+      '0,1234',
+      '99999999999999,999',
+      '0,0005',
+      'm',
+    ]);
     expect(() => movementCells({ ...movement, quantity: 0.1 + 0.2 }, undefined, undefined)).toThrow(RangeError);
   });
 
   it('writes an audit entry with its changes as JSON', () => {
-    const entry = { id: 'e', occurredAt: '2026-01-01T00:00:00.000Z', actor: { type: 'user' as const, id: 'u', name: 'Ana' }, action: 'supplier.updated' as const, resource: { type: 'supplier' as const, id: 's' }, requestId: 'r', sourceIp: '203.0.113.9', userAgent: 'ua', changes: [{ field: 'name', before: 'A', after: 'B' }] };
-    expect(auditCells(entry)).toEqual(['2026-01-01T00:00:00.000Z', 'supplier.updated', 'Ana', 'user', 'u', 'supplier', 's', '203.0.113.9', 'ua', 'r', '[{"field":"name","before":"A","after":"B"}]']);
+    const entry = {
+      id: 'e',
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      actor: { type: 'user' as const, id: 'u', name: 'Ana' },
+      action: 'supplier.updated' as const,
+      resource: { type: 'supplier' as const, id: 's' },
+      requestId: 'r',
+      sourceIp: '203.0.113.9',
+      userAgent: 'ua',
+      changes: [{ field: 'name', before: 'A', after: 'B' }],
+    };
+    expect(auditCells(entry)).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      'supplier.updated',
+      'Ana',
+      'user',
+      'u',
+      'supplier',
+      's',
+      '203.0.113.9',
+      'ua',
+      'r',
+      '[{"field":"name","before":"A","after":"B"}]',
+    ]);
   });
 });
 
@@ -58,8 +114,12 @@ describe('periods', () => {
   it('takes none for suppliers and products, and a period of at most 366 days for the others', () => {
     expect(checkPeriod({ kind: 'suppliers' })).toEqual({ from: null, to: null });
     expect(checkPeriod({ kind: 'audit', from: '2024-01-01', to: '2025-01-01' })).toEqual({ from: '2024-01-01', to: '2025-01-01' });
-    expect(refusal(() => checkPeriod({ kind: 'stock-history', from: '2026-01-02', to: '2026-01-01' }))).toEqual([{ field: 'to', message: 'must not be before from' }]);
-    expect(refusal(() => checkPeriod({ kind: 'stock-history', from: '2024-01-01', to: '2025-01-02' }))).toEqual([{ field: 'to', message: 'must be at most 366 days after from' }]);
+    expect(refusal(() => checkPeriod({ kind: 'stock-history', from: '2026-01-02', to: '2026-01-01' }))).toEqual([
+      { field: 'to', message: 'must not be before from' },
+    ]);
+    expect(refusal(() => checkPeriod({ kind: 'stock-history', from: '2024-01-01', to: '2025-01-02' }))).toEqual([
+      { field: 'to', message: 'must be at most 366 days after from' },
+    ]);
   });
 
   it('refuses a period for suppliers and products, and requires one for the others, naming the field', () => {

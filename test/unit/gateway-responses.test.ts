@@ -23,7 +23,10 @@ describe('gateway responses', () => {
   });
 
   it('answers a failing authorizer with a retryable 503', () => {
-    expect(gatewayProblem('AUTHORIZER_FAILURE', REQUEST_ID)).toMatchObject({ problem: { status: 503, type: `${base}unavailable` }, headers: { 'Retry-After': '1' } });
+    expect(gatewayProblem('AUTHORIZER_FAILURE', REQUEST_ID)).toMatchObject({
+      problem: { status: 503, type: `${base}unavailable` },
+      headers: { 'Retry-After': '1' },
+    });
   });
 
   it('answers throttling with 429 and Retry-After', () => {

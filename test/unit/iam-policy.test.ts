@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CREDENTIALS_PK_PREFIX } from '../../lib/db/keys';
-import { authorizeDynamoCall, conditionHolds, dynamoAuthorizationRequests, evaluate, expressionAttributeNames, type DynamoContextOptions, type PolicyStatement } from '../../local/bundles/iam';
+import {
+  authorizeDynamoCall,
+  conditionHolds,
+  dynamoAuthorizationRequests,
+  evaluate,
+  expressionAttributeNames,
+  type DynamoContextOptions,
+  type PolicyStatement,
+} from '../../local/bundles/iam';
 
 const TABLE = 'backoffice';
 const TABLE_ARN = `arn:aws:dynamodb:us-east-1:000000000000:table/${TABLE}`;
@@ -11,10 +19,22 @@ const options: DynamoContextOptions = {
 };
 
 // The statements the synthesized template gives the functions (infra/constructs/functions.ts), resolved to local ARNs.
-const logs: PolicyStatement = { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: 'arn:aws:logs:us-east-1:000000000000:log-group:Logs:*' };
-const read: PolicyStatement = { Effect: 'Allow', Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'], Resource: TABLE_ARN };
+const logs: PolicyStatement = {
+  Effect: 'Allow',
+  Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+  Resource: 'arn:aws:logs:us-east-1:000000000000:log-group:Logs:*',
+};
+const read: PolicyStatement = {
+  Effect: 'Allow',
+  Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'],
+  Resource: TABLE_ARN,
+};
 const indexQuery: PolicyStatement = { Effect: 'Allow', Action: 'dynamodb:Query', Resource: INDEX_ARN };
-const write: PolicyStatement = { Effect: 'Allow', Action: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], Resource: TABLE_ARN };
+const write: PolicyStatement = {
+  Effect: 'Allow',
+  Action: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  Resource: TABLE_ARN,
+};
 const rateCounters: PolicyStatement = {
   Effect: 'Allow',
   Action: 'dynamodb:UpdateItem',
@@ -25,7 +45,10 @@ const lastActiveAt: PolicyStatement = {
   Effect: 'Allow',
   Action: 'dynamodb:UpdateItem',
   Resource: TABLE_ARN,
-  Condition: { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } },
+  Condition: {
+    'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt'] },
+    StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+  },
 };
 const readOnlyRateLimited = [logs, read, indexQuery, rateCounters];
 const authorizer = [logs, read, indexQuery, lastActiveAt];
@@ -70,8 +93,14 @@ describe('dynamodb:LeadingKeys (the rate-limit counters of a read-only route)', 
     expect(decision).toEqual({
       allowed: false,
       deny: 'implicit',
-      request: { action: 'dynamodb:UpdateItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'count', 'ttl'] } },
-      nearMisses: [{ statement: 3, failed: { operator: 'ForAllValues:StringLike', key: 'dynamodb:LeadingKeys', policyValues: ['RATE#*'], requestValues: ['TENANT#t1'] } }],
+      request: {
+        action: 'dynamodb:UpdateItem',
+        resource: TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'count', 'ttl'] },
+      },
+      nearMisses: [
+        { statement: 3, failed: { operator: 'ForAllValues:StringLike', key: 'dynamodb:LeadingKeys', policyValues: ['RATE#*'], requestValues: ['TENANT#t1'] } },
+      ],
       missing: `dynamodb:UpdateItem on ${TABLE_ARN}: statement 3 grants it, but its condition ForAllValues:StringLike dynamodb:LeadingKeys ["RATE#*"] does not hold for ["TENANT#t1"]`,
     });
   });
@@ -88,17 +117,40 @@ describe('dynamodb:Attributes (the lastActiveAt update of the authorizer)', () =
     expect(decision).toEqual({
       allowed: true,
       statement: 3,
-      request: { action: 'dynamodb:UpdateItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt'] } },
+      request: {
+        action: 'dynamodb:UpdateItem',
+        resource: TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt'] },
+      },
     });
   });
 
   it('refuses an update that also sets status', () => {
-    const decision = authorizeDynamoCall(authorizer, 'UpdateItem', sessionTouch({ UpdateExpression: 'SET lastActiveAt = :now, #status = :revoked', ExpressionAttributeNames: { '#status': 'status' } }), options);
+    const decision = authorizeDynamoCall(
+      authorizer,
+      'UpdateItem',
+      sessionTouch({ UpdateExpression: 'SET lastActiveAt = :now, #status = :revoked', ExpressionAttributeNames: { '#status': 'status' } }),
+      options,
+    );
     expect(decision).toEqual({
       allowed: false,
       deny: 'implicit',
-      request: { action: 'dynamodb:UpdateItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt', 'status'] } },
-      nearMisses: [{ statement: 3, failed: { operator: 'ForAllValues:StringEquals', key: 'dynamodb:Attributes', policyValues: ['pk', 'sk', 'lastActiveAt'], requestValues: ['pk', 'sk', 'lastActiveAt', 'status'] } }],
+      request: {
+        action: 'dynamodb:UpdateItem',
+        resource: TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'lastActiveAt', 'status'] },
+      },
+      nearMisses: [
+        {
+          statement: 3,
+          failed: {
+            operator: 'ForAllValues:StringEquals',
+            key: 'dynamodb:Attributes',
+            policyValues: ['pk', 'sk', 'lastActiveAt'],
+            requestValues: ['pk', 'sk', 'lastActiveAt', 'status'],
+          },
+        },
+      ],
       missing: `dynamodb:UpdateItem on ${TABLE_ARN}: statement 3 grants it, but its condition ForAllValues:StringEquals dynamodb:Attributes ["pk","sk","lastActiveAt"] does not hold for ["pk","sk","lastActiveAt","status"]`,
     });
   });
@@ -107,7 +159,9 @@ describe('dynamodb:Attributes (the lastActiveAt update of the authorizer)', () =
     const decision = authorizeDynamoCall(authorizer, 'UpdateItem', sessionTouch({ ReturnValues: 'ALL_NEW' }), options);
     expect(decision).toMatchObject({
       allowed: false,
-      nearMisses: [{ statement: 3, failed: { operator: 'StringEqualsIfExists', key: 'dynamodb:ReturnValues', policyValues: ['NONE'], requestValues: ['ALL_NEW'] } }],
+      nearMisses: [
+        { statement: 3, failed: { operator: 'StringEqualsIfExists', key: 'dynamodb:ReturnValues', policyValues: ['NONE'], requestValues: ['ALL_NEW'] } },
+      ],
     });
   });
 });
@@ -122,7 +176,9 @@ describe('transactions', () => {
   });
 
   it('authorizes each item by its own action', () => {
-    expect(dynamoAuthorizationRequests('TransactWriteItems', registration([{ Delete: { TableName: TABLE, Key: { pk: s('INVITE#1'), sk: s('INVITE') } } }]), options)).toEqual([
+    expect(
+      dynamoAuthorizationRequests('TransactWriteItems', registration([{ Delete: { TableName: TABLE, Key: { pk: s('INVITE#1'), sk: s('INVITE') } } }]), options),
+    ).toEqual([
       { action: 'dynamodb:PutItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'name'] } },
       { action: 'dynamodb:ConditionCheckItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk'] } },
       { action: 'dynamodb:DeleteItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['INVITE#1'], 'dynamodb:Attributes': ['pk', 'sk'] } },
@@ -134,7 +190,13 @@ describe('transactions', () => {
     const decision = authorizeDynamoCall(
       readOnlyRateLimited,
       'TransactWriteItems',
-      { TransactItems: [{ Update: counterUpdate('RATE#x#y') }, { ConditionCheck: { TableName: TABLE, Key: { pk: s('TENANT#t1'), sk: s('TENANT') }, ConditionExpression: 'attribute_exists(pk)' } }, { Put: { TableName: TABLE, Item: { pk: s('AUDIT#t1'), sk: s('E#1') } } }] },
+      {
+        TransactItems: [
+          { Update: counterUpdate('RATE#x#y') },
+          { ConditionCheck: { TableName: TABLE, Key: { pk: s('TENANT#t1'), sk: s('TENANT') }, ConditionExpression: 'attribute_exists(pk)' } },
+          { Put: { TableName: TABLE, Item: { pk: s('AUDIT#t1'), sk: s('E#1') } } },
+        ],
+      },
       options,
     );
     expect(decision).toEqual({
@@ -147,7 +209,11 @@ describe('transactions', () => {
   });
 
   it('authorizes TransactGetItems as one GetItem per item', () => {
-    const body = { TransactItems: [{ Get: { TableName: TABLE, Key: { pk: s('A'), sk: s('1') }, ProjectionExpression: '#n, address.city', ExpressionAttributeNames: { '#n': 'name' } } }] };
+    const body = {
+      TransactItems: [
+        { Get: { TableName: TABLE, Key: { pk: s('A'), sk: s('1') }, ProjectionExpression: '#n, address.city', ExpressionAttributeNames: { '#n': 'name' } } },
+      ],
+    };
     expect(dynamoAuthorizationRequests('TransactGetItems', body, options)).toEqual([
       { action: 'dynamodb:GetItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['A'], 'dynamodb:Attributes': ['pk', 'sk', 'name', 'address'] } },
     ]);
@@ -155,13 +221,22 @@ describe('transactions', () => {
 });
 
 describe('index queries', () => {
-  const byEmail = { TableName: TABLE, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)', ExpressionAttributeValues: { ':pk': s('EMAIL#ana@example.com'), ':prefix': s('USER#') } };
+  const byEmail = {
+    TableName: TABLE,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': s('EMAIL#ana@example.com'), ':prefix': s('USER#') },
+  };
 
   it('allows a Query on gsi1 with the index grant', () => {
     expect(authorizeDynamoCall(readWrite, 'Query', byEmail, options)).toEqual({
       allowed: true,
       statement: 2,
-      request: { action: 'dynamodb:Query', resource: INDEX_ARN, context: { 'dynamodb:LeadingKeys': ['EMAIL#ana@example.com'], 'dynamodb:Attributes': ['gsi1pk', 'gsi1sk'] } },
+      request: {
+        action: 'dynamodb:Query',
+        resource: INDEX_ARN,
+        context: { 'dynamodb:LeadingKeys': ['EMAIL#ana@example.com'], 'dynamodb:Attributes': ['gsi1pk', 'gsi1sk'] },
+      },
     });
   });
 
@@ -169,25 +244,54 @@ describe('index queries', () => {
     expect(authorizeDynamoCall([logs, read, write], 'Query', byEmail, options)).toEqual({
       allowed: false,
       deny: 'implicit',
-      request: { action: 'dynamodb:Query', resource: INDEX_ARN, context: { 'dynamodb:LeadingKeys': ['EMAIL#ana@example.com'], 'dynamodb:Attributes': ['gsi1pk', 'gsi1sk'] } },
+      request: {
+        action: 'dynamodb:Query',
+        resource: INDEX_ARN,
+        context: { 'dynamodb:LeadingKeys': ['EMAIL#ana@example.com'], 'dynamodb:Attributes': ['gsi1pk', 'gsi1sk'] },
+      },
       nearMisses: [],
       missing: `dynamodb:Query on ${INDEX_ARN}: no statement grants it`,
     });
   });
 
   it('takes the Query leading key from a named partition key compared either way round', () => {
-    const [request] = dynamoAuthorizationRequests('Query', { TableName: TABLE, KeyConditionExpression: ':pk = #pk', ExpressionAttributeNames: { '#pk': 'pk' }, ExpressionAttributeValues: { ':pk': s('TENANT#t1') }, Select: 'COUNT' }, options);
-    expect(request).toEqual({ action: 'dynamodb:Query', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk'], 'dynamodb:Select': ['COUNT'] } });
+    const [request] = dynamoAuthorizationRequests(
+      'Query',
+      {
+        TableName: TABLE,
+        KeyConditionExpression: ':pk = #pk',
+        ExpressionAttributeNames: { '#pk': 'pk' },
+        ExpressionAttributeValues: { ':pk': s('TENANT#t1') },
+        Select: 'COUNT',
+      },
+      options,
+    );
+    expect(request).toEqual({
+      action: 'dynamodb:Query',
+      resource: TABLE_ARN,
+      context: { 'dynamodb:LeadingKeys': ['TENANT#t1'], 'dynamodb:Attributes': ['pk'], 'dynamodb:Select': ['COUNT'] },
+    });
   });
 });
 
 describe('batches', () => {
   it('checks BatchWriteItem once per table with every leading key', () => {
-    const body = { RequestItems: { [TABLE]: [{ PutRequest: { Item: { pk: s('RATE#a'), sk: s('1'), n: { N: '1' } } } }, { DeleteRequest: { Key: { pk: s('TENANT#t1'), sk: s('2') } } }] } };
+    const body = {
+      RequestItems: {
+        [TABLE]: [{ PutRequest: { Item: { pk: s('RATE#a'), sk: s('1'), n: { N: '1' } } } }, { DeleteRequest: { Key: { pk: s('TENANT#t1'), sk: s('2') } } }],
+      },
+    };
     expect(dynamoAuthorizationRequests('BatchWriteItem', body, options)).toEqual([
-      { action: 'dynamodb:BatchWriteItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['RATE#a', 'TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'n'] } },
+      {
+        action: 'dynamodb:BatchWriteItem',
+        resource: TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': ['RATE#a', 'TENANT#t1'], 'dynamodb:Attributes': ['pk', 'sk', 'n'] },
+      },
     ]);
-    expect(authorizeDynamoCall(readOnlyRateLimited, 'BatchWriteItem', body, options)).toMatchObject({ allowed: false, missing: `dynamodb:BatchWriteItem on ${TABLE_ARN}: no statement grants it` });
+    expect(authorizeDynamoCall(readOnlyRateLimited, 'BatchWriteItem', body, options)).toMatchObject({
+      allowed: false,
+      missing: `dynamodb:BatchWriteItem on ${TABLE_ARN}: no statement grants it`,
+    });
   });
 });
 
@@ -207,14 +311,23 @@ describe('the Deny of the credentials partition (ForAnyValue:StringLike on dynam
   const credentials = { pk: s(`${CREDENTIALS_PK_PREFIX}t1#u1`), sk: s('SECRETS') };
   const getItem = (key: object) => ({ TableName: TABLE, Key: key });
   const batchGet = (...keys: object[]) => ({ RequestItems: { [TABLE]: { Keys: keys } } });
-  const setHash = (key: object) => ({ TableName: TABLE, Key: key, UpdateExpression: 'SET passwordHash = :hash', ExpressionAttributeValues: { ':hash': s('$2b$10$…') } });
+  const setHash = (key: object) => ({
+    TableName: TABLE,
+    Key: key,
+    UpdateExpression: 'SET passwordHash = :hash',
+    ExpressionAttributeValues: { ':hash': s('$2b$10$…') },
+  });
 
   it('refuses a function without credentials access the credentials item, explicitly, whatever it is granted elsewhere', () => {
     expect(authorizeDynamoCall(none, 'GetItem', getItem(credentials), options)).toEqual({
       allowed: false,
       deny: 'explicit',
       statement: 4,
-      request: { action: 'dynamodb:GetItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': [`${CREDENTIALS_PK_PREFIX}t1#u1`], 'dynamodb:Attributes': ['pk', 'sk'] } },
+      request: {
+        action: 'dynamodb:GetItem',
+        resource: TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': [`${CREDENTIALS_PK_PREFIX}t1#u1`], 'dynamodb:Attributes': ['pk', 'sk'] },
+      },
       nearMisses: [],
       missing: `dynamodb:GetItem on ${TABLE_ARN} is explicitly denied by statement DenyCredentials`,
     });
@@ -235,7 +348,11 @@ describe('the Deny of the credentials partition (ForAnyValue:StringLike on dynam
     const query = { TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': s(`${CREDENTIALS_PK_PREFIX}t1#u1`) } };
     expect(authorizeDynamoCall(none, 'Query', query, options)).toMatchObject({ allowed: false, deny: 'explicit' });
     const transaction = { TransactItems: [{ Put: { TableName: TABLE, Item: { ...user, name: s('Ana') } } }, { Update: setHash(credentials) }] };
-    expect(authorizeDynamoCall(none, 'TransactWriteItems', transaction, options)).toMatchObject({ allowed: false, deny: 'explicit', request: { action: 'dynamodb:UpdateItem' } });
+    expect(authorizeDynamoCall(none, 'TransactWriteItems', transaction, options)).toMatchObject({
+      allowed: false,
+      deny: 'explicit',
+      request: { action: 'dynamodb:UpdateItem' },
+    });
     expect(authorizeDynamoCall(readWrite, 'TransactWriteItems', transaction, options)).toMatchObject({ allowed: true });
   });
 
@@ -248,7 +365,13 @@ describe('the Deny of the credentials partition (ForAnyValue:StringLike on dynam
   });
 
   it('does not apply to a request without partition keys: ForAnyValue fails on an absent key', () => {
-    expect(evaluate([{ Effect: 'Allow', Action: 'dynamodb:Scan', Resource: TABLE_ARN }, credentialsDeny('dynamodb:*')], { action: 'dynamodb:Scan', resource: TABLE_ARN, context: {} })).toMatchObject({ allowed: true });
+    expect(
+      evaluate([{ Effect: 'Allow', Action: 'dynamodb:Scan', Resource: TABLE_ARN }, credentialsDeny('dynamodb:*')], {
+        action: 'dynamodb:Scan',
+        resource: TABLE_ARN,
+        context: {},
+      }),
+    ).toMatchObject({ allowed: true });
   });
 });
 
@@ -257,11 +380,21 @@ describe('policy evaluation', () => {
 
   it('lets an explicit Deny win over any Allow', () => {
     const deny: PolicyStatement = { Sid: 'NoDeletes', Effect: 'Deny', Action: 'dynamodb:Delete*', Resource: '*' };
-    expect(evaluate([...readWrite, deny], request)).toEqual({ allowed: false, deny: 'explicit', statement: 4, request, nearMisses: [], missing: `dynamodb:DeleteItem on ${TABLE_ARN} is explicitly denied by statement NoDeletes` });
+    expect(evaluate([...readWrite, deny], request)).toEqual({
+      allowed: false,
+      deny: 'explicit',
+      statement: 4,
+      request,
+      nearMisses: [],
+      missing: `dynamodb:DeleteItem on ${TABLE_ARN} is explicitly denied by statement NoDeletes`,
+    });
   });
 
   it('matches actions case-insensitively and with wildcards, resources with wildcards', () => {
-    expect(evaluate([{ Effect: 'Allow', Action: 'DynamoDB:*Item', Resource: 'arn:aws:dynamodb:*:*:table/back?ffice' }], request)).toMatchObject({ allowed: true, statement: 0 });
+    expect(evaluate([{ Effect: 'Allow', Action: 'DynamoDB:*Item', Resource: 'arn:aws:dynamodb:*:*:table/back?ffice' }], request)).toMatchObject({
+      allowed: true,
+      statement: 0,
+    });
     expect(evaluate([{ Effect: 'Allow', Action: 'dynamodb:*', Resource: `${TABLE_ARN}/index/*` }], request)).toMatchObject({ allowed: false });
   });
 
@@ -300,9 +433,18 @@ describe('condition operators', () => {
 
 describe('expressionAttributeNames', () => {
   it('names the top-level attributes of an expression, placeholders resolved, functions and keywords left out', () => {
-    expect(
-      expressionAttributeNames('SET #a.b[0] = :v, c = if_not_exists(c, :zero) REMOVE d ADD e :one DELETE f :set', { '#a': 'address' }),
-    ).toEqual(['address', 'c', 'c', 'd', 'e', 'f']);
-    expect(expressionAttributeNames('attribute_not_exists(pk) AND NOT begins_with(#s, :p) OR size(tags) > :n', { '#s': 'status' })).toEqual(['pk', 'status', 'tags']);
+    expect(expressionAttributeNames('SET #a.b[0] = :v, c = if_not_exists(c, :zero) REMOVE d ADD e :one DELETE f :set', { '#a': 'address' })).toEqual([
+      'address',
+      'c',
+      'c',
+      'd',
+      'e',
+      'f',
+    ]);
+    expect(expressionAttributeNames('attribute_not_exists(pk) AND NOT begins_with(#s, :p) OR size(tags) > :n', { '#s': 'status' })).toEqual([
+      'pk',
+      'status',
+      'tags',
+    ]);
   });
 });

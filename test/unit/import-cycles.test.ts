@@ -32,6 +32,13 @@ describe('cycles', () => {
       ['f.ts', ['d.ts']],
     ]);
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
-    expect(cycles(new Map([['x.ts', ['y.ts']], ['y.ts', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['x.ts', ['y.ts']],
+          ['y.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -55,8 +55,14 @@ describe('the import file read from S3', () => {
   });
 
   it("throws S3's refusal with its code, a throttle as one", async () => {
-    const denied = fakeFetch(() => new Response('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>', { status: 403 }));
-    await expect(s3ImportStorage('the-bucket', denied.fetchObject).read(job as never)).rejects.toMatchObject({ name: 'S3Error', status: 403, message: 'S3 GetObject of the import file failed: 403 AccessDenied' });
+    const denied = fakeFetch(
+      () => new Response('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>', { status: 403 }),
+    );
+    await expect(s3ImportStorage('the-bucket', denied.fetchObject).read(job as never)).rejects.toMatchObject({
+      name: 'S3Error',
+      status: 403,
+      message: 'S3 GetObject of the import file failed: 403 AccessDenied',
+    });
     const slow = fakeFetch(() => new Response('<Error><Code>SlowDown</Code></Error>', { status: 503 }));
     await expect(s3ImportStorage('the-bucket', slow.fetchObject).read(job as never)).rejects.toMatchObject({ name: 'ThrottlingException', status: 503 });
   });

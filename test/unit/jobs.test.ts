@@ -162,19 +162,35 @@ describe('the sales roll-up job over skipped bad records', () => {
     vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 0, products: 0, skipped: 1, coverage: { tenants: 4, products: 7 } });
 
     await expect(salesRollup.handler(scheduledEvent(job, NOW))).rejects.toThrow(
-      new Error('sales roll-up skipped 1 pending counter with bad stored records (left pending, logged as errors); 0 daily counters of 0 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)'),
+      new Error(
+        'sales roll-up skipped 1 pending counter with bad stored records (left pending, logged as errors); 0 daily counters of 0 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)',
+      ),
     );
   });
 
   it('resolves to its result when nothing was skipped', async () => {
     vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-22', counters: 5, products: 2, skipped: 0, coverage: { tenants: 4, products: 7 } });
 
-    await expect(salesRollup.handler(scheduledEvent(job, NOW))).resolves.toEqual({ today: '2026-11-22', counters: 5, products: 2, coverage: { tenants: 4, products: 7 } });
-    await expect(runJobOnce(job, load, [], NOW)).resolves.toBe('sales-rollup: 5 daily counters of 2 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)');
+    await expect(salesRollup.handler(scheduledEvent(job, NOW))).resolves.toEqual({
+      today: '2026-11-22',
+      counters: 5,
+      products: 2,
+      coverage: { tenants: 4, products: 7 },
+    });
+    await expect(runJobOnce(job, load, [], NOW)).resolves.toBe(
+      'sales-rollup: 5 daily counters of 2 products rolled up (days before 2026-11-22); coverage index current for 4 tenants (7 products moved)',
+    );
   });
 
   it('names the one day `--date` rolled up, and counts of one in the singular', async () => {
-    vi.mocked(runSalesRollup).mockResolvedValue({ today: '2026-11-25', day: '2026-11-20', counters: 1, products: 1, skipped: 0, coverage: { tenants: 1, products: 0 } });
+    vi.mocked(runSalesRollup).mockResolvedValue({
+      today: '2026-11-25',
+      day: '2026-11-20',
+      counters: 1,
+      products: 1,
+      skipped: 0,
+      coverage: { tenants: 1, products: 0 },
+    });
 
     await expect(runJobOnce(job, load, ['--date', '2026-11-20'], NOW)).resolves.toBe(
       'sales-rollup: 1 daily counter of 1 product rolled up (2026-11-20 only); coverage index current for 1 tenant (0 products moved)',

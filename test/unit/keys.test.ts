@@ -19,7 +19,7 @@ describe('key builders', () => {
     expect(keys.session(TENANT, USER, SESSION)).toEqual({ pk: `TENANT#${TENANT}#USER#${USER}`, sk: `SESSION#${SESSION}` });
   });
 
-  it('builds the query prefix of a user\'s sessions', () => {
+  it("builds the query prefix of a user's sessions", () => {
     expect(keys.sessionsOfUser(TENANT, USER)).toEqual({ pk: `TENANT#${TENANT}#USER#${USER}`, skPrefix: 'SESSION#' });
   });
 

@@ -50,11 +50,19 @@ describe('the OpenAPI document', () => {
   });
 
   it('has exactly the routes of the manifest: every route is an operation and every operation a route', () => {
-    const manifest = routeList().map((route) => `${route.method} ${route.path} ${route.id}`).sort();
-    const documented = documentedOperations().map(({ method, path, operation }) => `${method} ${path} ${operation.operationId}`).sort();
+    const manifest = routeList()
+      .map((route) => `${route.method} ${route.path} ${route.id}`)
+      .sort();
+    const documented = documentedOperations()
+      .map(({ method, path, operation }) => `${method} ${path} ${operation.operationId}`)
+      .sort();
 
     expect(documented).toEqual(manifest);
-    expect(Object.keys(operations).sort()).toEqual(routeList().map((route) => route.id).sort());
+    expect(Object.keys(operations).sort()).toEqual(
+      routeList()
+        .map((route) => route.id)
+        .sort(),
+    );
   });
 
   it('describes exactly the schemas each handler validates with (the very same objects)', async () => {
@@ -80,7 +88,11 @@ describe('the OpenAPI document', () => {
     };
     walk(document);
     const resolves = (ref: string) =>
-      ref.startsWith('#/') && ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) !== undefined;
+      ref.startsWith('#/') &&
+      ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) !== undefined;
 
     expect(refs.length).toBeGreaterThan(100);
     expect(refs.filter((ref) => !resolves(ref))).toEqual([]);
@@ -119,7 +131,10 @@ describe('the OpenAPI document', () => {
       const operation = operationOf(route.id);
       const scope = route.auth === 'protected' && route.apiKey ? route.apiKey : undefined;
       expect(operation['x-api-key-scope'], route.id).toEqual(scope);
-      if (scope) expect(operation.description, route.id).toContain(`**API keys:** a key holding ${scope.access === 'read' ? '`read` or `write`' : '`write`'} of \`${scope.resource}\` may call it`);
+      if (scope)
+        expect(operation.description, route.id).toContain(
+          `**API keys:** a key holding ${scope.access === 'read' ? '`read` or `write`' : '`write`'} of \`${scope.resource}\` may call it`,
+        );
       else if (route.auth === 'protected') expect(operation.description, route.id).toMatch(/\*\*API keys:\*\* not accepted; .* \(a key gets 403\)\.$/);
       else expect(operation.description, route.id).not.toContain('API keys:');
     }
@@ -140,9 +155,21 @@ describe('the OpenAPI document', () => {
     expect((operationOf('createCompany').responses['403'] as ReferenceObject).description).toContain('it cannot create another');
     expect((operationOf('listCompanies').responses['403'] as ReferenceObject).description).not.toContain('limited');
     // What the function answers for an authorizer's refusal (lib/auth/principal.ts) matches the document.
-    const refusal = (status: number, type: string, detail: string) => ({ status, contentType: 'application/problem+json', body: { type: `https://problems.backoffice.dev/${type}`, title: type, status, detail, requestId: 'r-1' } });
-    expect(contract.check({ method: 'GET', path: '/auth/me', ...refusal(403, 'forbidden', 'API keys cannot use this route: it takes a signed-in session') })).toBeUndefined();
-    expect(contract.check({ method: 'GET', path: '/users', ...refusal(400, 'bad-request', 'Send either the session cookie or an API key (Authorization: Bearer), not both') })).toBeUndefined();
+    const refusal = (status: number, type: string, detail: string) => ({
+      status,
+      contentType: 'application/problem+json',
+      body: { type: `https://problems.backoffice.dev/${type}`, title: type, status, detail, requestId: 'r-1' },
+    });
+    expect(
+      contract.check({ method: 'GET', path: '/auth/me', ...refusal(403, 'forbidden', 'API keys cannot use this route: it takes a signed-in session') }),
+    ).toBeUndefined();
+    expect(
+      contract.check({
+        method: 'GET',
+        path: '/users',
+        ...refusal(400, 'bad-request', 'Send either the session cookie or an API key (Authorization: Bearer), not both'),
+      }),
+    ).toBeUndefined();
     expect(contract.check({ method: 'GET', path: '/companies', ...refusal(403, 'forbidden', 'The API key may not read companies') })).toBeUndefined();
   });
 
@@ -164,20 +191,30 @@ describe('the OpenAPI document', () => {
     }
     // The headers' schemas take what the rate-limit middleware sends, their examples included.
     const sent = keyRateLimitHeaders(0, 42.5);
-    for (const [name, component] of [['RateLimit', 'RateLimit'], ['RateLimit-Policy', 'RateLimitPolicy']] as const) {
+    for (const [name, component] of [
+      ['RateLimit', 'RateLimit'],
+      ['RateLimit-Policy', 'RateLimitPolicy'],
+    ] as const) {
       const { schema } = document.components.headers[component] as HeaderObject;
       const pattern = new RegExp(schema.pattern as string);
       expect(pattern.test(sent[name] as string), name).toBe(true);
-      expect((schema.examples as string[]).every((example) => pattern.test(example)), name).toBe(true);
+      expect(
+        (schema.examples as string[]).every((example) => pattern.test(example)),
+        name,
+      ).toBe(true);
     }
   });
 
   it('documents 401 on every protected route, and x-rate-limit exactly where the manifest limits', () => {
     for (const route of routeList()) {
       const operation = operationOf(route.id);
-      expect(operation.responses['401'] !== undefined, route.id).toBe(route.auth === 'protected' || route.id === 'login' || route.id === 'refresh' || route.id === 'verifySecondFactor');
+      expect(operation.responses['401'] !== undefined, route.id).toBe(
+        route.auth === 'protected' || route.id === 'login' || route.id === 'refresh' || route.id === 'verifySecondFactor',
+      );
       // One entry per limit of the manifest, each its own counter, `counts` always said.
-      expect(operation['x-rate-limit'], route.id).toEqual(route.rateLimits?.length ? route.rateLimits.map((limit) => ({ counts: 'requests', ...limit })) : undefined);
+      expect(operation['x-rate-limit'], route.id).toEqual(
+        route.rateLimits?.length ? route.rateLimits.map((limit) => ({ counts: 'requests', ...limit })) : undefined,
+      );
       // Every route: the deployed stage throttles all of them, last; the limited ones say their limits, and no other one points at x-rate-limit.
       const tooMany = (operation.responses['429'] as ReferenceObject).description;
       expect(tooMany, route.id).toMatch(/The stage-wide request throttling of a deployed API was exceeded\.$/);
@@ -214,7 +251,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('shares one named counter between the routes that check the current password, and none with the others', () => {
-    const scoped = routeList().flatMap((route) => (operationOf(route.id)['x-rate-limit'] ?? []).filter((limit) => limit.scope === 'password-attempts').map(() => route.id));
+    const scoped = routeList().flatMap((route) =>
+      (operationOf(route.id)['x-rate-limit'] ?? []).filter((limit) => limit.scope === 'password-attempts').map(() => route.id),
+    );
 
     expect(scoped.sort()).toEqual(['changePassword', 'login', 'startTotpEnrolment']);
   });
@@ -227,7 +266,10 @@ describe('the OpenAPI document', () => {
         const schema = document.components.responses[name]?.content?.['application/problem+json']?.schema;
         const problem = status === '400' ? 'ValidationProblem' : 'Problem';
         expect(schema, `${operation.operationId} ${status}`).toEqual({
-          allOf: [{ $ref: `#/components/schemas/${problem}` }, { type: 'object', properties: { status: { const: Number(status) }, type: { enum: expect.any(Array) } } }],
+          allOf: [
+            { $ref: `#/components/schemas/${problem}` },
+            { type: 'object', properties: { status: { const: Number(status) }, type: { enum: expect.any(Array) } } },
+          ],
         });
       }
     }
@@ -238,15 +280,27 @@ describe('the OpenAPI document', () => {
     expect((document.components.schemas.ValidationProblem?.properties as Record<string, unknown>).errors).toEqual(
       expect.objectContaining({ type: 'array', items: { $ref: '#/components/schemas/FieldError' } }),
     );
-    expect(contract.check({ method: 'GET', path: '/auth/me', status: 401, contentType: 'application/problem+json', body: { ...notFound, type: 'https://problems.backoffice.dev/unauthorized', status: 401, errors: [] } })).toMatch(
-      /must NOT have additional properties/,
-    );
+    expect(
+      contract.check({
+        method: 'GET',
+        path: '/auth/me',
+        status: 401,
+        contentType: 'application/problem+json',
+        body: { ...notFound, type: 'https://problems.backoffice.dev/unauthorized', status: 401, errors: [] },
+      }),
+    ).toMatch(/must NOT have additional properties/);
   });
 
   it('documents the path parameters of every templated path and the query parameters of the contract', () => {
     expect(operationOf('revokeSession').parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
-      { name: 'Idempotency-Key', in: 'header', required: false, description: expect.stringContaining('24 hours'), schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' } },
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: expect.stringContaining('24 hours'),
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+      },
     ]);
     expect(operationOf('listSuppliers').parameters).toEqual([
       { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 } },
@@ -294,8 +348,23 @@ describe('the OpenAPI document', () => {
   }, 30_000);
 
   it.each([
-    ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310100' }, settings: { a: [1, { b: null }] } }, true],
-    ['POST', '/companies', { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'XX', zipCode: '01310-100' } }, false],
+    [
+      'POST',
+      '/companies',
+      {
+        name: 'Loja',
+        document: '11222333000181',
+        address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'SP', zipCode: '01310100' },
+        settings: { a: [1, { b: null }] },
+      },
+      true,
+    ],
+    [
+      'POST',
+      '/companies',
+      { name: 'Loja', document: '11222333000181', address: { street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'XX', zipCode: '01310-100' } },
+      false,
+    ],
     ['POST', '/companies', { name: '   ', document: '11222333000181' }, false],
     ['POST', '/companies', { name: 'Loja', document: '11222333000181', status: 'BLOCKED' }, false],
     ['POST', '/companies', { name: 'Loja' }, false],
@@ -335,7 +404,9 @@ describe('the OpenAPI document', () => {
 
 describe('the OpenAPI document is as strict as the server', () => {
   it('describes every operation in prose', () => {
-    const bare = documentedOperations().filter(({ operation }) => !operation.description?.trim()).map(({ operation }) => operation.operationId);
+    const bare = documentedOperations()
+      .filter(({ operation }) => !operation.description?.trim())
+      .map(({ operation }) => operation.operationId);
     expect(bare).toEqual([]);
   });
 
@@ -362,7 +433,9 @@ describe('the OpenAPI document is as strict as the server', () => {
     };
     for (const [name, schema] of Object.entries(document.components.schemas)) if (name.endsWith('Request')) walk(schema, name);
     expect(defaults).toEqual([]);
-    expect(document.components.schemas.LoginRequest?.properties).toEqual(expect.objectContaining({ rememberMe: { type: 'boolean', description: 'Optional; `false` when absent.' } }));
+    expect(document.components.schemas.LoginRequest?.properties).toEqual(
+      expect.objectContaining({ rememberMe: { type: 'boolean', description: 'Optional; `false` when absent.' } }),
+    );
   });
 
   it('states the bounds hidden behind a pipe: quantities, unit costs, the UF of an address', () => {
@@ -382,7 +455,12 @@ describe('the OpenAPI document is as strict as the server', () => {
       oneOf: ['InMovementRequest', 'OutMovementRequest', 'SaleMovementRequest', 'AdjustmentMovementRequest'].map((name) => ({ $ref: ref(name) })),
       discriminator: {
         propertyName: 'type',
-        mapping: { IN: ref('InMovementRequest'), OUT: ref('OutMovementRequest'), SALE: ref('SaleMovementRequest'), ADJUSTMENT: ref('AdjustmentMovementRequest') },
+        mapping: {
+          IN: ref('InMovementRequest'),
+          OUT: ref('OutMovementRequest'),
+          SALE: ref('SaleMovementRequest'),
+          ADJUSTMENT: ref('AdjustmentMovementRequest'),
+        },
       },
     });
   });
@@ -412,8 +490,29 @@ describe('the OpenAPI document is as strict as the server', () => {
   it('states the rule of a required text field as a pattern that agrees with the field schema', () => {
     const pattern = new RegExp(REQUIRED_TEXT_PATTERN, 'u');
     const field = requiredText(100_000);
-    const blanksAndControls = fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u2028', '\u0000', '\u0007', '\u0085', '\u202e', '\u2067', '\ufffd', '\ud800', '\udc00', '\ufeff', 'a', 'é', '😀');
-    const text = fc.oneof(fc.string({ unit: 'grapheme-composite' }), fc.array(fc.oneof(blanksAndControls, fc.string({ maxLength: 3 }))).map((parts) => parts.join('')));
+    const blanksAndControls = fc.constantFrom(
+      ' ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u2028',
+      '\u0000',
+      '\u0007',
+      '\u0085',
+      '\u202e',
+      '\u2067',
+      '\ufffd',
+      '\ud800',
+      '\udc00',
+      '\ufeff',
+      'a',
+      'é',
+      '😀',
+    );
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme-composite' }),
+      fc.array(fc.oneof(blanksAndControls, fc.string({ maxLength: 3 }))).map((parts) => parts.join('')),
+    );
     fc.assert(
       fc.property(text, (value) => {
         expect(pattern.test(value), JSON.stringify(value)).toBe(field.safeParse(value).success);
@@ -426,12 +525,22 @@ describe('the OpenAPI document is as strict as the server', () => {
 describe('the contract validator', () => {
   it('accepts a response that matches its route and status', () => {
     expect(contract.check({ method: 'GET', path: '/auth/me', status: 200, contentType: 'application/json', body: USER })).toBeUndefined();
-    expect(contract.check({ method: 'POST', path: '/auth/login', status: 200, contentType: 'application/json; charset=utf-8', body: { user: USER } })).toBeUndefined();
-    expect(contract.check({ method: 'PATCH', path: `/companies/${UUID}`, status: 404, contentType: 'application/problem+json', body: notFound })).toBeUndefined();
+    expect(
+      contract.check({ method: 'POST', path: '/auth/login', status: 200, contentType: 'application/json; charset=utf-8', body: { user: USER } }),
+    ).toBeUndefined();
+    expect(
+      contract.check({ method: 'PATCH', path: `/companies/${UUID}`, status: 404, contentType: 'application/problem+json', body: notFound }),
+    ).toBeUndefined();
   });
 
   it('names an undocumented field, a missing one and the route', () => {
-    const violation = contract.check({ method: 'GET', path: '/auth/me', status: 200, contentType: 'application/json', body: { ...USER, role: 'ADMIN', tenantId: undefined } });
+    const violation = contract.check({
+      method: 'GET',
+      path: '/auth/me',
+      status: 200,
+      contentType: 'application/json',
+      body: { ...USER, role: 'ADMIN', tenantId: undefined },
+    });
     expect(violation).toMatch(/^GET \/auth\/me answered 200 \(me\): the body does not match the OpenAPI document: /);
     expect(violation).toContain("must have required property 'tenantId'");
     expect(violation).toContain('must NOT have additional properties');
@@ -442,14 +551,16 @@ describe('the contract validator', () => {
       /a status the OpenAPI document does not list for me/,
     );
     expect(contract.check({ method: 'GET', path: '/auth/me', status: 200, contentType: 'text/plain', body: USER })).toMatch(/Content-Type text\/plain/);
-    expect(contract.check({ method: 'PATCH', path: `/companies/${UUID}`, status: 404, contentType: 'application/problem+json', body: { ...notFound, status: 409 } })).toMatch(
-      /body\/status must be equal to constant/,
-    );
+    expect(
+      contract.check({ method: 'PATCH', path: `/companies/${UUID}`, status: 404, contentType: 'application/problem+json', body: { ...notFound, status: 409 } }),
+    ).toMatch(/body\/status must be equal to constant/);
   });
 
   it('holds a response of no route (unknown path or method) to the problem schema', () => {
     expect(contract.check({ method: 'GET', path: '/no/such/route', status: 404, contentType: 'application/problem+json', body: notFound })).toBeUndefined();
-    expect(contract.check({ method: 'DELETE', path: '/tenants', status: 404, contentType: 'application/json', body: notFound })).toMatch(/not application\/problem\+json/);
+    expect(contract.check({ method: 'DELETE', path: '/tenants', status: 404, contentType: 'application/json', body: notFound })).toMatch(
+      /not application\/problem\+json/,
+    );
     expect(contract.check({ method: 'OPTIONS', path: '/tenants', status: 204, contentType: null, body: undefined })).toBeUndefined();
   });
 });
@@ -503,7 +614,12 @@ describe('the documentation routes of npm start', () => {
   });
 
   it('hands every other request to the API', async () => {
-    for (const [method, path] of [['GET', '/companies'], ['POST', '/openapi.json'], ['GET', '/docsx'], ['GET', '/openapi.json/x']]) {
+    for (const [method, path] of [
+      ['GET', '/companies'],
+      ['POST', '/openapi.json'],
+      ['GET', '/docsx'],
+      ['GET', '/openapi.json/x'],
+    ]) {
       const response = await fetch(`${base}${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(418);
       expect(await response.text()).toBe('the API');

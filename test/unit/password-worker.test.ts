@@ -142,7 +142,9 @@ describe('stopping the pool', () => {
       "console.log(await pool.compare('input', await pool.hash('input', 4)));",
     ].join('\n');
     const run = promisify(execFile);
-    const { stdout } = await run(join('node_modules', '.bin', 'tsx'), ['--input-type=module', '--eval', `await (async () => { ${script} })();`], { timeout: 20_000 });
+    const { stdout } = await run(join('node_modules', '.bin', 'tsx'), ['--input-type=module', '--eval', `await (async () => { ${script} })();`], {
+      timeout: 20_000,
+    });
 
     expect(stdout.trim()).toBe('true');
   }, 30_000);

@@ -34,7 +34,7 @@ describe('hashPassword and verifyPassword', () => {
   });
 });
 
-describe('passwords longer than bcrypt\'s 72 bytes', () => {
+describe("passwords longer than bcrypt's 72 bytes", () => {
   const shared = 'p'.repeat(72);
   const first = `${shared}-first`;
   const second = `${shared}-second`;

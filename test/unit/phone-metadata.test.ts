@@ -86,7 +86,7 @@ describe('toE164 with the reduced metadata', () => {
     );
   });
 
-  it('agrees with the full metadata on numbers made from each accepted country\'s example', () => {
+  it("agrees with the full metadata on numbers made from each accepted country's example", () => {
     // Neighbours of a valid number: the same length and prefix, other digits at the end.
     fc.assert(
       fc.property(fc.constantFrom(...acceptedRegions.filter((region) => examples[region])), fc.stringMatching(/^[0-9]{1,4}$/), (region, tail) => {

@@ -148,7 +148,10 @@ describe('problem responses of a busy or failing store', () => {
   };
 
   it.each<[string, unknown]>([
-    ['ProvisionedThroughputExceededException', new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', $metadata: { httpStatusCode: 400 } })],
+    [
+      'ProvisionedThroughputExceededException',
+      new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', $metadata: { httpStatusCode: 400 } }),
+    ],
     ['ThrottlingException', named('ThrottlingException')],
     ['RequestLimitExceeded', new RequestLimitExceeded({ message: 'Account limit', $metadata: { httpStatusCode: 400 } })],
     ['InternalServerError', new InternalServerError({ message: 'Internal error', $metadata: { httpStatusCode: 500 } })],

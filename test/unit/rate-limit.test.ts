@@ -57,12 +57,18 @@ describe('routeLimit', () => {
   it("finds the route's limit keyed as asked, with the scope it counts under", () => {
     expect(routeLimit(routes.login, 'email-and-ip')).toEqual({ scope: 'password-attempts', limit: PASSWORD_ATTEMPTS });
     expect(routeLimit(routes.login, 'ip')).toEqual({ scope: 'sign-in-per-ip', limit: SIGN_IN_ATTEMPTS_PER_IP });
-    expect(routeLimit(routes.forgotPassword, 'email')).toEqual({ scope: 'POST /auth/forgot-password', limit: { per: 'email', limit: 5, windowSeconds: 86_400 } });
+    expect(routeLimit(routes.forgotPassword, 'email')).toEqual({
+      scope: 'POST /auth/forgot-password',
+      limit: { per: 'email', limit: 5, windowSeconds: 86_400 },
+    });
   });
 
   it('tells limits of one key apart by what they count ("requests" when a limit says nothing)', () => {
     expect(routeLimit(routes.listSuppliers, 'user', 'searches').limit.counts).toBe('searches');
-    expect(routeLimit(routes.forgotPassword, 'ip', 'requests')).toEqual({ scope: 'POST /auth/forgot-password', limit: { per: 'ip', limit: 3, windowSeconds: 3600 } });
+    expect(routeLimit(routes.forgotPassword, 'ip', 'requests')).toEqual({
+      scope: 'POST /auth/forgot-password',
+      limit: { per: 'ip', limit: 3, windowSeconds: 3600 },
+    });
   });
 
   it('throws, naming the route, when the manifest has no such limit (a wiring mistake)', () => {
@@ -131,7 +137,7 @@ describe('consume, once a window is known full', () => {
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
   });
 
-  it('answers a remembered refusal with the same Retry-After as the store\'s', async () => {
+  it("answers a remembered refusal with the same Retry-After as the store's", async () => {
     ddb.on(UpdateCommand).rejects(full());
     const refusal = async (): Promise<TooManyRequests> => {
       try {

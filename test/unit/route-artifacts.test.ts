@@ -19,7 +19,9 @@ describe('generated route files', () => {
   });
 
   it('covers every route with a sample event, plus the README and docs/deploy.md', () => {
-    expect(files.map(([file]) => file).sort()).toEqual([...routeList().map((route) => `events/${route.handler.split('/').pop()?.replace(/\.ts$/, '.json')}`), 'README.md', 'docs/deploy.md'].sort());
+    expect(files.map(([file]) => file).sort()).toEqual(
+      [...routeList().map((route) => `events/${route.handler.split('/').pop()?.replace(/\.ts$/, '.json')}`), 'README.md', 'docs/deploy.md'].sort(),
+    );
   });
 
   it('builds a route event from the docs example: the concrete path, its parameters, the body as JSON text', () => {

@@ -11,14 +11,21 @@ describe('the audit actions of the manifest', () => {
     expect(all.filter((route) => !route.writes && route.audits !== undefined).map((route) => route.id)).toEqual([]);
   });
 
-  it('covers every action but the one only `npm run create-admin` records, with the workers\' (a tenant\'s deletion)', () => {
-    const named = new Set<string>([...all.flatMap((route) => route.audits ?? []), ...Object.values(workers).flatMap((worker) => ('audits' in worker ? worker.audits : []))]);
+  it("covers every action but the one only `npm run create-admin` records, with the workers' (a tenant's deletion)", () => {
+    const named = new Set<string>([
+      ...all.flatMap((route) => route.audits ?? []),
+      ...Object.values(workers).flatMap((worker) => ('audits' in worker ? worker.audits : [])),
+    ]);
     expect(AUDIT_ACTIONS.filter((action) => !named.has(action))).toEqual(['platform.admin_promoted']);
   });
 });
 
 describe('the audit trail through the API', () => {
   it('can be read and never edited nor deleted: its one route is a GET', () => {
-    expect(Object.values(routes).filter((route) => route.path.startsWith('/audit-events')).map((route) => `${route.method} ${route.path}`)).toEqual(['GET /audit-events']);
+    expect(
+      Object.values(routes)
+        .filter((route) => route.path.startsWith('/audit-events'))
+        .map((route) => `${route.method} ${route.path}`),
+    ).toEqual(['GET /audit-events']);
   });
 });

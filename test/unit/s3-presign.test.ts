@@ -28,24 +28,57 @@ afterEach(() => {
   process.env = { ...saved };
 });
 
-const sdk = new S3Client({ region: 'sa-east-1', credentials: CREDENTIALS, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+const sdk = new S3Client({
+  region: 'sa-east-1',
+  credentials: CREDENTIALS,
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+});
 
 describe('presignS3', () => {
   it("signs a download as the SDK's presigner does", async () => {
     const key = 'exports/3f1c/movimentacoes (1) de novembro.csv';
     const disposition = 'attachment; filename="movimentações.csv"';
-    const expected = await getSignedUrl(sdk, new GetObjectCommand({ Bucket: 'backoffice-files', Key: key, ResponseContentDisposition: disposition, ResponseContentType: 'text/csv; charset=utf-8' }), { expiresIn: 900, signingDate: AT });
-    const url = await presignS3({ operation: 'GetObject', bucket: 'backoffice-files', key, expiresInSeconds: 900, query: { 'response-content-disposition': disposition, 'response-content-type': 'text/csv; charset=utf-8' }, signingDate: AT }, 'sa-east-1');
+    const expected = await getSignedUrl(
+      sdk,
+      new GetObjectCommand({ Bucket: 'backoffice-files', Key: key, ResponseContentDisposition: disposition, ResponseContentType: 'text/csv; charset=utf-8' }),
+      { expiresIn: 900, signingDate: AT },
+    );
+    const url = await presignS3(
+      {
+        operation: 'GetObject',
+        bucket: 'backoffice-files',
+        key,
+        expiresInSeconds: 900,
+        query: { 'response-content-disposition': disposition, 'response-content-type': 'text/csv; charset=utf-8' },
+        signingDate: AT,
+      },
+      'sa-east-1',
+    );
     expect(url).toBe(expected);
   });
 
   it("signs an upload for its size and type as the SDK's presigner does", async () => {
-    const expected = await getSignedUrl(sdk, new PutObjectCommand({ Bucket: 'backoffice-files', Key: 'imports/t/j.csv', ContentLength: 48_213, ContentType: 'text/csv' }), {
-      expiresIn: 900,
-      signingDate: AT,
-      signableHeaders: new Set(['content-length', 'content-type']),
-    });
-    const url = await presignS3({ operation: 'PutObject', bucket: 'backoffice-files', key: 'imports/t/j.csv', expiresInSeconds: 900, signedHeaders: { 'content-length': '48213', 'content-type': 'text/csv' }, signingDate: AT }, 'sa-east-1');
+    const expected = await getSignedUrl(
+      sdk,
+      new PutObjectCommand({ Bucket: 'backoffice-files', Key: 'imports/t/j.csv', ContentLength: 48_213, ContentType: 'text/csv' }),
+      {
+        expiresIn: 900,
+        signingDate: AT,
+        signableHeaders: new Set(['content-length', 'content-type']),
+      },
+    );
+    const url = await presignS3(
+      {
+        operation: 'PutObject',
+        bucket: 'backoffice-files',
+        key: 'imports/t/j.csv',
+        expiresInSeconds: 900,
+        signedHeaders: { 'content-length': '48213', 'content-type': 'text/csv' },
+        signingDate: AT,
+      },
+      'sa-east-1',
+    );
     expect(url).toBe(expected);
     expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
   });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../bench/support/prng';
 import { compareKeys, OrderedIndex } from '../../lib/search/ordered-index';
-import { chunkOf, decodeChunk, decodeRecord, encodeChunk, encodeRecord, later, levelFor, needsNewLevel, RECORDS_PER_CHUNK, type SearchRecord, type VersionedRecord } from '../../lib/search/model';
+import {
+  chunkOf,
+  decodeChunk,
+  decodeRecord,
+  encodeChunk,
+  encodeRecord,
+  later,
+  levelFor,
+  needsNewLevel,
+  RECORDS_PER_CHUNK,
+  type SearchRecord,
+  type VersionedRecord,
+} from '../../lib/search/model';
 import { searchQuery } from '../../lib/search/query';
 
 const record = (key: string, words: string, digits = '', id = key): SearchRecord => ({ id, version: 1, key, words, digits, view: JSON.stringify({ id }) });
@@ -10,7 +22,9 @@ describe('compareKeys', () => {
   it('orders keys as DynamoDB does (UTF-8 bytes), astral characters included', () => {
     const random = prng(1);
     const alphabet = ['a', 'b', 'z', '#', '$', ' ', 'é', 'ß', '\uE000', '\uFFFD', '😀', '𝒜', '0', '9'];
-    const keys = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const keys = Array.from({ length: 400 }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 5) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+    );
     const bytes = [...keys].sort((left, right) => Buffer.compare(Buffer.from(left), Buffer.from(right)));
     expect([...keys].sort(compareKeys)).toEqual(bytes);
     // Where UTF-16 order disagrees: U+E000 sorts before an astral character in UTF-8.
@@ -40,7 +54,10 @@ describe('search records', () => {
   });
 
   it('round-trip through a chunk, and refuse a record that holds a separator', () => {
-    const records = [record('acme#1', 'acme\u001facme ltda\u001f', '11222333000181\u001f', '1'), { ...record('b#2', 'b', '', '2'), version: 7, view: JSON.stringify(['line\nbreak', '\u001e', null, true]) }];
+    const records = [
+      record('acme#1', 'acme\u001facme ltda\u001f', '11222333000181\u001f', '1'),
+      { ...record('b#2', 'b', '', '2'), version: 7, view: JSON.stringify(['line\nbreak', '\u001e', null, true]) },
+    ];
     expect(decodeChunk(encodeChunk(records))).toEqual(records);
     expect(decodeChunk(encodeChunk([]))).toEqual([]);
     expect(() => encodeChunk([record('a\nb', 'x')])).toThrow('holds a separator');
@@ -81,7 +98,12 @@ describe('OrderedIndex', () => {
     return [...records]
       .sort((left, right) => compareKeys(left.key, right.key))
       .filter((entry) => afterKey === undefined || compareKeys(entry.key, afterKey) > 0)
-      .filter((entry) => !query || entry.words.split('\u001f').some((field) => field.includes(query.text)) || (query.compact !== '' && entry.digits.split('\u001f').some((field) => field.includes(query.compact))))
+      .filter(
+        (entry) =>
+          !query ||
+          entry.words.split('\u001f').some((field) => field.includes(query.text)) ||
+          (query.compact !== '' && entry.digits.split('\u001f').some((field) => field.includes(query.compact))),
+      )
       .map((entry) => entry.id);
   };
 
@@ -89,7 +111,12 @@ describe('OrderedIndex', () => {
     const random = prng(2);
     const words = ['acme', 'silva', 'sao paulo', 'comercio', 'ltda', 'x@y.com', ''];
     const make = (index: number) =>
-      record(`${words[Math.floor(random() * words.length)]} ${Math.floor(random() * 1e6)}#${index}`, [words[Math.floor(random() * words.length)], words[Math.floor(random() * words.length)]].join('\u001f'), `${Math.floor(random() * 1e8)}\u001f55119${index}`, String(index));
+      record(
+        `${words[Math.floor(random() * words.length)]} ${Math.floor(random() * 1e6)}#${index}`,
+        [words[Math.floor(random() * words.length)], words[Math.floor(random() * words.length)]].join('\u001f'),
+        `${Math.floor(random() * 1e8)}\u001f55119${index}`,
+        String(index),
+      );
     let records = Array.from({ length: 3_000 }, (_, index) => make(index));
     const index = OrderedIndex.of(records);
     for (let step = 0; step < 3_000; step += 1) {
@@ -109,12 +136,21 @@ describe('OrderedIndex', () => {
       const all = expected(records, term);
       const query = term === undefined ? undefined : searchQuery(term);
       expect(index.page(query, { limit: 1_000_000 }), String(term)).toEqual({ records: expect.any(Array), total: all.length });
-      expect(index.page(query, { limit: 1_000_000 }).records.map((entry) => entry.id), String(term)).toEqual(all);
-      expect(index.page(query, { offset: 7, limit: 5 }).records.map((entry) => entry.id), String(term)).toEqual(all.slice(7, 12));
+      expect(
+        index.page(query, { limit: 1_000_000 }).records.map((entry) => entry.id),
+        String(term),
+      ).toEqual(all);
+      expect(
+        index.page(query, { offset: 7, limit: 5 }).records.map((entry) => entry.id),
+        String(term),
+      ).toEqual(all.slice(7, 12));
       const after = all[Math.floor(all.length / 2)];
       if (after !== undefined) {
         const afterKey = (records.find((entry) => entry.id === after) as SearchRecord).key;
-        expect(index.page(query, { afterKey, limit: 10 }).records.map((entry) => entry.id), String(term)).toEqual(expected(records, term, afterKey).slice(0, 10));
+        expect(
+          index.page(query, { afterKey, limit: 10 }).records.map((entry) => entry.id),
+          String(term),
+        ).toEqual(expected(records, term, afterKey).slice(0, 10));
       }
     }
   });

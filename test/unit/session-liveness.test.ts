@@ -11,11 +11,17 @@ const NOW = Date.parse('2026-11-21T23:15:00.000Z');
 const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
 const HOUR = 3_600_000;
 
-const session = (overrides: Partial<SessionFacts> = {}): SessionFacts => ({ status: 'ACTIVE', expiresAt: at(HOUR), createdAt: at(-HOUR), credentialVersion: 2, ...overrides });
+const session = (overrides: Partial<SessionFacts> = {}): SessionFacts => ({
+  status: 'ACTIVE',
+  expiresAt: at(HOUR),
+  createdAt: at(-HOUR),
+  credentialVersion: 2,
+  ...overrides,
+});
 const user = (overrides: Partial<CredentialFacts> = {}): CredentialFacts => ({ credentialVersion: 2, sessionsValidFrom: null, ...overrides });
 
 describe('isSessionLive', () => {
-  it('is live when active, unexpired and at the user\'s credential version', () => {
+  it("is live when active, unexpired and at the user's credential version", () => {
     expect(isSessionLive(session(), user(), NOW)).toBe(true);
   });
 
@@ -30,7 +36,7 @@ describe('isSessionLive', () => {
   });
 
   describe('the version rule', () => {
-    it('is dead at any other version than the user\'s, earlier or later', () => {
+    it("is dead at any other version than the user's, earlier or later", () => {
       expect(isSessionLive(session({ credentialVersion: 1 }), user(), NOW)).toBe(false);
       expect(isSessionLive(session({ credentialVersion: 3 }), user(), NOW)).toBe(false);
     });
@@ -57,7 +63,7 @@ describe('isSessionLive', () => {
     it.each([
       ['absent', undefined],
       ['null', null],
-    ])('with a version %s: live when the user never reset (sessionsValidFrom null), whatever the user\'s version', (_label, version) => {
+    ])("with a version %s: live when the user never reset (sessionsValidFrom null), whatever the user's version", (_label, version) => {
       expect(isSessionLive(session({ credentialVersion: version }), user({ credentialVersion: 5 }), NOW)).toBe(true);
     });
 

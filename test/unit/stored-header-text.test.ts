@@ -9,7 +9,8 @@ import { storedHeaderText, textProblem } from '../../lib/domain/text';
  */
 describe('storedHeaderText', () => {
   it('keeps an ordinary User-Agent as it is, accented and non-Latin letters and emoji included', () => {
-    for (const value of ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36', 'São Paulo — Café', 'Браузер 東京 😀']) expect(storedHeaderText(value, 512)).toBe(value);
+    for (const value of ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36', 'São Paulo — Café', 'Браузер 東京 😀'])
+      expect(storedHeaderText(value, 512)).toBe(value);
   });
 
   it.each([

@@ -57,11 +57,16 @@ describe("a tenant's export", () => {
   });
 
   it('drops every attribute named as a hash or a secret, and says which', () => {
-    expect(exportedItem({ pk: 'P', sk: 'S', name: 'PDV', secretHash: 'x', previousSecretHash: 'y', tokenHash: 'z' })).toEqual({ item: { pk: 'P', sk: 'S', name: 'PDV' }, dropped: ['secretHash', 'previousSecretHash', 'tokenHash'] });
+    expect(exportedItem({ pk: 'P', sk: 'S', name: 'PDV', secretHash: 'x', previousSecretHash: 'y', tokenHash: 'z' })).toEqual({
+      item: { pk: 'P', sk: 'S', name: 'PDV' },
+      dropped: ['secretHash', 'previousSecretHash', 'tokenHash'],
+    });
   });
 
   it('writes one line of plain JSON, sets as arrays and binary as base64, and counts it by its type', () => {
-    expect(ndjsonLine({ pk: 'P', tags: new Set(['a', 'b']), chunk: new Uint8Array([1, 2, 3]), n: 1.5 })).toBe('{"pk":"P","tags":["a","b"],"chunk":"AQID","n":1.5}\n');
+    expect(ndjsonLine({ pk: 'P', tags: new Set(['a', 'b']), chunk: new Uint8Array([1, 2, 3]), n: 1.5 })).toBe(
+      '{"pk":"P","tags":["a","b"],"chunk":"AQID","n":1.5}\n',
+    );
     expect(itemKind({ pk: 'TENANT#x', type: 'Supplier' })).toBe('Supplier');
     expect(itemKind({ pk: 'COVERAGE_TENANTS#3', sk: TENANT })).toBe('COVERAGE_TENANTS');
   });

@@ -29,7 +29,14 @@ describe('access and refresh tokens', () => {
     const signed = await signAccessToken(who, now);
     const claims = await verifyAccessToken(signed.token);
 
-    expect(claims).toEqual({ sub: who.userId, tenantId: who.tenantId, sessionId: who.sessionId, jti: signed.jti, iat: now, exp: now + settings.accessTokenSeconds });
+    expect(claims).toEqual({
+      sub: who.userId,
+      tenantId: who.tenantId,
+      sessionId: who.sessionId,
+      jti: signed.jti,
+      iat: now,
+      exp: now + settings.accessTokenSeconds,
+    });
     expect(signed.exp).toBe(now + settings.accessTokenSeconds);
     expect(signed.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(decodeProtectedHeader(signed.token)).toEqual({ alg: 'ES256', typ: ACCESS_TYPE, kid: TEST_KID });
@@ -171,7 +178,10 @@ describe('forged and defective tokens', () => {
     ['abc', 'one word'],
     ['a.b.c', 'three dots-separated words'],
     [randomBytes(96).toString('base64'), 'random base64'],
-    [`${randomBytes(24).toString('base64url')}.${randomBytes(48).toString('base64url')}.${randomBytes(64).toString('base64url')}`, 'three random base64url segments'],
+    [
+      `${randomBytes(24).toString('base64url')}.${randomBytes(48).toString('base64url')}.${randomBytes(64).toString('base64url')}`,
+      'three random base64url segments',
+    ],
     ['eyJhbGciOiJFUzI1NiJ9..', 'a header and nothing else'],
     ['Bearer abc.def.ghi', 'a bearer prefix'],
   ])('refuses the garbage string %j (%s) with Unauthorized', async (garbage) => {

@@ -35,7 +35,13 @@ describe('TOTP (RFC 6238, SHA-1)', () => {
 
   it('gives the 6-digit codes the service uses, from a base32 secret (values otpauth gave)', () => {
     const secret = 'JBSWY3DPEHPK3PXP';
-    expect([0, 59_000, 1_111_111_109_000, 1_234_567_890_000, 1_700_000_000_000].map((ms) => codeAt(secret, ms))).toEqual(['282760', '996554', '071271', '742275', '324550']);
+    expect([0, 59_000, 1_111_111_109_000, 1_234_567_890_000, 1_700_000_000_000].map((ms) => codeAt(secret, ms))).toEqual([
+      '282760',
+      '996554',
+      '071271',
+      '742275',
+      '324550',
+    ]);
     expect(codeAt(base32Encode(RFC_KEY), 59_000)).toBe('287082');
   });
 
@@ -81,6 +87,8 @@ describe('base32 (RFC 4648)', () => {
 
 describe('totpUri', () => {
   it('is the key URI authenticator apps read, the label and issuer encoded', () => {
-    expect(totpUri('JBSWY3DPEHPK3PXP', 'ana+1@example.com')).toBe('otpauth://totp/Backoffice:ana%2B1%40example.com?issuer=Backoffice&secret=JBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30');
+    expect(totpUri('JBSWY3DPEHPK3PXP', 'ana+1@example.com')).toBe(
+      'otpauth://totp/Backoffice:ana%2B1%40example.com?issuer=Backoffice&secret=JBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+    );
   });
 });

@@ -46,14 +46,19 @@ describe('joinParts', () => {
   });
 
   it('takes a name placeholder two parts map to the same attribute', () => {
-    expect(joinParts({ conditions: ['#s = :a'], names: { '#s': 'status' }, values: { ':a': 1 } }, { set: ['#s = :b'], names: { '#s': 'status' }, values: { ':b': 2 } }).names).toEqual({ '#s': 'status' });
+    expect(
+      joinParts(
+        { conditions: ['#s = :a'], names: { '#s': 'status' }, values: { ':a': 1 } },
+        { set: ['#s = :b'], names: { '#s': 'status' }, values: { ':b': 2 } },
+      ).names,
+    ).toEqual({ '#s': 'status' });
   });
 
   it('throws, naming it, when two parts map one name placeholder to two attributes', () => {
     // Otherwise the later would silently win, and the earlier part's clause would read another attribute.
-    expect(() => joinParts({ set: ['#n = :a'], names: { '#n': 'name' }, values: { ':a': 1 } }, { set: ['#n = :b'], names: { '#n': 'note' }, values: { ':b': 2 } })).toThrow(
-      'update parts: #n names two attributes',
-    );
+    expect(() =>
+      joinParts({ set: ['#n = :a'], names: { '#n': 'name' }, values: { ':a': 1 } }, { set: ['#n = :b'], names: { '#n': 'note' }, values: { ':b': 2 } }),
+    ).toThrow('update parts: #n names two attributes');
   });
 
   it('does not change the parts it joins', () => {
@@ -68,7 +73,12 @@ describe('joinParts', () => {
 describe('updateItem', () => {
   it('makes one transaction Update: SET then REMOVE, the conditions joined with AND', () => {
     expect(
-      updateItem('test-table', KEY, { set: ['a = :a'], remove: ['b'], conditions: ['attribute_exists(pk)'], values: { ':a': 1 } }, { set: ['#c = :c'], conditions: ['#c < :c'], names: { '#c': 'count' }, values: { ':c': 2 } }),
+      updateItem(
+        'test-table',
+        KEY,
+        { set: ['a = :a'], remove: ['b'], conditions: ['attribute_exists(pk)'], values: { ':a': 1 } },
+        { set: ['#c = :c'], conditions: ['#c < :c'], names: { '#c': 'count' }, values: { ':c': 2 } },
+      ),
     ).toEqual({
       Update: {
         TableName: 'test-table',
@@ -82,7 +92,9 @@ describe('updateItem', () => {
   });
 
   it('leaves out the condition, the names and the values when no part has any', () => {
-    expect(updateItem('test-table', KEY, { remove: ['totpEnabledAt'] })).toEqual({ Update: { TableName: 'test-table', Key: KEY, UpdateExpression: 'REMOVE totpEnabledAt' } });
+    expect(updateItem('test-table', KEY, { remove: ['totpEnabledAt'] })).toEqual({
+      Update: { TableName: 'test-table', Key: KEY, UpdateExpression: 'REMOVE totpEnabledAt' },
+    });
   });
 
   it('writes a condition alone with SET only', () => {
@@ -100,15 +112,20 @@ describe('updateItem', () => {
   });
 
   it('throws the duplicate-placeholder error rather than building the item', () => {
-    expect(() => updateItem('test-table', KEY, { set: ['a = :x'], values: { ':x': 1 } }, { set: ['b = :x'], values: { ':x': 2 } })).toThrow('update parts: :x given twice');
+    expect(() => updateItem('test-table', KEY, { set: ['a = :x'], values: { ':x': 1 } }, { set: ['b = :x'], values: { ':x': 2 } })).toThrow(
+      'update parts: :x given twice',
+    );
   });
 
-  it('joins the credential change with a flow\'s own parts as the second factor\'s reset writes it', () => {
-    expect(updateItem('test-table', KEY, credentialsChange(3, 'T'), { remove: ['totpEnabledAt'] }, { conditions: ['attribute_exists(totpEnabledAt)'] })).toEqual({
+  it("joins the credential change with a flow's own parts as the second factor's reset writes it", () => {
+    expect(
+      updateItem('test-table', KEY, credentialsChange(3, 'T'), { remove: ['totpEnabledAt'] }, { conditions: ['attribute_exists(totpEnabledAt)'] }),
+    ).toEqual({
       Update: {
         TableName: 'test-table',
         Key: KEY,
-        UpdateExpression: 'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt',
+        UpdateExpression:
+          'SET credentialVersion = :nextCredentialVersion, sessionsValidFrom = :credentialsChangedAt, updatedAt = :credentialsChangedAt REMOVE totpEnabledAt',
         // The user must still exist (a removed one is not written back as a stub), at the version read.
         ConditionExpression: 'attribute_exists(pk) AND credentialVersion = :readCredentialVersion AND attribute_exists(totpEnabledAt)',
         ExpressionAttributeValues: { ':readCredentialVersion': 3, ':nextCredentialVersion': 4, ':credentialsChangedAt': 'T' },
@@ -116,7 +133,7 @@ describe('updateItem', () => {
     });
   });
 
-  it('joins the credentials item\'s side of the change with the secrets the reset removes', () => {
+  it("joins the credentials item's side of the change with the secrets the reset removes", () => {
     expect(updateItem('test-table', KEY, credentialsItemChange(3), { remove: ['totpSecret', 'recoveryCodeHashes'] })).toEqual({
       Update: {
         TableName: 'test-table',

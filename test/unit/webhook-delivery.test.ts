@@ -285,7 +285,10 @@ describe("an administrator's retry and ping", () => {
 
   it('retryNow of a pending delivery keeps its schedule after a failure', async () => {
     const { endpoint: target, secrets } = w.register();
-    w.answer(() => new Response('', { status: 500 }), () => new Response('', { status: 503 }));
+    w.answer(
+      () => new Response('', { status: 500 }),
+      () => new Response('', { status: 503 }),
+    );
     const pending = await deliver(event(), target, secrets, w.deps);
     const again = await retryNow(pending, target, secrets, w.deps);
     expect(again).toMatchObject({ status: 'pending' });
@@ -315,13 +318,21 @@ describe("an administrator's retry and ping", () => {
     const held = (await w.deps.deliveries.getDelivery(pending))?.delivery as typeof pending;
     expect(await retryNow(held, target, secrets, w.deps)).toBeUndefined();
     w.advance(CLAIM_MS + 1);
-    expect(await retryNow(held, target, secrets, w.deps)).toMatchObject({ status: 'succeeded', attempts: [{ statusCode: 500 }, { statusCode: 200 }, { statusCode: 200 }] });
+    expect(await retryNow(held, target, secrets, w.deps)).toMatchObject({
+      status: 'succeeded',
+      attempts: [{ statusCode: 500 }, { statusCode: 200 }, { statusCode: 200 }],
+    });
   });
 
   it('a ping is one attempt: no retry after a failure, and a 410 does not disable the endpoint', async () => {
     const { endpoint: target, secrets } = w.register();
     w.answer(() => new Response('', { status: 410 }));
-    const sent = await ping({ id: randomUUID(), type: 'ping', timestamp: new Date(w.now()).toISOString(), data: { id: target.id, tenantId: TENANT } }, target, secrets, w.deps);
+    const sent = await ping(
+      { id: randomUUID(), type: 'ping', timestamp: new Date(w.now()).toISOString(), data: { id: target.id, tenantId: TENANT } },
+      target,
+      secrets,
+      w.deps,
+    );
     expect(sent).toMatchObject({ eventType: 'ping', status: 'failed', nextAttemptAt: null, attempts: [{ statusCode: 410 }] });
     expect(w.endpoints.get(target.id)).toMatchObject({ enabled: true, failingSince: null });
     expect(JSON.parse(w.sent[0]?.body ?? '')).toEqual({ type: 'ping', timestamp: new Date(START).toISOString(), data: { id: target.id, tenantId: TENANT } });

@@ -53,7 +53,10 @@ describe('handleMessage', () => {
     const [pending] = await handleMessage(record(event()), w.deps, wakeUps);
     expect(pending?.status).toBe('pending');
     const [first] = asked;
-    expect(first).toEqual({ message: { kind: 'delivery', tenantId: pending?.tenantId, endpointId: pending?.endpointId, createdAt: pending?.createdAt, id: pending?.id }, delaySeconds: RETRY_SCHEDULE_SECONDS[0] });
+    expect(first).toEqual({
+      message: { kind: 'delivery', tenantId: pending?.tenantId, endpointId: pending?.endpointId, createdAt: pending?.createdAt, id: pending?.id },
+      delaySeconds: RETRY_SCHEDULE_SECONDS[0],
+    });
     w.advance(RETRY_SCHEDULE_SECONDS[0] * 1000);
     const [retried] = await handleMessage(first?.message as WakeUpMessage, w.deps, wakeUps);
     expect(retried).toMatchObject({ id: pending?.id, status: 'succeeded' });
@@ -98,9 +101,19 @@ describe('handleMessage', () => {
   it('a wake-up for a delivery that is gone or finished does nothing', async () => {
     const { endpoint } = w.register();
     const [done] = await handleMessage(record(event()), w.deps, wakeUps);
-    const again = await handleMessage({ kind: 'delivery', tenantId: endpoint.tenantId, endpointId: endpoint.id, createdAt: done?.createdAt ?? '', id: done?.id ?? '' }, w.deps, wakeUps);
+    const again = await handleMessage(
+      { kind: 'delivery', tenantId: endpoint.tenantId, endpointId: endpoint.id, createdAt: done?.createdAt ?? '', id: done?.id ?? '' },
+      w.deps,
+      wakeUps,
+    );
     expect(again.map((one) => one.status)).toEqual(['succeeded']);
-    expect(await handleMessage({ kind: 'delivery', tenantId: endpoint.tenantId, endpointId: endpoint.id, createdAt: done?.createdAt ?? '', id: 'gone' }, w.deps, wakeUps)).toEqual([]);
+    expect(
+      await handleMessage(
+        { kind: 'delivery', tenantId: endpoint.tenantId, endpointId: endpoint.id, createdAt: done?.createdAt ?? '', id: 'gone' },
+        w.deps,
+        wakeUps,
+      ),
+    ).toEqual([]);
     expect(w.sent).toHaveLength(1);
     expect(asked).toEqual([]);
   });

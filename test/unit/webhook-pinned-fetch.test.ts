@@ -129,9 +129,17 @@ describe('the pinned fetch', () => {
     expect(received).toHaveLength(1);
     const [request] = received;
     expect(request).toMatchObject({ method: 'POST', url: '/in?tenant=1', body: '{"type":"ping"}', localAddress: '127.0.0.1' });
-    expect(request?.headers).toMatchObject({ host: `hooks.rebind.test:${port}`, 'content-type': 'application/json', 'webhook-id': 'msg_1', 'content-length': '15' });
+    expect(request?.headers).toMatchObject({
+      host: `hooks.rebind.test:${port}`,
+      'content-type': 'application/json',
+      'webhook-id': 'msg_1',
+      'content-length': '15',
+    });
     // A Host given by the caller does not override the URL's.
-    await createPinnedFetch()(`http://hooks.rebind.test:${port}/in`, init({ headers: { Host: 'metadata.internal' }, target: pinned('hooks.rebind.test', '127.0.0.1') }));
+    await createPinnedFetch()(
+      `http://hooks.rebind.test:${port}/in`,
+      init({ headers: { Host: 'metadata.internal' }, target: pinned('hooks.rebind.test', '127.0.0.1') }),
+    );
     expect(received[1]?.headers.host).toBe(`hooks.rebind.test:${port}`);
   });
 
@@ -177,7 +185,11 @@ describe('the pinned fetch', () => {
 
   it('is what deliveries use as deployed and in npm start (storeDeliveryDeps): the guard answers the target, the fetch connects to it', async () => {
     const deps = storeDeliveryDeps();
-    await expect(deps.checkTarget('https://93.184.215.14/in')).resolves.toEqual({ href: 'https://93.184.215.14/in', hostname: '93.184.215.14', addresses: [{ address: '93.184.215.14', family: 4 }] });
+    await expect(deps.checkTarget('https://93.184.215.14/in')).resolves.toEqual({
+      href: 'https://93.184.215.14/in',
+      hostname: '93.184.215.14',
+      addresses: [{ address: '93.184.215.14', family: 4 }],
+    });
     const { received, port } = await receiver();
     // The global fetch would resolve this .test name, and fail.
     const response = await deps.fetch(`http://hooks.rebind.test:${port}/in`, init({ target: pinned('hooks.rebind.test', '127.0.0.1') }));

@@ -13,7 +13,14 @@ const event: DomainEvent = {
   timestamp: '2026-11-24T12:00:00.000Z',
   data: { id: 'm1', tenantId: 't1', productId: 'p1', warehouseId: 'w1', movementType: 'in' },
 };
-const secrets = (overrides: Partial<WebhookSecrets> = {}): WebhookSecrets => ({ tenantId: 't1', endpointId: 'e1', current: newSecret(), previous: null, previousExpiresAt: null, ...overrides });
+const secrets = (overrides: Partial<WebhookSecrets> = {}): WebhookSecrets => ({
+  tenantId: 't1',
+  endpointId: 'e1',
+  current: newSecret(),
+  previous: null,
+  previousExpiresAt: null,
+  ...overrides,
+});
 
 describe('signDelivery', () => {
   it('signs the thin event with the current secret: webhook-id is the event id, the timestamp in seconds', () => {

@@ -45,7 +45,10 @@ describe('the webhook target guard', () => {
     });
     expect(asked).toBe(1);
     // An IP literal is its own answer: no question asked.
-    await expect(vetTarget('https://[2606:4700::1111]/in', { ...deployed, resolve: counting })).resolves.toMatchObject({ hostname: '2606:4700::1111', addresses: [{ address: '2606:4700::1111', family: 6 }] });
+    await expect(vetTarget('https://[2606:4700::1111]/in', { ...deployed, resolve: counting })).resolves.toMatchObject({
+      hostname: '2606:4700::1111',
+      addresses: [{ address: '2606:4700::1111', family: 6 }],
+    });
     expect(asked).toBe(1);
     // It refuses as checkTarget does.
     await expect(vetTarget('https://169.254.169.254/latest/meta-data/', deployed)).rejects.toMatchObject({ name: 'UnsafeTarget', reason: 'link-local' });
@@ -96,9 +99,12 @@ describe('the webhook target guard', () => {
     expect(error.message).toContain('public addresses only');
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('takes %s, a public address', (address) => {
-    expect(classify(address)).toBeUndefined();
-  });
+  it.each(['8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
+    'takes %s, a public address',
+    (address) => {
+      expect(classify(address)).toBeUndefined();
+    },
+  );
 
   it('refuses a name that resolves to a private address, naming it', async () => {
     const error = await refusal('https://intranet.example.com/hook', { ...deployed, resolve: resolver({ 'intranet.example.com': ['10.1.2.3'] }) });
@@ -107,7 +113,10 @@ describe('the webhook target guard', () => {
   });
 
   it('refuses a name that resolves to a public and a private address: every answer counts', async () => {
-    const error = await refusal('https://mixed.example.com/hook', { ...deployed, resolve: resolver({ 'mixed.example.com': ['93.184.215.14', '192.168.0.10'] }) });
+    const error = await refusal('https://mixed.example.com/hook', {
+      ...deployed,
+      resolve: resolver({ 'mixed.example.com': ['93.184.215.14', '192.168.0.10'] }),
+    });
     expect(error.reason).toBe('private');
   });
 
@@ -136,7 +145,10 @@ describe('the webhook target guard', () => {
       await expect(checkTarget('http://127.0.0.1:8080/hook', local)).resolves.toEqual(['127.0.0.1']);
       await expect(checkTarget('http://[::1]:8080/hook', local)).resolves.toEqual(['::1']);
       await expect(checkTarget('https://127.0.0.2/hook', local)).resolves.toEqual(['127.0.0.2']);
-      await expect(checkTarget('http://localhost:8080/hook', { ...local, resolve: resolver({ localhost: ['::1', '127.0.0.1'] }) })).resolves.toEqual(['::1', '127.0.0.1']);
+      await expect(checkTarget('http://localhost:8080/hook', { ...local, resolve: resolver({ localhost: ['::1', '127.0.0.1'] }) })).resolves.toEqual([
+        '::1',
+        '127.0.0.1',
+      ]);
     });
 
     it('still refuses private and link-local targets, and http to anything not loopback', async () => {

@@ -55,7 +55,16 @@ export const SEARCH_BUILD_FROM = 1_000;
 const BUILD_CONCURRENCY = 8;
 
 export async function backfillListings(): Promise<BackfillCounts> {
-  const counts: BackfillCounts = { warehouses: 0, companies: 0, tenants: 0, productSentinels: 0, coverageTenants: 0, supplierBlocks: 0, searchLists: 0, users: 0 };
+  const counts: BackfillCounts = {
+    warehouses: 0,
+    companies: 0,
+    tenants: 0,
+    productSentinels: 0,
+    coverageTenants: 0,
+    supplierBlocks: 0,
+    searchLists: 0,
+    users: 0,
+  };
   const sizes = new Map<string, { source: SearchSource; tenantId: string; count: number }>();
   const count = (source: SearchSource, tenantId: string, added: number) => {
     const key = `${source.list}#${tenantId}`;
@@ -90,7 +99,14 @@ export async function backfillListings(): Promise<BackfillCounts> {
         await put({ ...keys.companyListing(tenantId, createdAt, id), type: COMPANY_ITEMS.listing, companyId: id });
         counts.companies += 1;
       } else if (item.type === TENANT_ITEMS.tenant && item.gsi1pk === 'TENANTS') {
-        await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) }, UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': gsi1.tenantsByName(String(item.name)).gsi1pk } }));
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: String(item.pk), sk: String(item.sk) },
+            UpdateExpression: 'SET gsi1pk = :shard',
+            ExpressionAttributeValues: { ':shard': gsi1.tenantsByName(String(item.name)).gsi1pk },
+          }),
+        );
         counts.tenants += 1;
       }
       if (item.type === USER_ITEMS.user) {
@@ -109,7 +125,9 @@ export async function backfillListings(): Promise<BackfillCounts> {
         counts.coverageTenants += 1;
       }
       if (item.type === INVENTORY_ITEMS.productSku && item.name === undefined) {
-        const { Item: product } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(tenantOf(item.pk), String(item.productId)), ConsistentRead: true }));
+        const { Item: product } = await db().send(
+          new GetCommand({ TableName: tableName(), Key: keys.product(tenantOf(item.pk), String(item.productId)), ConsistentRead: true }),
+        );
         if (!product) continue;
         await db().send(
           new UpdateCommand({
@@ -117,7 +135,12 @@ export async function backfillListings(): Promise<BackfillCounts> {
             Key: { pk: String(item.pk), sk: String(item.sk) },
             UpdateExpression: 'SET id = :id, sku = :sku, #name = :name, createdAt = :createdAt',
             ExpressionAttributeNames: { '#name': 'name' },
-            ExpressionAttributeValues: { ':id': String(product.id), ':sku': String(product.sku), ':name': String(product.name), ':createdAt': String(product.createdAt) },
+            ExpressionAttributeValues: {
+              ':id': String(product.id),
+              ':sku': String(product.sku),
+              ':name': String(product.name),
+              ':createdAt': String(product.createdAt),
+            },
           }),
         );
         counts.productSentinels += 1;

@@ -26,7 +26,9 @@ export async function countRecoveryCodes(): Promise<{ counted: number }> {
       }),
     );
     for (const user of page.Items ?? []) {
-      const credentials = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.credentials(String(user.tenantId), String(user.id)), ConsistentRead: true }))).Item as Record<string, unknown> | undefined;
+      const credentials = (
+        await db().send(new GetCommand({ TableName: tableName(), Key: keys.credentials(String(user.tenantId), String(user.id)), ConsistentRead: true }))
+      ).Item as Record<string, unknown> | undefined;
       const codes = credentials?.recoveryCodeHashes;
       const left = codes instanceof Set ? codes.size : 0;
       const written = await conditionally(

@@ -45,7 +45,12 @@ function newSecondFactor(email: string, nowMs: number): { shown: EnrolledFactor;
 }
 
 /** The administrator's credentials: the password given and the second factor enrolled. */
-const credentialsOf = (user: Pick<User, 'tenantId' | 'id'>, credentialVersion: number, passwordHash: string, factor: { secret: string; lastStep: number; recoveryCodeHashes: string[] }): Credentials => ({
+const credentialsOf = (
+  user: Pick<User, 'tenantId' | 'id'>,
+  credentialVersion: number,
+  passwordHash: string,
+  factor: { secret: string; lastStep: number; recoveryCodeHashes: string[] },
+): Credentials => ({
   tenantId: user.tenantId,
   userId: user.id,
   credentialVersion,
@@ -89,7 +94,12 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
     const sessionsEnded = (await listSessionsOfUser(existing.tenantId, existing.id)).filter((session) => isSessionLive(session, existing, nowMs)).length;
     const promoted = auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: existing.id } }, nowMs);
     // The promotion moves the credential version on (promoteToPlatformAdmin): the new credentials are at the next one.
-    await promoteToPlatformAdmin(existing, credentialsOf(existing, existing.credentialVersion + 1, await hashPassword(input.password), factor.stored), now, promoted);
+    await promoteToPlatformAdmin(
+      existing,
+      credentialsOf(existing, existing.credentialVersion + 1, await hashPassword(input.password), factor.stored),
+      now,
+      promoted,
+    );
     return { kind: 'promoted', tenantId: existing.tenantId, sessionsEnded, secondFactor: factor.shown };
   }
 
@@ -143,6 +153,10 @@ export async function promoteOrCreateAdmin(input: AdminInput, nowMs: number): Pr
     totpEnabledAt: now,
     recoveryCodesLeft: factor.stored.recoveryCodeHashes.length,
   };
-  await insertPlatformAdmin(user, credentialsOf(user, user.credentialVersion, await hashPassword(input.password), factor.stored), auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs));
+  await insertPlatformAdmin(
+    user,
+    credentialsOf(user, user.credentialVersion, await hashPassword(input.password), factor.stored),
+    auditRecord({ scope: 'platform', action: 'platform.admin_promoted', resource: { type: 'user', id: userId } }, nowMs),
+  );
   return { kind: 'created', tenantId, tenantName: input.tenantName, tenantCreated, secondFactor: factor.shown };
 }

@@ -40,7 +40,10 @@ function rewriteRefs(value: unknown): unknown {
       result[key] = { propertyName: (child as { propertyName: unknown }).propertyName };
       continue;
     }
-    result[key] = key === '$ref' && typeof child === 'string' && child.startsWith(SCHEMA_REF) ? `${COMPONENTS_ID}#/$defs/${child.slice(SCHEMA_REF.length)}` : rewriteRefs(child);
+    result[key] =
+      key === '$ref' && typeof child === 'string' && child.startsWith(SCHEMA_REF)
+        ? `${COMPONENTS_ID}#/$defs/${child.slice(SCHEMA_REF.length)}`
+        : rewriteRefs(child);
   }
   return result;
 }

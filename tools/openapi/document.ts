@@ -14,7 +14,8 @@ import {
   Conflict,
   IdempotencyKeyInUse,
   IdempotencyKeyReused,
-  Forbidden, MfaEnrolmentRequired,
+  Forbidden,
+  MfaEnrolmentRequired,
   NotFound,
   PayloadTooLarge,
   ServiceUnavailable,
@@ -28,7 +29,16 @@ import { API_KEY_LIMIT_SCOPE, keyRateLimitHeaders } from '../../lib/http/middlew
 import { PROBLEM_CONTENT_TYPE, problemFor } from '../../lib/http/problem';
 import type { RateLimit } from '../../lib/rate-limit';
 import { API_KEY_RATE_LIMIT, routeList, type Route, type RouteId } from '../../lib/routes';
-import { documentedAs, operations, requestComponents, responseComponents, type CookieEffect, type ErrorStatus, type OperationSpec, type Schema } from './operations';
+import {
+  documentedAs,
+  operations,
+  requestComponents,
+  responseComponents,
+  type CookieEffect,
+  type ErrorStatus,
+  type OperationSpec,
+  type Schema,
+} from './operations';
 import type {
   ApiKeyScopeExtension,
   HeaderObject,
@@ -85,7 +95,11 @@ export const DEFAULT_SERVERS: ServerObject[] = [
   },
 ];
 
-const WEBHOOKS_TAG = { name: 'Webhooks', description: "Endpoints that receive the tenant's domain events, signed as Standard Webhooks says: registered, changed, tested, their secrets rotated, and their deliveries, which can be sent again." };
+const WEBHOOKS_TAG = {
+  name: 'Webhooks',
+  description:
+    "Endpoints that receive the tenant's domain events, signed as Standard Webhooks says: registered, changed, tested, their secrets rotated, and their deliveries, which can be sent again.",
+};
 
 /** One tag per area, taken from a path's first segment (several segments may share one). */
 const TAGS: Record<string, { name: string; description: string }> = {
@@ -97,11 +111,22 @@ const TAGS: Record<string, { name: string; description: string }> = {
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
   'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
   events: { name: 'Events', description: "The tenant's domain events of the last 30 days, for a receiver catching up." },
-  'api-keys': { name: 'API keys', description: 'Keys for the systems that feed the back-office (points of sale, online stores, ERPs): scoped, rolled, revoked.' },
+  'api-keys': {
+    name: 'API keys',
+    description: 'Keys for the systems that feed the back-office (points of sale, online stores, ERPs): scoped, rolled, revoked.',
+  },
   'webhook-endpoints': WEBHOOKS_TAG,
   'webhook-deliveries': WEBHOOKS_TAG,
-  imports: { name: 'Imports', description: 'Bulk CSV imports of suppliers and products as spreadsheets write them, checked row by row with the API\'s rules: dry runs and real ones, followed as jobs.' },
-  exports: { name: 'Exports', description: 'CSV exports for a spreadsheet of suppliers, products with their stock, the stock history and the audit trail of a period, written as jobs and downloaded by a short-lived link.' },
+  imports: {
+    name: 'Imports',
+    description:
+      "Bulk CSV imports of suppliers and products as spreadsheets write them, checked row by row with the API's rules: dry runs and real ones, followed as jobs.",
+  },
+  exports: {
+    name: 'Exports',
+    description:
+      'CSV exports for a spreadsheet of suppliers, products with their stock, the stock history and the audit trail of a period, written as jobs and downloaded by a short-lived link.',
+  },
 };
 
 const DESCRIPTION = `A multi-tenant commerce back-office API. Every payload is JSON; timestamps are ISO 8601 UTC with milliseconds.
@@ -136,13 +161,23 @@ same transaction as its change; \`x-audit-actions\` lists the actions it may rec
 
 /** What each error status means, the error class behind it and its response component. */
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; errors: (AppError | Error)[] }> = {
-  400: { name: 'BadRequest', description: 'Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key.', errors: [new ValidationError([]), new BadRequest('')] },
+  400: {
+    name: 'BadRequest',
+    description: 'Invalid input, bad JSON, a bad query or path parameter, or both the session cookie and an API key.',
+    errors: [new ValidationError([]), new BadRequest('')],
+  },
   401: { name: 'Unauthorized', description: 'No, invalid, expired or revoked access token or API key.', errors: [new Unauthorized()] },
-  403: { name: 'Forbidden', description: 'Authenticated but not allowed (an API key included: its scopes, its company or a cookie-only operation), or a cross-origin state-changing request.', errors: [new Forbidden(), new MfaEnrolmentRequired()] },
+  403: {
+    name: 'Forbidden',
+    description:
+      'Authenticated but not allowed (an API key included: its scopes, its company or a cookie-only operation), or a cross-origin state-changing request.',
+    errors: [new Forbidden(), new MfaEnrolmentRequired()],
+  },
   404: { name: 'NotFound', description: "No such resource in the caller's tenant.", errors: [new NotFound()] },
   409: {
     name: 'Conflict',
-    description: 'A unique value is taken, the change is not allowed in the current state, or a request with the same Idempotency-Key is still running (then with `Retry-After`).',
+    description:
+      'A unique value is taken, the change is not allowed in the current state, or a request with the same Idempotency-Key is still running (then with `Retry-After`).',
     errors: [new Conflict(''), new IdempotencyKeyInUse()],
   },
   413: { name: 'PayloadTooLarge', description: `The request body is larger than ${MAX_BODY_BYTES} bytes.`, errors: [new PayloadTooLarge('')] },
@@ -154,7 +189,11 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; 
   },
   429: { name: 'TooManyRequests', description: 'The rate limit is reached; retry after `Retry-After` seconds.', errors: [new TooManyRequests(1)] },
   500: { name: 'InternalServerError', description: 'An unexpected error; the body carries no internals.', errors: [new Error('unexpected')] },
-  503: { name: 'ServiceUnavailable', description: 'The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds.', errors: [new ServiceUnavailable()] },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds.',
+    errors: [new ServiceUnavailable()],
+  },
 };
 
 const RETRY_AFTER_STATUSES = new Set<ErrorStatus>([409, 429, 503]);
@@ -169,8 +208,7 @@ const FIELD_HINTS = new Map<unknown, JsonSchema>([
     documentSchema,
     {
       pattern: '^(?:[0-9]{11}|[0-9A-Za-z]{12}[0-9]{2})$',
-      description:
-        'A CPF (11 digits) or a CNPJ (14 characters, letters allowed in the first 12, upper-cased) without punctuation; check digits are validated.',
+      description: 'A CPF (11 digits) or a CNPJ (14 characters, letters allowed in the first 12, upper-cased) without punctuation; check digits are validated.',
       examples: ['11222333000181'],
     },
   ],
@@ -186,14 +224,20 @@ const FIELD_HINTS = new Map<unknown, JsonSchema>([
   [httpsUrlField, { pattern: '^https://', examples: ['https://cdn.example.com/loja-da-ana/logo.png'] }],
   // A key id is base62 of a tenant's UUID, a second and 2 random characters (fixed here: the document is pure).
   [apiKeyIdPath.shape.id, { examples: [`${newKeyId('3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60', Date.parse('2026-11-21T10:00:00.000Z')).slice(0, -2)}Ab`] }],
-  [deliveryIdPath.shape.id, { examples: [deliveryIdOf('7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d', '2026-11-26T13:05:09.412Z', '3f1c2b9e-7a4d-4e8f-9b2a-5c6d7e8f9a0b')] }],
+  [
+    deliveryIdPath.shape.id,
+    { examples: [deliveryIdOf('7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d', '2026-11-26T13:05:09.412Z', '3f1c2b9e-7a4d-4e8f-9b2a-5c6d7e8f9a0b')] },
+  ],
   // An expiry is in the future (the service refuses another): an example that stays there.
   [createApiKeyBody.shape.expiresAt._zod.def.innerType, { examples: ['2030-01-01T00:00:00.000Z'] }],
   [
     apiKeyScopesBody,
     {
       // The refinement "at least one resource read or write", which zod cannot convert.
-      anyOf: API_KEY_RESOURCES.map((resource) => ({ required: [resource], properties: { [resource]: { enum: READ_ONLY_RESOURCES.includes(resource) ? ['read'] : ['read', 'write'] } } })),
+      anyOf: API_KEY_RESOURCES.map((resource) => ({
+        required: [resource],
+        properties: { [resource]: { enum: READ_ONLY_RESOURCES.includes(resource) ? ['read'] : ['read', 'write'] } },
+      })),
       description: 'None, read or write per resource (dashboards and audit: none or read); at least one granted `read` or `write`. An absent resource is none.',
       examples: [{ inventory: 'write', dashboards: 'read' }],
     },
@@ -216,7 +260,10 @@ const FORMAT_EXAMPLES: Record<string, unknown[]> = {
  * parsed value): a list's cursor, and the time bounds, which a refinement checks.
  */
 const PARAMETER_HINTS = new Map<unknown, JsonSchema>([
-  [cursorParam._zod.def.innerType, { description: "Opaque: the `cursor` of the previous page's `Link` header (or `nextCursor`), issued for this list and these filters." }],
+  [
+    cursorParam._zod.def.innerType,
+    { description: "Opaque: the `cursor` of the previous page's `Link` header (or `nextCursor`), issued for this list and these filters." },
+  ],
   [
     timeBound,
     {
@@ -313,7 +360,9 @@ function addDiscriminators(schemas: Record<string, JsonSchema>): void {
     const targets = branches.map((branch) => (typeof branch.$ref === 'string' ? schemas[branch.$ref.slice(SCHEMA_REF.length)] : undefined));
     const first = targets[0];
     if (!first || targets.some((target) => !target)) continue;
-    const property = [...requiredOf(first)].find((name) => targets.every((target) => target && requiredOf(target).has(name) && 'const' in (propertiesOf(target)[name] ?? {})));
+    const property = [...requiredOf(first)].find((name) =>
+      targets.every((target) => target && requiredOf(target).has(name) && 'const' in (propertiesOf(target)[name] ?? {})),
+    );
     if (!property) continue;
     const mapping: Record<string, string> = {};
     branches.forEach((branch, index) => {
@@ -406,7 +455,8 @@ export const keyScopeOf = (route: Route): ApiKeyScopeExtension | undefined => (r
 function companyKeyLimit(route: Route): { refusal: string; note: string } | undefined {
   if (keyScopeOf(route)?.resource !== 'companies') return undefined;
   if (route.path.includes('{id}')) return { refusal: 'An API key limited to another company.', note: 'A key limited to one company reaches only that one.' };
-  if (route.method === 'POST') return { refusal: 'An API key limited to one company: it cannot create another.', note: 'A key limited to one company cannot create another.' };
+  if (route.method === 'POST')
+    return { refusal: 'An API key limited to one company: it cannot create another.', note: 'A key limited to one company cannot create another.' };
   return undefined;
 }
 
@@ -437,7 +487,8 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   }
   for (const [status, why] of Object.entries<string>(spec.errors)) add(Number(status) as ErrorStatus, why);
   if (STATE_CHANGING.has(route.method)) add(403, 'A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`.');
-  if (protectedRoute && !route.openDuringMfaEnrolment) add(403, 'The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open.');
+  if (protectedRoute && !route.openDuringMfaEnrolment)
+    add(403, 'The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open.');
   if (scope) {
     add(403, `An API key without \`${scope.access}\` on \`${scope.resource}\` ("The API key may not ${scope.access} ${scope.resource}").`);
     const company = companyKeyLimit(route);
@@ -454,7 +505,11 @@ export function errorStatuses(route: Route, spec: OperationSpec): Map<ErrorStatu
   for (const { limit, windowSeconds, per, counts = 'requests' } of route.rateLimits ?? []) {
     add(429, `More than ${limit} ${COUNTED[counts]} in ${windowSeconds} seconds per ${per} (see x-rate-limit).`);
   }
-  if (scope) add(429, `More than ${API_KEY_RATE_LIMIT.limit} requests in ${API_KEY_RATE_LIMIT.windowSeconds} seconds per API key, on every operation together (see the RateLimit headers).`);
+  if (scope)
+    add(
+      429,
+      `More than ${API_KEY_RATE_LIMIT.limit} requests in ${API_KEY_RATE_LIMIT.windowSeconds} seconds per API key, on every operation together (see the RateLimit headers).`,
+    );
   // The deployed stage throttles every route (API Gateway's THROTTLED gateway response).
   add(429, 'The stage-wide request throttling of a deployed API was exceeded.');
   add(500, ERROR_RESPONSES[500].description);
@@ -511,14 +566,21 @@ function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): R
     response.headers = {
       ...response.headers,
       Link: {
-        description: 'Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list\'s next page. Absent on the last page.',
+        description:
+          'Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list\'s next page. Absent on the last page.',
         schema: { type: 'string' },
       },
     };
   }
   if (keyScopeOf(route)) response.headers = { ...response.headers, ...KEY_RATE_LIMIT_HEADERS };
   if (route.idempotent) {
-    response.headers = { ...response.headers, 'Idempotent-Replayed': { description: '`true` when this is the stored first answer of the request\'s Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
+    response.headers = {
+      ...response.headers,
+      'Idempotent-Replayed': {
+        description: "`true` when this is the stored first answer of the request's Idempotency-Key.",
+        schema: { type: 'string', enum: ['true'] },
+      },
+    };
   }
   return response;
 }
@@ -566,7 +628,9 @@ function operation(route: Route & { id: RouteId }): OperationObject {
     const example = spec.example?.body;
     result.requestBody = {
       required: true,
-      content: { [JSON_CONTENT_TYPE]: { schema: { ...componentRef(requestComponents, spec.request.body, route.id) }, ...(example === undefined ? {} : { example }) } },
+      content: {
+        [JSON_CONTENT_TYPE]: { schema: { ...componentRef(requestComponents, spec.request.body, route.id) }, ...(example === undefined ? {} : { example }) },
+      },
     };
   }
 
@@ -577,7 +641,13 @@ function operation(route: Route & { id: RouteId }): OperationObject {
   }
 
   if (route.rateLimits?.length) {
-    result['x-rate-limit'] = route.rateLimits.map(({ per, limit, windowSeconds, counts = 'requests', scope }) => ({ per, limit, windowSeconds, counts, ...(scope === undefined ? {} : { scope }) }));
+    result['x-rate-limit'] = route.rateLimits.map(({ per, limit, windowSeconds, counts = 'requests', scope }) => ({
+      per,
+      limit,
+      windowSeconds,
+      counts,
+      ...(scope === undefined ? {} : { scope }),
+    }));
   }
   if (route.audits) result['x-audit-actions'] = route.audits;
   if (scope) result['x-api-key-scope'] = { resource: scope.resource, access: scope.access };
@@ -603,7 +673,10 @@ function errorResponse(status: ErrorStatus): ResponseObject {
     content: {
       [PROBLEM_CONTENT_TYPE]: {
         schema: {
-          allOf: [{ $ref: `${SCHEMA_REF}${status === 400 ? 'ValidationProblem' : 'Problem'}` }, { type: 'object', properties: { status: { const: status }, type: { enum: types } } }],
+          allOf: [
+            { $ref: `${SCHEMA_REF}${status === 400 ? 'ValidationProblem' : 'Problem'}` },
+            { type: 'object', properties: { status: { const: status }, type: { enum: types } } },
+          ],
         },
       },
     },
@@ -659,7 +732,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           type: 'apiKey',
           in: 'cookie',
           name: 'accessToken',
-          description: 'The HttpOnly access-token cookie set by register, login and refresh (a 15-minute ES256 JWT). Browsers send it with `credentials: include`.',
+          description:
+            'The HttpOnly access-token cookie set by register, login and refresh (a 15-minute ES256 JWT). Browsers send it with `credentials: include`.',
         },
         [REFRESH_COOKIE_SCHEME]: {
           type: 'apiKey',

@@ -31,16 +31,31 @@ const positiveQuantity = documented(quantityField, amountDocs(QUANTITY_PLACES, {
 const cost = (description: string) => documented(unitCostField, { ...amountDocs(UNIT_COST_PLACES, { minimum: 0 }, 18.9), description });
 const { productId, warehouseId, occurredAt } = movementFields;
 export const movementBodyByType = {
-  IN: z.strictObject({ productId, warehouseId, type: z.literal('IN'), quantity: positiveQuantity, unitCost: cost('The unit cost of what comes in; at most 4 decimal places.'), occurredAt }),
+  IN: z.strictObject({
+    productId,
+    warehouseId,
+    type: z.literal('IN'),
+    quantity: positiveQuantity,
+    unitCost: cost('The unit cost of what comes in; at most 4 decimal places.'),
+    occurredAt,
+  }),
   OUT: z.strictObject({ productId, warehouseId, type: z.literal('OUT'), quantity: positiveQuantity, occurredAt }),
   SALE: z.strictObject({ productId, warehouseId, type: z.literal('SALE'), quantity: positiveQuantity, occurredAt }),
   ADJUSTMENT: z.strictObject({
     productId,
     warehouseId,
     type: z.literal('ADJUSTMENT'),
-    quantity: documented(quantityField, { ...amountDocs(QUANTITY_PLACES, { minimum: 0 }, 120), description: 'The counted on-hand quantity (0 allowed); at most 3 decimal places.' }),
+    quantity: documented(quantityField, {
+      ...amountDocs(QUANTITY_PLACES, { minimum: 0 }, 120),
+      description: 'The counted on-hand quantity (0 allowed); at most 3 decimal places.',
+    }),
     unitCost: z.optional(cost('Optional: the unit cost of the counted stock; at most 4 decimal places.')),
     occurredAt,
   }),
 } as const satisfies Record<MovementType, z.ZodType>;
-export const movementBodyDocs = z.discriminatedUnion('type', [movementBodyByType.IN, movementBodyByType.OUT, movementBodyByType.SALE, movementBodyByType.ADJUSTMENT]);
+export const movementBodyDocs = z.discriminatedUnion('type', [
+  movementBodyByType.IN,
+  movementBodyByType.OUT,
+  movementBodyByType.SALE,
+  movementBodyByType.ADJUSTMENT,
+]);

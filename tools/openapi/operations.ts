@@ -1,18 +1,19 @@
 import * as z from 'zod';
-import {
-  forgotPasswordBody,
-  invitationBody,
-  loginBody,
-  messageView,
-  registerBody,
-  resetPasswordBody,
-  sessionView,
-  userView,
-} from '../../lib/auth/schemas';
+import { forgotPasswordBody, invitationBody, loginBody, messageView, registerBody, resetPasswordBody, sessionView, userView } from '../../lib/auth/schemas';
 import { addressSchema, companyView, createCompanyBody, settingsSchema, updateCompanyBody, updateCompanyStatusBody } from '../../lib/companies/schemas';
 import type { CookieEffect, DescribedHandler, ErrorStatus } from '../../lib/http/route-docs';
 import { companyListView } from '../../lib/companies/schemas';
-import { coverageItemView, coverageListView, movementView, productListView, productView, warehouseListView, warehouseSummaryListView, warehouseSummaryView, warehouseView } from '../../lib/inventory/schemas';
+import {
+  coverageItemView,
+  coverageListView,
+  movementView,
+  productListView,
+  productView,
+  warehouseListView,
+  warehouseSummaryListView,
+  warehouseSummaryView,
+  warehouseView,
+} from '../../lib/inventory/schemas';
 import { invitationView, sessionListView, userEnvelopeView } from '../../lib/auth/schemas';
 import { tenantListView } from '../../lib/tenants/schemas';
 import { movementBody, productBody, warehouseBody } from '../../lib/inventory/schemas';
@@ -60,7 +61,10 @@ export function operationOf({ input, docs }: DescribedHandler): OperationSpec {
  * Every route of the manifest as its handler describes it (`handler.input` and `handler.docs`): nothing about a
  * route is written here. A route whose handler module does not exist fails to load.
  */
-export const operations = Object.fromEntries(Object.entries(routeHandlers).map(([id, handler]) => [id, operationOf(handler)])) as Record<RouteId, OperationSpec>;
+export const operations = Object.fromEntries(Object.entries(routeHandlers).map(([id, handler]) => [id, operationOf(handler)])) as Record<
+  RouteId,
+  OperationSpec
+>;
 
 /**
  * Component names of the request bodies: converted with `io: 'input'` (what a client sends,
@@ -77,7 +81,10 @@ export const requestComponents = z
   .add(resetPasswordBody, { id: 'ResetPasswordRequest' })
   .add(invitationBody, { id: 'InvitationRequest' })
   .add(createCompanyBody, { id: 'CreateCompanyRequest' })
-  .add(updateCompanyBody, { id: 'UpdateCompanyRequest', description: 'Any of the fields; `null` clears email or address. The address and settings are replaced whole.' })
+  .add(updateCompanyBody, {
+    id: 'UpdateCompanyRequest',
+    description: 'Any of the fields; `null` clears email or address. The address and settings are replaced whole.',
+  })
   .add(updateCompanyStatusBody, { id: 'UpdateCompanyStatusRequest' })
   .add(addressSchema, {
     id: 'AddressInput',
@@ -90,10 +97,14 @@ export const requestComponents = z
   .add(productBody, { id: 'CreateProductRequest' })
   .add(movementBodyDocs, {
     id: 'CreateMovementRequest',
-    description: 'One shape per `type`: IN needs a `unitCost`, OUT and SALE refuse one (stock leaves at its average cost), ADJUSTMENT sets the counted quantity (0 allowed) with an optional `unitCost`. `occurredAt` defaults to now and may not be in the future.',
+    description:
+      'One shape per `type`: IN needs a `unitCost`, OUT and SALE refuse one (stock leaves at its average cost), ADJUSTMENT sets the counted quantity (0 allowed) with an optional `unitCost`. `occurredAt` defaults to now and may not be in the future.',
   })
   .add(movementBodyByType.IN, { id: 'InMovementRequest', description: 'Goods received: a quantity above 0 at a unit cost.' })
-  .add(movementBodyByType.OUT, { id: 'OutMovementRequest', description: 'Goods leaving other than by a sale (loss, transfer out): a quantity above 0, at the average cost.' })
+  .add(movementBodyByType.OUT, {
+    id: 'OutMovementRequest',
+    description: 'Goods leaving other than by a sale (loss, transfer out): a quantity above 0, at the average cost.',
+  })
   .add(movementBodyByType.SALE, { id: 'SaleMovementRequest', description: "A sale: a quantity above 0, at the average cost; counts in the day's sales." })
   .add(movementBodyByType.ADJUSTMENT, { id: 'AdjustmentMovementRequest', description: 'A stock count: the on-hand quantity becomes `quantity`.' });
 

@@ -30,7 +30,9 @@ export function checkServerMode(apiKey: string, onSessionExpired: unknown): void
     );
   }
   if (typeof apiKey !== 'string' || !WHOLE_KEY.test(apiKey)) {
-    throw new Error('createBackofficeClient: apiKey is not a back-office API key: expected bo_live_… or bo_test_… whole, as POST /api-keys showed it, without spaces or line breaks');
+    throw new Error(
+      'createBackofficeClient: apiKey is not a back-office API key: expected bo_live_… or bo_test_… whole, as POST /api-keys showed it, without spaces or line breaks',
+    );
   }
   if (onSessionExpired !== undefined) {
     throw new Error('createBackofficeClient: onSessionExpired does not go with apiKey: a key has no session to expire and is never refreshed');

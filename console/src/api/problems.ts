@@ -2,7 +2,15 @@ import { ProblemError } from '@backoffice/client';
 
 /** A failed request as the console tells it: the problem document, or being offline. */
 export type Failure =
-  | { kind: 'problem'; status: number; title: string; detail: string; retryAfter: number | undefined; fields: Record<string, string>; requestId: string | undefined }
+  | {
+      kind: 'problem';
+      status: number;
+      title: string;
+      detail: string;
+      retryAfter: number | undefined;
+      fields: Record<string, string>;
+      requestId: string | undefined;
+    }
   | { kind: 'offline' }
   | { kind: 'unknown'; message: string };
 
@@ -11,7 +19,15 @@ export function failureOf(error: unknown): Failure {
   if (error instanceof ProblemError) {
     const fields: Record<string, string> = {};
     for (const field of error.errors ?? []) fields[field.field] ??= field.message;
-    return { kind: 'problem', status: error.status, title: error.title, detail: error.detail, retryAfter: error.retryAfter, fields, requestId: error.requestId };
+    return {
+      kind: 'problem',
+      status: error.status,
+      title: error.title,
+      detail: error.detail,
+      retryAfter: error.retryAfter,
+      fields,
+      requestId: error.requestId,
+    };
   }
   // fetch rejects with a TypeError when the network is down or the server unreachable.
   if (error instanceof TypeError || (typeof navigator !== 'undefined' && !navigator.onLine)) return { kind: 'offline' };

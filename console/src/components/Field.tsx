@@ -64,7 +64,14 @@ export function SelectField({ label, error, hint, value, onValueChange, options,
   const id = givenId ?? generated;
   return (
     <Frame id={id} label={label} error={error} hint={hint}>
-      <select id={id} value={value} onChange={(event) => onValueChange(event.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...select}>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, error, hint })}
+        {...select}
+      >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -75,7 +82,17 @@ export function SelectField({ label, error, hint, value, onValueChange, options,
   );
 }
 
-export function CheckboxField({ label, checked, onCheckedChange, id: givenId }: { label: string; checked: boolean; onCheckedChange: (checked: boolean) => void; id?: string }) {
+export function CheckboxField({
+  label,
+  checked,
+  onCheckedChange,
+  id: givenId,
+}: {
+  label: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  id?: string;
+}) {
   const generated = useId();
   const id = givenId ?? generated;
   return (

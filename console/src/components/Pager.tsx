@@ -5,7 +5,19 @@ import { useMessages } from '../i18n';
  * Previous / next over a list, for both kinds of paging the API has: numbered pages
  * (`pages` known) and cursors (`hasNext` only).
  */
-export function Pager({ page, pages, hasNext, onPage, label }: { page: number; pages?: number; hasNext: boolean; onPage: (page: number) => void; label: string }) {
+export function Pager({
+  page,
+  pages,
+  hasNext,
+  onPage,
+  label,
+}: {
+  page: number;
+  pages?: number;
+  hasNext: boolean;
+  onPage: (page: number) => void;
+  label: string;
+}) {
   const t = useMessages(common);
   return (
     <nav className="pager" aria-label={label}>

@@ -22,7 +22,12 @@ export function decimalText(value: number | string): string {
   const exponent = Number(exponentText);
   const digits = lead + rest;
   const point = 1 + exponent;
-  const whole = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const whole =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return sign + whole.replace(/^0+(?=\d)/, '');
 }
 
@@ -66,7 +71,10 @@ export function parseDecimal(input: string, locale: Locale, maxFractionDigits: n
   if (!match) return { ok: false, reason: 'invalid' };
   const [, sign = '', whole = '', fraction = ''] = match;
   if (fraction.length > maxFractionDigits) return { ok: false, reason: 'places' };
-  const digits = whole.split(group).join('').replace(/^0+(?=\d)/, '');
+  const digits = whole
+    .split(group)
+    .join('')
+    .replace(/^0+(?=\d)/, '');
   const text = `${sign}${digits}${fraction ? `.${fraction}` : ''}`;
   return { ok: true, text, value: Number(text) };
 }

@@ -30,7 +30,8 @@ export const common = defineMessages({
     page: (page: number) => `Página ${page}`,
     offline: 'Você está sem conexão. As alterações não foram enviadas; tente de novo quando a conexão voltar.',
     offlineBanner: 'Sem conexão com a internet.',
-    tooManyRequests: (seconds: number | undefined) => (seconds === undefined ? 'Muitas solicitações. Aguarde um pouco e tente de novo.' : `Muitas solicitações. Tente de novo em ${seconds} s.`),
+    tooManyRequests: (seconds: number | undefined) =>
+      seconds === undefined ? 'Muitas solicitações. Aguarde um pouco e tente de novo.' : `Muitas solicitações. Tente de novo em ${seconds} s.`,
     forbidden: 'Seu perfil não permite esta ação.',
     unexpected: 'Algo deu errado. Tente de novo.',
     requestId: (id: string) => `Código da solicitação: ${id}`,
@@ -71,7 +72,8 @@ export const common = defineMessages({
     page: (page: number) => `Page ${page}`,
     offline: 'You are offline. Nothing was sent; try again when the connection is back.',
     offlineBanner: 'No internet connection.',
-    tooManyRequests: (seconds: number | undefined) => (seconds === undefined ? 'Too many requests. Wait a moment and try again.' : `Too many requests. Try again in ${seconds} s.`),
+    tooManyRequests: (seconds: number | undefined) =>
+      seconds === undefined ? 'Too many requests. Wait a moment and try again.' : `Too many requests. Try again in ${seconds} s.`,
     forbidden: 'Your role does not allow this.',
     unexpected: 'Something went wrong. Try again.',
     requestId: (id: string) => `Request id: ${id}`,

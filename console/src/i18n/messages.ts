@@ -25,4 +25,3 @@ export type Messages<T extends Record<string, Text>> = Record<Locale, T>;
 export function defineMessages<T extends Record<string, Text>>(messages: { 'pt-BR': T; en: { [K in keyof T]: T[K] } }): Messages<T> {
   return messages;
 }
-

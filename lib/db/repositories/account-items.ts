@@ -18,7 +18,21 @@ import type { UpdateParts } from '../update-parts';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const USER_FIELDS = fieldsOf<User>()([
-  'id', 'tenantId', 'name', 'email', 'role', 'platformAdmin', 'sessionsValidFrom', 'credentialVersion', 'sessionCount', 'sessionOpenings', 'createdAt', 'updatedAt', 'lastLoginAt', 'totpEnabledAt', 'recoveryCodesLeft',
+  'id',
+  'tenantId',
+  'name',
+  'email',
+  'role',
+  'platformAdmin',
+  'sessionsValidFrom',
+  'credentialVersion',
+  'sessionCount',
+  'sessionOpenings',
+  'createdAt',
+  'updatedAt',
+  'lastLoginAt',
+  'totpEnabledAt',
+  'recoveryCodesLeft',
 ]);
 
 /** Item -> User. The secrets are not on the user item (lib/db/repositories/credentials). */
@@ -33,7 +47,17 @@ export function toUser(item: Record<string, unknown>): User {
   };
 }
 
-const CREDENTIALS_FIELDS = fieldsOf<Credentials>()(['tenantId', 'userId', 'credentialVersion', 'passwordHash', 'resetTokenHash', 'totpSecret', 'totpLastStep', 'totpPendingSecret', 'recoveryCodeHashes']);
+const CREDENTIALS_FIELDS = fieldsOf<Credentials>()([
+  'tenantId',
+  'userId',
+  'credentialVersion',
+  'passwordHash',
+  'resetTokenHash',
+  'totpSecret',
+  'totpLastStep',
+  'totpPendingSecret',
+  'recoveryCodeHashes',
+]);
 
 export function toCredentials(item: Record<string, unknown>): Credentials {
   const credentials = pick<Credentials>(item, CREDENTIALS_FIELDS);
@@ -64,8 +88,21 @@ export const credentialsPut = (credentials: Credentials): TransactItem => ({
 });
 
 const SESSION_FIELDS = fieldsOf<Session>()([
-  'id', 'tenantId', 'userId', 'status', 'rememberMe', 'createdAt', 'lastActiveAt', 'expiresAt', 'ipAddress', 'userAgent',
-  'refreshJti', 'previousRefreshJti', 'rotatedAt', 'revokedAt', 'credentialVersion',
+  'id',
+  'tenantId',
+  'userId',
+  'status',
+  'rememberMe',
+  'createdAt',
+  'lastActiveAt',
+  'expiresAt',
+  'ipAddress',
+  'userAgent',
+  'refreshJti',
+  'previousRefreshJti',
+  'rotatedAt',
+  'revokedAt',
+  'credentialVersion',
 ]);
 
 export const toSession = (item: Record<string, unknown>): Session => pick<Session>(item, SESSION_FIELDS);
@@ -75,7 +112,12 @@ export function sessionPut(session: Session): TransactItem & { Put: object } {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.session(session.tenantId, session.userId, session.id), type: SESSION_ITEMS.session, ...withoutNulls(session), ttl: epochSeconds(session.expiresAt) },
+      Item: {
+        ...keys.session(session.tenantId, session.userId, session.id),
+        type: SESSION_ITEMS.session,
+        ...withoutNulls(session),
+        ttl: epochSeconds(session.expiresAt),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -88,7 +130,10 @@ export function sessionPut(session: Session): TransactItem & { Put: object } {
  */
 export function credentialsAsRead(version: number): UpdateParts {
   return {
-    conditions: ['attribute_exists(pk)', version === 0 ? '(attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion)' : 'credentialVersion = :readCredentialVersion'],
+    conditions: [
+      'attribute_exists(pk)',
+      version === 0 ? '(attribute_not_exists(credentialVersion) OR credentialVersion = :readCredentialVersion)' : 'credentialVersion = :readCredentialVersion',
+    ],
     values: { ':readCredentialVersion': version },
   };
 }
@@ -114,7 +159,14 @@ export function credentialsItemChange(version: number): UpdateParts {
 /** The user's credential version as read, as the condition of a write that only extends a session (a refresh). */
 export function credentialsCheck(user: Pick<User, 'tenantId' | 'id' | 'credentialVersion'>): TransactItem {
   const guard = credentialsAsRead(user.credentialVersion);
-  return { ConditionCheck: { TableName: tableName(), Key: keys.user(user.tenantId, user.id), ConditionExpression: guard.conditions?.join(' AND '), ExpressionAttributeValues: guard.values } };
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.user(user.tenantId, user.id),
+      ConditionExpression: guard.conditions?.join(' AND '),
+      ExpressionAttributeValues: guard.values,
+    },
+  };
 }
 
 export async function getUser(tenantId: string, userId: string): Promise<User | undefined> {
@@ -127,4 +179,3 @@ export async function listSessionsOfUser(tenantId: string, userId: string): Prom
   const { pk, skPrefix } = keys.sessionsOfUser(tenantId, userId);
   return (await queryAll(pk, { skPrefix, consistent: true })).map(toSession);
 }
-

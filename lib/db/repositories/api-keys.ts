@@ -61,7 +61,11 @@ async function withLastUseAddress(found: ApiKey[], nowMs: number): Promise<ApiKe
 }
 
 /** A page of the tenant's keys, newest first, after the key `afterSk`, each with its last use's address (`withLastUseAddress`). */
-export async function listApiKeyPage(tenantId: string, page: { limit: number; afterSk?: string }, nowMs: number): Promise<{ items: ApiKey[]; lastSk?: string }> {
+export async function listApiKeyPage(
+  tenantId: string,
+  page: { limit: number; afterSk?: string },
+  nowMs: number,
+): Promise<{ items: ApiKey[]; lastSk?: string }> {
   const { pk, skPrefix } = keys.apiKeysOfTenant(tenantId);
   const { Items = [] } = await db().send(
     new QueryCommand({
@@ -99,9 +103,16 @@ export function rollApiKey(key: Pick<ApiKey, 'tenantId' | 'id'>, readHash: strin
         Update: {
           TableName: tableName(),
           Key: keys.apiKey(key.tenantId, key.id),
-          UpdateExpression: 'SET secretHash = :hash, prefix = :prefix, rolledAt = :rolledAt, previousSecretHash = :read, previousExpiresAt = :previousExpiresAt',
+          UpdateExpression:
+            'SET secretHash = :hash, prefix = :prefix, rolledAt = :rolledAt, previousSecretHash = :read, previousExpiresAt = :previousExpiresAt',
           ConditionExpression: 'secretHash = :read',
-          ExpressionAttributeValues: { ':hash': roll.secretHash, ':prefix': roll.prefix, ':rolledAt': roll.rolledAt, ':read': readHash, ':previousExpiresAt': roll.previousExpiresAt },
+          ExpressionAttributeValues: {
+            ':hash': roll.secretHash,
+            ':prefix': roll.prefix,
+            ':rolledAt': roll.rolledAt,
+            ':read': readHash,
+            ':previousExpiresAt': roll.previousExpiresAt,
+          },
         },
       },
     ],

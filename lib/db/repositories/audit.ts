@@ -39,11 +39,18 @@ export function originExpiresAtEpoch(record: Pick<AuditRecord, 'entry' | 'expire
 function originItem(record: AuditRecord): Record<string, unknown> | undefined {
   const { scope, entry } = record;
   if (entry.sourceIp === null && entry.userAgent === null) return undefined;
-  return { ...keys.auditOrigin(scope, entry.occurredAt, entry.id), type: AUDIT_ITEMS.origin, sourceIp: entry.sourceIp, userAgent: entry.userAgent, ttl: originExpiresAtEpoch(record) };
+  return {
+    ...keys.auditOrigin(scope, entry.occurredAt, entry.id),
+    type: AUDIT_ITEMS.origin,
+    sourceIp: entry.sourceIp,
+    userAgent: entry.userAgent,
+    ttl: originExpiresAtEpoch(record),
+  };
 }
 
 /** The key an actor's list is under: the user's or the API key's id, else `system` or `anonymous`. */
-const actorKey = (entry: AuditEntry): string => ((entry.actor.type === 'user' || entry.actor.type === 'api-key') && entry.actor.id !== null ? entry.actor.id : entry.actor.type);
+const actorKey = (entry: AuditEntry): string =>
+  (entry.actor.type === 'user' || entry.actor.type === 'api-key') && entry.actor.id !== null ? entry.actor.id : entry.actor.type;
 
 /** A domain event as stored: in its tenant's list by time (and by type on gsi1), kept EVENT_RETENTION_DAYS. */
 const eventItem = (event: DomainEvent) => ({
@@ -75,12 +82,18 @@ export function auditItems(record: AuditRecord): TransactItem[] {
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.auditByActor(scope, actorKey(entry), entry.occurredAt, entry.id), ...gsi1.auditByType(scope, entry.resource.type, entry.occurredAt, entry.id), ...entryAttributes(record) },
+        Item: {
+          ...keys.auditByActor(scope, actorKey(entry), entry.occurredAt, entry.id),
+          ...gsi1.auditByType(scope, entry.resource.type, entry.occurredAt, entry.id),
+          ...entryAttributes(record),
+        },
       },
     },
   ];
   if (entry.resource.id !== null) {
-    items.push({ Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } } });
+    items.push({
+      Put: { TableName: tableName(), Item: { ...keys.auditByResource(scope, entry.resource.id, entry.occurredAt, entry.id), ...entryAttributes(record) } },
+    });
   }
   const origin = originItem(record);
   if (origin) items.push({ Put: { TableName: tableName(), Item: origin } });
@@ -145,7 +158,8 @@ export interface AuditPageRequest {
 
 /** Which list a filter reads: the narrowest one it names; whatever else it names is checked on the entries read. */
 function listFor(scope: AuditScope, filter: AuditFilter): { index?: 'gsi1'; keyName: string; key: string; checked: (keyof AuditFilter)[] } {
-  const rest = (used: keyof AuditFilter) => (['actorId', 'action', 'resourceType', 'resourceId'] as const).filter((name) => name !== used && filter[name] !== undefined);
+  const rest = (used: keyof AuditFilter) =>
+    (['actorId', 'action', 'resourceType', 'resourceId'] as const).filter((name) => name !== used && filter[name] !== undefined);
   if (filter.resourceId !== undefined) return { keyName: 'pk', key: keys.auditOfResource(scope, filter.resourceId).pk, checked: rest('resourceId') };
   if (filter.actorId !== undefined) return { keyName: 'pk', key: keys.auditOfActor(scope, filter.actorId).pk, checked: rest('actorId') };
   if (filter.action !== undefined) return { index: 'gsi1', keyName: 'gsi1pk', key: gsi1.auditOfAction(scope, filter.action).gsi1pk, checked: rest('action') };
@@ -160,7 +174,9 @@ function listFor(scope: AuditScope, filter: AuditFilter): { index?: 'gsi1'; keyN
 type FilterPath = { expression: string; names: Record<string, string> };
 const FILTER_PATHS: Record<keyof AuditFilter, (value: string) => FilterPath> = {
   actorId: (value): FilterPath =>
-    value === 'system' ? { expression: '#actor.#actorType = :actorId', names: { '#actor': 'actor', '#actorType': 'type' } } : { expression: '#actor.#id = :actorId', names: { '#actor': 'actor', '#id': 'id' } },
+    value === 'system'
+      ? { expression: '#actor.#actorType = :actorId', names: { '#actor': 'actor', '#actorType': 'type' } }
+      : { expression: '#actor.#id = :actorId', names: { '#actor': 'actor', '#id': 'id' } },
   action: () => ({ expression: '#action = :action', names: { '#action': 'action' } }),
   resourceType: () => ({ expression: '#resource.#type = :resourceType', names: { '#resource': 'resource', '#type': 'type' } }),
   resourceId: () => ({ expression: '#resource.#id = :resourceId', names: { '#resource': 'resource', '#id': 'id' } }),
@@ -207,7 +223,14 @@ export async function readAuditPage(scope: AuditScope, request: AuditPageRequest
   };
   const next = Items.length > request.limit && last ? positionOf(last) : LastEvaluatedKey ? (LastEvaluatedKey as Record<string, string>) : undefined;
   const wholeTrail = list.keyName === 'pk' && list.key === keys.auditTrailOf(scope).pk;
-  return { entries: await withOrigins(scope, page.map((item) => pick<AuditEntry>(item, FIELDS)), wholeTrail), ...(next ? { next } : {}) };
+  return {
+    entries: await withOrigins(
+      scope,
+      page.map((item) => pick<AuditEntry>(item, FIELDS)),
+      wholeTrail,
+    ),
+    ...(next ? { next } : {}),
+  };
 }
 
 /**
@@ -229,7 +252,11 @@ async function withOrigins(scope: AuditScope, entries: AuditEntry[], wholeTrail:
     const origin = origins[index];
     // TTL removes an item within days of its time, not at it: one past its time is already gone.
     const live = origin !== undefined && !(typeof origin.ttl === 'number' && origin.ttl <= nowEpoch);
-    return { ...entry, sourceIp: live ? ((origin.sourceIp as string | null | undefined) ?? null) : null, userAgent: live ? ((origin.userAgent as string | null | undefined) ?? null) : null };
+    return {
+      ...entry,
+      sourceIp: live ? ((origin.sourceIp as string | null | undefined) ?? null) : null,
+      userAgent: live ? ((origin.userAgent as string | null | undefined) ?? null) : null,
+    };
   });
 }
 
@@ -294,7 +321,11 @@ export async function moveOriginsOfTrail(scope: AuditScope, nowMs: number): Prom
       ];
       for (const Key of copies) {
         // A lone entry (a failed login) has the trail's copy only: the condition keeps the others from being created.
-        await conditionally(db().send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE sourceIp, userAgent', ConditionExpression: 'attribute_exists(pk)' })));
+        await conditionally(
+          db().send(
+            new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE sourceIp, userAgent', ConditionExpression: 'attribute_exists(pk)' }),
+          ),
+        );
       }
     }
     startKey = page.LastEvaluatedKey;

@@ -21,7 +21,12 @@ export type { Company };
  */
 function toItem(company: Company): Record<string, unknown> {
   const { settings, ...rest } = company;
-  const item: Record<string, unknown> = { ...keys.company(company.tenantId, company.id), ...gsi1.companyById(company.id), type: COMPANY_ITEMS.company, settingsJson: JSON.stringify(settings) };
+  const item: Record<string, unknown> = {
+    ...keys.company(company.tenantId, company.id),
+    ...gsi1.companyById(company.id),
+    type: COMPANY_ITEMS.company,
+    settingsJson: JSON.stringify(settings),
+  };
   for (const [key, value] of Object.entries(rest)) if (value !== null) item[key] = value;
   return item;
 }
@@ -61,7 +66,12 @@ export async function insertCompany(company: Company, audit: AuditRecord, key?: 
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          { Put: { TableName: tableName(), Item: { ...keys.companyListing(company.tenantId, company.createdAt, company.id), type: COMPANY_ITEMS.listing, companyId: company.id } } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.companyListing(company.tenantId, company.createdAt, company.id), type: COMPANY_ITEMS.listing, companyId: company.id },
+            },
+          },
           ...completionItems(key),
           ...auditItems(audit),
         ],
@@ -133,7 +143,14 @@ export function updateCompanyProfile(tenantId: string, companyId: string, change
  * Move the status only if it is still `from`: a change that finds another status (a
  * concurrent one won) is a 409, however many other changes came in between.
  */
-export function transitionCompanyStatus(tenantId: string, companyId: string, from: CompanyStatus, to: CompanyStatus, now: string, audit: CompanyAudit): Promise<Company> {
+export function transitionCompanyStatus(
+  tenantId: string,
+  companyId: string,
+  from: CompanyStatus,
+  to: CompanyStatus,
+  now: string,
+  audit: CompanyAudit,
+): Promise<Company> {
   return changeCompany(
     tenantId,
     companyId,

@@ -46,11 +46,14 @@ export function coverageStateOf(productItem: Record<string, unknown>): CoverageS
 }
 
 /** The stored form of sold units: a map from each window's `days` to thousandths (exact integers, as in the sales series). */
-export const storedSold = (sold: SoldByDays): Record<string, unknown> => Object.fromEntries([...sold].map(([days, units]) => [String(days), storedDecimal(units, 0)]));
+export const storedSold = (sold: SoldByDays): Record<string, unknown> =>
+  Object.fromEntries([...sold].map(([days, units]) => [String(days), storedDecimal(units, 0)]));
 
 /** The condition a write of the product's coverage state makes: nobody wrote it since it was read. */
 export function coverageVersionCondition(version: number): { condition: string; values: Record<string, unknown> } {
-  return version === 0 ? { condition: 'attribute_not_exists(coverageVersion)', values: {} } : { condition: 'coverageVersion = :coverageVersion', values: { ':coverageVersion': version } };
+  return version === 0
+    ? { condition: 'attribute_not_exists(coverageVersion)', values: {} }
+    : { condition: 'coverageVersion = :coverageVersion', values: { ':coverageVersion': version } };
 }
 
 /**
@@ -70,16 +73,26 @@ export function coverageEntryWrites(
     const previous = before.sold && coverageOrder({ ...product, onHand: before.onHand }, before.sold.get(days) ?? 0n, days);
     // Small on purpose (a walk of the dashboard reads every entry): the SKU and the id are in
     // the sort key, so the entry holds only the name and the two figures, and no `type`.
-    const entry = { ...keys.coverageEntry(tenantId, days, next), name: product.name, onHand: storedDecimal(after.onHand, QUANTITY_PLACES), sold: storedDecimal(sold, 0) };
+    const entry = {
+      ...keys.coverageEntry(tenantId, days, next),
+      name: product.name,
+      onHand: storedDecimal(after.onHand, QUANTITY_PLACES),
+      sold: storedDecimal(sold, 0),
+    };
     const put: TransactItem = { Put: { TableName: tableName(), Item: entry } };
-    return previous !== undefined && previous !== next ? [{ Delete: { TableName: tableName(), Key: keys.coverageEntry(tenantId, days, previous) } }, put] : [put];
+    return previous !== undefined && previous !== next
+      ? [{ Delete: { TableName: tableName(), Key: keys.coverageEntry(tenantId, days, previous) } }, put]
+      : [put];
   });
 }
 
 /** A new product's coverage: its state (no sales) and its entries, written with the product. */
 export function newProductCoverage(tenantId: string, product: CoverageSource): { attributes: Record<string, unknown>; writes: TransactItem[] } {
   const sold = noSales();
-  return { attributes: { coverageVersion: 1, coverageSold: storedSold(sold) }, writes: coverageEntryWrites(tenantId, product, { onHand: product.onHand }, { onHand: product.onHand, sold }) };
+  return {
+    attributes: { coverageVersion: 1, coverageSold: storedSold(sold) },
+    writes: coverageEntryWrites(tenantId, product, { onHand: product.onHand }, { onHand: product.onHand, sold }),
+  };
 }
 
 /** Registers a tenant with products for the job (idempotent: the same item for every product). */
@@ -111,7 +124,11 @@ export interface CoverageIndexPage {
  * marker sorts first in the partition); a later page is that Query from the cursor's place
  * and a Get of the marker, in parallel. Both consistent: a movement just answered is in it.
  */
-export async function readCoverageIndexPage(tenantId: string, days: number, page: { today: string; limit: number; afterOrder?: string }): Promise<CoverageIndexPage | null> {
+export async function readCoverageIndexPage(
+  tenantId: string,
+  days: number,
+  page: { today: string; limit: number; afterOrder?: string },
+): Promise<CoverageIndexPage | null> {
   const { pk } = keys.coverageIndexOf(tenantId, days);
   const query = (limit: number, afterSk?: string) =>
     db().send(
@@ -182,17 +199,15 @@ export async function invalidateCoverage(tenantId: string): Promise<boolean> {
         new TransactWriteCommand({
           TransactItems: [
             tenantNotDeleting(tenantId),
-            ...INDEXED_COVERAGE_DAYS.map(
-              (days): TransactItem => ({
-                Update: {
-                  TableName: tableName(),
-                  Key: keys.coverageMarker(tenantId, days),
-                  UpdateExpression: 'SET #type = :type, through = :none ADD generation :one',
-                  ExpressionAttributeNames: { '#type': 'type' },
-                  ExpressionAttributeValues: { ':type': INVENTORY_ITEMS.coverageMarker, ':none': null, ':one': 1 },
-                },
-              }),
-            ),
+            ...INDEXED_COVERAGE_DAYS.map((days): TransactItem => ({
+              Update: {
+                TableName: tableName(),
+                Key: keys.coverageMarker(tenantId, days),
+                UpdateExpression: 'SET #type = :type, through = :none ADD generation :one',
+                ExpressionAttributeNames: { '#type': 'type' },
+                ExpressionAttributeValues: { ':type': INVENTORY_ITEMS.coverageMarker, ':none': null, ':one': 1 },
+              },
+            })),
           ],
         }),
       );
@@ -245,7 +260,12 @@ function changeWrites(tenantId: string, change: Change): TransactItem[] {
         ExpressionAttributeValues: { ':sold': storedSold(change.sold), ':next': change.state.version + 1, ...values },
       },
     },
-    ...coverageEntryWrites(tenantId, change.product, { onHand: change.onHand, ...(change.state.sold ? { sold: change.state.sold } : {}) }, { onHand: change.onHand, sold: change.sold }),
+    ...coverageEntryWrites(
+      tenantId,
+      change.product,
+      { onHand: change.onHand, ...(change.state.sold ? { sold: change.state.sold } : {}) },
+      { onHand: change.onHand, sold: change.sold },
+    ),
   ];
 }
 
@@ -355,7 +375,11 @@ export async function refreshTenantCoverage(tenantId: string, today: string): Pr
     const markers = await getMany(INDEXED_COVERAGE_DAYS.map((days) => keys.coverageMarker(tenantId, days)));
     const result = await bringUpToDate(tenantId, today);
     updated += result.updated;
-    const marked = await markCurrent(tenantId, today, markers.map((marker) => (marker ? Number(marker.generation ?? 0) : undefined)));
+    const marked = await markCurrent(
+      tenantId,
+      today,
+      markers.map((marker) => (marker ? Number(marker.generation ?? 0) : undefined)),
+    );
     if (marked !== 'changed') return { products: result.products, updated };
     if (attempt >= REFRESH_ATTEMPTS) throw new Error(`the coverage index of tenant ${tenantId} was invalidated ${attempt} times during its refresh`);
   }

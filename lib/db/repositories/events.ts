@@ -9,7 +9,10 @@ import { gsi1, keys } from '../keys';
  * there within about a second), for the page and one more. Only committed events exist (each
  * is written in its change's transaction).
  */
-export async function readEventPage(tenantId: string, page: { fromSk: string; afterSk?: string; type?: EventType; limit: number }): Promise<{ items: DomainEvent[]; lastSk?: string }> {
+export async function readEventPage(
+  tenantId: string,
+  page: { fromSk: string; afterSk?: string; type?: EventType; limit: number },
+): Promise<{ items: DomainEvent[]; lastSk?: string }> {
   const { pk } = keys.eventsOf(tenantId);
   const byType = page.type === undefined ? undefined : gsi1.eventsOfType(tenantId, page.type).gsi1pk;
   const { Items = [] } = await db().send(
@@ -17,7 +20,11 @@ export async function readEventPage(tenantId: string, page: { fromSk: string; af
       TableName: tableName(),
       ...(byType === undefined
         ? { KeyConditionExpression: 'pk = :pk AND sk >= :from', ExpressionAttributeValues: { ':pk': pk, ':from': page.fromSk }, ConsistentRead: true }
-        : { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from', ExpressionAttributeValues: { ':pk': byType, ':from': page.fromSk } }),
+        : {
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
+            ExpressionAttributeValues: { ':pk': byType, ':from': page.fromSk },
+          }),
       Limit: page.limit + 1,
       ...(page.afterSk === undefined
         ? {}

@@ -25,14 +25,34 @@ import { toSupplier } from './suppliers';
 /** The item's `type` (beside IMPORT_ITEMS in lib/db/item-types.ts once that list takes it). */
 const EXPORT_ITEM_TYPE = 'ExportJob';
 
-const FIELDS = fieldsOf<ExportJob>()(['id', 'tenantId', 'kind', 'status', 'from', 'to', 'rows', 'failure', 'createdBy', 'createdAt', 'startedAt', 'finishedAt']);
+const FIELDS = fieldsOf<ExportJob>()([
+  'id',
+  'tenantId',
+  'kind',
+  'status',
+  'from',
+  'to',
+  'rows',
+  'failure',
+  'createdBy',
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+]);
 
 const keyOf = (job: Pick<ExportJob, 'tenantId' | 'id'>) => keys.exportJob(job.tenantId, job.id);
 
 /** A new job, its pending-job marker (lib/background) and its audit entry, in one transaction. */
 export async function insertExportJob(job: ExportJob, audit: AuditRecord): Promise<void> {
   const item = { ...keyOf(job), type: EXPORT_ITEM_TYPE, ...job, ttl: epochSeconds(job.createdAt) + EXPORT_RETENTION_DAYS * 24 * 3600 };
-  const marker = pendingJobPut({ tenantId: job.tenantId, jobId: job.id, kind: 'export', userId: job.createdBy.id, role: exportRole(job.kind), createdAt: job.createdAt });
+  const marker = pendingJobPut({
+    tenantId: job.tenantId,
+    jobId: job.id,
+    kind: 'export',
+    userId: job.createdBy.id,
+    role: exportRole(job.kind),
+    createdAt: job.createdAt,
+  });
   await writeWithEntry([{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, marker], audit);
 }
 
@@ -134,7 +154,16 @@ export async function readSupplierRun(tenantId: string, page: { limit: number; a
 export async function readProductsById(tenantId: string, productIds: readonly string[]): Promise<Map<string, Pick<Product, 'id' | 'sku' | 'name' | 'onHand'>>> {
   const items = await getMany(productIds.map((id) => keys.product(tenantId, id)));
   return new Map(
-    items.flatMap((item) => (item ? [[String(item.id), { id: String(item.id), sku: String(item.sku), name: String(item.name), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) }] as const] : [])),
+    items.flatMap((item) =>
+      item
+        ? [
+            [
+              String(item.id),
+              { id: String(item.id), sku: String(item.sku), name: String(item.name), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) },
+            ] as const,
+          ]
+        : [],
+    ),
   );
 }
 

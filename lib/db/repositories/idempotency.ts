@@ -10,7 +10,16 @@ import { keys } from '../keys';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const FIELDS = fieldsOf<IdempotencyRecord>()(['fingerprint', 'status', 'owner', 'leaseUntilEpoch', 'responseStatus', 'responseBody', 'createdAt', 'expiresAtEpoch']);
+const FIELDS = fieldsOf<IdempotencyRecord>()([
+  'fingerprint',
+  'status',
+  'owner',
+  'leaseUntilEpoch',
+  'responseStatus',
+  'responseBody',
+  'createdAt',
+  'expiresAtEpoch',
+]);
 
 const keyOf = (claim: IdempotencyClaim) => keys.idempotency(claim.caller, claim.keyHash);
 
@@ -28,7 +37,11 @@ export const IDEMPOTENCY_KEY_ACTIONS = ['GetItem', 'PutItem', 'UpdateItem', 'Del
  * key exactly one holds it. When refused, the record as
  * it is (consistent read), or none if it was released in between.
  */
-export async function claimKey(claim: IdempotencyClaim, record: IdempotencyRecord, nowEpoch: number): Promise<{ taken: true } | { taken: false; record: IdempotencyRecord | undefined }> {
+export async function claimKey(
+  claim: IdempotencyClaim,
+  record: IdempotencyRecord,
+  nowEpoch: number,
+): Promise<{ taken: true } | { taken: false; record: IdempotencyRecord | undefined }> {
   const taken = await conditionally(
     db().send(
       new PutCommand({
@@ -74,7 +87,13 @@ function completion(write: IdempotentWrite, body: unknown) {
     UpdateExpression: 'SET #status = :completed, responseStatus = :status, responseBody = :body',
     ConditionExpression: '#owner = :owner AND #status = :inProgress',
     ExpressionAttributeNames: { '#status': 'status', '#owner': 'owner' },
-    ExpressionAttributeValues: { ':completed': 'COMPLETED', ':inProgress': 'IN_PROGRESS', ':owner': write.claim.owner, ':status': write.status, ':body': body === undefined ? '' : JSON.stringify(body) },
+    ExpressionAttributeValues: {
+      ':completed': 'COMPLETED',
+      ':inProgress': 'IN_PROGRESS',
+      ':owner': write.claim.owner,
+      ':status': write.status,
+      ':body': body === undefined ? '' : JSON.stringify(body),
+    },
   };
 }
 

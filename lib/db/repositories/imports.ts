@@ -17,8 +17,29 @@ import { writeWithEntry } from './audit';
  */
 
 const FIELDS = fieldsOf<ImportJob>()([
-  'id', 'tenantId', 'kind', 'dryRun', 'status', 'fileName', 'size', 'totalRows', 'fileDigest', 'ignoredColumns', 'nextRow', 'rowsDone', 'created', 'existing', 'refused',
-  'errors', 'errorsTruncated', 'failure', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'origin',
+  'id',
+  'tenantId',
+  'kind',
+  'dryRun',
+  'status',
+  'fileName',
+  'size',
+  'totalRows',
+  'fileDigest',
+  'ignoredColumns',
+  'nextRow',
+  'rowsDone',
+  'created',
+  'existing',
+  'refused',
+  'errors',
+  'errorsTruncated',
+  'failure',
+  'createdBy',
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+  'origin',
 ]);
 
 const keyOf = (job: Pick<ImportJob, 'tenantId' | 'id'>) => keys.importJob(job.tenantId, job.id);
@@ -42,7 +63,11 @@ export async function findImportJob(tenantId: string, importId: string): Promise
 }
 
 /** Its file came: running, with its row count. False when it was started already (or has failed): nothing is written. */
-export function startImportJob(job: Pick<ImportJob, 'tenantId' | 'id'>, file: { totalRows: number; ignoredColumns: string[]; fileDigest: string }, startedAt: string): Promise<boolean> {
+export function startImportJob(
+  job: Pick<ImportJob, 'tenantId' | 'id'>,
+  file: { totalRows: number; ignoredColumns: string[]; fileDigest: string },
+  startedAt: string,
+): Promise<boolean> {
   return conditionally(
     db().send(
       new UpdateCommand({
@@ -51,7 +76,14 @@ export function startImportJob(job: Pick<ImportJob, 'tenantId' | 'id'>, file: { 
         UpdateExpression: 'SET #status = :running, totalRows = :total, ignoredColumns = :ignored, fileDigest = :digest, startedAt = :at',
         ConditionExpression: '#status = :waiting',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':waiting': 'awaiting_upload', ':total': file.totalRows, ':ignored': file.ignoredColumns, ':digest': file.fileDigest, ':at': startedAt },
+        ExpressionAttributeValues: {
+          ':running': 'running',
+          ':waiting': 'awaiting_upload',
+          ':total': file.totalRows,
+          ':ignored': file.ignoredColumns,
+          ':digest': file.fileDigest,
+          ':at': startedAt,
+        },
       }),
     ),
   );

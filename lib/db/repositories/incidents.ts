@@ -9,11 +9,17 @@ import { keys } from '../keys';
 const FIELDS = fieldsOf<Incident>()(['id', 'summary', 'detectedAt', 'categories', 'holders', 'notifiedAt', 'recordedAt', 'notifyBy']);
 
 /** When DynamoDB removes an incident (TTL, epoch seconds): INCIDENT_RETENTION_DAYS after it was recorded. */
-export const incidentExpiresAtEpoch = (incident: Pick<Incident, 'recordedAt'>): number => Math.floor(Date.parse(incident.recordedAt) / 1000) + INCIDENT_RETENTION_DAYS * 24 * 3600;
+export const incidentExpiresAtEpoch = (incident: Pick<Incident, 'recordedAt'>): number =>
+  Math.floor(Date.parse(incident.recordedAt) / 1000) + INCIDENT_RETENTION_DAYS * 24 * 3600;
 
 /** Register an incident (its id is new: no condition), kept INCIDENT_RETENTION_DAYS. */
 export async function putIncident(incident: Incident): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.incident(incident.detectedAt, incident.id), type: INCIDENT_ITEMS.incident, ...incident, ttl: incidentExpiresAtEpoch(incident) } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.incident(incident.detectedAt, incident.id), type: INCIDENT_ITEMS.incident, ...incident, ttl: incidentExpiresAtEpoch(incident) },
+    }),
+  );
 }
 
 /** The whole register, newest detection first (a few items a year: every page read). */

@@ -1,7 +1,16 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import { Conflict, NotFound } from '../../errors';
-import { STOCK_LOW_WINDOW_DAYS, type Balance, type CoverageReading, type Movement, type Product, type SalesSeries, type StoredMovement, type Warehouse } from '../../inventory/model';
+import {
+  STOCK_LOW_WINDOW_DAYS,
+  type Balance,
+  type CoverageReading,
+  type Movement,
+  type Product,
+  type SalesSeries,
+  type StoredMovement,
+  type Warehouse,
+} from '../../inventory/model';
 import type { DomainEvent } from '../../events/model';
 import type { IdempotentWrite } from '../../idempotency/model';
 import { INVENTORY_ITEMS } from '../item-types';
@@ -66,7 +75,9 @@ function historyEntries(movement: Movement, after: Balance): TransactItem[] {
     for (const withWarehouse of [true, false])
       for (const withType of [false, true])
         scopes.push({ ...(withProduct ? { productId } : {}), ...(withWarehouse ? { warehouseId } : {}), ...(withType ? { type } : {}) });
-  return scopes.map((scope) => ({ Put: { TableName: tableName(), Item: { ...keys.history(movement.tenantId, scope, movement.occurredAt, movement.id), ...item } } }));
+  return scopes.map((scope) => ({
+    Put: { TableName: tableName(), Item: { ...keys.history(movement.tenantId, scope, movement.occurredAt, movement.id), ...item } },
+  }));
 }
 
 const toStoredMovement = (item: Record<string, unknown>): StoredMovement => ({
@@ -118,8 +129,23 @@ const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => 
 /** A new warehouse and its audit entry; with an Idempotency-Key, the key's answer (`view`) commits with it. */
 export async function insertWarehouse(tenantId: string, warehouse: Warehouse, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
   const items: TransactItem[] = [
-    { Put: { TableName: tableName(), Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouseAttributes(warehouse) }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName(), Item: { ...keys.warehouseListing(tenantId, sortName(warehouse.name), warehouse.id), type: INVENTORY_ITEMS.warehouseListing, ...pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS) } } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouseAttributes(warehouse) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.warehouseListing(tenantId, sortName(warehouse.name), warehouse.id),
+          type: INVENTORY_ITEMS.warehouseListing,
+          ...pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS),
+        },
+      },
+    },
     ...completionItems(key),
     ...auditItems(audit),
   ];
@@ -162,28 +188,39 @@ export async function insertProduct(tenantId: string, product: Product, audit: A
     // conditions name a taken SKU or key), the registry's otherwise.
     await settleAll([
       db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.product(tenantId, product.id), type: INVENTORY_ITEMS.product, ...product, onHand: storedDecimal(product.onHand, QUANTITY_PLACES), ...coverage.attributes },
-              ConditionExpression: 'attribute_not_exists(pk)',
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...keys.product(tenantId, product.id),
+                  type: INVENTORY_ITEMS.product,
+                  ...product,
+                  onHand: storedDecimal(product.onHand, QUANTITY_PLACES),
+                  ...coverage.attributes,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
             },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.productSku(tenantId, product.sku), type: INVENTORY_ITEMS.productSku, productId: product.id, ...pick<ProductListing>(product, PRODUCT_LISTING_FIELDS) },
-              ConditionExpression: 'attribute_not_exists(pk)',
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...keys.productSku(tenantId, product.sku),
+                  type: INVENTORY_ITEMS.productSku,
+                  productId: product.id,
+                  ...pick<ProductListing>(product, PRODUCT_LISTING_FIELDS),
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
             },
-          },
-          ...coverage.writes,
-          ...completionItems(key),
-          searchDeltaPut(tenantId, 'products', productSearchRecord(product)),
-          ...auditItems(audit),
-        ],
-      }),
+            ...coverage.writes,
+            ...completionItems(key),
+            searchDeltaPut(tenantId, 'products', productSearchRecord(product)),
+            ...auditItems(audit),
+          ],
+        }),
       ),
       registerCoverageTenant(tenantId),
     ]);
@@ -242,7 +279,10 @@ export async function readProductsWithSales(tenantId: string): Promise<ProductWi
   const items = await readProductItems(tenantId);
   const sales = new Map<string, SalesSeries>();
   for (const item of items) if (item.type === INVENTORY_ITEMS.productSales) sales.set(item.productId as string, seriesOf(item));
-  return items.filter((item) => item.type === INVENTORY_ITEMS.product).map(toProduct).map((product) => ({ product, sales: sales.get(product.id) ?? null }));
+  return items
+    .filter((item) => item.type === INVENTORY_ITEMS.product)
+    .map(toProduct)
+    .map((product) => ({ product, sales: sales.get(product.id) ?? null }));
 }
 
 /** A page of the tenant's warehouses by name (one Query), after the entry `afterSk`. */
@@ -265,7 +305,9 @@ export async function listProductPage(tenantId: string, page: { limit: number; a
 /** The listings of SKU sentinels, in their order; a sentinel written before they held the view (no `name`) is completed from its product item. */
 async function completeListings(tenantId: string, items: Record<string, unknown>[]): Promise<ProductListing[]> {
   const legacy = items.filter((item) => item.name === undefined);
-  const completed = new Map((await getMany(legacy.map((item) => keys.product(tenantId, String(item.productId))))).flatMap((item) => (item ? [[String(item.id), item]] : [])));
+  const completed = new Map(
+    (await getMany(legacy.map((item) => keys.product(tenantId, String(item.productId))))).flatMap((item) => (item ? [[String(item.id), item]] : [])),
+  );
   return items.flatMap((item) => {
     const source = item.name === undefined ? completed.get(String(item.productId)) : item;
     return source ? [pick<ProductListing>(source, PRODUCT_LISTING_FIELDS)] : [];
@@ -314,7 +356,18 @@ function productMove(
 ): { update: TransactItem; coverage: TransactItem[]; moved?: { product: Product; sold: CoverageReading['sold']; onHandBefore: bigint; onHandAfter: bigint } } {
   const Key = keys.product(tenantId, productId);
   if (!productItem) {
-    return { update: { Update: { TableName: tableName(), Key, UpdateExpression: 'ADD onHand :items', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':items': storedDecimal(delta, QUANTITY_PLACES) } } }, coverage: [] };
+    return {
+      update: {
+        Update: {
+          TableName: tableName(),
+          Key,
+          UpdateExpression: 'ADD onHand :items',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':items': storedDecimal(delta, QUANTITY_PLACES) },
+        },
+      },
+      coverage: [],
+    };
   }
   const product = toProduct(productItem);
   const onHand = product.onHand + delta;
@@ -340,7 +393,6 @@ function productMove(
  * the event to write in its transaction when it crossed its tenant's threshold, else none.
  */
 export type StockLowRule = (product: Product, reading: CoverageReading) => DomainEvent | undefined;
-
 
 /**
  * Record a movement: in ONE transaction, the balance of the product in the warehouse
@@ -392,7 +444,11 @@ export async function recordMovement(
           Key: keys.warehouse(tenantId, warehouseId),
           UpdateExpression: 'ADD totalItems :items, totalValue :value, totalProducts :products',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':items': itemsDelta, ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES), ':products': productsDelta },
+          ExpressionAttributeValues: {
+            ':items': itemsDelta,
+            ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
+            ':products': productsDelta,
+          },
         },
       },
       product.update,
@@ -411,7 +467,9 @@ export async function recordMovement(
             ':tenant': tenantId,
             ':product': productId,
             ':day': movement.day,
-            ...Object.fromEntries(Object.entries(gsi1.salesPending(shardOf(tenantId, productId), movement.day, tenantId, productId)).map(([key, value]) => [`:${key}`, value])),
+            ...Object.fromEntries(
+              Object.entries(gsi1.salesPending(shardOf(tenantId, productId), movement.day, tenantId, productId)).map(([key, value]) => [`:${key}`, value]),
+            ),
           },
         },
       });
@@ -422,7 +480,14 @@ export async function recordMovement(
     // Last: the indexes above are the cancellation reasons read below (the entry's puts have no condition).
     items.push(...auditItems(audit));
     const moved = watched ? product.moved : undefined;
-    const low = moved && stockLow?.(moved.product, { threshold: stockLowThresholdOf(tenantItem), sold: moved.sold, onHandBefore: moved.onHandBefore, onHandAfter: moved.onHandAfter });
+    const low =
+      moved &&
+      stockLow?.(moved.product, {
+        threshold: stockLowThresholdOf(tenantItem),
+        sold: moved.sold,
+        onHandBefore: moved.onHandBefore,
+        onHandAfter: moved.onHandAfter,
+      });
     if (low) items.push(eventPut(low));
 
     try {

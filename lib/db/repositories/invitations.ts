@@ -12,7 +12,18 @@ import { fieldsOf, pick, withoutNulls } from '../items';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 import { gsi1, keys } from '../keys';
 
-const FIELDS = fieldsOf<Invitation>()(['id', 'tenantId', 'email', 'invitedBy', 'baseAccount', 'createdAt', 'expiresAt', 'expiresAtEpoch', 'mailedAtEpoch', 'tokenHash']);
+const FIELDS = fieldsOf<Invitation>()([
+  'id',
+  'tenantId',
+  'email',
+  'invitedBy',
+  'baseAccount',
+  'createdAt',
+  'expiresAt',
+  'expiresAtEpoch',
+  'mailedAtEpoch',
+  'tokenHash',
+]);
 
 const toInvitation = (item: Record<string, unknown>): Invitation => {
   const invitation = pick<Invitation>(item, FIELDS);
@@ -38,7 +49,14 @@ export const baseInvitationPut = (invitation: Invitation): TransactItem => ({ Pu
 /** Take back a base-account invitation whose e-mail could not be sent (unless another replaced it). */
 export async function deleteInvitationIfUnchanged(invitation: Invitation): Promise<void> {
   await conditionally(
-    db().send(new DeleteCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ConditionExpression: 'tokenHash = :token', ExpressionAttributeValues: { ':token': invitation.tokenHash } })),
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.invitation(invitation.tenantId, invitation.email),
+        ConditionExpression: 'tokenHash = :token',
+        ExpressionAttributeValues: { ':token': invitation.tokenHash },
+      }),
+    ),
   );
 }
 
@@ -57,7 +75,9 @@ const standing = (item: Record<string, unknown>, nowEpoch: number, resendAfterEp
  */
 export async function putInvitationUnlessPending(invitation: Invitation, nowEpoch: number, resendAfterEpoch: number, audit: AuditRecord): Promise<PutOutcome> {
   return withOptimisticRetries<PutOutcome>(async () => {
-    const { Item: existing } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ConsistentRead: true }));
+    const { Item: existing } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email), ConsistentRead: true }),
+    );
     if (existing && standing(existing, nowEpoch, resendAfterEpoch)) return { retry: false, value: { stored: false } };
     const unchanged =
       existing === undefined
@@ -66,7 +86,11 @@ export async function putInvitationUnlessPending(invitation: Invitation, nowEpoc
           ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(tokenHash)' }
           : { ConditionExpression: 'tokenHash = :read', ExpressionAttributeValues: { ':read': String(existing.tokenHash) } };
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: tableName(), Item: invitationItem(invitation), ...unchanged } }, ...auditItems(audit)] }));
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: { TableName: tableName(), Item: invitationItem(invitation), ...unchanged } }, ...auditItems(audit)],
+        }),
+      );
     } catch (error) {
       if (failedConditions(error)?.includes(0)) return { retry: true };
       throw error;
@@ -101,9 +125,7 @@ export async function takeBackInvitation(invitation: Invitation, replaced: Invit
 
 /** Whether an e-mail has an account anywhere in the service (its uniqueness sentinel, read consistently). */
 export async function emailHasAccount(email: string): Promise<boolean> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true, ProjectionExpression: 'pk' }),
-  );
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true, ProjectionExpression: 'pk' }));
   return Item !== undefined;
 }
 
@@ -112,7 +134,11 @@ export async function emailHasAccount(email: string): Promise<boolean> {
  * `afterSk`: Queries of the tenant's invitation range, filtered on the expiry (an expired one
  * waits for its TTL), until the page and one more are found or the range ends.
  */
-export async function listPendingInvitationPage(tenantId: string, nowEpoch: number, page: { limit: number; afterSk?: string }): Promise<{ items: Invitation[]; lastSk?: string }> {
+export async function listPendingInvitationPage(
+  tenantId: string,
+  nowEpoch: number,
+  page: { limit: number; afterSk?: string },
+): Promise<{ items: Invitation[]; lastSk?: string }> {
   const { pk, skPrefix } = keys.invitationsOfTenant(tenantId);
   const found: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined = page.afterSk === undefined ? undefined : { pk, sk: page.afterSk };
@@ -175,7 +201,12 @@ export async function withdrawPendingInvitation(tenantId: string, invitationId: 
  * removes them: Queries of the tenant's invitation range of `pageSize` items each, filtered on
  * the inviter, reading at most `maxRead` items. `more` says the range was not read to its end.
  */
-export async function listInvitationsSentBy(tenantId: string, userId: string, maxRead: number, pageSize = 100): Promise<{ invitations: Invitation[]; more: boolean }> {
+export async function listInvitationsSentBy(
+  tenantId: string,
+  userId: string,
+  maxRead: number,
+  pageSize = 100,
+): Promise<{ invitations: Invitation[]; more: boolean }> {
   const { pk, skPrefix } = keys.invitationsOfTenant(tenantId);
   const found: Invitation[] = [];
   let read = 0;

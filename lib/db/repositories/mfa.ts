@@ -41,8 +41,19 @@ export async function putPendingTotp(user: Pick<User, 'tenantId' | 'id' | 'crede
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          updateItem(tableName(), credentialsKey(user), { set: ['totpPendingSecret = :secret'], conditions: ['attribute_exists(pk)', 'attribute_not_exists(totpSecret)'], values: { ':secret': secret } }),
-          { ConditionCheck: { TableName: tableName(), Key: userKey(user), ConditionExpression: version.conditions?.join(' AND '), ExpressionAttributeValues: version.values } },
+          updateItem(tableName(), credentialsKey(user), {
+            set: ['totpPendingSecret = :secret'],
+            conditions: ['attribute_exists(pk)', 'attribute_not_exists(totpSecret)'],
+            values: { ':secret': secret },
+          }),
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: userKey(user),
+              ConditionExpression: version.conditions?.join(' AND '),
+              ExpressionAttributeValues: version.values,
+            },
+          },
           ...auditItems(audit),
         ],
       }),
@@ -86,7 +97,13 @@ export async function enableTotp(
         conditions: ['totpPendingSecret = :secret', 'attribute_not_exists(totpSecret)'],
         values: { ':secret': enable.secret, ':step': enable.step, ':codes': new Set(enable.recoveryCodeHashes) },
       }),
-      updateItem(tableName(), userKey(ground), credentialsChange(user.credentialVersion, session.createdAt), factorOn(session.createdAt, enable.recoveryCodeHashes.length), opening.user),
+      updateItem(
+        tableName(),
+        userKey(ground),
+        credentialsChange(user.credentialVersion, session.createdAt),
+        factorOn(session.createdAt, enable.recoveryCodeHashes.length),
+        opening.user,
+      ),
       ...opening.items,
       ...auditItems(audit),
     ],
@@ -99,7 +116,13 @@ export async function enableTotp(
 export type FactorProof = { step: number } | { recoveryCodeHash: string };
 
 /** How a proof conditions a write on the credentials, and how it uses itself up there. */
-function proofOf(proof: FactorProof): { condition: string; conditionValues: Record<string, unknown>; sets: string[]; deletes: string; useValues: Record<string, unknown> } {
+function proofOf(proof: FactorProof): {
+  condition: string;
+  conditionValues: Record<string, unknown>;
+  sets: string[];
+  deletes: string;
+  useValues: Record<string, unknown>;
+} {
   if ('step' in proof) {
     return { condition: 'totpLastStep < :step', conditionValues: { ':step': proof.step }, sets: ['totpLastStep = :step'], deletes: '', useValues: {} };
   }
@@ -118,7 +141,15 @@ function proofOf(proof: FactorProof): { condition: string; conditionValues: Reco
  * session ends). False when the code was used meanwhile (a replay) or the second factor
  * changed; `CredentialsChanged` when the credentials did.
  */
-export async function disableTotp(user: UserGround, secret: string, proof: FactorProof, session: Session, audit: AuditRecord, nowMs: number, evictionRecord: EvictionRecord): Promise<boolean> {
+export async function disableTotp(
+  user: UserGround,
+  secret: string,
+  proof: FactorProof,
+  session: Session,
+  audit: AuditRecord,
+  nowMs: number,
+  evictionRecord: EvictionRecord,
+): Promise<boolean> {
   const proven = proofOf(proof);
   const outcome = await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
     items: [
@@ -193,7 +224,17 @@ const alive = (nowEpoch: number): { condition: string; values: Record<string, un
 export async function failChallenge(tokenHash: string, nowEpoch: number, audit: AuditRecord): Promise<boolean> {
   const live = alive(nowEpoch);
   return writeWithEntry(
-    [{ Update: { TableName: tableName(), Key: keys.mfaChallenge(tokenHash), UpdateExpression: 'ADD failures :one', ConditionExpression: live.condition, ExpressionAttributeValues: { ':one': 1, ...live.values } } }],
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.mfaChallenge(tokenHash),
+          UpdateExpression: 'ADD failures :one',
+          ConditionExpression: live.condition,
+          ExpressionAttributeValues: { ':one': 1, ...live.values },
+        },
+      },
+    ],
     audit,
   );
 }

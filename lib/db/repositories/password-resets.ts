@@ -23,7 +23,12 @@ export async function insertPasswordReset(tokenHash: string, reset: PasswordRese
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.passwordReset(tokenHash), type: PASSWORD_RESET_ITEMS.passwordReset, ...pick<PasswordReset>({ ...reset }, FIELDS), ttl: reset.expiresAtEpoch },
+            Item: {
+              ...keys.passwordReset(tokenHash),
+              type: PASSWORD_RESET_ITEMS.passwordReset,
+              ...pick<PasswordReset>({ ...reset }, FIELDS),
+              ttl: reset.expiresAtEpoch,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

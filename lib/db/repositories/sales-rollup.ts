@@ -75,7 +75,10 @@ export async function findPendingCounters(selection: { beforeDay: string } | { d
           TableName: tableName(),
           IndexName: 'gsi1',
           KeyConditionExpression: byDay ? 'gsi1pk = :pk AND begins_with(gsi1sk, :day)' : 'gsi1pk = :pk AND gsi1sk < :before',
-          ExpressionAttributeValues: { ':pk': gsi1.salesPendingShard(shard).gsi1pk, ...(byDay ? { ':day': `${selection.day}#` } : { ':before': selection.beforeDay }) },
+          ExpressionAttributeValues: {
+            ':pk': gsi1.salesPendingShard(shard).gsi1pk,
+            ...(byDay ? { ':day': `${selection.day}#` } : { ':before': selection.beforeDay }),
+          },
           ProjectionExpression: 'pk, sk, tenantId, productId, #day',
           ExpressionAttributeNames: { '#day': 'day' },
           ExclusiveStartKey: startKey,
@@ -84,7 +87,15 @@ export async function findPendingCounters(selection: { beforeDay: string } | { d
       for (const item of page.Items ?? []) {
         const problem = pendingEntryProblem(item);
         if (problem === null) counters.push({ tenantId: item.tenantId as string, productId: item.productId as string, day: item.day as string });
-        else bad.push({ record: 'pending counter', tenantId: shown(item.tenantId), productId: shown(item.productId), day: shown(item.day), reason: problem, counters: 1 });
+        else
+          bad.push({
+            record: 'pending counter',
+            tenantId: shown(item.tenantId),
+            productId: shown(item.productId),
+            day: shown(item.day),
+            reason: problem,
+            counters: 1,
+          });
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -94,9 +105,11 @@ export async function findPendingCounters(selection: { beforeDay: string } | { d
 
 /** The series a stored sales item holds with its version, or why it cannot be decoded. */
 function storedSeries(item: Record<string, unknown>): { series: SalesSeries; version: number } | { problem: string } {
-  if (!(item.through === null || (typeof item.through === 'string' && isDay(item.through)))) return { problem: 'its through is not a calendar day written YYYY-MM-DD' };
+  if (!(item.through === null || (typeof item.through === 'string' && isDay(item.through))))
+    return { problem: 'its through is not a calendar day written YYYY-MM-DD' };
   if (!(item.units instanceof Uint8Array) || item.units.byteLength % 8 !== 0) return { problem: 'its units are not a binary array of float64 values' };
-  if (!(typeof item.version === 'number' && Number.isSafeInteger(item.version) && item.version > 0)) return { problem: 'its version is not a positive integer' };
+  if (!(typeof item.version === 'number' && Number.isSafeInteger(item.version) && item.version > 0))
+    return { problem: 'its version is not a positive integer' };
   const series = seriesOf(item);
   if (!series.units.every(Number.isFinite)) return { problem: 'its units hold a value that is not a finite number' };
   return { series, version: item.version };
@@ -105,7 +118,8 @@ function storedSeries(item: Record<string, unknown>): { series: SalesSeries; ver
 /** Why a stored counter's units cannot be rolled up, or null when they can. */
 function counterProblem(counter: Record<string, unknown>): string | null {
   if (typeof counter.units !== 'number' || !Number.isFinite(counter.units)) return 'units is not a finite number';
-  if (counter.rolledUnits !== undefined && (typeof counter.rolledUnits !== 'number' || !Number.isFinite(counter.rolledUnits))) return 'rolledUnits is not a finite number';
+  if (counter.rolledUnits !== undefined && (typeof counter.rolledUnits !== 'number' || !Number.isFinite(counter.rolledUnits)))
+    return 'rolledUnits is not a finite number';
   try {
     scaledFrom(counter.units, QUANTITY_PLACES);
     scaledFrom(counter.rolledUnits, QUANTITY_PLACES);
@@ -171,7 +185,15 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
       items.unshift({
         Put: {
           TableName: tableName(),
-          Item: { ...seriesKey, type: INVENTORY_ITEMS.productSales, productId, through: series.through, units: encodeUnits(series.units), scale: SERIES_SCALE, version: version + 1 },
+          Item: {
+            ...seriesKey,
+            type: INVENTORY_ITEMS.productSales,
+            productId,
+            through: series.through,
+            units: encodeUnits(series.units),
+            scale: SERIES_SCALE,
+            version: version + 1,
+          },
           ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
           ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
         },

@@ -120,7 +120,14 @@ export async function readSearchChunks(tenantId: string, list: SearchList, gener
  * Writes a chunk's records as version `expected + 1`, conditioned on the item being at
  * `expected` (absent for 0); false when another fold got there first.
  */
-export async function writeSearchChunk(tenantId: string, list: SearchList, generation: string, chunk: number, records: SearchRecord[], expected: number): Promise<boolean> {
+export async function writeSearchChunk(
+  tenantId: string,
+  list: SearchList,
+  generation: string,
+  chunk: number,
+  records: SearchRecord[],
+  expected: number,
+): Promise<boolean> {
   return conditionally(
     db().send(
       new PutCommand({
@@ -132,7 +139,9 @@ export async function writeSearchChunk(tenantId: string, list: SearchList, gener
           n: records.length,
           body: deflateRawSync(encodeChunk(records)),
         },
-        ...(expected === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'v = :expected', ExpressionAttributeValues: { ':expected': expected } }),
+        ...(expected === 0
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'v = :expected', ExpressionAttributeValues: { ':expected': expected } }),
       }),
     ),
   );
@@ -144,8 +153,17 @@ export async function writeSearchManifest(tenantId: string, list: SearchList, ma
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.searchManifest(tenantId, list), type: SEARCH_ITEMS.manifest, generation: manifest.generation, level: manifest.level, rev: manifest.rev, versions: fromVersions(manifest.versions) },
-        ...(manifest.rev === 1 ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': manifest.rev - 1 } }),
+        Item: {
+          ...keys.searchManifest(tenantId, list),
+          type: SEARCH_ITEMS.manifest,
+          generation: manifest.generation,
+          level: manifest.level,
+          rev: manifest.rev,
+          versions: fromVersions(manifest.versions),
+        },
+        ...(manifest.rev === 1
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': manifest.rev - 1 } }),
       }),
     ),
   );

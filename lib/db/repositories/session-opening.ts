@@ -68,7 +68,10 @@ export async function planSessionOpening(user: UserGround, session: Session, end
   const ranked = [...existing.filter((candidate) => !live(candidate)).sort(byAge), ...existing.filter(live).sort(byAge)];
   const leaving = ranked.slice(0, Math.min(MAX_EVICTIONS_PER_OPENING, Math.max(0, existing.length + 1 - MAX_SESSIONS_PER_USER)));
   return {
-    items: [sessionPut(session), ...leaving.map((gone): TransactItem => ({ Delete: { TableName: tableName(), Key: keys.session(gone.tenantId, gone.userId, gone.id) } }))],
+    items: [
+      sessionPut(session),
+      ...leaving.map((gone): TransactItem => ({ Delete: { TableName: tableName(), Key: keys.session(gone.tenantId, gone.userId, gone.id) } })),
+    ],
     user: countParts(existing.length + 1 - leaving.length),
     evicted: leaving.filter(live),
   };

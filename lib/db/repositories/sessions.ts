@@ -1,11 +1,4 @@
-import {
-  DeleteCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../../audit/model';
 import type { Session, User } from '../../auth/model';
 import { db, tableName } from '../client';
@@ -51,18 +44,16 @@ export async function rotateRefreshJti(
 }
 
 function rotation(session: Session, presentedJti: string, nextJti: string, now: string): TransactItem {
-  return (
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.session(session.tenantId, session.userId, session.id),
-          UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
-          ConditionExpression: 'refreshJti = :presented AND #status = :active',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
-        },
-      }
-  );
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.session(session.tenantId, session.userId, session.id),
+      UpdateExpression: 'SET refreshJti = :next, previousRefreshJti = :presented, rotatedAt = :now, lastActiveAt = :now',
+      ConditionExpression: 'refreshJti = :presented AND #status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':next': nextJti, ':presented': presentedJti, ':now': now, ':active': 'ACTIVE' },
+    },
+  };
 }
 
 function revokeUpdate(session: Pick<Session, 'tenantId' | 'userId' | 'id'>, now: string): TransactItem & { Update: object } {
@@ -129,7 +120,13 @@ function liveRevokeUpdate(ids: { tenantId: string; userId: string; sessionId: st
       ConditionExpression:
         'attribute_exists(pk) AND #status = :active AND expiresAt > :now AND (credentialVersion = :version OR (attribute_not_exists(credentialVersion) AND createdAt >= :validFrom))',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':now': now, ':version': user.credentialVersion, ':validFrom': user.sessionsValidFrom ?? '' },
+      ExpressionAttributeValues: {
+        ':revoked': 'REVOKED',
+        ':active': 'ACTIVE',
+        ':now': now,
+        ':version': user.credentialVersion,
+        ':validFrom': user.sessionsValidFrom ?? '',
+      },
     },
   };
 }
@@ -165,7 +162,14 @@ export const SESSIONS_PER_REVOCATION = 97;
  * others). False when one of them ended meanwhile: nothing was written, and the caller reads
  * the sessions again.
  */
-export async function revokeLiveSessions(tenantId: string, userId: string, sessionIds: string[], now: string, user: CredentialState, audit: AuditRecord | null): Promise<boolean> {
+export async function revokeLiveSessions(
+  tenantId: string,
+  userId: string,
+  sessionIds: string[],
+  now: string,
+  user: CredentialState,
+  audit: AuditRecord | null,
+): Promise<boolean> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -204,7 +208,12 @@ export async function touchSession(session: Pick<Session, 'tenantId' | 'userId' 
  * The user's session items (any status), at most `max`: Queries of `pageSize` items each,
  * following the pages until the range ends or `max` are read. `more` says the range held more.
  */
-export async function listSessionsOfUserBounded(tenantId: string, userId: string, max: number, pageSize = 100): Promise<{ sessions: Session[]; more: boolean }> {
+export async function listSessionsOfUserBounded(
+  tenantId: string,
+  userId: string,
+  max: number,
+  pageSize = 100,
+): Promise<{ sessions: Session[]; more: boolean }> {
   const { pk, skPrefix } = keys.sessionsOfUser(tenantId, userId);
   const found: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -237,14 +246,28 @@ export async function deleteItemsOfRemovedUser(tenantId: string, userId: string,
     const limit = Math.min(pageSize, max - deleted);
     if (limit <= 0) break;
     const { Items = [], LastEvaluatedKey } = await db().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true, Limit: limit }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        Limit: limit,
+      }),
     );
     for (const item of Items) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk as string, sk: item.sk as string } }));
     deleted += Items.length;
     if (!LastEvaluatedKey) return { deleted, more: false };
   }
   const { Items = [] } = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk', ConsistentRead: true, Limit: 1 }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk',
+      ConsistentRead: true,
+      Limit: 1,
+    }),
   );
   return { deleted, more: Items.length > 0 };
 }

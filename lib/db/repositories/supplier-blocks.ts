@@ -88,7 +88,13 @@ export function blockCountWrite(tenantId: string, block: SupplierBlock, delta: 1
 
 /** The first block of a tenant's index, written with its first entry (fails when another write created it first). */
 export function firstBlockWrite(tenantId: string): TransactItem {
-  return { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, ''), n: 1, version: 1, writes: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.supplierBlock(tenantId, ''), n: 1, version: 1, writes: 1 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
 
 /** Every block of the tenant, in order (consistent). */
@@ -161,7 +167,13 @@ export async function splitSupplierBlockIfFull(tenantId: string, firstSk: string
               ExpressionAttributeValues: { ':half': half, ':next': block.version + 1, ':version': block.version, ':writes': block.writes, ':lease': lease },
             },
           },
-          { Put: { TableName: tableName(), Item: { ...keys.supplierBlock(tenantId, median), n: block.count - half, version: 1, writes: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.supplierBlock(tenantId, median), n: block.count - half, version: 1, writes: 0 },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
         ],
       }),
     );
@@ -170,7 +182,17 @@ export async function splitSupplierBlockIfFull(tenantId: string, firstSk: string
     if (!(error instanceof Error && error.name === 'TransactionCanceledException')) throw error;
   } finally {
     if (!split) {
-      await conditionally(db().send(new UpdateCommand({ TableName: tableName(), Key, UpdateExpression: 'REMOVE frozenUntil', ConditionExpression: 'frozenUntil = :lease', ExpressionAttributeValues: { ':lease': lease } })));
+      await conditionally(
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key,
+            UpdateExpression: 'REMOVE frozenUntil',
+            ConditionExpression: 'frozenUntil = :lease',
+            ExpressionAttributeValues: { ':lease': lease },
+          }),
+        ),
+      );
     }
   }
 }
@@ -204,7 +226,12 @@ export async function rebuildSupplierBlocks(tenantId: string): Promise<number> {
   const size = MAX_BLOCK_ENTRIES / 2;
   const blocks: Record<string, unknown>[] = [];
   for (let start = 0; start < entries.length; start += size) {
-    blocks.push({ ...keys.supplierBlock(tenantId, start === 0 ? '' : String(entries[start]?.sk)), n: Math.min(size, entries.length - start), version: 1, writes: 0 });
+    blocks.push({
+      ...keys.supplierBlock(tenantId, start === 0 ? '' : String(entries[start]?.sk)),
+      n: Math.min(size, entries.length - start),
+      version: 1,
+      writes: 0,
+    });
   }
   await putAll(blocks);
   return blocks.length;

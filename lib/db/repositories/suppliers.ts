@@ -32,7 +32,17 @@ import { fieldsOf, pick, withoutNulls } from '../items';
 import { keys, type Key } from '../keys';
 import { cancellationCodes, withOptimisticRetries } from '../retry';
 import { putAll } from './bulk';
-import { blockCountWrite, findSupplierBlock, firstBlockWrite, MAX_BLOCK_ENTRIES, pageIdsFromBlocks, readSupplierBlocks, rebuildSupplierBlocks, splitSupplierBlockIfFull, type SupplierBlock } from './supplier-blocks';
+import {
+  blockCountWrite,
+  findSupplierBlock,
+  firstBlockWrite,
+  MAX_BLOCK_ENTRIES,
+  pageIdsFromBlocks,
+  readSupplierBlocks,
+  rebuildSupplierBlocks,
+  splitSupplierBlockIfFull,
+  type SupplierBlock,
+} from './supplier-blocks';
 
 /** What an update needs besides the supplier: where its index entry is, and the version it read. */
 interface StoredSupplier {
@@ -217,7 +227,12 @@ async function writeSupplierChanges(tenantId: string, stored: StoredSupplier, ne
  * there first: the entry that commits compares the state its write was conditioned on).
  * 404 when the tenant has no such supplier.
  */
-export async function modifySupplier(tenantId: string, supplierId: string, change: (current: Supplier) => Supplier, audit: (before: Supplier, after: Supplier) => AuditRecord): Promise<Supplier> {
+export async function modifySupplier(
+  tenantId: string,
+  supplierId: string,
+  change: (current: Supplier) => Supplier,
+  audit: (before: Supplier, after: Supplier) => AuditRecord,
+): Promise<Supplier> {
   return withRetries(async () => {
     const stored = await readStoredSupplier(tenantId, supplierId);
     if (!stored) throw new NotFound('No such supplier');
@@ -288,11 +303,21 @@ export async function removeSupplier(tenantId: string, supplierId: string, audit
  */
 export async function bulkInsertSuppliers(tenantId: string, suppliers: Supplier[], onProgress?: (written: number) => void): Promise<void> {
   await putAll(
-    suppliers.flatMap((supplier): Record<string, unknown>[] => [supplierItem(tenantId, supplier, 1), documentSentinel(tenantId, supplier), { ...indexEntry(tenantId, supplier) }]),
+    suppliers.flatMap((supplier): Record<string, unknown>[] => [
+      supplierItem(tenantId, supplier, 1),
+      documentSentinel(tenantId, supplier),
+      { ...indexEntry(tenantId, supplier) },
+    ]),
     onProgress && ((written) => onProgress(Math.floor(written / 3))),
   );
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: keys.supplierStats(tenantId), UpdateExpression: 'ADD #count :added', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':added': suppliers.length } }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.supplierStats(tenantId),
+      UpdateExpression: 'ADD #count :added',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':added': suppliers.length },
+    }),
   );
   await rebuildSupplierBlocks(tenantId);
 }

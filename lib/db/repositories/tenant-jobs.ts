@@ -17,7 +17,12 @@ import { deleteAll } from './bulk';
  */
 
 /** The `type` attribute of the tenant jobs' items. */
-export const TENANT_JOB_ITEMS = { deletionDue: 'TenantDeletionDue', export: 'TenantExport', exportRunning: 'TenantExportRunning', scanPosition: 'ScanPosition' } as const;
+export const TENANT_JOB_ITEMS = {
+  deletionDue: 'TenantDeletionDue',
+  export: 'TenantExport',
+  exportRunning: 'TenantExportRunning',
+  scanPosition: 'ScanPosition',
+} as const;
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -35,7 +40,12 @@ function scanPositionPut(jobId: string, cursors: ScanCursor[], now: string): Tra
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.scanPosition(jobId), type: TENANT_JOB_ITEMS.scanPosition, cursors: JSON.stringify(cursors), ttl: epochSeconds(now) + SCAN_POSITION_DAYS * 24 * 3600 },
+      Item: {
+        ...keys.scanPosition(jobId),
+        type: TENANT_JOB_ITEMS.scanPosition,
+        cursors: JSON.stringify(cursors),
+        ttl: epochSeconds(now) + SCAN_POSITION_DAYS * 24 * 3600,
+      },
     },
   };
 }
@@ -54,12 +64,26 @@ const storedDeletionProgress = ({ cursors: _cursors, ...rest }: DeletionProgress
  * consistent (half the read units) unless `consistent`: what a deletion pass might miss by it,
  * the second count, which is consistent, finds.
  */
-export async function scanSegment(segment: number, segments: number, cursor: ScanCursor, pages: number, consistent = false): Promise<{ items: Record<string, unknown>[]; cursor: ScanCursor }> {
+export async function scanSegment(
+  segment: number,
+  segments: number,
+  cursor: ScanCursor,
+  pages: number,
+  consistent = false,
+): Promise<{ items: Record<string, unknown>[]; cursor: ScanCursor }> {
   if (cursor === 'done') return { items: [], cursor };
   const items: Record<string, unknown>[] = [];
   let startKey = cursor ?? undefined;
   for (let page = 0; page < pages; page += 1) {
-    const result = await db().send(new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, ExclusiveStartKey: startKey, ...(consistent ? { ConsistentRead: true } : {}) }));
+    const result = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        Segment: segment,
+        TotalSegments: segments,
+        ExclusiveStartKey: startKey,
+        ...(consistent ? { ConsistentRead: true } : {}),
+      }),
+    );
     items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
     if (!startKey) return { items, cursor: 'done' };
@@ -84,11 +108,16 @@ export async function dueDeletions(now: string, limit: number): Promise<{ tenant
 }
 
 /** The tenant's item with its deletion's progress and step, or undefined once it is gone. */
-export async function readDeletion(tenantId: string): Promise<{ tenant: Tenant & Record<string, unknown>; progress?: DeletionProgress; step: number; stepAt?: string } | undefined> {
+export async function readDeletion(
+  tenantId: string,
+): Promise<{ tenant: Tenant & Record<string, unknown>; progress?: DeletionProgress; step: number; stepAt?: string } | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true }));
   if (!Item) return undefined;
   // A deletion started before the position was kept apart has its cursors in its progress.
-  const stored = typeof Item.deletionProgress === 'string' ? (JSON.parse(Item.deletionProgress) as Omit<DeletionProgress, 'cursors'> & { cursors?: ScanCursor[] }) : undefined;
+  const stored =
+    typeof Item.deletionProgress === 'string'
+      ? (JSON.parse(Item.deletionProgress) as Omit<DeletionProgress, 'cursors'> & { cursors?: ScanCursor[] })
+      : undefined;
   const cursors = stored ? ((await readScanPosition(deletionJobId(tenantId))) ?? stored.cursors) : undefined;
   return {
     tenant: Item as Tenant & Record<string, unknown>,
@@ -107,12 +136,22 @@ export async function markTenantDeleting(tenantId: string, deletionDueAt: string
   const update = {
     TableName: tableName(),
     Key: keys.tenant(tenantId),
-    UpdateExpression: 'SET #status = :deleting, deletionProgress = :progress, deletionStep = :zero, deletionStepAt = :now, deletionStartedAt = :now, updatedAt = :now',
+    UpdateExpression:
+      'SET #status = :deleting, deletionProgress = :progress, deletionStep = :zero, deletionStepAt = :now, deletionStartedAt = :now, updatedAt = :now',
     ConditionExpression: '#status = :closed AND deletionDueAt = :due AND deletionDueAt <= :now',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':deleting': 'DELETING', ':closed': 'CLOSED', ':due': deletionDueAt, ':now': now, ':progress': storedDeletionProgress(progress), ':zero': 0 },
+    ExpressionAttributeValues: {
+      ':deleting': 'DELETING',
+      ':closed': 'CLOSED',
+      ':due': deletionDueAt,
+      ':now': now,
+      ':progress': storedDeletionProgress(progress),
+      ':zero': 0,
+    },
   };
-  return firstConditionHeld(db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, scanPositionPut(deletionJobId(tenantId), progress.cursors, now)] })));
+  return firstConditionHeld(
+    db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, scanPositionPut(deletionJobId(tenantId), progress.cursors, now)] })),
+  );
 }
 
 /** Await a transaction whose first item is the conditioned one: false when that condition failed (nothing was written). */
@@ -148,7 +187,14 @@ export async function finishTenantDeletion(tenantId: string, deletionDueAt: stri
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Delete: { TableName: tableName(), Key: keys.tenant(tenantId), ConditionExpression: 'deletionStep = :step', ExpressionAttributeValues: { ':step': step } } },
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.tenant(tenantId),
+              ConditionExpression: 'deletionStep = :step',
+              ExpressionAttributeValues: { ':step': step },
+            },
+          },
           { Delete: { TableName: tableName(), Key: keys.tenantDeletionDue(deletionDueAt, tenantId) } },
           { Delete: { TableName: tableName(), Key: keys.scanPosition(deletionJobId(tenantId)) } },
           ...auditItems(audit),
@@ -186,7 +232,8 @@ const toExport = (item: Record<string, unknown>, cursors: ScanCursor[] | undefin
   };
 };
 
-const exportProgress = (job: TenantExport) => JSON.stringify({ files: job.files, counts: job.counts, excluded: job.excluded, droppedAttributes: job.droppedAttributes });
+const exportProgress = (job: TenantExport) =>
+  JSON.stringify({ files: job.files, counts: job.counts, excluded: job.excluded, droppedAttributes: job.droppedAttributes });
 
 /** The lock's put: this export holds the tenant's export slot, conditioned on the slot being free, or held by `staleExportId`. */
 function exportLockPut(job: TenantExport, staleExportId: string | undefined): TransactItem {
@@ -233,7 +280,11 @@ export async function insertTenantExport(job: TenantExport, audit: AuditRecord, 
     },
   };
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [exportLockPut(job, staleExportId), put, scanPositionPut(job.id, job.cursors, job.createdAt), ...auditItems(audit)] }));
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [exportLockPut(job, staleExportId), put, scanPositionPut(job.id, job.cursors, job.createdAt), ...auditItems(audit)],
+      }),
+    );
     return true;
   } catch (error) {
     if (failedConditions(error)?.includes(0)) return false;
@@ -272,7 +323,9 @@ export async function recordExportStep(job: TenantExport, fromStep: number): Pro
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: values,
   };
-  const recorded = await firstConditionHeld(db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, scanPositionPut(job.id, job.cursors, job.createdAt)] })));
+  const recorded = await firstConditionHeld(
+    db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, scanPositionPut(job.id, job.cursors, job.createdAt)] })),
+  );
   if (recorded && job.status !== 'running') await releaseExportSlot(job);
   return recorded;
 }

@@ -18,7 +18,22 @@ import { scaledFrom } from '../decimals';
 export type { Tenant };
 
 type OptionalFields = 'platform' | 'stockLowThresholdDays' | 'closedAt' | 'deletionDueAt';
-const FIELDS = fieldsOf<Omit<Tenant, OptionalFields>>()(['id', 'name', 'brandName', 'document', 'address', 'phone', 'logoUrl', 'plan', 'mfaPolicy', 'adminEmail', 'status', 'baseAccountUserId', 'createdAt', 'updatedAt']);
+const FIELDS = fieldsOf<Omit<Tenant, OptionalFields>>()([
+  'id',
+  'name',
+  'brandName',
+  'document',
+  'address',
+  'phone',
+  'logoUrl',
+  'plan',
+  'mfaPolicy',
+  'adminEmail',
+  'status',
+  'baseAccountUserId',
+  'createdAt',
+  'updatedAt',
+]);
 
 /** Item -> Tenant, dropping the key attributes (`platform` only on the marked tenant; `stockLowThresholdDays`, `closedAt` and `deletionDueAt` only when set). */
 export const toTenant = (item: Record<string, unknown>): Tenant => ({
@@ -83,7 +98,14 @@ export async function takeBackTenant(tenant: Tenant, invitation: Invitation, aud
     new TransactWriteCommand({
       TransactItems: [
         { Delete: { TableName: tableName(), Key: keys.tenant(tenant.id), ConditionExpression: 'attribute_not_exists(baseAccountUserId)' } },
-        { Delete: { TableName: tableName(), Key: keys.tenantName(tenant.name), ConditionExpression: 'tenantId = :id', ExpressionAttributeValues: { ':id': tenant.id } } },
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.tenantName(tenant.name),
+            ConditionExpression: 'tenantId = :id',
+            ExpressionAttributeValues: { ':id': tenant.id },
+          },
+        },
         { Delete: { TableName: tableName(), Key: keys.invitation(invitation.tenantId, invitation.email) } },
         ...auditItemsUndone(audit),
       ],
@@ -112,7 +134,11 @@ export interface TenantPosition {
 }
 
 /** One Query of a tenant shard: up to `limit` tenants by name, from `startKey`. */
-async function queryShard(shard: string, limit: number, startKey: Record<string, unknown> | undefined): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
+async function queryShard(
+  shard: string,
+  limit: number,
+  startKey: Record<string, unknown> | undefined,
+): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -144,7 +170,7 @@ export async function listTenantPage(page: { limit: number; after?: TenantPositi
     for (const [index, result] of results.entries()) {
       found.push(...result.items);
       // A shard past DynamoDB's 1 MB a response: the rest of it comes before the next shard's.
-      for (let lastKey = result.lastKey; lastKey && found.length <= page.limit; ) {
+      for (let lastKey = result.lastKey; lastKey && found.length <= page.limit;) {
         const more = await queryShard(shards[index] as string, page.limit + 1 - found.length, lastKey);
         found.push(...more.items);
         lastKey = more.lastKey;
@@ -169,7 +195,13 @@ export type TenantAudit = (before: Tenant, after: Tenant) => AuditRecord;
  */
 export function updateTenantProfile(tenantId: string, changes: Partial<TenantProfile>, now: string, audit: TenantAudit): Promise<Tenant> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<TenantProfile>;
-  return reviseItem(keys.tenant(tenantId), toTenant, (before) => ({ after: { ...before, ...given, updatedAt: now }, fields: { ...given, updatedAt: now } }), audit, 'No such tenant');
+  return reviseItem(
+    keys.tenant(tenantId),
+    toTenant,
+    (before) => ({ after: { ...before, ...given, updatedAt: now }, fields: { ...given, updatedAt: now } }),
+    audit,
+    'No such tenant',
+  );
 }
 
 /**
@@ -178,7 +210,13 @@ export function updateTenantProfile(tenantId: string, changes: Partial<TenantPro
  * profile change is. 409 when the tenant already has its base account: the e-mail only
  * decides who may open it.
  */
-export function setTenantAdminEmail(tenantId: string, changes: Partial<TenantProfile>, invitation: Invitation, now: string, audit: TenantAudit): Promise<Tenant> {
+export function setTenantAdminEmail(
+  tenantId: string,
+  changes: Partial<TenantProfile>,
+  invitation: Invitation,
+  now: string,
+  audit: TenantAudit,
+): Promise<Tenant> {
   const given = { ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)), adminEmail: invitation.email };
   return reviseItem(
     keys.tenant(tenantId),
@@ -198,7 +236,13 @@ export function setTenantAdminEmail(tenantId: string, changes: Partial<TenantPro
  * schedule and the close's entry, in one transaction conditioned on the status `expected` (the
  * one the service read): a close or reopen that got in between fails it, answered 409.
  */
-export async function markTenantClosed(tenantId: string, expected: Tenant['status'], closedAt: string, deletionDueAt: string, audit: AuditRecord): Promise<void> {
+export async function markTenantClosed(
+  tenantId: string,
+  expected: Tenant['status'],
+  closedAt: string,
+  deletionDueAt: string,
+  audit: AuditRecord,
+): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -213,7 +257,12 @@ export async function markTenantClosed(tenantId: string, expected: Tenant['statu
               ExpressionAttributeValues: { ':closed': 'CLOSED', ':closedAt': closedAt, ':due': deletionDueAt, ':expected': expected },
             },
           },
-          { Put: { TableName: tableName(), Item: { ...keys.tenantDeletionDue(deletionDueAt, tenantId), type: TENANT_JOB_ITEMS.deletionDue, tenantId, deletionDueAt } } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.tenantDeletionDue(deletionDueAt, tenantId), type: TENANT_JOB_ITEMS.deletionDue, tenantId, deletionDueAt },
+            },
+          },
           ...auditItems(audit),
         ],
       }),

@@ -51,7 +51,9 @@ function adminCountWrite(tenantId: string, delta: 1 | -1): TransactItem {
       TableName: tableName(),
       Key: keys.tenantAdmins(tenantId),
       UpdateExpression: 'SET #type = :type ADD n :delta',
-      ...(delta < 0 ? { ConditionExpression: 'n > :one', ExpressionAttributeValues: { ':type': USER_ITEMS.adminCount, ':delta': delta, ':one': 1 } } : { ExpressionAttributeValues: { ':type': USER_ITEMS.adminCount, ':delta': delta } }),
+      ...(delta < 0
+        ? { ConditionExpression: 'n > :one', ExpressionAttributeValues: { ':type': USER_ITEMS.adminCount, ':delta': delta, ':one': 1 } }
+        : { ExpressionAttributeValues: { ':type': USER_ITEMS.adminCount, ':delta': delta } }),
       ExpressionAttributeNames: { '#type': 'type' },
     },
   };
@@ -107,10 +109,13 @@ function admissionChecks(user: User, admission: Admission): TransactItem[] {
 export async function insertUserWithSession(user: User, credentials: Credentials, admission: Admission, session: Session, audit: AuditRecord): Promise<void> {
   const [userPut, emailPut, ...rest] = userPuts(user, credentials) as [TransactItem, TransactItem, ...TransactItem[]];
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [userPut, emailPut, ...admissionChecks(user, admission), sessionPut(session), ...rest, ...auditItems(audit)] }));
+    await db().send(
+      new TransactWriteCommand({ TransactItems: [userPut, emailPut, ...admissionChecks(user, admission), sessionPut(session), ...rest, ...auditItems(audit)] }),
+    );
   } catch (error) {
     const failed = failedConditions(error);
-    if (failed?.some((index) => index >= 2 && index < 2 + (admission.baseAccount ? 3 : 1))) throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
+    if (failed?.some((index) => index >= 2 && index < 2 + (admission.baseAccount ? 3 : 1)))
+      throw new Forbidden('Registration into this tenant is not permitted for this e-mail');
     if (failed?.includes(1)) throw new Conflict('An account with this e-mail already exists');
     throw error;
   }
@@ -206,7 +211,15 @@ async function ensureAdminCount(tenantId: string): Promise<void> {
   if (Item) return;
   const { pk, skPrefix } = keys.usersOfTenant(tenantId);
   const admins = (await queryAll(pk, { skPrefix, consistent: true })).filter((item) => item.type === USER_ITEMS.user && item.role === 'ADMIN').length;
-  await conditionally(db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.tenantAdmins(tenantId), type: USER_ITEMS.adminCount, n: admins }, ConditionExpression: 'attribute_not_exists(pk)' })));
+  await conditionally(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.tenantAdmins(tenantId), type: USER_ITEMS.adminCount, n: admins },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
 }
 
 const LAST_ADMIN = 'A tenant keeps at least one administrator: promote another user first';
@@ -301,7 +314,9 @@ export async function deleteUser(tenantId: string, userId: string, audit: AuditR
           ExpressionAttributeValues: { ':role': user.role },
         },
       },
-      { Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } } },
+      {
+        Delete: { TableName: tableName(), Key: keys.email(user.email), ConditionExpression: 'userId = :user', ExpressionAttributeValues: { ':user': userId } },
+      },
       { Delete: { TableName: tableName(), Key: keys.userListing(tenantId, sortName(user.name), userId) } },
       // The user's secrets go with it.
       { Delete: { TableName: tableName(), Key: keys.credentials(tenantId, userId) } },
@@ -341,11 +356,22 @@ export async function insertLoginSession(user: UserGround, session: Session, aud
  * user ends, the one in use included; `CredentialsChanged` when another change got there
  * first) and the new session, at the new version.
  */
-export async function replacePassword(user: UserGround, passwordHash: string, session: Session, audit: AuditRecord, nowMs: number, evictionRecord: EvictionRecord): Promise<void> {
+export async function replacePassword(
+  user: UserGround,
+  passwordHash: string,
+  session: Session,
+  audit: AuditRecord,
+  nowMs: number,
+  evictionRecord: EvictionRecord,
+): Promise<void> {
   await openSessionInTransaction(user, session, { endsOthers: true, nowMs, evictionRecord }, (ground, opening) => ({
     items: [
       updateItem(tableName(), keys.user(ground.tenantId, ground.id), credentialsChange(user.credentialVersion, session.createdAt), opening.user),
-      updateItem(tableName(), keys.credentials(ground.tenantId, ground.id), credentialsItemChange(user.credentialVersion), { set: ['passwordHash = :passwordHash'], remove: ['resetTokenHash'], values: { ':passwordHash': passwordHash } }),
+      updateItem(tableName(), keys.credentials(ground.tenantId, ground.id), credentialsItemChange(user.credentialVersion), {
+        set: ['passwordHash = :passwordHash'],
+        remove: ['resetTokenHash'],
+        values: { ':passwordHash': passwordHash },
+      }),
       ...opening.items,
       ...auditItems(audit),
     ],

@@ -36,13 +36,23 @@ const toWork = (item: Record<string, unknown>): DeliveryWork => ({ delivery: pic
  */
 export function insertDelivery(delivery: WebhookDelivery, event: WebhookEvent): Promise<boolean> {
   const due = delivery.status === 'pending' && delivery.nextAttemptAt !== null ? gsi1.webhookDue(delivery.id, delivery.nextAttemptAt) : {};
-  return conditionally(db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keyOf(delivery), ...due, type: WEBHOOK_ITEMS.delivery, ...delivery, event, leased: true, ttl: epochSeconds(delivery.createdAt) + DELIVERY_RETENTION_DAYS * 24 * 3600 },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  ));
+  return conditionally(
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keyOf(delivery),
+          ...due,
+          type: WEBHOOK_ITEMS.delivery,
+          ...delivery,
+          event,
+          leased: true,
+          ttl: epochSeconds(delivery.createdAt) + DELIVERY_RETENTION_DAYS * 24 * 3600,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
 }
 
 /**
@@ -95,7 +105,14 @@ export async function claimDelivery(delivery: WebhookDelivery, seen: string, cla
         UpdateExpression: 'SET nextAttemptAt = :claim, leased = :leased, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
         ConditionExpression: '#status = :pending AND nextAttemptAt = :seen',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':claim': claimedUntil, ':leased': true, ':gsi1pk': due.gsi1pk, ':gsi1sk': due.gsi1sk, ':pending': 'pending', ':seen': seen },
+        ExpressionAttributeValues: {
+          ':claim': claimedUntil,
+          ':leased': true,
+          ':gsi1pk': due.gsi1pk,
+          ':gsi1sk': due.gsi1sk,
+          ':pending': 'pending',
+          ':seen': seen,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );

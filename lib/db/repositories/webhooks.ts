@@ -16,18 +16,42 @@ import { conditionally, failedConditions } from '../conditions';
  * together, with the change's audit entry, in one transaction.
  */
 
-const ENDPOINT_FIELDS = fieldsOf<WebhookEndpoint>()(['id', 'tenantId', 'url', 'description', 'events', 'enabled', 'disabledReason', 'failingSince', 'createdAt', 'updatedAt']);
+const ENDPOINT_FIELDS = fieldsOf<WebhookEndpoint>()([
+  'id',
+  'tenantId',
+  'url',
+  'description',
+  'events',
+  'enabled',
+  'disabledReason',
+  'failingSince',
+  'createdAt',
+  'updatedAt',
+]);
 const SECRET_FIELDS = fieldsOf<WebhookSecrets>()(['tenantId', 'endpointId', 'current', 'previous', 'previousExpiresAt']);
 
 /** An endpoint as read (absent fields as null). */
 export const toEndpoint = (item: Record<string, unknown>): WebhookEndpoint => pick<WebhookEndpoint>(item, ENDPOINT_FIELDS);
 const toSecrets = (item: Record<string, unknown>): WebhookSecrets => pick<WebhookSecrets>(item, SECRET_FIELDS);
 
-const endpointItem = (endpoint: WebhookEndpoint) => ({ ...keys.webhookEndpoint(endpoint.tenantId, endpoint.id), type: WEBHOOK_ITEMS.endpoint, ...withoutNulls(endpoint) });
-const secretsItem = (secrets: WebhookSecrets) => ({ ...keys.webhookSecrets(secrets.tenantId, secrets.endpointId), type: WEBHOOK_ITEMS.secrets, ...withoutNulls(secrets) });
+const endpointItem = (endpoint: WebhookEndpoint) => ({
+  ...keys.webhookEndpoint(endpoint.tenantId, endpoint.id),
+  type: WEBHOOK_ITEMS.endpoint,
+  ...withoutNulls(endpoint),
+});
+const secretsItem = (secrets: WebhookSecrets) => ({
+  ...keys.webhookSecrets(secrets.tenantId, secrets.endpointId),
+  type: WEBHOOK_ITEMS.secrets,
+  ...withoutNulls(secrets),
+});
 
 /** Store a new endpoint and its secrets with the entry; false when its id is taken. */
-export async function insertEndpoint(endpoint: WebhookEndpoint, secrets: WebhookSecrets, audit: AuditRecord, maxPerTenant: number): Promise<'stored' | 'id-taken' | 'full'> {
+export async function insertEndpoint(
+  endpoint: WebhookEndpoint,
+  secrets: WebhookSecrets,
+  audit: AuditRecord,
+  maxPerTenant: number,
+): Promise<'stored' | 'id-taken' | 'full'> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -70,7 +94,8 @@ export async function listEndpointPage(tenantId: string, page: { limit: number; 
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: page.afterSk === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :after AND :end',
-      ExpressionAttributeValues: page.afterSk === undefined ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk, ':after': page.afterSk, ':end': `${skPrefix}\uffff` },
+      ExpressionAttributeValues:
+        page.afterSk === undefined ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk, ':after': page.afterSk, ':end': `${skPrefix}\uffff` },
       ConsistentRead: true,
       // One more, to know whether a next page exists; BETWEEN includes the last key of the page before.
       Limit: page.limit + 1 + (page.afterSk === undefined ? 0 : 1),
@@ -139,7 +164,15 @@ export function deleteEndpoint(tenantId: string, id: string, audit: AuditRecord)
     [
       { Delete: { TableName: tableName(), Key: keys.webhookEndpoint(tenantId, id), ConditionExpression: 'attribute_exists(pk)' } },
       { Delete: { TableName: tableName(), Key: keys.webhookSecrets(tenantId, id) } },
-      { Update: { TableName: tableName(), Key: keys.webhookEndpointCount(tenantId), UpdateExpression: 'ADD #n :minus', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':minus': -1 } } },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.webhookEndpointCount(tenantId),
+          UpdateExpression: 'ADD #n :minus',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
     ],
     audit,
   );
@@ -156,7 +189,14 @@ export async function getSecrets(tenantId: string, id: string): Promise<WebhookS
  * previous one until `previousExpiresAt`; the one before it is dropped. Of two parallel rotations
  * one wins and the other is refused (false), as is a rotation of an endpoint deleted meanwhile.
  */
-export function rotateSecrets(tenantId: string, id: string, readCurrent: string, current: string, previousExpiresAt: string, audit: AuditRecord): Promise<boolean> {
+export function rotateSecrets(
+  tenantId: string,
+  id: string,
+  readCurrent: string,
+  current: string,
+  previousExpiresAt: string,
+  audit: AuditRecord,
+): Promise<boolean> {
   return writeWithEntry(
     [
       {
@@ -210,7 +250,9 @@ export async function setFailingSince(endpoint: Pick<WebhookEndpoint, 'tenantId'
         Key: keys.webhookEndpoint(endpoint.tenantId, endpoint.id),
         UpdateExpression: value === null ? 'REMOVE failingSince' : 'SET failingSince = :value',
         ConditionExpression: read === null ? 'attribute_exists(pk) AND attribute_not_exists(failingSince)' : 'attribute_exists(pk) AND failingSince = :read',
-        ...(value === null && read === null ? {} : { ExpressionAttributeValues: { ...(value === null ? {} : { ':value': value }), ...(read === null ? {} : { ':read': read }) } }),
+        ...(value === null && read === null
+          ? {}
+          : { ExpressionAttributeValues: { ...(value === null ? {} : { ':value': value }), ...(read === null ? {} : { ':read': read }) } }),
       }),
     ),
   );

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../../lib/auth/totp';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  signInCookie,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { AccountPage } from './pages/account-page';
 import { SignInPage } from './pages/sign-in-page';
 

@@ -3,7 +3,21 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { codeAt } from '../../../lib/auth/totp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  mailedLink,
+  newContext,
+  PASSWORD,
+  resetScreenshots,
+  signInCookie,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { auditLabels } from '../../../console/src/pages/admin/audit-labels';
 import { AdminPage } from './pages/admin-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -18,7 +32,10 @@ let platform: { email: string; secret: string; lastStep: number };
 /** A platform administrator made by `npm run create-admin` in the running API's store; its secret read from what it prints. */
 async function createPlatformAdmin(email: string): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, NODE_NO_WARNINGS: '1', ADMIN_PASSWORD: ROOT_PASSWORD };
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/create-admin.ts', '--email', email, '--name', 'Root'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/create-admin.ts', '--email', email, '--name', 'Root'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -59,7 +76,13 @@ async function addMember(tenant: Tenant, name: string, email: string): Promise<v
   const invited = await apiCall(server, 'POST', '/auth/invitations', { email }, tenant.cookie);
   expect(invited.status).toBe(201);
   const link = mailedLink(server.dataDir, email, 'register');
-  const registered = await apiCall(server, 'POST', '/auth/register', { name, email, password: PASSWORD, tenantId: tenant.tenantId, invitationToken: link.searchParams.get('token') });
+  const registered = await apiCall(server, 'POST', '/auth/register', {
+    name,
+    email,
+    password: PASSWORD,
+    tenantId: tenant.tenantId,
+    invitationToken: link.searchParams.get('token'),
+  });
   expect(registered.status).toBe(200);
 }
 
@@ -101,7 +124,13 @@ describe.each(LANGUAGES)('administration (%s)', (language) => {
     await checkpoint(page, language, FLOW, '2-role-changed');
 
     await admin.roleSelect('Bruno Membro').selectOption('MEMBER');
-    await expect.poll(async () => (await apiCall<{ email: string; role: string }[]>(server, 'GET', '/users', undefined, tenant.cookie)).body.find((user) => user.email === memberEmail)?.role).toBe('MEMBER');
+    await expect
+      .poll(
+        async () =>
+          (await apiCall<{ email: string; role: string }[]>(server, 'GET', '/users', undefined, tenant.cookie)).body.find((user) => user.email === memberEmail)
+            ?.role,
+      )
+      .toBe('MEMBER');
 
     await admin.users.getByRole('button', { name: admin.t.removeUser('Davi Saindo') }).click();
     await admin.dialog.getByRole('button', { name: admin.t.remove, exact: true }).click();

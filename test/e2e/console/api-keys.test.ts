@@ -2,7 +2,21 @@ import { request } from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN } from '../../../lib/api-keys/format';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  mailedLink,
+  newContext,
+  PASSWORD,
+  resetScreenshots,
+  signInCookie,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -34,15 +48,19 @@ afterAll(async () => {
  */
 function withKey<T = unknown>(key: string, path: string): Promise<{ status: number; body: T }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(`${server.origin}${path}`, { method: 'GET', headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, agent: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: incoming.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T });
-      });
-      incoming.on('error', reject);
-    });
+    const outgoing = request(
+      `${server.origin}${path}`,
+      { method: 'GET', headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, agent: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: incoming.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T });
+        });
+        incoming.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -50,7 +68,9 @@ function withKey<T = unknown>(key: string, path: string): Promise<{ status: numb
 
 /** Every text the page holds now, visible or not: its markup and each field's value. */
 async function pageText(page: Page): Promise<string> {
-  const values = await page.evaluate(() => Array.from(document.querySelectorAll('input, textarea, select'), (field) => (field as HTMLInputElement).value).join('\n'));
+  const values = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('input, textarea, select'), (field) => (field as HTMLInputElement).value).join('\n'),
+  );
   return `${await page.content()}\n${values}`;
 }
 
@@ -111,7 +131,12 @@ describe.each(LANGUAGES)('API keys (%s)', (language) => {
     expect(await keys.companyLimit.isDisabled()).toBe(false);
     await keys.level('companies').selectOption('none');
     // Dashboards and the audit trail are only read.
-    expect(await keys.level('audit').locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual(['none', 'read']);
+    expect(
+      await keys
+        .level('audit')
+        .locator('option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)),
+    ).toEqual(['none', 'read']);
     await checkpoint(page, language, FLOW, '2-create-form');
 
     // The server's word under its field: an expiry that is past.
@@ -131,15 +156,23 @@ describe.each(LANGUAGES)('API keys (%s)', (language) => {
     expect(await keys.shownKey.getAttribute('readonly')).not.toBeNull();
     await keys.alert.getByText(keys.t.secretWarning).waitFor();
     await keys.alert.getByRole('button', { name: keys.t.copyKey, exact: true }).click();
-    await expect.poll(() => keys.alert.getByRole('status').textContent()).toMatch(new RegExp(`^(${literal(keys.t.keyCopied)}|${literal(keys.t.copyFallback)})$`));
-    if ((await keys.alert.getByRole('status').textContent()) === keys.t.keyCopied) expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
+    await expect
+      .poll(() => keys.alert.getByRole('status').textContent())
+      .toMatch(new RegExp(`^(${literal(keys.t.keyCopied)}|${literal(keys.t.copyFallback)})$`));
+    if ((await keys.alert.getByRole('status').textContent()) === keys.t.keyCopied)
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
     await checkpoint(page, language, FLOW, '3-key-shown');
 
     await keys.closeShownKey();
     const row = keys.keyRow(name);
     await row.waitFor();
     const [stored] = await listed();
-    expect(stored).toMatchObject({ name, scopes: { companies: 'none', suppliers: 'none', inventory: 'write', dashboards: 'none', audit: 'none' }, expiresAt: new Date(`${expiresOn}T23:59:59.999-03:00`).toISOString(), companyId: null });
+    expect(stored).toMatchObject({
+      name,
+      scopes: { companies: 'none', suppliers: 'none', inventory: 'write', dashboards: 'none', audit: 'none' },
+      expiresAt: new Date(`${expiresOn}T23:59:59.999-03:00`).toISOString(),
+      companyId: null,
+    });
     expect(first.startsWith(stored?.prefix ?? '?')).toBe(true);
     await row.getByText(stored?.prefix ?? '?', { exact: true }).waitFor();
     expect(await row.textContent()).toContain(keys.t.scopeLine(keys.t.resourceName('inventory'), keys.t.levelName('write')));
@@ -199,7 +232,13 @@ describe.each(LANGUAGES)('API keys (%s)', (language) => {
     const email = `member-keys-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
     expect((await apiCall(server, 'POST', '/auth/invitations', { email }, tenant.cookie)).status).toBe(201);
     const link = mailedLink(server.dataDir, email, 'register');
-    const registered = await apiCall(server, 'POST', '/auth/register', { name: 'Bruno Membro', email, password: PASSWORD, tenantId: tenant.tenantId, invitationToken: link.searchParams.get('token') });
+    const registered = await apiCall(server, 'POST', '/auth/register', {
+      name: 'Bruno Membro',
+      email,
+      password: PASSWORD,
+      tenantId: tenant.tenantId,
+      invitationToken: link.searchParams.get('token'),
+    });
     expect(registered.status).toBe(200);
     const refused = await apiCall(server, 'GET', '/api-keys', undefined, await signInCookie(server, email, PASSWORD));
     expect(refused.status).toBe(403);

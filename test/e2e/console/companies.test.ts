@@ -1,6 +1,20 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, mailedLink, PASSWORD, signInCookie, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  mailedLink,
+  PASSWORD,
+  signInCookie,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { CompaniesPage } from './pages/companies-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -23,7 +37,10 @@ interface Company {
 }
 
 /** Company documents are unique across the service: one (valid) CNPJ per language, an alphanumeric one in Portuguese. */
-const DOCUMENT = { 'pt-BR': { raw: '12ABC34501DE35', typed: '12abc34501de35', masked: '12.ABC.345/01DE-35' }, en: { raw: '11222333000181', typed: '11222333000181', masked: '11.222.333/0001-81' } } as const;
+const DOCUMENT = {
+  'pt-BR': { raw: '12ABC34501DE35', typed: '12abc34501de35', masked: '12.ABC.345/01DE-35' },
+  en: { raw: '11222333000181', typed: '11222333000181', masked: '11.222.333/0001-81' },
+} as const;
 /** A CPF with its check digits, from 9 digits. */
 function cpf(base: string): string {
   const digits = base.split('').map(Number);
@@ -91,7 +108,13 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     await companies.field('city').fill('São Paulo');
     await checkpoint(page, language, FLOW, '2-create-form');
 
-    const refused = await apiCall<{ errors: { field: string; message: string }[] }>(server, 'POST', '/companies', { name: 'x', document: wrong }, tenant.cookie);
+    const refused = await apiCall<{ errors: { field: string; message: string }[] }>(
+      server,
+      'POST',
+      '/companies',
+      { name: 'x', document: wrong },
+      tenant.cookie,
+    );
     expect(refused.status).toBe(400);
     const message = refused.body.errors.find((error) => error.field === 'document')?.message;
     expect(message).toBeTruthy();
@@ -121,7 +144,13 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     expect(await companies.row('Loja Centro').textContent()).toContain(document.masked);
     const [company, ...others] = await stored();
     expect(others).toEqual([]);
-    expect(company).toMatchObject({ name: 'Loja Centro', document: document.raw, status: 'ACTIVE', email: 'fiscal@example.com', taxRegime: 'SIMPLES_NACIONAL' });
+    expect(company).toMatchObject({
+      name: 'Loja Centro',
+      document: document.raw,
+      status: 'ACTIVE',
+      email: 'fiscal@example.com',
+      taxRegime: 'SIMPLES_NACIONAL',
+    });
     expect(company?.address).toMatchObject({ street: 'Avenida Paulista', number: '1000', city: 'São Paulo', state: 'SP' });
     expect(company?.address?.zipCode.replace('-', '')).toBe('01310100');
     await checkpoint(page, language, FLOW, '4-created');
@@ -139,7 +168,13 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     await companies.save.click();
     await companies.notice.filter({ hasText: companies.t.updated('Loja Centro Sul') }).waitFor();
     const [company] = await stored();
-    expect(company).toMatchObject({ name: 'Loja Centro Sul', document: document.raw, email: null, taxRegime: 'LUCRO_PRESUMIDO', costMethod: 'WEIGHTED_AVERAGE' });
+    expect(company).toMatchObject({
+      name: 'Loja Centro Sul',
+      document: document.raw,
+      email: null,
+      taxRegime: 'LUCRO_PRESUMIDO',
+      costMethod: 'WEIGHTED_AVERAGE',
+    });
     expect(company?.address).toMatchObject({ street: 'Avenida Paulista', city: 'São Paulo' });
     await expect.poll(() => companies.row('Loja Centro Sul').textContent()).toContain(companies.t.taxRegimeName('LUCRO_PRESUMIDO'));
   });
@@ -170,10 +205,22 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
     const email = `member-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
     expect((await apiCall(server, 'POST', '/auth/invitations', { email }, tenant.cookie)).status).toBe(201);
     const link = mailedLink(server.dataDir, email, 'register');
-    const registered = await apiCall(server, 'POST', '/auth/register', { name: 'Beto Membro', email, password: PASSWORD, tenantId: link.searchParams.get('tenantId'), invitationToken: link.searchParams.get('token') });
+    const registered = await apiCall(server, 'POST', '/auth/register', {
+      name: 'Beto Membro',
+      email,
+      password: PASSWORD,
+      tenantId: link.searchParams.get('tenantId'),
+      invitationToken: link.searchParams.get('token'),
+    });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     const [company] = await stored();
-    const refused = await apiCall<{ detail: string }>(server, 'PATCH', `/companies/${company?.id}/status`, { status: 'DISABLED' }, await signInCookie(server, email, PASSWORD));
+    const refused = await apiCall<{ detail: string }>(
+      server,
+      'PATCH',
+      `/companies/${company?.id}/status`,
+      { status: 'DISABLED' },
+      await signInCookie(server, email, PASSWORD),
+    );
     expect(refused.status).toBe(403);
 
     const memberContext = await newContext(language);
@@ -199,7 +246,13 @@ describe.each(LANGUAGES)('companies (%s)', (language) => {
   it('pages through the companies with the Link header’s cursors, oldest first', async () => {
     const base = language === 'en' ? 300000000 : 200000000;
     for (let index = 1; index <= 20; index += 1) {
-      const created = await apiCall(server, 'POST', '/companies', { name: `Filial ${String(index).padStart(2, '0')}`, document: cpf(String(base + index * 13)) }, tenant.cookie);
+      const created = await apiCall(
+        server,
+        'POST',
+        '/companies',
+        { name: `Filial ${String(index).padStart(2, '0')}`, document: cpf(String(base + index * 13)) },
+        tenant.cookie,
+      );
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
     await companies.openCompanies();

@@ -3,7 +3,19 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CONFIG_VARIABLES } from '../../../local/environment';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Language, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Language,
+  type Tenant,
+} from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -58,7 +70,10 @@ async function seed(tenant: Tenant): Promise<void> {
 async function runSalesRollup(): Promise<void> {
   const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name)));
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/job.ts', 'sales-rollup'], { env: { ...environment, DATA_DIR: server.dataDir, NODE_NO_WARNINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/job.ts', 'sales-rollup'], {
+      env: { ...environment, DATA_DIR: server.dataDir, NODE_NO_WARNINGS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -111,54 +126,66 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     await dashboard.title.waitFor();
 
     // 30 days by default, horizon 14.
-    await expect.poll(() => dashboard.coverageRows(30, 14)).toEqual([
-      { sku: 'A-100', available: '30', coverage: n('12.86'), highlighted: true, badge: dashboard.t.runsOut(14) },
-      { sku: 'B-200', available: n('490.25'), coverage: n('1,470.75'), highlighted: false, badge: dashboard.t.ok },
-      { sku: 'C-300', available: '20', coverage: '—', highlighted: false, badge: dashboard.t.noSales },
-      { sku: 'D-400', available: '0', coverage: '—', highlighted: false, badge: dashboard.t.noSales },
-    ]);
+    await expect
+      .poll(() => dashboard.coverageRows(30, 14))
+      .toEqual([
+        { sku: 'A-100', available: '30', coverage: n('12.86'), highlighted: true, badge: dashboard.t.runsOut(14) },
+        { sku: 'B-200', available: n('490.25'), coverage: n('1,470.75'), highlighted: false, badge: dashboard.t.ok },
+        { sku: 'C-300', available: '20', coverage: '—', highlighted: false, badge: dashboard.t.noSales },
+        { sku: 'D-400', available: '0', coverage: '—', highlighted: false, badge: dashboard.t.noSales },
+      ]);
     await dashboard.coverageChartFor(30).waitFor();
-    await expect.poll(() => dashboard.warehouseRows()).toEqual([
-      ['Depósito Norte', n('520.25'), '2', `R$ ${n('1,280.50')}`],
-      ['Depósito Sul', '20', '1', `R$ ${n('1,234.56')}`],
-    ]);
+    await expect
+      .poll(() => dashboard.warehouseRows())
+      .toEqual([
+        ['Depósito Norte', n('520.25'), '2', `R$ ${n('1,280.50')}`],
+        ['Depósito Sul', '20', '1', `R$ ${n('1,234.56')}`],
+      ]);
     await dashboard.warehouseChart.waitFor();
     await checkpoint(page, language, FLOW, '1-30-days');
 
     await dashboard.period(7).check();
-    await expect.poll(async () => (await dashboard.coverageRows(7, 14)).map((row) => [row.sku, row.coverage, row.highlighted])).toEqual([
-      ['A-100', '3', true],
-      ['B-200', n('343.18'), false],
-      ['C-300', '—', false],
-      ['D-400', '—', false],
-    ]);
+    await expect
+      .poll(async () => (await dashboard.coverageRows(7, 14)).map((row) => [row.sku, row.coverage, row.highlighted]))
+      .toEqual([
+        ['A-100', '3', true],
+        ['B-200', n('343.18'), false],
+        ['C-300', '—', false],
+        ['D-400', '—', false],
+      ]);
     await checkpoint(page, language, FLOW, '2-7-days');
 
     await dashboard.period(90).check();
-    await expect.poll(async () => (await dashboard.coverageRows(90, 14)).map((row) => [row.sku, row.coverage, row.highlighted])).toEqual([
-      ['A-100', n('38.57'), false],
-      ['B-200', n('4,412.25'), false],
-      ['C-300', '—', false],
-      ['D-400', '—', false],
-    ]);
+    await expect
+      .poll(async () => (await dashboard.coverageRows(90, 14)).map((row) => [row.sku, row.coverage, row.highlighted]))
+      .toEqual([
+        ['A-100', n('38.57'), false],
+        ['B-200', n('4,412.25'), false],
+        ['C-300', '—', false],
+        ['D-400', '—', false],
+      ]);
     await checkpoint(page, language, FLOW, '3-90-days');
 
     // Another period: computed on demand, the same order.
     await dashboard.customPeriod(10);
-    await expect.poll(async () => (await dashboard.coverageRows(10, 14)).map((row) => [row.sku, row.coverage, row.highlighted])).toEqual([
-      ['A-100', n('4.29'), true],
-      ['B-200', n('490.25'), false],
-      ['C-300', '—', false],
-      ['D-400', '—', false],
-    ]);
+    await expect
+      .poll(async () => (await dashboard.coverageRows(10, 14)).map((row) => [row.sku, row.coverage, row.highlighted]))
+      .toEqual([
+        ['A-100', n('4.29'), true],
+        ['B-200', n('490.25'), false],
+        ['C-300', '—', false],
+        ['D-400', '—', false],
+      ]);
     await checkpoint(page, language, FLOW, '4-10-days');
 
     // A wider horizon marks B too; products without sales never.
     await dashboard.horizon.fill('500');
-    await expect.poll(async () => (await dashboard.coverageRows(10, 500)).filter((row) => row.highlighted).map((row) => [row.sku, row.badge])).toEqual([
-      ['A-100', dashboard.t.runsOut(500)],
-      ['B-200', dashboard.t.runsOut(500)],
-    ]);
+    await expect
+      .poll(async () => (await dashboard.coverageRows(10, 500)).filter((row) => row.highlighted).map((row) => [row.sku, row.badge]))
+      .toEqual([
+        ['A-100', dashboard.t.runsOut(500)],
+        ['B-200', dashboard.t.runsOut(500)],
+      ]);
     await checkpoint(page, language, FLOW, '5-horizon');
   });
 });

@@ -3,7 +3,19 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { common } from '../../../console/src/i18n/common';
 import { exportMessages } from '../../../console/src/pages/exports/messages';
-import { apiCall, checkpoint, closeBrowser, createTenant, expectAccessible, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  expectAccessible,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { SignInPage } from './pages/sign-in-page';
 
 /**
@@ -32,7 +44,13 @@ describe.each(LANGUAGES)('exports (%s)', (language) => {
   let page: Page;
   beforeAll(async () => {
     tenant = await createTenant(server, `Export-${language}`);
-    const created = await apiCall(server, 'POST', '/suppliers', { name: 'Café União', corporateName: 'Café União Comércio LTDA', document: '52998224725', phone: '+5511987654321' }, tenant.cookie);
+    const created = await apiCall(
+      server,
+      'POST',
+      '/suppliers',
+      { name: 'Café União', corporateName: 'Café União Comércio LTDA', document: '52998224725', phone: '+5511987654321' },
+      tenant.cookie,
+    );
     expect(created.status).toBe(201);
     context = await newContext(language);
     page = await context.newPage();

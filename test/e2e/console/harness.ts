@@ -17,7 +17,15 @@ import { startLocalApi, type LocalApi } from '../../../tools/local-api';
  */
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 export const SCREENSHOTS = join('test-results', 'console');
 export const PASSWORD = 'correct horse battery staple';
 
@@ -131,7 +139,13 @@ export function mailedLink(dataDir: string, address: string, page: 'register' | 
 }
 
 /** A JSON call to the API from the test itself (no Origin header, as a server integration calls). */
-export async function apiCall<T = unknown>(server: ConsoleServer, method: string, path: string, body?: unknown, cookie?: string): Promise<{ status: number; body: T; headers: Headers }> {
+export async function apiCall<T = unknown>(
+  server: ConsoleServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  cookie?: string,
+): Promise<{ status: number; body: T; headers: Headers }> {
   const response = await fetch(`${server.origin}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(cookie ? { Cookie: cookie } : {}) },
@@ -160,7 +174,12 @@ export async function createTenant(server: ConsoleServer, label: string): Promis
   tenants += 1;
   const suffix = `${Date.now().toString(36)}${tenants}`;
   const adminEmail = `admin-${suffix}@example.com`;
-  const created = await apiCall<{ id: string }>(server, 'POST', '/tenants', { name: `${label.toLowerCase()}-${suffix}`, brandName: label, plan: 'STARTER', adminEmail });
+  const created = await apiCall<{ id: string }>(server, 'POST', '/tenants', {
+    name: `${label.toLowerCase()}-${suffix}`,
+    brandName: label,
+    plan: 'STARTER',
+    adminEmail,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const link = mailedLink(server.dataDir, adminEmail, 'register');
   const registered = await apiCall(server, 'POST', '/auth/register', {
@@ -176,7 +195,11 @@ export async function createTenant(server: ConsoleServer, label: string): Promis
 
 /** The access cookie of a fresh API sign-in, for seeding through the API. */
 export async function signInCookie(server: ConsoleServer, email: string, password: string): Promise<string> {
-  const response = await fetch(`${server.origin}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${server.origin}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(response.status).toBe(200);
   const access = response.headers.getSetCookie().find((line) => line.startsWith('accessToken='));
   if (!access) throw new Error('no access cookie');

@@ -3,7 +3,18 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages } from '../../../console/src/pages/account/messages';
 import { inventoryMessages } from '../../../console/src/pages/inventory/messages';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { AccountPage } from './pages/account-page';
 import { ImportsPage } from './pages/imports-page';
 import { SignInPage } from './pages/sign-in-page';

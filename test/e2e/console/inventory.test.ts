@@ -1,6 +1,18 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Language, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Language,
+  type Tenant,
+} from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { InventoryPage, ProductPage } from './pages/inventory-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -41,7 +53,7 @@ describe.each(LANGUAGES)('inventory (%s)', (language) => {
   const sale = language === 'pt-BR' ? '2,25' : '2.25';
 
   beforeAll(async () => {
-    tenant = await createTenant(server, `Inventory-${language === "en" ? "en" : "pt"}`);
+    tenant = await createTenant(server, `Inventory-${language === 'en' ? 'en' : 'pt'}`);
     context = await newContext(language);
     page = await context.newPage();
   });
@@ -96,7 +108,9 @@ describe.each(LANGUAGES)('inventory (%s)', (language) => {
     await product.record.click();
     await product.status.getByText(product.t.movementRecorded('IN')).waitFor();
     await expect.poll(() => product.rows('balances')).toEqual([['Depósito Centro', typed.shown, typed.cost]]);
-    await expect.poll(async () => (await product.rows('history')).map((row) => [row[1], row[2], row[3], row[4], row[5]])).toEqual([[product.t.typeNames('IN'), 'Depósito Centro', typed.shown, typed.cost, typed.shown]]);
+    await expect
+      .poll(async () => (await product.rows('history')).map((row) => [row[1], row[2], row[3], row[4], row[5]]))
+      .toEqual([[product.t.typeNames('IN'), 'Depósito Centro', typed.shown, typed.cost, typed.shown]]);
     expect((await movements(productId)).map((movement) => [movement.type, movement.quantity, movement.unitCost])).toEqual([['IN', 1234.5, 10.25]]);
     await checkpoint(page, language, FLOW, '5-in');
 
@@ -107,15 +121,23 @@ describe.each(LANGUAGES)('inventory (%s)', (language) => {
     await product.record.dblclick();
     await product.status.getByText(product.t.movementRecorded('SALE')).waitFor();
     await expect.poll(() => product.rows('balances')).toEqual([['Depósito Centro', typed.afterSale, typed.cost]]);
-    await expect.poll(async () => (await movements(productId)).map((movement) => [movement.type, movement.quantity])).toEqual([
-      ['SALE', 2.25],
-      ['IN', 1234.5],
-    ]);
+    await expect
+      .poll(async () => (await movements(productId)).map((movement) => [movement.type, movement.quantity]))
+      .toEqual([
+        ['SALE', 2.25],
+        ['IN', 1234.5],
+      ]);
     await expect.poll(async () => (await product.rows('history')).length).toBe(2);
     await checkpoint(page, language, FLOW, '6-sale');
 
     // OUT over the balance: the server's reason, and nothing recorded.
-    const refused = await apiCall<{ detail: string }>(server, 'POST', '/inventory/movements', { productId, warehouseId: (await warehouseIdOf(product)) ?? '', type: 'OUT', quantity: 5000 }, tenant.cookie);
+    const refused = await apiCall<{ detail: string }>(
+      server,
+      'POST',
+      '/inventory/movements',
+      { productId, warehouseId: (await warehouseIdOf(product)) ?? '', type: 'OUT', quantity: 5000 },
+      tenant.cookie,
+    );
     expect(refused.status).toBe(409);
     await product.type.selectOption('OUT');
     await product.quantity.fill('5000');

@@ -1,5 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  mailedLink,
+  newContext,
+  PASSWORD,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { AdminPage } from './pages/admin-page';
 import { ConsolePage } from './pages/console-page';
 import { RecoveryPage } from './pages/recovery-page';

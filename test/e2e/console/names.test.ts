@@ -57,7 +57,10 @@ describe('the English names', () => {
 
   it('names the supplier page’s search box and its New supplier button', async () => {
     await page.goto(`${server.consoleUrl}/suppliers`);
-    await page.getByRole('searchbox', { name: 'Search suppliers' }).or(page.getByRole('textbox', { name: 'Search suppliers' })).waitFor();
+    await page
+      .getByRole('searchbox', { name: 'Search suppliers' })
+      .or(page.getByRole('textbox', { name: 'Search suppliers' }))
+      .waitFor();
     await page.getByRole('button', { name: 'New supplier' }).waitFor();
   });
 

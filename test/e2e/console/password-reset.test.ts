@@ -1,6 +1,18 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, mailedLink, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  mailedLink,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { ConsolePage } from './pages/console-page';
 import { RecoveryPage } from './pages/recovery-page';
 import { SignInPage } from './pages/sign-in-page';

@@ -1,7 +1,19 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../../lib/auth/totp';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Language, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Language,
+  type Tenant,
+} from './harness';
 import { ConsolePage } from './pages/console-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -19,7 +31,13 @@ beforeAll(async () => {
     const started = await apiCall<{ secret: string }>(server, 'POST', '/auth/mfa/totp', { password: tenant.password }, tenant.cookie);
     expect(started.status).toBe(200);
     // The confirmation spends the code of this 30-second step; the sign-in below uses the next one.
-    const confirmed = await apiCall<{ recoveryCodes: string[] }>(server, 'POST', '/auth/mfa/totp/confirm', { code: codeAt(started.body.secret, Date.now()) }, tenant.cookie);
+    const confirmed = await apiCall<{ recoveryCodes: string[] }>(
+      server,
+      'POST',
+      '/auth/mfa/totp/confirm',
+      { code: codeAt(started.body.secret, Date.now()) },
+      tenant.cookie,
+    );
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     users[language] = { tenant, secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
   }

@@ -3,7 +3,19 @@ import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, signInCookie, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  signInCookie,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { ConsolePage } from './pages/console-page';
 import { SignInPage } from './pages/sign-in-page';
 

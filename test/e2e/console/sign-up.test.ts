@@ -1,6 +1,18 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkpoint, closeBrowser, LANGUAGES, mailedLink, newContext, PASSWORD, resetScreenshots, signInCookie, apiCall, startConsole, type ConsoleServer } from './harness';
+import {
+  checkpoint,
+  closeBrowser,
+  LANGUAGES,
+  mailedLink,
+  newContext,
+  PASSWORD,
+  resetScreenshots,
+  signInCookie,
+  apiCall,
+  startConsole,
+  type ConsoleServer,
+} from './harness';
 import { ConsolePage } from './pages/console-page';
 import { RecoveryPage } from './pages/recovery-page';
 import { messagesOf } from './pages/texts';

@@ -1,6 +1,17 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Tenant,
+} from './harness';
 import { SignInPage } from './pages/sign-in-page';
 import { SuppliersPage } from './pages/suppliers-page';
 
@@ -157,7 +168,13 @@ describe.each(LANGUAGES)('suppliers (%s)', (language) => {
     await checkpoint(page, language, FLOW, '5-create-form');
 
     // A wrong check digit: the server's own message for the document.
-    const refused = await apiCall<{ errors: { field: string; message: string }[] }>(server, 'POST', '/suppliers', { name: 'x', corporateName: 'x', document: invalid }, tenant.cookie);
+    const refused = await apiCall<{ errors: { field: string; message: string }[] }>(
+      server,
+      'POST',
+      '/suppliers',
+      { name: 'x', corporateName: 'x', document: invalid },
+      tenant.cookie,
+    );
     expect(refused.status).toBe(400);
     const documentMessage = refused.body.errors.find((error) => error.field === 'document')?.message;
     expect(documentMessage).toBeTruthy();
@@ -182,7 +199,17 @@ describe.each(LANGUAGES)('suppliers (%s)', (language) => {
     await suppliers.notice.filter({ hasText: suppliers.t.created('Padaria Pão Quente') }).waitFor();
     expect(await suppliers.dialog.count()).toBe(0);
     const stored = (await list('&search=padaria')).data;
-    expect(stored).toEqual([{ id: expect.any(String), name: 'Padaria Pão Quente', corporateName: 'Padaria Pão Quente Ltda', document: formatted(seedCpf(99)), email: null, phone: '+5511987654321', active: true }]);
+    expect(stored).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Padaria Pão Quente',
+        corporateName: 'Padaria Pão Quente Ltda',
+        document: formatted(seedCpf(99)),
+        email: null,
+        phone: '+5511987654321',
+        active: true,
+      },
+    ]);
     expect((await list()).total).toBe(26);
   });
 
@@ -201,7 +228,13 @@ describe.each(LANGUAGES)('suppliers (%s)', (language) => {
     await suppliers.save.click();
     await suppliers.notice.filter({ hasText: suppliers.t.updated('Padaria Pão Quente') }).waitFor();
     const [stored] = (await list('&search=padaria')).data;
-    expect(stored).toMatchObject({ name: 'Padaria Pão Quente', corporateName: 'Padaria Pão Quente Eireli', email: 'compras@paoquente.example', phone: null, active: false });
+    expect(stored).toMatchObject({
+      name: 'Padaria Pão Quente',
+      corporateName: 'Padaria Pão Quente Eireli',
+      email: 'compras@paoquente.example',
+      phone: null,
+      active: false,
+    });
     await expect.poll(() => suppliers.rows.first().textContent()).toContain(suppliers.t.isInactive);
   });
 

@@ -5,7 +5,19 @@ import { Webhook } from 'standardwebhooks';
 import type { components } from '../../../clients/typescript/src';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookMessages } from '../../../console/src/pages/admin/webhook-messages';
-import { apiCall, checkpoint, closeBrowser, createTenant, LANGUAGES, newContext, resetScreenshots, startConsole, type ConsoleServer, type Language, type Tenant } from './harness';
+import {
+  apiCall,
+  checkpoint,
+  closeBrowser,
+  createTenant,
+  LANGUAGES,
+  newContext,
+  resetScreenshots,
+  startConsole,
+  type ConsoleServer,
+  type Language,
+  type Tenant,
+} from './harness';
 import { AdminPage } from './pages/admin-page';
 import { SignInPage } from './pages/sign-in-page';
 
@@ -69,7 +81,11 @@ async function startReceiver(): Promise<Receiver> {
 /** Whether a received delivery carries a valid Standard Webhooks signature made with `secret`. */
 function signedWith(delivery: Received, secret: string): boolean {
   try {
-    new Webhook(secret).verify(delivery.body, { 'webhook-id': String(delivery.headers['webhook-id']), 'webhook-timestamp': String(delivery.headers['webhook-timestamp']), 'webhook-signature': String(delivery.headers['webhook-signature']) });
+    new Webhook(secret).verify(delivery.body, {
+      'webhook-id': String(delivery.headers['webhook-id']),
+      'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+      'webhook-signature': String(delivery.headers['webhook-signature']),
+    });
     return true;
   } catch {
     return false;
@@ -78,7 +94,9 @@ function signedWith(delivery: Received, secret: string): boolean {
 
 /** Every text the page holds now, visible or not: its markup and each field's value. */
 async function pageText(page: Page): Promise<string> {
-  const values = await page.evaluate(() => Array.from(document.querySelectorAll('input, textarea, select'), (field) => (field as HTMLInputElement).value).join('\n'));
+  const values = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('input, textarea, select'), (field) => (field as HTMLInputElement).value).join('\n'),
+  );
   return `${await page.content()}\n${values}`;
 }
 
@@ -172,7 +190,13 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
   beforeAll(async () => {
     tenant = await createTenant(server, `Hooks-${language}`);
     const warehouse = await apiCall<{ id: string }>(server, 'POST', '/inventory/warehouses', { name: `Depósito ${language}` }, tenant.cookie);
-    const product = await apiCall<{ id: string }>(server, 'POST', '/inventory/products', { sku: `HOOK-${language}`, name: 'Café torrado 500 g' }, tenant.cookie);
+    const product = await apiCall<{ id: string }>(
+      server,
+      'POST',
+      '/inventory/products',
+      { sku: `HOOK-${language}`, name: 'Café torrado 500 g' },
+      tenant.cookie,
+    );
     expect([warehouse.status, product.status]).toEqual([201, 201]);
     warehouseId = warehouse.body.id;
     productId = product.body.id;
@@ -210,8 +234,11 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
     expect(await hooks.shownSecret.getAttribute('readonly')).not.toBeNull();
     await hooks.alert.getByRole('button', { name: hooks.w.copySecret, exact: true }).click();
-    await expect.poll(() => hooks.alert.getByRole('status').textContent()).toMatch(new RegExp(`^(${literal(hooks.w.secretCopied)}|${literal(hooks.w.copyFallback)})$`));
-    if ((await hooks.alert.getByRole('status').textContent()) === hooks.w.secretCopied) expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await expect
+      .poll(() => hooks.alert.getByRole('status').textContent())
+      .toMatch(new RegExp(`^(${literal(hooks.w.secretCopied)}|${literal(hooks.w.copyFallback)})$`));
+    if ((await hooks.alert.getByRole('status').textContent()) === hooks.w.secretCopied)
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await checkpoint(page, language, FLOW, '2-secret-shown');
     await hooks.closeShownSecret();
 
@@ -220,7 +247,9 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     expect(await row.textContent()).toContain(hooks.w.stateName('enabled'));
     expect(await row.textContent()).toContain(description);
     expect(await row.textContent()).toContain(hooks.w.eventName('stock_movement.created'));
-    expect(await listed()).toMatchObject([{ url: url(), description, events: ['supplier.created', 'stock_movement.created'], enabled: true, disabledReason: null }]);
+    expect(await listed()).toMatchObject([
+      { url: url(), description, events: ['supplier.created', 'stock_movement.created'], enabled: true, disabledReason: null },
+    ]);
     expect(await pageText(page)).not.toContain(secret);
     await checkpoint(page, language, FLOW, '3-listed');
   });
@@ -279,7 +308,9 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
 
   it('sends a test event and a delivery again now, each said on the page and signed', async () => {
     await hooks.webhooks.getByRole('button', { name: hooks.w.sendTestTo(url()), exact: true }).click();
-    await expect.poll(() => hooks.webhooks.getByRole('status').first().textContent(), { timeout: 20_000 }).toMatch(new RegExp(`^${literal(hooks.w.testSent(url(), '§')).replace('§', `${literal(hooks.w.statusCode(200))}, \\S+ ms`)}$`));
+    await expect
+      .poll(() => hooks.webhooks.getByRole('status').first().textContent(), { timeout: 20_000 })
+      .toMatch(new RegExp(`^${literal(hooks.w.testSent(url(), '§')).replace('§', `${literal(hooks.w.statusCode(200))}, \\S+ ms`)}$`));
     expect(deliveredHere()).toHaveLength(3);
     const ping = deliveredHere()[2] as Received;
     expect(JSON.parse(ping.body)).toMatchObject({ type: 'ping' });
@@ -290,7 +321,9 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     // The first stock movement's delivery, sent again: the same webhook-id, a second attempt in the log.
     const first = deliveredHere()[0] as Received;
     const oldest = log.getByRole('table').getByRole('row').filter({ hasText: 'stored 1' });
-    await oldest.getByRole('button', { name: new RegExp(`^${literal(hooks.w.retryDelivery(hooks.w.eventName('stock_movement.created'), '§')).replace('§', '\\w{8}')}$`) }).click();
+    await oldest
+      .getByRole('button', { name: new RegExp(`^${literal(hooks.w.retryDelivery(hooks.w.eventName('stock_movement.created'), '§')).replace('§', '\\w{8}')}$`) })
+      .click();
     await expect.poll(() => log.getByRole('status').first().textContent(), { timeout: 20_000 }).toContain(hooks.w.statusCode(200));
     expect(deliveredHere()).toHaveLength(4);
     expect(deliveredHere()[3]?.headers['webhook-id']).toBe(first.headers['webhook-id']);
@@ -310,7 +343,10 @@ describe.each(LANGUAGES)('webhooks (%s)', (language) => {
     expect(await listed()).toMatchObject([{ enabled: false, disabledReason: 'manual' }]);
     // A disabled endpoint's delivery is not sent again: the API's reason, shown in the log.
     const log = hooks.log(url());
-    await log.getByRole('button', { name: new RegExp(`^${literal(hooks.w.retryDelivery(hooks.w.eventName('stock_movement.created'), ''))}`) }).first().click();
+    await log
+      .getByRole('button', { name: new RegExp(`^${literal(hooks.w.retryDelivery(hooks.w.eventName('stock_movement.created'), ''))}`) })
+      .first()
+      .click();
     await log.getByRole('alert').waitFor();
     expect(deliveredHere()).toHaveLength(4);
     await checkpoint(page, language, FLOW, '7-disabled');

@@ -49,7 +49,15 @@ export function ChangePasswordSection() {
           </div>
         ) : null}
         {change.error ? <ProblemAlert error={change.error} /> : null}
-        <TextField label={t.currentPassword} type="password" value={currentPassword} onValueChange={setCurrentPassword} autoComplete="current-password" required error={fields.currentPassword} />
+        <TextField
+          label={t.currentPassword}
+          type="password"
+          value={currentPassword}
+          onValueChange={setCurrentPassword}
+          autoComplete="current-password"
+          required
+          error={fields.currentPassword}
+        />
         <NewPasswordFields
           label={t.newPassword}
           confirmLabel={t.confirmPassword}

@@ -32,7 +32,10 @@ type Step = { kind: 'password' } | { kind: 'scan'; secret: string; qr: string } 
 function Enrolment() {
   const t = useMessages(accountMessages);
   const [step, setStep] = useState<Step>({ kind: 'password' });
-  if (step.kind === 'scan') return <ScanStep secret={step.secret} qr={step.qr} onConfirmed={(codes) => setStep({ kind: 'codes', codes })} onCancel={() => setStep({ kind: 'password' })} />;
+  if (step.kind === 'scan')
+    return (
+      <ScanStep secret={step.secret} qr={step.qr} onConfirmed={(codes) => setStep({ kind: 'codes', codes })} onCancel={() => setStep({ kind: 'password' })} />
+    );
   if (step.kind === 'codes') return <RecoveryCodes codes={step.codes} onDone={() => setStep({ kind: 'password' })} />;
   return (
     <div>
@@ -57,7 +60,15 @@ function PasswordStep({ onStarted }: { onStarted: (secret: string, qrSvg: string
     <form className="form" onSubmit={onSubmit} noValidate aria-label={t.mfaStart}>
       <p>{t.mfaStartHint}</p>
       {start.error ? <ProblemAlert error={start.error} /> : null}
-      <TextField label={t.currentPassword} type="password" value={password} onValueChange={setPassword} autoComplete="current-password" required error={fieldErrors(start.error).password} />
+      <TextField
+        label={t.currentPassword}
+        type="password"
+        value={password}
+        onValueChange={setPassword}
+        autoComplete="current-password"
+        required
+        error={fieldErrors(start.error).password}
+      />
       <button type="submit" className="button primary" disabled={start.isPending}>
         {t.mfaStart}
       </button>
@@ -89,7 +100,16 @@ function ScanStep({ secret, qr, onConfirmed, onCancel }: { secret: string; qr: s
         {t.secret}: <code>{groupSecret(secret)}</code>
       </p>
       {confirm.error ? <ProblemAlert error={confirm.error} /> : null}
-      <TextField label={t.mfaCode} value={code} onValueChange={setCode} inputMode="numeric" autoComplete="one-time-code" required hint={t.mfaCodeHint} error={fieldErrors(confirm.error).code} />
+      <TextField
+        label={t.mfaCode}
+        value={code}
+        onValueChange={setCode}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        required
+        hint={t.mfaCodeHint}
+        error={fieldErrors(confirm.error).code}
+      />
       <div className="toolbar">
         <button type="submit" className="button primary" disabled={confirm.isPending}>
           {t.mfaConfirm}
@@ -128,7 +148,14 @@ function TurnOff() {
         </div>
       ) : null}
       {disable.error ? <ProblemAlert error={disable.error} /> : null}
-      <TextField label={t.mfaDisableCode} value={input} onValueChange={setInput} autoComplete="one-time-code" required error={fields.code ?? fields.recoveryCode} />
+      <TextField
+        label={t.mfaDisableCode}
+        value={input}
+        onValueChange={setInput}
+        autoComplete="one-time-code"
+        required
+        error={fields.code ?? fields.recoveryCode}
+      />
       <button type="submit" className="button danger" disabled={disable.isPending || !input.trim()}>
         {t.mfaDisable}
       </button>

@@ -63,7 +63,12 @@ function SessionTable({ sessions }: { sessions: Session[] }) {
                 <td>{formatDateTime(session.lastActiveAt, locale)}</td>
                 <td>
                   {session.current ? null : (
-                    <button type="button" className="button secondary" aria-label={t.revokeSession(`${device} ${session.ipAddress} ${formatDateTime(session.createdAt, locale)}`)} onClick={() => setRevoking(session)}>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      aria-label={t.revokeSession(`${device} ${session.ipAddress} ${formatDateTime(session.createdAt, locale)}`)}
+                      onClick={() => setRevoking(session)}
+                    >
                       {t.revoke}
                     </button>
                   )}
@@ -91,7 +96,15 @@ function RevokeDialog({ session, onClose }: { session: Session; onClose: () => v
     },
   });
   return (
-    <ConfirmDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.revokeTitle} description={t.revokeText} confirmLabel={t.revoke} onConfirm={() => revoke.mutate()} busy={revoke.isPending}>
+    <ConfirmDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={t.revokeTitle}
+      description={t.revokeText}
+      confirmLabel={t.revoke}
+      onConfirm={() => revoke.mutate()}
+      busy={revoke.isPending}
+    >
       {revoke.error ? <ProblemAlert error={revoke.error} /> : null}
     </ConfirmDialog>
   );
@@ -114,7 +127,15 @@ function RevokeOthers({ others }: { others: number }) {
         {t.revokeOthers}
       </button>
       <span role="status">{revoke.data ? t.revokedOthers(revoke.data.revoked) : others === 0 ? t.noOtherSessions : ''}</span>
-      <ConfirmDialog open={open} onOpenChange={setOpen} title={t.revokeOthersTitle} description={t.revokeOthersText} confirmLabel={t.revokeOthers} onConfirm={() => revoke.mutate()} busy={revoke.isPending}>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={t.revokeOthersTitle}
+        description={t.revokeOthersText}
+        confirmLabel={t.revokeOthers}
+        onConfirm={() => revoke.mutate()}
+        busy={revoke.isPending}
+      >
         {revoke.error ? <ProblemAlert error={revoke.error} /> : null}
       </ConfirmDialog>
     </div>

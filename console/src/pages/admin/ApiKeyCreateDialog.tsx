@@ -8,7 +8,18 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { endOfDayIso } from '../../format/date';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
-import { companyLimitAllowed, createKeyBody, dayOf, EMPTY_KEY_FORM, KEY_RESOURCES, keyFormProblems, LEVELS_OF, withLevel, type KeyForm, type KeyLevel } from './api-keys';
+import {
+  companyLimitAllowed,
+  createKeyBody,
+  dayOf,
+  EMPTY_KEY_FORM,
+  KEY_RESOURCES,
+  keyFormProblems,
+  LEVELS_OF,
+  withLevel,
+  type KeyForm,
+  type KeyLevel,
+} from './api-keys';
 import type { ApiKeyWithSecret } from './ApiKeysSection';
 import { Fieldset } from './Fieldset';
 import { adminMessages } from './messages';
@@ -41,7 +52,15 @@ export function CreateKeyDialog({
  * answer is handed on at once and the mutation is kept in no cache (gcTime 0), so the key's
  * text lives only in the dialog that shows it.
  */
-function CreateKeyForm({ companies, onCancel, onCreated }: { companies: Company[] | undefined; onCancel: () => void; onCreated: (key: ApiKeyWithSecret) => void }) {
+function CreateKeyForm({
+  companies,
+  onCancel,
+  onCreated,
+}: {
+  companies: Company[] | undefined;
+  onCancel: () => void;
+  onCreated: (key: ApiKeyWithSecret) => void;
+}) {
   const t = useMessages(adminMessages);
   const c = useMessages(common);
   const [form, setForm] = useState<KeyForm>(EMPTY_KEY_FORM);

@@ -107,7 +107,15 @@ export function ApiKeysSection() {
   );
 }
 
-function KeyTable({ keys, companies, onPending }: { keys: ApiKey[]; companies: { id: string; name: string }[] | undefined; onPending: (pending: Pending) => void }) {
+function KeyTable({
+  keys,
+  companies,
+  onPending,
+}: {
+  keys: ApiKey[];
+  companies: { id: string; name: string }[] | undefined;
+  onPending: (pending: Pending) => void;
+}) {
   const t = useMessages(adminMessages);
   const c = useMessages(common);
   const nowMs = Date.now();
@@ -138,7 +146,17 @@ function KeyTable({ keys, companies, onPending }: { keys: ApiKey[]; companies: {
   );
 }
 
-function KeyRow({ apiKey: key, companies, nowMs, onPending }: { apiKey: ApiKey; companies: { id: string; name: string }[] | undefined; nowMs: number; onPending: (pending: Pending) => void }) {
+function KeyRow({
+  apiKey: key,
+  companies,
+  nowMs,
+  onPending,
+}: {
+  apiKey: ApiKey;
+  companies: { id: string; name: string }[] | undefined;
+  nowMs: number;
+  onPending: (pending: Pending) => void;
+}) {
   const t = useMessages(adminMessages);
   const company = companyOf(key.companyId, companies);
   const previous = previousSecretOf(key, nowMs);
@@ -163,9 +181,17 @@ function KeyRow({ apiKey: key, companies, nowMs, onPending }: { apiKey: ApiKey; 
         {key.expiresAt === null ? t.noExpiry : formatDateTime(key.expiresAt)}
         {isExpired(key.expiresAt, nowMs) ? <span className="badge danger api-key-badge">{t.expired}</span> : null}
       </td>
-      <td>{key.lastUsedAt === null ? t.neverUsed : key.lastUsedIp ? t.usedFrom(formatDateTime(key.lastUsedAt), key.lastUsedIp) : formatDateTime(key.lastUsedAt)}</td>
       <td>
-        {previous.kind === 'works' ? <span className="badge warn">{t.previousWorks(formatDateTime(previous.until))}</span> : previous.kind === 'never' ? t.neverRolled : t.previousStopped}
+        {key.lastUsedAt === null ? t.neverUsed : key.lastUsedIp ? t.usedFrom(formatDateTime(key.lastUsedAt), key.lastUsedIp) : formatDateTime(key.lastUsedAt)}
+      </td>
+      <td>
+        {previous.kind === 'works' ? (
+          <span className="badge warn">{t.previousWorks(formatDateTime(previous.until))}</span>
+        ) : previous.kind === 'never' ? (
+          t.neverRolled
+        ) : (
+          t.previousStopped
+        )}
       </td>
       <td>
         <div className="toolbar api-key-actions">

@@ -8,7 +8,18 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
-import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, auditQuery, changesText, isShortPage, NO_FILTERS, RESOURCE_TYPES, type AuditAction, type AuditFilters, type ResourceType } from './logic';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_PAGE_SIZE,
+  auditQuery,
+  changesText,
+  isShortPage,
+  NO_FILTERS,
+  RESOURCE_TYPES,
+  type AuditAction,
+  type AuditFilters,
+  type ResourceType,
+} from './logic';
 import { auditLabels } from './audit-labels';
 import { adminMessages } from './messages';
 import { useCursorStack } from './paging';
@@ -20,7 +31,8 @@ type ApiAuditQuery = NonNullable<operations['listAuditEvents']['parameters']['qu
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** Checked when compiled: the actions and resource types the filter offers are exactly the API's. */
-export const FILTERS_MATCH_THE_API: [Same<AuditAction, NonNullable<ApiAuditQuery['action']>>, Same<ResourceType, NonNullable<ApiAuditQuery['resourceType']>>] = [true, true];
+export const FILTERS_MATCH_THE_API: [Same<AuditAction, NonNullable<ApiAuditQuery['action']>>, Same<ResourceType, NonNullable<ApiAuditQuery['resourceType']>>] =
+  [true, true];
 
 /**
  * The tenant's audit trail (GET /audit-events), newest first, filtered by action, resource
@@ -76,13 +88,27 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
   return (
     <form className="form" onSubmit={onSubmit} aria-label={t.filters}>
       <div className="form-row">
-        <SelectField label={t.action} value={draft.action} onValueChange={set('action')} options={[any, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: labels.action(action) }))]} />
-        <SelectField label={t.resourceType} value={draft.resourceType} onValueChange={set('resourceType')} options={[any, ...RESOURCE_TYPES.map((type) => ({ value: type, label: labels.resourceType(type) }))]} />
+        <SelectField
+          label={t.action}
+          value={draft.action}
+          onValueChange={set('action')}
+          options={[any, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: labels.action(action) }))]}
+        />
+        <SelectField
+          label={t.resourceType}
+          value={draft.resourceType}
+          onValueChange={set('resourceType')}
+          options={[any, ...RESOURCE_TYPES.map((type) => ({ value: type, label: labels.resourceType(type) }))]}
+        />
         <SelectField
           label={t.actor}
           value={draft.actorId}
           onValueChange={set('actorId')}
-          options={[any, { value: 'system', label: t.system }, ...(users.data?.items ?? []).map((user) => ({ value: user.id, label: `${user.name} <${user.email}>` }))]}
+          options={[
+            any,
+            { value: 'system', label: t.system },
+            ...(users.data?.items ?? []).map((user) => ({ value: user.id, label: `${user.name} <${user.email}>` })),
+          ]}
         />
         <TextField label={t.from} type="date" value={draft.from} onValueChange={set('from')} />
         <TextField label={t.to} type="date" value={draft.to} onValueChange={set('to')} />
@@ -111,7 +137,13 @@ function AuditTable({ events }: { events: AuditEvent[] }) {
   const labels = useMessages(auditLabels);
   const { locale } = useLocale();
   const actorName = (actor: AuditEvent['actor']) =>
-    actor.type === 'system' ? t.system : actor.type === 'anonymous' ? t.anonymous : actor.type === 'api-key' ? `${t.apiKey}: ${actor.name ?? actor.id ?? ''}` : (actor.name ?? actor.id ?? '');
+    actor.type === 'system'
+      ? t.system
+      : actor.type === 'anonymous'
+        ? t.anonymous
+        : actor.type === 'api-key'
+          ? `${t.apiKey}: ${actor.name ?? actor.id ?? ''}`
+          : (actor.name ?? actor.id ?? '');
   return (
     <div className="table-wrap">
       <table>

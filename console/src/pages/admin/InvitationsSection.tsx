@@ -120,7 +120,12 @@ function InvitationTable({ invitations }: { invitations: Invitation[] }) {
               <td>{formatDateTime(invitation.createdAt, locale)}</td>
               <td>{formatDateTime(invitation.expiresAt, locale)}</td>
               <td>
-                <button type="button" className="button secondary" aria-label={t.withdrawInvitation(invitation.email)} onClick={() => setWithdrawing(invitation)}>
+                <button
+                  type="button"
+                  className="button secondary"
+                  aria-label={t.withdrawInvitation(invitation.email)}
+                  onClick={() => setWithdrawing(invitation)}
+                >
                   {t.withdraw}
                 </button>
               </td>

@@ -8,7 +8,23 @@ import type { useCursorStack } from './paging';
  * An administration section that lists things and makes new ones: its heading, what it is for,
  * the "new" button, and a status line for what was just done (announced by screen readers).
  */
-export function ListSection({ id, title, intro, newLabel, onNew, notice, children }: { id: string; title: string; intro: string; newLabel: string; onNew: () => void; notice: string; children: ReactNode }) {
+export function ListSection({
+  id,
+  title,
+  intro,
+  newLabel,
+  onNew,
+  notice,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro: string;
+  newLabel: string;
+  onNew: () => void;
+  notice: string;
+  children: ReactNode;
+}) {
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>

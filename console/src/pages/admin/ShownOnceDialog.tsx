@@ -20,7 +20,19 @@ export interface ShownOnceTexts {
  * button or Escape, so the text is not lost by a stray click. The caller holds the text only
  * while the dialog is open.
  */
-export function ShownOnceDialog({ title, value, texts, note, onClose }: { title: string; value: string; texts: ShownOnceTexts; note?: ReactNode; onClose: () => void }) {
+export function ShownOnceDialog({
+  title,
+  value,
+  texts,
+  note,
+  onClose,
+}: {
+  title: string;
+  value: string;
+  texts: ShownOnceTexts;
+  note?: ReactNode;
+  onClose: () => void;
+}) {
   const fieldId = useId();
   const [copied, setCopied] = useState<'' | 'copied' | 'selected'>('');
   const selectValue = () => {

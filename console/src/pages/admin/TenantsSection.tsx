@@ -52,7 +52,13 @@ export function TenantsSection() {
   if (!tenants.data) return null;
   const names = { OFF: t.policyOff, ADMINS: t.policyAdmins, ALL: t.policyAll };
   const statusOf = (tenant: ListedTenant) =>
-    tenant.status === 'CLOSED' ? t.statusClosed(tenant.deletionDueAt ? formatDate(tenant.deletionDueAt) : '') : tenant.status === 'DELETING' ? t.statusDeleting : tenant.status === 'SUSPENDED' ? t.statusSuspended : t.statusActive;
+    tenant.status === 'CLOSED'
+      ? t.statusClosed(tenant.deletionDueAt ? formatDate(tenant.deletionDueAt) : '')
+      : tenant.status === 'DELETING'
+        ? t.statusDeleting
+        : tenant.status === 'SUSPENDED'
+          ? t.statusSuspended
+          : t.statusActive;
   return (
     <section className="card" aria-labelledby="tenants-title">
       <h2 id="tenants-title">{t.tenantsTitle}</h2>
@@ -83,7 +89,12 @@ export function TenantsSection() {
                       {t.closeTenant}
                     </button>
                   ) : tenant.status === 'CLOSED' ? (
-                    <button type="button" className="button" aria-label={t.reopenTenantLabel(tenant.name)} onClick={() => setChange({ kind: 'reopen', tenant })}>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={t.reopenTenantLabel(tenant.name)}
+                      onClick={() => setChange({ kind: 'reopen', tenant })}
+                    >
                       {t.reopenTenant}
                     </button>
                   ) : null}

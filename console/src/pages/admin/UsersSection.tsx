@@ -85,7 +85,12 @@ function UserTable({ users, meId, onNotice }: { users: User[]; meId: string | un
               <td>
                 {user.id === meId ? null : (
                   <div className="toolbar">
-                    <button type="button" className="button secondary" aria-label={t.resetMfaOf(user.name)} onClick={() => setPending({ kind: 'resetMfa', user })}>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      aria-label={t.resetMfaOf(user.name)}
+                      onClick={() => setPending({ kind: 'resetMfa', user })}
+                    >
                       {t.resetMfa}
                     </button>
                     <button type="button" className="button danger" aria-label={t.removeUser(user.name)} onClick={() => setPending({ kind: 'remove', user })}>
@@ -115,7 +120,12 @@ function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) 
   });
   return (
     <>
-      <select aria-label={t.roleOf(user.name)} value={change.isPending && change.variables ? change.variables : user.role} disabled={change.isPending} onChange={(event) => change.mutate(event.target.value as Role)}>
+      <select
+        aria-label={t.roleOf(user.name)}
+        value={change.isPending && change.variables ? change.variables : user.role}
+        disabled={change.isPending}
+        onChange={(event) => change.mutate(event.target.value as Role)}
+      >
         <option value="ADMIN">{t.roleAdmin}</option>
         <option value="MEMBER">{t.roleMember}</option>
       </select>
@@ -128,7 +138,10 @@ function UserDialog({ pending: { kind, user }, onClose, onDone }: { pending: Pen
   const t = useMessages(adminMessages);
   const queryClient = useQueryClient();
   const act = useMutation({
-    mutationFn: () => (kind === 'remove' ? unwrap(api.DELETE('/users/{id}', { params: { path: { id: user.id } } })) : unwrap(api.DELETE('/users/{id}/mfa', { params: { path: { id: user.id } } }))),
+    mutationFn: () =>
+      kind === 'remove'
+        ? unwrap(api.DELETE('/users/{id}', { params: { path: { id: user.id } } }))
+        : unwrap(api.DELETE('/users/{id}/mfa', { params: { path: { id: user.id } } })),
     onSuccess: async () => {
       onClose();
       if (kind === 'resetMfa') onDone(t.resetMfaDone(user.name));

@@ -30,10 +30,12 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
   const [filters, setFilters] = useState<DeliveryFilters>(NO_DELIVERY_FILTERS);
   const log = useInfiniteQuery({
     queryKey: [...WEBHOOKS, endpoint.id, 'deliveries', filters],
-    queryFn: ({ pageParam, signal }) => linkPage(api.GET('/webhook-endpoints/{id}/deliveries', { params: { path: { id: endpoint.id }, query: deliveriesQuery(filters, pageParam) }, signal })),
+    queryFn: ({ pageParam, signal }) =>
+      linkPage(api.GET('/webhook-endpoints/{id}/deliveries', { params: { path: { id: endpoint.id }, query: deliveriesQuery(filters, pageParam) }, signal })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor,
-    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((delivery) => delivery.status === 'pending')) ? PENDING_REFRESH_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.items.some((delivery) => delivery.status === 'pending')) ? PENDING_REFRESH_MS : false,
   });
   const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
   const [notice, setNotice] = useState('');
@@ -44,7 +46,9 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
   return (
     <section className="webhook-log" aria-labelledby="webhook-log-title">
       <div className="webhook-log-header">
-        <h3 id="webhook-log-title" ref={heading} tabIndex={-1}>{t.logTitle(endpoint.url)}</h3>
+        <h3 id="webhook-log-title" ref={heading} tabIndex={-1}>
+          {t.logTitle(endpoint.url)}
+        </h3>
         <button type="button" className="button secondary" onClick={onClose}>
           {t.closeLog}
         </button>
@@ -85,12 +89,27 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
 }
 
 /** Status and event type, applied as soon as chosen (each choice reads the log from its first page), and a refresh. */
-function DeliveryFilterForm({ filters, onChange, onRefresh, refreshing }: { filters: DeliveryFilters; onChange: (filters: DeliveryFilters) => void; onRefresh: () => void; refreshing: boolean }) {
+function DeliveryFilterForm({
+  filters,
+  onChange,
+  onRefresh,
+  refreshing,
+}: {
+  filters: DeliveryFilters;
+  onChange: (filters: DeliveryFilters) => void;
+  onRefresh: () => void;
+  refreshing: boolean;
+}) {
   const t = useMessages(webhookMessages);
   const any = { value: '', label: t.anyValue };
   return (
     <div className="form-row webhook-log-filters" role="group" aria-label={t.filters}>
-      <SelectField label={t.status} value={filters.status} onValueChange={(status) => onChange({ ...filters, status })} options={[any, ...DELIVERY_STATUSES.map((status) => ({ value: status, label: t.statusName(status) }))]} />
+      <SelectField
+        label={t.status}
+        value={filters.status}
+        onValueChange={(status) => onChange({ ...filters, status })}
+        options={[any, ...DELIVERY_STATUSES.map((status) => ({ value: status, label: t.statusName(status) }))]}
+      />
       <SelectField
         label={t.eventType}
         value={filters.eventType}
@@ -158,7 +177,13 @@ function DeliveryRow({ delivery, retrying, onRetry }: { delivery: Delivery } & R
       </td>
       <td>{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : <span className="muted">{t.noNextAttempt}</span>}</td>
       <td>
-        <button type="button" className="button secondary" aria-label={t.retryDelivery(t.eventName(delivery.eventType), delivery.id.slice(0, 8))} disabled={retrying} onClick={() => onRetry(delivery)}>
+        <button
+          type="button"
+          className="button secondary"
+          aria-label={t.retryDelivery(t.eventName(delivery.eventType), delivery.id.slice(0, 8))}
+          disabled={retrying}
+          onClick={() => onRetry(delivery)}
+        >
           {t.retry}
         </button>
       </td>
@@ -173,7 +198,9 @@ function AttemptItem({ attempt }: { attempt: Attempt }) {
   const outcome = attemptOutcome(attempt.statusCode);
   return (
     <li>
-      <span className={outcome.kind === 'answered' && outcome.ok ? undefined : 'webhook-attempt-failed'}>{`${formatDateTime(attempt.at)}: ${outcomeText({ ...outcome, latencyMs: attempt.latencyMs })}`}</span>
+      <span
+        className={outcome.kind === 'answered' && outcome.ok ? undefined : 'webhook-attempt-failed'}
+      >{`${formatDateTime(attempt.at)}: ${outcomeText({ ...outcome, latencyMs: attempt.latencyMs })}`}</span>
       {attempt.response ? (
         <span className="webhook-response">
           <span className="visually-hidden">{t.response}: </span>

@@ -25,16 +25,34 @@ export function CreateEndpointDialog({ onClose, onCreated }: { onClose: () => vo
   });
   return (
     <FormDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.createTitle}>
-      <WebhookForm initial={EMPTY_ENDPOINT_FORM} label={t.createTitle} submitLabel={t.create} withEnabled={false} busy={create.isPending} error={create.error} onSubmit={(form) => create.mutate(form)} onCancel={onClose} />
+      <WebhookForm
+        initial={EMPTY_ENDPOINT_FORM}
+        label={t.createTitle}
+        submitLabel={t.create}
+        withEnabled={false}
+        busy={create.isPending}
+        error={create.error}
+        onSubmit={(form) => create.mutate(form)}
+        onCancel={onClose}
+      />
     </FormDialog>
   );
 }
 
 /** PATCH /webhook-endpoints/{id} with what changed; nothing changed closes the dialog without a call. */
-export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: WebhookEndpoint; onClose: () => void; onSaved: (endpoint: WebhookEndpoint) => void }) {
+export function EditEndpointDialog({
+  endpoint,
+  onClose,
+  onSaved,
+}: {
+  endpoint: WebhookEndpoint;
+  onClose: () => void;
+  onSaved: (endpoint: WebhookEndpoint) => void;
+}) {
   const t = useMessages(webhookMessages);
   const save = useMutation({
-    mutationFn: (form: EndpointForm) => unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: updateEndpointBody(endpoint, form) })),
+    mutationFn: (form: EndpointForm) =>
+      unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: updateEndpointBody(endpoint, form) })),
     onSuccess: (saved) => onSaved(saved),
   });
   const submit = (form: EndpointForm) => {
@@ -43,13 +61,30 @@ export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: W
   };
   return (
     <FormDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.editTitle(endpoint.url)}>
-      <WebhookForm initial={formOf(endpoint)} label={t.editTitle(endpoint.url)} submitLabel={t.saveEndpoint} withEnabled busy={save.isPending} error={save.error} onSubmit={submit} onCancel={onClose} />
+      <WebhookForm
+        initial={formOf(endpoint)}
+        label={t.editTitle(endpoint.url)}
+        submitLabel={t.saveEndpoint}
+        withEnabled
+        busy={save.isPending}
+        error={save.error}
+        onSubmit={submit}
+        onCancel={onClose}
+      />
     </FormDialog>
   );
 }
 
 /** POST /webhook-endpoints/{id}/rotate-secret, confirmed: the new secret is handed on to be shown once. */
-export function RotateSecretDialog({ endpoint, onClose, onRotated }: { endpoint: WebhookEndpoint; onClose: () => void; onRotated: (endpoint: EndpointWithSecret) => void }) {
+export function RotateSecretDialog({
+  endpoint,
+  onClose,
+  onRotated,
+}: {
+  endpoint: WebhookEndpoint;
+  onClose: () => void;
+  onRotated: (endpoint: EndpointWithSecret) => void;
+}) {
   const t = useMessages(webhookMessages);
   return (
     <ConfirmCall
@@ -87,7 +122,14 @@ export interface ShownWebhookSecret {
 
 export function WebhookSecretDialog({ shown, onClose }: { shown: ShownWebhookSecret; onClose: () => void }) {
   const t = useMessages(webhookMessages);
-  const texts = { warning: t.secretWarning, field: t.secretField, copy: t.copySecret, copied: t.secretCopied, copyFallback: t.copyFallback, done: t.secretDone };
+  const texts = {
+    warning: t.secretWarning,
+    field: t.secretField,
+    copy: t.copySecret,
+    copied: t.secretCopied,
+    copyFallback: t.copyFallback,
+    done: t.secretDone,
+  };
   const note = shown.rotated && shown.previousSecretExpiresAt ? <p>{t.previousSigns(formatDateTime(shown.previousSecretExpiresAt))}</p> : null;
   return <ShownOnceDialog title={shown.rotated ? t.rotatedTitle : t.createdTitle} value={shown.secret} texts={texts} note={note} onClose={onClose} />;
 }

@@ -92,7 +92,15 @@ export function WebhookForm({
 }
 
 /** A checkbox per event type (its words and its code), with check all and uncheck all. */
-function EventChoices({ form, onChange, error }: { form: EndpointForm; onChange: (change: (form: EndpointForm) => EndpointForm) => void; error: string | undefined }) {
+function EventChoices({
+  form,
+  onChange,
+  error,
+}: {
+  form: EndpointForm;
+  onChange: (change: (form: EndpointForm) => EndpointForm) => void;
+  error: string | undefined;
+}) {
   const t = useMessages(webhookMessages);
   return (
     <Fieldset legend={t.events} hint={t.eventsHint} error={error}>
@@ -106,7 +114,12 @@ function EventChoices({ form, onChange, error }: { form: EndpointForm; onChange:
       </div>
       <div className="webhook-events">
         {WEBHOOK_EVENT_TYPES.map((type) => (
-          <CheckboxField key={type} label={`${t.eventName(type)} (${type})`} checked={form.events.includes(type)} onCheckedChange={(on) => onChange((current) => withEvent(current, type, on))} />
+          <CheckboxField
+            key={type}
+            label={`${t.eventName(type)} (${type})`}
+            checked={form.events.includes(type)}
+            onCheckedChange={(on) => onChange((current) => withEvent(current, type, on))}
+          />
         ))}
       </div>
     </Fieldset>

@@ -7,7 +7,14 @@ import { useMessages } from '../../i18n';
 import { ListSection, ListStates } from './ListSection';
 import { useCursorStack } from './paging';
 import { DeliveryLog } from './WebhookDeliveries';
-import { CreateEndpointDialog, DeleteEndpointDialog, EditEndpointDialog, RotateSecretDialog, WebhookSecretDialog, type ShownWebhookSecret } from './WebhookDialogs';
+import {
+  CreateEndpointDialog,
+  DeleteEndpointDialog,
+  EditEndpointDialog,
+  RotateSecretDialog,
+  WebhookSecretDialog,
+  type ShownWebhookSecret,
+} from './WebhookDialogs';
 import { webhookMessages } from './webhook-messages';
 import { useSendTest } from './webhook-sends';
 import { WEBHOOKS, type DeliveredType, type DeliveryStatus, type DisabledReason, type WebhookEventType } from './webhooks';
@@ -22,12 +29,12 @@ type ApiEventType = components['schemas']['CreateWebhookEndpointRequest']['event
 type ApiDelivery = components['schemas']['ListWebhookDeliveriesResponse'][number];
 
 /** Checked when compiled: the event types (subscribed and delivered), delivery statuses and disabled reasons the section knows are exactly the API's. */
-export const TYPES_MATCH_THE_API: [Same<WebhookEventType, ApiEventType>, Same<DeliveredType, ApiDelivery['eventType']>, Same<DeliveryStatus, ApiDelivery['status']>, Same<DisabledReason, NonNullable<WebhookEndpoint['disabledReason']>>] = [
-  true,
-  true,
-  true,
-  true,
-];
+export const TYPES_MATCH_THE_API: [
+  Same<WebhookEventType, ApiEventType>,
+  Same<DeliveredType, ApiDelivery['eventType']>,
+  Same<DeliveryStatus, ApiDelivery['status']>,
+  Same<DisabledReason, NonNullable<WebhookEndpoint['disabledReason']>>,
+] = [true, true, true, true];
 
 /**
  * The tenant's webhook endpoints (GET /webhook-endpoints, Link-header cursors, tenant

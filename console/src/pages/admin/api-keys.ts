@@ -119,7 +119,10 @@ export function previousSecretOf(key: { rolledAt: string | null; previousSecretE
 }
 
 /** The company a key is limited to, by name when the tenant's companies are known, else its id; undefined when it has no limit. */
-export function companyOf(companyId: string | null, companies: readonly { id: string; name: string }[] | undefined): { name: string; known: boolean } | undefined {
+export function companyOf(
+  companyId: string | null,
+  companies: readonly { id: string; name: string }[] | undefined,
+): { name: string; known: boolean } | undefined {
   if (companyId === null) return undefined;
   const company = companies?.find((candidate) => candidate.id === companyId);
   return company ? { name: company.name, known: true } : { name: companyId, known: false };

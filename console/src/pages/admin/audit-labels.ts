@@ -113,8 +113,36 @@ const ACTIONS_EN: Record<AuditAction, string> = {
   'export.created': 'Spreadsheet export started',
 };
 
-const RESOURCES_PT: Record<ResourceType, string> = { tenant: 'Empresa (conta)', user: 'Usuário', session: 'Sessão', invitation: 'Convite', company: 'Empresa', supplier: 'Fornecedor', warehouse: 'Depósito', product: 'Produto', movement: 'Movimentação', api_key: 'Chave de API', webhook_endpoint: 'Endpoint de webhook', import: 'Importação', export: 'Exportação' };
-const RESOURCES_EN: Record<ResourceType, string> = { tenant: 'Tenant', user: 'User', session: 'Session', invitation: 'Invitation', company: 'Company', supplier: 'Supplier', warehouse: 'Warehouse', product: 'Product', movement: 'Movement', api_key: 'API key', webhook_endpoint: 'Webhook endpoint', import: 'Import', export: 'Export' };
+const RESOURCES_PT: Record<ResourceType, string> = {
+  tenant: 'Empresa (conta)',
+  user: 'Usuário',
+  session: 'Sessão',
+  invitation: 'Convite',
+  company: 'Empresa',
+  supplier: 'Fornecedor',
+  warehouse: 'Depósito',
+  product: 'Produto',
+  movement: 'Movimentação',
+  api_key: 'Chave de API',
+  webhook_endpoint: 'Endpoint de webhook',
+  import: 'Importação',
+  export: 'Exportação',
+};
+const RESOURCES_EN: Record<ResourceType, string> = {
+  tenant: 'Tenant',
+  user: 'User',
+  session: 'Session',
+  invitation: 'Invitation',
+  company: 'Company',
+  supplier: 'Supplier',
+  warehouse: 'Warehouse',
+  product: 'Product',
+  movement: 'Movement',
+  api_key: 'API key',
+  webhook_endpoint: 'Webhook endpoint',
+  import: 'Import',
+  export: 'Export',
+};
 
 /** The audit trail's actions and resource types in words; an unknown code (a newer API) is shown as it is. */
 export const auditLabels = defineMessages({

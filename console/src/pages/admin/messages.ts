@@ -73,7 +73,8 @@ export const adminMessages = defineMessages({
     policyAdmins: 'Administradores',
     policyAll: 'Todos os usuários',
     policyCurrent: (policy: string) => `Política atual: ${policy}.`,
-    policyWarning: 'Com Administradores ou Todos, quem está coberto e não tem a verificação ativa só poderá ativá-la ao entrar — inclusive você, se ainda não ativou.',
+    policyWarning:
+      'Com Administradores ou Todos, quem está coberto e não tem a verificação ativa só poderá ativá-la ao entrar — inclusive você, se ainda não ativou.',
     savePolicy: 'Salvar política',
     policySaved: (policy: string) => `Política salva: ${policy}.`,
 
@@ -92,7 +93,8 @@ export const adminMessages = defineMessages({
     stockLowSavedOff: 'Salvo: aviso de estoque desligado.',
 
     keysTitle: 'Chaves de API',
-    keysIntro: 'Para os sistemas que alimentam o back-office (um PDV, uma loja virtual, um ERP): cada chave abre só os recursos que você der a ela. A API recebe a chave no cabeçalho Authorization: Bearer, de um servidor.',
+    keysIntro:
+      'Para os sistemas que alimentam o back-office (um PDV, uma loja virtual, um ERP): cada chave abre só os recursos que você der a ela. A API recebe a chave no cabeçalho Authorization: Bearer, de um servidor.',
     keysCaption: 'Chaves de API da empresa, da mais recente',
     keysPager: 'Páginas de chaves de API',
     newKey: 'Nova chave de API',
@@ -106,7 +108,8 @@ export const adminMessages = defineMessages({
     keyLastUse: 'Último uso',
     keyPrevious: 'Segredo anterior',
     resourceName: (resource: string) =>
-      ({ companies: 'Empresas', suppliers: 'Fornecedores', inventory: 'Estoque', dashboards: 'Painéis', audit: 'Auditoria', events: 'Eventos' })[resource] ?? resource,
+      ({ companies: 'Empresas', suppliers: 'Fornecedores', inventory: 'Estoque', dashboards: 'Painéis', audit: 'Auditoria', events: 'Eventos' })[resource] ??
+      resource,
     levelName: (level: string) => ({ none: 'Nenhum', read: 'Leitura', write: 'Leitura e escrita' })[level] ?? level,
     scopeLine: (resource: string, level: string) => `${resource}: ${level}`,
     allCompanies: 'Todas as empresas',
@@ -170,7 +173,8 @@ export const adminMessages = defineMessages({
     closeTenant: 'Encerrar',
     closeTenantLabel: (name: string) => `Encerrar a empresa ${name}`,
     closeTenantTitle: (name: string) => `Encerrar a empresa ${name}?`,
-    closeTenantText: (days: string) => `Ninguém da empresa poderá mais entrar, nem suas chaves de API. Todos os seus dados serão excluídos ${days}; até lá, é possível reabri-la.`,
+    closeTenantText: (days: string) =>
+      `Ninguém da empresa poderá mais entrar, nem suas chaves de API. Todos os seus dados serão excluídos ${days}; até lá, é possível reabri-la.`,
     closeTenantDays: 'após o prazo de carência (30 dias, salvo outra configuração)',
     reopenTenant: 'Reabrir',
     reopenTenantLabel: (name: string) => `Reabrir a empresa ${name}`,
@@ -249,7 +253,8 @@ export const adminMessages = defineMessages({
     policyAdmins: 'Administrators',
     policyAll: 'Every user',
     policyCurrent: (policy: string) => `Current policy: ${policy}.`,
-    policyWarning: 'With Administrators or Every user, whoever it covers without two-step verification can only turn it on when signing in — you too, if you have not yet.',
+    policyWarning:
+      'With Administrators or Every user, whoever it covers without two-step verification can only turn it on when signing in — you too, if you have not yet.',
     savePolicy: 'Save policy',
     policySaved: (policy: string) => `Policy saved: ${policy}.`,
 
@@ -268,7 +273,8 @@ export const adminMessages = defineMessages({
     stockLowSavedOff: 'Saved: stock alert off.',
 
     keysTitle: 'API keys',
-    keysIntro: 'For the systems that feed the back-office (a point of sale, an online store, an ERP): each key opens only the resources you give it. The API takes the key in an Authorization: Bearer header, from a server.',
+    keysIntro:
+      'For the systems that feed the back-office (a point of sale, an online store, an ERP): each key opens only the resources you give it. The API takes the key in an Authorization: Bearer header, from a server.',
     keysCaption: 'The company’s API keys, newest first',
     keysPager: 'Pages of API keys',
     newKey: 'New API key',
@@ -282,7 +288,8 @@ export const adminMessages = defineMessages({
     keyLastUse: 'Last use',
     keyPrevious: 'Previous secret',
     resourceName: (resource: string) =>
-      ({ companies: 'Companies', suppliers: 'Suppliers', inventory: 'Inventory', dashboards: 'Dashboards', audit: 'Audit', events: 'Events' })[resource] ?? resource,
+      ({ companies: 'Companies', suppliers: 'Suppliers', inventory: 'Inventory', dashboards: 'Dashboards', audit: 'Audit', events: 'Events' })[resource] ??
+      resource,
     levelName: (level: string) => ({ none: 'None', read: 'Read', write: 'Read and write' })[level] ?? level,
     scopeLine: (resource: string, level: string) => `${resource}: ${level}`,
     allCompanies: 'Every company',
@@ -346,7 +353,8 @@ export const adminMessages = defineMessages({
     closeTenant: 'Close',
     closeTenantLabel: (name: string) => `Close the company ${name}`,
     closeTenantTitle: (name: string) => `Close the company ${name}?`,
-    closeTenantText: (days: string) => `Nobody from the company can sign in any more, nor use its API keys. All its data will be deleted ${days}; until then it can be reopened.`,
+    closeTenantText: (days: string) =>
+      `Nobody from the company can sign in any more, nor use its API keys. All its data will be deleted ${days}; until then it can be reopened.`,
     closeTenantDays: 'after the grace period (30 days unless configured otherwise)',
     reopenTenant: 'Reopen',
     reopenTenantLabel: (name: string) => `Reopen the company ${name}`,

@@ -53,7 +53,8 @@ const STATE_EN: Record<'enabled' | DisabledReason, string> = {
 export const webhookMessages = defineMessages({
   'pt-BR': {
     title: 'Webhooks',
-    intro: 'O back-office avisa os sistemas ao redor (uma loja virtual, um ERP) do que mudou: envia um POST assinado a cada endpoint cadastrado, com os eventos que ele assina.',
+    intro:
+      'O back-office avisa os sistemas ao redor (uma loja virtual, um ERP) do que mudou: envia um POST assinado a cada endpoint cadastrado, com os eventos que ele assina.',
     caption: 'Endpoints de webhook da empresa',
     pager: 'Páginas de endpoints',
     newEndpoint: 'Novo endpoint',
@@ -87,7 +88,8 @@ export const webhookMessages = defineMessages({
     rotate: 'Trocar segredo',
     rotateEndpoint: (url: string) => `Trocar segredo do endpoint ${url}`,
     rotateTitle: (url: string) => `Trocar o segredo do endpoint ${url}?`,
-    rotateText: 'O endpoint recebe um segredo novo, mostrado uma vez. O anterior continua assinando as entregas por 24 horas, para o sistema trocar sem perder eventos.',
+    rotateText:
+      'O endpoint recebe um segredo novo, mostrado uma vez. O anterior continua assinando as entregas por 24 horas, para o sistema trocar sem perder eventos.',
     deleteEndpoint: (url: string) => `Excluir o endpoint ${url}`,
     deleteTitle: (url: string) => `Excluir o endpoint ${url}?`,
     deleteText: 'Nada mais é entregue a ele, e seu segredo é apagado. O registro de entregas deixa de ser consultado aqui.',
@@ -97,7 +99,8 @@ export const webhookMessages = defineMessages({
 
     createdTitle: 'Endpoint cadastrado: guarde o segredo',
     rotatedTitle: 'Segredo novo do endpoint',
-    secretWarning: 'Copie o segredo agora e guarde-o no sistema que recebe os eventos, para conferir a assinatura (webhook-signature): ele não será mostrado de novo.',
+    secretWarning:
+      'Copie o segredo agora e guarde-o no sistema que recebe os eventos, para conferir a assinatura (webhook-signature): ele não será mostrado de novo.',
     previousSigns: (until: string) => `O segredo anterior continua assinando as entregas até ${until} (24 horas).`,
     secretField: 'Segredo de assinatura',
     copySecret: 'Copiar segredo',
@@ -139,7 +142,8 @@ export const webhookMessages = defineMessages({
   },
   en: {
     title: 'Webhooks',
-    intro: 'The back-office tells the systems around you (an online store, an ERP) what changed: it sends a signed POST to each endpoint registered, with the events it subscribes to.',
+    intro:
+      'The back-office tells the systems around you (an online store, an ERP) what changed: it sends a signed POST to each endpoint registered, with the events it subscribes to.',
     caption: 'The company’s webhook endpoints',
     pager: 'Pages of endpoints',
     newEndpoint: 'New endpoint',
@@ -173,7 +177,8 @@ export const webhookMessages = defineMessages({
     rotate: 'Rotate secret',
     rotateEndpoint: (url: string) => `Rotate secret of the endpoint ${url}`,
     rotateTitle: (url: string) => `Rotate the secret of the endpoint ${url}?`,
-    rotateText: 'The endpoint gets a new secret, shown once. The previous one keeps signing the deliveries for 24 hours, so the system can move over without losing events.',
+    rotateText:
+      'The endpoint gets a new secret, shown once. The previous one keeps signing the deliveries for 24 hours, so the system can move over without losing events.',
     deleteEndpoint: (url: string) => `Delete the endpoint ${url}`,
     deleteTitle: (url: string) => `Delete the endpoint ${url}?`,
     deleteText: 'Nothing more is delivered to it, and its secret is erased. Its deliveries can no longer be read here.',
@@ -183,7 +188,8 @@ export const webhookMessages = defineMessages({
 
     createdTitle: 'Endpoint registered: store the secret',
     rotatedTitle: 'The endpoint’s new secret',
-    secretWarning: 'Copy the secret now and store it in the system that receives the events, to verify their signature (webhook-signature): it will not be shown again.',
+    secretWarning:
+      'Copy the secret now and store it in the system that receives the events, to verify their signature (webhook-signature): it will not be shown again.',
     previousSigns: (until: string) => `The previous secret keeps signing the deliveries until ${until} (24 hours).`,
     secretField: 'Signing secret',
     copySecret: 'Copy secret',

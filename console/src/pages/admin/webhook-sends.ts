@@ -10,7 +10,8 @@ import type { Delivery } from './WebhookDeliveries';
 export function useOutcomeText(): (outcome: AttemptOutcome & { latencyMs: number }) => string {
   const t = useMessages(webhookMessages);
   const { locale } = useLocale();
-  return (outcome) => t.answerLine(outcome.kind === 'noAnswer' ? t.noAnswer : t.statusCode(outcome.statusCode), t.latency(formatDecimal(outcome.latencyMs, locale)));
+  return (outcome) =>
+    t.answerLine(outcome.kind === 'noAnswer' ? t.noAnswer : t.statusCode(outcome.statusCode), t.latency(formatDecimal(outcome.latencyMs, locale)));
 }
 
 /** What a send now got back, in words; an empty string before any attempt. */

@@ -161,7 +161,9 @@ export function attemptOutcome(statusCode: number | null): AttemptOutcome {
 }
 
 /** What a send now (a test, a retry) got back: its last attempt's answer and latency; undefined before any attempt. */
-export function lastAttemptOf<A extends { statusCode: number | null; latencyMs: number }>(delivery: { attempts: readonly A[] }): (AttemptOutcome & { latencyMs: number }) | undefined {
+export function lastAttemptOf<A extends { statusCode: number | null; latencyMs: number }>(delivery: {
+  attempts: readonly A[];
+}): (AttemptOutcome & { latencyMs: number }) | undefined {
   const last = delivery.attempts.at(-1);
   return last ? { ...attemptOutcome(last.statusCode), latencyMs: last.latencyMs } : undefined;
 }

@@ -78,8 +78,24 @@ export default function AcceptInvitationPage() {
       <form onSubmit={onSubmit} className="form" noValidate>
         <p>{t.invitationIntro}</p>
         {register.error ? <ProblemAlert error={register.error} /> : null}
-        <TextField label={t.email} type="email" value={invitation.email} onValueChange={() => undefined} readOnly hint={t.invitationEmailHint} error={fields.email} />
-        <TextField label={t.name} value={name} onValueChange={setName} autoComplete="name" required autoFocus error={tried && !name.trim() ? c.required : fields.name} />
+        <TextField
+          label={t.email}
+          type="email"
+          value={invitation.email}
+          onValueChange={() => undefined}
+          readOnly
+          hint={t.invitationEmailHint}
+          error={fields.email}
+        />
+        <TextField
+          label={t.name}
+          value={name}
+          onValueChange={setName}
+          autoComplete="name"
+          required
+          autoFocus
+          error={tried && !name.trim() ? c.required : fields.name}
+        />
         <NewPasswordFields
           label={t.password}
           confirmLabel={t.confirmPassword}

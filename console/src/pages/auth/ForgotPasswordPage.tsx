@@ -41,7 +41,16 @@ export default function ForgotPasswordPage() {
       <form onSubmit={onSubmit} className="form" noValidate>
         <p>{t.forgotIntro}</p>
         {send.error ? <ProblemAlert error={send.error} /> : null}
-        <TextField label={t.email} type="email" value={email} onValueChange={setEmail} autoComplete="username" required autoFocus error={fieldErrors(send.error).email} />
+        <TextField
+          label={t.email}
+          type="email"
+          value={email}
+          onValueChange={setEmail}
+          autoComplete="username"
+          required
+          autoFocus
+          error={fieldErrors(send.error).email}
+        />
         <button type="submit" className="button primary" disabled={send.isPending}>
           {t.sendLink}
         </button>

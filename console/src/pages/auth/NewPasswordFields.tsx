@@ -47,7 +47,15 @@ export function NewPasswordFields({
         hint={hint}
         error={(problem !== 'mismatch' ? local : undefined) ?? serverError}
       />
-      <TextField label={confirmLabel} type="password" value={confirmation} onValueChange={onConfirmation} autoComplete="new-password" required error={problem === 'mismatch' ? local : undefined} />
+      <TextField
+        label={confirmLabel}
+        type="password"
+        value={confirmation}
+        onValueChange={onConfirmation}
+        autoComplete="new-password"
+        required
+        error={problem === 'mismatch' ? local : undefined}
+      />
     </>
   );
 }

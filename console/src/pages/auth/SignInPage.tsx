@@ -105,7 +105,15 @@ export default function SignInPage() {
       <form onSubmit={onPassword} className="form" noValidate>
         {login.error ? <ProblemAlert error={login.error} /> : null}
         <TextField label={t.email} type="email" value={email} onValueChange={setEmail} autoComplete="username" required error={fields.email} />
-        <TextField label={t.password} type="password" value={password} onValueChange={setPassword} autoComplete="current-password" required error={fields.password} />
+        <TextField
+          label={t.password}
+          type="password"
+          value={password}
+          onValueChange={setPassword}
+          autoComplete="current-password"
+          required
+          error={fields.password}
+        />
         <CheckboxField label={t.rememberMe} checked={rememberMe} onCheckedChange={setRememberMe} />
         <button type="submit" className="button primary" disabled={login.isPending}>
           {t.signIn}

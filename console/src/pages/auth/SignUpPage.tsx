@@ -32,7 +32,18 @@ export default function SignUpPage() {
   const [tried, setTried] = useState(false);
 
   const signUp = useMutation({
-    mutationFn: () => unwrap(api.POST('/tenants', { body: { name: slug, brandName: companyName.trim(), plan, adminEmail: adminEmail.trim(), ...(rawDocument(document) ? { document: rawDocument(document) } : {}) } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/tenants', {
+          body: {
+            name: slug,
+            brandName: companyName.trim(),
+            plan,
+            adminEmail: adminEmail.trim(),
+            ...(rawDocument(document) ? { document: rawDocument(document) } : {}),
+          },
+        }),
+      ),
   });
 
   if (signUp.isSuccess) {
@@ -66,7 +77,15 @@ export default function SignUpPage() {
       <form onSubmit={onSubmit} className="form" noValidate>
         <p>{t.signUpIntro}</p>
         {signUp.error ? <ProblemAlert error={signUp.error} /> : null}
-        <TextField label={t.companyName} value={companyName} onValueChange={onName} autoComplete="organization" required autoFocus error={required(companyName) ?? fields.brandName} />
+        <TextField
+          label={t.companyName}
+          value={companyName}
+          onValueChange={onName}
+          autoComplete="organization"
+          required
+          autoFocus
+          error={required(companyName) ?? fields.brandName}
+        />
         <TextField
           label={t.slug}
           value={slug}
@@ -80,7 +99,16 @@ export default function SignUpPage() {
           hint={t.slugHint}
           error={(tried && problem ? t[SLUG_PROBLEM_TEXT[problem]] : undefined) ?? fields.name}
         />
-        <TextField label={t.document} value={document} onValueChange={setDocument} mask={maskDocument} inputMode="text" autoComplete="off" hint={t.documentHint} error={fields.document} />
+        <TextField
+          label={t.document}
+          value={document}
+          onValueChange={setDocument}
+          mask={maskDocument}
+          inputMode="text"
+          autoComplete="off"
+          hint={t.documentHint}
+          error={fields.document}
+        />
         <SelectField
           label={t.plan}
           value={plan}
@@ -92,7 +120,16 @@ export default function SignUpPage() {
           ]}
           error={fields.plan}
         />
-        <TextField label={t.adminEmail} type="email" value={adminEmail} onValueChange={setAdminEmail} autoComplete="email" required hint={t.adminEmailHint} error={required(adminEmail) ?? fields.adminEmail} />
+        <TextField
+          label={t.adminEmail}
+          type="email"
+          value={adminEmail}
+          onValueChange={setAdminEmail}
+          autoComplete="email"
+          required
+          hint={t.adminEmailHint}
+          error={required(adminEmail) ?? fields.adminEmail}
+        />
         <button type="submit" className="button primary" disabled={signUp.isPending}>
           {t.signUpSubmit}
         </button>

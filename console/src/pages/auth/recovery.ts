@@ -21,8 +21,24 @@ export function newPasswordProblem(password: string, confirmation: string): Pass
 
 /** Names POST /tenants refuses like a taken one (lib/tenants/schemas.ts). */
 export const RESERVED_SLUGS: readonly string[] = [
-  'platform', 'admin', 'administrator', 'root', 'system', 'internal', 'staff', 'official',
-  'api', 'app', 'www', 'mail', 'support', 'help', 'security', 'status', 'billing', 'abuse',
+  'platform',
+  'admin',
+  'administrator',
+  'root',
+  'system',
+  'internal',
+  'staff',
+  'official',
+  'api',
+  'app',
+  'www',
+  'mail',
+  'support',
+  'help',
+  'security',
+  'status',
+  'billing',
+  'abuse',
 ];
 
 export const SLUG_MIN = 3;
@@ -65,7 +81,15 @@ export function invitationOf(search: string): { tenantId: string; email: string;
 }
 
 /** The message key of each password problem in recovery-messages.ts. */
-export const PASSWORD_PROBLEM_TEXT = { tooShort: 'passwordTooShort', tooLong: 'passwordTooLong', blank: 'passwordBlank', mismatch: 'passwordMismatch' } as const satisfies Record<PasswordProblem, string>;
+export const PASSWORD_PROBLEM_TEXT = {
+  tooShort: 'passwordTooShort',
+  tooLong: 'passwordTooLong',
+  blank: 'passwordBlank',
+  mismatch: 'passwordMismatch',
+} as const satisfies Record<PasswordProblem, string>;
 
 /** The message key of each slug problem in recovery-messages.ts. */
-export const SLUG_PROBLEM_TEXT = { tooShort: 'slugTooShort', tooLong: 'slugTooLong', format: 'slugFormat', reserved: 'slugReserved' } as const satisfies Record<SlugProblem, string>;
+export const SLUG_PROBLEM_TEXT = { tooShort: 'slugTooShort', tooLong: 'slugTooLong', format: 'slugFormat', reserved: 'slugReserved' } as const satisfies Record<
+  SlugProblem,
+  string
+>;

@@ -91,7 +91,9 @@ export default function CompaniesPage() {
               setStatusOf(company);
             }}
           />
-          {page > 1 || data.nextCursor ? <Pager label={t.pager} page={page} hasNext={Boolean(data.nextCursor) && !list.isPlaceholderData} onPage={setPage} /> : null}
+          {page > 1 || data.nextCursor ? (
+            <Pager label={t.pager} page={page} hasNext={Boolean(data.nextCursor) && !list.isPlaceholderData} onPage={setPage} />
+          ) : null}
         </>
       ) : null}
 

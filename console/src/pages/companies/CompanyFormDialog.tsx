@@ -8,11 +8,35 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { maskCep, maskDocument } from '../../format/masks';
 import { common } from '../../i18n/common';
 import { useMessages } from '../../i18n';
-import { companyFormOf, companyFormProblems, COST_METHODS, createCompanyBody, emptyCompanyForm, STATES, TAX_REGIMES, updateCompanyBody, type Company, type CompanyField, type CompanyForm, type CostMethod, type TaxRegime } from './form';
+import {
+  companyFormOf,
+  companyFormProblems,
+  COST_METHODS,
+  createCompanyBody,
+  emptyCompanyForm,
+  STATES,
+  TAX_REGIMES,
+  updateCompanyBody,
+  type Company,
+  type CompanyField,
+  type CompanyForm,
+  type CostMethod,
+  type TaxRegime,
+} from './form';
 import { companyMessages } from './messages';
 
 /** Creating (no `company`) or editing a company; each opening mounts a fresh form with its own Idempotency-Key. */
-export function CompanyFormDialog({ open, company, onOpenChange, onSaved }: { open: boolean; company: Company | undefined; onOpenChange: (open: boolean) => void; onSaved: (saved: Company, created: boolean) => void }) {
+export function CompanyFormDialog({
+  open,
+  company,
+  onOpenChange,
+  onSaved,
+}: {
+  open: boolean;
+  company: Company | undefined;
+  onOpenChange: (open: boolean) => void;
+  onSaved: (saved: Company, created: boolean) => void;
+}) {
   const t = useMessages(companyMessages);
   return (
     <FormDialog open={open} onOpenChange={onOpenChange} title={company ? t.editTitle : t.createTitle}>
@@ -21,7 +45,15 @@ export function CompanyFormDialog({ open, company, onOpenChange, onSaved }: { op
   );
 }
 
-function CompanyFormBody({ company, onCancel, onSaved }: { company: Company | undefined; onCancel: () => void; onSaved: (saved: Company, created: boolean) => void }) {
+function CompanyFormBody({
+  company,
+  onCancel,
+  onSaved,
+}: {
+  company: Company | undefined;
+  onCancel: () => void;
+  onSaved: (saved: Company, created: boolean) => void;
+}) {
   const t = useMessages(companyMessages);
   const c = useMessages(common);
   const creating = !company;
@@ -46,7 +78,8 @@ function CompanyFormBody({ company, onCancel, onSaved }: { company: Company | un
 
   const problems = checked ? companyFormProblems(form, { creating }) : {};
   const server = fieldErrors(save.error);
-  const serverOf = (field: CompanyField) => (['street', 'number', 'city', 'state', 'zipCode'].includes(field) ? (server[`address.${field}`] ?? server.address) : server[field]);
+  const serverOf = (field: CompanyField) =>
+    ['street', 'number', 'city', 'state', 'zipCode'].includes(field) ? (server[`address.${field}`] ?? server.address) : server[field];
   const errorOf = (field: CompanyField) => serverOf(field) ?? (problems[field] ? t[problems[field]] : undefined);
   const set = (field: CompanyField) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
 
@@ -78,7 +111,15 @@ function CompanyFormBody({ company, onCancel, onSaved }: { company: Company | un
         <legend>{t.address}</legend>
         <p className="hint">{t.addressHint}</p>
         <div className="form-row">
-          <TextField label={t.zipCode} value={form.zipCode} onValueChange={set('zipCode')} mask={maskCep} error={errorOf('zipCode')} inputMode="numeric" autoComplete="postal-code" />
+          <TextField
+            label={t.zipCode}
+            value={form.zipCode}
+            onValueChange={set('zipCode')}
+            mask={maskCep}
+            error={errorOf('zipCode')}
+            inputMode="numeric"
+            autoComplete="postal-code"
+          />
           <SelectField
             label={t.state}
             value={form.state}

@@ -7,7 +7,17 @@ import { companyMessages } from './messages';
 const BADGE: Record<CompanyStatus, string> = { ACTIVE: 'ok', DISABLED: 'warn', SUSPENDED: 'warn', BLOCKED: 'danger' };
 
 /** One page of companies with their edit and status buttons (named after the company). */
-export function CompanyTable({ companies, busy, onEdit, onStatus }: { companies: readonly Company[]; busy: boolean; onEdit: (company: Company) => void; onStatus: (company: Company) => void }) {
+export function CompanyTable({
+  companies,
+  busy,
+  onEdit,
+  onStatus,
+}: {
+  companies: readonly Company[];
+  busy: boolean;
+  onEdit: (company: Company) => void;
+  onStatus: (company: Company) => void;
+}) {
   const t = useMessages(companyMessages);
   const c = useMessages(common);
   return (

@@ -13,7 +13,15 @@ import { companyMessages } from './messages';
  * A company's next status, among only those the API allows from the current one. A member
  * (not an administrator) is refused with a 403, whose reason the alert shows.
  */
-export function StatusDialog({ company, onOpenChange, onChanged }: { company: Company | undefined; onOpenChange: (open: boolean) => void; onChanged: (company: Company) => void }) {
+export function StatusDialog({
+  company,
+  onOpenChange,
+  onChanged,
+}: {
+  company: Company | undefined;
+  onOpenChange: (open: boolean) => void;
+  onChanged: (company: Company) => void;
+}) {
   const t = useMessages(companyMessages);
   return (
     <FormDialog

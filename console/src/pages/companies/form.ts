@@ -10,7 +10,35 @@ export type UpdateCompanyBody = components['schemas']['UpdateCompanyRequest'];
 type AddressInput = components['schemas']['AddressInput'];
 type State = AddressInput['state'];
 
-export const STATES: readonly State[] = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];
+export const STATES: readonly State[] = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+];
 export const TAX_REGIMES: readonly TaxRegime[] = ['SIMPLES_NACIONAL', 'LUCRO_PRESUMIDO', 'LUCRO_REAL'];
 export const COST_METHODS: readonly CostMethod[] = ['WEIGHTED_AVERAGE', 'REPLACEMENT'];
 
@@ -48,7 +76,18 @@ export interface CompanyForm {
 const ADDRESS_FIELDS = ['street', 'number', 'city', 'state', 'zipCode'] as const;
 type AddressField = (typeof ADDRESS_FIELDS)[number];
 
-export const emptyCompanyForm: CompanyForm = { name: '', document: '', email: '', street: '', number: '', city: '', state: '', zipCode: '', taxRegime: 'SIMPLES_NACIONAL', costMethod: 'WEIGHTED_AVERAGE' };
+export const emptyCompanyForm: CompanyForm = {
+  name: '',
+  document: '',
+  email: '',
+  street: '',
+  number: '',
+  city: '',
+  state: '',
+  zipCode: '',
+  taxRegime: 'SIMPLES_NACIONAL',
+  costMethod: 'WEIGHTED_AVERAGE',
+};
 
 export function companyFormOf(company: Company): CompanyForm {
   return {
@@ -67,7 +106,13 @@ export function companyFormOf(company: Company): CompanyForm {
 
 /** The address as the API takes it (the CEP without its dash), or null when every address field is blank. */
 function addressOf(form: CompanyForm): AddressInput | null {
-  const value = { street: form.street.trim(), number: form.number.trim(), city: form.city.trim(), state: form.state.trim().toUpperCase(), zipCode: rawCep(form.zipCode) };
+  const value = {
+    street: form.street.trim(),
+    number: form.number.trim(),
+    city: form.city.trim(),
+    state: form.state.trim().toUpperCase(),
+    zipCode: rawCep(form.zipCode),
+  };
   if (ADDRESS_FIELDS.every((field) => value[field] === '')) return null;
   // An incomplete address is sent as typed: the server names each missing field.
   return { ...value, state: value.state as State };

@@ -76,7 +76,8 @@ export const companyMessages = defineMessages({
     costMethod: 'Cost method',
     status: 'Status',
     statusName: (value: Status) => ({ ACTIVE: 'Active', DISABLED: 'Disabled', SUSPENDED: 'Suspended', BLOCKED: 'Blocked' })[value],
-    taxRegimeName: (value: TaxRegime) => ({ SIMPLES_NACIONAL: 'Simples Nacional', LUCRO_PRESUMIDO: 'Presumed profit (Lucro Presumido)', LUCRO_REAL: 'Actual profit (Lucro Real)' })[value],
+    taxRegimeName: (value: TaxRegime) =>
+      ({ SIMPLES_NACIONAL: 'Simples Nacional', LUCRO_PRESUMIDO: 'Presumed profit (Lucro Presumido)', LUCRO_REAL: 'Actual profit (Lucro Real)' })[value],
     costMethodName: (value: CostMethod) => ({ REPLACEMENT: 'Replacement cost', WEIGHTED_AVERAGE: 'Weighted average cost' })[value],
     createTitle: 'New company',
     editTitle: 'Edit company',

@@ -15,7 +15,17 @@ const WARNING = '#b3261e';
  * A horizontal bar chart (Chart.js, loaded on first use). The canvas is an image named by
  * `label`; the same data is always in a table beside it.
  */
-export function BarChart({ bars, label, unavailable, format }: { bars: readonly Bar[]; label: string; unavailable: string; format: (value: number) => string }) {
+export function BarChart({
+  bars,
+  label,
+  unavailable,
+  format,
+}: {
+  bars: readonly Bar[];
+  label: string;
+  unavailable: string;
+  format: (value: number) => string;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<ChartType<'bar'> | null>(null);
   const [failed, setFailed] = useState(false);

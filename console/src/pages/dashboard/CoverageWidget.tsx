@@ -31,7 +31,8 @@ export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
   const cursor = cursorAt(cursors, page);
   const coverage = useQuery({
     queryKey: ['inventory', 'dashboard', 'coverage', days, cursor ?? null],
-    queryFn: ({ signal }) => linkPage(api.GET('/inventory/dashboard/coverage', { params: { query: { days, limit: COVERAGE_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, signal })),
+    queryFn: ({ signal }) =>
+      linkPage(api.GET('/inventory/dashboard/coverage', { params: { query: { days, limit: COVERAGE_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, signal })),
     placeholderData: keepPreviousData,
   });
   const setDays = (next: number) => {
@@ -49,7 +50,13 @@ export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
   useEffect(() => {
     if (settled) onDrawn?.();
   }, [settled, onDrawn]);
-  const bars = useMemo(() => (items ?? []).filter((item) => item.estimatedCoverageDays !== null).map((item) => ({ label: item.sku, value: item.estimatedCoverageDays ?? 0, highlight: runsOutWithin(item, horizon) })), [items, horizon]);
+  const bars = useMemo(
+    () =>
+      (items ?? [])
+        .filter((item) => item.estimatedCoverageDays !== null)
+        .map((item) => ({ label: item.sku, value: item.estimatedCoverageDays ?? 0, highlight: runsOutWithin(item, horizon) })),
+    [items, horizon],
+  );
 
   return (
     <section className="card" aria-labelledby="coverage-title">
@@ -57,7 +64,16 @@ export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
       <p className="muted">{t.coverageIntro}</p>
       <div className="toolbar">
         <PeriodControl days={days} onDays={setDays} />
-        <TextField label={t.horizon} type="number" min={0} step={1} inputMode="numeric" value={horizonText} onValueChange={setHorizonText} hint={t.horizonHint} />
+        <TextField
+          label={t.horizon}
+          type="number"
+          min={0}
+          step={1}
+          inputMode="numeric"
+          value={horizonText}
+          onValueChange={setHorizonText}
+          hint={t.horizonHint}
+        />
       </div>
       {coverage.isError ? <ProblemAlert error={coverage.error} onRetry={() => void coverage.refetch()} /> : null}
       {coverage.isPending ? (
@@ -66,7 +82,9 @@ export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
         <EmptyState title={t.noProducts} hint={t.noProductsHint} action={<Link href="/inventory">{t.goToInventory}</Link>} />
       ) : items ? (
         <div aria-busy={coverage.isFetching} data-days={coverage.isPlaceholderData ? undefined : days}>
-          {bars.length > 0 ? <BarChart bars={bars} label={t.coverageChart(days)} unavailable={t.chartUnavailable} format={(value) => formatDecimal(value, locale)} /> : null}
+          {bars.length > 0 ? (
+            <BarChart bars={bars} label={t.coverageChart(days)} unavailable={t.chartUnavailable} format={(value) => formatDecimal(value, locale)} />
+          ) : null}
           <CoverageTable items={items} days={days} horizon={horizon} />
           <Pager page={page} hasNext={Boolean(coverage.data?.nextCursor)} onPage={onPage} label={t.coveragePager} />
         </div>
@@ -110,7 +128,15 @@ function CoverageTable({ items, days, horizon }: { items: readonly CoverageItem[
                 <td className="number">{formatDecimal(item.availableQuantity, locale)}</td>
                 <td className="number">{formatDecimal(item.averageDailySales, locale)}</td>
                 <td className="number">{item.estimatedCoverageDays === null ? '—' : formatDecimal(item.estimatedCoverageDays, locale)}</td>
-                <td>{runsOut ? <span className="badge warn">{t.runsOut(horizon)}</span> : item.estimatedCoverageDays === null ? <span className="muted">{t.noSales}</span> : <span className="badge ok">{t.ok}</span>}</td>
+                <td>
+                  {runsOut ? (
+                    <span className="badge warn">{t.runsOut(horizon)}</span>
+                  ) : item.estimatedCoverageDays === null ? (
+                    <span className="muted">{t.noSales}</span>
+                  ) : (
+                    <span className="badge ok">{t.ok}</span>
+                  )}
+                </td>
               </tr>
             );
           })}

@@ -14,7 +14,8 @@ export const dashboardMessages = defineMessages({
     invalidDays: 'Digite um número inteiro de 1 a 365.',
     horizon: 'Destacar o que acaba em até (dias)',
     horizonHint: 'Os produtos que acabam dentro deste prazo ficam marcados.',
-    coverageCaption: (days: number, horizon: number) => `Cobertura de estoque pelas vendas dos últimos ${days} dias; marcados os que acabam em até ${horizon} dias`,
+    coverageCaption: (days: number, horizon: number) =>
+      `Cobertura de estoque pelas vendas dos últimos ${days} dias; marcados os que acabam em até ${horizon} dias`,
     coverageChart: (days: number) => `Gráfico de barras: dias de cobertura por produto, vendas dos últimos ${days} dias. Os mesmos dados estão na tabela.`,
     coveragePager: 'Páginas da cobertura',
     sku: 'SKU',

@@ -34,9 +34,13 @@ export default function ExportsPage() {
   return (
     <Page title={t.title}>
       <p className="muted">{t.intro}</p>
-      <ExportForm busy={start.isPending} error={start.error} onStart={(body) => {
+      <ExportForm
+        busy={start.isPending}
+        error={start.error}
+        onStart={(body) => {
           if (!start.isPending) start.mutate(body);
-        }} />
+        }}
+      />
       {start.error && Object.keys(fieldErrors(start.error)).length === 0 ? <ProblemAlert error={start.error} /> : null}
       {jobId ? <ExportState key={jobId} id={jobId} /> : null}
     </Page>
@@ -68,7 +72,15 @@ function ExportForm({ busy, error, onStart }: { busy: boolean; error: unknown; o
       </div>
       {takesPeriod(kind) ? (
         <div className="form-row">
-          <TextField label={t.from} type="date" required value={period.from} onValueChange={(from) => setPeriod({ ...period, from })} error={fields.from} hint={t.periodHint} />
+          <TextField
+            label={t.from}
+            type="date"
+            required
+            value={period.from}
+            onValueChange={(from) => setPeriod({ ...period, from })}
+            error={fields.from}
+            hint={t.periodHint}
+          />
           <TextField label={t.to} type="date" required value={period.to} onValueChange={(to) => setPeriod({ ...period, to })} error={fields.to} />
         </div>
       ) : null}

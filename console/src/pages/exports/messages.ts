@@ -4,10 +4,12 @@ import { defineMessages } from '../../i18n/messages';
 export const exportMessages = defineMessages({
   'pt-BR': {
     title: 'Exportar planilha',
-    intro: 'Gere um arquivo CSV que o Excel abre como está: fornecedores, produtos com o saldo de cada depósito, as movimentações de estoque ou a auditoria de um período.',
+    intro:
+      'Gere um arquivo CSV que o Excel abre como está: fornecedores, produtos com o saldo de cada depósito, as movimentações de estoque ou a auditoria de um período.',
     formTitle: 'O que exportar',
     kind: 'Dados',
-    kindNames: (kind: string) => ({ suppliers: 'Fornecedores', products: 'Produtos e saldos', 'stock-history': 'Movimentações de estoque', audit: 'Auditoria' })[kind] ?? kind,
+    kindNames: (kind: string) =>
+      ({ suppliers: 'Fornecedores', products: 'Produtos e saldos', 'stock-history': 'Movimentações de estoque', audit: 'Auditoria' })[kind] ?? kind,
     kindHint: (kind: string): string =>
       ({
         suppliers: 'Todos os fornecedores, com as colunas que a importação lê: dá para importar o arquivo de volta.',
@@ -30,10 +32,12 @@ export const exportMessages = defineMessages({
   },
   en: {
     title: 'Export a spreadsheet',
-    intro: 'Make a CSV file that Excel opens as it is: suppliers, products with the balance in each warehouse, the stock movements or the audit trail of a period.',
+    intro:
+      'Make a CSV file that Excel opens as it is: suppliers, products with the balance in each warehouse, the stock movements or the audit trail of a period.',
     formTitle: 'What to export',
     kind: 'Data',
-    kindNames: (kind: string) => ({ suppliers: 'Suppliers', products: 'Products and balances', 'stock-history': 'Stock movements', audit: 'Audit trail' })[kind] ?? kind,
+    kindNames: (kind: string) =>
+      ({ suppliers: 'Suppliers', products: 'Products and balances', 'stock-history': 'Stock movements', audit: 'Audit trail' })[kind] ?? kind,
     kindHint: (kind: string): string =>
       ({
         suppliers: 'Every supplier, with the columns the import reads: the file can be imported back.',

@@ -17,7 +17,17 @@ export const importKey = (id: string) => ['imports', id] as const;
  * left alone: its status, progress, counts, time left, ignored columns, failure and refused
  * rows. A finished check that refused nothing offers the real import of the same file.
  */
-export function ImportReport({ id, file, busy, onImportForReal }: { id: string; file: File | undefined; busy: boolean; onImportForReal: (job: ImportJob) => void }) {
+export function ImportReport({
+  id,
+  file,
+  busy,
+  onImportForReal,
+}: {
+  id: string;
+  file: File | undefined;
+  busy: boolean;
+  onImportForReal: (job: ImportJob) => void;
+}) {
   const t = useMessages(importMessages);
   const queryClient = useQueryClient();
   const titleId = useId();
@@ -64,7 +74,9 @@ function Progress({ job }: { job: ImportJob }) {
   const id = useId();
   const progress = progressOf(job);
   if (!progress && !isUnderway(job.status)) return null;
-  const text = progress ? t.progressText(formatDecimal(progress.done, locale), formatDecimal(progress.total, locale), formatDecimal(progress.percent, locale)) : t.progressUnknown;
+  const text = progress
+    ? t.progressText(formatDecimal(progress.done, locale), formatDecimal(progress.total, locale), formatDecimal(progress.percent, locale))
+    : t.progressUnknown;
   return (
     <div className="import-progress">
       <label htmlFor={id}>{t.progress}</label>
@@ -86,7 +98,11 @@ function Summary({ job }: { job: ImportJob }) {
     [t.existing, count(job.existing)],
     [t.refused, count(job.refused)],
   ];
-  if (eta) rows.push([t.eta, eta.unit === 'seconds' ? t.etaSeconds(eta.seconds) : eta.unit === 'hours' ? t.etaHours(eta.hours, eta.minutes) : t.etaMinutes(eta.minutes)]);
+  if (eta)
+    rows.push([
+      t.eta,
+      eta.unit === 'seconds' ? t.etaSeconds(eta.seconds) : eta.unit === 'hours' ? t.etaHours(eta.hours, eta.minutes) : t.etaMinutes(eta.minutes),
+    ]);
   return (
     <div className="table-wrap import-summary-wrap">
       <table className="import-summary">

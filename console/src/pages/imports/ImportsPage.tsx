@@ -47,7 +47,14 @@ export default function ImportsPage() {
   return (
     <Page title={t.title}>
       <p className="muted">{t.intro}</p>
-      <ImportForm initialKind={kindOf(search)} file={file} busy={start.isPending} error={start.error} onFileChange={setFile} onStart={(kind, dryRun, chosen) => begin({ kind, dryRun, file: chosen })} />
+      <ImportForm
+        initialKind={kindOf(search)}
+        file={file}
+        busy={start.isPending}
+        error={start.error}
+        onFileChange={setFile}
+        onStart={(kind, dryRun, chosen) => begin({ kind, dryRun, file: chosen })}
+      />
       {start.error instanceof UploadError ? (
         <div className="alert alert-error" role="alert">
           <p>{start.error.status === undefined ? t.uploadUnreachable : t.uploadFailed(start.error.status, start.error.detail)}</p>
@@ -55,9 +62,17 @@ export default function ImportsPage() {
       ) : start.error ? (
         <ProblemAlert error={start.error} />
       ) : null}
-      {jobId ? <ImportReport key={jobId} id={jobId} file={file} busy={start.isPending} onImportForReal={(job) => {
+      {jobId ? (
+        <ImportReport
+          key={jobId}
+          id={jobId}
+          file={file}
+          busy={start.isPending}
+          onImportForReal={(job) => {
             if (file) begin({ kind: job.kind, dryRun: false, file });
-          }} /> : null}
+          }}
+        />
+      ) : null}
     </Page>
   );
 }

@@ -85,8 +85,18 @@ export function etaOf(etaSeconds: number | null): Eta | undefined {
 }
 
 /** Whether "Import for real" is offered: a finished check that refused nothing, with its file still at hand. */
-export function canImportForReal(job: Pick<ImportJob, 'dryRun' | 'status' | 'refused' | 'fileName' | 'size'>, file: Pick<File, 'name' | 'size'> | undefined): boolean {
-  return job.dryRun && job.status === 'succeeded' && job.refused === 0 && file !== undefined && file.size === job.size && file.name.slice(0, MAX_FILE_NAME) === job.fileName;
+export function canImportForReal(
+  job: Pick<ImportJob, 'dryRun' | 'status' | 'refused' | 'fileName' | 'size'>,
+  file: Pick<File, 'name' | 'size'> | undefined,
+): boolean {
+  return (
+    job.dryRun &&
+    job.status === 'succeeded' &&
+    job.refused === 0 &&
+    file !== undefined &&
+    file.size === job.size &&
+    file.name.slice(0, MAX_FILE_NAME) === job.fileName
+  );
 }
 
 /** A failed upload's answer, shortly: S3's `<Message>` of its XML error, or the first line of a text. */

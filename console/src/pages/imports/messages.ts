@@ -4,7 +4,8 @@ import { defineMessages } from '../../i18n/messages';
 export const importMessages = defineMessages({
   'pt-BR': {
     title: 'Importar planilha',
-    intro: 'Cadastre fornecedores ou produtos de uma vez a partir de um arquivo CSV, como o Excel, o Bling, o Tiny ou o Omie o exportam. Só administradores da empresa podem importar.',
+    intro:
+      'Cadastre fornecedores ou produtos de uma vez a partir de um arquivo CSV, como o Excel, o Bling, o Tiny ou o Omie o exportam. Só administradores da empresa podem importar.',
     formTitle: 'Arquivo',
     kind: 'O que importar',
     kindNames: (kind: string) => ({ suppliers: 'Fornecedores', products: 'Produtos' })[kind] ?? kind,

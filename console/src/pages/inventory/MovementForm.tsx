@@ -5,7 +5,18 @@ import { fieldErrors } from '../../api/problems';
 import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useLocale, useMessages } from '../../i18n';
-import { checkMovement, MOVEMENT_TYPES, type CreateMovement, QUANTITY_PLACES, UNIT_COST_PLACES, unitCostRule, type MovementErrors, type MovementInput, type MovementProblem, type MovementType } from './movement';
+import {
+  checkMovement,
+  MOVEMENT_TYPES,
+  type CreateMovement,
+  QUANTITY_PLACES,
+  UNIT_COST_PLACES,
+  unitCostRule,
+  type MovementErrors,
+  type MovementInput,
+  type MovementProblem,
+  type MovementType,
+} from './movement';
 import { inventoryMessages, type InventoryTexts } from './messages';
 
 export interface WarehouseOption {

@@ -34,7 +34,13 @@ export function Products() {
   const cursor = cursorAt(current.cursors, current.page);
   const list = useQuery({
     queryKey: ['inventory', 'products', 'list', settled, cursor ?? null],
-    queryFn: ({ signal }) => linkPage(api.GET('/inventory/products', { params: { query: { limit: PAGE_SIZE, ...(settled ? { search: settled } : {}), ...(cursor ? { cursor } : {}) } }, signal })),
+    queryFn: ({ signal }) =>
+      linkPage(
+        api.GET('/inventory/products', {
+          params: { query: { limit: PAGE_SIZE, ...(settled ? { search: settled } : {}), ...(cursor ? { cursor } : {}) } },
+          signal,
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   const onPage = (next: number) => {
@@ -73,7 +79,11 @@ export function Products() {
       {list.isPending ? (
         <SkeletonRows rows={4} columns={3} />
       ) : list.data && list.data.items.length === 0 && current.page === 1 ? (
-        settled ? <EmptyState title={t.noMatches(settled)} hint={t.noMatchesHint} /> : <EmptyState title={t.noProducts} hint={t.noProductsHint} />
+        settled ? (
+          <EmptyState title={t.noMatches(settled)} hint={t.noMatchesHint} />
+        ) : (
+          <EmptyState title={t.noProducts} hint={t.noProductsHint} />
+        )
       ) : list.data ? (
         <>
           <div className="table-wrap" aria-busy={list.isFetching}>

@@ -69,8 +69,18 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
     <section className="card" aria-labelledby="history-title">
       <h2 id="history-title">{t.history}</h2>
       <div className="toolbar" role="group" aria-label={t.filters}>
-        <SelectField label={t.warehouse} value={filters.warehouseId} onValueChange={(warehouseId) => filter({ warehouseId })} options={[{ value: '', label: t.allWarehouses }, ...warehouses.map((warehouse) => ({ value: warehouse.id, label: warehouse.name }))]} />
-        <SelectField label={t.type} value={filters.type} onValueChange={(type) => filter({ type: type as MovementType | '' })} options={[{ value: '', label: t.allTypes }, ...MOVEMENT_TYPES.map((value) => ({ value, label: t.typeNames(value) }))]} />
+        <SelectField
+          label={t.warehouse}
+          value={filters.warehouseId}
+          onValueChange={(warehouseId) => filter({ warehouseId })}
+          options={[{ value: '', label: t.allWarehouses }, ...warehouses.map((warehouse) => ({ value: warehouse.id, label: warehouse.name }))]}
+        />
+        <SelectField
+          label={t.type}
+          value={filters.type}
+          onValueChange={(type) => filter({ type: type as MovementType | '' })}
+          options={[{ value: '', label: t.allTypes }, ...MOVEMENT_TYPES.map((value) => ({ value, label: t.typeNames(value) }))]}
+        />
         <TextField label={t.fromDay} type="date" value={filters.from} onValueChange={(from) => filter({ from })} />
         <TextField label={t.toDay} type="date" value={filters.to} onValueChange={(to) => filter({ to })} />
       </div>
@@ -78,7 +88,11 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
       {history.isPending ? (
         <SkeletonRows rows={4} columns={6} />
       ) : history.data && history.data.items.length === 0 ? (
-        filtered ? <EmptyState title={t.noHistoryFiltered} hint={t.noHistoryFilteredHint} /> : <EmptyState title={t.noHistory} hint={t.noHistoryHint} />
+        filtered ? (
+          <EmptyState title={t.noHistoryFiltered} hint={t.noHistoryFilteredHint} />
+        ) : (
+          <EmptyState title={t.noHistory} hint={t.noHistoryHint} />
+        )
       ) : history.data ? (
         <>
           <div className="table-wrap">

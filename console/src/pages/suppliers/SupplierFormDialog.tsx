@@ -15,7 +15,17 @@ import { supplierMessages } from './messages';
  * Creating (no `supplier`) or editing a supplier in a dialog. The form is mounted afresh each
  * time the dialog opens, so each opening has its own Idempotency-Key.
  */
-export function SupplierFormDialog({ open, supplier, onOpenChange, onSaved }: { open: boolean; supplier: Supplier | undefined; onOpenChange: (open: boolean) => void; onSaved: (saved: Supplier, created: boolean) => void }) {
+export function SupplierFormDialog({
+  open,
+  supplier,
+  onOpenChange,
+  onSaved,
+}: {
+  open: boolean;
+  supplier: Supplier | undefined;
+  onOpenChange: (open: boolean) => void;
+  onSaved: (saved: Supplier, created: boolean) => void;
+}) {
   const t = useMessages(supplierMessages);
   return (
     <FormDialog open={open} onOpenChange={onOpenChange} title={supplier ? t.editTitle : t.createTitle}>
@@ -24,7 +34,15 @@ export function SupplierFormDialog({ open, supplier, onOpenChange, onSaved }: { 
   );
 }
 
-function SupplierFormBody({ supplier, onCancel, onSaved }: { supplier: Supplier | undefined; onCancel: () => void; onSaved: (saved: Supplier, created: boolean) => void }) {
+function SupplierFormBody({
+  supplier,
+  onCancel,
+  onSaved,
+}: {
+  supplier: Supplier | undefined;
+  onCancel: () => void;
+  onSaved: (saved: Supplier, created: boolean) => void;
+}) {
   const t = useMessages(supplierMessages);
   const c = useMessages(common);
   const original = supplier ? supplierFormOf(supplier) : emptySupplierForm;
@@ -52,8 +70,12 @@ function SupplierFormBody({ supplier, onCancel, onSaved }: { supplier: Supplier 
   const failure = save.error ? failureOf(save.error) : undefined;
   // A 409 on a supplier is its document taken by another: said beside the document too.
   const conflict = failure?.kind === 'problem' && failure.status === 409 ? failure.detail : undefined;
-  const errorOf = (field: keyof SupplierForm) => server[field] ?? (field === 'document' ? conflict : undefined) ?? (problems[field] ? t[problems[field]] : undefined);
-  const set = <K extends keyof SupplierForm>(field: K) => (value: SupplierForm[K]) => setForm((current) => ({ ...current, [field]: value }));
+  const errorOf = (field: keyof SupplierForm) =>
+    server[field] ?? (field === 'document' ? conflict : undefined) ?? (problems[field] ? t[problems[field]] : undefined);
+  const set =
+    <K extends keyof SupplierForm>(field: K) =>
+    (value: SupplierForm[K]) =>
+      setForm((current) => ({ ...current, [field]: value }));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -66,11 +88,37 @@ function SupplierFormBody({ supplier, onCancel, onSaved }: { supplier: Supplier 
     <form className="form" onSubmit={onSubmit} noValidate>
       {save.error ? <ProblemAlert error={save.error} /> : null}
       <TextField label={t.name} value={form.name} onValueChange={set('name')} error={errorOf('name')} required autoComplete="off" maxLength={200} />
-      <TextField label={t.corporateName} value={form.corporateName} onValueChange={set('corporateName')} error={errorOf('corporateName')} required autoComplete="off" maxLength={200} />
-      <TextField label={t.document} value={form.document} onValueChange={set('document')} mask={maskDocument} error={errorOf('document')} required autoComplete="off" spellCheck={false} />
+      <TextField
+        label={t.corporateName}
+        value={form.corporateName}
+        onValueChange={set('corporateName')}
+        error={errorOf('corporateName')}
+        required
+        autoComplete="off"
+        maxLength={200}
+      />
+      <TextField
+        label={t.document}
+        value={form.document}
+        onValueChange={set('document')}
+        mask={maskDocument}
+        error={errorOf('document')}
+        required
+        autoComplete="off"
+        spellCheck={false}
+      />
       <div className="form-row supplier-row">
         <TextField label={t.email} type="email" value={form.email} onValueChange={set('email')} error={errorOf('email')} autoComplete="off" maxLength={254} />
-        <TextField label={t.phone} type="tel" value={form.phone} onValueChange={set('phone')} mask={maskPhone} error={errorOf('phone')} hint={t.phoneHint} autoComplete="off" />
+        <TextField
+          label={t.phone}
+          type="tel"
+          value={form.phone}
+          onValueChange={set('phone')}
+          mask={maskPhone}
+          error={errorOf('phone')}
+          hint={t.phoneHint}
+          autoComplete="off"
+        />
       </div>
       <CheckboxField label={t.active} checked={form.active} onCheckedChange={set('active')} />
       <div className="dialog-actions">

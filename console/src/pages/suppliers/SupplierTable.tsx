@@ -5,7 +5,19 @@ import type { Supplier } from './form';
 import { supplierMessages } from './messages';
 
 /** One page of suppliers, each with its edit and delete buttons (named after the supplier). */
-export function SupplierTable({ suppliers, caption, busy, onEdit, onDelete }: { suppliers: readonly Supplier[]; caption: string; busy: boolean; onEdit: (supplier: Supplier) => void; onDelete: (supplier: Supplier) => void }) {
+export function SupplierTable({
+  suppliers,
+  caption,
+  busy,
+  onEdit,
+  onDelete,
+}: {
+  suppliers: readonly Supplier[];
+  caption: string;
+  busy: boolean;
+  onEdit: (supplier: Supplier) => void;
+  onDelete: (supplier: Supplier) => void;
+}) {
   const t = useMessages(supplierMessages);
   const c = useMessages(common);
   return (
@@ -36,12 +48,12 @@ export function SupplierTable({ suppliers, caption, busy, onEdit, onDelete }: { 
               </td>
               <td>
                 <div className="supplier-actions">
-                <button type="button" className="button secondary" aria-label={t.editSupplier(supplier.name)} onClick={() => onEdit(supplier)}>
-                  {c.edit}
-                </button>
-                <button type="button" className="button secondary" aria-label={t.deleteSupplier(supplier.name)} onClick={() => onDelete(supplier)}>
-                  {c.delete}
-                </button>
+                  <button type="button" className="button secondary" aria-label={t.editSupplier(supplier.name)} onClick={() => onEdit(supplier)}>
+                    {c.edit}
+                  </button>
+                  <button type="button" className="button secondary" aria-label={t.deleteSupplier(supplier.name)} onClick={() => onDelete(supplier)}>
+                    {c.delete}
+                  </button>
                 </div>
               </td>
             </tr>

@@ -83,7 +83,16 @@ export default function SuppliersPage() {
     >
       <div className="toolbar">
         <div className="supplier-search">
-          <TextField label={t.search} type="search" value={typed} onValueChange={setTyped} hint={t.searchHint} autoComplete="off" spellCheck={false} maxLength={100} />
+          <TextField
+            label={t.search}
+            type="search"
+            value={typed}
+            onValueChange={setTyped}
+            hint={t.searchHint}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={100}
+          />
         </div>
         {data ? (
           <p className="muted" aria-live="polite">

@@ -67,13 +67,21 @@ export class DashboardPage extends ConsolePage {
       .evaluateAll((rows) =>
         rows.map((row) => {
           const cells = Array.from(row.querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim());
-          return { sku: cells[0] ?? '', available: cells[2] ?? '', coverage: cells[4] ?? '', highlighted: row.classList.contains('highlight'), badge: cells[5] ?? '' };
+          return {
+            sku: cells[0] ?? '',
+            available: cells[2] ?? '',
+            coverage: cells[4] ?? '',
+            highlighted: row.classList.contains('highlight'),
+            badge: cells[5] ?? '',
+          };
         }),
       );
   }
 
   async warehouseRows(): Promise<string[][]> {
-    return this.warehouseTable.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())));
+    return this.warehouseTable
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())));
   }
 
   async customPeriod(days: number): Promise<void> {

@@ -112,10 +112,22 @@ export class ProductPage extends ConsolePage {
   /** The cells of each body row of a table, as text. */
   async rows(table: 'balances' | 'history'): Promise<string[][]> {
     const locator = table === 'balances' ? this.balancesTable : this.historyTable;
-    return locator.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())));
+    return locator
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())));
   }
 
-  async fill({ type, warehouse, quantity, unitCost }: { type: 'IN' | 'OUT' | 'SALE' | 'ADJUSTMENT'; warehouse: string; quantity: string; unitCost?: string }): Promise<void> {
+  async fill({
+    type,
+    warehouse,
+    quantity,
+    unitCost,
+  }: {
+    type: 'IN' | 'OUT' | 'SALE' | 'ADJUSTMENT';
+    warehouse: string;
+    quantity: string;
+    unitCost?: string;
+  }): Promise<void> {
     await this.type.selectOption(type);
     await this.warehouse.selectOption({ label: warehouse });
     await this.quantity.fill(quantity);

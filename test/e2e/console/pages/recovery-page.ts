@@ -49,7 +49,17 @@ export class RecoveryPage {
     await this.button(this.t.createAccount).click();
   }
 
-  async signUp({ companyName, slug, plan, adminEmail }: { companyName: string; slug?: string; plan?: 'STARTER' | 'PROFESSIONAL' | 'ENTERPRISE'; adminEmail: string }): Promise<void> {
+  async signUp({
+    companyName,
+    slug,
+    plan,
+    adminEmail,
+  }: {
+    companyName: string;
+    slug?: string;
+    plan?: 'STARTER' | 'PROFESSIONAL' | 'ENTERPRISE';
+    adminEmail: string;
+  }): Promise<void> {
     await this.page.goto(`${this.consoleUrl}/sign-up`);
     await this.field(this.t.companyName).fill(companyName);
     if (slug !== undefined) await this.field(this.t.slug).fill(slug);
