@@ -138,8 +138,7 @@ export class RouteArea extends NestedStack {
 
   /** The resource of a path: the parent's when it is shared, else this area's (made once, with its preflight). */
   private resourceFor(restApi: IRestApi, api: AreaApi, made: Map<string, IResource>, path: string): IResource {
-    const known = api.shared.get(path) && this.importShared(restApi, api, made, path);
-    if (known) return known;
+    if (path === '/' || api.shared.has(path)) return this.importShared(restApi, api, made, path);
     const existing = made.get(path);
     if (existing) return existing;
     const parts = path.split('/').filter(Boolean);
@@ -155,7 +154,8 @@ export class RouteArea extends NestedStack {
     const existing = made.get(path);
     if (existing) return existing;
     const resourceId = path === '/' ? api.restApi.restApiRootResourceId : (api.shared.get(path) as IResource).resourceId;
-    const imported = Resource.fromResourceAttributes(this, `Shared${path === '/' ? 'Root' : path.replace(/[^A-Za-z0-9]/g, '')}`, { resourceId, restApi, path });
+    // The id keeps every character but the slashes (construct ids cannot hold them): two paths never share one.
+    const imported = Resource.fromResourceAttributes(this, `Shared${path === '/' ? 'Root' : path.replaceAll('/', '_')}`, { resourceId, restApi, path });
     made.set(path, imported);
     return imported;
   }
