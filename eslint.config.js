@@ -4,8 +4,20 @@ import tseslint from 'typescript-eslint';
 import packageJson from './package.json' with { type: 'json' };
 
 /** What a lib/db file may import outside lib/db: lib/domain, the models, errors, config and the logger. */
-const DB_OUTWARD = (/** @type {string} */ up) => `^${up.replace(/\./g, '\\.')}(?!(errors|config|log)$|domain/|[a-z-]+/model$)`;
-const DB_MESSAGE = 'lib/db imports only lib/db, lib/domain, lib/<area>/model, errors, config and log: services call repositories, never the other way.';
+const DB_OUTWARD = '^\\.\\./(?!(errors|config|log)$|domain/|[a-z-]+/model$)';
+const DB_MESSAGE = "lib/db is the table's plumbing: it imports only lib/db, lib/domain, lib/<area>/model, errors, config and log.";
+
+/** What a feature's data access may not import: a service, an engine, or a feature's other upper layers. */
+const REPOSITORY_UPWARD = '(^|/)(service|[a-z-]+-service|engine|queue|routes)$|(^|/)http(/|$)';
+const REPOSITORY_MESSAGE =
+  'A repository (lib/<area>/repository.ts, *-repository.ts, items.ts, session-opening.ts) imports no service or engine: services call repositories, never the other way.';
+/** Only a feature's data access (and lib/db) holds the DynamoDB client. */
+const DB_CLIENT = {
+  regex: '(^|/)db/client$',
+  message: 'Only a repository (lib/<area>/repository.ts, *-repository.ts, items.ts) and lib/db use the DynamoDB client.',
+};
+/** A feature's data access: the files that may use lib/db's client. */
+const REPOSITORIES = ['lib/*/repository.ts', 'lib/*/*-repository.ts', 'lib/*/items.ts', 'lib/auth/session-opening.ts'];
 
 /** A package the bundles must not contain: every devDependency (tooling, tests, infra). */
 const DEV_ONLY = {
@@ -22,7 +34,19 @@ const restricted = (/** @type {{ regex: string; message: string }[]} */ ...patte
 
 export default tseslint.config(
   // The typed client's schema is generated (`npm run client`) and checked by tsc, not linted.
-  { ignores: ['node_modules/', 'console/dist/', 'console/.dist-*/', 'cdk.out/', '.data/', 'coverage/', 'bench/results/', 'clients/typescript/src/schema.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'console/dist/',
+      'console/.dist-*/',
+      'cdk.out/',
+      '.data/',
+      'coverage/',
+      'bench/results/',
+      'bench/.bundles/',
+      'clients/typescript/src/schema.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -36,10 +60,10 @@ export default tseslint.config(
     },
   },
   // What ships (functions/, lib/) imports no devDependency, and layers point one way:
-  // functions → lib/<area> (services) → lib/db (repositories, keys) → lib/<area>/model.
+  // functions → lib/<area> services → lib/<area> repositories → lib/db (the table's plumbing, keys) → lib/<area>/model.
   // A wrong-way import fails the lint. In flat config the last matching block's
   // rule wins, so each block below repeats the devDependency pattern and narrows the rest.
-  { files: ['functions/**/*.ts', 'lib/http/**/*.ts', 'lib/routes.ts'], rules: restricted() },
+  { files: ['functions/**/*.ts', 'lib/http/**/*.ts', 'lib/routes.ts'], rules: restricted(DB_CLIENT) },
   {
     // Domain code knows neither HTTP nor the route manifest.
     files: ['lib/*/**/*.ts', 'lib/*.ts'],
@@ -47,10 +71,11 @@ export default tseslint.config(
     rules: restricted(
       { regex: '(^|/)http(/|$)', message: 'Domain code does not import lib/http: move the type it needs into its area.' },
       { regex: '(^|/)routes$', message: 'Domain code does not import the route manifest: take what it needs as a parameter.' },
+      DB_CLIENT,
     ),
   },
-  { files: ['lib/db/repositories/**/*.ts'], rules: restricted({ regex: DB_OUTWARD('../../'), message: DB_MESSAGE }) },
-  { files: ['lib/db/*.ts'], rules: restricted({ regex: DB_OUTWARD('../'), message: DB_MESSAGE }) },
+  { files: REPOSITORIES, rules: restricted({ regex: REPOSITORY_UPWARD, message: REPOSITORY_MESSAGE }) },
+  { files: ['lib/db/*.ts'], rules: restricted({ regex: DB_OUTWARD, message: DB_MESSAGE }) },
   {
     // A model is the bottom layer: zod and the shared value helpers only.
     files: ['lib/*/model.ts'],

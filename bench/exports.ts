@@ -15,9 +15,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
-import { rebuildSupplierBlocks } from '../lib/db/repositories/supplier-blocks';
-import { findExportJob } from '../lib/db/repositories/exports';
+import { bulkInsertSuppliers } from '../lib/suppliers/repository';
+import { rebuildSupplierBlocks } from '../lib/suppliers/blocks-repository';
+import { findExportJob } from '../lib/exports/repository';
 import { mapConcurrently } from '../lib/domain/concurrency';
 import { runExport } from '../lib/exports/engine';
 import type { ExportKind } from '../lib/exports/model';

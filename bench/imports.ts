@@ -15,7 +15,7 @@
  */
 import type { Principal } from '../lib/auth/principal';
 import { benchTenant } from './support/principal';
-import { findImportJob } from '../lib/db/repositories/imports';
+import { findImportJob } from '../lib/imports/repository';
 import { queryAll } from '../lib/db/query';
 import { keys } from '../lib/db/keys';
 import { mapConcurrently } from '../lib/domain/concurrency';

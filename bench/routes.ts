@@ -21,7 +21,7 @@ import { toAuthorizerContext, type Principal } from '../lib/auth/principal';
 import { register } from '../lib/auth/registration';
 import { openSession } from '../lib/auth/sessions';
 import { createCompany } from '../lib/companies/service';
-import { insertSession } from '../lib/db/repositories/sessions';
+import { insertSession } from '../lib/auth/sessions-repository';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { routeHandlers } from '../tools/openapi/handlers';
 import { routeLimit, takenByChain } from '../lib/rate-limit';

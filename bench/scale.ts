@@ -10,7 +10,7 @@
  * - the search at 100,000 suppliers and 20,000 products (bench/search.ts).
  *
  * Sales are loaded as daily totals (what a day's SALE movements leave behind), then rolled
- * up by the real job; stock rows as balance items. Both through lib/db/repositories/bulk.ts.
+ * up by the real job; stock rows as balance items. Both through lib/db/bulk.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -18,18 +18,18 @@ import type { Principal } from '../lib/auth/principal';
 import { config } from '../lib/config';
 import { db, tableName } from '../lib/db/client';
 import { keys } from '../lib/db/keys';
-import { putAll } from '../lib/db/repositories/bulk';
-import { writeDailySalesTotals, writeRolledUpSales } from '../lib/db/repositories/sales-rollup';
+import { putAll } from '../lib/db/bulk';
+import { writeDailySalesTotals, writeRolledUpSales } from '../lib/jobs/sales-rollup-repository';
 import { queryAll } from '../lib/db/query';
 import { DEFAULT_COVERAGE_PAGE } from '../lib/inventory/schemas';
 import { coveragePage, stockByWarehouse, stockCoverage } from '../lib/inventory/dashboards';
 import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse, listProducts } from '../lib/inventory/service';
 import { createTenant, listTenants } from '../lib/tenants/service';
-import { TENANT_NAME_SHARDS } from '../lib/db/repositories/tenants';
+import { TENANT_NAME_SHARDS } from '../lib/tenants/repository';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';
 import { createSupplier, listSuppliers } from '../lib/suppliers/service';
-import { bulkInsertSuppliers } from '../lib/db/repositories/suppliers';
+import { bulkInsertSuppliers } from '../lib/suppliers/repository';
 import { measureCapacity } from './support/capacity';
 import { expectCoverageIndexCurrent } from './support/coverage';
 import { benchTenant } from './support/principal';

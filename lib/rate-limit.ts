@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clearWindow, decrementIfAny, incrementBelow, incrementBelowCounting } from './db/repositories/counters';
+import { clearWindow, decrementIfAny, incrementBelow, incrementBelowCounting } from './db/counters';
 import { TooManyRequests } from './errors';
 
 /**

@@ -45,7 +45,7 @@ export type CredentialsAccess = 'read' | 'write' | 'read-write';
  * items (Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
  * ConditionCheckItem), a TransactGetItems counts GetItem. On an `idempotent` route they
  * include the Idempotency-Key's own calls (GetItem, PutItem, UpdateItem, DeleteItem:
- * lib/db/repositories/idempotency.ts). The rate-limit counters are not counted: their grant
+ * lib/idempotency/repository.ts). The rate-limit counters are not counted: their grant
  * is apart (UpdateItem on `RATE#` keys only), as is the authorizer's `lastActiveAt` update.
  * `npm run test:bundles` runs every integration test with exactly these grants enforced.
  *

@@ -1,5 +1,5 @@
 import { config } from '../lib/config';
-import { findImportJob, scanRunningImportJobs } from '../lib/db/repositories/imports';
+import { findImportJob, scanRunningImportJobs } from '../lib/imports/repository';
 import { runImport, type ImportFiles } from '../lib/imports/engine';
 import { localImportStorage } from '../lib/imports/storage';
 import type { UploadOptions } from './uploads';

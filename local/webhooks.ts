@@ -18,7 +18,7 @@ import { localDynamoClient } from './dynamodb-local';
  * are not delivered (GET /events lists them). The retries' clock is the delivery's `now`: a test
  * that needs a retry sooner runs `runDue` itself in process with a clock of its own
  * (test/integration/webhooks-delivery.test.ts), against the same store; the claims
- * (lib/db/repositories/webhook-deliveries) keep it and this engine from attempting one
+ * (lib/webhooks/deliveries-repository) keep it and this engine from attempting one
  * delivery twice.
  */
 

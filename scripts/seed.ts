@@ -21,7 +21,7 @@ import type { Principal } from '../lib/auth/principal';
 import { register } from '../lib/auth/registration';
 import { createCompany } from '../lib/companies/service';
 import { config } from '../lib/config';
-import { writeDailySalesTotals, writeRolledUpSales } from '../lib/db/repositories/sales-rollup';
+import { writeDailySalesTotals, writeRolledUpSales } from '../lib/jobs/sales-rollup-repository';
 import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse } from '../lib/inventory/service';
 import { runSalesRollup } from '../lib/jobs/sales-rollup';

@@ -23,7 +23,7 @@ import { getMany } from '../lib/db/batch';
 import { scaledFrom } from '../lib/db/decimals';
 import { parseScaled, QUANTITY_PLACES } from '../lib/domain/decimal';
 import { keys } from '../lib/db/keys';
-import { listMovements } from '../lib/db/repositories/inventory';
+import { listMovements } from '../lib/inventory/repository';
 import { applyLocalEnvironment } from '../local/environment';
 import { readRuntimeInfo } from '../local/runtime';
 import { signUp } from '../bench/support/sign-up';

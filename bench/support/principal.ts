@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../lib/auth/principal';
-import { getTenant } from '../../lib/db/repositories/tenants';
+import { getTenant } from '../../lib/tenants/repository';
 import { createTenant } from '../../lib/tenants/service';
 
 /**

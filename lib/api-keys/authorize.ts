@@ -1,7 +1,7 @@
 import type { KeyPrincipal } from '../auth/principal';
 import { config, storeConfig } from '../config';
-import { readKeyAuthorizationState } from '../db/repositories/authorization';
-import { touchApiKey } from '../db/repositories/api-keys';
+import { readKeyAuthorizationState } from '../auth/authorization-repository';
+import { touchApiKey } from './repository';
 import { Forbidden, Unauthorized } from '../errors';
 import { keyTextMatches, parseKeyText } from './format';
 import { LAST_USED_RESOLUTION_MS } from './model';

@@ -4,7 +4,7 @@ import type { DomainEvent } from '../domain/events';
 
 /**
  * The audit trail: one entry per security event and per data change, written in
- * the same DynamoDB transaction as the change it records (lib/db/repositories/audit), so no
+ * the same DynamoDB transaction as the change it records (lib/audit/repository), so no
  * change commits without its entry and no entry exists without its change. Entries are kept
  * AUDIT_RETENTION_DAYS (DynamoDB TTL), their origin (IP address, User-Agent) only
  * ACCESS_RECORD_RETENTION_DAYS, and no route edits or deletes them but one: anonymizing a
@@ -116,7 +116,7 @@ export const auditEntrySchema = /* @__PURE__ */ schema(() =>
     /**
      * API Gateway's view of the caller's address; null outside a request, and once the access
      * records' period (ACCESS_RECORD_RETENTION_DAYS, 6 months) is over: the entry's origin is kept
-     * apart from it and expires first (lib/db/repositories/audit).
+     * apart from it and expires first (lib/audit/repository).
      */
     sourceIp: z.nullable(z.string()),
     /** The caller's User-Agent, at most 512 characters; null outside a request and, like sourceIp, after the access records' period. */

@@ -1,6 +1,6 @@
 import type { Caller } from '../auth/principal';
 import { config } from '../config';
-import { readAuditPage, type AuditFilter } from '../db/repositories/audit';
+import { readAuditPage, type AuditFilter } from './repository';
 import { cursorRefused } from '../domain/cursor';
 import { addDays, dayStartMs, isDay } from '../domain/days';
 import { Forbidden, ValidationError } from '../errors';
@@ -31,7 +31,7 @@ function trailOf(principal: Caller, scope: AuditEventsInput['scope']): AuditScop
 
 /**
  * A page of an audit trail, newest first: one Query on the list the filters name
- * (lib/db/repositories/audit `readAuditPage`). The cursor is sealed for the caller's tenant,
+ * (lib/audit/repository `readAuditPage`). The cursor is sealed for the caller's tenant,
  * the trail and the filters; one from another list or tenant, or edited, is a 400.
  */
 export async function listAuditEvents(principal: Caller, input: AuditEventsInput): Promise<AuditEventPage> {

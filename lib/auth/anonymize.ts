@@ -1,8 +1,8 @@
 import type { AuditChange, AuditEntry, AuditScope } from '../audit/model';
 import { auditRecord } from '../audit/record';
-import { readAuditPage, rewriteEntryCopies, writeWithEntry, type AuditFilter } from '../db/repositories/audit';
-import { deleteItemsOfRemovedUser } from '../db/repositories/sessions';
-import { getUser } from '../db/repositories/users';
+import { readAuditPage, rewriteEntryCopies, writeWithEntry, type AuditFilter } from '../audit/repository';
+import { deleteItemsOfRemovedUser } from './sessions-repository';
+import { getUser } from './users-repository';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import type { Principal } from './principal';
 import type { AnonymizedUserView } from './schemas';

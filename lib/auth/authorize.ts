@@ -1,5 +1,5 @@
-import { readAuthorizationState } from '../db/repositories/authorization';
-import { touchSession } from '../db/repositories/sessions';
+import { readAuthorizationState } from './authorization-repository';
+import { touchSession } from './sessions-repository';
 import { Unauthorized } from '../errors';
 import type { MfaPolicy } from '../tenants/model';
 import type { User } from './model';

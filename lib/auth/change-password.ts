@@ -1,7 +1,7 @@
 import { auditRecord } from '../audit/record';
-import { readAccountState } from '../db/repositories/credentials';
-import { CredentialsChanged } from '../db/repositories/session-opening';
-import { replacePassword } from '../db/repositories/users';
+import { readAccountState } from './credentials-repository';
+import { CredentialsChanged } from './session-opening';
+import { replacePassword } from './users-repository';
 import { Conflict, Unauthorized, ValidationError } from '../errors';
 import { mailer } from '../mail/mailer';
 import { countSessionsRevoked } from '../metrics';

@@ -9,7 +9,7 @@ import {
   putInvitationUnlessPending,
   takeBackInvitation,
   withdrawPendingInvitation,
-} from '../db/repositories/invitations';
+} from './invitations-repository';
 import { Forbidden, NotFound } from '../errors';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import { logger } from '../log';

@@ -1,8 +1,8 @@
 import { auditRecord, userActor } from '../audit/record';
-import { putLoneEntry } from '../db/repositories/audit';
-import { findSignInState } from '../db/repositories/credentials';
-import { CredentialsChanged } from '../db/repositories/session-opening';
-import { insertLoginSession } from '../db/repositories/users';
+import { putLoneEntry } from '../audit/repository';
+import { findSignInState } from './credentials-repository';
+import { CredentialsChanged } from './session-opening';
+import { insertLoginSession } from './users-repository';
 import { Unauthorized } from '../errors';
 import { countLogin } from '../metrics';
 import { logger } from '../log';

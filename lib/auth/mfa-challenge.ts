@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { auditRecord, userActor } from '../audit/record';
-import { insertChallenge } from '../db/repositories/mfa';
+import { insertChallenge } from './mfa-repository';
 import { sha256Hex } from '../domain/hash';
 import type { User } from './model';
 

@@ -1,6 +1,6 @@
 import { renderSVG } from 'uqr';
-import { readAccountState } from '../db/repositories/credentials';
-import { putPendingTotp } from '../db/repositories/mfa';
+import { readAccountState } from './credentials-repository';
+import { putPendingTotp } from './mfa-repository';
 import { Conflict, Unauthorized, ValidationError } from '../errors';
 import { clearOnSuccess, consumeLimit, type ScopedLimit } from '../rate-limit';
 import { verifyPassword } from './passwords';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { auditRecord, userActor } from '../audit/record';
 import { matchingStep, record } from './totp';
-import { readAccountState } from '../db/repositories/credentials';
-import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, MAX_CHALLENGE_FAILURES, type FactorProof } from '../db/repositories/mfa';
-import { CredentialsChanged } from '../db/repositories/session-opening';
+import { readAccountState } from './credentials-repository';
+import { completeChallenge, disableTotp, enableTotp, failChallenge, getChallenge, MAX_CHALLENGE_FAILURES, type FactorProof } from './mfa-repository';
+import { CredentialsChanged } from './session-opening';
 import { sha256Hex } from '../domain/hash';
 import { Conflict, Forbidden, Unauthorized, ValidationError } from '../errors';
 import { countLogin, countSessionsRevoked } from '../metrics';

@@ -1,9 +1,9 @@
 import type { AuditEntry } from '../audit/model';
-import { readAuditPage } from '../db/repositories/audit';
-import { getInvitation, listInvitationsSentBy } from '../db/repositories/invitations';
-import { listSessionsOfUserBounded } from '../db/repositories/sessions';
-import { getTenant } from '../db/repositories/tenants';
-import { getUser } from '../db/repositories/users';
+import { readAuditPage } from '../audit/repository';
+import { getInvitation, listInvitationsSentBy } from './invitations-repository';
+import { listSessionsOfUserBounded } from './sessions-repository';
+import { getTenant } from '../tenants/repository';
+import { getUser } from './users-repository';
 import { NotFound } from '../errors';
 import type { Invitation } from './model';
 import type { Principal } from './principal';

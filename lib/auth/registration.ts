@@ -1,8 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { auditRecord, userActor } from '../audit/record';
-import { getInvitation } from '../db/repositories/invitations';
-import { getTenant } from '../db/repositories/tenants';
-import { insertUserWithSession } from '../db/repositories/users';
+import { getInvitation } from './invitations-repository';
+import { getTenant } from '../tenants/repository';
+import { insertUserWithSession } from './users-repository';
 import { Forbidden, NotFound } from '../errors';
 import { clearOnSuccess, consumeLimit, type ScopedLimit } from '../rate-limit';
 import type { IssuedTokens } from './tokens';

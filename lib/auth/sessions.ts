@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import { readAuthorizationState } from '../db/repositories/authorization';
+import { readAuthorizationState } from './authorization-repository';
 import { auditRecord, userActor } from '../audit/record';
 import {
   listSessionsOfUser,
@@ -10,7 +10,7 @@ import {
   revokeSessionAndJti,
   rotateRefreshJti,
   SESSIONS_PER_REVOCATION,
-} from '../db/repositories/sessions';
+} from './sessions-repository';
 import { withOptimisticRetries } from '../db/retry';
 import { NotFound, Unauthorized } from '../errors';
 import { countRefreshReuse, countSessionsRevoked } from '../metrics';
@@ -62,7 +62,7 @@ async function issueTokens(session: Session, nowMs: number): Promise<{ tokens: I
  * A new session for a user who just proved who they are, with its first token pair, at the
  * credential version the proof was checked against (`credentialVersion`: the user's, or the
  * next one when the same transaction changes the credentials). The caller persists it, in the
- * transaction that is conditioned on that version (lib/db/repositories/session-opening).
+ * transaction that is conditioned on that version (lib/auth/session-opening).
  */
 export async function openSession(
   user: Pick<User, 'tenantId' | 'id'>,

@@ -1,5 +1,5 @@
-import { getTenant } from '../db/repositories/tenants';
-import { getUser } from '../db/repositories/users';
+import { getTenant } from '../tenants/repository';
+import { getUser } from '../auth/users-repository';
 
 /**
  * Who a background job acts for, and what it needed when it started: a job runs long after the

@@ -1,6 +1,6 @@
 /**
  * A background job that has not ended yet, as its pending-job marker records it
- * (lib/db/repositories/pending-jobs; ./pending-jobs says what the markers are for).
+ * (lib/background/pending-jobs-repository; ./pending-jobs says what the markers are for).
  */
 export type PendingJobKind = 'import' | 'export';
 

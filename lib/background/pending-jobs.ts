@@ -1,10 +1,10 @@
-import { failExportJob } from '../db/repositories/exports';
-import { failImportJob } from '../db/repositories/imports';
-import { endPendingJob, readPendingJobs } from '../db/repositories/pending-jobs';
+import { failExportJob } from '../exports/repository';
+import { failImportJob } from '../imports/repository';
+import { endPendingJob, readPendingJobs } from './pending-jobs-repository';
 
 /**
  * The tenant's background jobs that have not ended, one small marker item each beside the job
- * (lib/db/repositories/pending-jobs): what removing a user, demoting one, or closing the tenant
+ * (lib/background/pending-jobs-repository): what removing a user, demoting one, or closing the tenant
  * reads (one Query of a few items) to fail their jobs at once, rather than reading every job the
  * tenant kept for 30 days.
  *

@@ -14,7 +14,7 @@ import {
   type Company,
   type CompanyAudit,
   type CompanyChanges,
-} from '../db/repositories/companies';
+} from './repository';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import type { CompanyStatus, createCompanyBody } from './schemas';

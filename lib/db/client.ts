@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { storeConfig } from '../config';
 import { readNumber } from './decimals';
 
@@ -21,3 +21,6 @@ export function db(): DynamoDBDocumentClient {
 export function tableName(): string {
   return storeConfig().TABLE_NAME;
 }
+
+/** One write of a DynamoDB transaction, as the repositories compose them. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

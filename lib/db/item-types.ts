@@ -70,7 +70,7 @@ export const AUDIT_ITEMS = { entry: 'AuditEntry', origin: 'AuditOrigin' } as con
 /** The `type` of an incident's item in the platform's register (lib/privacy/model). */
 export const INCIDENT_ITEMS = { incident: 'Incident' } as const;
 
-/** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/db/repositories/search). */
+/** The `type` attribute of a searchable list's items: its manifest, a write's delta, a compressed chunk (lib/search/repository). */
 export const SEARCH_ITEMS = { manifest: 'SearchManifest', delta: 'SearchDelta', chunk: 'SearchChunk' } as const;
 
 /** The `type` of an API key's item and of its last use's address (lib/api-keys). */

@@ -149,13 +149,13 @@ export const keys = {
    * A block of the supplier index: the entries from `firstSk` (an index entry's sort key; ''
    * for the first block) up to the next block's, and how many there are. The blocks tile the
    * index in order, so a page deep in the list finds its place by their counts
-   * (lib/db/repositories/supplier-blocks).
+   * (lib/suppliers/blocks-repository).
    */
   supplierBlock: (tenantId: string, firstSk: string): Key => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_BLOCKS`, sk: `B#${firstSk}` }),
   supplierBlocksOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_BLOCKS` }),
 
   /**
-   * A searchable list's log (lib/db/repositories/search): its manifest (`M`, which chunks
+   * A searchable list's log (lib/search/repository): its manifest (`M`, which chunks
    * hold which version) and, before it in key order, one delta per write since the last
    * fold (`D#<id>#<version>`), all read by one consistent Query per search.
    */
@@ -246,7 +246,7 @@ export const keys = {
         : { pk: userPk(caller.tenantId, caller.userId), sk: `IDEMPOTENCY#${keyHash}` },
 
   /**
-   * The audit trail (lib/db/repositories/audit). An entry (without its origin) is written into up to three
+   * The audit trail (lib/audit/repository). An entry (without its origin) is written into up to three
    * lists, each newest-first by time: the trail itself (every entry; its gsi1 copy lists it
    * by action), its actor's (gsi1: by resource type) and its resource's.
    */

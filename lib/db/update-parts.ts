@@ -1,7 +1,5 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Key } from './keys';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { TransactItem } from './client';
 
 /**
  * The parts of one UpdateItem that several concerns contribute to (a sign-in's own fields, the

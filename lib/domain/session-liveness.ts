@@ -1,6 +1,6 @@
 /**
  * The one rule of a live session, shared by the authorizer, refresh, the session list, the
- * revocations and the cap of sessions per user (lib/db/repositories/session-opening). Plain
+ * revocations and the cap of sessions per user (lib/auth/session-opening). Plain
  * shapes, so that the authorizer loads no model schema and the repositories may use it.
  */
 

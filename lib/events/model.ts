@@ -2,7 +2,7 @@
  * Domain events: what changed in a tenant, for the systems around it (webhooks, and
  * GET /events for a receiver that was down). Each is written in the same DynamoDB transaction
  * as its change, beside the change's audit entry (a transactional outbox: lib/audit/record
- * makes the event with the entry, by ./catalogue; lib/db/repositories/audit writes both), so an
+ * makes the event with the entry, by ./catalogue; lib/audit/repository writes both), so an
  * event exists if and only if its change does. Thin: a receiver routes on `data` and reads the
  * rest with an API key. Kept EVENT_RETENTION_DAYS.
  */

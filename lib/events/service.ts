@@ -1,6 +1,6 @@
 import type { Caller } from '../auth/principal';
 import { config } from '../config';
-import { readEventPage } from '../db/repositories/events';
+import { readEventPage } from './repository';
 import { cursorRefused } from '../domain/cursor';
 import { dayStartMs, isDay } from '../domain/days';
 import { Forbidden } from '../errors';

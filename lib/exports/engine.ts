@@ -2,7 +2,7 @@ import { lostAuthority } from '../background/authority';
 import { endPendingJob } from '../background/pending-jobs';
 import { config } from '../config';
 import { CSV_BOM, csvRow } from '../csv/write';
-import { readAuditPage } from '../db/repositories/audit';
+import { readAuditPage } from '../audit/repository';
 import {
   failExportJob,
   findExportJob,
@@ -12,8 +12,8 @@ import {
   readSupplierRun,
   recordExportRows,
   startExportJob,
-} from '../db/repositories/exports';
-import { listProductPage, listWarehouses, readHistoryPage } from '../db/repositories/inventory';
+} from './repository';
+import { listProductPage, listWarehouses, readHistoryPage } from '../inventory/repository';
 import { addDays, dayStartMs } from '../domain/days';
 import type { Warehouse } from '../inventory/model';
 import { AUDIT_HEADER, auditCells, MOVEMENT_HEADER, movementCells, productCells, productHeader, SUPPLIER_HEADER, supplierCells, type Cells } from './columns';
@@ -146,7 +146,7 @@ function auditSource(tenantId: string, from: string, to: string): Source {
   async function* pages(): AsyncIterable<Cells[]> {
     let after: Record<string, string> | undefined;
     do {
-      // 100 a page: the whole trail's origins come in one ranged Query beside them (lib/db/repositories/audit).
+      // 100 a page: the whole trail's origins come in one ranged Query beside them (lib/audit/repository).
       const page = await readAuditPage({ tenantId }, { filter: {}, ...bounds, limit: 100, ...(after ? { after } : {}) });
       yield page.entries.map(auditCells);
       after = page.next;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
-import { findExportJob, insertExportJob } from '../db/repositories/exports';
+import { findExportJob, insertExportJob } from './repository';
 import { daysBetween } from '../domain/days';
 import { Forbidden, NotFound, ValidationError } from '../errors';
 import { exportFileName } from './columns';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { claimKey, completeKey, releaseKey } from '../db/repositories/idempotency';
+import { claimKey, completeKey, releaseKey } from './repository';
 import { sha256Hex } from '../domain/hash';
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from '../errors';
 import type { IdempotencyCaller, IdempotentWrite } from './model';

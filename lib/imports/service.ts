@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { currentOrigin } from '../audit/context';
 import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
-import { findImportJob, insertImportJob } from '../db/repositories/imports';
+import { findImportJob, insertImportJob } from './repository';
 import { Forbidden, NotFound } from '../errors';
 import type { ImportJob } from './model';
 import type { CreateImportInput, ImportCreatedView, ImportView } from './schemas';

@@ -1,10 +1,10 @@
 import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
-import { listWarehouses, readProductsWithSales } from '../db/repositories/inventory';
+import { listWarehouses, readProductsWithSales } from './repository';
 import { addDays, dayOf } from '../domain/days';
-import { unitsBetween } from '../db/sales-series';
+import { unitsBetween } from './sales-series';
 import { divideRounded, QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
-import { readCoverageIndexPage } from '../db/repositories/coverage';
+import { readCoverageIndexPage } from './coverage-repository';
 import { coverageHundredths, coverageOrder, isIndexedCoverageDays, type CoverageSource } from './model';
 import { dashboardQuantity, moneyOf } from './rounding';
 import type { CoverageInput, CoverageItem, WarehouseSummary } from './schemas';
@@ -39,7 +39,7 @@ export function coverageItem(product: CoverageSource, sold: bigint, days: number
  * Every product's coverage item in the dashboard's order, from a full read: one Query of each
  * product and its rolled-up sales (a fixed-size item), so the cost grows with the catalog,
  * not with the number of sales. The answer for a `days` without an index, and while the
- * index is not current (lib/db/repositories/coverage).
+ * index is not current (lib/inventory/coverage-repository).
  */
 export async function stockCoverage(principal: Caller, days: number, nowMs: number): Promise<{ item: CoverageItem; order: string }[]> {
   const today = dayOf(nowMs, config().BUSINESS_TIME_ZONE);

@@ -96,7 +96,7 @@ export type SalesDay = z.infer<typeof salesDaySchema>;
 
 /**
  * A product's rolled-up daily sales: thousandths of a unit sold on each business day of a
- * fixed window ending at `through`, always integers (see lib/db/sales-series for the window
+ * fixed window ending at `through`, always integers (see lib/inventory/sales-series for the window
  * and its encoding).
  */
 export const salesSeriesSchema = /* @__PURE__ */ schema(() =>
@@ -109,7 +109,7 @@ export const salesSeriesSchema = /* @__PURE__ */ schema(() =>
 export type SalesSeries = z.infer<typeof salesSeriesSchema>;
 
 /**
- * The coverage dashboard's precomputed index (lib/db/repositories/coverage) is kept for these
+ * The coverage dashboard's precomputed index (lib/inventory/coverage-repository) is kept for these
  * `days` values: a week, a month (the default) and a quarter. Any other value from 1 to 365
  * is answered exactly from a full read (docs/decisions.md: every indexed window costs every
  * movement up to two more writes).

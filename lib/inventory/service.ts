@@ -17,7 +17,7 @@ import {
   recordMovement,
   type BalanceRule,
   type StockLowRule,
-} from '../db/repositories/inventory';
+} from './repository';
 import { searchList } from '../search/engine';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { searchQuery } from '../search/query';

@@ -8,13 +8,13 @@ import { crossedBelow, type CoverageReading } from './model';
  * `product.stock_low` (lib/events/catalogue, DERIVED_EVENTS): a stock movement took a
  * product's coverage from at or above the threshold its tenant set (`stockLowThresholdDays`,
  * lib/tenants; null, the default, is off) to below it. Written in the movement's own
- * transaction (lib/db/repositories/inventory, `recordMovement`), so it exists if and only if
+ * transaction (lib/inventory/repository, `recordMovement`), so it exists if and only if
  * the movement committed: a refused movement (409) publishes nothing.
  *
  * Coverage is the dashboard's, where coverage is kept: on hand over every warehouse x
  * STOCK_LOW_WINDOW_DAYS / units sold in that window's complete business days before today,
  * in hundredths of a day rounded once, half to even (./model, `crossedBelow`). The units
- * sold come from the product item's `coverageSold` (lib/db/repositories/coverage), which the
+ * sold come from the product item's `coverageSold` (lib/inventory/coverage-repository), which the
  * movement reads anyway and the daily job keeps current. Hence:
  *
  * - once below, later movements that leave it below publish nothing (no repeat per sale);

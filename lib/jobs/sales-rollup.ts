@@ -1,8 +1,8 @@
 import { config } from '../config';
-import { type BadRecord, findPendingCounters, rollUpProduct } from '../db/repositories/sales-rollup';
+import { type BadRecord, findPendingCounters, rollUpProduct } from './sales-rollup-repository';
 import { mapConcurrently } from '../domain/concurrency';
 import { dayOf } from '../domain/days';
-import { invalidateCoverage, listCoverageTenants, refreshTenantCoverage } from '../db/repositories/coverage';
+import { invalidateCoverage, listCoverageTenants, refreshTenantCoverage } from '../inventory/coverage-repository';
 import { logger } from '../log';
 
 export interface RollupResult {
@@ -94,7 +94,7 @@ export async function runSalesRollup(options: { nowMs: number; day?: string; onl
   }
 
   // A tenant's coverage index stops being current while its series change (the dashboard
-  // reads in full meanwhile), and is refreshed after: lib/db/repositories/coverage.
+  // reads in full meanwhile), and is refreshed after: lib/inventory/coverage-repository.
   const tenants = [...new Set([...byProduct.values()].map((group) => group.tenantId))];
   await mapConcurrently(tenants, ROLLUP_CONCURRENCY, invalidateCoverage);
 

@@ -1,7 +1,7 @@
 import type { AuditScope } from '../audit/model';
-import { moveKeyAddressesOf } from '../db/repositories/api-keys';
-import { moveOriginsOfTrail } from '../db/repositories/audit';
-import { listTenantPage, type TenantPosition } from '../db/repositories/tenants';
+import { moveKeyAddressesOf } from '../api-keys/repository';
+import { moveOriginsOfTrail } from '../audit/repository';
+import { listTenantPage, type TenantPosition } from '../tenants/repository';
 
 /**
  * The one-off upgrade of the audit trails written before an entry's origin (IP address,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { listIncidents, putIncident, setIncidentNotified } from '../db/repositories/incidents';
+import { listIncidents, putIncident, setIncidentNotified } from './incidents-repository';
 import { canonicalInstant, incidentInputSchema, newIncident, type Incident, type IncidentInput } from './model';
 
 /** The command line's options as parseArgs reads them (all text). */

@@ -1,7 +1,7 @@
 /**
  * Search at memory speed over a tenant's list (suppliers, products): the function keeps each
  * tenant's records in memory (./ordered-index) and keeps them current from the store
- * (lib/db/repositories/search) with one small consistent Query per search, the log: the
+ * (lib/search/repository) with one small consistent Query per search, the log: the
  * deltas of the writes not yet folded and the manifest of chunk versions. Only chunks whose
  * version changed are fetched again, so a warm search reads a few KB however large the
  * tenant, and sees every write that committed before it (read-your-writes).
@@ -29,7 +29,7 @@ import {
   type LoggedDelta,
   type Manifest,
   type SearchLog,
-} from '../db/repositories/search';
+} from './repository';
 import { mapConcurrently } from '../domain/concurrency';
 import { compareKeys, OrderedIndex, type IndexPage } from './ordered-index';
 import { chunkOf, isTombstone, later, levelFor, needsNewLevel, type SearchQuery, type SearchRecord, type VersionedRecord } from './model';

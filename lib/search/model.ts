@@ -2,7 +2,7 @@
  * What the in-memory search holds per entity, pure. A record is one version of one entity:
  * its sort key (the order of the list it searches), the normalized text a query matches, and
  * the view a page shows, already serialized. A tombstone is the version that deleted it.
- * The store (lib/db/repositories/search.ts) keeps records in compressed chunks and in a log
+ * The store (lib/search/repository.ts) keeps records in compressed chunks and in a log
  * of the writes since; of all the versions of one id, the highest wins, so applying them in
  * any order gives the same result.
  */

@@ -4,12 +4,12 @@ import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { callerId, type Caller } from '../auth/principal';
 import { NotFound } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
-import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, supplierSearchSource } from '../db/repositories/suppliers';
+import { findSupplier, insertSupplier, modifySupplier, readSupplierPage, removeSupplier, supplierSearchSource } from './repository';
 import { formatDocument } from '../domain/documents';
 import type { Supplier } from './model';
 import type { ListSuppliersInput } from './queries';
 import type { CreateSupplierInput, SupplierPageView, SupplierView, UpdateSupplierInput } from './schemas';
-import { supplierFieldsOf, type SupplierFields } from '../db/supplier-index';
+import { supplierFieldsOf, type SupplierFields } from './search';
 import { searchList } from '../search/engine';
 import { searchQuery } from '../search/query';
 

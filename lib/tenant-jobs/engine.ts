@@ -14,8 +14,8 @@ import {
   scanSegment,
   TENANT_JOB_ITEMS,
   tenantUserIds,
-} from '../db/repositories/tenant-jobs';
-import { getTenant } from '../db/repositories/tenants';
+} from './repository';
+import { getTenant } from '../tenants/repository';
 import { logger } from '../log';
 import type { TenantJobFiles } from './files';
 import {

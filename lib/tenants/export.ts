@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import { auditRecord } from '../audit/record';
-import { findTenantExport, insertTenantExport, runningExportId } from '../db/repositories/tenant-jobs';
+import { findTenantExport, insertTenantExport, runningExportId } from '../tenant-jobs/repository';
 import { Conflict, NotFound } from '../errors';
 import { newTenantExport, type SendTenantJob } from '../tenant-jobs/engine';
 import { tenantJobLinks, type TenantJobLinks } from '../tenant-jobs/links';

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal';
 import { auditRecord } from '../audit/record';
 import { failPendingJobs } from '../background/pending-jobs';
 import { config } from '../config';
-import { getTenant, markTenantClosed, markTenantReopened } from '../db/repositories/tenants';
+import { getTenant, markTenantClosed, markTenantReopened } from './repository';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import type { Tenant } from './model';
 import type { TenantClosureView } from './schemas';

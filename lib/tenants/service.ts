@@ -2,16 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { auditRecord, changesOf } from '../audit/record';
 import { countInvitationOf, newInvitation, sendInvitationMail } from '../auth/invitations';
-import { deleteInvitationIfUnchanged } from '../db/repositories/invitations';
-import {
-  findTenantIdByName,
-  getTenant,
-  insertTenant,
-  listTenantPage,
-  setTenantAdminEmail,
-  takeBackTenant,
-  updateTenantProfile,
-} from '../db/repositories/tenants';
+import { deleteInvitationIfUnchanged } from '../auth/invitations-repository';
+import { findTenantIdByName, getTenant, insertTenant, listTenantPage, setTenantAdminEmail, takeBackTenant, updateTenantProfile } from './repository';
 import { logger } from '../log';
 import { openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
 import { formatDocument } from '../domain/documents';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { auditRecord } from '../audit/record';
 import type { Principal } from '../auth/principal';
-import { writeWithEntry } from '../db/repositories/audit';
-import { getDelivery, listDeliveryPage } from '../db/repositories/webhook-deliveries';
-import { getEndpoint, getSecrets } from '../db/repositories/webhooks';
+import { writeWithEntry } from '../audit/repository';
+import { getDelivery, listDeliveryPage } from './deliveries-repository';
+import { getEndpoint, getSecrets } from './repository';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { keyOrderedPage, type Page } from '../pages';
 import { ping, retryNow, type DeliveryDeps } from './delivery';

@@ -1,5 +1,5 @@
-import * as deliveries from '../db/repositories/webhook-deliveries';
-import { getEndpoint, getSecrets, listEndpointsFor, setFailingSince } from '../db/repositories/webhooks';
+import * as deliveries from './deliveries-repository';
+import { getEndpoint, getSecrets, listEndpointsFor, setFailingSince } from './repository';
 import type { DeliveryDeps } from './delivery';
 import { createPinnedFetch } from './pinned-fetch';
 import { disableEndpoint } from './service';

@@ -12,8 +12,8 @@ import {
   rotateSecrets as storeRotation,
   updateEndpoint as storeUpdate,
   type EndpointChanges,
-} from '../db/repositories/webhooks';
-import { listAdministratorEmails } from '../db/repositories/users';
+} from './repository';
+import { listAdministratorEmails } from '../auth/users-repository';
 import { Conflict, Forbidden, NotFound, ValidationError } from '../errors';
 import { mailer } from '../mail/mailer';
 import { sendQuietly } from '../mail/send-quietly';

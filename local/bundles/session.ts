@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { evictionRecord, openSession } from '../../lib/auth/sessions';
 import { auditRecord, userActor } from '../../lib/audit/record';
-import { findUserByEmail, insertLoginSession } from '../../lib/db/repositories/users';
+import { findUserByEmail, insertLoginSession } from '../../lib/auth/users-repository';
 import { sessionCookies } from '../../lib/http/cookies';
 import type { FunctionWorker } from './worker';
 

@@ -64,7 +64,7 @@ const deletion = (sortName: string, document: string, version: number) => ({
         ExpressionAttributeValues: { ':minusOne': -1 },
       },
     },
-    // And its block's, conditioned on the block not having been split (lib/db/repositories/supplier-blocks).
+    // And its block's, conditioned on the block not having been split (lib/suppliers/blocks-repository).
     {
       Update: {
         TableName: TABLE,

@@ -9,7 +9,7 @@ import type { AuditEntry } from '../../lib/audit/model';
 import { toAuthorizerContext, type Principal } from '../../lib/auth/principal';
 import { storeConfig } from '../../lib/config';
 import { keys } from '../../lib/db/keys';
-import { auditItems } from '../../lib/db/repositories/audit';
+import { auditItems } from '../../lib/audit/repository';
 import { ALLOWED_ORIGIN, lambdaContext, proxyEvent } from '../../tools/events';
 import { testPrincipal } from '../support/principal';
 import { jsonHeaders, parsed, problem, problemHeaders } from './responses';

@@ -209,7 +209,7 @@ describe('table actions', () => {
     UpdateCommand: ['dynamodb:UpdateItem'],
     DeleteCommand: ['dynamodb:DeleteItem'],
     BatchWriteCommand: ['dynamodb:BatchWriteItem'],
-    // The tenant jobs' worker alone (lib/db/repositories/tenant-jobs).
+    // The tenant jobs' worker alone (lib/tenant-jobs/repository).
     ScanCommand: ['dynamodb:Scan'],
     // Authorized item by item: the actions of its Put, Update, Delete and ConditionCheck.
     TransactWriteCommand: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],

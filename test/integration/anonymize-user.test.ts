@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lib/audit/model';
-import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
+import { listSessionsOfUser } from '../../lib/auth/sessions-repository';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import {
   call,

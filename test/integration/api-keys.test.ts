@@ -5,7 +5,7 @@ import { API_KEY_PATTERN, checksumOf, newKeyId } from '../../lib/api-keys/format
 import type { ApiKey } from '../../lib/api-keys/model';
 import { auditRecord } from '../../lib/audit/record';
 import { db, tableName } from '../../lib/db/client';
-import { insertApiKey } from '../../lib/db/repositories/api-keys';
+import { insertApiKey } from '../../lib/api-keys/repository';
 import { keys } from '../../lib/db/keys';
 import { API_KEY_RATE_LIMIT } from '../../lib/routes';
 import { settings } from '../../lib/settings';

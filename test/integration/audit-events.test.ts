@@ -7,7 +7,7 @@ import type { AuditActor, AuditEntry, AuditRecord, AuditScope } from '../../lib/
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
 import { settings } from '../../lib/settings';
-import { auditItems, originExpiresAtEpoch, putLoneEntry } from '../../lib/db/repositories/audit';
+import { auditItems, originExpiresAtEpoch, putLoneEntry } from '../../lib/audit/repository';
 import {
   call,
   cookiesFrom,
@@ -26,7 +26,7 @@ import {
  * refuses, and that each filter, the time bounds and the cursor walk answer exactly the
  * entries they name, newest first, never another tenant's. The entries are written straight
  * into the store in a window of March 2024 (as a route's transaction writes them:
- * lib/db/repositories/audit), so what the write routes record at "now" never mixes in.
+ * lib/audit/repository), so what the write routes record at "now" never mixes in.
  */
 const PASSWORD = 'correct horse battery';
 const WINDOW = 'from=2024-03-01&to=2024-03-31';

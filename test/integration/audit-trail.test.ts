@@ -3,7 +3,7 @@ import { cnpj } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../lib/auth/totp';
 import { auditEntrySchema, type AuditAction, type AuditEntry, type AuditResourceType, type AuditScope } from '../../lib/audit/model';
-import { readAuditPage, type AuditFilter } from '../../lib/db/repositories/audit';
+import { readAuditPage, type AuditFilter } from '../../lib/audit/repository';
 import { routes, writesTable } from '../../lib/routes';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import {

@@ -4,7 +4,7 @@ import { inviteUser } from '../../lib/auth/invitations';
 import { requestPasswordReset, resetPassword } from '../../lib/auth/password-reset';
 import { register } from '../../lib/auth/registration';
 import { refreshSession, REFRESH_GRACE_SECONDS } from '../../lib/auth/sessions';
-import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
+import { listSessionsOfUser } from '../../lib/auth/sessions-repository';
 import { Forbidden, Unauthorized, ValidationError } from '../../lib/errors';
 import { createTenant } from '../../lib/tenants/service';
 import { routeLimit } from '../../lib/rate-limit';

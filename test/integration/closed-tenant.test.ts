@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../lib/auth/totp';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
-import { getTenant } from '../../lib/db/repositories/tenants';
+import { getTenant } from '../../lib/tenants/repository';
 import { routeList, type RouteId } from '../../lib/routes';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import {

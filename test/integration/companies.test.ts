@@ -1,7 +1,7 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lib/audit/model';
-import { readAuditPage } from '../../lib/db/repositories/audit';
+import { readAuditPage } from '../../lib/audit/repository';
 import {
   call,
   cookiesFrom,

@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { COVERAGE_MARKER_SK, keys } from '../../lib/db/keys';
-import { invalidateCoverage, readCoverageIndexPage, refreshTenantCoverage } from '../../lib/db/repositories/coverage';
+import { invalidateCoverage, readCoverageIndexPage, refreshTenantCoverage } from '../../lib/inventory/coverage-repository';
 import { addDays, dayOf } from '../../lib/domain/days';
 import { INDEXED_COVERAGE_DAYS } from '../../lib/inventory/model';
 import { coverageItem, coveragePage, stockCoverage } from '../../lib/inventory/dashboards';
@@ -14,7 +14,7 @@ import { testPrincipal } from '../support/principal';
 import { allPages, call, newTenantWithAdmin, type Account, useLocalStoreInProcess } from './api';
 
 /**
- * The coverage index (lib/db/repositories/coverage): the dashboard served from precomputed,
+ * The coverage index (lib/inventory/coverage-repository): the dashboard served from precomputed,
  * ordered entries must be exactly the full read's answer, in the same order, the moment a
  * movement or a product changes it, under concurrent movements, and across a page walk that
  * crosses from one read to the other.

@@ -22,9 +22,9 @@ import {
 } from './api';
 import { auditRecord } from '../../lib/audit/record';
 import { resetConfig } from '../../lib/config';
-import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/db/repositories/tenants';
-import { findUserByEmail } from '../../lib/db/repositories/users';
-import { getCredentials } from '../../lib/db/repositories/credentials';
+import { findTenantIdByName, getTenant, insertTenant, type Tenant } from '../../lib/tenants/repository';
+import { findUserByEmail } from '../../lib/auth/users-repository';
+import { getCredentials } from '../../lib/auth/credentials-repository';
 import { RESERVED_TENANT_NAMES } from '../../lib/tenants/schemas';
 import { ensureTable, localDynamoClient } from '../../local/dynamodb-local';
 import { readRuntimeInfo } from '../../local/runtime';

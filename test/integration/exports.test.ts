@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { cpf } from 'cpf-cnpj-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRow } from '../../lib/csv/write';
-import { findExportJob } from '../../lib/db/repositories/exports';
+import { findExportJob } from '../../lib/exports/repository';
 import { dayOf } from '../../lib/domain/days';
 import { runExport } from '../../lib/exports/engine';
 import { createExportJob } from '../../lib/exports/service';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorize } from '../../lib/auth/authorize';
-import { readAuditPage, type AuditFilter } from '../../lib/db/repositories/audit';
-import { listMovements } from '../../lib/db/repositories/inventory';
+import { readAuditPage, type AuditFilter } from '../../lib/audit/repository';
+import { listMovements } from '../../lib/inventory/repository';
 import { IdempotencyKeyInUse } from '../../lib/errors';
-import { completeKey } from '../../lib/db/repositories/idempotency';
+import { completeKey } from '../../lib/idempotency/repository';
 import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_TTL_SECONDS, startIdempotent } from '../../lib/idempotency/service';
 import { addMovement } from '../../lib/inventory/service';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readAuditPage } from '../../lib/db/repositories/audit';
+import { readAuditPage } from '../../lib/audit/repository';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
 import { PASSWORD_ATTEMPTS } from '../../lib/routes';

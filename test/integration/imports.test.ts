@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withRequestOrigin } from '../../lib/audit/context';
-import { findImportJob } from '../../lib/db/repositories/imports';
+import { findImportJob } from '../../lib/imports/repository';
 import { forgetCheckedFiles, runImport, runImportStep, type ImportDeps } from '../../lib/imports/engine';
 import type { ImportJob, ImportKind } from '../../lib/imports/model';
 import { createImportJob } from '../../lib/imports/service';

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChallenge } from '../../lib/auth/mfa';
 import { codeAt, matchingStep, stepAt } from '../../lib/auth/totp';
 import { openChallenge } from '../../lib/auth/mfa-challenge';
-import { getCredentials } from '../../lib/db/repositories/credentials';
-import { getUser } from '../../lib/db/repositories/users';
+import { getCredentials } from '../../lib/auth/credentials-repository';
+import { getUser } from '../../lib/auth/users-repository';
 import { Unauthorized, ValidationError } from '../../lib/errors';
 import { allowedOrigin, call, cookiesFrom, newTenantWithAdmin, outboxFor, problem, useLocalStoreInProcess, type Account, type ApiResponse } from './api';
 

@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { AuditEntry, AuditRecord } from '../../lib/audit/model';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
-import { auditItems, moveOriginsOfTrail, readAuditPage } from '../../lib/db/repositories/audit';
+import { auditItems, moveOriginsOfTrail, readAuditPage } from '../../lib/audit/repository';
 import { moveEntryOrigins, moveKeyAddresses } from '../../lib/privacy/access-records';
 import { settings } from '../../lib/settings';
 import { newTenantWithAdmin, useLocalStoreInProcess } from './api';

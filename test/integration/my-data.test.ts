@@ -4,8 +4,8 @@ import { codeAt } from '../../lib/auth/totp';
 import type { AuditEntry } from '../../lib/audit/model';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
-import { readAuditPage } from '../../lib/db/repositories/audit';
-import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
+import { readAuditPage } from '../../lib/audit/repository';
+import { listSessionsOfUser } from '../../lib/auth/sessions-repository';
 import {
   call,
   clearOfWindowEnd,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readSearchLog } from '../../lib/db/repositories/search';
+import { readSearchLog } from '../../lib/search/repository';
 import { FOLD_AT } from '../../lib/search/engine';
 import { allPages, call, newTenantWithAdmin, nextLink, problem, useLocalStoreInProcess, type Account } from './api';
 

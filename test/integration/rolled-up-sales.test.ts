@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
-import { writeDailySalesTotals, writeRolledUpSales } from '../../lib/db/repositories/sales-rollup';
+import { writeDailySalesTotals, writeRolledUpSales } from '../../lib/jobs/sales-rollup-repository';
 import { addDays, dayOf } from '../../lib/domain/days';
 import { runSalesRollup } from '../../lib/jobs/sales-rollup';
 import { settings } from '../../lib/settings';

@@ -3,11 +3,11 @@ import { cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withRequestOrigin } from '../../lib/audit/context';
 import { userActor } from '../../lib/audit/record';
-import { readAuditPage } from '../../lib/db/repositories/audit';
+import { readAuditPage } from '../../lib/audit/repository';
 import { keys } from '../../lib/db/keys';
 import { queryAll } from '../../lib/db/query';
-import { MAX_BLOCK_ENTRIES, readSupplierBlocks } from '../../lib/db/repositories/supplier-blocks';
-import { bulkInsertSuppliers } from '../../lib/db/repositories/suppliers';
+import { MAX_BLOCK_ENTRIES, readSupplierBlocks } from '../../lib/suppliers/blocks-repository';
+import { bulkInsertSuppliers } from '../../lib/suppliers/repository';
 import { mapConcurrently } from '../../lib/domain/concurrency';
 import type { Supplier } from '../../lib/suppliers/model';
 import { createSupplier, deleteSupplier, listSuppliers, updateSupplier } from '../../lib/suppliers/service';
@@ -17,7 +17,7 @@ import { useLocalStoreInProcess } from './api';
 
 /**
  * Deep pages of the unsearched supplier list come from the index blocks
- * (lib/db/repositories/supplier-blocks): every page must be exactly the slice of the index
+ * (lib/suppliers/blocks-repository): every page must be exactly the slice of the index
  * at its offset, and the blocks must keep counting exactly what they hold, through parallel
  * creates, renames that move a supplier to another block, deletes and splits.
  */

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEndpoint, getSecrets, listEndpointsFor } from '../../lib/db/repositories/webhooks';
+import { getEndpoint, getSecrets, listEndpointsFor } from '../../lib/webhooks/repository';
 import { disableEndpoint } from '../../lib/webhooks/service';
 import { allPages, call, login, newTenantWithAdmin, nextLink, problem, registerInvitee, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
@@ -288,7 +288,7 @@ describe('who may', () => {
   });
 });
 
-describe('what the delivery reads (lib/db/repositories/webhooks)', () => {
+describe('what the delivery reads (lib/webhooks/repository)', () => {
   it('lists the enabled endpoints subscribed to a type, and disables one once, audited by the system', async () => {
     const admin = await newTenantWithAdmin();
     const products = await register(admin, { url: loopbackUrl(), events: ['product.created', 'supplier.created'] });

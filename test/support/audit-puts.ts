@@ -51,7 +51,7 @@ const entryOf = (audit: ExpectedAudit) => ({
 });
 
 /**
- * The put of the entry's origin, once, in an item apart (lib/db/repositories/audit
+ * The put of the entry's origin, once, in an item apart (lib/audit/repository
  * `originItem`): its TTL the access records' period after the entry (exact when the instant is
  * known), never after the entry. None when the entry has no origin.
  */
@@ -66,7 +66,7 @@ export function expectedOriginPut(audit: ExpectedAudit) {
   };
 }
 
-/** A lone entry's puts, in order (a failed login: lib/db/repositories/audit `putLoneEntry`): the trail's copy, then its origin. */
+/** A lone entry's puts, in order (a failed login: lib/audit/repository `putLoneEntry`): the trail's copy, then its origin. */
 export function expectedLonePuts(audit: ExpectedAudit) {
   const origin = expectedOriginPut(audit);
   return [expectedTrailPut(audit), ...(origin ? [origin] : [])];
@@ -82,7 +82,7 @@ export function expectedTrailPut(audit: ExpectedAudit) {
 }
 
 /**
- * The puts that record a change, last in its transaction (lib/db/repositories/audit,
+ * The puts that record a change, last in its transaction (lib/audit/repository,
  * `auditItems`): the trail's copy (by action on gsi1), the actor's (its user id, else
  * `system` or `anonymous`; by resource type on gsi1) and the resource's when it has an id,
  * each the entry without its origin; its origin once (when it has one); then the change's

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Key } from '../../lib/db/keys';
 
 /**
- * The writes of the rate limiter (lib/rate-limit, lib/db/repositories/counters) as a handler
+ * The writes of the rate limiter (lib/rate-limit, lib/db/counters) as a handler
  * test expects them, spelled out rather than computed by the code under test: the counter's
  * key, the conditional increment that takes a slot, and what a successful attempt does to
  * its slots (the e-mail-and-IP window cleared, a per-IP slot given back).

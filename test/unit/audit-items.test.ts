@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../lib/audit/model';
-import { auditItems, auditItemsUndone, originExpiresAtEpoch } from '../../lib/db/repositories/audit';
+import { auditItems, auditItemsUndone, originExpiresAtEpoch } from '../../lib/audit/repository';
 import { settings } from '../../lib/settings';
 
-/** What a change's transaction gets for its entry (lib/db/repositories/audit `auditItems`): the copies without the origin, the origin once. */
+/** What a change's transaction gets for its entry (lib/audit/repository `auditItems`): the copies without the origin, the origin once. */
 const OCCURRED_AT = '2026-11-24T12:00:00.000Z';
 const OCCURRED_EPOCH = Date.parse(OCCURRED_AT) / 1000;
 const DAY = 24 * 60 * 60;

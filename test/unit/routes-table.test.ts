@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_ACTIONS } from '../../lib/db/repositories/idempotency';
+import { IDEMPOTENCY_KEY_ACTIONS } from '../../lib/idempotency/repository';
 import { authorizer, jobs, routes, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, writesTable, type TableAccess } from '../../lib/routes';
 
 /** The manifest's table declarations (lib/routes, `table`): what the stack grants each function. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, dayOf, daysBetween, isDay } from '../../lib/domain/days';
-import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, SERIES_SCALE, seriesOf, unitsBetween } from '../../lib/db/sales-series';
+import { addUnits, decodeUnits, emptySeries, encodeUnits, SERIES_DAYS, SERIES_SCALE, seriesOf, unitsBetween } from '../../lib/inventory/sales-series';
 import { balanceRule } from '../../lib/inventory/service';
 
 describe('business days', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeText, searchHaystack, sortName, supplierMatcher, SORT_NAME_MAX_CHARACTERS, type SearchableSupplier } from '../../lib/db/supplier-index';
+import { normalizeText, searchHaystack, sortName, supplierMatcher, SORT_NAME_MAX_CHARACTERS, type SearchableSupplier } from '../../lib/suppliers/search';
 
 const SUPPLIER: SearchableSupplier = {
   name: 'São Paulo Distribuidora',

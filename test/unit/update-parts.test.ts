@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsChange, credentialsItemChange } from '../../lib/db/repositories/session-opening';
+import { credentialsChange, credentialsItemChange } from '../../lib/auth/session-opening';
 import { joinParts, updateItem } from '../../lib/db/update-parts';
 
 /**

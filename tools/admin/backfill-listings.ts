@@ -3,11 +3,11 @@ import { db, tableName } from '../../lib/db/client';
 import { COMPANY_ITEMS, INVENTORY_ITEMS, TENANT_ITEMS, USER_ITEMS } from '../../lib/db/item-types';
 import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
-import { registerCoverageTenant } from '../../lib/db/repositories/coverage';
-import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/db/repositories/supplier-blocks';
-import { productSearchSource } from '../../lib/db/repositories/inventory';
-import { readSearchLog } from '../../lib/db/repositories/search';
-import { supplierSearchSource } from '../../lib/db/repositories/suppliers';
+import { registerCoverageTenant } from '../../lib/inventory/coverage-repository';
+import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/suppliers/blocks-repository';
+import { productSearchSource } from '../../lib/inventory/repository';
+import { readSearchLog } from '../../lib/search/repository';
+import { supplierSearchSource } from '../../lib/suppliers/repository';
 import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
 import { mapConcurrently } from '../../lib/domain/concurrency';
 

@@ -4,10 +4,10 @@ import { newRecoveryCodes, recoveryCodeHash } from '../../lib/auth/mfa';
 import { hashPassword } from '../../lib/auth/passwords';
 import { newTotpSecret, stepAt, totpUri } from '../../lib/auth/totp';
 import { isSessionLive } from '../../lib/auth/session-state';
-import { listSessionsOfUser } from '../../lib/db/repositories/sessions';
+import { listSessionsOfUser } from '../../lib/auth/sessions-repository';
 import type { Credentials, User } from '../../lib/auth/model';
-import { findTenantIdByName, getTenant, insertTenant } from '../../lib/db/repositories/tenants';
-import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../../lib/db/repositories/users';
+import { findTenantIdByName, getTenant, insertTenant } from '../../lib/tenants/repository';
+import { findUserByEmail, insertPlatformAdmin, promoteToPlatformAdmin } from '../../lib/auth/users-repository';
 import type { Tenant } from '../../lib/tenants/model';
 
 export interface AdminInput {

@@ -3,7 +3,7 @@ import { db, tableName } from '../../lib/db/client';
 import { failedConditions } from '../../lib/db/conditions';
 import { USER_ITEMS } from '../../lib/db/item-types';
 import { keys } from '../../lib/db/keys';
-import { credentialsItem, toCredentials } from '../../lib/db/repositories/credentials';
+import { credentialsItem, toCredentials } from '../../lib/auth/credentials-repository';
 
 /**
  * The one-off move of every user's secrets off the user item into its credentials item

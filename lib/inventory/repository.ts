@@ -1,0 +1,549 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../audit/model';
+import { Conflict, NotFound } from '../errors';
+import {
+  STOCK_LOW_WINDOW_DAYS,
+  type Balance,
+  type CoverageReading,
+  type Movement,
+  type Product,
+  type SalesSeries,
+  type StoredMovement,
+  type Warehouse,
+} from './model';
+import type { DomainEvent } from '../events/model';
+import type { IdempotentWrite } from '../idempotency/model';
+import { INVENTORY_ITEMS } from '../db/item-types';
+import { auditItems, eventPut } from '../audit/repository';
+import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from '../idempotency/repository';
+
+import { settleAll } from '../domain/concurrency';
+import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
+import { getMany } from '../db/batch';
+import { scaledFrom, storedDecimal } from '../db/decimals';
+import { db, tableName, type TransactItem } from '../db/client';
+import { failedConditions } from '../db/conditions';
+import { fieldsOf, pick } from '../db/items';
+import { gsi1, keys, stringShard, type HistoryScope } from '../db/keys';
+import { queryAll, queryPage } from '../db/query';
+import { normalizeText, sortName } from '../db/name-order';
+import { FIELD_SEPARATOR, type SearchRecord } from '../search/model';
+import { searchDeltaPut } from '../search/repository';
+import { cancellationCodes, withOptimisticRetries } from '../db/retry';
+import { seriesOf } from './sales-series';
+import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage-repository';
+import { stockLowThresholdOf } from '../tenants/repository';
+
+const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue']);
+const PRODUCT_FIELDS = fieldsOf<Product>()(['id', 'sku', 'name', 'createdAt', 'onHand']);
+const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
+  'id',
+  'tenantId',
+  'productId',
+  'warehouseId',
+  'movementType',
+  'quantity',
+  'unitCost',
+  'occurredAt',
+  'createdAt',
+  'day',
+  'balanceAfter',
+  'averageCostAfter',
+]);
+
+/** A movement as its stock-history entries store it (the same item in each of its eight lists). */
+function historyItem(movement: Movement, after: Balance): Record<string, unknown> {
+  const { type: movementType, ...fields } = movement;
+  return {
+    ...fields,
+    // `type` names the item kind everywhere; the movement's own type is `movementType`.
+    type: INVENTORY_ITEMS.movement,
+    movementType,
+    balanceAfter: storedDecimal(after.quantity, QUANTITY_PLACES),
+    averageCostAfter: storedDecimal(after.averageCost, UNIT_COST_PLACES),
+  };
+}
+
+/** The movement's put into each stock-history list it belongs to (keys.history). */
+function historyEntries(movement: Movement, after: Balance): TransactItem[] {
+  const item = historyItem(movement, after);
+  const { productId, warehouseId, type } = movement;
+  const scopes: HistoryScope[] = [];
+  for (const withProduct of [true, false])
+    for (const withWarehouse of [true, false])
+      for (const withType of [false, true])
+        scopes.push({ ...(withProduct ? { productId } : {}), ...(withWarehouse ? { warehouseId } : {}), ...(withType ? { type } : {}) });
+  return scopes.map((scope) => ({
+    Put: { TableName: tableName(), Item: { ...keys.history(movement.tenantId, scope, movement.occurredAt, movement.id), ...item } },
+  }));
+}
+
+const toStoredMovement = (item: Record<string, unknown>): StoredMovement => ({
+  ...pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS),
+  balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
+  averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
+});
+
+/** The maintained totals are exact decimals (../decimals); one never written reads as 0. */
+const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
+  ...pick<Warehouse>(item, WAREHOUSE_FIELDS),
+  totalItems: scaledFrom(item.totalItems, QUANTITY_PLACES),
+  totalProducts: Number(item.totalProducts ?? 0),
+  totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
+});
+
+/** What a product's SKU sentinel holds to list it (a product never changes). */
+export type ProductListing = Pick<Product, 'id' | 'sku' | 'name' | 'createdAt'>;
+const PRODUCT_LISTING_FIELDS = fieldsOf<ProductListing>()(['id', 'sku', 'name', 'createdAt']);
+
+/** What a warehouse's listing entry holds (a warehouse never changes name). */
+export type WarehouseListing = Pick<Warehouse, 'id' | 'name' | 'createdAt'>;
+const WAREHOUSE_LISTING_FIELDS = fieldsOf<WarehouseListing>()(['id', 'name', 'createdAt']);
+
+const toProduct = (item: Record<string, unknown>): Product => ({ ...pick<Product>(item, PRODUCT_FIELDS), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) });
+
+/** The stored balance, or all zeros (version 0) before the first movement. */
+const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
+  quantity: scaledFrom(item?.quantity, QUANTITY_PLACES),
+  totalCost: scaledFrom(item?.totalCost, VALUE_PLACES),
+  averageCost: scaledFrom(item?.averageCost, UNIT_COST_PLACES),
+  version: Number(item?.version ?? 0),
+});
+
+const warehouseAttributes = (warehouse: Warehouse) => ({
+  ...warehouse,
+  totalItems: storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
+  totalValue: storedDecimal(warehouse.totalValue, VALUE_PLACES),
+});
+
+/** A balance as its item stores it: exact decimals (every field: a new one is a compile error here). */
+const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => ({
+  quantity: storedDecimal(balance.quantity, QUANTITY_PLACES),
+  totalCost: storedDecimal(balance.totalCost, VALUE_PLACES),
+  averageCost: storedDecimal(balance.averageCost, UNIT_COST_PLACES),
+  version: balance.version,
+});
+
+/** A new warehouse and its audit entry; with an Idempotency-Key, the key's answer (`view`) commits with it. */
+export async function insertWarehouse(tenantId: string, warehouse: Warehouse, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.warehouse(tenantId, warehouse.id), type: INVENTORY_ITEMS.warehouse, ...warehouseAttributes(warehouse) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.warehouseListing(tenantId, sortName(warehouse.name), warehouse.id),
+          type: INVENTORY_ITEMS.warehouseListing,
+          ...pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS),
+        },
+      },
+    },
+    ...completionItems(key),
+    ...auditItems(audit),
+  ];
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    keyTakenOver(error, 2);
+    throw error;
+  }
+}
+
+/** One warehouse of a tenant (consistent: a GET right after the create finds it), or none. */
+export async function findWarehouse(tenantId: string, warehouseId: string): Promise<Warehouse | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.warehouse(tenantId, warehouseId), ConsistentRead: true }));
+  return Item ? toWarehouse(Item) : undefined;
+}
+
+/** One product of a tenant (consistent), or none. */
+export async function findProduct(tenantId: string, productId: string): Promise<Product | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(tenantId, productId), ConsistentRead: true }));
+  return Item ? toProduct(Item) : undefined;
+}
+
+/** Every warehouse of a tenant, with its maintained totals (no stock item is read). */
+export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
+  const { pk, skPrefix } = keys.warehousesOfTenant(tenantId);
+  return (await queryAll(pk, { skPrefix })).map(toWarehouse);
+}
+
+/**
+ * A product, its SKU sentinel, its coverage entries (./coverage) and its audit entry in one
+ * transaction: 409 when the tenant already has the SKU. The tenant is registered for the coverage job beside
+ * it (the same item for every product, so not in the transaction, where concurrent creates
+ * would conflict on it; a registration left by a create that then fails is harmless).
+ */
+export async function insertProduct(tenantId: string, product: Product, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
+  const coverage = newProductCoverage(tenantId, product);
+  try {
+    // In parallel, but settled both before answering: the transaction's error first (its
+    // conditions name a taken SKU or key), the registry's otherwise.
+    await settleAll([
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...keys.product(tenantId, product.id),
+                  type: INVENTORY_ITEMS.product,
+                  ...product,
+                  onHand: storedDecimal(product.onHand, QUANTITY_PLACES),
+                  ...coverage.attributes,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...keys.productSku(tenantId, product.sku),
+                  type: INVENTORY_ITEMS.productSku,
+                  productId: product.id,
+                  ...pick<ProductListing>(product, PRODUCT_LISTING_FIELDS),
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            ...coverage.writes,
+            ...completionItems(key),
+            searchDeltaPut(tenantId, 'products', productSearchRecord(product)),
+            ...auditItems(audit),
+          ],
+        }),
+      ),
+      registerCoverageTenant(tenantId),
+    ]);
+  } catch (error) {
+    keyTakenOver(error, 2 + coverage.writes.length);
+    if (failedConditions(error)?.includes(1)) throw new Conflict(`The SKU '${product.sku}' is already used in this tenant`);
+    throw error;
+  }
+}
+
+/**
+ * A product as the in-memory search holds it (lib/search): by SKU, the SKU and the name
+ * normalized as the text a query matches, its name and creation time as the view (the SKU
+ * is the key). A product never changes, so it has one version.
+ */
+function productSearchRecord(product: ProductListing): SearchRecord {
+  return {
+    id: product.id,
+    version: 1,
+    key: product.sku,
+    words: [normalizeText(product.sku), normalizeText(product.name)].join(FIELD_SEPARATOR),
+    digits: '',
+    view: JSON.stringify([product.name, product.createdAt]),
+  };
+}
+
+/** A product's listing from its search record. */
+export function productListingOf(record: SearchRecord): ProductListing {
+  const [name, createdAt] = JSON.parse(record.view) as [string, string];
+  return { id: record.id, sku: record.key, name, createdAt };
+}
+
+/** Every product of the tenant as the search holds it, from the SKU sentinels (a list's first search builds its chunks from these). */
+async function readAllProductRecords(tenantId: string): Promise<SearchRecord[]> {
+  const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
+  return (await completeListings(tenantId, await queryAll(pk, { skPrefix, consistent: true }))).map(productSearchRecord);
+}
+
+/** The products' list for lib/search/engine. */
+export const productSearchSource = { list: 'products', readAll: readAllProductRecords } as const;
+
+/** A product with its rolled-up sales (null before the first roll-up). */
+export interface ProductWithSales {
+  product: Product;
+  sales: SalesSeries | null;
+}
+
+/** The tenant's product items and their rolled-up sales items, in one Query. */
+async function readProductItems(tenantId: string): Promise<Record<string, unknown>[]> {
+  const { pk, skPrefix } = keys.productsOfTenant(tenantId);
+  return queryAll(pk, { skPrefix });
+}
+
+/** Every product of a tenant with its sales series, in one Query (the coverage read). */
+export async function readProductsWithSales(tenantId: string): Promise<ProductWithSales[]> {
+  const items = await readProductItems(tenantId);
+  const sales = new Map<string, SalesSeries>();
+  for (const item of items) if (item.type === INVENTORY_ITEMS.productSales) sales.set(item.productId as string, seriesOf(item));
+  return items
+    .filter((item) => item.type === INVENTORY_ITEMS.product)
+    .map(toProduct)
+    .map((product) => ({ product, sales: sales.get(product.id) ?? null }));
+}
+
+/** A page of the tenant's warehouses by name (one Query), after the entry `afterSk`. */
+export async function listWarehousePage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: WarehouseListing[]; lastSk?: string }> {
+  const { items, more } = await queryPage(keys.warehouseListingOf(tenantId).pk, page);
+  return { items: items.map((item) => pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS)), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+}
+
+/**
+ * A page of the tenant's products by SKU (code-point order): one Query of the SKU sentinels,
+ * which hold each product's view. A sentinel written before they did (no `name`) is completed
+ * from its product item.
+ */
+export async function listProductPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: ProductListing[]; lastSk?: string }> {
+  const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
+  const { items, more } = await queryPage(pk, { ...page, skPrefix });
+  return { items: await completeListings(tenantId, items), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+}
+
+/** The listings of SKU sentinels, in their order; a sentinel written before they held the view (no `name`) is completed from its product item. */
+async function completeListings(tenantId: string, items: Record<string, unknown>[]): Promise<ProductListing[]> {
+  const legacy = items.filter((item) => item.name === undefined);
+  const completed = new Map(
+    (await getMany(legacy.map((item) => keys.product(tenantId, String(item.productId))))).flatMap((item) => (item ? [[String(item.id), item]] : [])),
+  );
+  return items.flatMap((item) => {
+    const source = item.name === undefined ? completed.get(String(item.productId)) : item;
+    return source ? [pick<ProductListing>(source, PRODUCT_LISTING_FIELDS)] : [];
+  });
+}
+
+/** What a movement does to a balance; throws Conflict for stock that is not there. */
+export type BalanceRule = (current: Balance) => Balance;
+
+/**
+ * The rule's next balance. A rule that refuses (not enough stock) on a balance that was
+ * never written may be refusing a product or warehouse that does not exist: that is a 404,
+ * which comes before the 409 (docs/api.md, "Request conventions").
+ */
+async function applyRule(rule: BalanceRule, current: Balance, place: { tenantId: string; productId: string; warehouseId: string }): Promise<Balance> {
+  try {
+    return rule(current);
+  } catch (error) {
+    if (error instanceof Conflict && current.version === 0) await assertPlaceExists(place);
+    throw error;
+  }
+}
+
+/** 404 when the product or the warehouse is not the tenant's (one consistent BatchGetItem). */
+async function assertPlaceExists(place: { tenantId: string; productId: string; warehouseId: string }): Promise<void> {
+  const [product, warehouse] = await getMany([keys.product(place.tenantId, place.productId), keys.warehouse(place.tenantId, place.warehouseId)]);
+  if (!warehouse) throw new NotFound('No such warehouse');
+  if (!product) throw new NotFound('No such product');
+}
+
+/** Which shard of the pending-sales index a counter goes to. */
+export const SALES_PENDING_SHARDS = 8;
+export const shardOf = (tenantId: string, productId: string): number => stringShard(`${tenantId}${productId}`, SALES_PENDING_SHARDS);
+
+/**
+ * The product's side of a movement: its on-hand quantity, and its coverage entries moved with
+ * it (./coverage), conditioned on the coverage version read, so two movements of the product
+ * in different warehouses cannot both move its entries from the same place. A product that
+ * was not found keeps the plain conditional update, whose failure answers 404.
+ */
+function productMove(
+  tenantId: string,
+  productId: string,
+  productItem: Record<string, unknown> | undefined,
+  delta: bigint,
+): { update: TransactItem; coverage: TransactItem[]; moved?: { product: Product; sold: CoverageReading['sold']; onHandBefore: bigint; onHandAfter: bigint } } {
+  const Key = keys.product(tenantId, productId);
+  if (!productItem) {
+    return {
+      update: {
+        Update: {
+          TableName: tableName(),
+          Key,
+          UpdateExpression: 'ADD onHand :items',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':items': storedDecimal(delta, QUANTITY_PLACES) },
+        },
+      },
+      coverage: [],
+    };
+  }
+  const product = toProduct(productItem);
+  const onHand = product.onHand + delta;
+  const state = coverageStateOf(productItem);
+  const { condition, values } = coverageVersionCondition(state.version);
+  return {
+    update: {
+      Update: {
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET onHand = :onHand, coverageVersion = :next',
+        ConditionExpression: `attribute_exists(pk) AND ${condition}`,
+        ExpressionAttributeValues: { ':onHand': storedDecimal(onHand, QUANTITY_PLACES), ':next': state.version + 1, ...values },
+      },
+    },
+    coverage: state.sold ? coverageEntryWrites(tenantId, product, { onHand: product.onHand, sold: state.sold }, { onHand, sold: state.sold }) : [],
+    moved: { product, sold: state.sold?.get(STOCK_LOW_WINDOW_DAYS), onHandBefore: product.onHand, onHandAfter: onHand },
+  };
+}
+
+/**
+ * The `product.stock_low` rule a movement applies to its product (lib/inventory/stock-low):
+ * the event to write in its transaction when it crossed its tenant's threshold, else none.
+ */
+export type StockLowRule = (product: Product, reading: CoverageReading) => DomainEvent | undefined;
+
+/**
+ * Record a movement: in ONE transaction, the balance of the product in the warehouse
+ * (conditional on the version read, so concurrent movements never lose an update), the
+ * warehouse totals, the product's on-hand quantity and coverage entries, the movement's
+ * stock-history entries, for a sale the day's sales counter (marked pending for the
+ * roll-up job), the key's completion, the audit entry with the movement's event, and the
+ * product's `product.stock_low` event when the movement took its coverage below the tenant's
+ * threshold (`stockLow`): at most 3 + 8 + 6 coverage + 1 + 1 + 4 + 1 = 24 items, well under
+ * DynamoDB's 100. The balance and the product are read in one BatchGetItem, with the tenant
+ * (its threshold) when the movement may lower the stock and a `stockLow` rule is given. The
+ * product's update is conditioned on its coverage version, so the quantity a crossing is
+ * computed from is exactly the one replaced: of concurrent movements, one crosses. A
+ * condition lost to a concurrent movement, or a transaction conflict, re-reads and
+ * recomputes; stock can never go below zero because the rule sees the balance it is
+ * conditioned on.
+ */
+export async function recordMovement(
+  movement: Movement,
+  rule: BalanceRule,
+  audit: AuditRecord,
+  idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown },
+  stockLow?: StockLowRule,
+): Promise<Balance> {
+  const { tenantId, productId, warehouseId } = movement;
+  const stockKey = keys.stock(tenantId, productId, warehouseId);
+  // An IN only raises coverage: it never crosses below, so it reads no threshold.
+  const watched = stockLow !== undefined && movement.type !== 'IN';
+  return withOptimisticRetries<Balance>(async () => {
+    const [stockItem, productItem, tenantItem] = await getMany([stockKey, keys.product(tenantId, productId), ...(watched ? [keys.tenant(tenantId)] : [])]);
+    const current = toBalance(stockItem);
+    const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
+    const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
+    const itemsDelta = storedDecimal(next.quantity - current.quantity, QUANTITY_PLACES);
+    const product = productMove(tenantId, productId, productItem, next.quantity - current.quantity);
+
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...stockKey, type: INVENTORY_ITEMS.stock, productId, warehouseId, ...balanceAttributes(next) },
+          ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
+          ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.warehouse(tenantId, warehouseId),
+          UpdateExpression: 'ADD totalItems :items, totalValue :value, totalProducts :products',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':items': itemsDelta,
+            ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
+            ':products': productsDelta,
+          },
+        },
+      },
+      product.update,
+      ...historyEntries(movement, next),
+      ...product.coverage,
+    ];
+    if (movement.type === 'SALE') {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.salesDay(tenantId, movement.day, productId),
+          UpdateExpression: 'ADD units :units SET tenantId = :tenant, productId = :product, #day = :day, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+          ExpressionAttributeNames: { '#day': 'day' },
+          ExpressionAttributeValues: {
+            ':units': movement.quantity,
+            ':tenant': tenantId,
+            ':product': productId,
+            ':day': movement.day,
+            ...Object.fromEntries(
+              Object.entries(gsi1.salesPending(shardOf(tenantId, productId), movement.day, tenantId, productId)).map(([key, value]) => [`:${key}`, value]),
+            ),
+          },
+        },
+      });
+    }
+
+    const keyIndex = items.length;
+    if (idempotent) items.push(completionItem(idempotent.write, idempotent.view(next)));
+    // Last: the indexes above are the cancellation reasons read below (the entry's puts have no condition).
+    items.push(...auditItems(audit));
+    const moved = watched ? product.moved : undefined;
+    const low =
+      moved &&
+      stockLow?.(moved.product, {
+        threshold: stockLowThresholdOf(tenantItem),
+        sold: moved.sold,
+        onHandBefore: moved.onHandBefore,
+        onHandAfter: moved.onHandAfter,
+      });
+    if (low) items.push(eventPut(low));
+
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return { retry: false, value: next };
+    } catch (error) {
+      keyTakenOver(error, keyIndex);
+      const codes = cancellationCodes(error);
+      if (codes[1] === 'ConditionalCheckFailed') throw new NotFound('No such warehouse');
+      // The product's condition is also its coverage version: a product read and then changed is a retry.
+      if (codes[2] === 'ConditionalCheckFailed' && !productItem) throw new NotFound('No such product');
+      if (codes[2] === 'ConditionalCheckFailed') return { retry: true };
+      if (codes[0] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')) return { retry: true };
+      throw error;
+    }
+  });
+}
+
+/** Movements of a product in a warehouse, oldest first (the soak check sums them). */
+export async function listMovements(tenantId: string, productId: string, warehouseId: string): Promise<StoredMovement[]> {
+  return (await queryAll(keys.historyOf(tenantId, { productId, warehouseId }).pk, { consistent: true })).map(toStoredMovement);
+}
+
+/** A page of one stock-history list, newest first, within `[fromSk, toSk]`, after the entry `afterSk`. */
+export interface HistoryPageRequest {
+  scope: HistoryScope;
+  /** Sort-key bounds, both inclusive (`occurredAt#id`: an instant's prefix bounds every id). */
+  fromSk: string;
+  toSk: string;
+  limit: number;
+  /** The sort key of the last entry of the previous page. */
+  afterSk?: string;
+}
+
+/**
+ * One Query, consistent (a movement just recorded is in it), newest first. It asks for one
+ * entry more than the page, so `nextSk` is there only when another entry follows: the last
+ * page never ends in an empty one.
+ */
+export async function readHistoryPage(tenantId: string, request: HistoryPageRequest): Promise<{ movements: StoredMovement[]; nextSk?: string }> {
+  const { pk } = keys.historyOf(tenantId, request.scope);
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': request.fromSk, ':to': request.toSk },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: request.limit + 1,
+      ...(request.afterSk ? { ExclusiveStartKey: { pk, sk: request.afterSk } } : {}),
+    }),
+  );
+  const page = Items.slice(0, request.limit);
+  return { movements: page.map(toStoredMovement), ...(Items.length > request.limit ? { nextSk: page.at(-1)?.sk as string } : {}) };
+}
+
+/** Which of `skus` a product of the tenant already has (their sentinels), for an import's dry run. */
+export async function takenProductSkus(tenantId: string, skus: readonly string[]): Promise<Set<string>> {
+  const found = await getMany(skus.map((sku) => keys.productSku(tenantId, sku)));
+  return new Set(skus.filter((_, index) => found[index] !== undefined));
+}
