@@ -35,6 +35,7 @@ export const FILES_THAT_MOCK_MODULES = [
   'test/handlers/login.test.ts',
   'test/handlers/password-reset.test.ts',
   'test/handlers/register.test.ts',
+  'test/handlers/export-worker.test.ts',
 ];
 
 /**

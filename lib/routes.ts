@@ -1204,16 +1204,16 @@ export function routeList(): (Route & { id: RouteId })[] {
   return (Object.entries(routes) as [RouteId, Route][]).map(([id, route]) => ({ id, ...route }));
 }
 
-/** Scheduled jobs: each its own function on an EventBridge schedule (UTC cron fields). */
 /**
- * The functions that consume a queue rather than answer a route or a schedule: the webhook
- * delivery function (infra/constructs/webhooks.ts), fed by the table's stream through a pipe
- * and by its own wake-ups. Its table access is granted exactly, as a route's.
+ * The functions that consume a queue rather than answer a route or a schedule
+ * (`functions/<area>/<noun>-worker.ts`): the webhook deliveries (infra/constructs/webhooks.ts,
+ * fed by the table's stream through a pipe and by their own wake-ups), the imports' and the
+ * exports' steps, the tenant jobs' steps. Each one's table access is granted exactly, as a route's.
  */
 export const workers = {
-  webhookDelivery: {
-    name: 'webhook-delivery',
-    handler: 'functions/webhooks/deliver-events.ts',
+  deliveryWorker: {
+    name: 'delivery-worker',
+    handler: 'functions/webhooks/delivery-worker.ts',
     // Deliveries (Put, claims and attempts by Update, reads by Get); the endpoints (Query, Get,
     // failing time by Update); an endpoint disabled with its entry (Update and Put in one
     // transaction); the administrators told (Query of the tenant's users).
@@ -1221,9 +1221,9 @@ export const workers = {
     sendsMail: true,
     summary: "Deliver the tenant's domain events to its webhook endpoints, and retry them on the schedule",
   },
-  importStep: {
-    name: 'import-step',
-    handler: 'functions/imports/import-step.ts',
+  importWorker: {
+    name: 'import-worker',
+    handler: 'functions/imports/import-worker.ts',
     // The job (Get, steps by Update); each row created as its route creates it: a supplier (its
     // count, block and search delta by Update, document and block reads by Get and Query) or a
     // product (Put in a transaction, its coverage tenant registered by Update); a dry run's
@@ -1231,9 +1231,9 @@ export const workers = {
     table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
     summary: 'Run the steps of CSV imports: check every row, create a batch of them, send the next step',
   },
-  exportRun: {
-    name: 'export-run',
-    handler: 'functions/exports/export-run.ts',
+  exportWorker: {
+    name: 'export-worker',
+    handler: 'functions/exports/export-worker.ts',
     // The job (Get; taken, its progress and its end by Update); the source's pages: suppliers
     // (index by Query, items by BatchGet), products (SKU list and warehouses by Query, items and
     // balances by BatchGet), the stock history and the audit trail with its origins (Query);
@@ -1241,9 +1241,9 @@ export const workers = {
     table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
     summary: 'Write CSV exports: read the source in pages and stream the rows to the file',
   },
-  tenantJobStep: {
-    name: 'tenant-job-step',
-    handler: 'functions/jobs/tenant-job-step.ts',
+  tenantJobWorker: {
+    name: 'tenant-job-worker',
+    handler: 'functions/tenants/tenant-job-worker.ts',
     // The whole table's Scan (a closed tenant's items are under many keys), its items deleted
     // in batches (BatchWrite), the progress on the tenant's or the export's item (Get, Update),
     // the last transaction (Delete, Put of the entries). A deletion removes the tenant's
@@ -1259,6 +1259,7 @@ export const workers = {
   },
 } as const;
 
+/** Scheduled jobs: each its own function on an EventBridge schedule (UTC cron fields). */
 export const jobs = {
   salesRollup: {
     name: 'sales-rollup',

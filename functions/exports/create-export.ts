@@ -7,7 +7,7 @@ import { createExport } from '../../lib/exports/service';
 import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.createExport, { body: createExportBody }, async ({ body, principal }) =>
-  created(await createExport(principal, body, Date.now(), await exportQueue())),
+  created(await createExport(principal, body, Date.now(), exportQueue())),
 );
 
 ROUTE_DOCS: describeRoute(handler, {

@@ -14,7 +14,7 @@ const summary = (result: DeletionRunResult) =>
 /**
  * EventBridge schedule, daily after the sales roll-up: every closed tenant whose grace period is
  * over is marked DELETING and its first step sent to the tenant jobs' queue (the worker,
- * functions/jobs/tenant-job-step.ts, does the rest). A failure throws, so the invocation is
+ * functions/tenants/tenant-job-worker.ts, does the rest). A failure throws, so the invocation is
  * retried; a retry starts nothing twice (each start is conditioned on the tenant being CLOSED).
  */
 export const handler = async (event: ScheduledEvent, context?: Context): Promise<DeletionRunResult> => {

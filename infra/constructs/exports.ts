@@ -2,18 +2,18 @@ import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type Bucket } from 'aws-cdk-lib/aws-s3';
 import { type ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { bucketArnInFinding } from '../acknowledgments';
 import { Construct, type IConstruct } from 'constructs';
 import { EXPORT_FILE_DAYS, EXPORT_MAX_RECEIVES } from '../../lib/exports/model';
 import { workers } from '../../lib/routes';
-import { deadLetterAlarm, deadLetterQueue, notifyAlarm } from './dead-letter-queue';
-import { bindTable, ServiceFunction } from './functions';
+import { notifyAlarm } from './dead-letter-queue';
+import { type ServiceFunction } from './functions';
+import { queueWorker } from './queue-worker';
 
 /** Construct id, and CloudFormation logical id, of the export worker. */
 export const EXPORT_WORKER_FUNCTION_ID = 'ExportWorkerFunction';
@@ -50,52 +50,36 @@ export class Exports extends Construct {
 
   constructor(scope: Construct, id: string, props: ExportsProps) {
     super(scope, id);
-    const worker = workers.exportRun;
+    const worker = workers.exportWorker;
     this.bucket = props.bucket;
     this.bucket.addLifecycleRule({ id: 'ExpireExportFiles', prefix: FILE_PREFIX, expiration: Duration.days(EXPORT_FILE_DAYS) });
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the dead-letter queue of the export queue; an operator inspects it (alarm on any message); its jobs are marked failed, so users start them again.',
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason:
-        "This queue is the export queue's dead-letter queue; a RedriveAllowPolicy naming the export queue would be a CloudFormation cycle, as for the import queue's.",
-    });
-    this.queue = new Queue(this, 'Queue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(EXPORT_WORKER_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: EXPORT_MAX_RECEIVES },
-      removalPolicy: props.removalPolicy,
-    });
-
-    this.worker = new ServiceFunction(this, EXPORT_WORKER_FUNCTION_ID, {
-      handler: worker.handler,
-      description: `Exports: ${worker.summary}`,
-      environment: { ...props.environment, EXPORT_BUCKET: this.bucket.bucketName },
+    const built = queueWorker(this, {
+      worker,
+      functionId: EXPORT_WORKER_FUNCTION_ID,
+      area: 'Exports',
+      queueName: 'the export queue',
+      deadLetterInspection: 'an operator inspects it (alarm on any message); its jobs are marked failed, so users start them again.',
       timeout: EXPORT_WORKER_TIMEOUT,
+      environment: { ...props.environment, EXPORT_BUCKET: this.bucket.bucketName },
+      maxReceives: EXPORT_MAX_RECEIVES,
+      batchSize: 1,
+      maxConcurrency: EXPORT_MAX_CONCURRENCY,
+      alarm:
+        'Exports: a run failed after its retries (the store, the bucket or the queue failed) and its job is marked failed. Fix the cause; the user starts the export again (the message need not be redriven).',
+      table: props.table,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
-    const fn = this.worker.function;
-    bindTable(fn, props.table, worker.table);
+    this.queue = built.queue;
+    this.deadLetterQueue = built.deadLetterQueue;
+    this.worker = built.worker;
+    this.deadLetterAlarm = built.deadLetterAlarm;
     // A multipart upload: PutObject covers CreateMultipartUpload, UploadPart and CompleteMultipartUpload; AbortMultipartUpload apart.
-    fn.addToRolePolicy(
+    this.worker.function.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:PutObject', 's3:AbortMultipartUpload'], resources: [this.bucket.arnForObjects(`${FILE_PREFIX}*`)] }),
     );
     this.acknowledgeFilesPrefix(this.worker.role, 'writes');
-    fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: EXPORT_MAX_CONCURRENCY }));
-
-    this.deadLetterAlarm = deadLetterAlarm(
-      this,
-      'DeadLetterAlarm',
-      this.deadLetterQueue,
-      'Exports: a run failed after its retries (the store, the bucket or the queue failed) and its job is marked failed. Fix the cause; the user starts the export again (the message need not be redriven).',
-    );
   }
 
   /** The alarm notifies the stack's alarm topic, when it has one (infra/constructs/observability.ts). */

@@ -1,18 +1,17 @@
 import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, EventType, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { IMPORT_RETENTION_DAYS } from '../../lib/imports/model';
 import { workers } from '../../lib/routes';
 import { acknowledgeFunctionOutsideVpc, bucketArnInFinding } from '../acknowledgments';
-import { deadLetterQueue } from './dead-letter-queue';
-import { bindTable, ServiceFunction } from './functions';
+import { type ServiceFunction } from './functions';
+import { queueWorker } from './queue-worker';
 
 /** Construct id, and CloudFormation logical id, of the import worker. */
 export const IMPORT_WORKER_FUNCTION_ID = 'ImportWorkerFunction';
@@ -57,7 +56,7 @@ export class Imports extends Construct {
 
   constructor(scope: Construct, id: string, props: ImportsProps) {
     super(scope, id);
-    const worker = workers.importStep;
+    const worker = workers.importWorker;
 
     const bucketName = `${Stack.of(this).stackName.toLowerCase()}-imports-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
     this.uploadOrigin = `https://${bucketName}.s3.${Aws.REGION}.amazonaws.com`;
@@ -77,40 +76,31 @@ export class Imports extends Construct {
       cors: [{ allowedOrigins: [...props.allowedOrigins], allowedMethods: [HttpMethods.PUT], allowedHeaders: ['content-type'], maxAge: 3600 }],
     });
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the import queue; an operator inspects and redrives it (alarm on any message).',
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason:
-        "This queue is the import queue's dead-letter queue; a RedriveAllowPolicy naming the import queue would be a CloudFormation cycle, as for the webhook delivery's.",
-    });
-    this.queue = new Queue(this, 'Queue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(IMPORT_WORKER_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: IMPORT_MAX_RECEIVES },
-      removalPolicy: props.removalPolicy,
-    });
-    this.bucket.addEventNotification(EventType.OBJECT_CREATED_PUT, new SqsDestination(this.queue), { prefix: FILE_PREFIX });
-
-    this.worker = new ServiceFunction(this, IMPORT_WORKER_FUNCTION_ID, {
-      handler: worker.handler,
-      description: `Imports: ${worker.summary}`,
-      environment: { ...props.environment, IMPORT_BUCKET: this.bucket.bucketName, IMPORT_QUEUE_URL: this.queue.queueUrl },
+    const built = queueWorker(this, {
+      worker,
+      functionId: IMPORT_WORKER_FUNCTION_ID,
+      area: 'Imports',
+      queueName: 'the import queue',
+      deadLetterInspection: 'an operator inspects and redrives it (alarm on any message).',
       timeout: IMPORT_WORKER_TIMEOUT,
       cpu: 'search',
+      environment: { ...props.environment, IMPORT_BUCKET: this.bucket.bucketName },
+      maxReceives: IMPORT_MAX_RECEIVES,
+      batchSize: 1,
+      maxConcurrency: IMPORT_MAX_CONCURRENCY,
+      sendsNextAs: 'IMPORT_QUEUE_URL',
+      table: props.table,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
+    this.queue = built.queue;
+    this.deadLetterQueue = built.deadLetterQueue;
+    this.worker = built.worker;
+    this.bucket.addEventNotification(EventType.OBJECT_CREATED_PUT, new SqsDestination(this.queue), { prefix: FILE_PREFIX });
+
     const fn = this.worker.function;
-    bindTable(fn, props.table, worker.table);
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(`${FILE_PREFIX}*`)] }));
     this.acknowledgeFilesPrefix(this.worker.role, 'reads');
-    this.queue.grantSendMessages(fn);
-    fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: IMPORT_MAX_CONCURRENCY }));
 
     this.acknowledgeFindings();
   }

@@ -2,18 +2,18 @@ import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type Bucket } from 'aws-cdk-lib/aws-s3';
 import { type ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { bucketArnInFinding } from '../acknowledgments';
 import { Construct, type IConstruct } from 'constructs';
 import { workers } from '../../lib/routes';
 import { TENANT_EXPORT_FILE_DAYS } from '../../lib/tenant-jobs/model';
-import { deadLetterAlarm, deadLetterQueue, notifyAlarm } from './dead-letter-queue';
-import { bindTable, ServiceFunction } from './functions';
+import { notifyAlarm } from './dead-letter-queue';
+import { type ServiceFunction } from './functions';
+import { queueWorker } from './queue-worker';
 
 /** Construct id, and CloudFormation logical id, of the tenant jobs' worker. */
 export const TENANT_JOB_WORKER_FUNCTION_ID = 'TenantJobWorkerFunction';
@@ -56,39 +56,34 @@ export class TenantJobs extends Construct {
 
   constructor(scope: Construct, id: string, props: TenantJobsProps) {
     super(scope, id);
-    const worker = workers.tenantJobStep;
+    const worker = workers.tenantJobWorker;
     this.bucket = props.bucket;
     this.bucket.addLifecycleRule({ id: 'ExpireTenantExports', prefix: EXPORT_PREFIX, expiration: Duration.days(TENANT_EXPORT_FILE_DAYS) });
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the tenant jobs; an operator inspects and redrives it (alarm on any message).',
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason:
-        "This queue is the tenant jobs queue's dead-letter queue; a RedriveAllowPolicy naming that queue would be a CloudFormation cycle, as for the import queue's.",
-    });
-    this.queue = new Queue(this, 'Queue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(TENANT_JOB_WORKER_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: TENANT_JOB_MAX_RECEIVES },
-      removalPolicy: props.removalPolicy,
-    });
-
-    this.worker = new ServiceFunction(this, TENANT_JOB_WORKER_FUNCTION_ID, {
-      handler: worker.handler,
-      description: `Tenant jobs: ${worker.summary}`,
-      environment: { ...props.environment, IMPORT_BUCKET: props.bucket.bucketName, TENANT_JOB_QUEUE_URL: this.queue.queueUrl },
+    const built = queueWorker(this, {
+      worker,
+      functionId: TENANT_JOB_WORKER_FUNCTION_ID,
+      area: 'Tenant jobs',
+      queueName: 'the tenant jobs',
+      deadLetterInspection: 'an operator inspects and redrives it (alarm on any message).',
       timeout: TENANT_JOB_WORKER_TIMEOUT,
       cpu: 'search',
+      environment: { ...props.environment, IMPORT_BUCKET: props.bucket.bucketName },
+      maxReceives: TENANT_JOB_MAX_RECEIVES,
+      batchSize: 1,
+      maxConcurrency: TENANT_JOB_MAX_CONCURRENCY,
+      sendsNextAs: 'TENANT_JOB_QUEUE_URL',
+      alarm:
+        "Tenant jobs: a step of a tenant's deletion or export failed after its retries (the store, the bucket or the queue failed), and the job stays where it was. Fix the cause, then redrive the dead-letter queue to the tenant jobs' queue; a step is safe to run twice (the daily deletion job also sends a stalled deletion's step again).",
+      table: props.table,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
+    this.queue = built.queue;
+    this.deadLetterQueue = built.deadLetterQueue;
+    this.worker = built.worker;
+    this.deadLetterAlarm = built.deadLetterAlarm;
     const fn = this.worker.function;
-    bindTable(fn, props.table, worker.table);
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [props.bucket.arnForObjects(`${EXPORT_PREFIX}*`)] }));
     fn.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:DeleteObject'], resources: TENANT_FILE_PREFIXES.map((prefix) => props.bucket.arnForObjects(`${prefix}*`)) }),
@@ -101,15 +96,6 @@ export class TenantJobs extends Construct {
       }),
     );
     this.acknowledgePrefixes(this.worker.role, TENANT_FILE_PREFIXES, "writes exports to and removes a deleted tenant's files from");
-    this.queue.grantSendMessages(fn);
-    fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: TENANT_JOB_MAX_CONCURRENCY }));
-
-    this.deadLetterAlarm = deadLetterAlarm(
-      this,
-      'DeadLetterAlarm',
-      this.deadLetterQueue,
-      "Tenant jobs: a step of a tenant's deletion or export failed after its retries (the store, the bucket or the queue failed), and the job stays where it was. Fix the cause, then redrive the dead-letter queue to the tenant jobs' queue; a step is safe to run twice (the daily deletion job also sends a stalled deletion's step again).",
-    );
   }
 
   /** The stage's alarm topic, when it has one (infra/constructs/observability): the dead-letter alarm's actions. */

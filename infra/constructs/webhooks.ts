@@ -1,16 +1,15 @@
-import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
 import { type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { CfnInsightRule } from 'aws-cdk-lib/aws-cloudwatch';
 import { type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_ITEMS } from '../../lib/db/item-types';
 import { workers } from '../../lib/routes';
-import { deadLetterQueue } from './dead-letter-queue';
-import { bindTable, ServiceFunction } from './functions';
+import { type ServiceFunction } from './functions';
+import { queueWorker } from './queue-worker';
 import type { Mail } from './mail';
 
 /** Construct id, and CloudFormation logical id, of the delivery function. */
@@ -54,41 +53,28 @@ export class Webhooks extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
-    const worker = workers.webhookDelivery;
+    const worker = workers.deliveryWorker;
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.removalPolicy);
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the dead-letter queue of the webhook delivery queue and of its pipe; an operator inspects and redrives it (alarm on any message).',
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'cdk-validator-cfnguard::sqs_dlq_check',
-      reason:
-        "This queue is the delivery queue's dead-letter queue. The rule wants a RedriveAllowPolicy on it: byQueue naming the delivery queue would be a CloudFormation cycle (the delivery queue's RedrivePolicy names this one), and allowAll would let any queue of the account redrive into it; the default (no policy) is what the delivery queue's own RedrivePolicy needs.",
-    });
-    this.queue = new Queue(this, 'Queue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // Six times the function's timeout, as Lambda advises for an SQS event source.
-      visibilityTimeout: Duration.seconds(DELIVERY_FUNCTION_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: DELIVERY_MAX_RECEIVES },
-      removalPolicy: props.removalPolicy,
-    });
-
-    this.function = new ServiceFunction(this, WEBHOOK_DELIVERY_FUNCTION_ID, {
-      handler: worker.handler,
-      description: `Webhooks: ${worker.summary}`,
-      environment: { ...props.environment, WEBHOOK_QUEUE_URL: this.queue.queueUrl },
+    const built = queueWorker(this, {
+      worker,
+      functionId: WEBHOOK_DELIVERY_FUNCTION_ID,
+      area: 'Webhooks',
+      queueName: 'the webhook delivery queue and of its pipe',
+      deadLetterInspection: 'an operator inspects and redrives it (alarm on any message).',
       timeout: DELIVERY_FUNCTION_TIMEOUT,
+      environment: props.environment,
+      maxReceives: DELIVERY_MAX_RECEIVES,
+      batchSize: 10,
+      maxConcurrency: DELIVERY_MAX_CONCURRENCY,
+      sendsNextAs: 'WEBHOOK_QUEUE_URL',
+      table: props.table,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
-    const fn = this.function.function;
-    bindTable(fn, props.table, worker.table);
-    props.mail.grantSend(fn);
-    this.queue.grantSendMessages(fn);
-    fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DELIVERY_MAX_CONCURRENCY }));
+    this.queue = built.queue;
+    this.deadLetterQueue = built.deadLetterQueue;
+    this.function = built.worker;
+    props.mail.grantSend(this.function.function);
 
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error('The table has no stream: webhooks cannot be delivered');

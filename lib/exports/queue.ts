@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { config } from '../config';
-import { sendToFolder } from '../folder-message';
+import { sendToFolder } from '../background/folder-queue';
 import type { ExportMessage } from './engine';
 import type { ExportJob } from './model';
 
@@ -27,9 +27,10 @@ export function localExportQueue(directory: string): ExportQueue {
 }
 
 /** The queue the configuration names: SQS (deployed) or npm start's folder. */
-export async function exportQueue(): Promise<ExportQueue> {
+export function exportQueue(): ExportQueue {
   const { EXPORT_QUEUE_URL, IMPORT_UPLOAD_DIR } = config();
-  if (EXPORT_QUEUE_URL) return (await import('./sqs-queue')).sqsExportQueue(EXPORT_QUEUE_URL);
+  // Loaded when a job is started, not at the route's cold start.
+  if (EXPORT_QUEUE_URL) return { send: async (job) => (await import('../background/queue')).sendMessage(EXPORT_QUEUE_URL, exportMessage(job)) };
   if (IMPORT_UPLOAD_DIR) return localExportQueue(IMPORT_UPLOAD_DIR);
   throw new Error('Invalid configuration: EXPORT_QUEUE_URL, or IMPORT_UPLOAD_DIR, is required for exports');
 }

@@ -18,7 +18,7 @@ import { checkRows, type CheckedRow, type RowInput } from './rows';
 
 /**
  * The import's steps: the same code in the deployed worker (an SQS message per step,
- * functions/imports/import-step.ts) and in `npm start` (in process). A step reads the job and
+ * functions/imports/import-worker.ts) and in `npm start` (in process). A step reads the job and
  * its file, checks every row (the API's rules), then handles up to `stepRows` rows from the job's
  * `nextRow`: a dry run counts what would be created; a real run creates each valid row through
  * the API's own service (its transaction, audit entry and event), a row whose SKU or document is

@@ -34,7 +34,7 @@ import { exportFolder, TENANT_SCAN_PAGES, TENANT_SCAN_SEGMENTS, type DeletionPro
 
 /**
  * The tenant jobs' steps: the same code in the deployed worker (one SQS message per step,
- * functions/jobs/tenant-job-step.ts) and in process (`npm start`, the integration tests). Both
+ * functions/tenants/tenant-job-worker.ts) and in process (`npm start`, the integration tests). Both
  * jobs walk the whole table with a parallel Scan, TENANT_SCAN_SEGMENTS segments of up to
  * TENANT_SCAN_PAGES pages each per step, and keep the tenant's items (lib/tenant-jobs/ownership).
  *

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config';
-import { sendToFolder } from '../folder-message';
+import { sendToFolder } from '../background/folder-queue';
+import { sendMessage } from '../background/queue';
 import { logger } from '../log';
 import { runTenantJob, type TenantJobMessage } from './engine';
 import { tenantJobFiles } from './files';
-
-let sqs: SQSClient | undefined;
 
 /** The folder under IMPORT_UPLOAD_DIR that stands in for the tenant jobs' queue under npm start (local/tenant-jobs.ts takes it). */
 export const LOCAL_TENANT_JOB_QUEUE = 'tenant-job-queue';
@@ -23,8 +21,7 @@ export const LOCAL_TENANT_JOB_QUEUE = 'tenant-job-queue';
 export async function enqueueTenantJob(message: TenantJobMessage): Promise<void> {
   const { TENANT_JOB_QUEUE_URL: queueUrl, IMPORT_UPLOAD_DIR } = config();
   if (queueUrl) {
-    sqs ??= new SQSClient({});
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+    await sendMessage(queueUrl, message);
     return;
   }
   if (IMPORT_UPLOAD_DIR) {

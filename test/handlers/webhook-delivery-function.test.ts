@@ -5,12 +5,12 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { handler } from '../../functions/webhooks/deliver-events';
+import { handler } from '../../functions/webhooks/delivery-worker';
 import { deliveryIdOf } from '../../lib/webhooks/delivery-id';
 import { MAX_WAKE_UP_DELAY_SECONDS } from '../../lib/webhooks/engine';
 
 /**
- * The delivery function on its queue (functions/webhooks/deliver-events.ts): a wake-up of a
+ * The delivery function on its queue (functions/webhooks/delivery-worker.ts): a wake-up of a
  * delivery not yet due sends the next wake-up with SQS's delay, a stream record of an event is
  * dispatched, and a message whose handling fails is returned to the queue alone.
  */

@@ -653,7 +653,7 @@ describe('IAM', () => {
       partitionUpdates: authorizerManifest.keyUses,
     },
     ...jobList.map((job) => ({ name: `job ${job.id}`, functionId: () => jobFunction(job.id), table: job.table, rateLimited: false })),
-    { name: 'webhook delivery', functionId: () => WEBHOOK_DELIVERY_FUNCTION_ID, table: workers.webhookDelivery.table, rateLimited: false },
+    { name: 'webhook delivery', functionId: () => WEBHOOK_DELIVERY_FUNCTION_ID, table: workers.deliveryWorker.table, rateLimited: false },
   ];
 
   it('grants no wildcard action: the one wildcard is the Deny of the credentials and webhook secrets partitions', () => {

@@ -175,10 +175,10 @@ describe('every background job', () => {
    * above); the platform's act on closed tenants by design.
    */
   const CLOSED_TENANT_RULES: Record<keyof typeof workers | keyof typeof jobs, string> = {
-    importStep: 'fails the job and writes nothing (lib/background/authority, tested above)',
-    exportRun: 'fails the job and writes no file (lib/background/authority, tested above)',
-    webhookDelivery: 'delivers the events recorded while the tenant was active; a closed tenant records no new one',
-    tenantJobStep:
+    importWorker: 'fails the job and writes nothing (lib/background/authority, tested above)',
+    exportWorker: 'fails the job and writes no file (lib/background/authority, tested above)',
+    deliveryWorker: 'delivers the events recorded while the tenant was active; a closed tenant records no new one',
+    tenantJobWorker:
       'a platform job: exports a closed tenant (the point of an export before the deletion) and deletes it; stops an export once the deletion started',
     tenantDeletion: 'a platform job: starts the deletion of closed tenants that are due',
     salesRollup: 'rolls up the sales recorded while the tenant was active; writes no coverage marker for a tenant being deleted',

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { s3ImportStorage } from '../../lib/imports/s3-storage';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { s3ImportStorage as S3ImportStorage } from '../../lib/imports/s3-storage';
 
 /**
  * The import worker reads its file from the bucket by one signed GET, without the S3 client:
@@ -8,11 +8,16 @@ import { s3ImportStorage } from '../../lib/imports/s3-storage';
 const job = { tenantId: '11111111-1111-4111-8111-111111111111', id: '22222222-2222-4222-8222-222222222222' };
 const saved = { ...process.env };
 
-beforeEach(() => {
+let s3ImportStorage: typeof S3ImportStorage;
+
+beforeEach(async () => {
   process.env.AWS_REGION = 'sa-east-1';
   process.env.AWS_ACCESS_KEY_ID = 'AKIAEXAMPLE';
   process.env.AWS_SECRET_ACCESS_KEY = 'secret';
   process.env.AWS_SESSION_TOKEN = 'session-token';
+  // Fresh modules: the signer keeps the credentials it first read, and another test file of this worker may have read others.
+  vi.resetModules();
+  ({ s3ImportStorage } = await import('../../lib/imports/s3-storage'));
 });
 afterEach(() => {
   process.env = { ...saved };

@@ -1,4 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { consumeBatch } from '../../lib/background/batch';
 import { logger } from '../../lib/log';
 import { handleTenantJobMessage, type TenantJobMessage } from '../../lib/tenant-jobs/engine';
 import { tenantJobFiles } from '../../lib/tenant-jobs/files';
@@ -14,14 +15,7 @@ import { enqueueTenantJob } from '../../lib/tenant-jobs/queue';
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
   const files = await tenantJobFiles();
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    try {
-      await handleTenantJobMessage(JSON.parse(record.body) as TenantJobMessage, { now: Date.now, files }, enqueueTenantJob);
-    } catch (error) {
-      logger.error('tenant job step not done: the queue will run it again', { error: error as Error, messageId: record.messageId });
-      failures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures: failures };
+  return consumeBatch<TenantJobMessage>(event, (message) => handleTenantJobMessage(message, { now: Date.now, files }, enqueueTenantJob), {
+    failure: 'tenant job step not done: the queue will run it again',
+  });
 };

@@ -1,5 +1,6 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { consumeBatch } from '../../lib/background/batch';
+import { sendMessage } from '../../lib/background/queue';
 import { config } from '../../lib/config';
 import { handleImportMessage, type StepMessage } from '../../lib/imports/engine';
 import { importStorage } from '../../lib/imports/storage';
@@ -12,27 +13,16 @@ import { logger } from '../../lib/log';
  * A message that fails returns to the queue, and its step runs again (it records once), until
  * the dead-letter queue takes it.
  */
-
-let sqs: SQSClient | undefined;
-
 const next = async (message: StepMessage): Promise<void> => {
   const queueUrl = config().IMPORT_QUEUE_URL;
   if (!queueUrl) throw new Error('IMPORT_QUEUE_URL is not set: the import worker cannot send its next step');
-  sqs ??= new SQSClient({});
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+  await sendMessage(queueUrl, message);
 };
 
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
   const files = await importStorage();
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    try {
-      await handleImportMessage(JSON.parse(record.body) as StepMessage, { now: Date.now, files }, next);
-    } catch (error) {
-      logger.error('import step not done: the queue will run it again', { error: error as Error, messageId: record.messageId });
-      failures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures: failures };
+  return consumeBatch<StepMessage>(event, (message) => handleImportMessage(message, { now: Date.now, files }, next), {
+    failure: 'import step not done: the queue will run it again',
+  });
 };
