@@ -3,7 +3,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { type Construct } from 'constructs';
 import type { Config } from '../lib/config';
 import type { IResource } from 'aws-cdk-lib/aws-apigateway';
-import { authorizer as authorizerManifest, type RouteId, routeArea, routeList } from '../lib/routes';
+import { authorizer as authorizerManifest, type RouteId, routeArea, routeList, uses } from '../lib/routes';
 import { settingsEnvironment } from '../lib/settings';
 import { Api } from './constructs/api';
 import { CONSOLE_PATH, ConsoleSite, executeApiOrigin } from './constructs/console-site';
@@ -24,12 +24,12 @@ import { PLACEHOLDER_JWT_PUBLIC_KEYS, type StageConfig } from './stages';
 
 /**
  * Routes whose function verifies a token itself, besides the authorizer (refresh checks the
- * refresh token; the route is public): `verifiesTokens` in the manifest. Only these and the
- * authorizer get JWT_PUBLIC_KEYS.
+ * refresh token; the route is public): `uses: ['verification-keys']` in the manifest. Only
+ * these and the authorizer get JWT_PUBLIC_KEYS.
  */
 export const TOKEN_VERIFYING_ROUTES: ReadonlySet<RouteId> = new Set(
   routeList()
-    .filter((route) => route.verifiesTokens)
+    .filter((route) => uses(route, 'verification-keys'))
     .map((route) => route.id),
 );
 
@@ -196,7 +196,7 @@ export class BackofficeStack extends Stack {
       table,
       routeLogs,
       environment,
-      verifierEnvironment,
+      jwtPublicKeys: stage.jwtPublicKeys,
       mail,
       signingKey,
       cursorKey,

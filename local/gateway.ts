@@ -439,7 +439,7 @@ export function createGateway(options: GatewayOptions): (request: IncomingMessag
     if (route.auth === 'protected') {
       // Behind an authorizer, API Gateway refuses a method ARN over 1600 bytes with 414.
       if (Buffer.byteLength(methodArn) > MAX_METHOD_ARN_BYTES) return sendGatewayError(response, 'URI_TOO_LONG', requestId);
-      // No identity source (lib/routes.ts, `authorizer`): the authorizer runs for every request.
+      // No identity source (lib/routes/index.ts, `authorizer`): the authorizer runs for every request.
       const authorizerEvent: APIGatewayRequestAuthorizerEvent = {
         type: 'REQUEST',
         methodArn,

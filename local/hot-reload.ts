@@ -31,7 +31,7 @@ export async function resolve(specifier, context, next) {
 `;
 
 const WATCHED = ['functions', 'lib'];
-const MANIFEST = 'lib/routes.ts';
+const MANIFEST = 'lib/routes/';
 const DEBOUNCE_MS = 150;
 
 export interface HotReload {
@@ -64,7 +64,8 @@ export function startHotReload(log: (line: string) => void): HotReload {
         ? `[reload] ${what} changed: generation ${generation}, ${outcomes.length} loaded handler(s) imported again in ${took}`
         : `[reload] ${what} changed: generation ${generation}, ${failed.map((outcome) => `${outcome.file} failed to load (${outcome.error})`).join('; ')}; its route answers 500 until fixed`,
     );
-    if (files.includes(MANIFEST)) log(`[reload] ${MANIFEST} is read once at start: restart npm start for new or changed routes`);
+    if (files.some((file) => file.startsWith(MANIFEST)))
+      log(`[reload] the route manifest (${MANIFEST}) is read once at start: restart npm start for new or changed routes`);
   };
 
   const watchers: FSWatcher[] = WATCHED.map((folder) =>

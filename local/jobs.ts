@@ -22,7 +22,7 @@ export interface LocalJob {
   summary: string;
 }
 
-/** The manifest's jobs (`jobs` in lib/routes.ts), in manifest order. */
+/** The manifest's jobs (`jobs` in lib/routes/background.ts), in manifest order. */
 export const manifestJobs: readonly LocalJob[] = Object.values(jobs);
 
 export interface JobModule {

@@ -123,7 +123,7 @@ export class Api extends Construct {
 
     this.authorizer = new RequestAuthorizer(this, 'Authorizer', {
       handler: props.authorizerFunction,
-      // No identity source and no cache (lib/routes.ts, `authorizer`): a request may carry
+      // No identity source and no cache (lib/routes/index.ts, `authorizer`): a request may carry
       // either the cookie or an API key, and a revocation applies on the next request.
       identitySources: [],
       resultsCacheTtl: Duration.seconds(0),

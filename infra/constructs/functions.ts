@@ -209,7 +209,7 @@ export const WEBHOOK_SECRETS_CONDITION = { 'ForAnyValue:StringLike': { 'dynamodb
 /**
  * Binds the table to a function the least-privilege way: the function learns the table's
  * name (TABLE_NAME) and gets exactly the access its manifest entry declares
- * (lib/routes.ts, `TableAccess`), no more:
+ * (lib/routes/types.ts, `TableAccess`), no more:
  * - its actions on the table, and nothing else (a function that declares none, GET
  *   /auth/me, gets no table grant at all);
  * - Query on each index it declares, by name (no `index/*` wildcard), and on no index when

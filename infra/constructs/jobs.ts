@@ -25,7 +25,7 @@ export interface JobsProps {
 export type JobId = keyof typeof jobsManifest;
 
 /**
- * The scheduled jobs of the manifest (`jobs` in lib/routes.ts): each its own function on an
+ * The scheduled jobs of the manifest (`jobs` in lib/routes/background.ts): each its own function on an
  * EventBridge rule at its UTC time, sharing one dead-letter queue.
  *
  * Two kinds of failure are retried and then parked in that queue:

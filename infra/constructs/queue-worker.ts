@@ -10,7 +10,7 @@ import { deadLetterAlarm, deadLetterQueue } from './dead-letter-queue';
 import { bindTable, ServiceFunction } from './functions';
 
 export interface QueueWorkerProps {
-  /** The worker's entry in the manifest (lib/routes.ts `workers`): its handler, summary and table access. */
+  /** The worker's entry in the manifest (lib/routes/background.ts `workers`): its handler, summary and table access. */
   worker: { handler: string; summary: string; table: TableAccess };
   /** The function's construct id (and CloudFormation logical id, kept across versions). */
   functionId: string;

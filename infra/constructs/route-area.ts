@@ -17,15 +17,10 @@ import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { countsRequests, type Route, type RouteId } from '../../lib/routes';
 import { COGNITO_AUTHORIZER_ACKNOWLEDGMENT } from './api';
-import type { CursorKey } from './cursor-key';
-import type { Exports } from './exports';
+import { grantCapabilities, type CapabilityDependencies } from './capabilities';
 import { grantRateLimitCounters, grantSearchFolds, bindTable, InlinePolicyRole, ServiceFunction } from './functions';
-import type { Imports } from './imports';
-import type { Mail } from './mail';
-import type { SigningKey } from './signing-key';
-import type { TenantJobs } from './tenant-jobs';
 
-/** A manifest route with its id (lib/routes.ts `routeList`), or a synthetic copy of one in a test. */
+/** A manifest route with its id (lib/routes/index.ts `routeList`), or a synthetic copy of one in a test. */
 export type ManifestRoute = Route & { id: RouteId | `${RouteId}${string}` };
 
 /** `createTenant` -> `CreateTenant`, for readable construct ids and logical ids. */
@@ -71,18 +66,10 @@ export function pathPrefixes(path: string): string[] {
 }
 
 /** What the area's functions are bound to: everything lives in the parent stack, and reaches the area as its parameters. */
-export interface RouteDependencies {
+export interface RouteDependencies extends CapabilityDependencies {
   table: ITableV2;
   routeLogs: LogGroup;
   environment: Record<string, string>;
-  /** The environment of the routes that verify a token themselves (`verifiesTokens`). */
-  verifierEnvironment: Record<string, string>;
-  mail: Mail;
-  signingKey: SigningKey;
-  cursorKey: CursorKey;
-  imports: Imports;
-  exportJobs: Exports;
-  tenantJobs: TenantJobs;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
 }
@@ -167,7 +154,7 @@ function bindRouteFunction(scope: Construct, route: ManifestRoute, deps: RouteDe
     logRetention: deps.logRetention,
     removalPolicy: deps.removalPolicy,
     logGroup: deps.routeLogs,
-    environment: route.verifiesTokens ? deps.verifierEnvironment : deps.environment,
+    environment: deps.environment,
     handler: route.handler,
     description: `${route.method} ${route.path}: ${route.summary}`,
     cpu: route.cpu,
@@ -176,14 +163,7 @@ function bindRouteFunction(scope: Construct, route: ManifestRoute, deps: RouteDe
   bindTable(fn, deps.table, route.table);
   if (countsRequests(route)) grantRateLimitCounters(fn, deps.table);
   if (route.searches) grantSearchFolds(fn, deps.table);
-  if (route.sendsMail) deps.mail.grantSend(fn);
-  if (route.signsTokens) deps.signingKey.bindSigner(fn);
-  if (route.sealsCursors) deps.cursorKey.bindSealer(fn);
-  if (route.signsImportUploads) deps.imports.bindUploader(fn);
-  if (route.queuesExports) deps.exportJobs.bindStarter(fn);
-  if (route.signsExportDownloads) deps.exportJobs.bindDownloadSigner(fn);
-  if (route.tenantJobs === 'start') deps.tenantJobs.bindStarter(fn);
-  if (route.tenantJobs === 'read') deps.tenantJobs.bindExportReader(fn);
+  grantCapabilities(fn, route, deps);
   return fn;
 }
 

@@ -7,7 +7,7 @@ import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_ITEMS } from '../../lib/db/item-types';
-import { workers } from '../../lib/routes';
+import { uses, workers } from '../../lib/routes';
 import { type ServiceFunction } from './functions';
 import { queueWorker } from './queue-worker';
 import type { Mail } from './mail';
@@ -74,7 +74,8 @@ export class Webhooks extends Construct {
     this.queue = built.queue;
     this.deadLetterQueue = built.deadLetterQueue;
     this.function = built.worker;
-    props.mail.grantSend(this.function.function);
+    // The administrators told when an endpoint is disabled (the manifest's `uses`).
+    if (uses(worker, 'mail')) props.mail.grantSend(this.function.function);
 
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error('The table has no stream: webhooks cannot be delivered');

@@ -23,7 +23,7 @@ const keyOf = (claim: IdempotencyClaim) => keys.idempotency(claim.caller, claim.
 
 /**
  * The DynamoDB actions of this repository, which every `idempotent` route's manifest entry
- * declares (lib/routes.ts): the claim's Put and its consistent Get, the completion's Update
+ * declares (lib/routes/): the claim's Put and its consistent Get, the completion's Update
  * (alone or as a transaction item) and the release's Delete.
  */
 export const IDEMPOTENCY_KEY_ACTIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;

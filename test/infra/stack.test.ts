@@ -23,6 +23,7 @@ import {
   routeArea,
   routeList,
   TABLE_WRITE_ACTIONS,
+  uses,
   workers,
   writesTable,
   type TableAccess,
@@ -913,11 +914,11 @@ describe('IAM', () => {
   it('lets only the token-signing routes read the signing key, and only the cursor-paging routes the cursor key', () => {
     expect(
       routes
-        .filter((route) => route.signsTokens)
+        .filter((route) => uses(route, 'signing-key'))
         .map((route) => route.id)
         .sort(),
     ).toEqual(['changePassword', 'confirmTotpEnrolment', 'disableTotp', 'login', 'refresh', 'register', 'verifySecondFactor']);
-    expect(routes.filter((route) => route.sealsCursors).map((route) => route.id)).toEqual([
+    expect(routes.filter((route) => uses(route, 'cursor-key')).map((route) => route.id)).toEqual([
       'listTenants',
       'listUsers',
       'listInvitations',
@@ -950,8 +951,8 @@ describe('IAM', () => {
         .sort();
     for (const route of routes) {
       const functionId = routeFunction(route);
-      const signs = route.signsTokens === true;
-      const seals = route.sealsCursors === true;
+      const signs = uses(route, 'signing-key');
+      const seals = uses(route, 'cursor-key');
       expect(readableSecrets(functionId), route.id).toEqual([...(seals ? [cursorSecret] : []), ...(signs ? [signingSecret] : [])].sort());
       expect(environmentOf(functionId).JWT_SIGNING_KEY_SECRET_ID, route.id).toEqual(signs ? { Ref: signingSecret } : undefined);
       expect(environmentOf(functionId).CURSOR_SECRET_ID, route.id).toEqual(seals ? { Ref: cursorSecret } : undefined);
@@ -964,7 +965,7 @@ describe('IAM', () => {
       const sesStatements = statementsOfFunction(routeFunction(route)).filter((statement) =>
         asList(statement.Action).some((action) => action.startsWith('ses:')),
       );
-      if (route.sendsMail !== true) {
+      if (!uses(route, 'mail')) {
         expect(sesStatements, route.id).toEqual([]);
         continue;
       }

@@ -54,7 +54,7 @@ import type {
 
 /**
  * The OpenAPI 3.1 document of the whole API, generated from the route manifest
- * (`lib/routes.ts`: methods, paths, public or protected, rate limits) and from each
+ * (`lib/routes/`: methods, paths, public or protected, rate limits) and from each
  * handler's own file (`handler.input`, the zod schemas it validates with, and `handler.docs`,
  * its answer and its errors; `operations.ts` reads them and names the components). zod converts
  * the schemas itself: request bodies and parameters on the input side (what a client
