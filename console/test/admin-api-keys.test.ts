@@ -14,7 +14,7 @@ import {
   withLevel,
   type CreateKeyBody,
   type KeyForm,
-} from '../src/pages/admin/api-keys';
+} from '../src/pages/api-keys/api-keys';
 
 /** Checked when compiled: the body the form builds is one POST /api-keys takes. */
 export const BODY_FITS: components['schemas']['CreateApiKeyRequest'] = {} as CreateKeyBody;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS as API_AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../../lib/audit/model';
-import { AUDIT_ACTIONS, auditQuery, changesText, filterCount, isShortPage, NO_FILTERS, pageOfStack, RESOURCE_TYPES } from '../src/pages/admin/logic';
+import { AUDIT_ACTIONS, auditQuery, changesText, filterCount, isShortPage, NO_FILTERS, RESOURCE_TYPES } from '../src/pages/audit/logic';
+import { pageOfStack } from '../src/components/useCursorStack';
 
 describe('the audit trail query', () => {
   it('holds only the filters given', () => {
@@ -58,7 +59,7 @@ describe('cursor paging', () => {
 
 describe('the audit trail in words', () => {
   it('names every action and resource type in both languages, and shows an unknown code as it is', async () => {
-    const { auditLabels } = await import('../src/pages/admin/audit-labels');
+    const { auditLabels } = await import('../src/pages/audit/audit-labels');
     for (const locale of ['pt-BR', 'en'] as const) {
       for (const action of AUDIT_ACTIONS) expect(auditLabels[locale].action(action)).not.toBe(action);
       for (const type of RESOURCE_TYPES) expect(auditLabels[locale].resourceType(type)).not.toBe(type);

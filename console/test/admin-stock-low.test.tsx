@@ -5,15 +5,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_STOCK_LOW_THRESHOLD_DAYS, STOCK_LOW_THRESHOLD_PLACES } from '../../lib/tenants/model';
 import type * as clientModule from '../src/api/client';
 import { I18nProvider, type Locale } from '../src/i18n';
-import { adminMessages } from '../src/pages/admin/messages';
-import { readThreshold, STOCK_LOW_MAX_DAYS, STOCK_LOW_PLACES } from '../src/pages/admin/stock-low';
+import { adminMessages } from '../src/pages/settings/messages';
+import { readThreshold, STOCK_LOW_MAX_DAYS, STOCK_LOW_PLACES } from '../src/pages/settings/stock-low';
 
 type ClientModule = typeof clientModule;
 const get = vi.hoisted(() => vi.fn());
 const patch = vi.hoisted(() => vi.fn());
 vi.mock('../src/api/client', async (original) => ({ ...(await original<ClientModule>()), api: { GET: get, POST: vi.fn(), PATCH: patch, DELETE: vi.fn() } }));
 
-const { StockLowSection } = await import('../src/pages/admin/StockLowSection');
+const { StockLowSection } = await import('../src/pages/settings/StockLowSection');
 
 const TENANT = '3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60';
 

@@ -10,7 +10,7 @@ const get = vi.hoisted(() => vi.fn());
 const post = vi.hoisted(() => vi.fn());
 vi.mock('../src/api/client', async (original) => ({ ...(await original<ClientModule>()), api: { GET: get, POST: post, PATCH: vi.fn(), DELETE: vi.fn() } }));
 
-const { TenantsSection } = await import('../src/pages/admin/TenantsSection');
+const { TenantsSection } = await import('../src/pages/tenants/TenantsSection');
 
 const ACTIVE = '3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60';
 const CLOSED = '9b2e41c0-5d1a-4c7e-8f3b-2a6d9e0c4b71';

@@ -4,14 +4,14 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as clientModule from '../src/api/client';
 import { I18nProvider, type Locale } from '../src/i18n';
-import { webhookMessages } from '../src/pages/admin/webhook-messages';
+import { webhookMessages } from '../src/pages/webhooks/webhook-messages';
 
 type ClientModule = typeof clientModule;
 const get = vi.hoisted(() => vi.fn());
 const post = vi.hoisted(() => vi.fn());
 vi.mock('../src/api/client', async (original) => ({ ...(await original<ClientModule>()), api: { GET: get, POST: post, PATCH: vi.fn(), DELETE: vi.fn() } }));
 
-const { WebhooksSection } = await import('../src/pages/admin/WebhooksSection');
+const { WebhooksSection } = await import('../src/pages/webhooks/WebhooksSection');
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   ...(status < 300 ? { data: body } : { error: body }),

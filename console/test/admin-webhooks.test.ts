@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { components } from '@backoffice/client';
 import { EVENT_TYPES } from '../../lib/domain/events';
-import { webhookMessages } from '../src/pages/admin/webhook-messages';
+import { webhookMessages } from '../src/pages/webhooks/webhook-messages';
 import {
   attemptOutcome,
   createEndpointBody,
@@ -20,7 +20,7 @@ import {
   type CreateEndpointBody,
   type EndpointForm,
   type UpdateEndpointBody,
-} from '../src/pages/admin/webhooks';
+} from '../src/pages/webhooks/webhooks';
 
 /** Checked when compiled: the bodies the forms build are ones the API takes. */
 export const bodiesFit = (

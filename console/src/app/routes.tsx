@@ -26,7 +26,7 @@ export const ROUTES: readonly PageRoute[] = [
   { path: '/inventory/products/:id', access: 'signed-in', page: lazy(() => import('../pages/inventory/ProductPage')) },
   { path: '/imports', access: 'signed-in', page: lazy(() => import('../pages/imports/ImportsPage')) },
   { path: '/exports', access: 'signed-in', page: lazy(() => import('../pages/exports/ExportsPage')) },
-  { path: '/administration', access: 'signed-in', page: lazy(() => import('../pages/admin/AdministrationPage')) },
+  { path: '/administration', access: 'signed-in', page: lazy(() => import('../pages/settings/AdministrationPage')) },
   { path: '/account', access: 'signed-in', page: lazy(() => import('../pages/account/AccountPage')) },
 ];
 

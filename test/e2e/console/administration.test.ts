@@ -18,7 +18,7 @@ import {
   type ConsoleServer,
   type Tenant,
 } from './harness';
-import { auditLabels } from '../../../console/src/pages/admin/audit-labels';
+import { auditLabels } from '../../../console/src/pages/audit/audit-labels';
 import { AdminPage } from './pages/admin-page';
 import { SignInPage } from './pages/sign-in-page';
 

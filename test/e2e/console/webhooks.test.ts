@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { components } from '../../../clients/typescript/src';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookMessages } from '../../../console/src/pages/admin/webhook-messages';
+import { webhookMessages } from '../../../console/src/pages/webhooks/webhook-messages';
 import {
   apiCall,
   checkpoint,

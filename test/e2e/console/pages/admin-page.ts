@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { adminMessages } from '../../../../console/src/pages/admin/messages';
+import { adminMessages } from '../../../../console/src/pages/settings/messages';
 import type { Language } from '../harness';
 import { ConsolePage } from './console-page';
 

@@ -4,8 +4,8 @@ import type { components } from '@backoffice/client';
 import { api, linkPage } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
-import { ListSection, ListStates } from './ListSection';
-import { useCursorStack } from './paging';
+import { ListSection, ListStates } from '../../components/ListSection';
+import { useCursorStack } from '../../components/useCursorStack';
 import { DeliveryLog } from './WebhookDeliveries';
 import {
   CreateEndpointDialog,

@@ -8,9 +8,9 @@ import { common } from '../../i18n/common';
 import { companyOf, isExpired, KEY_RESOURCES, previousSecretOf } from './api-keys';
 import { CreateKeyDialog } from './ApiKeyCreateDialog';
 import { RevokeKeyDialog, RollKeyDialog, SecretDialog, type ShownSecret } from './ApiKeyDialogs';
-import { adminMessages } from './messages';
-import { ListSection, ListStates } from './ListSection';
-import { useCursorStack } from './paging';
+import { adminMessages } from '../settings/messages';
+import { ListSection, ListStates } from '../../components/ListSection';
+import { useCursorStack } from '../../components/useCursorStack';
 import './api-keys.css';
 
 export type ApiKey = components['schemas']['ListApiKeysResponse'][number];

@@ -21,9 +21,9 @@ import {
   type ResourceType,
 } from './logic';
 import { auditLabels } from './audit-labels';
-import { adminMessages } from './messages';
-import { useCursorStack } from './paging';
-import { usersQuery } from './UsersSection';
+import { adminMessages } from '../settings/messages';
+import { useCursorStack } from '../../components/useCursorStack';
+import { usersQuery } from '../users/UsersSection';
 
 type AuditEvent = components['schemas']['ListAuditEventsResponse']['items'][number];
 type ApiAuditQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;

@@ -21,8 +21,8 @@ import {
   type KeyLevel,
 } from './api-keys';
 import type { ApiKeyWithSecret } from './ApiKeysSection';
-import { Fieldset } from './Fieldset';
-import { adminMessages } from './messages';
+import { Fieldset } from '../../components/Fieldset';
+import { adminMessages } from '../settings/messages';
 
 type Company = { id: string; name: string };
 

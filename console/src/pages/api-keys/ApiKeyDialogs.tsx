@@ -8,10 +8,10 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
 import { DEFAULT_ROLL_HOURS, rollHoursOf } from './api-keys';
-import { ConfirmCall } from './ConfirmCall';
+import { ConfirmCall } from '../../components/ConfirmCall';
 import type { ApiKey, ApiKeyWithSecret } from './ApiKeysSection';
-import { adminMessages } from './messages';
-import { ShownOnceDialog } from './ShownOnceDialog';
+import { adminMessages } from '../settings/messages';
+import { ShownOnceDialog } from '../../components/ShownOnceDialog';
 
 /** POST /api-keys/{id}/roll: the hours the current secret keeps working, then the new text, shown once. */
 export function RollKeyDialog({ apiKey, onClose, onRolled }: { apiKey: ApiKey; onClose: () => void; onRolled: (key: ApiKeyWithSecret) => void }) {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { ConfirmDialog } from '../../components/Dialogs';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { ConfirmDialog } from './Dialogs';
+import { ProblemAlert } from './ProblemAlert';
 
 /**
  * A ConfirmDialog whose confirmation makes one call: the button is disabled while it runs, a

@@ -1,6 +1,6 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useId, useState, type ReactNode } from 'react';
-import { TextField } from '../../components/Field';
+import { TextField } from './Field';
 import './shown-once.css';
 
 /** The words of a shown-once dialog, from the area that opens it (an API key, a webhook secret). */

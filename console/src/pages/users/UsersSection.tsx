@@ -9,8 +9,8 @@ import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
-import { adminMessages } from './messages';
-import { useCursorStack } from './paging';
+import { adminMessages } from '../settings/messages';
+import { useCursorStack } from '../../components/useCursorStack';
 
 export type User = components['schemas']['UpdateUserResponse'];
 type Role = User['role'];

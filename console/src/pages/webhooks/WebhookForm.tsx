@@ -4,7 +4,7 @@ import { CheckboxField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
-import { Fieldset } from './Fieldset';
+import { Fieldset } from '../../components/Fieldset';
 import { webhookMessages } from './webhook-messages';
 import { endpointFormProblems, MAX_DESCRIPTION, WEBHOOK_EVENT_TYPES, withAllEvents, withEvent, type EndpointForm } from './webhooks';
 import './webhooks.css';

@@ -11,8 +11,8 @@ import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
-import { adminMessages } from './messages';
-import { useCursorStack } from './paging';
+import { adminMessages } from '../settings/messages';
+import { useCursorStack } from '../../components/useCursorStack';
 
 type Invitation = components['schemas']['ListInvitationsResponse'][number];
 

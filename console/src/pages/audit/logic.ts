@@ -137,6 +137,3 @@ export function changesText(changes: { field: string; before: unknown; after: un
   if (!changes?.length) return '';
   return changes.map(({ field, before, after }) => `${field}: ${JSON.stringify(before ?? null)} → ${JSON.stringify(after ?? null)}`).join('; ');
 }
-
-/** The cursors of the pages after the first, as a stack: the last one reads the page shown (none: the first page). */
-export const pageOfStack = (stack: readonly string[]) => stack.length + 1;

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { Pager } from '../../components/Pager';
-import { ProblemAlert } from '../../components/ProblemAlert';
-import { EmptyState, SkeletonRows } from '../../components/States';
-import type { useCursorStack } from './paging';
+import { Pager } from './Pager';
+import { ProblemAlert } from './ProblemAlert';
+import { EmptyState, SkeletonRows } from './States';
+import type { useCursorStack } from './useCursorStack';
 
 /**
  * An administration section that lists things and makes new ones: its heading, what it is for,

@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { pageOfStack } from './logic';
+
+/** The cursors of the pages after the first, as a stack: the last one reads the page shown (none: the first page). */
+export const pageOfStack = (stack: readonly string[]) => stack.length + 1;
 
 /**
  * Paging over a cursor list (a `Link` header or `{ items, nextCursor }`): the cursors followed

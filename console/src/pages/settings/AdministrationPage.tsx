@@ -5,15 +5,15 @@ import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
 import { useMessages } from '../../i18n';
-import { ApiKeysSection } from './ApiKeysSection';
-import { AuditSection } from './AuditSection';
-import { InvitationsSection } from './InvitationsSection';
+import { ApiKeysSection } from '../api-keys/ApiKeysSection';
+import { AuditSection } from '../audit/AuditSection';
+import { InvitationsSection } from '../users/InvitationsSection';
 import { adminMessages } from './messages';
 import { PolicySection } from './PolicySection';
 import { StockLowSection } from './StockLowSection';
-import { TenantsSection } from './TenantsSection';
-import { usersQuery, UsersSection } from './UsersSection';
-import { WebhooksSection } from './WebhooksSection';
+import { TenantsSection } from '../tenants/TenantsSection';
+import { usersQuery, UsersSection } from '../users/UsersSection';
+import { WebhooksSection } from '../webhooks/WebhooksSection';
 
 /**
  * Administration. GET /auth/me does not say the role, so the page asks the first administrator

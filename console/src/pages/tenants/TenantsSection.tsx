@@ -5,10 +5,10 @@ import { Pager } from '../../components/Pager';
 import { formatDate } from '../../format/date';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
-import { adminMessages } from './messages';
-import { useCursorStack } from './paging';
-import { ConfirmCall } from './ConfirmCall';
-import { tenantsQuery } from './PolicySection';
+import { adminMessages } from '../settings/messages';
+import { useCursorStack } from '../../components/useCursorStack';
+import { ConfirmCall } from '../../components/ConfirmCall';
+import { tenantsQuery } from '../settings/PolicySection';
 
 /** A tenant as the list shows it (GET /tenants): `status` and `deletionDueAt` only when it is not active. */
 interface ListedTenant {
