@@ -32,3 +32,54 @@ export async function generateSchema(): Promise<string> {
   const document = openApiDocument();
   return `${HEADER}${astToString(await openapiTS(document, { silent: true }))}`;
 }
+
+export const ENUMS_FILE = 'clients/typescript/src/enums.ts';
+
+/** A string schema's `enum`, or an array schema's items' (an enumeration the document states once). */
+function enumOf(schema: unknown, where: string): string[] {
+  const node = schema as { enum?: unknown; items?: { enum?: unknown } } | undefined;
+  const values = node?.enum ?? node?.items?.enum;
+  if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) throw new Error(`${where} states no enumeration of strings`);
+  return values;
+}
+
+type Document = {
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: unknown }[] }>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+};
+
+const queryEnum = (path: string, parameter: string) => (document: Document) =>
+  enumOf(document.paths[path]?.get?.parameters?.find((entry) => entry.in === 'query' && entry.name === parameter)?.schema, `GET ${path} ?${parameter}`);
+const propertyEnum = (schema: string, property: string) => (document: Document) =>
+  enumOf(document.components.schemas[schema]?.properties?.[property], `${schema}.${property}`);
+
+/**
+ * The enumerations a client lists to people (a filter's options, an endpoint's event types),
+ * as runtime arrays in the API's order: what openapi-typescript's `enumValues` would give, which
+ * it cannot for this document (its arrays for the API key scopes, a union, do not compile).
+ */
+const ENUMS: { name: string; says: string; read: (document: Document) => string[] }[] = [
+  { name: 'AUDIT_ACTIONS', says: 'Every action of the audit trail (GET /audit-events `action`).', read: queryEnum('/audit-events', 'action') },
+  {
+    name: 'AUDIT_RESOURCE_TYPES',
+    says: 'Every resource type of the audit trail (GET /audit-events `resourceType`).',
+    read: queryEnum('/audit-events', 'resourceType'),
+  },
+  {
+    name: 'WEBHOOK_EVENT_TYPES',
+    says: 'The event types a webhook endpoint may receive (its `events`).',
+    read: propertyEnum('CreateWebhookEndpointRequest', 'events'),
+  },
+  {
+    name: 'WEBHOOK_DELIVERY_STATUSES',
+    says: "A webhook delivery's states (GET /webhook-endpoints/{id}/deliveries `status`).",
+    read: queryEnum('/webhook-endpoints/{id}/deliveries', 'status'),
+  },
+];
+
+/** The text of src/enums.ts for the document as it is now. */
+export function generateEnums(): string {
+  const document = openApiDocument() as unknown as Document;
+  const body = ENUMS.map(({ name, says, read }) => `/** ${says} */\nexport const ${name} = ${JSON.stringify(read(document))} as const;\n`).join('\n');
+  return `${HEADER.replace('with openapi-typescript (default options)', '(its enumerations, as arrays)')}${body}`;
+}

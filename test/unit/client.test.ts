@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { fromRoot } from '../../infra/paths';
-import { DOCUMENT_FILE, FIX_COMMAND, generateSchema, openApiDocument, SCHEMA_FILE } from '../../clients/typescript/generate';
+import { DOCUMENT_FILE, ENUMS_FILE, FIX_COMMAND, generateEnums, generateSchema, openApiDocument, SCHEMA_FILE } from '../../clients/typescript/generate';
 import type { Middleware } from 'openapi-fetch';
 import { API_KEY_PATTERN, createBackofficeClient, idempotencyKey, NO_REFRESH_ON_401, ProblemError, unwrap } from '../../clients/typescript/src/index';
 import { API_KEY_PATTERN as SERVER_API_KEY_PATTERN, newKeyId, newKeyText } from '../../lib/api-keys/format';
+import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../../lib/audit/model';
+import { EVENT_TYPES } from '../../lib/domain/events';
 
 /**
  * The typed client (clients/typescript): its generated types are what openapi-typescript
@@ -81,6 +83,16 @@ describe('the generated types', () => {
 
   it('are generated the same way twice', async () => {
     expect(await generateSchema()).toBe(await generateSchema());
+  });
+
+  it('come with the enumerations people choose from, as the document states them, in its order', async () => {
+    const committed = readFileSync(fromRoot(ENUMS_FILE), 'utf8');
+    expect(committed === generateEnums(), `${ENUMS_FILE} is stale: run \`${FIX_COMMAND}\``).toBe(true);
+    const enums = await import('../../clients/typescript/src/enums');
+    expect(enums.AUDIT_ACTIONS).toEqual(AUDIT_ACTIONS);
+    expect(enums.AUDIT_RESOURCE_TYPES).toEqual(AUDIT_RESOURCE_TYPES);
+    expect(enums.WEBHOOK_EVENT_TYPES).toEqual(EVENT_TYPES);
+    expect(enums.WEBHOOK_DELIVERY_STATUSES).toEqual(['pending', 'succeeded', 'failed']);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The typed client of the back-office API: openapi-fetch over the types generated from the
- * OpenAPI document (src/schema.ts, `npm run client`). In a browser, with the session cookies
+ * OpenAPI document (src/schema.ts, and its enumerations as arrays in src/enums.ts: `npm run client`). In a browser, with the session cookies
  * on every request and refresh on 401 (src/refresh.ts); on a server, with an API key instead
  * (src/api-key.ts). Both with typed problem errors (src/problem.ts) and Idempotency-Key
  * headers (src/idempotency.ts).
@@ -11,6 +11,7 @@ import { refreshOn401, type RefreshOptions } from './refresh';
 import type { paths } from './schema';
 
 export type { components, operations, paths } from './schema';
+export { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from './enums';
 export { API_KEY_PATTERN } from './api-key';
 export { idempotencyKey } from './idempotency';
 export { PROBLEM_TYPE_BASE, ProblemError, problemOf, unwrap, type CallResult, type DataOf, type FieldError, type Problem } from './problem';

@@ -1,82 +1,16 @@
 /**
- * The administration page's small rules, apart from React (and from the API client, so that
- * the browser tests may import them too) so that they are tested alone. The lists are checked
- * against the API's own types where the page passes them to GET /audit-events.
+ * The audit section's small rules, apart from React (and from the API client's runtime, so
+ * that the browser tests may import them too) so that they are tested alone. Its lists are the
+ * API's own enumerations, as the generated client states them (clients/typescript/src/enums.ts).
  */
+import { AUDIT_ACTIONS as AUDIT_ACTION_VALUES, AUDIT_RESOURCE_TYPES } from '../../../../clients/typescript/src/enums';
 
-/** Every action of the trail (docs/administration.md, lib/audit/model.ts), for the filter. */
-export const AUDIT_ACTIONS = [
-  'auth.login',
-  'auth.login_failed',
-  'auth.logout',
-  'auth.refresh',
-  'auth.refresh_reuse_detected',
-  'auth.password_reset_requested',
-  'auth.password_reset',
-  'auth.password_changed',
-  'auth.mfa_enrolment_started',
-  'auth.mfa_enabled',
-  'auth.mfa_disabled',
-  'auth.mfa_challenged',
-  'auth.mfa_failed',
-  'auth.mfa_recovery_code_used',
-  'session.revoked',
-  'session.revoked_others',
-  'session.evicted',
-  'invitation.created',
-  'invitation.withdrawn',
-  'invitation.accepted',
-  'user.registered',
-  'user.role_changed',
-  'user.removed',
-  'user.mfa_reset',
-  'user.anonymized',
-  'tenant.created',
-  'tenant.updated',
-  'tenant.closed',
-  'tenant.reopened',
-  'tenant.deletion_started',
-  'tenant.deleted',
-  'tenant.exported',
-  'platform.admin_promoted',
-  'company.created',
-  'company.updated',
-  'company.status_changed',
-  'supplier.created',
-  'supplier.updated',
-  'supplier.deleted',
-  'warehouse.created',
-  'product.created',
-  'movement.created',
-  'api_key.created',
-  'api_key.rolled',
-  'api_key.revoked',
-  'webhook_endpoint.created',
-  'webhook_endpoint.updated',
-  'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_rotated',
-  'webhook_endpoint.tested',
-  'webhook_endpoint.delivery_retried',
-  'import.created',
-  'export.created',
-] as const;
+/** Every action of the trail, for the filter: the API's own list, from the generated client. */
+export const AUDIT_ACTIONS = AUDIT_ACTION_VALUES;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const RESOURCE_TYPES = [
-  'tenant',
-  'user',
-  'session',
-  'invitation',
-  'company',
-  'supplier',
-  'warehouse',
-  'product',
-  'movement',
-  'api_key',
-  'webhook_endpoint',
-  'import',
-  'export',
-] as const;
+/** Every resource type of the trail, for the filter: the API's own list. */
+export const RESOURCE_TYPES = AUDIT_RESOURCE_TYPES;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** The query of GET /audit-events the page sends. */

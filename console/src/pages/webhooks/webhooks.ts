@@ -1,35 +1,24 @@
 /**
  * The webhooks section's rules, apart from React and from the API client (as api-keys.ts, so
  * the browser tests may import them): the event types an endpoint may receive, the register and
- * edit forms' bodies and checks, and the delivery log's query. The types follow the API's
- * (lib/webhooks/schemas.ts, lib/webhooks/delivery-schemas.ts); console/test compares them.
+ * edit forms' bodies and checks, and the delivery log's query. The enumerations are the API's
+ * own, from the generated client (clients/typescript/src/enums.ts); console/test compares the rest.
  */
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES as API_WEBHOOK_EVENT_TYPES } from '../../../../clients/typescript/src/enums';
 
 /** The section's queries: the list (`list`) and each endpoint's log (`<id>`, `deliveries`). */
 export const WEBHOOKS = ['admin', 'webhook-endpoints'] as const;
 
-/** The event types an endpoint may receive, in the order the API lists them (lib/domain/events.ts EVENT_TYPES). */
-export const WEBHOOK_EVENT_TYPES = [
-  'company.created',
-  'company.updated',
-  'company.status_changed',
-  'supplier.created',
-  'supplier.updated',
-  'supplier.deleted',
-  'product.created',
-  'product.stock_low',
-  'warehouse.created',
-  'stock_movement.created',
-  'user.invited',
-  'user.removed',
-] as const;
+/** The event types an endpoint may receive, in the order the API lists them (its own enumeration, from the generated client). */
+export const WEBHOOK_EVENT_TYPES = API_WEBHOOK_EVENT_TYPES;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** What a delivery may carry: the event types, and `ping`, the test an administrator sends (POST /webhook-endpoints/{id}/test). */
 export const DELIVERED_TYPES = [...WEBHOOK_EVENT_TYPES, 'ping'] as const;
 export type DeliveredType = (typeof DELIVERED_TYPES)[number];
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/** A delivery's states, as GET /webhook-endpoints/{id}/deliveries filters them. */
+export const DELIVERY_STATUSES = WEBHOOK_DELIVERY_STATUSES;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export type DisabledReason = 'gone' | 'failing' | 'manual';
