@@ -1,3 +1,4 @@
+import { RecordTable } from '../../components/RecordTable';
 import { maskDocument } from '../../format/masks';
 import { common } from '../../i18n/common';
 import { useMessages } from '../../i18n';
@@ -21,45 +22,23 @@ export function CompanyTable({
   const t = useMessages(companyMessages);
   const c = useMessages(common);
   return (
-    <div className="table-wrap">
-      <table aria-busy={busy || undefined}>
-        <caption>{t.tableCaption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.name}</th>
-            <th scope="col">{t.document}</th>
-            <th scope="col">{t.email}</th>
-            <th scope="col">{t.cityState}</th>
-            <th scope="col">{t.taxRegime}</th>
-            <th scope="col">{t.status}</th>
-            <th scope="col">{c.actions}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {companies.map((company) => (
-            <tr key={company.id}>
-              <td>{company.name}</td>
-              <td className="company-nowrap">{maskDocument(company.document)}</td>
-              <td>{company.email ?? ''}</td>
-              <td>{company.address ? `${company.address.city}/${company.address.state}` : ''}</td>
-              <td>{t.taxRegimeName(company.taxRegime)}</td>
-              <td>
-                <span className={`badge ${BADGE[company.status]}`}>{t.statusName(company.status)}</span>
-              </td>
-              <td>
-                <div className="company-actions">
-                  <button type="button" className="button secondary" aria-label={t.editCompany(company.name)} onClick={() => onEdit(company)}>
-                    {c.edit}
-                  </button>
-                  <button type="button" className="button secondary" aria-label={t.changeStatusOf(company.name)} onClick={() => onStatus(company)}>
-                    {t.changeStatus}
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <RecordTable
+      caption={t.tableCaption}
+      rows={companies}
+      busy={busy}
+      columns={[
+        { header: t.name, cell: (company) => company.name },
+        { header: t.document, cell: (company) => maskDocument(company.document), nowrap: true },
+        { header: t.email, cell: (company) => company.email ?? '' },
+        { header: t.cityState, cell: (company) => (company.address ? `${company.address.city}/${company.address.state}` : '') },
+        { header: t.taxRegime, cell: (company) => t.taxRegimeName(company.taxRegime) },
+        { header: t.status, cell: (company) => <span className={`badge ${BADGE[company.status]}`}>{t.statusName(company.status)}</span> },
+      ]}
+      actionsHeader={c.actions}
+      actions={[
+        { text: c.edit, name: (company) => t.editCompany(company.name), onClick: onEdit },
+        { text: t.changeStatus, name: (company) => t.changeStatusOf(company.name), onClick: onStatus },
+      ]}
+    />
   );
 }
