@@ -145,5 +145,6 @@ describe('every maintained number is the exact sum of what is under it', () => {
       }),
       { numRuns: 6 },
     );
-  });
+    // Six tenants of up to ten movements each: 15 s in process, over 30 s in bundle mode on a busy machine.
+  }, 120_000);
 });
