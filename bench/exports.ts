@@ -22,7 +22,7 @@ import { mapConcurrently } from '../lib/domain/concurrency';
 import { runExport } from '../lib/exports/engine';
 import type { ExportKind } from '../lib/exports/model';
 import { createExportJob } from '../lib/exports/service';
-import { exportFileKey, localExportStorage } from '../lib/exports/storage';
+import { exportFileKey, exportFilesAt } from '../lib/exports/storage';
 import { addMovement, createProduct, createWarehouse, listProducts } from '../lib/inventory/service';
 import { listSuppliers } from '../lib/suppliers/service';
 import { generateSuppliers } from './support/brazilian-suppliers';
@@ -91,7 +91,7 @@ async function timedExport(tenantId: string, kind: 'suppliers' | 'products', dir
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const started = performance.now();
-  await runExport(job, { now: Date.now, files: localExportStorage('bench', directory) });
+  await runExport(job, { now: Date.now, files: exportFilesAt({ folder: directory, secret: 'bench' }) });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const done = await findExportJob(tenantId, job.id);

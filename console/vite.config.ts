@@ -23,9 +23,8 @@ const API_PATHS = [
   '/webhook-endpoints',
   '/webhook-deliveries',
   '/imports',
-  '/local-uploads',
+  '/local-files',
   '/exports',
-  '/local-downloads',
   '/openapi.json',
 ];
 

@@ -155,7 +155,7 @@ const configRules = {
   IMPORT_BUCKET: optional(text),
   /** The import queue (infra/constructs/imports.ts), where the import worker sends each next step; set on that function only. */
   IMPORT_QUEUE_URL: optional(url),
-  /** npm start's import uploads (local/uploads.ts): the links' signing secret and the folder the files are kept in. */
+  /** npm start's import uploads (local/files.ts): the links' signing secret and the folder the files are kept in. */
   IMPORT_UPLOAD_SECRET: optional(text),
   IMPORT_UPLOAD_DIR: optional(text),
   /** The bucket export files are written to and downloaded from: the imports bucket, under `exports/` (infra/constructs/exports.ts); set on the export functions only. Locally, IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR serve exports too. */

@@ -106,7 +106,7 @@ export async function applyLocalEnvironment(settings: LocalSettings, dynamoEndpo
     MAIL_FROM: 'no-reply@backoffice.localhost',
     MAIL_TRANSPORT: 'outbox',
     OUTBOX_DIR: join(settings.dataDir, 'outbox'),
-    // Import files are PUT to the API's own origin (local/uploads.ts), with links signed by a
+    // Import files are PUT to the API's own origin (local/files.ts), with links signed by a
     // key of this run's (a link outlives no restart), and kept in the data folder.
     IMPORT_UPLOAD_SECRET: randomBytes(32).toString('base64url'),
     IMPORT_UPLOAD_DIR: join(settings.dataDir, 'uploads'),

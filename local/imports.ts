@@ -1,31 +1,34 @@
 import { config } from '../lib/config';
 import { findImportJob, scanRunningImportJobs } from '../lib/imports/repository';
 import { runImport, type ImportFiles } from '../lib/imports/engine';
-import { localImportStorage } from '../lib/imports/storage';
-import type { UploadOptions } from './uploads';
+import { importOfKey, importStorageAt } from '../lib/imports/storage';
+import type { LocalFilesOptions } from './files';
 
 /**
- * npm start's imports: where uploads are kept and checked (local/uploads.ts), and each job run
+ * npm start's imports: which uploads the local files take (local/files.ts), and each job run
  * in this process once its file came, step after step, by the deployed worker's code. A job
  * whose run fails is logged and stays `running`: uploading its file again does not restart it
  * (a job starts once), so start a new import. A job that npm start stopping interrupted goes on
  * from its next row when npm start starts again (`resumeImports`).
  */
-export function localImportUploads(log: (line: string) => void): UploadOptions {
+export function localImportUploads(log: (line: string) => void): LocalFilesOptions {
   const { IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
   if (!IMPORT_UPLOAD_SECRET || !IMPORT_UPLOAD_DIR) throw new Error('IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR are set by local/environment.ts');
-  const files = localImportStorage(IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR);
+  const files = importStorageAt({ folder: IMPORT_UPLOAD_DIR, secret: IMPORT_UPLOAD_SECRET });
   void resumeImports(files, log);
   return {
     secret: IMPORT_UPLOAD_SECRET,
     directory: IMPORT_UPLOAD_DIR,
     log,
-    refusal: async (ref) => {
-      const job = await findImportJob(ref.tenantId, ref.id);
+    accepts: async (key) => {
+      const ref = importOfKey(key);
+      const job = ref && (await findImportJob(ref.tenantId, ref.id));
       if (!job) return 'The upload link is not valid';
       return job.status === 'failed' ? `The import failed and takes no file: ${job.failure ?? 'start a new import'}` : null;
     },
-    onUploaded: (ref) => {
+    onUploaded: (key) => {
+      const ref = importOfKey(key);
+      if (!ref) return;
       const started = Date.now();
       runImport(ref, { now: Date.now, files })
         .then(() => log(`[imports] ${ref.id} done in ${Date.now() - started} ms`))

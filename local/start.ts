@@ -20,11 +20,9 @@ import { config } from '../lib/config';
 import { routeList } from '../lib/routes';
 import { buildConsole, CONSOLE_PATH, consoleBuildIsStale, withConsole } from './console-server';
 import { withDocs } from './docs-server';
-import { startLocalExports } from './exports';
-import { startLocalTenantJobs } from './tenant-jobs';
+import { startLocalBackground } from './background';
 import { localImportUploads } from './imports';
-import { withUploads } from './uploads';
-import { withTenantExportDownloads } from './tenant-exports';
+import { withLocalFiles } from './files';
 import { ensureTable, freePort, isPortFree, startDynamoLocal } from './dynamodb-local';
 import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
@@ -109,16 +107,14 @@ async function main(): Promise<void> {
   // what Node's parser refuses (oversized or malformed requests) with the gateway's problems.
   // The console (/console/) and the docs in front of the API, on its origin.
   const docs = withDocs(gateway, { allowedOrigins: ALLOWED_ORIGINS, log: (line) => console.log(line) });
-  // Import files, PUT where POST /imports says; each one's job then runs here, step after step,
-  // with the code the deployed import worker runs (lib/imports/engine.ts).
-  const uploads = localImportUploads((line) => console.log(line));
-  // A tenant export's files, at the signed links GET /tenants/{id}/exports/{exportId} gives (local/tenant-exports.ts).
-  const downloads = withTenantExportDownloads(withUploads(docs, uploads), {
-    secret: uploads.secret,
-    directory: uploads.directory,
-    log: (line) => console.log(line),
-  });
-  const server = createGatewayServer(withConsole(downloads, { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
+  // The bucket's links: import files PUT where POST /imports says, each one's job then run
+  // here, step after step, with the code the deployed import worker runs (lib/imports/engine.ts);
+  // the exports' files downloaded where GET /exports/{id} and GET /tenants/{id}/exports/{exportId} say.
+  const files = withLocalFiles(
+    docs,
+    localImportUploads((line) => console.log(line)),
+  );
+  const server = createGatewayServer(withConsole(files, { ready: consoleReady, log: (line) => console.log(line) }), { allowedOrigins: ALLOWED_ORIGINS });
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolveListen, reject) => {
@@ -157,11 +153,9 @@ async function main(): Promise<void> {
   const hotReload = watch ? startHotReload((line) => console.log(line)) : undefined;
   if (stopWebhooks) console.log("Webhooks: the table's stream delivered to the endpoints registered, retries every second");
   if (hotReload) console.log('Watching functions/ and lib/: a change reloads the handlers (npm start -- --no-watch to turn off)');
-  // Exports: POST /exports leaves each job in a folder that stands in for the export queue; each
-  // runs here with the code the deployed export worker runs (lib/exports/engine.ts).
-  const stopExports = await startLocalExports((line) => console.log(line));
-  // A tenant's export and deletion, the same way with the tenant jobs' worker's code (lib/tenant-jobs/engine.ts).
-  const stopTenantJobs = await startLocalTenantJobs((line) => console.log(line));
+  // Exports and tenant jobs: their messages go to one folder that stands in for their queues,
+  // each run here with the code the deployed worker runs (local/background.ts).
+  const stopBackground = await startLocalBackground((line) => console.log(line));
   const stopSchedules = startSchedules((line) => console.log(line), { loadJob: bundleMode ? bundleMode.loadJob : loadCurrentJob });
 
   let stopping = false;
@@ -170,8 +164,7 @@ async function main(): Promise<void> {
     stopping = true;
     hotReload?.stop();
     stopSchedules();
-    stopExports();
-    stopTenantJobs();
+    stopBackground();
     await stopWebhooks?.();
     server.closeAllConnections();
     server.close();

@@ -13,7 +13,7 @@ import { logger } from '../../lib/log';
  */
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
-  const files = await exportFiles();
+  const files = exportFiles();
   return consumeBatch<ExportMessage>(event, (message) => runExport({ tenantId: message.tenantId, id: message.exportId }, { now: Date.now, files }), {
     failure: 'export not written: the queue will run it again, or give up on it at its last receive',
     onFailure: async (message, record) => {

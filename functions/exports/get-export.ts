@@ -7,7 +7,7 @@ import { describeRoute } from '../../lib/http/route-docs';
 import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.getExport, { path: idPath }, async ({ path, principal }) =>
-  ok(await getExport(principal, path.id, Date.now(), await exportDownloads())),
+  ok(await getExport(principal, path.id, Date.now(), exportDownloads())),
 );
 
 ROUTE_DOCS: describeRoute(handler, {

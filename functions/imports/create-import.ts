@@ -7,7 +7,7 @@ import { importUploadLinks } from '../../lib/imports/storage';
 import * as routes from '../../lib/routes';
 
 export const handler = httpHandler(routes.createImport, { body: createImportBody }, async ({ body, principal }) =>
-  created(await createImport(principal, body, Date.now(), await importUploadLinks())),
+  created(await createImport(principal, body, Date.now(), importUploadLinks())),
 );
 
 ROUTE_DOCS: describeRoute(handler, {

@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { consumeBatch } from '../../lib/background/batch';
-import { sendMessage } from '../../lib/background/queue';
+import { sendMessage } from '../../lib/background/sqs';
 import { config } from '../../lib/config';
 import { handleImportMessage, type StepMessage } from '../../lib/imports/engine';
 import { importStorage } from '../../lib/imports/storage';
@@ -21,7 +21,7 @@ const next = async (message: StepMessage): Promise<void> => {
 
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
-  const files = await importStorage();
+  const files = importStorage();
   return consumeBatch<StepMessage>(event, (message) => handleImportMessage(message, { now: Date.now, files }, next), {
     failure: 'import step not done: the queue will run it again',
   });

@@ -23,7 +23,7 @@ export const handler = async (event: ScheduledEvent, context?: Context): Promise
 };
 
 /** Without a queue (a laptop's table), each deletion runs to its end before the command returns. */
-const runHere: SendTenantJob = async (message) => runTenantJob(message, { now: Date.now, files: await tenantJobFiles() });
+const runHere: SendTenantJob = async (message) => runTenantJob(message, { now: Date.now, files: tenantJobFiles() });
 
 /**
  * `npm run job -- tenant-deletion [--tenant <id>]`: start the deletions due now (of that tenant

@@ -14,7 +14,7 @@ import { enqueueTenantJob } from '../../lib/tenant-jobs/queue';
  */
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   if (context) logger.addContext(context);
-  const files = await tenantJobFiles();
+  const files = tenantJobFiles();
   return consumeBatch<TenantJobMessage>(event, (message) => handleTenantJobMessage(message, { now: Date.now, files }, enqueueTenantJob), {
     failure: 'tenant job step not done: the queue will run it again',
   });

@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { consumeBatch } from '../../lib/background/batch';
-import { sendMessage } from '../../lib/background/queue';
+import { sendMessage } from '../../lib/background/sqs';
 import { config } from '../../lib/config';
 import { logger } from '../../lib/log';
 import { countWebhookAttempt } from '../../lib/metrics';

@@ -21,7 +21,7 @@ import { exportRole, MAX_EXPORT_ROWS, type ExportJob } from './model';
 
 /**
  * The export's one pass: the same code in the deployed worker (one SQS message per job,
- * functions/exports/export-worker.ts) and in `npm start` (local/exports.ts). It takes the job
+ * functions/exports/export-worker.ts) and in `npm start` (local/background.ts). It takes the job
  * (`queued` or a `running` one whose run was cut short: it starts over and overwrites the
  * file), reads its source page by page through the repositories the list routes read (no
  * Scan), writes each page's rows to the file as it goes (a multipart upload deployed, so a

@@ -1,24 +1,16 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { config } from '../config';
+import { fileLocation, readFile, uploadLink, type FileLocation, type UploadLink } from '../background/files';
 import type { ImportFiles } from './engine';
 import { UPLOAD_LINK_SECONDS, type ImportJob } from './model';
 
 /**
- * Where an import's file goes and is read from. Deployed: an S3 bucket, the file PUT by the
- * client to a presigned URL (API Gateway takes 10 MB at most and a function's request 6 MB, so
- * the file does not pass through the API); its arrival starts the job (infra: the bucket's
- * notification to the import queue). Locally (`npm start`): the same PUT to a link on the
- * API's own origin (local/uploads.ts), signed with IMPORT_UPLOAD_SECRET, the file kept under
- * IMPORT_UPLOAD_DIR.
+ * Where an import's file goes and is read from, in the background jobs' file store
+ * (lib/background/files). Deployed: the imports bucket, the file PUT by the client to a
+ * presigned URL (API Gateway takes 10 MB at most and a function's request 6 MB, so the file
+ * does not pass through the API); its arrival starts the job (infra: the bucket's
+ * notification to the import queue). Under `npm start`: the same PUT to a link on the API's
+ * own origin (local/files.ts), which starts the job in process (local/imports.ts).
  */
-export interface UploadLink {
-  method: 'PUT';
-  url: string;
-  headers: Record<string, string>;
-  expiresAt: string;
-}
+export type { UploadLink };
 
 export interface ImportStorage extends ImportFiles {
   uploadLink(job: ImportJob, nowMs: number): Promise<UploadLink>;
@@ -27,58 +19,25 @@ export interface ImportStorage extends ImportFiles {
 /** The object key of a job's file: its tenant first, so a tenant's files are one prefix. */
 export const importFileKey = (job: Pick<ImportJob, 'tenantId' | 'id'>): string => `imports/${job.tenantId}/${job.id}.csv`;
 
-/** The path npm start takes a job's file at (local/uploads.ts). */
-export const LOCAL_UPLOAD_PATH = '/local-uploads';
+const KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.csv$/;
 
-/** The signature of a local upload link: the file's key, the link's expiry (epoch seconds) and the size it must have. */
-export function localUploadSignature(secret: string, key: string, expires: number, size: number): string {
-  return createHmac('sha256', secret).update(`${key}\n${expires}\n${size}`).digest('base64url');
+/** The job whose file `key` is, or undefined for a key that is no import's. */
+export function importOfKey(key: string): { tenantId: string; id: string } | undefined {
+  const match = KEY.exec(key);
+  return match ? { tenantId: match[1] as string, id: match[2] as string } : undefined;
 }
 
-/** Whether a local upload's signature is the one its key, expiry and size make. */
-export function localUploadSigned(secret: string, key: string, expires: number, size: number, signature: string): boolean {
-  const expected = Buffer.from(localUploadSignature(secret, key, expires, size));
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** A link for the job's file, of exactly the size the job was created with, as CSV, valid UPLOAD_LINK_SECONDS. */
+export function importUploadLinksAt(at: FileLocation): Pick<ImportStorage, 'uploadLink'> {
+  return { uploadLink: (job, nowMs) => uploadLink(at, importFileKey(job), { seconds: UPLOAD_LINK_SECONDS, size: job.size, contentType: 'text/csv' }, nowMs) };
 }
 
-/** npm start's storage: links to local/uploads.ts, files under IMPORT_UPLOAD_DIR. */
-export function localImportStorage(secret: string, directory: string): ImportStorage {
-  return {
-    uploadLink: (job, nowMs) => {
-      const key = importFileKey(job);
-      const expires = Math.floor(nowMs / 1000) + UPLOAD_LINK_SECONDS;
-      const query = new URLSearchParams({ expires: String(expires), size: String(job.size), signature: localUploadSignature(secret, key, expires, job.size) });
-      return Promise.resolve({
-        method: 'PUT',
-        url: `${LOCAL_UPLOAD_PATH}/${key}?${query.toString()}`,
-        headers: { 'content-type': 'text/csv' },
-        expiresAt: new Date(expires * 1000).toISOString(),
-      });
-    },
-    read: async (job) => {
-      try {
-        return await readFile(join(directory, importFileKey(job)));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-    },
-  };
+export function importStorageAt(at: FileLocation): ImportStorage {
+  return { ...importUploadLinksAt(at), read: (job) => readFile(at, importFileKey(job)) };
 }
 
-/** The upload links the configuration names, without what reads the file: POST /imports hands a link out, and its bundle holds no S3 client. */
-export async function importUploadLinks(): Promise<Pick<ImportStorage, 'uploadLink'>> {
-  const { IMPORT_BUCKET, IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
-  if (IMPORT_BUCKET) return (await import('./s3-upload-links')).s3UploadLinks(IMPORT_BUCKET);
-  if (IMPORT_UPLOAD_SECRET && IMPORT_UPLOAD_DIR) return localImportStorage(IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR);
-  throw new Error('Invalid configuration: IMPORT_BUCKET, or IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR, is required for imports');
-}
+/** The upload links the configuration names, without what reads the file (POST /imports only hands a link out). */
+export const importUploadLinks = (): Pick<ImportStorage, 'uploadLink'> => importUploadLinksAt(fileLocation('IMPORT_BUCKET', 'imports'));
 
-/** The storage the configuration names: the bucket (deployed) or npm start's folder. */
-export async function importStorage(): Promise<ImportStorage> {
-  const { IMPORT_BUCKET, IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
-  if (IMPORT_BUCKET) return (await import('./s3-storage')).s3ImportStorage(IMPORT_BUCKET);
-  if (IMPORT_UPLOAD_SECRET && IMPORT_UPLOAD_DIR) return localImportStorage(IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR);
-  throw new Error('Invalid configuration: IMPORT_BUCKET, or IMPORT_UPLOAD_SECRET and IMPORT_UPLOAD_DIR, is required for imports');
-}
+/** The storage the configuration names. */
+export const importStorage = (): ImportStorage => importStorageAt(fileLocation('IMPORT_BUCKET', 'imports'));

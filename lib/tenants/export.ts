@@ -3,7 +3,7 @@ import { auditRecord } from '../audit/record';
 import { findTenantExport, insertTenantExport, runningExportId } from '../tenant-jobs/repository';
 import { Conflict, NotFound } from '../errors';
 import { newTenantExport, type SendTenantJob } from '../tenant-jobs/engine';
-import { tenantJobLinks, type TenantJobLinks } from '../tenant-jobs/links';
+import { tenantJobLinks, type TenantJobLinks } from '../tenant-jobs/files';
 import { exportFolder, type TenantExport } from '../tenant-jobs/model';
 import { enqueueTenantJob } from '../tenant-jobs/queue';
 import { existingTenant, requirePlatformAdmin } from './offboarding';

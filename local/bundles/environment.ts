@@ -150,7 +150,7 @@ export interface BundleEnvironmentOptions {
   keys: LocalKeys;
   /** The mail outbox (MAIL_TRANSPORT=outbox). */
   outboxDir: string;
-  /** npm start's stand-in for the import bucket (local/uploads.ts): its links' secret and its folder. */
+  /** npm start's stand-in for the import bucket (local/files.ts): its links' secret and its folder. */
   importUploads?: { secret: string; directory: string };
   /**
    * Plain values to replace, for a caller that serves the API somewhere the template does not

@@ -9,7 +9,7 @@ import { EXPORT_MAX_RECEIVES } from '../../lib/exports/model';
  */
 const engine = vi.hoisted(() => ({ runExport: vi.fn(), failExport: vi.fn() }));
 vi.mock('../../lib/exports/engine', () => engine);
-vi.mock('../../lib/exports/storage', () => ({ exportFiles: async () => ({}) }));
+vi.mock('../../lib/exports/storage', () => ({ exportFiles: () => ({}) }));
 
 const { handler } = await import('../../functions/exports/export-worker');
 const { logger } = await import('../../lib/log');

@@ -302,9 +302,9 @@ describe('least privilege, enforced locally', () => {
     const created = await invoke('CreateImportFunction', 'create-import', { kind: 'products', dryRun: false, fileName: 'produtos.csv', size: file.byteLength });
     expect(created.statusCode).toBe(201);
     const job = bodyOf(created) as { id: string; upload: { url: string } };
-    // What npm start's upload link does with the PUT (local/uploads.ts): the file under its key.
+    // What npm start's upload link does with the PUT (local/files.ts): the file under its key.
     const key = `imports/${tenantId}/${job.id}.csv`;
-    expect(job.upload.url.startsWith(`/local-uploads/${key}?`)).toBe(true);
+    expect(job.upload.url.startsWith(`/local-files/${key}?`)).toBe(true);
     mkdirSync(path.join(dataDir, 'uploads', 'imports', tenantId), { recursive: true });
     writeFileSync(path.join(dataDir, 'uploads', key), file);
 

@@ -10,8 +10,8 @@ import { findExportJob } from '../../lib/exports/repository';
 import { dayOf } from '../../lib/domain/days';
 import { runExport } from '../../lib/exports/engine';
 import { createExportJob } from '../../lib/exports/service';
-import { exportFileKey, localExportStorage } from '../../lib/exports/storage';
-import { withUploads } from '../../local/uploads';
+import { exportDownloadsAt, exportFileKey, exportFilesAt } from '../../lib/exports/storage';
+import { withLocalFiles } from '../../local/files';
 import { testPrincipal } from '../support/principal';
 import { apiUrl, call, cookiesFrom, newTenantWithAdmin, problem, registerInvitee, uniqueEmail, useLocalStoreInProcess, type Account } from './api';
 
@@ -115,7 +115,9 @@ describe('exporting suppliers', () => {
       rows: 3,
       finishedAt: expect.any(String) as string,
       download: {
-        url: expect.stringMatching(/^\/local-downloads\/exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&name=[\w.-]+&signature=[\w-]+$/) as string,
+        url: expect.stringMatching(
+          /^\/local-files\/exports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&name=[\w.-]+&type=text%2Fcsv%3B\+charset%3Dutf-8&signature=[\w-]+$/,
+        ) as string,
         expiresAt: expect.any(String) as string,
         fileName,
       },
@@ -345,7 +347,7 @@ describe('refusals', () => {
     const job = await createExportJob(principal, { kind: 'suppliers' }, Date.now());
     const directory = mkdtempSync(join(tmpdir(), 'exports-cap-'));
     try {
-      await runExport(job, { now: () => Date.now(), files: localExportStorage('secret', directory), maxRows: 2 });
+      await runExport(job, { now: () => Date.now(), files: exportFilesAt({ folder: directory, secret: 'secret' }), maxRows: 2 });
       expect(await findExportJob(admin.tenantId, job.id)).toMatchObject({
         status: 'failed',
         failure: 'The export has more than 2 rows: choose a shorter period',
@@ -365,7 +367,13 @@ describe('local download links', () => {
   let origin = '';
   beforeAll(async () => {
     server = createServer(
-      withUploads((_request, response) => response.writeHead(404).end(), { secret: 'link secret', directory, now: () => clock, onUploaded: () => undefined }),
+      withLocalFiles((_request, response) => response.writeHead(404).end(), {
+        secret: 'link secret',
+        directory,
+        now: () => clock,
+        accepts: () => Promise.resolve('no uploads here'),
+        onUploaded: () => undefined,
+      }),
     );
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
     const address = server.address();
@@ -380,7 +388,7 @@ describe('local download links', () => {
     const job = { tenantId: randomUUID(), id: randomUUID() };
     mkdirSync(join(directory, 'exports', job.tenantId), { recursive: true });
     writeFileSync(join(directory, exportFileKey(job)), `${BOM}Nome\r\n`);
-    const link = await localExportStorage('link secret', directory).downloadLink(job, 'fornecedores-2026-11-26.csv', clock);
+    const link = await exportDownloadsAt({ folder: directory, secret: 'link secret' }).downloadLink(job, 'fornecedores-2026-11-26.csv', clock);
     expect(link.expiresAt).toBe('2026-11-26T12:15:00.000Z');
     const within = await fetch(`${origin}${link.url}`);
     expect([within.status, within.headers.get('content-disposition'), text(new Uint8Array(await within.arrayBuffer()))]).toEqual([
@@ -390,9 +398,9 @@ describe('local download links', () => {
     ]);
     clock += 15 * 60 * 1000 + 1000;
     const after = await fetch(`${origin}${link.url}`);
-    expect([after.status, await after.text()]).toEqual([403, 'The download link has expired: ask GET /exports/{id} for a fresh one']);
+    expect([after.status, await after.text()]).toEqual([403, 'The download link has expired: ask the API for a new one']);
     // A link signed with another key is refused.
-    const forged = await localExportStorage('another secret', directory).downloadLink(job, 'fornecedores-2026-11-26.csv', clock);
+    const forged = await exportDownloadsAt({ folder: directory, secret: 'another secret' }).downloadLink(job, 'fornecedores-2026-11-26.csv', clock);
     expect((await fetch(`${origin}${forged.url}`)).status).toBe(403);
   });
 });

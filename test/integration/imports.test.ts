@@ -268,7 +268,7 @@ describe('POST /imports, the upload, and GET /imports/{id} (npm start)', () => {
     });
     expect(created.upload).toEqual({
       method: 'PUT',
-      url: expect.stringMatching(/^\/local-uploads\/imports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&size=\d+&signature=[\w-]+$/) as string,
+      url: expect.stringMatching(/^\/local-files\/imports\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.csv\?expires=\d+&size=\d+&signature=[\w-]+$/) as string,
       headers: { 'content-type': 'text/csv' },
       expiresAt: expect.any(String) as string,
     });

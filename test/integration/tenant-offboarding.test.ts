@@ -13,7 +13,7 @@ import type { AuditEntry } from '../../lib/audit/model';
 import { codeAt } from '../../lib/auth/totp';
 import { config } from '../../lib/config';
 import { runTenantJob, STALLED_DELETION_MS, startDueDeletions, type TenantJobDeps, type TenantJobMessage } from '../../lib/tenant-jobs/engine';
-import { localTenantJobFiles } from '../../lib/tenant-jobs/files';
+import { tenantJobFilesAt } from '../../lib/tenant-jobs/files';
 import { startTenantExport } from '../../lib/tenants/export';
 import { promoteOrCreateAdmin } from '../../tools/admin/create-admin';
 import { testPrincipal } from '../support/principal';
@@ -175,7 +175,11 @@ async function runAll(messages: TenantJobMessage[], deps: TenantJobDeps): Promis
 const deps = (nowMs: number, ticking = true): TenantJobDeps => {
   const { IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
   let ticks = 0;
-  return { now: () => nowMs + (ticking ? ticks++ : 0), files: localTenantJobFiles(String(IMPORT_UPLOAD_SECRET), String(IMPORT_UPLOAD_DIR)), ...SCAN };
+  return {
+    now: () => nowMs + (ticking ? ticks++ : 0),
+    files: tenantJobFilesAt({ folder: String(IMPORT_UPLOAD_DIR), secret: String(IMPORT_UPLOAD_SECRET) }),
+    ...SCAN,
+  };
 };
 
 const closure = (tenantId: string, name: string, status: string, closedAt: unknown, deletionDueAt: unknown) => ({
@@ -484,7 +488,7 @@ describe('exporting a tenant', () => {
         files: expect.any(Array),
       },
     });
-    // The signed links of npm start (local/tenant-exports.ts), as a browser follows them: not the API's routes.
+    // The signed links of npm start (local/files.ts), as a browser follows them: not the API's routes.
     const download = async (url: string) => {
       const response = await fetch(`${apiUrl()}${url}`);
       expect(response.status).toBe(200);
