@@ -34,3 +34,15 @@ export async function linkPage<T>(call: Promise<{ data?: T[]; error?: unknown; r
   const items = (await unwrap(result)) ?? [];
   return { items, nextCursor: nextCursorOf(result.response) };
 }
+
+/** The Idempotency-Key header of a create, kept by the form that sends it (a retry reuses it). */
+export type IdempotencyHeader = ReturnType<typeof idempotencyKey>;
+
+/**
+ * What a page adds to a resource's mutation (api/<resource>.ts): its own follow-up on success,
+ * run before the hook reads the resource's queries again, so a dialog closes and its notice
+ * shows while the list refreshes.
+ */
+export interface MutationCallbacks<TData, TVariables> {
+  onSuccess?: (data: TData, variables: TVariables) => unknown;
+}

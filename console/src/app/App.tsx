@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, type ReactNode } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { useMe } from '../api/auth';
 import { ProblemError } from '../api/client';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { SkeletonRows } from '../components/States';
@@ -8,7 +9,7 @@ import { I18nProvider, useMessages, type Locale } from '../i18n';
 import { common } from '../i18n/common';
 import { Layout, PublicLayout } from './Layout';
 import { ROUTES } from './routes';
-import { nextPath, signInPath, useMe, useSessionExpiry } from './session';
+import { nextPath, signInPath, useSessionExpiry } from './session';
 
 /** Retries what may pass on a second try (network, 5xx); never a 4xx, which says what is wrong. */
 function retry(failures: number, error: unknown): boolean {

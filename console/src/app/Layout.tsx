@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { api } from '../api/client';
+import { authKeys, useSignOut } from '../api/auth';
 import { LOCALES, useLocale, useMessages, type Locale } from '../i18n';
 import { common } from '../i18n/common';
 import { NAVIGATION } from './routes';
@@ -54,13 +54,10 @@ export function Layout({ userName, children }: { userName: string; children: Rea
   const t = useMessages(common);
   const [location, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const signOut = useMutation({
-    mutationFn: () => api.POST('/auth/logout'),
-    onSettled: () => {
-      queryClient.clear();
-      queryClient.setQueryData(['me'], null);
-      navigate('/sign-in', { replace: true });
-    },
+  const signOut = useSignOut(() => {
+    queryClient.clear();
+    queryClient.setQueryData(authKeys.me, null);
+    navigate('/sign-in', { replace: true });
   });
   const current = (path: string) => (path === '/' ? location === '/' : location === path || location.startsWith(`${path}/`));
   return (

@@ -1,26 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
-import { api, unwrap, whenSessionExpires } from '../api/client';
-import { isProblem } from '../api/problems';
+import { authKeys } from '../api/auth';
+import { whenSessionExpires } from '../api/client';
 import { ROUTES } from './routes';
-
-/** The signed-in user (GET /auth/me): undefined while unknown, null when nobody is signed in. */
-export function useMe() {
-  return useQuery({
-    queryKey: ['me'],
-    queryFn: async () => {
-      try {
-        return await unwrap(api.GET('/auth/me'));
-      } catch (error) {
-        if (isProblem(error, 401)) return null;
-        throw error;
-      }
-    },
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-}
 
 /** The sign-in address that comes back to `path` afterwards. */
 export const signInPath = (path: string) => (path === '/' || path.startsWith('/sign-in') ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`);
@@ -43,7 +26,7 @@ export function useSessionExpiry(): void {
       // A visitor on a public page (sign-in itself, a reset link) has no session to lose.
       if (ROUTES.some((route) => route.access === 'public' && route.path === location)) return;
       queryClient.clear();
-      queryClient.setQueryData(['me'], null);
+      queryClient.setQueryData(authKeys.me, null);
       navigate(signInPath(location + window.location.search), { replace: true });
     });
   }, [queryClient, location, navigate]);

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useChangePassword } from '../../api/account';
 import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -16,19 +15,16 @@ import { accountMessages } from './messages';
  */
 export function ChangePasswordSection() {
   const t = useMessages(accountMessages);
-  const queryClient = useQueryClient();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [tried, setTried] = useState(false);
-  const change = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/change-password', { body: { currentPassword, newPassword } })),
-    onSuccess: async () => {
+  const change = useChangePassword({
+    onSuccess: () => {
       setCurrentPassword('');
       setNewPassword('');
       setConfirmation('');
       setTried(false);
-      await queryClient.invalidateQueries({ queryKey: ['account', 'sessions'] });
     },
   });
   const problem = newPasswordProblem(newPassword, confirmation);
@@ -37,7 +33,7 @@ export function ChangePasswordSection() {
     event.preventDefault();
     setTried(true);
     change.reset();
-    if (!problem && currentPassword) change.mutate();
+    if (!problem && currentPassword) change.mutate({ currentPassword, newPassword });
   };
   return (
     <section className="card" aria-labelledby="password-title">

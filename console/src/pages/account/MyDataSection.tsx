@@ -1,5 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { useDownloadMyData } from '../../api/account';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { myDataFileName, myDataText } from './logic';
@@ -28,13 +27,10 @@ function saveFile(text: string, fileName: string): void {
  */
 export function MyDataSection() {
   const t = useMessages(accountMessages);
-  const download = useMutation({
-    mutationFn: async () => {
-      const data = await unwrap(api.GET('/auth/me/data'));
-      const fileName = myDataFileName(t.myDataFilePrefix, new Date());
-      saveFile(myDataText(data), fileName);
-      return fileName;
-    },
+  const download = useDownloadMyData((data) => {
+    const fileName = myDataFileName(t.myDataFilePrefix, new Date());
+    saveFile(myDataText(data), fileName);
+    return fileName;
   });
   return (
     <section className="card" aria-labelledby="my-data-title">

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useConfirmTotp, useDisableTotp, useStartTotp } from '../../api/account';
 import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -48,13 +47,10 @@ function Enrolment() {
 function PasswordStep({ onStarted }: { onStarted: (secret: string, qrSvg: string) => void }) {
   const t = useMessages(accountMessages);
   const [password, setPassword] = useState('');
-  const start = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/mfa/totp', { body: { password } })),
-    onSuccess: (answer) => onStarted(answer.secret, answer.qrSvg),
-  });
+  const start = useStartTotp({ onSuccess: (answer) => onStarted(answer.secret, answer.qrSvg) });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    start.mutate();
+    start.mutate(password);
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label={t.mfaStart}>
@@ -78,18 +74,11 @@ function PasswordStep({ onStarted }: { onStarted: (secret: string, qrSvg: string
 
 function ScanStep({ secret, qr, onConfirmed, onCancel }: { secret: string; qr: string; onConfirmed: (codes: string[]) => void; onCancel: () => void }) {
   const t = useMessages(accountMessages);
-  const queryClient = useQueryClient();
   const [code, setCode] = useState('');
-  const confirm = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/mfa/totp/confirm', { body: { code: code.replace(/\s/g, '') } })),
-    onSuccess: async (answer) => {
-      onConfirmed(answer.recoveryCodes);
-      await queryClient.invalidateQueries({ queryKey: ['account', 'sessions'] });
-    },
-  });
+  const confirm = useConfirmTotp({ onSuccess: (answer) => onConfirmed(answer.recoveryCodes) });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    confirm.mutate();
+    confirm.mutate(code.replace(/\s/g, ''));
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label={t.mfaConfirm}>
@@ -124,19 +113,12 @@ function ScanStep({ secret, qr, onConfirmed, onCancel }: { secret: string; qr: s
 
 function TurnOff() {
   const t = useMessages(accountMessages);
-  const queryClient = useQueryClient();
   const [input, setInput] = useState('');
-  const disable = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/auth/mfa/totp', { body: disableBody(input) })),
-    onSuccess: async () => {
-      setInput('');
-      await queryClient.invalidateQueries({ queryKey: ['account', 'sessions'] });
-    },
-  });
+  const disable = useDisableTotp({ onSuccess: () => setInput('') });
   const fields = fieldErrors(disable.error);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    disable.mutate();
+    disable.mutate(disableBody(input));
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label={t.mfaDisableTitle}>

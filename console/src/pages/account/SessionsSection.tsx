@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, idempotencyKey, unwrap } from '../../api/client';
+import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../../api/account';
+import { idempotencyKey } from '../../api/client';
 import type { components } from '@backoffice/client';
 import { ConfirmDialog } from '../../components/Dialogs';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -13,12 +13,10 @@ import { accountMessages } from './messages';
 
 type Session = components['schemas']['Session'];
 
-const SESSIONS = ['account', 'sessions'] as const;
-
 /** My live sessions (GET /auth/sessions), newest first: end one, or every one but this. */
 export function SessionsSection() {
   const t = useMessages(accountMessages);
-  const sessions = useQuery({ queryKey: SESSIONS, queryFn: ({ signal }) => unwrap(api.GET('/auth/sessions', { signal })) });
+  const sessions = useSessions();
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
   return (
     <section className="card" aria-labelledby="sessions-title">
@@ -86,15 +84,8 @@ function SessionTable({ sessions }: { sessions: Session[] }) {
 /** One session ended, with one Idempotency-Key for the open dialog. */
 function RevokeDialog({ session, onClose }: { session: Session; onClose: () => void }) {
   const t = useMessages(accountMessages);
-  const queryClient = useQueryClient();
   const [key] = useState(idempotencyKey);
-  const revoke = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/sessions/{id}/revoke', { params: { path: { id: session.id }, header: key } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: SESSIONS });
-      onClose();
-    },
-  });
+  const revoke = useRevokeSession(session.id, { onSuccess: onClose });
   return (
     <ConfirmDialog
       open
@@ -102,7 +93,7 @@ function RevokeDialog({ session, onClose }: { session: Session; onClose: () => v
       title={t.revokeTitle}
       description={t.revokeText}
       confirmLabel={t.revoke}
-      onConfirm={() => revoke.mutate()}
+      onConfirm={() => revoke.mutate(key)}
       busy={revoke.isPending}
     >
       {revoke.error ? <ProblemAlert error={revoke.error} /> : null}
@@ -112,15 +103,8 @@ function RevokeDialog({ session, onClose }: { session: Session; onClose: () => v
 
 function RevokeOthers({ others }: { others: number }) {
   const t = useMessages(accountMessages);
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const revoke = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/sessions/revoke-others')),
-    onSuccess: async () => {
-      setOpen(false);
-      await queryClient.invalidateQueries({ queryKey: SESSIONS });
-    },
-  });
+  const revoke = useRevokeOtherSessions({ onSuccess: () => setOpen(false) });
   return (
     <div className="toolbar">
       <button type="button" className="button danger" disabled={others === 0} onClick={() => setOpen(true)}>

@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useCreateApiKey } from '../../api/api-keys';
 import { fieldErrors } from '../../api/problems';
 import { FormDialog } from '../../components/Dialogs';
 import { SelectField, TextField } from '../../components/Field';
@@ -65,11 +64,7 @@ function CreateKeyForm({
   const c = useMessages(common);
   const [form, setForm] = useState<KeyForm>(EMPTY_KEY_FORM);
   const [checked, setChecked] = useState(false);
-  const create = useMutation({
-    mutationFn: (body: ReturnType<typeof createKeyBody>) => unwrap(api.POST('/api-keys', { body })),
-    gcTime: 0,
-    onSuccess: (created) => onCreated(created),
-  });
+  const create = useCreateApiKey({ onSuccess: (created) => onCreated(created) });
   const server = fieldErrors(create.error);
   const problems = checked ? keyFormProblems(form) : {};
   const scopesError = server.scopes ?? (problems.scopes ? t.grantOne : undefined);

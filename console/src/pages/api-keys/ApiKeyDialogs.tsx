@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { revokeApiKey, useRollApiKey } from '../../api/api-keys';
 import { fieldErrors } from '../../api/problems';
 import { FormDialog } from '../../components/Dialogs';
 import { TextField } from '../../components/Field';
@@ -29,11 +28,7 @@ function RollKeyForm({ apiKey, onCancel, onRolled }: { apiKey: ApiKey; onCancel:
   const c = useMessages(common);
   const [hours, setHours] = useState(DEFAULT_ROLL_HOURS);
   const [checked, setChecked] = useState(false);
-  const roll = useMutation({
-    mutationFn: (expiresInHours: number) => unwrap(api.POST('/api-keys/{id}/roll', { params: { path: { id: apiKey.id } }, body: { expiresInHours } })),
-    gcTime: 0,
-    onSuccess: (rolled) => onRolled(rolled),
-  });
+  const roll = useRollApiKey(apiKey.id, { onSuccess: (rolled) => onRolled(rolled) });
   const parsed = rollHoursOf(hours);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -74,7 +69,7 @@ export function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey
       title={t.revokeTitle(apiKey.name)}
       description={t.revokeText}
       confirmLabel={t.revoke}
-      call={() => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id: apiKey.id } } }))}
+      call={() => revokeApiKey(apiKey.id)}
       onDone={() => onRevoked()}
       onClose={onClose}
     />

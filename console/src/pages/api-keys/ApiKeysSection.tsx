@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '@backoffice/client';
-import { api, linkPage } from '../../api/client';
+import { useApiKeys, useRefreshApiKeys } from '../../api/api-keys';
+import { useCompanyPicker } from '../../api/companies';
 import { formatDateTime } from '../../format/date';
 import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
@@ -17,18 +17,6 @@ export type ApiKey = components['schemas']['ListApiKeysResponse'][number];
 /** A key as POST /api-keys and its roll answer it: the view with, this once, its text. */
 export type ApiKeyWithSecret = components['schemas']['CreateApiKeyResponse'];
 
-export const API_KEYS = ['admin', 'api-keys'] as const;
-
-/**
- * The tenant's companies for the key form's company limit and the list's company names: the
- * first page of GET /companies (100, the API's largest page). A key limited to a company past
- * it shows the company's id instead of its name.
- */
-export const companyPickerQuery = {
-  queryKey: ['companies', 'picker'] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) => linkPage(api.GET('/companies', { params: { query: { limit: 100 } }, signal })),
-};
-
 type Pending = { kind: 'roll' | 'revoke'; key: ApiKey };
 
 /**
@@ -38,19 +26,15 @@ type Pending = { kind: 'roll' | 'revoke'; key: ApiKey };
  */
 export function ApiKeysSection() {
   const t = useMessages(adminMessages);
-  const queryClient = useQueryClient();
   const paging = useCursorStack();
-  const keys = useQuery({
-    queryKey: [...API_KEYS, paging.cursor ?? ''],
-    queryFn: ({ signal }) => linkPage(api.GET('/api-keys', { params: { query: paging.cursor ? { cursor: paging.cursor } : {} }, signal })),
-  });
-  const companies = useQuery(companyPickerQuery);
+  const keys = useApiKeys(paging.cursor);
+  const companies = useCompanyPicker();
   const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<Pending | undefined>();
   const [secret, setSecret] = useState<ShownSecret | undefined>();
   const [notice, setNotice] = useState('');
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: API_KEYS });
+  const refresh = useRefreshApiKeys();
   const show = (key: ApiKeyWithSecret, rolled: boolean) => {
     setSecret({ title: rolled ? t.rolledKeyTitle(key.name) : t.createdKeyTitle(key.name), key: key.key });
     void refresh();

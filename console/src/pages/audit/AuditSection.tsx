@@ -1,7 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { components, operations } from '@backoffice/client';
-import { api, unwrap } from '../../api/client';
+import { useAuditEvents } from '../../api/audit';
+import { useUsers } from '../../api/users';
 import { SelectField, TextField } from '../../components/Field';
 import { Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -11,7 +11,6 @@ import { useLocale, useMessages } from '../../i18n';
 import {
   AUDIT_ACTIONS,
   AUDIT_PAGE_SIZE,
-  auditQuery,
   changesText,
   isShortPage,
   NO_FILTERS,
@@ -23,7 +22,6 @@ import {
 import { auditLabels } from './audit-labels';
 import { adminMessages } from '../settings/messages';
 import { useCursorStack } from '../../components/useCursorStack';
-import { usersQuery } from '../users/UsersSection';
 
 type AuditEvent = components['schemas']['ListAuditEventsResponse']['items'][number];
 type ApiAuditQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
@@ -43,11 +41,7 @@ export function AuditSection() {
   const t = useMessages(adminMessages);
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
   const paging = useCursorStack();
-  const events = useQuery({
-    queryKey: ['admin', 'audit', filters, paging.cursor ?? ''],
-    queryFn: ({ signal }) => unwrap(api.GET('/audit-events', { params: { query: auditQuery(filters, paging.cursor) }, signal })),
-    placeholderData: keepPreviousData,
-  });
+  const events = useAuditEvents(filters, paging.cursor);
   const apply = (next: AuditFilters) => {
     setFilters(next);
     paging.reset();
@@ -78,7 +72,7 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilters; onApply:
   const t = useMessages(adminMessages);
   const labels = useMessages(auditLabels);
   const [draft, setDraft] = useState<AuditFilters>(applied);
-  const users = useQuery(usersQuery(undefined));
+  const users = useUsers(undefined);
   const set = (field: keyof AuditFilters) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
   const any = { value: '', label: t.anyValue };
   const onSubmit = (event: FormEvent) => {

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useRegister, useReloadMe } from '../../api/auth';
 import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -21,7 +20,7 @@ export default function AcceptInvitationPage() {
   const t = useMessages(recoveryMessages);
   const c = useMessages(common);
   const invitation = invitationOf(useSearch());
-  const queryClient = useQueryClient();
+  const reloadMe = useReloadMe();
   const [, navigate] = useLocation();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -29,15 +28,10 @@ export default function AcceptInvitationPage() {
   const [tried, setTried] = useState(false);
   const [signInNeeded, setSignInNeeded] = useState(false);
 
-  const register = useMutation({
-    mutationFn: (link: NonNullable<typeof invitation>) =>
-      unwrap(api.POST('/auth/register', { body: { name: name.trim(), email: link.email, password, tenantId: link.tenantId, invitationToken: link.token } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
-      const me = queryClient.getQueryData(['me']);
-      if (me) navigate('/', { replace: true });
-      else setSignInNeeded(true);
-    },
+  const register = useRegister(async () => {
+    const me = await reloadMe();
+    if (me) navigate('/', { replace: true });
+    else setSignInNeeded(true);
   });
 
   if (!invitation) {
@@ -69,7 +63,8 @@ export default function AcceptInvitationPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (!problem && name.trim()) register.mutate(invitation);
+    if (!problem && name.trim())
+      register.mutate({ name: name.trim(), email: invitation.email, password, tenantId: invitation.tenantId, invitationToken: invitation.token });
   };
   const fields = fieldErrors(register.error);
 

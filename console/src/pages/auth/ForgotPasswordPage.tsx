@@ -1,7 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useForgotPassword } from '../../api/auth';
 import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -16,11 +15,11 @@ import { recoveryMessages } from './recovery-messages';
 export default function ForgotPasswordPage() {
   const t = useMessages(recoveryMessages);
   const [email, setEmail] = useState('');
-  const send = useMutation({ mutationFn: () => unwrap(api.POST('/auth/forgot-password', { body: { email: email.trim() } })) });
+  const send = useForgotPassword();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate();
+    send.mutate(email.trim());
   };
 
   if (send.isSuccess) {

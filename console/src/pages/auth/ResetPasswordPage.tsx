@@ -1,7 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useResetPassword } from '../../api/auth';
 import { fieldErrors } from '../../api/problems';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -21,7 +20,7 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [tried, setTried] = useState(false);
-  const reset = useMutation({ mutationFn: () => unwrap(api.POST('/auth/reset-password', { body: { token, newPassword: password } })) });
+  const reset = useResetPassword();
 
   if (!token) {
     return (
@@ -55,7 +54,7 @@ export default function ResetPasswordPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (!problem) reset.mutate();
+    if (!problem) reset.mutate({ token, newPassword: password });
   };
   const fields = fieldErrors(reset.error);
 

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useLogin, useReloadMe, useVerifySecondFactor } from '../../api/auth';
 import { fieldErrors } from '../../api/problems';
 import { nextPath } from '../../app/session';
 import { CheckboxField, TextField } from '../../components/Field';
@@ -17,7 +16,7 @@ import { authMessages } from './messages';
  */
 export default function SignInPage() {
   const t = useMessages(authMessages);
-  const queryClient = useQueryClient();
+  const reloadMe = useReloadMe();
   const [, navigate] = useLocation();
   const search = useSearch();
   const [email, setEmail] = useState('');
@@ -27,32 +26,26 @@ export default function SignInPage() {
   const [code, setCode] = useState('');
 
   const signedIn = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['me'] });
+    await reloadMe();
     navigate(nextPath(`?${search}`), { replace: true });
   };
 
-  const login = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/login', { body: { email, password, rememberMe } })),
-    onSuccess: async (answer) => {
-      if (answer.mfaRequired) {
-        setStep('code');
-        return;
-      }
-      await signedIn();
-    },
+  const login = useLogin(async (answer) => {
+    if (answer.mfaRequired) {
+      setStep('code');
+      return;
+    }
+    await signedIn();
   });
-  const verify = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/mfa/verify', { body: step === 'recovery' ? { recoveryCode: code.trim() } : { code: code.replace(/\s/g, '') } })),
-    onSuccess: signedIn,
-  });
+  const verify = useVerifySecondFactor(signedIn);
 
   const onPassword = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate();
+    login.mutate({ email, password, rememberMe });
   };
   const onCode = (event: FormEvent) => {
     event.preventDefault();
-    verify.mutate();
+    verify.mutate(step === 'recovery' ? { recoveryCode: code.trim() } : { code: code.replace(/\s/g, '') });
   };
   const fields = fieldErrors(login.error);
 

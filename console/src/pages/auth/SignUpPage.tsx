@@ -1,7 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useSignUp } from '../../api/auth';
 import { fieldErrors } from '../../api/problems';
 import { SelectField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -31,20 +30,7 @@ export default function SignUpPage() {
   const [document, setDocument] = useState('');
   const [tried, setTried] = useState(false);
 
-  const signUp = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/tenants', {
-          body: {
-            name: slug,
-            brandName: companyName.trim(),
-            plan,
-            adminEmail: adminEmail.trim(),
-            ...(rawDocument(document) ? { document: rawDocument(document) } : {}),
-          },
-        }),
-      ),
-  });
+  const signUp = useSignUp();
 
   if (signUp.isSuccess) {
     return (
@@ -67,7 +53,14 @@ export default function SignUpPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (!problem && companyName.trim() && adminEmail.trim()) signUp.mutate();
+    if (!problem && companyName.trim() && adminEmail.trim())
+      signUp.mutate({
+        name: slug,
+        brandName: companyName.trim(),
+        plan,
+        adminEmail: adminEmail.trim(),
+        ...(rawDocument(document) ? { document: rawDocument(document) } : {}),
+      });
   };
   const fields = fieldErrors(signUp.error);
   const required = (value: string) => (tried && !value.trim() ? c.required : undefined);

@@ -1,12 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api, idempotencyKey, unwrap } from '../../api/client';
+import { useSaveCompany } from '../../api/companies';
 import { fieldErrors } from '../../api/problems';
-import { FormDialog } from '../../components/Dialogs';
 import { SelectField, TextField } from '../../components/Field';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { RecordForm, RecordFormDialog, useRecordDraft } from '../../components/RecordFormDialog';
 import { maskCep, maskDocument } from '../../format/masks';
-import { common } from '../../i18n/common';
 import { useMessages } from '../../i18n';
 import {
   companyFormOf,
@@ -19,7 +15,6 @@ import {
   updateCompanyBody,
   type Company,
   type CompanyField,
-  type CompanyForm,
   type CostMethod,
   type TaxRegime,
 } from './form';
@@ -39,11 +34,13 @@ export function CompanyFormDialog({
 }) {
   const t = useMessages(companyMessages);
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange} title={company ? t.editTitle : t.createTitle}>
-      <CompanyFormBody company={company} onCancel={() => onOpenChange(false)} onSaved={onSaved} />
-    </FormDialog>
+    <RecordFormDialog open={open} record={company} titles={{ create: t.createTitle, edit: t.editTitle }} onOpenChange={onOpenChange}>
+      {(onCancel) => <CompanyFormBody company={company} onCancel={onCancel} onSaved={onSaved} />}
+    </RecordFormDialog>
   );
 }
+
+const ADDRESS_FIELDS: readonly CompanyField[] = ['street', 'number', 'city', 'state', 'zipCode'];
 
 function CompanyFormBody({
   company,
@@ -55,44 +52,29 @@ function CompanyFormBody({
   onSaved: (saved: Company, created: boolean) => void;
 }) {
   const t = useMessages(companyMessages);
-  const c = useMessages(common);
   const creating = !company;
   const original = company ? companyFormOf(company) : emptyCompanyForm;
-  const [form, setForm] = useState<CompanyForm>(original);
-  const [checked, setChecked] = useState(false);
-  // One key per open form, renewed only after a success.
-  const [key, setKey] = useState(idempotencyKey);
-
-  const save = useMutation({
-    mutationFn: async (): Promise<Company> => {
-      if (!company) return unwrap(api.POST('/companies', { params: { header: key }, body: createCompanyBody(form) }));
-      const body = updateCompanyBody(form, original);
-      if (!body) return company;
-      return unwrap(api.PATCH('/companies/{id}', { params: { path: { id: company.id } }, body }));
-    },
+  const draft = useRecordDraft(original, (form) => companyFormProblems(form, { creating }));
+  const { form, set, problems } = draft;
+  const save = useSaveCompany({
     onSuccess: (saved) => {
-      setKey(idempotencyKey());
+      draft.renewKey();
       onSaved(saved, creating);
     },
   });
 
-  const problems = checked ? companyFormProblems(form, { creating }) : {};
   const server = fieldErrors(save.error);
-  const serverOf = (field: CompanyField) =>
-    ['street', 'number', 'city', 'state', 'zipCode'].includes(field) ? (server[`address.${field}`] ?? server.address) : server[field];
+  // The API names an address field `address.<field>`, or the whole `address`.
+  const serverOf = (field: CompanyField) => (ADDRESS_FIELDS.includes(field) ? (server[`address.${field}`] ?? server.address) : server[field]);
   const errorOf = (field: CompanyField) => serverOf(field) ?? (problems[field] ? t[problems[field]] : undefined);
-  const set = (field: CompanyField) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setChecked(true);
-    if (Object.keys(companyFormProblems(form, { creating })).length > 0) return;
-    save.mutate();
-  };
+  const onSubmit = draft.submit(() =>
+    save.mutate(
+      company ? { record: company, update: updateCompanyBody(form, original) } : { record: undefined, key: draft.key, create: createCompanyBody(form) },
+    ),
+  );
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate>
-      {save.error ? <ProblemAlert error={save.error} /> : null}
+    <RecordForm onSubmit={onSubmit} error={save.error} saving={save.isPending} onCancel={onCancel}>
       <TextField label={t.name} value={form.name} onValueChange={set('name')} error={errorOf('name')} required autoComplete="organization" maxLength={200} />
       <TextField
         label={t.document}
@@ -139,27 +121,19 @@ function CompanyFormBody({
           <SelectField
             label={t.taxRegime}
             value={form.taxRegime}
-            onValueChange={(value) => setForm((current) => ({ ...current, taxRegime: value as TaxRegime }))}
+            onValueChange={(value) => set('taxRegime')(value as TaxRegime)}
             error={errorOf('taxRegime')}
             options={TAX_REGIMES.map((regime) => ({ value: regime, label: t.taxRegimeName(regime) }))}
           />
           <SelectField
             label={t.costMethod}
             value={form.costMethod}
-            onValueChange={(value) => setForm((current) => ({ ...current, costMethod: value as CostMethod }))}
+            onValueChange={(value) => set('costMethod')(value as CostMethod)}
             error={errorOf('costMethod')}
             options={COST_METHODS.map((method) => ({ value: method, label: t.costMethodName(method) }))}
           />
         </div>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onCancel}>
-          {c.cancel}
-        </button>
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {c.save}
-        </button>
-      </div>
-    </form>
+    </RecordForm>
   );
 }

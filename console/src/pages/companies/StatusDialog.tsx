@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useChangeCompanyStatus } from '../../api/companies';
 import { FormDialog } from '../../components/Dialogs';
 import { SelectField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -40,10 +39,7 @@ function StatusForm({ company, onCancel, onChanged }: { company: Company; onCanc
   const c = useMessages(common);
   const targets = allowedTransitions(company.status);
   const [status, setStatus] = useState<CompanyStatus | undefined>(targets[0]);
-  const change = useMutation({
-    mutationFn: (to: CompanyStatus) => unwrap(api.PATCH('/companies/{id}/status', { params: { path: { id: company.id } }, body: { status: to } })),
-    onSuccess: onChanged,
-  });
+  const change = useChangeCompanyStatus(company.id, { onSuccess: onChanged });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (status) change.mutate(status);

@@ -1,7 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { api, linkPage } from '../../api/client';
+import { useCoverage } from '../../api/dashboard';
 import { TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -12,8 +11,6 @@ import { BarChart } from './BarChart';
 import { DEFAULT_HORIZON, DEFAULT_PERIOD, parseHorizon, runsOutWithin, type CoverageItem } from './coverage';
 import { dashboardMessages } from './messages';
 import { PeriodControl } from './PeriodControl';
-
-export const COVERAGE_PAGE_SIZE = 50;
 
 /**
  * Stock coverage (GET /inventory/dashboard/coverage): one page of 50 products at a time, in the
@@ -29,12 +26,7 @@ export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
   const [page, setPage] = useState(1);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursorAt(cursors, page);
-  const coverage = useQuery({
-    queryKey: ['inventory', 'dashboard', 'coverage', days, cursor ?? null],
-    queryFn: ({ signal }) =>
-      linkPage(api.GET('/inventory/dashboard/coverage', { params: { query: { days, limit: COVERAGE_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, signal })),
-    placeholderData: keepPreviousData,
-  });
+  const coverage = useCoverage(days, cursor);
   const setDays = (next: number) => {
     setDaysState(next);
     setPage(1);

@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useStockByWarehouse } from '../../api/dashboard';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDecimal, formatMoney } from '../../format/decimal';
@@ -13,10 +12,7 @@ import { dashboardMessages } from './messages';
 export function WarehouseWidget() {
   const t = useMessages(dashboardMessages);
   const { locale } = useLocale();
-  const summary = useQuery({
-    queryKey: ['inventory', 'dashboard', 'by-warehouse'],
-    queryFn: ({ signal }) => unwrap(api.GET('/inventory/dashboard/by-warehouse', { signal })),
-  });
+  const summary = useStockByWarehouse();
   const rows = summary.data;
   const bars = useMemo(() => (rows ?? []).map((row) => ({ label: row.warehouseName, value: row.totalValue })), [rows]);
   return (

@@ -1,6 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useExportJob, useStartExport } from '../../api/exports';
 import { fieldErrors } from '../../api/problems';
 import { SelectField, TextField } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -8,11 +7,8 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
-import { defaultPeriod, EXPORT_KINDS, pollInterval, startBody, takesPeriod, type ExportJob, type ExportKind } from './logic';
+import { defaultPeriod, EXPORT_KINDS, startBody, takesPeriod, type ExportJob, type ExportKind } from './logic';
 import { exportMessages } from './messages';
-
-/** The query key of one job. */
-export const exportKey = (id: string) => ['exports', id] as const;
 
 /**
  * /exports: what to export (and, for the stock movements and the audit trail, the period),
@@ -22,15 +18,8 @@ export const exportKey = (id: string) => ['exports', id] as const;
  */
 export default function ExportsPage() {
   const t = useMessages(exportMessages);
-  const queryClient = useQueryClient();
   const [jobId, setJobId] = useState<string | undefined>();
-  const start = useMutation({
-    mutationFn: (body: ReturnType<typeof startBody>) => unwrap(api.POST('/exports', { body })),
-    onSuccess: (created) => {
-      queryClient.setQueryData(exportKey(created.id), created);
-      setJobId(created.id);
-    },
-  });
+  const start = useStartExport(setJobId);
   return (
     <Page title={t.title}>
       <p className="muted">{t.intro}</p>
@@ -101,11 +90,7 @@ function ExportState({ id }: { id: string }) {
   const t = useMessages(exportMessages);
   const { locale } = useLocale();
   const titleId = useId();
-  const job = useQuery({
-    queryKey: exportKey(id),
-    queryFn: ({ signal }) => unwrap(api.GET('/exports/{id}', { params: { path: { id } }, signal })),
-    refetchInterval: (query) => pollInterval(query.state.data),
-  });
+  const job = useExportJob(id);
   const data: ExportJob | undefined = job.data;
   if (!data) return job.isError ? <ProblemAlert error={job.error} onRetry={() => void job.refetch()} /> : <SkeletonRows rows={2} columns={2} />;
   return (

@@ -1,16 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useImportJob } from '../../api/imports';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
 import { formatDecimal } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
-import { canImportForReal, etaOf, isUnderway, pollInterval, progressOf, type ImportJob } from './logic';
+import { canImportForReal, etaOf, isUnderway, progressOf, type ImportJob } from './logic';
 import { importMessages } from './messages';
-
-/** The query key of one job. */
-export const importKey = (id: string) => ['imports', id] as const;
 
 /**
  * One job, followed every second while it waits for its file or runs (GET /imports/{id}), then
@@ -29,19 +25,9 @@ export function ImportReport({
   onImportForReal: (job: ImportJob) => void;
 }) {
   const t = useMessages(importMessages);
-  const queryClient = useQueryClient();
   const titleId = useId();
-  const job = useQuery({
-    queryKey: importKey(id),
-    queryFn: ({ signal }) => unwrap(api.GET('/imports/{id}', { params: { path: { id } }, signal })),
-    refetchInterval: (query) => pollInterval(query.state.data),
-  });
+  const job = useImportJob(id);
   const data = job.data;
-  const wrote = data !== undefined && !data.dryRun && data.status === 'succeeded' && data.created > 0;
-  const kind = data?.kind;
-  useEffect(() => {
-    if (wrote && kind) void queryClient.invalidateQueries({ queryKey: kind === 'suppliers' ? ['suppliers'] : ['inventory'] });
-  }, [wrote, kind, queryClient]);
 
   if (!data) return job.isError ? <ProblemAlert error={job.error} onRetry={() => void job.refetch()} /> : <SkeletonRows rows={3} columns={2} />;
   return (

@@ -1,15 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearch } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useStartImport } from '../../api/imports';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { ImportForm } from './ImportForm';
-import { importKey, ImportReport } from './ImportReport';
-import { jobOf, kindOf, startBody, type ImportKind } from './logic';
+import { ImportReport } from './ImportReport';
+import { kindOf, startBody, type ImportKind } from './logic';
 import { importMessages } from './messages';
-import { UploadError, uploadFile } from './upload';
+import { UploadError } from './upload';
 import './imports.css';
 
 interface Start {
@@ -27,22 +26,11 @@ interface Start {
 export default function ImportsPage() {
   const t = useMessages(importMessages);
   const search = useSearch();
-  const queryClient = useQueryClient();
   const [file, setFile] = useState<File | undefined>();
   const [jobId, setJobId] = useState<string | undefined>();
-  const start = useMutation({
-    mutationFn: async ({ kind, dryRun, file: chosen }: Start) => {
-      const created = await unwrap(api.POST('/imports', { body: startBody(kind, dryRun, chosen) }));
-      await uploadFile(created.upload, chosen);
-      return created;
-    },
-    onSuccess: (created) => {
-      queryClient.setQueryData(importKey(created.id), jobOf(created));
-      setJobId(created.id);
-    },
-  });
-  const begin = (next: Start) => {
-    if (!start.isPending) start.mutate(next);
+  const start = useStartImport(setJobId);
+  const begin = ({ kind, dryRun, file: chosen }: Start) => {
+    if (!start.isPending) start.mutate({ body: startBody(kind, dryRun, chosen), file: chosen });
   };
   return (
     <Page title={t.title}>

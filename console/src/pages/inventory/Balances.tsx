@@ -3,7 +3,7 @@ import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDecimal, formatMoney } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
 import { inventoryMessages } from './messages';
-import { useBalances, type Warehouse } from './queries';
+import { useBalances, type Warehouse } from '../../api/inventory';
 
 /** The product's balance per warehouse (quantity exact, average cost in reais), warehouses it never entered left out. */
 export function Balances({ productId, warehouses }: { productId: string; warehouses: readonly Warehouse[] }) {

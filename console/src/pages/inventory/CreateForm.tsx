@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { idempotencyKey } from '../../api/client';
+import { idempotencyKey, type IdempotencyHeader } from '../../api/client';
+import { useCreateInInventory } from '../../api/inventory';
 import { ProblemAlert } from '../../components/ProblemAlert';
 
 /**
@@ -18,22 +18,19 @@ export function CreateForm<T>({
 }: {
   title: string;
   submitLabel: string;
-  create: (key: { 'Idempotency-Key': string }) => Promise<T>;
+  create: (key: IdempotencyHeader) => Promise<T>;
   done: (created: T) => string;
   canSubmit: boolean;
   children: (error: unknown) => ReactNode;
   onCreated: (created: T) => void;
 }) {
-  const queryClient = useQueryClient();
   const key = useRef(idempotencyKey());
   const [message, setMessage] = useState<string | undefined>();
-  const mutation = useMutation({
-    mutationFn: () => create(key.current),
-    onSuccess: async (created) => {
+  const mutation = useCreateInInventory(() => create(key.current), {
+    onSuccess: (created) => {
       key.current = idempotencyKey();
       setMessage(done(created));
       onCreated(created);
-      await queryClient.invalidateQueries({ queryKey: ['inventory'] });
     },
   });
   const onSubmit = (event: FormEvent) => {

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { api, idempotencyKey, unwrap } from '../../api/client';
+import { idempotencyKey } from '../../api/client';
+import { useRecordMovement } from '../../api/inventory';
 import { fieldErrors } from '../../api/problems';
 import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -8,7 +8,6 @@ import { useLocale, useMessages } from '../../i18n';
 import {
   checkMovement,
   MOVEMENT_TYPES,
-  type CreateMovement,
   QUANTITY_PLACES,
   UNIT_COST_PLACES,
   unitCostRule,
@@ -52,7 +51,6 @@ function problemText(t: InventoryTexts, problem: MovementProblem | undefined, pl
 export function MovementForm({ productId, warehouses }: { productId: string; warehouses: readonly WarehouseOption[] }) {
   const t = useMessages(inventoryMessages);
   const { locale } = useLocale();
-  const queryClient = useQueryClient();
   const [type, setType] = useState<MovementType>('IN');
   const [warehouseId, setWarehouseId] = useState(warehouses.length === 1 ? (warehouses[0]?.id ?? '') : '');
   const [values, setValues] = useState(EMPTY);
@@ -62,15 +60,12 @@ export function MovementForm({ productId, warehouses }: { productId: string; war
   // Set on success until a field changes: the second click of a double click records nothing.
   const unchangedSinceSuccess = useRef(false);
 
-  const record = useMutation({
-    mutationFn: (body: CreateMovement) => unwrap(api.POST('/inventory/movements', { params: { header: key.current }, body })),
-    onSuccess: async (movement) => {
+  const record = useRecordMovement(productId, {
+    onSuccess: (movement) => {
       key.current = idempotencyKey();
       unchangedSinceSuccess.current = true;
       setValues(EMPTY);
       setRecorded(t.movementRecorded(movement.type));
-      await queryClient.invalidateQueries({ queryKey: ['inventory', 'product', productId] });
-      await queryClient.invalidateQueries({ queryKey: ['inventory', 'dashboard'] });
     },
   });
 
@@ -89,7 +84,7 @@ export function MovementForm({ productId, warehouses }: { productId: string; war
       return;
     }
     setErrors({});
-    record.mutate(checked.body);
+    record.mutate({ key: key.current, body: checked.body });
   };
 
   const server = fieldErrors(record.error);

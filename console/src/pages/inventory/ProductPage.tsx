@@ -7,7 +7,7 @@ import { useLocale, useMessages } from '../../i18n';
 import { Balances } from './Balances';
 import { inventoryMessages } from './messages';
 import { MovementForm } from './MovementForm';
-import { useAllWarehouses, useProduct } from './queries';
+import { useAllWarehouses, useProduct } from '../../api/inventory';
 import { StockHistory } from './StockHistory';
 
 /** /inventory/products/:id — the product, its balance per warehouse, the movement form and its stock history. */

@@ -1,7 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { api, linkPage, unwrap } from '../../api/client';
+import { createProduct, useProducts } from '../../api/inventory';
 import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
@@ -13,7 +12,6 @@ import { CreateForm } from './CreateForm';
 import { inventoryMessages } from './messages';
 import { useDebounced } from '../../components/useDebounced';
 
-const PAGE_SIZE = 20;
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
@@ -32,17 +30,7 @@ export function Products() {
   // A cursor only continues the search it came from: a new search starts at page 1.
   const current = paging.search === settled ? paging : { search: settled, page: 1, cursors: [undefined] };
   const cursor = cursorAt(current.cursors, current.page);
-  const list = useQuery({
-    queryKey: ['inventory', 'products', 'list', settled, cursor ?? null],
-    queryFn: ({ signal }) =>
-      linkPage(
-        api.GET('/inventory/products', {
-          params: { query: { limit: PAGE_SIZE, ...(settled ? { search: settled } : {}), ...(cursor ? { cursor } : {}) } },
-          signal,
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const list = useProducts(settled, cursor);
   const onPage = (next: number) => {
     const nextCursor = list.data?.nextCursor;
     const cursors = next > current.page && nextCursor ? [...current.cursors.slice(0, current.page), nextCursor] : current.cursors;
@@ -58,7 +46,7 @@ export function Products() {
         title={t.newProduct}
         submitLabel={t.createProduct}
         canSubmit
-        create={(key) => unwrap(api.POST('/inventory/products', { params: { header: key }, body: { sku: sku.trim(), name: name.trim() } }))}
+        create={(key) => createProduct(key, { sku: sku.trim(), name: name.trim() })}
         done={(created) => t.productCreated(created.sku)}
         onCreated={() => {
           setSku('');

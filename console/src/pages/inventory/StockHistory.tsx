@@ -1,6 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useStockHistory, type HistoryFilters, type Warehouse } from '../../api/inventory';
 import { SelectField, TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -10,49 +9,19 @@ import { formatDecimal, formatMoney } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
 import { MOVEMENT_TYPES, type MovementType } from './movement';
 import { inventoryMessages } from './messages';
-import type { Warehouse } from './queries';
 
-const PAGE_SIZE = 20;
-
-interface Filters {
-  warehouseId: string;
-  type: MovementType | '';
-  from: string;
-  to: string;
-}
-
-const NO_FILTERS: Filters = { warehouseId: '', type: '', from: '', to: '' };
+const NO_FILTERS: HistoryFilters = { warehouseId: '', type: '', from: '', to: '' };
 
 /** The product's stock history (kardex): newest first, filtered by warehouse, type and days, paged by `nextCursor`. */
 export function StockHistory({ productId, warehouses }: { productId: string; warehouses: readonly Warehouse[] }) {
   const t = useMessages(inventoryMessages);
   const { locale } = useLocale();
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<HistoryFilters>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursorAt(cursors, page);
-  const history = useQuery({
-    queryKey: ['inventory', 'product', productId, 'history', filters, cursor ?? null],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.GET('/inventory/movements', {
-          params: {
-            query: {
-              productId,
-              limit: PAGE_SIZE,
-              ...(filters.warehouseId ? { warehouseId: filters.warehouseId } : {}),
-              ...(filters.type ? { type: filters.type } : {}),
-              ...(filters.from ? { from: filters.from } : {}),
-              ...(filters.to ? { to: filters.to } : {}),
-              ...(cursor ? { cursor } : {}),
-            },
-          },
-          signal,
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
-  const filter = (change: Partial<Filters>) => {
+  const history = useStockHistory(productId, filters, cursor);
+  const filter = (change: Partial<HistoryFilters>) => {
     // A cursor is sealed to its filters: new filters start again from the first page.
     setFilters((current) => ({ ...current, ...change }));
     setPage(1);

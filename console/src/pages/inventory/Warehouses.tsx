@@ -1,6 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, linkPage, unwrap } from '../../api/client';
+import { createWarehouse, useWarehouses } from '../../api/inventory';
 import { fieldErrors } from '../../api/problems';
 import { TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
@@ -11,8 +10,6 @@ import { useLocale, useMessages } from '../../i18n';
 import { CreateForm } from './CreateForm';
 import { inventoryMessages } from './messages';
 
-const PAGE_SIZE = 20;
-
 /** The tenant's warehouses (by name, Link-header pages) and the form that creates one. */
 export function Warehouses() {
   const t = useMessages(inventoryMessages);
@@ -21,11 +18,7 @@ export function Warehouses() {
   const [page, setPage] = useState(1);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursorAt(cursors, page);
-  const list = useQuery({
-    queryKey: ['inventory', 'warehouses', 'list', cursor ?? null],
-    queryFn: ({ signal }) => linkPage(api.GET('/inventory/warehouses', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, signal })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useWarehouses(cursor);
   const onPage = (next: number) => {
     const nextCursor = list.data?.nextCursor;
     if (next > page && nextCursor) setCursors((current) => [...current.slice(0, page), nextCursor]);
@@ -38,7 +31,7 @@ export function Warehouses() {
         title={t.newWarehouse}
         submitLabel={t.createWarehouse}
         canSubmit
-        create={(key) => unwrap(api.POST('/inventory/warehouses', { params: { header: key }, body: { name: name.trim() } }))}
+        create={(key) => createWarehouse(key, name.trim())}
         done={(created) => t.warehouseCreated(created.name)}
         onCreated={() => setName('')}
       >

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { isProblem } from '../../api/problems';
-import { useMe } from '../../app/session';
+import { useMe } from '../../api/auth';
+import { useUsers } from '../../api/users';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
@@ -12,7 +12,7 @@ import { adminMessages } from './messages';
 import { PolicySection } from './PolicySection';
 import { StockLowSection } from './StockLowSection';
 import { TenantsSection } from '../tenants/TenantsSection';
-import { usersQuery, UsersSection } from '../users/UsersSection';
+import { UsersSection } from '../users/UsersSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
 
 /**
@@ -22,7 +22,7 @@ import { WebhooksSection } from '../webhooks/WebhooksSection';
 export default function AdministrationPage() {
   const t = useMessages(adminMessages);
   const me = useMe();
-  const access = useQuery(usersQuery(undefined));
+  const access = useUsers(undefined);
   return (
     <Page title={t.title}>
       {access.isPending ? <SkeletonRows rows={4} columns={4} /> : null}

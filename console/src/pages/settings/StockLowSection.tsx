@@ -1,13 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
 import { fieldErrors } from '../../api/problems';
+import { useSaveStockLowThreshold, useTenantSettings } from '../../api/settings';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatDecimal } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
 import { adminMessages } from './messages';
-import { tenantKey, tenantQuery } from './PolicySection';
 import { readThreshold, type ThresholdInput } from './stock-low';
 
 /**
@@ -18,19 +16,11 @@ import { readThreshold, type ThresholdInput } from './stock-low';
 export function StockLowSection({ tenantId }: { tenantId: string }) {
   const t = useMessages(adminMessages);
   const { locale } = useLocale();
-  const queryClient = useQueryClient();
-  const tenant = useQuery(tenantQuery(tenantId));
+  const tenant = useTenantSettings(tenantId);
   const current = tenant.data?.stockLowThresholdDays;
   const [typed, setTyped] = useState<string | undefined>();
   const [refused, setRefused] = useState<Exclude<ThresholdInput, { ok: true }>['reason'] | undefined>();
-  const save = useMutation({
-    mutationFn: (days: number | null) => unwrap(api.PATCH('/tenants/{id}', { params: { path: { id: tenantId } }, body: { stockLowThresholdDays: days } })),
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(tenantKey(tenantId), saved);
-      setTyped(undefined);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['admin', 'tenants'] }), queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] })]);
-    },
-  });
+  const save = useSaveStockLowThreshold(tenantId, { onSuccess: () => setTyped(undefined) });
   const days = (value: number) => formatDecimal(value, locale);
   const text = typed ?? (typeof current === 'number' ? days(current) : '');
   const onSubmit = (event: FormEvent) => {

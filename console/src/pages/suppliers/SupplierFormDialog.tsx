@@ -1,12 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api, idempotencyKey, unwrap } from '../../api/client';
+import { useSaveSupplier } from '../../api/suppliers';
 import { failureOf, fieldErrors } from '../../api/problems';
-import { FormDialog } from '../../components/Dialogs';
 import { CheckboxField, TextField } from '../../components/Field';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { RecordForm, RecordFormDialog, useRecordDraft } from '../../components/RecordFormDialog';
 import { maskDocument, maskPhone } from '../../format/masks';
-import { common } from '../../i18n/common';
 import { useMessages } from '../../i18n';
 import { createSupplierBody, emptySupplierForm, supplierFormOf, supplierFormProblems, updateSupplierBody, type Supplier, type SupplierForm } from './form';
 import { supplierMessages } from './messages';
@@ -28,9 +24,9 @@ export function SupplierFormDialog({
 }) {
   const t = useMessages(supplierMessages);
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange} title={supplier ? t.editTitle : t.createTitle}>
-      <SupplierFormBody supplier={supplier} onCancel={() => onOpenChange(false)} onSaved={onSaved} />
-    </FormDialog>
+    <RecordFormDialog open={open} record={supplier} titles={{ create: t.createTitle, edit: t.editTitle }} onOpenChange={onOpenChange}>
+      {(onCancel) => <SupplierFormBody supplier={supplier} onCancel={onCancel} onSaved={onSaved} />}
+    </RecordFormDialog>
   );
 }
 
@@ -44,49 +40,30 @@ function SupplierFormBody({
   onSaved: (saved: Supplier, created: boolean) => void;
 }) {
   const t = useMessages(supplierMessages);
-  const c = useMessages(common);
   const original = supplier ? supplierFormOf(supplier) : emptySupplierForm;
-  const [form, setForm] = useState<SupplierForm>(original);
-  const [checked, setChecked] = useState(false);
-  // One key per open form: a double click or a retry of this same create is not counted twice.
-  const [key, setKey] = useState(idempotencyKey);
-
-  const save = useMutation({
-    mutationFn: async (): Promise<Supplier | undefined> => {
-      if (!supplier) return unwrap(api.POST('/suppliers', { params: { header: key }, body: createSupplierBody(form) }));
-      const body = updateSupplierBody(form, original);
-      if (!body) return supplier;
-      return unwrap(api.PATCH('/suppliers/{id}', { params: { path: { id: supplier.id } }, body }));
-    },
+  const draft = useRecordDraft(original, supplierFormProblems);
+  const { form, set, problems } = draft;
+  const save = useSaveSupplier({
     onSuccess: (saved) => {
-      if (!saved) return;
-      setKey(idempotencyKey());
+      draft.renewKey();
       onSaved(saved, !supplier);
     },
   });
 
-  const problems = checked ? supplierFormProblems(form) : {};
   const server = fieldErrors(save.error);
   const failure = save.error ? failureOf(save.error) : undefined;
   // A 409 on a supplier is its document taken by another: said beside the document too.
   const conflict = failure?.kind === 'problem' && failure.status === 409 ? failure.detail : undefined;
   const errorOf = (field: keyof SupplierForm) =>
     server[field] ?? (field === 'document' ? conflict : undefined) ?? (problems[field] ? t[problems[field]] : undefined);
-  const set =
-    <K extends keyof SupplierForm>(field: K) =>
-    (value: SupplierForm[K]) =>
-      setForm((current) => ({ ...current, [field]: value }));
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setChecked(true);
-    if (Object.keys(supplierFormProblems(form)).length > 0) return;
-    save.mutate();
-  };
+  const onSubmit = draft.submit(() =>
+    save.mutate(
+      supplier ? { record: supplier, update: updateSupplierBody(form, original) } : { record: undefined, key: draft.key, create: createSupplierBody(form) },
+    ),
+  );
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate>
-      {save.error ? <ProblemAlert error={save.error} /> : null}
+    <RecordForm onSubmit={onSubmit} error={save.error} saving={save.isPending} onCancel={onCancel}>
       <TextField label={t.name} value={form.name} onValueChange={set('name')} error={errorOf('name')} required autoComplete="off" maxLength={200} />
       <TextField
         label={t.corporateName}
@@ -121,14 +98,6 @@ function SupplierFormBody({
         />
       </div>
       <CheckboxField label={t.active} checked={form.active} onCheckedChange={set('active')} />
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onCancel}>
-          {c.cancel}
-        </button>
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {c.save}
-        </button>
-      </div>
-    </form>
+    </RecordForm>
   );
 }

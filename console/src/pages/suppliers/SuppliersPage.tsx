@@ -1,26 +1,22 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap } from '../../api/client';
+import { useDeleteSupplier, useSuppliers } from '../../api/suppliers';
 import { ConfirmDialog } from '../../components/Dialogs';
 import { TextField } from '../../components/Field';
-import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { EmptyState, SkeletonRows } from '../../components/States';
+import { RecordListPage } from '../../components/RecordListPage';
+import { EmptyState } from '../../components/States';
+import { useDebounced } from '../../components/useDebounced';
+import { useRecordEditor } from '../../components/useRecordEditor';
 import { useMessages } from '../../i18n';
 import type { Supplier } from './form';
 import { supplierMessages } from './messages';
 import { SupplierFormDialog } from './SupplierFormDialog';
 import { SupplierTable } from './SupplierTable';
-import { useDebounced } from '../../components/useDebounced';
 import './suppliers.css';
 
-export const SUPPLIERS_PAGE_SIZE = 10;
 const SEARCH_DELAY_MS = 300;
-
-/** The query key of one page of one search: a new search or page is a new query, the old one cancelled. */
-export const suppliersKey = (search: string, page: number) => ['suppliers', 'list', { search, page }] as const;
 
 /**
  * Suppliers: searched as one types (the search sent once the typing pauses; a stale request
@@ -29,21 +25,15 @@ export const suppliersKey = (search: string, page: number) => ['suppliers', 'lis
  */
 export default function SuppliersPage() {
   const t = useMessages(supplierMessages);
-  const queryClient = useQueryClient();
   const [typed, setTyped] = useState('');
   const search = useDebounced(typed.trim(), SEARCH_DELAY_MS);
   // The page belongs to the search it was chosen in: a new search starts at page 1.
   const [paging, setPaging] = useState({ search: '', page: 1 });
   const page = paging.search === search ? paging.page : 1;
-  const [editing, setEditing] = useState<{ supplier: Supplier | undefined } | undefined>();
+  const editor = useRecordEditor<Supplier>();
   const [deleting, setDeleting] = useState<Supplier | undefined>();
-  const [notice, setNotice] = useState<string | undefined>();
 
-  const list = useQuery({
-    queryKey: suppliersKey(search, page),
-    queryFn: ({ signal }) => unwrap(api.GET('/suppliers', { params: { query: { search: search || undefined, page, limit: SUPPLIERS_PAGE_SIZE } }, signal })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useSuppliers({ search, page });
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
 
@@ -52,87 +42,63 @@ export default function SuppliersPage() {
     if (data && !list.isPlaceholderData && data.data.length === 0 && data.total > 0 && page > 1) setPaging({ search, page: pages });
   }, [data, list.isPlaceholderData, page, pages, search]);
 
-  const remove = useMutation({
-    mutationFn: (supplier: Supplier) => unwrap(api.DELETE('/suppliers/{id}', { params: { path: { id: supplier.id } } })),
-    onSuccess: async (_, supplier) => {
+  const remove = useDeleteSupplier({
+    onSuccess: (_, supplier) => {
       setDeleting(undefined);
-      setNotice(t.deleted(supplier.name));
-      await queryClient.invalidateQueries({ queryKey: ['suppliers'] });
+      editor.say(t.deleted(supplier.name));
     },
   });
 
-  const openCreate = () => {
-    setNotice(undefined);
-    setEditing({ supplier: undefined });
-  };
   const clearSearch = () => setTyped('');
 
   return (
-    <Page
+    <RecordListPage
       title={t.title}
       actions={
+        <Link href="/imports?kind=suppliers" className="button secondary">
+          {t.importSpreadsheet}
+        </Link>
+      }
+      newLabel={t.newSupplier}
+      onNew={() => editor.edit(undefined)}
+      toolbar={<SupplierSearch typed={typed} onTyped={setTyped} total={data?.total} />}
+      notice={editor.notice}
+      query={list}
+      skeleton={{ rows: 6, columns: 6 }}
+      empty={data && data.total === 0 ? <NoSuppliers search={search} onClear={clearSearch} /> : undefined}
+      dialogs={
         <>
-          <Link href="/imports?kind=suppliers" className="button secondary">
-            {t.importSpreadsheet}
-          </Link>
-          <button type="button" className="button primary" onClick={openCreate}>
-            {t.newSupplier}
-          </button>
+          <SupplierFormDialog
+            open={editor.dialog.open}
+            supplier={editor.dialog.record}
+            onOpenChange={editor.dialog.onOpenChange}
+            onSaved={(saved, created) => editor.saved(created ? t.created(saved.name) : t.updated(saved.name))}
+          />
+          <ConfirmDialog
+            open={deleting !== undefined}
+            onOpenChange={(open) => {
+              if (!open) setDeleting(undefined);
+            }}
+            title={t.deleteTitle}
+            description={deleting ? t.deleteDescription(deleting.name) : ''}
+            confirmLabel={t.deleteConfirm}
+            busy={remove.isPending}
+            onConfirm={() => {
+              if (deleting) remove.mutate(deleting);
+            }}
+          >
+            {remove.error ? <ProblemAlert error={remove.error} /> : null}
+          </ConfirmDialog>
         </>
       }
     >
-      <div className="toolbar">
-        <div className="supplier-search">
-          <TextField
-            label={t.search}
-            type="search"
-            value={typed}
-            onValueChange={setTyped}
-            hint={t.searchHint}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={100}
-          />
-        </div>
-        {data ? (
-          <p className="muted" aria-live="polite">
-            {t.total(data.total)}
-          </p>
-        ) : null}
-      </div>
-      {notice ? (
-        <p className="alert alert-ok" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {list.isError ? <ProblemAlert error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {list.isPending ? (
-        <SkeletonRows rows={6} columns={6} />
-      ) : data && data.total === 0 ? (
-        search ? (
-          <EmptyState
-            title={t.noMatchTitle(search)}
-            hint={t.noMatchHint}
-            action={
-              <button type="button" className="button secondary" onClick={clearSearch}>
-                {t.clearSearch}
-              </button>
-            }
-          />
-        ) : (
-          // The hint points at the page's own New supplier button: one control of that name on the page.
-          <EmptyState title={t.emptyTitle} hint={t.emptyHint} />
-        )
-      ) : data ? (
+      {data ? (
         <>
           <SupplierTable
             suppliers={data.data}
             caption={search ? t.tableCaptionSearch(search, data.total) : t.tableCaption}
             busy={list.isFetching}
-            onEdit={(supplier) => {
-              setNotice(undefined);
-              setEditing({ supplier });
-            }}
+            onEdit={editor.edit}
             onDelete={(supplier) => {
               remove.reset();
               setDeleting(supplier);
@@ -141,34 +107,52 @@ export default function SuppliersPage() {
           <Pager label={t.pager} page={page} pages={pages} hasNext={page < pages} onPage={(next) => setPaging({ search, page: next })} />
         </>
       ) : null}
+    </RecordListPage>
+  );
+}
 
-      <SupplierFormDialog
-        open={editing !== undefined}
-        supplier={editing?.supplier}
-        onOpenChange={(open) => {
-          if (!open) setEditing(undefined);
-        }}
-        onSaved={(saved, created) => {
-          setEditing(undefined);
-          setNotice(created ? t.created(saved.name) : t.updated(saved.name));
-          void queryClient.invalidateQueries({ queryKey: ['suppliers'] });
-        }}
-      />
-      <ConfirmDialog
-        open={deleting !== undefined}
-        onOpenChange={(open) => {
-          if (!open) setDeleting(undefined);
-        }}
-        title={t.deleteTitle}
-        description={deleting ? t.deleteDescription(deleting.name) : ''}
-        confirmLabel={t.deleteConfirm}
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
-      >
-        {remove.error ? <ProblemAlert error={remove.error} /> : null}
-      </ConfirmDialog>
-    </Page>
+/** The search as typed, and how many suppliers it found once known. */
+function SupplierSearch({ typed, onTyped, total }: { typed: string; onTyped: (typed: string) => void; total: number | undefined }) {
+  const t = useMessages(supplierMessages);
+  return (
+    <div className="toolbar">
+      <div className="supplier-search">
+        <TextField
+          label={t.search}
+          type="search"
+          value={typed}
+          onValueChange={onTyped}
+          hint={t.searchHint}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={100}
+        />
+      </div>
+      {total !== undefined ? (
+        <p className="muted" aria-live="polite">
+          {t.total(total)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** No supplier at all (add the first one), or none for the search (clear it). */
+function NoSuppliers({ search, onClear }: { search: string; onClear: () => void }) {
+  const t = useMessages(supplierMessages);
+  if (!search) {
+    // The hint points at the page's own New supplier button: one control of that name on the page.
+    return <EmptyState title={t.emptyTitle} hint={t.emptyHint} />;
+  }
+  return (
+    <EmptyState
+      title={t.noMatchTitle(search)}
+      hint={t.noMatchHint}
+      action={
+        <button type="button" className="button secondary" onClick={onClear}>
+          {t.clearSearch}
+        </button>
+      }
+    />
   );
 }

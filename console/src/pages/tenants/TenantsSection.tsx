@@ -1,6 +1,5 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { changeTenant, useRefreshTenants, useTenants } from '../../api/tenants';
 import { Pager } from '../../components/Pager';
 import { formatDate } from '../../format/date';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -8,7 +7,6 @@ import { useMessages } from '../../i18n';
 import { adminMessages } from '../settings/messages';
 import { useCursorStack } from '../../components/useCursorStack';
 import { ConfirmCall } from '../../components/ConfirmCall';
-import { tenantsQuery } from '../settings/PolicySection';
 
 /** A tenant as the list shows it (GET /tenants): `status` and `deletionDueAt` only when it is not active. */
 interface ListedTenant {
@@ -24,17 +22,16 @@ type Change = { kind: 'close' | 'reopen'; tenant: ListedTenant };
 /** POST /tenants/{id}/close or /reopen, confirmed (platform administrators); the list is read again after it. */
 function TenantChangeDialog({ change, onClose }: { change: Change; onClose: () => void }) {
   const t = useMessages(adminMessages);
-  const queryClient = useQueryClient();
+  const refresh = useRefreshTenants();
   const { tenant, kind } = change;
-  const path = { params: { path: { id: tenant.id } } };
   return (
     <ConfirmCall
       title={kind === 'close' ? t.closeTenantTitle(tenant.name) : t.reopenTenantTitle(tenant.name)}
       description={kind === 'close' ? t.closeTenantText(t.closeTenantDays) : t.reopenTenantText}
       confirmLabel={kind === 'close' ? t.closeTenant : t.reopenTenant}
-      call={() => unwrap(kind === 'close' ? api.POST('/tenants/{id}/close', path) : api.POST('/tenants/{id}/reopen', path))}
+      call={() => changeTenant(tenant.id, kind)}
       onDone={() => {
-        void queryClient.invalidateQueries({ queryKey: ['admin', 'tenants'] });
+        void refresh();
         onClose();
       }}
       onClose={onClose}
@@ -46,7 +43,7 @@ function TenantChangeDialog({ change, onClose }: { change: Change; onClose: () =
 export function TenantsSection() {
   const t = useMessages(adminMessages);
   const paging = useCursorStack();
-  const tenants = useQuery({ ...tenantsQuery(paging.cursor), placeholderData: keepPreviousData });
+  const tenants = useTenants(paging.cursor);
   const [change, setChange] = useState<Change | null>(null);
   if (tenants.error) return <ProblemAlert error={tenants.error} onRetry={() => void tenants.refetch()} />;
   if (!tenants.data) return null;

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { components } from '@backoffice/client';
-import { api, idempotencyKey, linkPage, unwrap } from '../../api/client';
+import { idempotencyKey } from '../../api/client';
+import { useInvitations, useInvite, useWithdrawInvitation } from '../../api/invitations';
 import { fieldErrors } from '../../api/problems';
 import { ConfirmDialog } from '../../components/Dialogs';
 import { TextField } from '../../components/Field';
@@ -16,16 +16,11 @@ import { useCursorStack } from '../../components/useCursorStack';
 
 type Invitation = components['schemas']['ListInvitationsResponse'][number];
 
-const INVITATIONS = ['admin', 'invitations'] as const;
-
 /** The pending invitations (GET /auth/invitations, Link-header cursors): send one, withdraw one. */
 export function InvitationsSection() {
   const t = useMessages(adminMessages);
   const paging = useCursorStack();
-  const invitations = useQuery({
-    queryKey: [...INVITATIONS, paging.cursor ?? ''],
-    queryFn: ({ signal }) => linkPage(api.GET('/auth/invitations', { params: { query: paging.cursor ? { cursor: paging.cursor } : {} }, signal })),
-  });
+  const invitations = useInvitations(paging.cursor);
   return (
     <section className="card" aria-labelledby="invitations-title">
       <h2 id="invitations-title">{t.invitationsTitle}</h2>
@@ -50,20 +45,17 @@ export function InvitationsSection() {
 /** POST /auth/invitations with one Idempotency-Key while the form is open, renewed after a success. */
 function InviteForm() {
   const t = useMessages(adminMessages);
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [key, setKey] = useState(idempotencyKey);
-  const invite = useMutation({
-    mutationFn: (address: string) => unwrap(api.POST('/auth/invitations', { params: { header: key }, body: { email: address } })),
-    onSuccess: async () => {
+  const invite = useInvite({
+    onSuccess: () => {
       setEmail('');
       setKey(idempotencyKey());
-      await queryClient.invalidateQueries({ queryKey: INVITATIONS });
     },
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    invite.mutate(email.trim());
+    invite.mutate({ email: email.trim(), key });
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label={t.invite}>
@@ -140,14 +132,7 @@ function InvitationTable({ invitations }: { invitations: Invitation[] }) {
 
 function WithdrawDialog({ invitation, onClose }: { invitation: Invitation; onClose: () => void }) {
   const t = useMessages(adminMessages);
-  const queryClient = useQueryClient();
-  const withdraw = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/auth/invitations/{id}', { params: { path: { id: invitation.id } } })),
-    onSuccess: async () => {
-      onClose();
-      await queryClient.invalidateQueries({ queryKey: INVITATIONS });
-    },
-  });
+  const withdraw = useWithdrawInvitation(invitation, { onSuccess: onClose });
   return (
     <ConfirmDialog
       open

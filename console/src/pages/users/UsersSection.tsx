@@ -1,7 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '@backoffice/client';
-import { api, linkPage, unwrap } from '../../api/client';
+import { useChangeRole, useUserAction, useUsers, type UserAction } from '../../api/users';
 import { ConfirmDialog } from '../../components/Dialogs';
 import { Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -15,17 +14,11 @@ import { useCursorStack } from '../../components/useCursorStack';
 export type User = components['schemas']['UpdateUserResponse'];
 type Role = User['role'];
 
-/** GET /users, one page (Link-header cursors); the page's key is shared with the access check. */
-export const usersQuery = (cursor: string | undefined) => ({
-  queryKey: ['admin', 'users', cursor ?? ''] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) => linkPage(api.GET('/users', { params: { query: cursor ? { cursor } : {} }, signal })),
-});
-
 /** The tenant's users: change a role, remove one (confirmed), reset a member's second factor (confirmed). */
 export function UsersSection({ meId }: { meId: string | undefined }) {
   const t = useMessages(adminMessages);
   const paging = useCursorStack();
-  const users = useQuery(usersQuery(paging.cursor));
+  const users = useUsers(paging.cursor);
   const [notice, setNotice] = useState('');
   return (
     <section className="card" aria-labelledby="users-title">
@@ -50,7 +43,7 @@ export function UsersSection({ meId }: { meId: string | undefined }) {
   );
 }
 
-type Pending = { kind: 'remove' | 'resetMfa'; user: User };
+type Pending = { kind: UserAction; user: User };
 
 function UserTable({ users, meId, onNotice }: { users: User[]; meId: string | undefined; onNotice: (text: string) => void }) {
   const t = useMessages(adminMessages);
@@ -110,14 +103,7 @@ function UserTable({ users, meId, onNotice }: { users: User[]; meId: string | un
 
 function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) {
   const t = useMessages(adminMessages);
-  const queryClient = useQueryClient();
-  const change = useMutation({
-    mutationFn: (role: Role) => unwrap(api.PATCH('/users/{id}', { params: { path: { id: user.id } }, body: { role } })),
-    onSuccess: async () => {
-      onChanged();
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
-    },
-  });
+  const change = useChangeRole(user.id, { onSuccess: onChanged });
   return (
     <>
       <select
@@ -136,16 +122,10 @@ function RoleSelect({ user, onChanged }: { user: User; onChanged: () => void }) 
 
 function UserDialog({ pending: { kind, user }, onClose, onDone }: { pending: Pending; onClose: () => void; onDone: (text: string) => void }) {
   const t = useMessages(adminMessages);
-  const queryClient = useQueryClient();
-  const act = useMutation({
-    mutationFn: () =>
-      kind === 'remove'
-        ? unwrap(api.DELETE('/users/{id}', { params: { path: { id: user.id } } }))
-        : unwrap(api.DELETE('/users/{id}/mfa', { params: { path: { id: user.id } } })),
-    onSuccess: async () => {
+  const act = useUserAction(user.id, kind, {
+    onSuccess: () => {
       onClose();
       if (kind === 'resetMfa') onDone(t.resetMfaDone(user.name));
-      await queryClient.invalidateQueries({ queryKey: ['admin'] });
     },
   });
   return (

@@ -1,7 +1,6 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { components } from '@backoffice/client';
-import { api, linkPage } from '../../api/client';
+import { useDeliveryLog } from '../../api/webhooks';
 import { SelectField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
@@ -10,14 +9,11 @@ import { useMessages } from '../../i18n';
 import { common } from '../../i18n/common';
 import { webhookMessages } from './webhook-messages';
 import { useOutcomeText, useRetry } from './webhook-sends';
-import { attemptOutcome, DELIVERED_TYPES, DELIVERY_STATUSES, deliveriesQuery, NO_DELIVERY_FILTERS, WEBHOOKS, type DeliveryFilters } from './webhooks';
+import { attemptOutcome, DELIVERED_TYPES, DELIVERY_STATUSES, NO_DELIVERY_FILTERS, type DeliveryFilters } from './webhooks';
 import type { WebhookEndpoint } from './WebhooksSection';
 
 export type Delivery = components['schemas']['ListWebhookDeliveriesResponse'][number];
 type Attempt = Delivery['attempts'][number];
-
-/** While a delivery shown waits for its next attempt, the log is read again this often. */
-const PENDING_REFRESH_MS = 5_000;
 
 /**
  * An endpoint's delivery log (GET /webhook-endpoints/{id}/deliveries, newest first), filtered by
@@ -28,15 +24,7 @@ const PENDING_REFRESH_MS = 5_000;
 export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
   const t = useMessages(webhookMessages);
   const [filters, setFilters] = useState<DeliveryFilters>(NO_DELIVERY_FILTERS);
-  const log = useInfiniteQuery({
-    queryKey: [...WEBHOOKS, endpoint.id, 'deliveries', filters],
-    queryFn: ({ pageParam, signal }) =>
-      linkPage(api.GET('/webhook-endpoints/{id}/deliveries', { params: { path: { id: endpoint.id }, query: deliveriesQuery(filters, pageParam) }, signal })),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor,
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((delivery) => delivery.status === 'pending')) ? PENDING_REFRESH_MS : false,
-  });
+  const log = useDeliveryLog(endpoint.id, filters);
   const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
   const [notice, setNotice] = useState('');
   const retry = useRetry(setNotice);

@@ -1,5 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { deleteWebhookEndpoint, rotateWebhookSecret, useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from '../../api/webhooks';
 import { FormDialog } from '../../components/Dialogs';
 import { formatDateTime } from '../../format/date';
 import { useMessages } from '../../i18n';
@@ -18,11 +17,7 @@ import type { EndpointWithSecret, WebhookEndpoint } from './WebhooksSection';
  */
 export function CreateEndpointDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (endpoint: EndpointWithSecret) => void }) {
   const t = useMessages(webhookMessages);
-  const create = useMutation({
-    mutationFn: (form: EndpointForm) => unwrap(api.POST('/webhook-endpoints', { body: createEndpointBody(form) })),
-    gcTime: 0,
-    onSuccess: (created) => onCreated(created),
-  });
+  const create = useCreateWebhookEndpoint({ onSuccess: (created) => onCreated(created) });
   return (
     <FormDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.createTitle}>
       <WebhookForm
@@ -32,7 +27,7 @@ export function CreateEndpointDialog({ onClose, onCreated }: { onClose: () => vo
         withEnabled={false}
         busy={create.isPending}
         error={create.error}
-        onSubmit={(form) => create.mutate(form)}
+        onSubmit={(form) => create.mutate(createEndpointBody(form))}
         onCancel={onClose}
       />
     </FormDialog>
@@ -50,14 +45,11 @@ export function EditEndpointDialog({
   onSaved: (endpoint: WebhookEndpoint) => void;
 }) {
   const t = useMessages(webhookMessages);
-  const save = useMutation({
-    mutationFn: (form: EndpointForm) =>
-      unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: updateEndpointBody(endpoint, form) })),
-    onSuccess: (saved) => onSaved(saved),
-  });
+  const save = useUpdateWebhookEndpoint(endpoint.id, { onSuccess: (saved) => onSaved(saved) });
   const submit = (form: EndpointForm) => {
-    if (Object.keys(updateEndpointBody(endpoint, form)).length === 0) onClose();
-    else save.mutate(form);
+    const body = updateEndpointBody(endpoint, form);
+    if (Object.keys(body).length === 0) onClose();
+    else save.mutate(body);
   };
   return (
     <FormDialog open onOpenChange={(open) => (open ? undefined : onClose())} title={t.editTitle(endpoint.url)}>
@@ -91,7 +83,7 @@ export function RotateSecretDialog({
       title={t.rotateTitle(endpoint.url)}
       description={t.rotateText}
       confirmLabel={t.rotate}
-      call={() => unwrap(api.POST('/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: endpoint.id } } }))}
+      call={() => rotateWebhookSecret(endpoint.id)}
       onDone={onRotated}
       onClose={onClose}
     />
@@ -106,7 +98,7 @@ export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: { endpoin
       title={t.deleteTitle(endpoint.url)}
       description={t.deleteText}
       confirmLabel={t.deleteLabel}
-      call={() => unwrap(api.DELETE('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } } }))}
+      call={() => deleteWebhookEndpoint(endpoint.id)}
       onDone={() => onDeleted()}
       onClose={onClose}
     />

@@ -1,7 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '@backoffice/client';
-import { api, linkPage } from '../../api/client';
+import { useRefreshWebhookEndpoints, useWebhookEndpoints } from '../../api/webhooks';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMessages } from '../../i18n';
 import { ListSection, ListStates } from '../../components/ListSection';
@@ -17,7 +16,7 @@ import {
 } from './WebhookDialogs';
 import { webhookMessages } from './webhook-messages';
 import { useSendTest } from './webhook-sends';
-import { WEBHOOKS, type DeliveredType, type DeliveryStatus, type DisabledReason, type WebhookEventType } from './webhooks';
+import type { DeliveredType, DeliveryStatus, DisabledReason, WebhookEventType } from './webhooks';
 import { EndpointTable, type EndpointAction } from './WebhookTable';
 
 export type WebhookEndpoint = components['schemas']['UpdateWebhookEndpointResponse'];
@@ -44,12 +43,8 @@ export const TYPES_MATCH_THE_API: [
  */
 export function WebhooksSection() {
   const t = useMessages(webhookMessages);
-  const queryClient = useQueryClient();
   const paging = useCursorStack();
-  const endpoints = useQuery({
-    queryKey: [...WEBHOOKS, 'list', paging.cursor ?? ''],
-    queryFn: ({ signal }) => linkPage(api.GET('/webhook-endpoints', { params: { query: paging.cursor ? { cursor: paging.cursor } : {} }, signal })),
-  });
+  const endpoints = useWebhookEndpoints(paging.cursor);
   const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<EndpointAction | undefined>();
   const [secret, setSecret] = useState<ShownWebhookSecret | undefined>();
@@ -57,7 +52,7 @@ export function WebhooksSection() {
   const [logOf, setLogOf] = useState<WebhookEndpoint | undefined>();
   const test = useSendTest(setNotice);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [...WEBHOOKS, 'list'] });
+  const refresh = useRefreshWebhookEndpoints();
   const done = (text: string) => {
     setPending(undefined);
     setNotice(text);

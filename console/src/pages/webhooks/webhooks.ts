@@ -6,9 +6,6 @@
  */
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES as API_WEBHOOK_EVENT_TYPES } from '../../../../clients/typescript/src/enums';
 
-/** The section's queries: the list (`list`) and each endpoint's log (`<id>`, `deliveries`). */
-export const WEBHOOKS = ['admin', 'webhook-endpoints'] as const;
-
 /** The event types an endpoint may receive, in the order the API lists them (its own enumeration, from the generated client). */
 export const WEBHOOK_EVENT_TYPES = API_WEBHOOK_EVENT_TYPES;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
