@@ -1,0 +1,250 @@
+import { formatScaled, QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
+import { applyMovement, EMPTY_BALANCE, type ExactBalance } from '../inventory/costing';
+import type { MovementType } from '../inventory/model';
+import type { Drift, Invariant } from './model';
+
+/**
+ * The invariants, as pure functions of the records read (./repository decodes them): each
+ * returns the drift it finds, named by the items' keys. No I/O, so each is tested on its own.
+ */
+
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+export interface BalanceRecord extends ItemKey {
+  productId: string;
+  warehouseId: string;
+  quantity: bigint;
+  totalCost: bigint;
+  averageCost: bigint;
+  version: number;
+}
+
+export interface MovementRecord extends ItemKey {
+  id: string;
+  type: MovementType;
+  /** Thousandths of a unit (an ADJUSTMENT's is the quantity counted). */
+  quantity: bigint;
+  /** 10^-4 of the currency per unit, when the movement gave one. */
+  unitCost?: bigint;
+  createdAt: string;
+  balanceAfter: bigint;
+  averageCostAfter: bigint;
+}
+
+export interface WarehouseRecord extends ItemKey {
+  id: string;
+  totalItems: bigint;
+  totalProducts: number;
+  totalValue: bigint;
+}
+
+export interface ProductRecord extends ItemKey {
+  id: string;
+  sku: string;
+  onHand: bigint;
+}
+
+/** A uniqueness item: the value it makes unique, and the record it points at. */
+export interface SentinelRecord extends ItemKey {
+  value: string;
+  pointsTo: string;
+}
+
+/** A record a sentinel makes unique: its id and its unique value. */
+export interface UniqueRecord extends ItemKey {
+  id: string;
+  value: string;
+}
+
+const key = ({ pk, sk }: ItemKey): ItemKey => ({ pk, sk });
+const quantity = (value: bigint) => formatScaled(value, QUANTITY_PLACES);
+const money = (value: bigint) => formatScaled(value, VALUE_PLACES);
+const cost = (value: bigint) => formatScaled(value, UNIT_COST_PLACES);
+
+/** A balance as its movements leave it: what `--fix` writes back. */
+export interface ReplayedBalance extends ExactBalance {
+  version: number;
+}
+
+/** How many of the next movements by createdAt are tried first for the next step (see replayBalance). */
+const NEXT_STEP_WINDOW = 64;
+
+/**
+ * Replay a balance's movements in the order they were applied. That is not quite createdAt's:
+ * a movement takes its createdAt when asked, and one that lost a race for the balance applies
+ * after a later one. Each movement records the balance it left (balanceAfter, averageCostAfter),
+ * and each was conditioned on the balance before it, so the order is the chain those records
+ * make: at each step, the movement (the earliest by createdAt, among the next few first) whose
+ * application to the balance so far gives what it recorded. Drift: a movement that fits no
+ * step (its record differs from the replay), one the rule refuses, and a balance that is not
+ * the replay's end.
+ */
+export function replayBalance(balance: BalanceRecord, movements: readonly MovementRecord[]): { replayed: ReplayedBalance; drift: Drift[] } {
+  const drift: Drift[] = [];
+  const remaining = [...movements].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  let state: ExactBalance = EMPTY_BALANCE;
+  let steps = 0;
+  const apply = (from: ExactBalance, movement: MovementRecord): ExactBalance | undefined => {
+    try {
+      return applyMovement(from, {
+        type: movement.type,
+        quantity: movement.quantity,
+        ...(movement.unitCost === undefined ? {} : { unitCost: movement.unitCost }),
+      });
+    } catch {
+      return undefined;
+    }
+  };
+  const fitsFrom = (from: ExactBalance) => (movement: MovementRecord) => {
+    const next = apply(from, movement);
+    return next !== undefined && next.quantity === movement.balanceAfter && next.averageCost === movement.averageCostAfter;
+  };
+  const step = (movement: MovementRecord) => apply(state, movement);
+  /** The index of the next step: the first that fits, among the next few first; else none. */
+  const nextFitting = (from: ExactBalance, except?: MovementRecord) => {
+    const fits = fitsFrom(from);
+    const candidates = (list: MovementRecord[]) => list.findIndex((movement) => movement !== except && fits(movement));
+    const near = candidates(remaining.slice(0, NEXT_STEP_WINDOW));
+    if (near >= 0 || remaining.length <= NEXT_STEP_WINDOW) return near;
+    const later = candidates(remaining.slice(NEXT_STEP_WINDOW));
+    return later < 0 ? -1 : later + NEXT_STEP_WINDOW;
+  };
+  /** When nothing fits, the movement whose replay lets the chain go on (its own record is the one that differs), else the earliest. */
+  const misfit = () => {
+    const index = remaining.slice(0, NEXT_STEP_WINDOW).findIndex((movement) => {
+      const next = step(movement);
+      return next !== undefined && nextFitting(next, movement) >= 0;
+    });
+    return index < 0 ? 0 : index;
+  };
+  while (remaining.length > 0) {
+    const index = nextFitting(state);
+    const matched = index >= 0;
+    const [movement] = remaining.splice(matched ? index : misfit(), 1) as [MovementRecord];
+    const next = step(movement);
+    steps += 1;
+    if (next === undefined) {
+      drift.push({
+        invariant: 'balance-replay',
+        keys: [key(movement)],
+        detail: `movement ${movement.id} (${movement.type} ${quantity(movement.quantity)}) cannot apply to the ${quantity(state.quantity)} the movements before it leave`,
+        fixable: false,
+      });
+      continue;
+    }
+    if (!matched)
+      drift.push({
+        invariant: 'balance-replay',
+        keys: [key(movement)],
+        detail: `movement ${movement.id} records balanceAfter ${quantity(movement.balanceAfter)} at average ${cost(movement.averageCostAfter)}; the replay leaves ${quantity(next.quantity)} at ${cost(next.averageCost)}`,
+        fixable: false,
+      });
+    state = next;
+  }
+  const replayed = { ...state, version: steps };
+  if (balance.quantity !== state.quantity || balance.totalCost !== state.value || balance.averageCost !== state.averageCost || balance.version !== steps)
+    drift.push({
+      invariant: 'balance-replay',
+      keys: [key(balance)],
+      detail: `the balance of product ${balance.productId} in warehouse ${balance.warehouseId} is ${quantity(balance.quantity)} worth ${money(balance.totalCost)} at ${cost(balance.averageCost)} after ${balance.version} movements; its ${steps} movements leave ${quantity(state.quantity)} worth ${money(state.value)} at ${cost(state.averageCost)}`,
+      fixable: true,
+    });
+  return { replayed, drift };
+}
+
+export interface WarehouseTotals {
+  totalItems: bigint;
+  totalProducts: number;
+  totalValue: bigint;
+}
+
+/** Each warehouse's totals from its balances: units, products with a non-zero balance, value. */
+export function warehouseTotals(balances: readonly Pick<BalanceRecord, 'warehouseId' | 'quantity' | 'totalCost'>[]): Map<string, WarehouseTotals> {
+  const totals = new Map<string, WarehouseTotals>();
+  for (const balance of balances) {
+    const sum = totals.get(balance.warehouseId) ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n };
+    sum.totalItems += balance.quantity;
+    sum.totalValue += balance.totalCost;
+    if (balance.quantity !== 0n) sum.totalProducts += 1;
+    totals.set(balance.warehouseId, sum);
+  }
+  return totals;
+}
+
+export function checkWarehouseTotals(warehouses: readonly WarehouseRecord[], totals: ReadonlyMap<string, WarehouseTotals>): Drift[] {
+  return warehouses.flatMap((warehouse) => {
+    const expected = totals.get(warehouse.id) ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n };
+    if (warehouse.totalItems === expected.totalItems && warehouse.totalProducts === expected.totalProducts && warehouse.totalValue === expected.totalValue)
+      return [];
+    return [
+      {
+        invariant: 'warehouse-totals' as const,
+        keys: [key(warehouse)],
+        detail: `warehouse ${warehouse.id} holds ${quantity(warehouse.totalItems)} units of ${warehouse.totalProducts} products worth ${money(warehouse.totalValue)}; its balances sum to ${quantity(expected.totalItems)} units of ${expected.totalProducts} products worth ${money(expected.totalValue)}`,
+        fixable: true,
+      },
+    ];
+  });
+}
+
+/** Each product's units on hand over every warehouse, from the balances. */
+export function onHandOf(balances: readonly Pick<BalanceRecord, 'productId' | 'quantity'>[]): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const balance of balances) sums.set(balance.productId, (sums.get(balance.productId) ?? 0n) + balance.quantity);
+  return sums;
+}
+
+export function checkOnHand(products: readonly ProductRecord[], sums: ReadonlyMap<string, bigint>): Drift[] {
+  return products.flatMap((product) => {
+    const expected = sums.get(product.id) ?? 0n;
+    return product.onHand === expected
+      ? []
+      : [
+          {
+            invariant: 'product-on-hand' as const,
+            keys: [key(product)],
+            detail: `product ${product.sku} (${product.id}) holds ${quantity(product.onHand)} on hand; its balances sum to ${quantity(expected)}`,
+            fixable: true,
+          },
+        ];
+  });
+}
+
+export function checkCount(invariant: Invariant, counter: ItemKey & { count: number | undefined }, actual: number, what: string): Drift[] {
+  if ((counter.count ?? 0) === actual) return [];
+  return [{ invariant, keys: [key(counter)], detail: `the ${what} count is ${counter.count ?? 'absent'}; there are ${actual}`, fixable: true }];
+}
+
+/**
+ * Uniqueness items against the records they make unique: a sentinel whose record is gone or
+ * holds another value is orphaned (fixable: removing it frees a value nothing uses); a record
+ * without its sentinel is not fixable here, since two records may now share the value.
+ */
+export function checkSentinels(invariant: Invariant, what: string, sentinels: readonly SentinelRecord[], records: readonly UniqueRecord[]): Drift[] {
+  const byId = new Map(records.map((record) => [record.id, record]));
+  const drift: Drift[] = [];
+  const covered = new Set<string>();
+  for (const sentinel of sentinels) {
+    const record = byId.get(sentinel.pointsTo);
+    if (record && record.value === sentinel.value) {
+      covered.add(record.id);
+      continue;
+    }
+    drift.push({
+      invariant,
+      keys: [key(sentinel)],
+      detail: record
+        ? `the ${what} sentinel ${sentinel.value} points at ${sentinel.pointsTo}, whose ${what} is ${record.value}`
+        : `the ${what} sentinel ${sentinel.value} points at ${sentinel.pointsTo}, which does not exist`,
+      fixable: true,
+    });
+  }
+  for (const record of records) {
+    if (covered.has(record.id)) continue;
+    drift.push({ invariant, keys: [key(record)], detail: `${record.id} has no sentinel for its ${what} ${record.value}`, fixable: false });
+  }
+  return drift;
+}

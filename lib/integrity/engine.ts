@@ -1,0 +1,133 @@
+import {
+  checkCount,
+  checkOnHand,
+  checkSentinels,
+  checkWarehouseTotals,
+  onHandOf,
+  replayBalance,
+  warehouseTotals,
+  type BalanceRecord,
+  type ReplayedBalance,
+} from './checks';
+import type { Drift, Invariant, InvariantReport, TenantReport } from './model';
+import {
+  readBalances,
+  readMovements,
+  readProducts,
+  readProductSkus,
+  readSupplierCount,
+  readSupplierDocuments,
+  readSuppliers,
+  readWarehouses,
+  removeSentinel,
+  repairBalance,
+  repairCount,
+  repairOnHand,
+  repairWarehouseTotals,
+} from './repository';
+
+/**
+ * `verify` for one tenant: read what is recorded and what is maintained from it, check every
+ * invariant (./checks), and with `fix` mend what is derived (balances from their movements,
+ * totals and on-hand from the balances, counts, orphaned sentinels) by conditioned writes
+ * (./repository). A recorded movement is never changed. The derived numbers are checked
+ * against the balances as replayed, so one `fix` mends a balance and the totals above it.
+ */
+
+export interface VerifyOptions {
+  fix?: boolean;
+  /** Told after each invariant, for progress on long runs. */
+  progress?: (line: string) => void;
+}
+
+/** How many balances are replayed at once: each reads its own movement list. */
+const REPLAYS_AT_ONCE = 8;
+
+async function replayAll(tenantId: string, balances: readonly BalanceRecord[]): Promise<{ replayed: Map<BalanceRecord, ReplayedBalance>; drift: Drift[] }> {
+  const replayed = new Map<BalanceRecord, ReplayedBalance>();
+  const drift: Drift[] = [];
+  for (let start = 0; start < balances.length; start += REPLAYS_AT_ONCE) {
+    const slice = balances.slice(start, start + REPLAYS_AT_ONCE);
+    const results = await Promise.all(
+      slice.map(async (balance) => replayBalance(balance, await readMovements(tenantId, balance.productId, balance.warehouseId))),
+    );
+    results.forEach((result, index) => {
+      replayed.set(slice[index] as BalanceRecord, result.replayed);
+      drift.push(...result.drift);
+    });
+  }
+  return { replayed, drift };
+}
+
+export async function verifyTenant(tenantId: string, options: VerifyOptions = {}): Promise<TenantReport> {
+  const report: InvariantReport[] = [];
+  const fixed: Drift[] = [];
+  const record = (invariant: Invariant, checked: number, drift: Drift[]) => {
+    report.push({ invariant, checked, drift });
+    options.progress?.(`${tenantId} ${invariant}: ${checked} checked, ${drift.length} drift`);
+  };
+  const mend = async (drift: Drift, write: () => Promise<boolean>) => {
+    if (options.fix && drift.fixable && (await write())) fixed.push(drift);
+  };
+
+  const [warehouses, products, balances, skus, suppliers, documents, supplierCount] = await Promise.all([
+    readWarehouses(tenantId),
+    readProducts(tenantId),
+    readBalances(tenantId),
+    readProductSkus(tenantId),
+    readSuppliers(tenantId),
+    readSupplierDocuments(tenantId),
+    readSupplierCount(tenantId),
+  ]);
+
+  const replays = await replayAll(tenantId, balances);
+  record('balance-replay', balances.length, replays.drift);
+  for (const drift of replays.drift) {
+    const balance = balances.find((candidate) => candidate.pk === drift.keys[0]?.pk && candidate.sk === drift.keys[0]?.sk);
+    const replayed = balance && replays.replayed.get(balance);
+    if (balance && replayed) await mend(drift, () => repairBalance(balance, replayed));
+  }
+  // The totals above the balances, from the balances as their movements leave them.
+  const asReplayed = balances.map((balance) => {
+    const replayed = replays.replayed.get(balance);
+    return replayed ? { ...balance, quantity: replayed.quantity, totalCost: replayed.value } : balance;
+  });
+
+  const totals = warehouseTotals(asReplayed);
+  const warehouseDrift = checkWarehouseTotals(warehouses, totals);
+  record('warehouse-totals', warehouses.length, warehouseDrift);
+  for (const drift of warehouseDrift) {
+    const warehouse = warehouses.find((candidate) => candidate.sk === drift.keys[0]?.sk);
+    const expected = warehouse && totals.get(warehouse.id);
+    if (warehouse) await mend(drift, () => repairWarehouseTotals(warehouse, expected ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n }));
+  }
+
+  const sums = onHandOf(asReplayed);
+  const onHandDrift = checkOnHand(products, sums);
+  record('product-on-hand', products.length, onHandDrift);
+  for (const drift of onHandDrift) {
+    const product = products.find((candidate) => candidate.sk === drift.keys[0]?.sk);
+    if (product) await mend(drift, () => repairOnHand(product, sums.get(product.id) ?? 0n));
+  }
+
+  const countDrift = checkCount('supplier-count', supplierCount, suppliers.length, 'supplier');
+  record('supplier-count', 1, countDrift);
+  for (const drift of countDrift) await mend(drift, () => repairCount(supplierCount, suppliers.length));
+
+  const documentDrift = checkSentinels('supplier-documents', 'document', documents, suppliers);
+  record('supplier-documents', documents.length + suppliers.length, documentDrift);
+  for (const drift of documentDrift) {
+    const sentinel = documents.find((candidate) => candidate.sk === drift.keys[0]?.sk);
+    if (sentinel) await mend(drift, () => removeSentinel(sentinel, 'supplierId'));
+  }
+
+  const productRecords = products.map((product) => ({ pk: product.pk, sk: product.sk, id: product.id, value: product.sku }));
+  const skuDrift = checkSentinels('product-skus', 'SKU', skus, productRecords);
+  record('product-skus', skus.length + products.length, skuDrift);
+  for (const drift of skuDrift) {
+    const sentinel = skus.find((candidate) => candidate.sk === drift.keys[0]?.sk);
+    if (sentinel) await mend(drift, () => removeSentinel(sentinel, 'productId'));
+  }
+
+  return { tenantId, invariants: report, fixed };
+}

@@ -1,0 +1,42 @@
+/**
+ * The integrity checker's report (`npm run verify`): for each invariant the service maintains,
+ * how many records it checked and the drift it found, each named by the keys of the items
+ * involved, what was expected and what is stored; and what `--fix` mended.
+ */
+export const INVARIANTS = ['balance-replay', 'warehouse-totals', 'product-on-hand', 'supplier-count', 'supplier-documents', 'product-skus'] as const;
+export type Invariant = (typeof INVARIANTS)[number];
+
+/** What each invariant says, for the report. */
+export const INVARIANT_TEXT: Record<Invariant, string> = {
+  'balance-replay': "each balance is the replay of its movements, and each movement's balanceAfter the replay at its step",
+  'warehouse-totals': "each warehouse's totals are the sums of its balances",
+  'product-on-hand': "each product's on-hand is the sum of its balances",
+  'supplier-count': "the tenant's supplier count is the number of its suppliers",
+  'supplier-documents': 'each document sentinel points at a live supplier of that document, and each supplier has its sentinel',
+  'product-skus': 'each SKU sentinel points at a live product of that SKU, and each product has its sentinel',
+};
+
+export interface Drift {
+  invariant: Invariant;
+  /** The items involved, by their keys (`pk` / `sk`). */
+  keys: { pk: string; sk: string }[];
+  /** What is wrong, in words: the expected value and the stored one. */
+  detail: string;
+  /** Whether `--fix` can mend it (it repairs only what is derived from what is recorded). */
+  fixable: boolean;
+}
+
+export interface InvariantReport {
+  invariant: Invariant;
+  checked: number;
+  drift: Drift[];
+}
+
+export interface TenantReport {
+  tenantId: string;
+  invariants: InvariantReport[];
+  /** The drift `--fix` mended (empty without `--fix`). */
+  fixed: Drift[];
+}
+
+export const driftOf = (report: TenantReport): Drift[] => report.invariants.flatMap((entry) => entry.drift);

@@ -1,0 +1,211 @@
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
+import { db, tableName } from '../db/client';
+import { scaledFrom, storedDecimal } from '../db/decimals';
+import { INVENTORY_ITEMS, SUPPLIER_ITEMS } from '../db/item-types';
+import { keys } from '../db/keys';
+import type { MovementType } from '../inventory/model';
+import type {
+  BalanceRecord,
+  ItemKey,
+  MovementRecord,
+  ProductRecord,
+  ReplayedBalance,
+  SentinelRecord,
+  UniqueRecord,
+  WarehouseRecord,
+  WarehouseTotals,
+} from './checks';
+
+/**
+ * What the integrity checker reads and mends. Reads are consistent Queries of one partition
+ * (or one sort-key prefix of it) in bounded pages, never a Scan: a tenant's items are found by
+ * their keys. A repair is one conditioned write: it applies only while the item still holds
+ * what the check read, so a change made meanwhile is never overwritten.
+ */
+
+/** Items a read page holds at most. */
+const PAGE_ITEMS = 500;
+
+async function* pages(pk: string, skPrefix?: string): AsyncGenerator<Record<string, unknown>[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
+        ConsistentRead: true,
+        Limit: PAGE_ITEMS,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    yield page.Items ?? [];
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/** Every item of the partition (or prefix) whose `type` is `type`, decoded, read page by page. */
+async function readAll<T>(pk: string, skPrefix: string | undefined, type: string | undefined, decode: (item: Record<string, unknown>) => T): Promise<T[]> {
+  const records: T[] = [];
+  for await (const page of pages(pk, skPrefix)) for (const item of page) if (type === undefined || item.type === type) records.push(decode(item));
+  return records;
+}
+
+const keyOf = (item: Record<string, unknown>): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });
+
+export const readWarehouses = (tenantId: string): Promise<WarehouseRecord[]> =>
+  readAll(keys.warehousesOfTenant(tenantId).pk, keys.warehousesOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.warehouse, (item) => ({
+    ...keyOf(item),
+    id: String(item.id),
+    totalItems: scaledFrom(item.totalItems, QUANTITY_PLACES),
+    totalProducts: Number(item.totalProducts ?? 0),
+    totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
+  }));
+
+export const readProducts = (tenantId: string): Promise<ProductRecord[]> =>
+  readAll(keys.productsOfTenant(tenantId).pk, keys.productsOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.product, (item) => ({
+    ...keyOf(item),
+    id: String(item.id),
+    sku: String(item.sku),
+    onHand: scaledFrom(item.onHand, QUANTITY_PLACES),
+  }));
+
+export const readBalances = (tenantId: string): Promise<BalanceRecord[]> =>
+  readAll(keys.stock(tenantId, '', '').pk, undefined, INVENTORY_ITEMS.stock, (item) => ({
+    ...keyOf(item),
+    productId: String(item.productId),
+    warehouseId: String(item.warehouseId),
+    quantity: scaledFrom(item.quantity, QUANTITY_PLACES),
+    totalCost: scaledFrom(item.totalCost, VALUE_PLACES),
+    averageCost: scaledFrom(item.averageCost, UNIT_COST_PLACES),
+    version: Number(item.version ?? 0),
+  }));
+
+/** The movements of one product in one warehouse: their record list (every type), page by page. */
+export const readMovements = (tenantId: string, productId: string, warehouseId: string): Promise<MovementRecord[]> =>
+  readAll(keys.historyOf(tenantId, { productId, warehouseId }).pk, undefined, INVENTORY_ITEMS.movement, (item) => ({
+    ...keyOf(item),
+    id: String(item.id),
+    type: item.movementType as MovementType,
+    quantity: scaledFrom(item.quantity, QUANTITY_PLACES),
+    ...(item.unitCost === null || item.unitCost === undefined ? {} : { unitCost: scaledFrom(item.unitCost, UNIT_COST_PLACES) }),
+    createdAt: String(item.createdAt),
+    balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
+    averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
+  }));
+
+export const readProductSkus = (tenantId: string): Promise<SentinelRecord[]> =>
+  readAll(keys.productSkusOfTenant(tenantId).pk, keys.productSkusOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.productSku, (item) => ({
+    ...keyOf(item),
+    value: String(item.sk).slice('PRODUCT_SKU#'.length),
+    pointsTo: String(item.productId ?? item.id),
+  }));
+
+export const readSuppliers = (tenantId: string): Promise<UniqueRecord[]> =>
+  readAll(keys.tenant(tenantId).pk, 'SUPPLIER#', SUPPLIER_ITEMS.supplier, (item) => ({ ...keyOf(item), id: String(item.id), value: String(item.document) }));
+
+export const readSupplierDocuments = (tenantId: string): Promise<SentinelRecord[]> =>
+  readAll(keys.tenant(tenantId).pk, 'SUPPLIER_DOCUMENT#', SUPPLIER_ITEMS.document, (item) => ({
+    ...keyOf(item),
+    value: String(item.sk).slice('SUPPLIER_DOCUMENT#'.length),
+    pointsTo: String(item.supplierId),
+  }));
+
+export async function readSupplierCount(tenantId: string): Promise<ItemKey & { count: number | undefined }> {
+  const key = keys.supplierStats(tenantId);
+  const [item] = await readAll(key.pk, key.sk, undefined, (found) => found);
+  return { ...key, count: item?.sk === key.sk && item.count !== undefined ? Number(item.count) : undefined };
+}
+
+/** Whether a conditioned repair found the item as the check read it. */
+async function conditioned(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** The balance set to its replay, while it is still the version the check read. */
+export const repairBalance = (balance: BalanceRecord, replayed: ReplayedBalance): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: balance.pk, sk: balance.sk },
+        UpdateExpression: 'SET quantity = :quantity, totalCost = :cost, averageCost = :average, version = :version',
+        ConditionExpression: 'version = :read',
+        ExpressionAttributeValues: {
+          ':quantity': storedDecimal(replayed.quantity, QUANTITY_PLACES),
+          ':cost': storedDecimal(replayed.value, VALUE_PLACES),
+          ':average': storedDecimal(replayed.averageCost, UNIT_COST_PLACES),
+          ':version': replayed.version,
+          ':read': balance.version,
+        },
+      }),
+    ),
+  );
+
+/** The warehouse's totals set to its balances' sums, while they are still what the check read. */
+export const repairWarehouseTotals = (warehouse: WarehouseRecord, totals: WarehouseTotals): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: warehouse.pk, sk: warehouse.sk },
+        UpdateExpression: 'SET totalItems = :items, totalProducts = :products, totalValue = :value',
+        ConditionExpression: 'attribute_exists(pk) AND totalItems = :readItems AND totalValue = :readValue',
+        ExpressionAttributeValues: {
+          ':items': storedDecimal(totals.totalItems, QUANTITY_PLACES),
+          ':products': totals.totalProducts,
+          ':value': storedDecimal(totals.totalValue, VALUE_PLACES),
+          ':readItems': storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
+          ':readValue': storedDecimal(warehouse.totalValue, VALUE_PLACES),
+        },
+      }),
+    ),
+  );
+
+export const repairOnHand = (product: ProductRecord, onHand: bigint): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: product.pk, sk: product.sk },
+        UpdateExpression: 'SET onHand = :onHand',
+        ConditionExpression: 'attribute_exists(pk) AND onHand = :read',
+        ExpressionAttributeValues: { ':onHand': storedDecimal(onHand, QUANTITY_PLACES), ':read': storedDecimal(product.onHand, QUANTITY_PLACES) },
+      }),
+    ),
+  );
+
+export const repairCount = (counter: ItemKey & { count: number | undefined }, count: number): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: counter.pk, sk: counter.sk },
+        UpdateExpression: 'SET #count = :count',
+        ConditionExpression: counter.count === undefined ? 'attribute_not_exists(#count)' : '#count = :read',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':count': count, ...(counter.count === undefined ? {} : { ':read': counter.count }) },
+      }),
+    ),
+  );
+
+/** An orphaned sentinel removed, while it still points where the check read. */
+export const removeSentinel = (sentinel: SentinelRecord, pointer: 'supplierId' | 'productId'): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { pk: sentinel.pk, sk: sentinel.sk },
+        ConditionExpression: '#pointer = :read',
+        ExpressionAttributeNames: { '#pointer': pointer },
+        ExpressionAttributeValues: { ':read': sentinel.pointsTo },
+      }),
+    ),
+  );

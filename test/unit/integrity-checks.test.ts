@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { checkCount, checkSentinels, replayBalance, warehouseTotals, type BalanceRecord, type MovementRecord } from '../../lib/integrity/checks';
+
+/** The integrity checker's invariants as pure functions: the replay's order, the sums, the counts and the sentinels. */
+const balanceKey = { pk: 'TENANT#t#STOCK', sk: 'p#w' };
+const balance = (fields: Partial<BalanceRecord>): BalanceRecord => ({
+  ...balanceKey,
+  productId: 'p',
+  warehouseId: 'w',
+  quantity: 0n,
+  totalCost: 0n,
+  averageCost: 0n,
+  version: 0,
+  ...fields,
+});
+let sequence = 0;
+const movement = (fields: Omit<MovementRecord, 'pk' | 'sk' | 'id'> & { id?: string }): MovementRecord => {
+  sequence += 1;
+  const id = fields.id ?? `m${sequence}`;
+  return { pk: 'TENANT#t#MOVEMENTS#p#w', sk: `${fields.createdAt}#${id}`, id, ...fields };
+};
+
+describe('the replay of a balance', () => {
+  // IN 10 at 2.0000, then two OUT of 3 whose createdAt is in the reverse of the order they applied in.
+  const inflow = movement({
+    type: 'IN',
+    quantity: 10_000n,
+    unitCost: 20_000n,
+    createdAt: '2026-11-29T10:00:00.000Z',
+    balanceAfter: 10_000n,
+    averageCostAfter: 20_000n,
+  });
+  const appliedSecond = movement({ type: 'OUT', quantity: 3_000n, createdAt: '2026-11-29T10:00:00.001Z', balanceAfter: 4_000n, averageCostAfter: 20_000n });
+  const appliedFirst = movement({ type: 'OUT', quantity: 3_000n, createdAt: '2026-11-29T10:00:00.002Z', balanceAfter: 7_000n, averageCostAfter: 20_000n });
+  const kept = balance({ quantity: 4_000n, totalCost: 80_000_000n, averageCost: 20_000n, version: 3 });
+
+  it('follows the chain the movements recorded, not their createdAt: a movement that lost a race applies after a later one', () => {
+    expect(replayBalance(kept, [appliedSecond, inflow, appliedFirst])).toEqual({
+      replayed: { quantity: 4_000n, value: 80_000_000n, averageCost: 20_000n, version: 3 },
+      drift: [],
+    });
+  });
+
+  it('names a balance that is not its replay, fixable, and a movement whose record differs, not fixable', () => {
+    const changed = replayBalance({ ...kept, quantity: 4_001n }, [inflow, appliedFirst, appliedSecond]);
+    expect(changed.drift.map(({ invariant, keys, fixable }) => ({ invariant, keys, fixable }))).toEqual([
+      { invariant: 'balance-replay', keys: [balanceKey], fixable: true },
+    ]);
+    const recorded = replayBalance(kept, [inflow, { ...appliedFirst, balanceAfter: 7_001n }, appliedSecond]);
+    expect(recorded.drift.map(({ keys, fixable }) => ({ keys, fixable }))).toEqual([{ keys: [{ pk: appliedFirst.pk, sk: appliedFirst.sk }], fixable: false }]);
+  });
+
+  it('names a movement the rule refuses (more out than on hand)', () => {
+    const refused = replayBalance(balance({ version: 1 }), [
+      movement({ type: 'OUT', quantity: 1n, createdAt: '2026-11-29T10:00:00.000Z', balanceAfter: 0n, averageCostAfter: 0n }),
+    ]);
+    expect(refused.drift.map((drift) => drift.detail)).toEqual([expect.stringContaining('cannot apply to the 0 the movements before it leave') as string]);
+  });
+});
+
+describe('the sums, counts and sentinels', () => {
+  it('sums each warehouse, counting the products whose balance is not zero', () => {
+    const totals = warehouseTotals([
+      { warehouseId: 'a', quantity: 1_500n, totalCost: 3n },
+      { warehouseId: 'a', quantity: 0n, totalCost: 0n },
+      { warehouseId: 'b', quantity: 2n, totalCost: 5n },
+    ]);
+    expect(Object.fromEntries(totals)).toEqual({
+      a: { totalItems: 1_500n, totalProducts: 1, totalValue: 3n },
+      b: { totalItems: 2n, totalProducts: 1, totalValue: 5n },
+    });
+  });
+
+  it('names a counter off by one, and an absent one that should count', () => {
+    const counter = { pk: 'TENANT#t', sk: 'STATS#SUPPLIERS' };
+    expect(checkCount('supplier-count', { ...counter, count: 3 }, 3, 'supplier')).toEqual([]);
+    expect(checkCount('supplier-count', { ...counter, count: 4 }, 3, 'supplier')).toEqual([
+      { invariant: 'supplier-count', keys: [counter], detail: 'the supplier count is 4; there are 3', fixable: true },
+    ]);
+    expect(checkCount('supplier-count', { ...counter, count: undefined }, 0, 'supplier')).toEqual([]);
+  });
+
+  it('names an orphaned sentinel (fixable), one pointing at a record of another value, and a record without its sentinel (not fixable)', () => {
+    const records = [
+      { pk: 'T', sk: 'SUPPLIER#1', id: '1', value: 'doc-1' },
+      { pk: 'T', sk: 'SUPPLIER#2', id: '2', value: 'doc-2' },
+    ];
+    const sentinels = [
+      { pk: 'T', sk: 'SUPPLIER_DOCUMENT#doc-1', value: 'doc-1', pointsTo: '1' },
+      { pk: 'T', sk: 'SUPPLIER_DOCUMENT#doc-old', value: 'doc-old', pointsTo: '2' },
+      { pk: 'T', sk: 'SUPPLIER_DOCUMENT#doc-9', value: 'doc-9', pointsTo: '9' },
+    ];
+    expect(checkSentinels('supplier-documents', 'document', sentinels, records).map(({ keys, detail, fixable }) => ({ keys, detail, fixable }))).toEqual([
+      { keys: [{ pk: 'T', sk: 'SUPPLIER_DOCUMENT#doc-old' }], detail: 'the document sentinel doc-old points at 2, whose document is doc-2', fixable: true },
+      { keys: [{ pk: 'T', sk: 'SUPPLIER_DOCUMENT#doc-9' }], detail: 'the document sentinel doc-9 points at 9, which does not exist', fixable: true },
+      { keys: [{ pk: 'T', sk: 'SUPPLIER#2' }], detail: '2 has no sentinel for its document doc-2', fixable: false },
+    ]);
+  });
+});
