@@ -1,6 +1,6 @@
 import { formatScaled, QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { applyMovement, EMPTY_BALANCE, type ExactBalance } from '../inventory/costing';
-import type { MovementType } from '../inventory/model';
+import { coverageOrder, INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type { Drift, Invariant } from './model';
 
 /**
@@ -44,7 +44,19 @@ export interface WarehouseRecord extends ItemKey {
 export interface ProductRecord extends ItemKey {
   id: string;
   sku: string;
+  name: string;
   onHand: bigint;
+  /** The coverage state its entries are written under: the version, and units sold per indexed window (absent: never indexed). */
+  coverageVersion: number;
+  sold?: ReadonlyMap<number, bigint>;
+}
+
+/** An entry of a coverage window (keys.coverageEntry): its place, and the figures it holds. */
+export interface CoverageEntryRecord extends ItemKey {
+  days: number;
+  name: string;
+  onHand: bigint;
+  sold: bigint;
 }
 
 /** A uniqueness item: the value it makes unique, and the record it points at. */
@@ -245,6 +257,43 @@ export function checkSentinels(invariant: Invariant, what: string, sentinels: re
   for (const record of records) {
     if (covered.has(record.id)) continue;
     drift.push({ invariant, keys: [key(record)], detail: `${record.id} has no sentinel for its ${what} ${record.value}`, fixable: false });
+  }
+  return drift;
+}
+
+/** The entry a product should have in a window: its place (sort key) and figures; none before it was ever indexed. */
+export function expectedEntry(product: ProductRecord, days: number): { sk: string; onHand: bigint; sold: bigint } | undefined {
+  if (!product.sold) return undefined;
+  const sold = product.sold.get(days) ?? 0n;
+  return { sk: coverageOrder({ id: product.id, sku: product.sku, onHand: product.onHand }, sold, days), onHand: product.onHand, sold };
+}
+
+/**
+ * Each indexed window against the products: an entry a product should have and lacks, or
+ * holds other figures (fixable: written again from the product), and an entry no product
+ * should have there (fixable: removed). The product items are what the entries derive from.
+ */
+export function checkCoverage(products: readonly ProductRecord[], entries: readonly CoverageEntryRecord[], coveragePk: (days: number) => string): Drift[] {
+  const drift: Drift[] = [];
+  for (const days of INDEXED_COVERAGE_DAYS) {
+    const held = new Map(entries.filter((entry) => entry.days === days).map((entry) => [entry.sk, entry]));
+    for (const product of products) {
+      const expected = expectedEntry(product, days);
+      if (!expected) continue;
+      const entry = held.get(expected.sk);
+      held.delete(expected.sk);
+      if (entry && entry.onHand === expected.onHand && entry.sold === expected.sold && entry.name === product.name) continue;
+      drift.push({
+        invariant: 'coverage-index',
+        keys: [{ pk: coveragePk(days), sk: expected.sk }],
+        detail: entry
+          ? `the ${days}-day entry of product ${product.sku} holds ${quantity(entry.onHand)} on hand and ${quantity(entry.sold)} sold; the product holds ${quantity(expected.onHand)} and ${quantity(expected.sold)}`
+          : `the ${days}-day window has no entry for product ${product.sku} (${product.id})`,
+        fixable: true,
+      });
+    }
+    for (const entry of held.values())
+      drift.push({ invariant: 'coverage-index', keys: [key(entry)], detail: `the ${days}-day entry ${entry.sk} is no product's place`, fixable: true });
   }
   return drift;
 }

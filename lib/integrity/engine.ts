@@ -1,6 +1,8 @@
 import {
   checkCount,
+  checkCoverage,
   checkOnHand,
+  expectedEntry,
   checkSentinels,
   checkWarehouseTotals,
   onHandOf,
@@ -9,9 +11,11 @@ import {
   type BalanceRecord,
   type ReplayedBalance,
 } from './checks';
+import { keys } from '../db/keys';
 import type { Drift, Invariant, InvariantReport, TenantReport } from './model';
 import {
   readBalances,
+  readCoverageEntries,
   readMovements,
   readProducts,
   readProductSkus,
@@ -19,6 +23,8 @@ import {
   readSupplierDocuments,
   readSuppliers,
   readWarehouses,
+  putCoverageEntry,
+  removeCoverageEntry,
   removeSentinel,
   repairBalance,
   repairCount,
@@ -70,7 +76,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     if (options.fix && drift.fixable && (await write())) fixed.push(drift);
   };
 
-  const [warehouses, products, balances, skus, suppliers, documents, supplierCount] = await Promise.all([
+  const [warehouses, products, balances, skus, suppliers, documents, supplierCount, coverage] = await Promise.all([
     readWarehouses(tenantId),
     readProducts(tenantId),
     readBalances(tenantId),
@@ -78,6 +84,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     readSuppliers(tenantId),
     readSupplierDocuments(tenantId),
     readSupplierCount(tenantId),
+    readCoverageEntries(tenantId),
   ]);
 
   const replays = await replayAll(tenantId, balances);
@@ -108,6 +115,25 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   for (const drift of onHandDrift) {
     const product = products.find((candidate) => candidate.sk === drift.keys[0]?.sk);
     if (product) await mend(drift, () => repairOnHand(product, sums.get(product.id) ?? 0n));
+  }
+
+  // The entries against each product's true on-hand (its balances'), so a drifted on-hand is one drift, not four.
+  const current = products.map((product) => ({ ...product, onHand: sums.get(product.id) ?? 0n }));
+  const coverageDrift = checkCoverage(current, coverage, (days) => keys.coverageIndexOf(tenantId, days).pk);
+  record('coverage-index', coverage.length, coverageDrift);
+  for (const drift of coverageDrift) {
+    const [where] = drift.keys;
+    const stray = coverage.find(
+      (entry) => entry.pk === where?.pk && entry.sk === where.sk && !current.some((product) => expectedEntry(product, entry.days)?.sk === entry.sk),
+    );
+    if (stray) {
+      await mend(drift, () => removeCoverageEntry(stray));
+      continue;
+    }
+    const days = Number(where?.pk.split('#COVERAGE#')[1]);
+    const product = current.find((candidate) => expectedEntry(candidate, days)?.sk === where?.sk);
+    const expected = product && expectedEntry(product, days);
+    if (product && expected) await mend(drift, () => putCoverageEntry(tenantId, product, days, expected));
   }
 
   const countDrift = checkCount('supplier-count', supplierCount, suppliers.length, 'supplier');

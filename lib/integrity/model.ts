@@ -3,7 +3,15 @@
  * how many records it checked and the drift it found, each named by the keys of the items
  * involved, what was expected and what is stored; and what `--fix` mended.
  */
-export const INVARIANTS = ['balance-replay', 'warehouse-totals', 'product-on-hand', 'supplier-count', 'supplier-documents', 'product-skus'] as const;
+export const INVARIANTS = [
+  'balance-replay',
+  'warehouse-totals',
+  'product-on-hand',
+  'coverage-index',
+  'supplier-count',
+  'supplier-documents',
+  'product-skus',
+] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
 /** What each invariant says, for the report. */
@@ -11,6 +19,7 @@ export const INVARIANT_TEXT: Record<Invariant, string> = {
   'balance-replay': "each balance is the replay of its movements, and each movement's balanceAfter the replay at its step",
   'warehouse-totals': "each warehouse's totals are the sums of its balances",
   'product-on-hand': "each product's on-hand is the sum of its balances",
+  'coverage-index': 'each indexed coverage window holds each product once, at its place for its on-hand and units sold, and nothing else',
   'supplier-count': "the tenant's supplier count is the number of its suppliers",
   'supplier-documents': 'each document sentinel points at a live supplier of that document, and each supplier has its sentinel',
   'product-skus': 'each SKU sentinel points at a live product of that SKU, and each product has its sentinel',

@@ -1,12 +1,14 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { db, tableName } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { INVENTORY_ITEMS, SUPPLIER_ITEMS } from '../db/item-types';
-import { keys } from '../db/keys';
-import type { MovementType } from '../inventory/model';
+import { COVERAGE_MARKER_SK, keys } from '../db/keys';
+import { coverageStateOf } from '../inventory/coverage-repository';
+import { INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type {
   BalanceRecord,
+  CoverageEntryRecord,
   ItemKey,
   MovementRecord,
   ProductRecord,
@@ -64,12 +66,34 @@ export const readWarehouses = (tenantId: string): Promise<WarehouseRecord[]> =>
   }));
 
 export const readProducts = (tenantId: string): Promise<ProductRecord[]> =>
-  readAll(keys.productsOfTenant(tenantId).pk, keys.productsOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.product, (item) => ({
-    ...keyOf(item),
-    id: String(item.id),
-    sku: String(item.sku),
-    onHand: scaledFrom(item.onHand, QUANTITY_PLACES),
-  }));
+  readAll(keys.productsOfTenant(tenantId).pk, keys.productsOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.product, (item) => {
+    const coverage = coverageStateOf(item);
+    return {
+      ...keyOf(item),
+      id: String(item.id),
+      sku: String(item.sku),
+      name: String(item.name),
+      onHand: scaledFrom(item.onHand, QUANTITY_PLACES),
+      coverageVersion: coverage.version,
+      ...(coverage.sold ? { sold: coverage.sold } : {}),
+    };
+  });
+
+/** Every entry of every indexed coverage window (not its marker). */
+export async function readCoverageEntries(tenantId: string): Promise<CoverageEntryRecord[]> {
+  const windows = await Promise.all(
+    INDEXED_COVERAGE_DAYS.map((days) =>
+      readAll(keys.coverageIndexOf(tenantId, days).pk, undefined, undefined, (item) => ({
+        ...keyOf(item),
+        days,
+        name: String(item.name),
+        onHand: scaledFrom(item.onHand, QUANTITY_PLACES),
+        sold: scaledFrom(item.sold, 0),
+      })),
+    ),
+  );
+  return windows.flat().filter((entry) => entry.sk !== COVERAGE_MARKER_SK);
+}
 
 export const readBalances = (tenantId: string): Promise<BalanceRecord[]> =>
   readAll(keys.stock(tenantId, '', '').pk, undefined, INVENTORY_ITEMS.stock, (item) => ({
@@ -124,7 +148,8 @@ async function conditioned(write: () => Promise<unknown>): Promise<boolean> {
     await write();
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    const name = (error as Error).name;
+    if (name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException') return false;
     throw error;
   }
 }
@@ -206,6 +231,54 @@ export const removeSentinel = (sentinel: SentinelRecord, pointer: 'supplierId' |
         ConditionExpression: '#pointer = :read',
         ExpressionAttributeNames: { '#pointer': pointer },
         ExpressionAttributeValues: { ':read': sentinel.pointsTo },
+      }),
+    ),
+  );
+
+/** A product's entry in a window written from the product, while its coverage state is the version the check read. */
+export const putCoverageEntry = (
+  tenantId: string,
+  product: ProductRecord,
+  days: number,
+  entry: { sk: string; onHand: bigint; sold: bigint },
+): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.coverageEntry(tenantId, days, entry.sk),
+                name: product.name,
+                onHand: storedDecimal(entry.onHand, QUANTITY_PLACES),
+                sold: storedDecimal(entry.sold, 0),
+              },
+            },
+          },
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: { pk: product.pk, sk: product.sk },
+              ConditionExpression: 'coverageVersion = :version',
+              ExpressionAttributeValues: { ':version': product.coverageVersion },
+            },
+          },
+        ],
+      }),
+    ),
+  );
+
+/** An entry that is no product's place removed, while it holds what the check read. */
+export const removeCoverageEntry = (entry: CoverageEntryRecord): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { pk: entry.pk, sk: entry.sk },
+        ConditionExpression: 'onHand = :onHand AND sold = :sold',
+        ExpressionAttributeValues: { ':onHand': storedDecimal(entry.onHand, QUANTITY_PLACES), ':sold': storedDecimal(entry.sold, 0) },
       }),
     ),
   );

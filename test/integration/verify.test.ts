@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
@@ -92,6 +92,17 @@ describe('verify', () => {
     const product = keys.product(tenantId, products[1] as string);
     const counter = keys.supplierStats(tenantId);
     const orphan = keys.supplierDocument(tenantId, cpf.generate());
+    // A coverage entry deleted: the 30-day window's entry of the first product.
+    const window = keys.coverageIndexOf(tenantId, 30).pk;
+    const entries =
+      (
+        await db().send(
+          new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': window }, ConsistentRead: true }),
+        )
+      ).Items ?? [];
+    const entry = entries.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })).find((found) => found.sk.endsWith(`#${products[0]}`));
+    expect(entry).toBeDefined();
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: entry }));
     // A balance changed, a warehouse total off by one cent, an on-hand off, a counter off by one, a sentinel orphaned.
     await update(balance, 'SET quantity = quantity + :delta', { ':delta': 1 });
     await update(warehouse, 'SET totalValue = totalValue + :cent', { ':cent': 0.01 });
@@ -104,6 +115,7 @@ describe('verify', () => {
       { invariant: 'balance-replay', keys: [balance], fixable: true },
       { invariant: 'warehouse-totals', keys: [warehouse], fixable: true },
       { invariant: 'product-on-hand', keys: [product], fixable: true },
+      { invariant: 'coverage-index', keys: [entry], fixable: true },
       { invariant: 'supplier-count', keys: [counter], fixable: true },
       { invariant: 'supplier-documents', keys: [orphan], fixable: true },
     ]);
@@ -117,6 +129,7 @@ describe('verify', () => {
       'balance-replay',
       'warehouse-totals',
       'product-on-hand',
+      'coverage-index',
       'supplier-count',
       'supplier-documents',
     ]);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkCount, checkSentinels, replayBalance, warehouseTotals, type BalanceRecord, type MovementRecord } from '../../lib/integrity/checks';
+import {
+  checkCount,
+  checkCoverage,
+  checkSentinels,
+  expectedEntry,
+  replayBalance,
+  warehouseTotals,
+  type BalanceRecord,
+  type MovementRecord,
+} from '../../lib/integrity/checks';
 
 /** The integrity checker's invariants as pure functions: the replay's order, the sums, the counts and the sentinels. */
 const balanceKey = { pk: 'TENANT#t#STOCK', sk: 'p#w' };
@@ -95,5 +104,44 @@ describe('the sums, counts and sentinels', () => {
       { keys: [{ pk: 'T', sk: 'SUPPLIER_DOCUMENT#doc-9' }], detail: 'the document sentinel doc-9 points at 9, which does not exist', fixable: true },
       { keys: [{ pk: 'T', sk: 'SUPPLIER#2' }], detail: '2 has no sentinel for its document doc-2', fixable: false },
     ]);
+  });
+});
+
+describe('the coverage index', () => {
+  const product = {
+    pk: 'TENANT#t',
+    sk: 'PRODUCT#p1',
+    id: 'p1',
+    sku: 'ARROZ',
+    name: 'Arroz',
+    onHand: 3_000n,
+    coverageVersion: 2,
+    sold: new Map([
+      [7, 0n],
+      [30, 1_000n],
+      [90, 2_000n],
+    ]),
+  };
+  const pk = (days: number) => `TENANT#t#COVERAGE#${days}`;
+  const entryOf = (days: number) => {
+    const expected = expectedEntry(product, days);
+    return { pk: pk(days), sk: String(expected?.sk), days, name: 'Arroz', onHand: 3_000n, sold: expected?.sold ?? 0n };
+  };
+
+  it('finds each product once per window at its place, and names a missing, a stale and a stray entry', () => {
+    const entries = [7, 30, 90].map(entryOf);
+    expect(entries.map((entry) => entry.sk)).toEqual(['N#ARROZ#p1', 'F049000#ARROZ#p1', 'F0513500#ARROZ#p1']);
+    expect(checkCoverage([product], entries, pk)).toEqual([]);
+    const stray = { pk: pk(7), sk: 'F011#OLD#p9', days: 7, name: 'Velho', onHand: 1n, sold: 1n };
+    const drift = checkCoverage([product], [{ ...entryOf(30), onHand: 2_000n }, entryOf(90), stray], pk);
+    expect(drift.map(({ keys, fixable }) => ({ keys, fixable }))).toEqual([
+      { keys: [{ pk: pk(7), sk: 'N#ARROZ#p1' }], fixable: true },
+      { keys: [{ pk: pk(7), sk: 'F011#OLD#p9' }], fixable: true },
+      { keys: [{ pk: pk(30), sk: 'F049000#ARROZ#p1' }], fixable: true },
+    ]);
+  });
+
+  it('expects no entry of a product never indexed', () => {
+    expect(checkCoverage([{ ...product, sold: undefined }], [], pk)).toEqual([]);
   });
 });
