@@ -225,7 +225,12 @@ export function checkOnHand(products: readonly ProductRecord[], sums: ReadonlyMa
   });
 }
 
-export function checkCount(invariant: Invariant, counter: ItemKey & { count: number | undefined }, actual: number, what: string): Drift[] {
+/**
+ * A maintained count against what it counts. `absentIsZero` false: a count never written is
+ * not drift (one written lazily, as the administrators' is before the first role change).
+ */
+export function checkCount(invariant: Invariant, counter: ItemKey & { count: number | undefined }, actual: number, what: string, absentIsZero = true): Drift[] {
+  if (counter.count === undefined && !absentIsZero) return [];
   if ((counter.count ?? 0) === actual) return [];
   return [{ invariant, keys: [key(counter)], detail: `the ${what} count is ${counter.count ?? 'absent'}; there are ${actual}`, fixable: true }];
 }

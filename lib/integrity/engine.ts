@@ -20,6 +20,10 @@ import {
   readProducts,
   readProductSkus,
   readSupplierCount,
+  readAdminCount,
+  readEndpointCount,
+  countAdministrators,
+  countEndpoints,
   readSupplierDocuments,
   readSuppliers,
   readWarehouses,
@@ -139,6 +143,19 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   const countDrift = checkCount('supplier-count', supplierCount, suppliers.length, 'supplier');
   record('supplier-count', 1, countDrift);
   for (const drift of countDrift) await mend(drift, () => repairCount(supplierCount, suppliers.length));
+
+  const [adminCount, admins, endpointCount, endpoints] = await Promise.all([
+    readAdminCount(tenantId),
+    countAdministrators(tenantId),
+    readEndpointCount(tenantId),
+    countEndpoints(tenantId),
+  ]);
+  const adminDrift = checkCount('admin-count', adminCount, admins, 'administrator', false);
+  record('admin-count', admins, adminDrift);
+  for (const drift of adminDrift) await mend(drift, () => repairCount(adminCount, admins));
+  const endpointDrift = checkCount('endpoint-count', endpointCount, endpoints, 'webhook endpoint');
+  record('endpoint-count', 1, endpointDrift);
+  for (const drift of endpointDrift) await mend(drift, () => repairCount(endpointCount, endpoints));
 
   const documentDrift = checkSentinels('supplier-documents', 'document', documents, suppliers);
   record('supplier-documents', documents.length + suppliers.length, documentDrift);

@@ -9,6 +9,8 @@ export const INVARIANTS = [
   'product-on-hand',
   'coverage-index',
   'supplier-count',
+  'admin-count',
+  'endpoint-count',
   'supplier-documents',
   'product-skus',
 ] as const;
@@ -21,6 +23,8 @@ export const INVARIANT_TEXT: Record<Invariant, string> = {
   'product-on-hand': "each product's on-hand is the sum of its balances",
   'coverage-index': 'each indexed coverage window holds each product once, at its place for its on-hand and units sold, and nothing else',
   'supplier-count': "the tenant's supplier count is the number of its suppliers",
+  'admin-count': "the tenant's administrator count is the number of its administrators (when it has one)",
+  'endpoint-count': "the tenant's webhook endpoint count is the number of its endpoints",
   'supplier-documents': 'each document sentinel points at a live supplier of that document, and each supplier has its sentinel',
   'product-skus': 'each SKU sentinel points at a live product of that SKU, and each product has its sentinel',
 };

@@ -2,7 +2,7 @@ import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { db, tableName } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
-import { INVENTORY_ITEMS, SUPPLIER_ITEMS } from '../db/item-types';
+import { INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
 import { COVERAGE_MARKER_SK, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
 import { INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
@@ -136,10 +136,29 @@ export const readSupplierDocuments = (tenantId: string): Promise<SentinelRecord[
     pointsTo: String(item.supplierId),
   }));
 
-export async function readSupplierCount(tenantId: string): Promise<ItemKey & { count: number | undefined }> {
-  const key = keys.supplierStats(tenantId);
+/** A maintained count: its item's key, the attribute that holds it, and its value (undefined: never written). */
+export type CounterRecord = ItemKey & { attribute: string; count: number | undefined };
+
+async function readCounter(key: ItemKey, attribute: string): Promise<CounterRecord> {
   const [item] = await readAll(key.pk, key.sk, undefined, (found) => found);
-  return { ...key, count: item?.sk === key.sk && item.count !== undefined ? Number(item.count) : undefined };
+  const value = item?.sk === key.sk ? item[attribute] : undefined;
+  return { ...key, attribute, count: value === undefined ? undefined : Number(value) };
+}
+
+export const readSupplierCount = (tenantId: string): Promise<CounterRecord> => readCounter(keys.supplierStats(tenantId), 'count');
+export const readAdminCount = (tenantId: string): Promise<CounterRecord> => readCounter(keys.tenantAdmins(tenantId), 'n');
+export const readEndpointCount = (tenantId: string): Promise<CounterRecord> => readCounter(keys.webhookEndpointCount(tenantId), 'n');
+
+/** How many of the tenant's users are administrators (what its administrator count counts). */
+export async function countAdministrators(tenantId: string): Promise<number> {
+  const { pk, skPrefix } = keys.usersOfTenant(tenantId);
+  return (await readAll(pk, skPrefix, USER_ITEMS.user, (item) => item.role)).filter((role) => role === 'ADMIN').length;
+}
+
+/** How many webhook endpoints the tenant has. */
+export async function countEndpoints(tenantId: string): Promise<number> {
+  const { pk, skPrefix } = keys.webhookEndpointsOf(tenantId);
+  return (await readAll(pk, skPrefix, WEBHOOK_ITEMS.endpoint, () => 1)).length;
 }
 
 /** Whether a conditioned repair found the item as the check read it. */
@@ -207,7 +226,7 @@ export const repairOnHand = (product: ProductRecord, onHand: bigint): Promise<bo
     ),
   );
 
-export const repairCount = (counter: ItemKey & { count: number | undefined }, count: number): Promise<boolean> =>
+export const repairCount = (counter: CounterRecord, count: number): Promise<boolean> =>
   conditioned(() =>
     db().send(
       new UpdateCommand({
@@ -215,7 +234,7 @@ export const repairCount = (counter: ItemKey & { count: number | undefined }, co
         Key: { pk: counter.pk, sk: counter.sk },
         UpdateExpression: 'SET #count = :count',
         ConditionExpression: counter.count === undefined ? 'attribute_not_exists(#count)' : '#count = :read',
-        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeNames: { '#count': counter.attribute },
         ExpressionAttributeValues: { ':count': count, ...(counter.count === undefined ? {} : { ':read': counter.count }) },
       }),
     ),

@@ -108,6 +108,8 @@ describe('verify', () => {
     await update(warehouse, 'SET totalValue = totalValue + :cent', { ':cent': 0.01 });
     await update(product, 'SET onHand = onHand + :delta', { ':delta': 0.001 });
     await update(counter, 'SET #count = #count + :one', { ':one': 1 }, { '#count': 'count' });
+    const admins = keys.tenantAdmins(tenantId);
+    await update(admins, 'SET n = n + :one', { ':one': 1 });
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...orphan, type: 'SupplierDocument', supplierId: randomUUID() } }));
 
     const found = await verifyTenant(tenantId);
@@ -117,6 +119,7 @@ describe('verify', () => {
       { invariant: 'product-on-hand', keys: [product], fixable: true },
       { invariant: 'coverage-index', keys: [entry], fixable: true },
       { invariant: 'supplier-count', keys: [counter], fixable: true },
+      { invariant: 'admin-count', keys: [admins], fixable: true },
       { invariant: 'supplier-documents', keys: [orphan], fixable: true },
     ]);
     expect(driftOf(found).find((drift) => drift.invariant === 'warehouse-totals')?.detail).toBe(
@@ -131,6 +134,7 @@ describe('verify', () => {
       'product-on-hand',
       'coverage-index',
       'supplier-count',
+      'admin-count',
       'supplier-documents',
     ]);
     expect(driftOf(await verifyTenant(tenantId))).toEqual([]);

@@ -145,3 +145,13 @@ describe('the coverage index', () => {
     expect(checkCoverage([{ ...product, sold: undefined }], [], pk)).toEqual([]);
   });
 });
+
+describe('a count written lazily', () => {
+  it('is no drift while never written, and drift once written wrong', () => {
+    const counter = { pk: 'TENANT#t', sk: 'STATS#ADMINS' };
+    expect(checkCount('admin-count', { ...counter, count: undefined }, 2, 'administrator', false)).toEqual([]);
+    expect(checkCount('admin-count', { ...counter, count: 3 }, 2, 'administrator', false).map((drift) => drift.detail)).toEqual([
+      'the administrator count is 3; there are 2',
+    ]);
+  });
+});
