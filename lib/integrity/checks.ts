@@ -302,3 +302,28 @@ export function checkCoverage(products: readonly ProductRecord[], entries: reado
   }
   return drift;
 }
+
+/**
+ * A searchable list against the live records: an id it finds that no record has (a deleted
+ * supplier still found), and a record it does not find. Fixable: the list is rebuilt from the
+ * records, as `npm run migrate` builds it.
+ */
+export function checkSearch(invariant: Invariant, manifest: ItemKey, indexed: ReadonlySet<string>, live: ReadonlySet<string>, what: string): Drift[] {
+  const stale = [...indexed].filter((id) => !live.has(id));
+  const missing = [...live].filter((id) => !indexed.has(id));
+  if (stale.length === 0 && missing.length === 0) return [];
+  const sample = (ids: string[]) => `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+  return [
+    {
+      invariant,
+      keys: [key(manifest)],
+      detail: [
+        stale.length > 0 ? `finds ${stale.length} ${what} that no longer exist (${sample(stale)})` : '',
+        missing.length > 0 ? `misses ${missing.length} live ${what} (${sample(missing)})` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+      fixable: true,
+    },
+  ];
+}

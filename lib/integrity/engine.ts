@@ -3,6 +3,7 @@ import {
   checkCoverage,
   checkOnHand,
   expectedEntry,
+  checkSearch,
   checkSentinels,
   checkWarehouseTotals,
   onHandOf,
@@ -11,7 +12,10 @@ import {
   type BalanceRecord,
   type ReplayedBalance,
 } from './checks';
-import { keys } from '../db/keys';
+import { keys, type SearchList } from '../db/keys';
+import { productSearchSource } from '../inventory/repository';
+import { rebuildSearchList, type SearchSource } from '../search/engine';
+import { supplierSearchSource } from '../suppliers/repository';
 import type { Drift, Invariant, InvariantReport, TenantReport } from './model';
 import {
   readBalances,
@@ -27,6 +31,7 @@ import {
   readSupplierDocuments,
   readSuppliers,
   readWarehouses,
+  readIndexedIds,
   putCoverageEntry,
   removeCoverageEntry,
   removeSentinel,
@@ -170,6 +175,17 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   for (const drift of skuDrift) {
     const sentinel = skus.find((candidate) => candidate.sk === drift.keys[0]?.sk);
     if (sentinel) await mend(drift, () => removeSentinel(sentinel, 'productId'));
+  }
+
+  const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [
+    ['supplier-search', 'suppliers', supplierSearchSource, new Set(suppliers.map((supplier) => supplier.id)), 'suppliers'],
+    ['product-search', 'products', productSearchSource, new Set(products.map((product) => product.id)), 'products'],
+  ];
+  for (const [invariant, list, source, live, what] of searches) {
+    const indexed = await readIndexedIds(tenantId, list);
+    const drift = indexed ? checkSearch(invariant, keys.searchManifest(tenantId, list), indexed, live, what) : [];
+    record(invariant, indexed?.size ?? 0, drift);
+    for (const found of drift) await mend(found, () => rebuildSearchList(source, tenantId));
   }
 
   return { tenantId, invariants: report, fixed };

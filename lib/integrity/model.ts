@@ -13,6 +13,8 @@ export const INVARIANTS = [
   'endpoint-count',
   'supplier-documents',
   'product-skus',
+  'supplier-search',
+  'product-search',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
@@ -27,6 +29,8 @@ export const INVARIANT_TEXT: Record<Invariant, string> = {
   'endpoint-count': "the tenant's webhook endpoint count is the number of its endpoints",
   'supplier-documents': 'each document sentinel points at a live supplier of that document, and each supplier has its sentinel',
   'product-skus': 'each SKU sentinel points at a live product of that SKU, and each product has its sentinel',
+  'supplier-search': 'the supplier search finds exactly the live suppliers',
+  'product-search': 'the product search finds exactly the live products',
 };
 
 export interface Drift {

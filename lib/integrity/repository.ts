@@ -5,6 +5,9 @@ import { scaledFrom, storedDecimal } from '../db/decimals';
 import { INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
 import { COVERAGE_MARKER_SK, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
+import { later, isTombstone, type VersionedRecord } from '../search/model';
+import { readSearchChunks, readSearchLog } from '../search/repository';
+import type { SearchList } from '../db/keys';
 import { INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type {
   BalanceRecord,
@@ -301,3 +304,24 @@ export const removeCoverageEntry = (entry: CoverageEntryRecord): Promise<boolean
       }),
     ),
   );
+
+/**
+ * The ids a searchable list finds: its chunks' records with every later delta applied (a
+ * tombstone removes its id), as a search computes them; undefined for a list never built (a
+ * search then reads the records themselves, so it cannot drift).
+ */
+export async function readIndexedIds(tenantId: string, list: SearchList): Promise<Set<string> | undefined> {
+  const log = await readSearchLog(tenantId, list);
+  if (!log.manifest) return undefined;
+  const { generation, versions } = log.manifest;
+  const chunks = await readSearchChunks(
+    tenantId,
+    list,
+    generation,
+    [...versions.keys()].filter((chunk) => (versions[chunk] as number) > 0),
+  );
+  const records = new Map<string, VersionedRecord>();
+  for (const chunk of chunks.values()) for (const record of chunk.records) records.set(record.id, later(records.get(record.id), record) as VersionedRecord);
+  for (const { record } of log.deltas) records.set(record.id, later(records.get(record.id), record) as VersionedRecord);
+  return new Set([...records.values()].filter((record) => !isTombstone(record)).map((record) => record.id));
+}

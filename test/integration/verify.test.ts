@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
 import { verifyTenant } from '../../lib/integrity/engine';
 import { driftOf, INVARIANTS, type TenantReport } from '../../lib/integrity/model';
+import { searchDeltaPut } from '../../lib/search/repository';
 import { call, newTenantWithAdmin, uniqueName, useLocalStoreInProcess, type Account } from './api';
 
 /**
@@ -65,7 +66,10 @@ const update = (key: { pk: string; sk: string }, expression: string, values: Rec
 
 describe('verify', () => {
   it('finds a tenant clean as the API leaves it, every invariant checked', async () => {
-    const { tenantId } = await stockedTenant();
+    const { admin, tenantId } = await stockedTenant();
+    // A search builds each list's index (before it, a search reads the records themselves, and nothing can drift).
+    expect((await call('GET', '/suppliers?search=um', { cookies: admin.cookies })).status).toBe(200);
+    expect((await call('GET', '/inventory/products?search=arroz', { cookies: admin.cookies })).status).toBe(200);
     const report = await verifyTenant(tenantId);
     expect(report.invariants.map((entry) => [entry.invariant, entry.checked > 0, entry.drift])).toEqual(INVARIANTS.map((name) => [name, true, []]));
     expect(report.fixed).toEqual([]);
@@ -86,7 +90,15 @@ describe('verify', () => {
   });
 
   it('names each planted fault by its keys, mends the derived ones, and leaves a recorded movement to a person', async () => {
-    const { tenantId, warehouses, products, suppliers } = await stockedTenant();
+    const { admin, tenantId, warehouses, products, suppliers } = await stockedTenant();
+    expect((await call('GET', '/suppliers?search=um', { cookies: admin.cookies })).status).toBe(200);
+    // A search entry left for a supplier that is gone: a delta of an id no supplier has.
+    const ghost = randomUUID();
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [searchDeltaPut(tenantId, 'suppliers', { id: ghost, version: 1, key: `fantasma#${ghost}`, words: 'fantasma', digits: '', view: '{}' })],
+      }),
+    );
     const balance = keys.stock(tenantId, products[0] as string, warehouses[1] as string);
     const warehouse = keys.warehouse(tenantId, warehouses[0] as string);
     const product = keys.product(tenantId, products[1] as string);
@@ -121,7 +133,9 @@ describe('verify', () => {
       { invariant: 'supplier-count', keys: [counter], fixable: true },
       { invariant: 'admin-count', keys: [admins], fixable: true },
       { invariant: 'supplier-documents', keys: [orphan], fixable: true },
+      { invariant: 'supplier-search', keys: [keys.searchManifest(tenantId, 'suppliers')], fixable: true },
     ]);
+    expect(driftOf(found).at(-1)?.detail).toBe(`finds 1 suppliers that no longer exist (${ghost})`);
     expect(driftOf(found).find((drift) => drift.invariant === 'warehouse-totals')?.detail).toBe(
       `warehouse ${warehouses[0]} holds 7.8 units of 1 products worth 26.00974; its balances sum to 7.8 units of 1 products worth 25.99974`,
     );
@@ -136,6 +150,7 @@ describe('verify', () => {
       'supplier-count',
       'admin-count',
       'supplier-documents',
+      'supplier-search',
     ]);
     expect(driftOf(await verifyTenant(tenantId))).toEqual([]);
 

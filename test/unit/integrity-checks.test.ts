@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkCount,
   checkCoverage,
+  checkSearch,
   checkSentinels,
   expectedEntry,
   replayBalance,
@@ -152,6 +153,21 @@ describe('a count written lazily', () => {
     expect(checkCount('admin-count', { ...counter, count: undefined }, 2, 'administrator', false)).toEqual([]);
     expect(checkCount('admin-count', { ...counter, count: 3 }, 2, 'administrator', false).map((drift) => drift.detail)).toEqual([
       'the administrator count is 3; there are 2',
+    ]);
+  });
+});
+
+describe('a searchable list', () => {
+  it('names the ids it finds that are gone and the live ones it misses, on its manifest', () => {
+    const manifest = { pk: 'TENANT#t#SEARCH#suppliers', sk: 'M' };
+    expect(checkSearch('supplier-search', manifest, new Set(['a', 'b']), new Set(['a', 'b']), 'suppliers')).toEqual([]);
+    expect(checkSearch('supplier-search', manifest, new Set(['a', 'gone']), new Set(['a', 'new']), 'suppliers')).toEqual([
+      {
+        invariant: 'supplier-search',
+        keys: [manifest],
+        detail: 'finds 1 suppliers that no longer exist (gone); misses 1 live suppliers (new)',
+        fixable: true,
+      },
     ]);
   });
 });
