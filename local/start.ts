@@ -6,6 +6,7 @@
  * (local/hot-reload.ts) unless `--no-watch` is given (the integration tests' API,
  * tools/local-api.ts). With `--bundles` it runs the synthesized bundles of cdk.out instead,
  * with each function's template environment and IAM grants (local/bundles/local-api.ts).
+ * LOCAL_FAULT_RATE (source mode only) makes a share of DynamoDB calls fail (local/faults.ts).
  * In source mode bcrypt runs in a pool of worker threads (local/password-pool.ts), as each
  * Lambda computes it on its own vCPU; LOCAL_PASSWORD_HASHER=in-process keeps it in process.
  *
@@ -28,6 +29,8 @@ import { applyLocalEnvironment, localSettings } from './environment';
 import { createGateway, createGatewayServer } from './gateway';
 import { startBundleMode, type BundleMode } from './bundles/local-api';
 import { startHotReload } from './hot-reload';
+import { faultSettings, faultSummary, injectFaults } from './faults';
+import { db } from '../lib/db/client';
 import { localPasswordHasher, startPasswordPool } from './password-pool';
 import { clearRuntimeInfo, loadAuthorizer, loadCurrentJob, loadHandler, runtimeState, writeRuntimeInfo } from './runtime';
 import { startSchedules } from './scheduler';
@@ -83,6 +86,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const { TABLE_NAME, ALLOWED_ORIGINS } = config();
+  // Fault injection (npm run chaos): on this process's one DynamoDB client, which the handlers
+  // share in source mode; the bundles carry clients of their own and never take it.
+  const faults = faultSettings();
+  const faultCounts = new Map<string, number>();
+  if (faults && bundles) {
+    await dynamo.stop();
+    throw new Error('LOCAL_FAULT_RATE runs the handlers from source: drop --bundles');
+  }
+  if (faults) {
+    injectFaults(db(), { ...faults, onFault: (kind) => faultCounts.set(kind, (faultCounts.get(kind) ?? 0) + 1) });
+    console.log(`[faults] ${faults.rate * 100} % of DynamoDB calls fail (LOCAL_FAULT_SEED=${faults.seed})`);
+  }
   let bundleMode: BundleMode | undefined;
   try {
     bundleMode = bundles ? await startBundleMode({ dataDir: settings.dataDir, dynamoEndpoint: dynamo.endpoint, log: (line) => console.log(line) }) : undefined;
@@ -172,6 +187,7 @@ async function main(): Promise<void> {
     await bundleMode?.runtime.stop();
     await passwordPool?.stop();
     await dynamo.stop();
+    if (faults) console.log(faultSummary(faultCounts));
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -20,6 +20,8 @@ export interface LocalApiOptions {
   bundles?: boolean;
   /** The API's port; a free one by default. */
   port?: number;
+  /** Fault injection (local/faults.ts): LOCAL_FAULT_RATE and LOCAL_FAULT_SEED; none by default. */
+  faults?: { rate: number; seed: number };
   /** Every line the API prints, as it comes. */
   onOutput?: (text: string) => void;
 }
@@ -30,7 +32,9 @@ export interface LocalApiOptions {
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   // A fresh API: none of this process's own local configuration leaks into it.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !(LOCAL_CONFIG_VARIABLES as readonly string[]).includes(name) && !name.startsWith('LOCAL_FAULT_')),
+  );
   const root = options.root ?? process.cwd();
   const child = spawn(
     join(root, 'node_modules', '.bin', 'tsx'),
@@ -45,6 +49,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         ALLOWED_ORIGINS: options.allowedOrigins,
         NODE_NO_WARNINGS: '1',
         ...(options.inMemory ? { DYNAMODB_IN_MEMORY: '1' } : {}),
+        ...(options.faults ? { LOCAL_FAULT_RATE: String(options.faults.rate), LOCAL_FAULT_SEED: String(options.faults.seed) } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

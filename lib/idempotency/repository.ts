@@ -32,7 +32,7 @@ export const IDEMPOTENCY_KEY_ACTIONS = ['GetItem', 'PutItem', 'UpdateItem', 'Del
  * Take the key for this request: a new record, one past its 24 hours that the TTL has not
  * removed yet, or one whose owner's lease ran out before it completed (its function died;
  * nothing of its write committed). One conditional Put decides, so of N requests with one
- * key exactly one holds it. When refused, the record as
+ * key exactly one holds it (each writes its own random owner). When refused, the record as
  * it is (consistent read), or none if it was released in between.
  */
 export async function claimKey(
@@ -54,7 +54,11 @@ export async function claimKey(
   );
   if (taken) return { taken: true };
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keyOf(claim), ConsistentRead: true }));
-  return { taken: false, record: Item ? pick<IdempotencyRecord>(Item, FIELDS) : undefined };
+  const existing = Item ? pick<IdempotencyRecord>(Item, FIELDS) : undefined;
+  // Our own Put: the SDK sent it again after its answer was lost (a timeout after the write
+  // applied), and the second copy found the first. The key is ours, not another request's.
+  if (existing?.owner === record.owner) return { taken: true };
+  return { taken: false, record: existing };
 }
 
 /** A write's Idempotency-Key and the answer (the view) to record with it. */

@@ -4,9 +4,11 @@ import { authorize } from '../../lib/auth/authorize';
 import { readAuditPage, type AuditFilter } from '../../lib/audit/repository';
 import { listMovements } from '../../lib/inventory/repository';
 import { IdempotencyKeyInUse } from '../../lib/errors';
+import { db } from '../../lib/db/client';
 import { completeKey } from '../../lib/idempotency/repository';
 import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_TTL_SECONDS, startIdempotent } from '../../lib/idempotency/service';
 import { addMovement } from '../../lib/inventory/service';
+import { injectFaults } from '../../local/faults';
 import {
   call,
   newTenantWithAdmin,
@@ -254,6 +256,31 @@ describe('a request that dies holding its key', () => {
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(await movementsOf(admin, at)).toHaveLength(0);
+  });
+
+  it('holds a key whose claim the SDK sent again after its answer was lost: the second copy finds its own record, not another request', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const key = randomUUID();
+    const body = { ...at, type: 'IN' as const, quantity: 1, unitCost: 1 };
+    const request = { method: 'POST', path: '/inventory/movements', body, successStatus: 201 };
+    const caller = { tenantId: admin.tenantId, userId: admin.userId };
+    // Every write's answer is lost after it applied: the claim's Put is sent again and refused by its own first copy.
+    const faults: string[] = [];
+    const removeFaults = injectFaults(db(), { rate: 1, seed: 1, kinds: ['timeout'], onFault: (kind, command) => faults.push(`${kind} ${command}`) });
+    let claimed: Awaited<ReturnType<typeof startIdempotent>>;
+    try {
+      claimed = await startIdempotent(caller, key, request, Date.now());
+    } finally {
+      removeFaults();
+    }
+    // Sent, and sent again by the SDK; the consistent read of the record met no fault.
+    expect(faults).toEqual(['timeout PutItemCommand', 'timeout PutItemCommand']);
+    expect(claimed.kind).toBe('claimed');
+    // The key is held: by this request, which may complete it, and by no other.
+    await expect(startIdempotent(caller, key, request, Date.now())).rejects.toBeInstanceOf(IdempotencyKeyInUse);
+    expect(claimed.kind === 'claimed' && (await completeKey(claimed.write, { id: 'answer' }))).toBe(true);
+    expect(await startIdempotent(caller, key, request, Date.now())).toEqual({ kind: 'replay', status: 201, body: JSON.stringify({ id: 'answer' }) });
   });
 });
 

@@ -1,0 +1,278 @@
+/**
+ * `npm run chaos [-- --rates 0.05,0.2 --seconds 30 --connections 8 --seed N]`: parallel writes
+ * of every kind the service has (stock movements, supplier creates, edits and deletes,
+ * product creates, sign-ins) against a fresh local API whose DynamoDB client fails a share of
+ * its calls the way DynamoDB does (local/faults.ts), one run per rate. The client retries as a
+ * client would: a 5xx, a 429, a lost answer or a key still in use again after a pause, with
+ * the same Idempotency-Key. Then, with the faults still on for the API but not for the checker:
+ *
+ * - every answer of 400 or more is a problem+json document;
+ * - every write either succeeded once or failed with no effect: the movements stored are
+ *   exactly those acknowledged, and the live suppliers exactly those created and not deleted;
+ * - no Idempotency-Key stays in use once every attempt with it has ended;
+ * - `verify` (lib/integrity) finds no drift on any tenant of the store.
+ *
+ * Exits 1 when a check fails, printing the seed to run it again.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cnpj } from 'cpf-cnpj-validator';
+import { resetConfig } from '../lib/config';
+import { verifyTenant } from '../lib/integrity/engine';
+import { driftOf } from '../lib/integrity/model';
+import { readBalances, readMovements, readSuppliers } from '../lib/integrity/repository';
+import { listTenantPage } from '../lib/tenants/repository';
+import { applyLocalEnvironment } from '../local/environment';
+import { seededRandom } from '../local/faults';
+import { readRuntimeInfo } from '../local/runtime';
+import { signUp, type SignedUp } from '../bench/support/sign-up';
+import { startLocalApi } from '../tools/local-api';
+
+const { values } = parseArgs({
+  options: {
+    rates: { type: 'string', default: '0.05,0.2' },
+    seconds: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '8' },
+    seed: { type: 'string' },
+  },
+  strict: true,
+});
+const RATES = values.rates.split(',').map(Number);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const SEED = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+
+/** How many times a client sends one request before it gives up, and its first pause. */
+const ATTEMPTS = 8;
+const FIRST_PAUSE_MS = 50;
+
+interface Answer {
+  status: number;
+  json: Record<string, unknown>;
+}
+
+/** What one run saw, for the checks. */
+interface Run {
+  failures: string[];
+  statuses: Map<number, number>;
+  movements: Set<string>;
+  created: Set<string>;
+  deleted: Set<string>;
+  /** Writes that ended in a failure after every retry: they must have left nothing. */
+  givenUp: number;
+  faults: string;
+}
+
+/** What a client sends again: a lost answer, a 5xx, a 429, and a key whose first request still runs (409 with Retry-After). */
+const retryable = (answer: Answer) =>
+  answer.status === 0 || answer.status === 429 || answer.status >= 500 || String(answer.json.type).endsWith('/idempotency-key-in-use');
+
+const pause = (ms: number) => new Promise((resolvePause) => setTimeout(resolvePause, ms));
+
+async function chaosRun(rate: number, seed: number): Promise<Run> {
+  const random = seededRandom(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const run: Run = { failures: [], statuses: new Map(), movements: new Set(), created: new Set(), deleted: new Set(), givenUp: 0, faults: '' };
+  const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-chaos-'));
+  let output = '';
+  const api = await startLocalApi({
+    dataDir,
+    inMemory: true,
+    allowedOrigins: 'https://app.example.com',
+    faults: { rate, seed },
+    onOutput: (text) => {
+      output += text;
+      if (process.env.CHAOS_DEBUG) process.stdout.write(`[api] ${text}`);
+    },
+  });
+  try {
+    /** One attempt; a lost answer (the connection failed) is status 0. */
+    const attempt = async (method: string, path: string, body: unknown, cookie: string | undefined, key: string | undefined): Promise<Answer> => {
+      const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...(key ? { 'idempotency-key': key } : {}) };
+      try {
+        const response = await fetch(`${api.url}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+        const text = await response.text();
+        run.statuses.set(response.status, (run.statuses.get(response.status) ?? 0) + 1);
+        if (process.env.CHAOS_DEBUG && response.status >= 400) console.log(method, path.replace(/[0-9a-f-]{36}/g, '{id}'), response.status, text.slice(0, 160));
+        if (response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/problem+json'))
+          run.failures.push(`${method} ${path} answered ${response.status} as ${response.headers.get('content-type')}, not problem+json`);
+        return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+      } catch {
+        return { status: 0, json: {} };
+      }
+    };
+    /** A request as a client sends it: again after a pause while the answer says to retry, with the same key. */
+    const send = async (method: string, path: string, body?: unknown, cookie?: string, key?: string): Promise<Answer> => {
+      let answer: Answer = { status: 0, json: {} };
+      for (let tries = 0; tries < ATTEMPTS; tries += 1) {
+        answer = await attempt(method, path, body, cookie, key);
+        if (!retryable(answer)) return answer;
+        await pause(FIRST_PAUSE_MS * 2 ** tries * (0.5 + random()));
+      }
+      return answer;
+    };
+    const write = async (method: string, path: string, body: unknown, cookie: string): Promise<Answer> => {
+      const answer = await send(method, path, body, cookie, crypto.randomUUID());
+      if (retryable(answer)) run.givenUp += 1;
+      // Every attempt of this client has ended: nothing runs that could hold the key.
+      if (String(answer.json.type).endsWith('/idempotency-key-in-use'))
+        run.failures.push(`${method} ${path}: its Idempotency-Key stayed in use after ${ATTEMPTS} tries, held by no running request`);
+      return answer;
+    };
+
+    // The accounts: sign-up is itself under faults, so a failed one is tried again under another name.
+    const accounts: SignedUp[] = [];
+    for (let index = 0; accounts.length < 2; index += 1) {
+      if (index > 10) throw new Error(`no account could be opened at ${rate * 100} % faults`);
+      const email = `chaos-${index}@example.com`;
+      try {
+        accounts.push(await signUp(api.url, dataDir, { tenantName: `chaos-${seed}-${index}`, name: 'Chaos', email, password: 'chaos password 123' }));
+      } catch (error) {
+        if (process.env.CHAOS_DEBUG) console.log(error);
+        // Given up under faults: the next one under another name (verify still checks this tenant).
+      }
+    }
+    const world = await Promise.all(
+      accounts.map(async (account) => {
+        const warehouses: string[] = [];
+        const products: string[] = [];
+        for (let index = 0; index < 2; index += 1) {
+          const answer = await write('POST', '/inventory/warehouses', { name: `W${index}` }, account.cookie);
+          if (answer.status === 201) warehouses.push(String(answer.json.id));
+        }
+        for (let index = 0; index < 3; index += 1) {
+          const answer = await write('POST', '/inventory/products', { sku: `CHAOS-${index}`, name: `Product ${index}` }, account.cookie);
+          if (answer.status === 201) products.push(String(answer.json.id));
+        }
+        return { account, warehouses, products, suppliers: [] as string[] };
+      }),
+    );
+
+    const deadline = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (Date.now() < deadline) {
+          const tenant = pick(world);
+          const { cookie } = tenant.account;
+          const roll = random();
+          if (roll < 0.4 && tenant.products.length > 0 && tenant.warehouses.length > 0) {
+            const inbound = random() < 0.6;
+            const answer = await write(
+              'POST',
+              '/inventory/movements',
+              {
+                productId: pick(tenant.products),
+                warehouseId: pick(tenant.warehouses),
+                type: inbound ? 'IN' : 'SALE',
+                quantity: Number((0.001 + random() * 4).toFixed(3)),
+                ...(inbound ? { unitCost: Number((random() * 9).toFixed(4)) } : {}),
+              },
+              cookie,
+            );
+            if (answer.status === 201) run.movements.add(String(answer.json.id));
+          } else if (roll < 0.6) {
+            const answer = await write(
+              'POST',
+              '/suppliers',
+              { name: `Fornecedor ${random().toString(36).slice(2, 8)}`, corporateName: 'Fornecedor Ltda', document: cnpj.generate() },
+              cookie,
+            );
+            if (answer.status === 201) {
+              run.created.add(String(answer.json.id));
+              tenant.suppliers.push(String(answer.json.id));
+            }
+          } else if (roll < 0.72 && tenant.suppliers.length > 0) {
+            await send('PATCH', `/suppliers/${pick(tenant.suppliers)}`, { name: `Renomeado ${random().toString(36).slice(2, 8)}` }, cookie);
+          } else if (roll < 0.78 && tenant.suppliers.length > 0) {
+            const id = tenant.suppliers.splice(Math.floor(random() * tenant.suppliers.length), 1)[0] as string;
+            const answer = await send('DELETE', `/suppliers/${id}`, undefined, cookie);
+            // Deleted now, or by an earlier attempt whose answer was lost.
+            if (answer.status === 204 || answer.status === 404) run.deleted.add(id);
+            else tenant.suppliers.push(id);
+          } else if (roll < 0.84) {
+            const answer = await write('POST', '/inventory/products', { sku: `CHAOS-${random().toString(36).slice(2, 10)}`, name: 'Produto' }, cookie);
+            if (answer.status === 201) tenant.products.push(String(answer.json.id));
+          } else if (roll < 0.88) {
+            await send('POST', '/auth/login', { email: tenant.account.email, password: tenant.account.password });
+          } else {
+            await send('GET', pick(['/suppliers?limit=20', '/inventory/movements?limit=20', '/inventory/dashboard/by-warehouse']), undefined, cookie);
+          }
+        }
+      }),
+    );
+
+    // The checker reads the store without faults: its own client, in this process.
+    const runtime = readRuntimeInfo(dataDir);
+    if (!runtime) throw new Error('the local API did not record its store');
+    await applyLocalEnvironment({ dataDir, port: 0, dynamoPort: 0 }, runtime.dynamoEndpoint);
+    resetConfig();
+    const storedMovements = new Set<string>();
+    const liveSuppliers = new Set<string>();
+    let tenants = 0;
+    let after: Parameters<typeof listTenantPage>[0]['after'];
+    do {
+      const page = await listTenantPage({ limit: 100, ...(after ? { after } : {}) });
+      for (const { id } of page.tenants) {
+        tenants += 1;
+        for (const balance of await readBalances(id))
+          for (const movement of await readMovements(id, balance.productId, balance.warehouseId)) storedMovements.add(movement.id);
+        for (const supplier of await readSuppliers(id)) liveSuppliers.add(supplier.id);
+        const report = await verifyTenant(id);
+        for (const drift of driftOf(report))
+          run.failures.push(`verify: ${drift.invariant} on tenant ${id}: ${drift.detail} [${drift.keys.map((item) => `${item.pk} / ${item.sk}`).join(', ')}]`);
+      }
+      after = page.last;
+    } while (after);
+
+    const unacknowledged = [...storedMovements].filter((id) => !run.movements.has(id)).length;
+    const lost = [...run.movements].filter((id) => !storedMovements.has(id)).length;
+    if (unacknowledged) run.failures.push(`${unacknowledged} movements are stored that no answer acknowledged (a failed or repeated write took effect)`);
+    if (lost) run.failures.push(`${lost} acknowledged movements are not stored`);
+    const expectedSuppliers = [...run.created].filter((id) => !run.deleted.has(id));
+    const extra = [...liveSuppliers].filter((id) => !run.created.has(id) || run.deleted.has(id)).length;
+    const missing = expectedSuppliers.filter((id) => !liveSuppliers.has(id)).length;
+    if (extra) run.failures.push(`${extra} live suppliers were never acknowledged, or were deleted`);
+    if (missing) run.failures.push(`${missing} acknowledged suppliers are missing`);
+    console.log(
+      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.givenUp} writes given up after ${ATTEMPTS} tries`,
+    );
+  } finally {
+    await api.stop();
+    run.faults = /\[faults\] injected (\{.*\})/.exec(output)?.[1] ?? '{}';
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return run;
+}
+
+/** One rate in a process of its own: the checker's DynamoDB client is the process's one, bound to one store. */
+function runAlone(rate: number, seed: number): Promise<number> {
+  const args = ['scripts/chaos.ts', '--rates', String(rate), '--seed', String(seed), '--seconds', values.seconds, '--connections', values.connections];
+  const child = spawn(join('node_modules', '.bin', 'tsx'), args, { stdio: 'inherit' });
+  return new Promise((resolveExit) => child.once('exit', (code) => resolveExit(code ?? 1)));
+}
+
+async function main(): Promise<void> {
+  if (RATES.some((rate) => !(rate >= 0 && rate <= 1)) || !(SECONDS > 0) || !(CONNECTIONS > 0))
+    throw new Error('--rates are shares between 0 and 1 (0.05,0.2); --seconds and --connections are positive');
+  if (RATES.length > 1) {
+    let failed = false;
+    for (const [index, rate] of RATES.entries()) if ((await runAlone(rate, SEED + index)) !== 0) failed = true;
+    if (failed) process.exitCode = 1;
+    return;
+  }
+  const rate = RATES[0] as number;
+  const run = await chaosRun(rate, SEED);
+  console.log(`  statuses ${JSON.stringify(Object.fromEntries(run.statuses))}; faults injected ${run.faults}`);
+  if (run.failures.length > 0) {
+    process.exitCode = 1;
+    console.error(`chaos ${rate * 100} %: FAILED (--rates ${rate} --seed ${SEED})\n  ${[...new Set(run.failures)].slice(0, 30).join('\n  ')}`);
+  } else console.log(`chaos ${rate * 100} %: every write succeeded once or failed with a problem and no effect; verify is clean on every tenant`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
