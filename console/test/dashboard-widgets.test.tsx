@@ -109,6 +109,25 @@ describe('the coverage widget', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Try again in 1200 s.');
   });
 
+  it("says which day the sales figures are of while the day's precomputation has not completed, in both languages, and nothing once current", async () => {
+    const stale = { 'Coverage-Stale': 'true', 'Coverage-Figures-Date': '2026-11-28' };
+    get.mockResolvedValueOnce(answer(200, [item('A', 3)], stale));
+    renderWith('pt-BR', <CoverageWidget />);
+    const notice = await screen.findByText('Vendas de 28/11/2026: as de hoje ainda estão sendo calculadas. O estoque disponível está atualizado.');
+    expect(notice.getAttribute('role')).toBe('status');
+    cleanup();
+
+    get.mockResolvedValueOnce(answer(200, [item('A', 3)], stale));
+    renderWith('en', <CoverageWidget />);
+    expect(await screen.findByText('Sales figures of 28/11/2026: today’s are still being computed. Available stock is up to date.')).toBeTruthy();
+    cleanup();
+
+    get.mockResolvedValueOnce(answer(200, [item('A', 3)], { 'Coverage-Stale': 'false', 'Coverage-Figures-Date': '2026-11-29' }));
+    renderWith('en', <CoverageWidget />);
+    await screen.findByText('Product A');
+    expect(screen.queryByText(/Sales figures of/)).toBeNull();
+  });
+
   it('with no products, says to create one in Inventory, with a link', async () => {
     get.mockResolvedValueOnce(answer(200, []));
     renderWith('pt-BR', <CoverageWidget />);

@@ -224,8 +224,8 @@ export function httpHandler<
       .use(requestLog())
       .use(securityHeaders())
       // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent
-      // routes send it) and Link (the list routes' next page).
-      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link' }))
+      // routes send it), Link (the list routes' next page) and the coverage dashboard's day.
+      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale' }))
       .use(problemHandler(routeName))
       .use(csrfGuard(ALLOWED_ORIGINS))
       .use(rateLimitGuard(route));

@@ -33,6 +33,8 @@ export interface RouteDocs {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** A list answering an array page, with the next page in a `Link` header (lib/pages). */
   linkPages?: boolean;
+  /** Headers of the success answer beyond those the document builder adds (Link, cookies, rate limits, replays). */
+  responseHeaders?: Record<string, { description: string; schema: { type: 'string'; format?: string; enum?: string[] } }>;
   /** Longer prose than the manifest's summary, where the rules need saying. */
   description?: string;
   /** A public route that reads the refresh cookie instead of the access cookie. */

@@ -20,8 +20,10 @@ import type { TenantStatus } from '../tenants/model';
  * changes either moves the entries in the same transaction, conditioned on the product's
  * `coverageVersion`. Movements change `onHand` (lib/inventory/repository); the
  * scheduled job changes `coverageSold` as the window moves and sales are rolled up, then
- * marks the index current for the day. The dashboard uses the index only when it is marked
- * current for today; otherwise it reads in full, so the answer is exact either way.
+ * marks the index current for the day. The dashboard pages through the index when it is
+ * current for today, and through the last one the job completed, marked stale with its day,
+ * when the job has not completed today's (it failed, or has not run yet); it reads in full
+ * only for a tenant whose index no run ever completed.
  */
 
 /** Units sold (thousandths) in each indexed window, by its `days`. */
@@ -110,17 +112,37 @@ function entrySource(entry: Record<string, unknown>): CoverageSource {
   return { id, sku, name: String(entry.name), onHand: scaledFrom(entry.onHand, QUANTITY_PLACES) };
 }
 
-/** A page read from the index: what each item after `afterOrder` is computed from, and the order of the last when more follow. */
+/**
+ * A page read from the index: what each item after `afterOrder` is computed from, the order
+ * of the last when more follow, and the business day whose sales the figures count (the
+ * windows end the day before): `today` when the index is current, else the last day a run of
+ * the job completed it for (`stale`).
+ */
 export interface CoverageIndexPage {
   rows: { product: CoverageSource; sold: bigint }[];
   lastOrder?: string;
+  figuresOf: string;
+  stale: boolean;
 }
 
 /**
- * A page of the coverage dashboard from the index of `days` (one of INDEXED_COVERAGE_DAYS),
- * or null when the index is not marked current for `today`. The first page is one Query (the
- * marker sorts first in the partition); a later page is that Query from the cursor's place
- * and a Get of the marker, in parallel. Both consistent: a movement just answered is in it.
+ * The day an index's figures are of: `through` while it is marked current (for today or, when
+ * the job has not run since, an earlier day); once invalidated (a roll-up started and has not
+ * finished), the last day a run completed it for. None for an index no run ever completed.
+ * Stock is never stale: every movement moves its product's entries in its own transaction.
+ */
+export function figuresDayOf(marker: Record<string, unknown> | undefined): string | undefined {
+  if (typeof marker?.through === 'string') return marker.through;
+  return typeof marker?.completedFor === 'string' ? marker.completedFor : undefined;
+}
+
+/**
+ * A page of the coverage dashboard from the index of `days` (one of INDEXED_COVERAGE_DAYS):
+ * current for `today`, or the last one the job completed when it has not completed today's
+ * (marked `stale`, with its day); null for an index no run ever completed. The first page is
+ * one Query (the marker sorts first in the partition); a later page is that Query from the
+ * cursor's place and a Get of the marker, in parallel. Both consistent: a movement just
+ * answered is in it.
  */
 export async function readCoverageIndexPage(
   tenantId: string,
@@ -153,11 +175,14 @@ export async function readCoverageIndexPage(
     marker = found.Item;
     entries = Items;
   }
-  if (marker?.through !== page.today) return null;
+  const figuresOf = figuresDayOf(marker);
+  if (figuresOf === undefined) return null;
   const items = entries.slice(0, page.limit);
   return {
     rows: items.map((entry) => ({ product: entrySource(entry), sold: scaledFrom(entry.sold, 0) })),
     ...(entries.length > page.limit ? { lastOrder: String(items.at(-1)?.sk) } : {}),
+    figuresOf,
+    stale: marker?.through !== page.today,
   };
 }
 
@@ -342,7 +367,14 @@ async function markCurrent(tenantId: string, today: string, generations: (number
             return {
               Put: {
                 TableName: tableName(),
-                Item: { ...keys.coverageMarker(tenantId, days), type: INVENTORY_ITEMS.coverageMarker, through: today, generation: generation ?? 0 },
+                Item: {
+                  ...keys.coverageMarker(tenantId, days),
+                  type: INVENTORY_ITEMS.coverageMarker,
+                  through: today,
+                  // Kept when an invalidation clears `through`: the day the stale index's figures are of.
+                  completedFor: today,
+                  generation: generation ?? 0,
+                },
                 ConditionExpression: generation === undefined ? 'attribute_not_exists(pk)' : 'generation = :generation',
                 ...(generation === undefined ? {} : { ExpressionAttributeValues: { ':generation': generation } }),
               },

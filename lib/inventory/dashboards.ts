@@ -54,12 +54,25 @@ export async function stockCoverage(principal: Caller, days: number, nowMs: numb
 /**
  * A page of the coverage dashboard: the items after the cursor's place in the order, as the
  * data stands now (a movement between two pages moves its product, as it should). For an
- * indexed `days` (INDEXED_COVERAGE_DAYS) whose index is current, one Query of the page; else
+ * indexed `days` (INDEXED_COVERAGE_DAYS) whose index a run of the job completed, one Query of
+ * the page (its sales figures of the last day completed, `stale` before today's); else
  * the full read, cut to the page, which takes a slot of the user's `fullReads` limit first
  * (undefined: none, for the benchmarks that measure the read itself). Both give the same items in the same order, and a cursor
  * is a place in that order, so a walk may cross from one to the other.
  */
-export async function coveragePage(principal: Caller, input: CoverageInput, nowMs: number, fullReads: ScopedLimit | undefined): Promise<Page<CoverageItem>> {
+/**
+ * A page of the dashboard and the business day whose sales its figures count: today, or on
+ * a stale index (the daily job has not completed today's) the last day it completed.
+ */
+export type CoveragePage = Page<CoverageItem> & { figuresOf: string; stale: boolean };
+
+/** The answer's headers that say which day's sales a page counts, and whether the daily job has not completed today's. */
+export const coverageFiguresHeaders = (page: CoveragePage): Record<string, string> => ({
+  'Coverage-Figures-Date': page.figuresOf,
+  'Coverage-Stale': String(page.stale),
+});
+
+export async function coveragePage(principal: Caller, input: CoverageInput, nowMs: number, fullReads: ScopedLimit | undefined): Promise<CoveragePage> {
   const scope = { tenantId: principal.tenantId, filters: { list: 'coverage', days: String(input.days) } };
   const after = await openPageCursor(input.cursor, scope);
   const afterOrder = after?.o;
@@ -73,6 +86,8 @@ export async function coveragePage(principal: Caller, input: CoverageInput, nowM
     return {
       items: indexed.rows.map(({ product, sold }) => coverageItem(product, sold, input.days).item),
       nextCursor: await sealPageCursor(indexed.lastOrder === undefined ? undefined : { o: indexed.lastOrder }, scope),
+      figuresOf: indexed.figuresOf,
+      stale: indexed.stale,
     };
 
   // The full read grows with the catalog (about 0.4 read units a product): each user's are limited (the manifest's).
@@ -81,7 +96,12 @@ export async function coveragePage(principal: Caller, input: CoverageInput, nowM
   const rest = afterOrder === undefined ? all : all.filter((entry) => entry.order > afterOrder);
   const page = rest.slice(0, input.limit);
   const last = page.at(-1);
-  return { items: page.map((entry) => entry.item), nextCursor: await sealPageCursor(rest.length > input.limit && last ? { o: last.order } : undefined, scope) };
+  return {
+    items: page.map((entry) => entry.item),
+    nextCursor: await sealPageCursor(rest.length > input.limit && last ? { o: last.order } : undefined, scope),
+    figuresOf: today,
+    stale: false,
+  };
 }
 
 /** What a cursor's place must look like (coverageOrder): a sealed cursor of another kind is refused, not read. */

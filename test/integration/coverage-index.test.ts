@@ -148,22 +148,49 @@ describe('the coverage index', () => {
     expect((await entries(admin, 30)).length).toBe(Object.keys(ids).length + 1);
   });
 
-  it('is not used until the job marks it current for today, and after it is invalidated', async () => {
+  it('is not used until a run of the job completes it; past that, the last one completed serves, marked stale with its day, until the next completes', async () => {
     const admin = await newTenantWithAdmin();
     const { warehouseId, ids } = await catalog(admin, { A: 10, B: 10 });
     await sell(admin, warehouseId, ids.A as string, 2, 1);
-    // Entries exist from the creates, but no job has marked them current.
+    // Entries exist from the creates, but no run has completed them: the full read answers.
     expect(await fromIndex(admin, 30)).toBeNull();
+    const principal = testPrincipal({ tenantId: admin.tenantId });
+    const beforeAnyRun = await coveragePage(principal, { days: 30, limit: 500 }, Date.now(), undefined);
+    expect({ ...beforeAnyRun, items: beforeAnyRun.items.length }).toEqual({ items: 2, nextCursor: null, figuresOf: today(), stale: false });
 
     await runSalesRollup({ nowMs: Date.now(), only: [admin.tenantId] });
+    const current = await readCoverageIndexPage(admin.tenantId, 30, { today: today(), limit: 1000 });
+    expect(current && { figuresOf: current.figuresOf, stale: current.stale }).toEqual({ figuresOf: today(), stale: false });
     expect(await fromIndex(admin, 30)).toEqual(await fullRead(admin, 30));
-    // Tomorrow, before the job: the windows moved, so the index is not current.
-    expect(await fromIndex(admin, 30, addDays(today(), 1))).toBeNull();
 
+    // Tomorrow, before the job completes: today's figures, marked stale, in one Query, never the full read.
+    const tomorrow = await readCoverageIndexPage(admin.tenantId, 30, { today: addDays(today(), 1), limit: 1000 });
+    expect(tomorrow && { figuresOf: tomorrow.figuresOf, stale: tomorrow.stale }).toEqual({ figuresOf: today(), stale: true });
+    expect(await fromIndex(admin, 30, addDays(today(), 1))).toEqual(await fullRead(admin, 30));
+
+    // A roll-up that started and failed leaves the index invalidated: still the last completed
+    // day's figures, with the stock as it is now (a movement moves its entries at once).
     await invalidateCoverage(admin.tenantId);
-    expect(await fromIndex(admin, 30)).toBeNull();
-    const page = await coveragePage(testPrincipal({ tenantId: admin.tenantId }), { days: 30, limit: 500 }, Date.now(), undefined);
-    expect(page.items).toEqual(await fullRead(admin, 30));
+    await post(admin, '/inventory/movements', { productId: ids.B, warehouseId, type: 'IN', quantity: 5, unitCost: 2 });
+    const stale = await coveragePage(principal, { days: 30, limit: 500 }, Date.now(), undefined);
+    expect({ ...stale, items: stale.items.map((item) => [item.sku, item.availableQuantity]) }).toEqual({
+      items: [
+        ['A', 8],
+        ['B', 15],
+      ],
+      nextCursor: null,
+      figuresOf: today(),
+      stale: true,
+    });
+    expect(stale.items).toEqual(await fullRead(admin, 30));
+    const overHttp = await call<CoverageItem[]>('GET', '/inventory/dashboard/coverage?days=30', { cookies: admin.cookies });
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.body).toEqual(stale.items);
+    expect([overHttp.headers.get('coverage-stale'), overHttp.headers.get('coverage-figures-date')]).toEqual(['true', today()]);
+
+    await refreshTenantCoverage(admin.tenantId, today());
+    const again = await call<CoverageItem[]>('GET', '/inventory/dashboard/coverage?days=30', { cookies: admin.cookies });
+    expect([again.headers.get('coverage-stale'), again.headers.get('coverage-figures-date')]).toEqual(['false', today()]);
   });
 
   it('counts a back-dated sale once the next run rolled it up, and not before', async () => {
@@ -203,7 +230,7 @@ describe('the coverage index', () => {
       return items;
     };
 
-    // First page from the full read (not current), the rest from the index (refreshed between).
+    // First page from the last completed index (invalidated: stale), the rest from the refreshed one.
     await invalidateCoverage(admin.tenantId);
     const fromFull = await coveragePage(principal, { days: 30, limit: 3 }, Date.now(), undefined);
     expect(await walk(fromFull, async () => void (await refreshTenantCoverage(admin.tenantId, today())))).toEqual(whole);

@@ -572,6 +572,7 @@ function successResponse(route: Route & { id: RouteId }, spec: OperationSpec): R
       },
     };
   }
+  if (spec.responseHeaders) response.headers = { ...response.headers, ...spec.responseHeaders };
   if (keyScopeOf(route)) response.headers = { ...response.headers, ...KEY_RATE_LIMIT_HEADERS };
   if (route.idempotent) {
     response.headers = {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { forgotPasswordBody, invitationBody, loginBody, messageView, registerBody, resetPasswordBody, sessionView, userView } from '../../lib/auth/schemas';
 import { addressSchema, companyView, createCompanyBody, settingsSchema, updateCompanyBody, updateCompanyStatusBody } from '../../lib/companies/schemas';
-import type { CookieEffect, DescribedHandler, ErrorStatus } from '../../lib/http/route-docs';
+import type { CookieEffect, DescribedHandler, ErrorStatus, RouteDocs } from '../../lib/http/route-docs';
 import { companyListView } from '../../lib/companies/schemas';
 import {
   coverageItemView,
@@ -39,6 +39,8 @@ export interface OperationSpec {
   refreshCookie?: boolean;
   /** The next page comes in a `Link` header. */
   linkPages?: boolean;
+  /** The route's own headers on its success answer. */
+  responseHeaders?: RouteDocs['responseHeaders'];
   /** The handler's typical request body, shown as the request body's example. */
   example?: { body?: unknown };
 }
@@ -53,6 +55,7 @@ export function operationOf({ input, docs }: DescribedHandler): OperationSpec {
     ...(docs.description ? { description: docs.description } : {}),
     ...(docs.refreshCookie ? { refreshCookie: true } : {}),
     ...(docs.linkPages ? { linkPages: true } : {}),
+    ...(docs.responseHeaders ? { responseHeaders: docs.responseHeaders } : {}),
     ...(docs.example?.body === undefined ? {} : { example: { body: docs.example.body } }),
   };
 }

@@ -19,12 +19,26 @@ export function useStockByWarehouse() {
   });
 }
 
-/** GET /inventory/dashboard/coverage over `days`, one page of 50 (Link-header cursors); the previous page stays shown while the next loads. */
+/** The day whose sales a coverage page counts, and whether it is an earlier day's (the daily precomputation has not completed today's). */
+export interface CoverageFigures {
+  date: string | undefined;
+  stale: boolean;
+}
+
+export const coverageFiguresOf = (response: Response): CoverageFigures => ({
+  date: response.headers.get('Coverage-Figures-Date') ?? undefined,
+  stale: response.headers.get('Coverage-Stale') === 'true',
+});
+
+/** GET /inventory/dashboard/coverage over `days`, one page of 50 (Link-header cursors) and its figures' day; the previous page stays shown while the next loads. */
 export function useCoverage(days: number, cursor: string | undefined) {
   return useQuery({
     queryKey: dashboardKeys.coverage(days, cursor),
-    queryFn: ({ signal }) =>
-      linkPage(api.GET('/inventory/dashboard/coverage', { params: { query: { days, limit: COVERAGE_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, signal })),
+    queryFn: async ({ signal }) => {
+      const call = api.GET('/inventory/dashboard/coverage', { params: { query: { days, limit: COVERAGE_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, signal });
+      const page = await linkPage(call);
+      return { ...page, figures: coverageFiguresOf((await call).response) };
+    },
     placeholderData: keepPreviousData,
   });
 }

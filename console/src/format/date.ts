@@ -16,6 +16,12 @@ export function formatDateTime(iso: string | Date, _locale?: Locale): string {
   return `${DATE.format(date)} ${TIME.format(date)}`;
 }
 
+/** A business day as the API names it (`YYYY-MM-DD`, no time zone) written as Brazilians do: `28/11/2026`. */
+export function formatDay(day: string): string {
+  const [year, month, date] = day.split('-');
+  return `${date}/${month}/${year}`;
+}
+
 /** `YYYY-MM-DD` of a date input → the start of that day in the browser's zone, as ISO. */
 export function startOfDayIso(day: string): string {
   return new Date(`${day}T00:00:00`).toISOString();

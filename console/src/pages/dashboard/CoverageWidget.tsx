@@ -5,6 +5,7 @@ import { TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
+import { formatDay } from '../../format/date';
 import { formatDecimal } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
 import { BarChart } from './BarChart';
@@ -16,6 +17,7 @@ import { PeriodControl } from './PeriodControl';
  * Stock coverage (GET /inventory/dashboard/coverage): one page of 50 products at a time, in the
  * API's order (what runs out first comes first), as a table and a bar chart, the products
  * running out within the chosen horizon marked in both (a row class and a badge in words).
+ * When the day's precomputation has not completed, a notice says which day's sales it shows.
  */
 export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
   const t = useMessages(dashboardMessages);
@@ -68,6 +70,11 @@ export function CoverageWidget({ onDrawn }: { onDrawn?: () => void } = {}) {
         />
       </div>
       {coverage.isError ? <ProblemAlert error={coverage.error} onRetry={() => void coverage.refetch()} /> : null}
+      {coverage.data?.figures.stale && coverage.data.figures.date ? (
+        <p className="alert alert-warn" role="status" data-figures-date={coverage.data.figures.date}>
+          {t.staleFigures(formatDay(coverage.data.figures.date))}
+        </p>
+      ) : null}
       {coverage.isPending ? (
         <SkeletonRows rows={6} columns={6} />
       ) : items && items.length === 0 && page === 1 ? (

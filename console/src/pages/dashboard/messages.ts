@@ -40,6 +40,7 @@ export const dashboardMessages = defineMessages({
     noWarehouses: 'Nenhum depósito ainda',
     noWarehousesHint: 'Crie um depósito em Estoque para ver seus totais aqui.',
     chartUnavailable: 'O gráfico não pôde ser carregado; os dados estão na tabela.',
+    staleFigures: (date: string) => `Vendas de ${date}: as de hoje ainda estão sendo calculadas. O estoque disponível está atualizado.`,
   },
   en: {
     title: 'Dashboard',
@@ -56,6 +57,7 @@ export const dashboardMessages = defineMessages({
     coverageCaption: (days: number, horizon: number) => `Stock coverage at the sales of the last ${days} days; marked: running out within ${horizon} days`,
     coverageChart: (days: number) => `Bar chart: days of coverage per product, sales of the last ${days} days. The same data is in the table.`,
     coveragePager: 'Coverage pages',
+    staleFigures: (date: string) => `Sales figures of ${date}: today’s are still being computed. Available stock is up to date.`,
     sku: 'SKU',
     product: 'Product',
     available: 'Available',
