@@ -886,7 +886,7 @@ export interface paths {
         };
         /**
          * Days of stock per product at the average daily sales of the last `days` days
-         * @description `averageDailySales` = units sold in the `days` complete business days before today / `days`; `estimatedCoverageDays` = available / average. Ordered by coverage, shortest first, products without sales last, then by SKU. `limit` 1 to 1000 (default 500); the next page is in `Link`, with the same `days`. `days` of 7, 30 and 90 are precomputed each day; any other window (or one asked before the day's precomputation) reads the whole catalog, and such reads are limited to 60 an hour per user (429 past them). Any other query parameter is a 400.
+         * @description `averageDailySales` = units sold in the `days` complete business days before today / `days`; `estimatedCoverageDays` = available / average. Ordered by coverage, shortest first, products without sales last, then by SKU. `limit` 1 to 1000 (default 500); the next page is in `Link`, with the same `days`. `days` of 7, 30 and 90 are precomputed each day; until the day's precomputation completes, those pages show the last one completed, with `Coverage-Stale: true` and its day in `Coverage-Figures-Date` (available quantities stay current). Any other window, or one never precomputed, reads the whole catalog, and such reads are limited to 60 an hour per user (429 past them). Any other query parameter is a 400.
          *
          *     **API keys:** a key holding `read` or `write` of `dashboards` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -5112,6 +5112,10 @@ export interface operations {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
                     Link?: string;
+                    /** @description The business day (YYYY-MM-DD) whose figures the page shows: `averageDailySales` counts the `days` complete days before it. Today, unless `Coverage-Stale` is `true`. */
+                    "Coverage-Figures-Date"?: string;
+                    /** @description `true` when the day's precomputation has not completed yet (it failed, or has not run): the page comes from the last one completed, whose day `Coverage-Figures-Date` gives. Available quantities are always current. */
+                    "Coverage-Stale"?: "true" | "false";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
