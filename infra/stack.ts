@@ -219,7 +219,7 @@ export class BackofficeStack extends Stack {
     }
     api.deployAfter(this.areas, routes);
 
-    const jobs = new Jobs(this, 'Jobs', { table, environment, ...functionDefaults });
+    const jobs = new Jobs(this, 'Jobs', { table, environment, enabledJobs: stage.enabledJobs, ...functionDefaults });
     for (const [jobId, service] of Object.entries(jobs.functions)) {
       observed.push({ name: `job ${jobId}`, function: service.function });
     }

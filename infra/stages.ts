@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { jobs } from '../lib/routes';
 import { LOCAL_APP_ORIGIN } from '../lib/settings';
 
 /** The deployment stages this app knows; picked with `cdk synth -c stage=<name>`. */
@@ -56,6 +57,8 @@ export interface StageConfig {
   createAlarmTopic: boolean;
   /** An e-mail subscribed to the created alarm topic (context `alarmEmail`). */
   alarmEmail?: string;
+  /** The manifest's optional jobs whose schedule is on (context `enableJobs`, comma-separated ids: `integrityCheck`); none by default. */
+  enabledJobs: string[];
 }
 
 export interface CustomDomain {
@@ -73,7 +76,7 @@ export interface CustomDomain {
  */
 export const PLACEHOLDER_JWT_PUBLIC_KEYS = '{"keys":[]}';
 
-type StageDefaults = Omit<StageConfig, 'name' | 'jwtPublicKeys' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl'>;
+type StageDefaults = Omit<StageConfig, 'name' | 'jwtPublicKeys' | 'mailIdentity' | 'customDomain' | 'alarmTopicArn' | 'alarmEmail' | 'appUrl' | 'enabledJobs'>;
 
 /**
  * Per-stage defaults. The browser side needs none: the console's origin and base URL are the
@@ -278,5 +281,21 @@ export function resolveStage(read: ContextReader): StageConfig {
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     createAlarmTopic: alarmTopicArn === undefined && (defaults.createAlarmTopic || alarmEmail !== undefined),
+    enabledJobs: checkOptionalJobs(optionalString(read, 'enableJobs')),
   };
+}
+
+/** Context `enableJobs`: ids of the manifest's optional jobs, each known and optional. */
+function checkOptionalJobs(value: string | undefined): string[] {
+  const ids = (value ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const optional = Object.entries(jobs)
+    .filter(([, job]) => 'optional' in job && job.optional)
+    .map(([id]) => id);
+  for (const id of ids)
+    if (!optional.includes(id))
+      throw new Error(`Context "enableJobs": ${JSON.stringify(id)} is not an optional job; the optional jobs are ${optional.join(', ')}`);
+  return ids;
 }

@@ -33,6 +33,8 @@ export const METRICS = {
    * function's log lines feed a Contributor Insights rule instead: an endpoint id is no dimension.
    */
   webhookAttempts: { name: 'WebhookAttempts', dimension: 'outcome' },
+  /** Drift the scheduled integrity check found, by invariant (lib/integrity); 0 on a clean run, so the graph shows each run. */
+  integrityDrift: { name: 'IntegrityDrift', dimension: null },
 } as const;
 
 export type WebhookAttemptOutcome = 'succeeded' | 'failed' | 'no_answer';
@@ -85,3 +87,4 @@ export const countMovement = (type: string): void => record(METRICS.movements, t
 export const countIdempotentReplay = (route: string): void => record(METRICS.idempotentReplays, route);
 export const countServerError = (route: string): void => record(METRICS.serverErrors, route);
 export const countWebhookAttempt = (outcome: WebhookAttemptOutcome): void => record(METRICS.webhookAttempts, outcome);
+export const countIntegrityDrift = (drift: number): void => record(METRICS.integrityDrift, null, drift);

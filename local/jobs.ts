@@ -19,6 +19,8 @@ export interface LocalJob {
   handler: string;
   /** Daily, UTC. */
   schedule: { hour: number; minute: number };
+  /** Off unless turned on: `npm start` leaves it to `npm run job`. */
+  optional?: boolean;
   summary: string;
 }
 

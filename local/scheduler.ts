@@ -40,7 +40,8 @@ export function startSchedules(log: (line: string) => void, options: ScheduleOpt
     timer.unref();
     timers.set(job.name, timer);
   };
-  for (const job of options.jobs ?? manifestJobs) {
+  // An optional job's rule is deployed disabled: here too it runs only on demand (npm run job).
+  for (const job of (options.jobs ?? manifestJobs).filter((candidate) => !candidate.optional)) {
     run(job);
     arm(job);
   }

@@ -10,22 +10,13 @@
  * a private one on $DATA_DIR, or a deployed table with the usual AWS credentials.
  */
 import { parseArgs } from 'node:util';
-import { verifyTenant } from '../lib/integrity/engine';
+import { allTenantIds, verifyTenant } from '../lib/integrity/engine';
 import { driftOf, INVARIANT_TEXT, type TenantReport } from '../lib/integrity/model';
-import { listTenantPage } from '../lib/tenants/repository';
 import { connectStore } from '../local/store';
 
 async function* tenantIds(one: string | undefined): AsyncGenerator<string> {
-  if (one) {
-    yield one;
-    return;
-  }
-  let after: Parameters<typeof listTenantPage>[0]['after'];
-  do {
-    const page = await listTenantPage({ limit: 100, ...(after ? { after } : {}) });
-    for (const tenant of page.tenants) yield tenant.id;
-    after = page.last;
-  } while (after);
+  if (one) yield one;
+  else yield* allTenantIds();
 }
 
 function printReport(report: TenantReport): void {

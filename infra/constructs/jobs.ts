@@ -20,13 +20,16 @@ export interface JobsProps {
   environment: Record<string, string>;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
+  /** The optional jobs (manifest `optional: true`) whose rule is enabled; the others' rules are deployed disabled. */
+  enabledJobs: readonly string[];
 }
 
 export type JobId = keyof typeof jobsManifest;
 
 /**
  * The scheduled jobs of the manifest (`jobs` in lib/routes/background.ts): each its own function on an
- * EventBridge rule at its UTC time, sharing one dead-letter queue.
+ * EventBridge rule at its UTC time, sharing one dead-letter queue. An optional job's rule is
+ * deployed disabled unless the stage enables it (context `enableJobs`).
  *
  * Two kinds of failure are retried and then parked in that queue:
  * - EventBridge cannot invoke the function (throttling, service error): the rule target's
@@ -76,9 +79,11 @@ export class Jobs extends Construct {
         onFailure: new SqsDestination(this.deadLetterQueue),
       });
 
+      const optional = 'optional' in job && job.optional;
       const rule = new Rule(this, `${name}Schedule`, {
-        description: `${job.name} at ${String(job.schedule.hour).padStart(2, '0')}:${String(job.schedule.minute).padStart(2, '0')} UTC`,
+        description: `${job.name} at ${String(job.schedule.hour).padStart(2, '0')}:${String(job.schedule.minute).padStart(2, '0')} UTC${optional ? ' (optional: context enableJobs)' : ''}`,
         schedule: Schedule.cron({ hour: String(job.schedule.hour), minute: String(job.schedule.minute) }),
+        enabled: !optional || props.enabledJobs.includes(jobId),
       });
       rule.addTarget(
         new LambdaFunction(service.function, {

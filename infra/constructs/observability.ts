@@ -219,6 +219,20 @@ export class Observability extends Construct {
         'Security: a refresh token was presented again after its rotation, outside the grace window for parallel tabs; its session was revoked. A stolen token, or a client that keeps an old one. The audit trail has auth.refresh_reuse_detected with the session.',
     });
 
+    // The scheduled integrity check (optional, daily): a day's sum, so the alarm holds until the next run.
+    const integrityDrift = new Metric({
+      namespace,
+      metricName: METRICS.integrityDrift.name,
+      dimensionsMap: { service: METRICS_SERVICE },
+      period: Duration.days(1),
+      statistic: 'Sum',
+    });
+    this.alarm('IntegrityDrift', {
+      metric: integrityDrift,
+      description:
+        "Integrity: the nightly check found stored numbers that differ from what is recorded (a balance, a total, an index, a counter). Each drift is an error line of the integrity-check function's log with its keys; `npm run verify -- --tenant <id>` shows it again, and `--fix` mends what is derived. Find the cause before fixing: a drift is a bug or a hand-made change.",
+    });
+
     // Every receiver failing at once is ours (the functions' network, DNS), not the tenants'.
     const attempts = (outcome: string) => own(METRICS.webhookAttempts.name, { [METRICS.webhookAttempts.dimension]: outcome });
     this.alarm('WebhookFailureRate', {
@@ -232,7 +246,7 @@ export class Observability extends Construct {
       description: `Webhooks: at least ${WEBHOOK_FAILURE_ALARM_PERCENT}% of at least 20 delivery attempts in 5 minutes failed. A few receivers down is their business (the Contributor Insights rule ${'`'}<stack>-webhook-failing-endpoints${'`'} ranks them); most of them at once points at the delivery's own network or DNS.`,
     });
 
-    this.dashboard = this.operationsDashboard(props, namespace, { loginFailures, refreshReuse });
+    this.dashboard = this.operationsDashboard(props, namespace, { loginFailures, refreshReuse, integrityDrift });
   }
 
   /**
@@ -240,7 +254,11 @@ export class Observability extends Construct {
    * expressions over the stack's namespace: a route shows up once it has data, and a new
    * route needs no change here.
    */
-  private operationsDashboard(props: ObservabilityProps, namespace: string, security: { loginFailures: Metric; refreshReuse: Metric }): Dashboard {
+  private operationsDashboard(
+    props: ObservabilityProps,
+    namespace: string,
+    security: { loginFailures: Metric; refreshReuse: Metric; integrityDrift: Metric },
+  ): Dashboard {
     const search = (metric: { name: string; dimension: string }, label: string) =>
       new MathExpression({
         expression: `SEARCH('{${namespace},service,${metric.dimension}} MetricName="${metric.name}"', 'Sum', 300)`,
@@ -282,8 +300,16 @@ export class Observability extends Construct {
       graph('Idempotent replays by route', [search(METRICS.idempotentReplays, 'Replays')]),
     );
     dashboard.addWidgets(
-      graph('Inventory movements by type', [search(METRICS.movements, 'Movements')], 12),
-      graph('DynamoDB throttle events', [throttleEvents(props.table)], 12),
+      graph('Inventory movements by type', [search(METRICS.movements, 'Movements')]),
+      graph('DynamoDB throttle events', [throttleEvents(props.table)]),
+      new GraphWidget({
+        title: 'Integrity drift found by the nightly check (when enabled)',
+        left: [security.integrityDrift.with({ label: 'Drift' })],
+        width: 8,
+        height: 6,
+        period: Duration.days(1),
+        statistic: 'Sum',
+      }),
     );
     dashboard.addWidgets(
       new GraphWidget({

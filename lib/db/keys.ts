@@ -232,6 +232,8 @@ export const keys = {
   historyOf: (tenantId: string, scope: HistoryScope) => ({ pk: historyPk(tenantId, scope) }),
   /** Units sold of one product on one business day, as the movements recorded them. */
   salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
+  /** Query prefix for every daily sales counter of a tenant. */
+  salesDaysOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#SALES`, skPrefix: 'DAY#' }),
 
   /**
    * An Idempotency-Key's record, under its caller: a signed-in user's keys in the user's

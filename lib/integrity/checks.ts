@@ -30,8 +30,20 @@ export interface MovementRecord extends ItemKey {
   /** 10^-4 of the currency per unit, when the movement gave one. */
   unitCost?: bigint;
   createdAt: string;
+  /** The business day of its `occurredAt` (a SALE's counter). */
+  day: string;
   balanceAfter: bigint;
   averageCostAfter: bigint;
+}
+
+/** A product's daily sales counter: units sold that business day, in thousandths (`seeded`: written by the seed, without movements). */
+export interface SalesDayRecord extends ItemKey {
+  /** The tenant the counter says it belongs to (its `tenantId` attribute). */
+  tenantId: string;
+  day: string;
+  productId: string;
+  units: bigint;
+  seeded: boolean;
 }
 
 export interface WarehouseRecord extends ItemKey {
@@ -233,6 +245,93 @@ export function checkCount(invariant: Invariant, counter: ItemKey & { count: num
   if (counter.count === undefined && !absentIsZero) return [];
   if ((counter.count ?? 0) === actual) return [];
   return [{ invariant, keys: [key(counter)], detail: `the ${what} count is ${counter.count ?? 'absent'}; there are ${actual}`, fixable: true }];
+}
+
+/** Units of the SALE movements by business day and product (`day#productId`), in thousandths. */
+export function salesByDay(movements: readonly (Pick<MovementRecord, 'type' | 'quantity' | 'day'> & { productId: string })[]): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const movement of movements)
+    if (movement.type === 'SALE')
+      sums.set(`${movement.day}#${movement.productId}`, (sums.get(`${movement.day}#${movement.productId}`) ?? 0n) + movement.quantity);
+  return sums;
+}
+
+/**
+ * Each daily sales counter against the SALE movements of its day, and each day with sales
+ * against its counter: what the roll-up folds into the coverage figures. A counter the seed
+ * wrote (history without movements) is not checked, nor are the days it covers.
+ */
+export function checkSalesDays(
+  counters: readonly SalesDayRecord[],
+  sums: ReadonlyMap<string, bigint>,
+  counterKey: (day: string, productId: string) => ItemKey,
+): Drift[] {
+  const drift: Drift[] = [];
+  const seen = new Set<string>();
+  for (const counter of counters) {
+    const at = `${counter.day}#${counter.productId}`;
+    seen.add(at);
+    if (counter.seeded) continue;
+    const sold = sums.get(at) ?? 0n;
+    if (counter.units !== sold)
+      drift.push({
+        invariant: 'sales-days',
+        keys: [key(counter)],
+        detail: `product ${counter.productId} sold ${quantity(counter.units)} on ${counter.day} by its counter; its SALE movements of that day sum to ${quantity(sold)}`,
+        fixable: true,
+      });
+  }
+  for (const [at, sold] of sums) {
+    if (seen.has(at)) continue;
+    const [day = '', productId = ''] = at.split('#');
+    drift.push({
+      invariant: 'sales-days',
+      keys: [counterKey(day, productId)],
+      detail: `product ${productId} has SALE movements of ${quantity(sold)} on ${day} and no counter for that day`,
+      fixable: true,
+    });
+  }
+  return drift;
+}
+
+/**
+ * What the tenant's items refer to is the tenant's: a balance's product and warehouse, a daily
+ * sales counter's tenant and product. Products and warehouses are never deleted, so a dangling
+ * reference is a write that went astray (another tenant's id, a hand-made item): recorded
+ * data, for a person.
+ */
+export function checkReferences(
+  tenantId: string,
+  balances: readonly BalanceRecord[],
+  counters: readonly SalesDayRecord[],
+  productIds: ReadonlySet<string>,
+  warehouseIds: ReadonlySet<string>,
+): Drift[] {
+  const drift: Drift[] = [];
+  const dangling = (item: ItemKey, detail: string) => drift.push({ invariant: 'references', keys: [key(item)], detail, fixable: false });
+  for (const balance of balances) {
+    if (!productIds.has(balance.productId)) dangling(balance, `a balance names product ${balance.productId}, which is not the tenant's`);
+    if (!warehouseIds.has(balance.warehouseId)) dangling(balance, `a balance names warehouse ${balance.warehouseId}, which is not the tenant's`);
+  }
+  for (const counter of counters) {
+    if (counter.tenantId !== tenantId) dangling(counter, `a daily sales counter in the tenant's partition says it is tenant ${counter.tenantId}'s`);
+    if (!productIds.has(counter.productId)) dangling(counter, `a daily sales counter names product ${counter.productId}, which is not the tenant's`);
+  }
+  return drift;
+}
+
+/**
+ * A user's session count against its sessions. The count is an upper bound the cap of live
+ * sessions trusts: a sign-out or an expiry removes a session without lowering it, and the next
+ * opening that finds the cap reached recounts. Below the sessions held, the cap would let a
+ * user hold more than it allows: drift. Absent (a user older than the count): the first
+ * opening reads the list, so nothing is wrong.
+ */
+export function checkSessionCount(counter: ItemKey & { count: number | undefined }, sessions: number): Drift[] {
+  if (counter.count === undefined || counter.count >= sessions) return [];
+  return [
+    { invariant: 'session-count', keys: [key(counter)], detail: `the session count is ${counter.count}; the user holds ${sessions} sessions`, fixable: true },
+  ];
 }
 
 /**

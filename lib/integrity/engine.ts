@@ -1,5 +1,8 @@
 import {
   checkCount,
+  checkReferences,
+  checkSalesDays,
+  checkSessionCount,
   checkCoverage,
   checkOnHand,
   expectedEntry,
@@ -8,14 +11,17 @@ import {
   checkWarehouseTotals,
   onHandOf,
   replayBalance,
+  salesByDay,
   warehouseTotals,
   type BalanceRecord,
+  type ItemKey,
   type ReplayedBalance,
 } from './checks';
 import { keys, type SearchList } from '../db/keys';
 import { productSearchSource } from '../inventory/repository';
 import { rebuildSearchList, type SearchSource } from '../search/engine';
 import { supplierSearchSource } from '../suppliers/repository';
+import { listTenantPage } from '../tenants/repository';
 import type { Drift, Invariant, InvariantReport, TenantReport } from './model';
 import {
   readBalances,
@@ -26,6 +32,8 @@ import {
   readSupplierCount,
   readAdminCount,
   readEndpointCount,
+  readSalesDays,
+  readSessionCounts,
   countAdministrators,
   countEndpoints,
   readSupplierDocuments,
@@ -37,6 +45,7 @@ import {
   removeSentinel,
   repairBalance,
   repairCount,
+  repairSalesDay,
   repairOnHand,
   repairWarehouseTotals,
 } from './repository';
@@ -58,20 +67,30 @@ export interface VerifyOptions {
 /** How many balances are replayed at once: each reads its own movement list. */
 const REPLAYS_AT_ONCE = 8;
 
-async function replayAll(tenantId: string, balances: readonly BalanceRecord[]): Promise<{ replayed: Map<BalanceRecord, ReplayedBalance>; drift: Drift[] }> {
+async function replayAll(
+  tenantId: string,
+  balances: readonly BalanceRecord[],
+): Promise<{ replayed: Map<BalanceRecord, ReplayedBalance>; drift: Drift[]; sales: Map<string, bigint> }> {
   const replayed = new Map<BalanceRecord, ReplayedBalance>();
   const drift: Drift[] = [];
+  // The SALE movements by day, read once with the replays: what the daily counters count.
+  const sales = new Map<string, bigint>();
   for (let start = 0; start < balances.length; start += REPLAYS_AT_ONCE) {
     const slice = balances.slice(start, start + REPLAYS_AT_ONCE);
     const results = await Promise.all(
-      slice.map(async (balance) => replayBalance(balance, await readMovements(tenantId, balance.productId, balance.warehouseId))),
+      slice.map(async (balance) => {
+        const movements = await readMovements(tenantId, balance.productId, balance.warehouseId);
+        for (const [at, units] of salesByDay(movements.map((movement) => ({ ...movement, productId: balance.productId }))))
+          sales.set(at, (sales.get(at) ?? 0n) + units);
+        return replayBalance(balance, movements);
+      }),
     );
     results.forEach((result, index) => {
       replayed.set(slice[index] as BalanceRecord, result.replayed);
       drift.push(...result.drift);
     });
   }
-  return { replayed, drift };
+  return { replayed, drift, sales };
 }
 
 export async function verifyTenant(tenantId: string, options: VerifyOptions = {}): Promise<TenantReport> {
@@ -145,6 +164,16 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     if (product && expected) await mend(drift, () => putCoverageEntry(tenantId, product, days, expected));
   }
 
+  const salesDays = await readSalesDays(tenantId);
+  const salesDrift = checkSalesDays(salesDays, replays.sales, (day, productId) => keys.salesDay(tenantId, day, productId));
+  record('sales-days', salesDays.length, salesDrift);
+  for (const drift of salesDrift) {
+    const counter = salesDays.find((candidate) => candidate.sk === drift.keys[0]?.sk);
+    const [, day = '', productId = ''] = (drift.keys[0]?.sk ?? '').split('#');
+    const units = replays.sales.get(`${day}#${productId}`) ?? 0n;
+    await mend(drift, () => repairSalesDay({ ...(drift.keys[0] as ItemKey), day, productId, units: counter?.units }, tenantId, units));
+  }
+
   const countDrift = checkCount('supplier-count', supplierCount, suppliers.length, 'supplier');
   record('supplier-count', 1, countDrift);
   for (const drift of countDrift) await mend(drift, () => repairCount(supplierCount, suppliers.length));
@@ -161,6 +190,14 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   const endpointDrift = checkCount('endpoint-count', endpointCount, endpoints, 'webhook endpoint');
   record('endpoint-count', 1, endpointDrift);
   for (const drift of endpointDrift) await mend(drift, () => repairCount(endpointCount, endpoints));
+
+  const sessionCounts = await readSessionCounts(tenantId);
+  const sessionDrift = sessionCounts.flatMap(({ counter, sessions }) => checkSessionCount(counter, sessions));
+  record('session-count', sessionCounts.length, sessionDrift);
+  for (const drift of sessionDrift) {
+    const found = sessionCounts.find(({ counter }) => counter.sk === drift.keys[0]?.sk);
+    if (found) await mend(drift, () => repairCount(found.counter, found.sessions));
+  }
 
   const documentDrift = checkSentinels('supplier-documents', 'document', documents, suppliers);
   record('supplier-documents', documents.length + suppliers.length, documentDrift);
@@ -188,5 +225,24 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     for (const found of drift) await mend(found, () => rebuildSearchList(source, tenantId));
   }
 
+  const referenceDrift = checkReferences(
+    tenantId,
+    balances,
+    salesDays,
+    new Set(products.map((product) => product.id)),
+    new Set(warehouses.map((warehouse) => warehouse.id)),
+  );
+  record('references', balances.length + salesDays.length, referenceDrift);
+
   return { tenantId, invariants: report, fixed };
+}
+
+/** Every tenant's id, walked in pages of the tenants' name index (`verify --all`, the scheduled check). */
+export async function* allTenantIds(): AsyncGenerator<string> {
+  let after: Parameters<typeof listTenantPage>[0]['after'];
+  do {
+    const page = await listTenantPage({ limit: 100, ...(after ? { after } : {}) });
+    for (const tenant of page.tenants) yield tenant.id;
+    after = page.last;
+  } while (after);
 }

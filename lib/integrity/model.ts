@@ -8,13 +8,16 @@ export const INVARIANTS = [
   'warehouse-totals',
   'product-on-hand',
   'coverage-index',
+  'sales-days',
   'supplier-count',
   'admin-count',
   'endpoint-count',
+  'session-count',
   'supplier-documents',
   'product-skus',
   'supplier-search',
   'product-search',
+  'references',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
@@ -24,13 +27,17 @@ export const INVARIANT_TEXT: Record<Invariant, string> = {
   'warehouse-totals': "each warehouse's totals are the sums of its balances",
   'product-on-hand': "each product's on-hand is the sum of its balances",
   'coverage-index': 'each indexed coverage window holds each product once, at its place for its on-hand and units sold, and nothing else',
+  'sales-days': "each product's daily sales counter is the sum of its SALE movements of that day (counters the seed wrote without movements aside)",
   'supplier-count': "the tenant's supplier count is the number of its suppliers",
   'admin-count': "the tenant's administrator count is the number of its administrators (when it has one)",
   'endpoint-count': "the tenant's webhook endpoint count is the number of its endpoints",
+  'session-count':
+    "each user's session count is at least the number of its sessions (a sign-out or an expiry leaves it higher until the next sign-in recounts)",
   'supplier-documents': 'each document sentinel points at a live supplier of that document, and each supplier has its sentinel',
   'product-skus': 'each SKU sentinel points at a live product of that SKU, and each product has its sentinel',
   'supplier-search': 'the supplier search finds exactly the live suppliers',
   'product-search': 'the product search finds exactly the live products',
+  references: 'each balance names a product and a warehouse of the tenant, and each daily sales counter the tenant and one of its products',
 };
 
 export interface Drift {

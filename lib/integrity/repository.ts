@@ -3,8 +3,9 @@ import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decim
 import { db, tableName } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
-import { COVERAGE_MARKER_SK, keys } from '../db/keys';
+import { COVERAGE_MARKER_SK, gsi1, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
+import { shardOf } from '../inventory/repository';
 import { later, isTombstone, type VersionedRecord } from '../search/model';
 import { readSearchChunks, readSearchLog } from '../search/repository';
 import type { SearchList } from '../db/keys';
@@ -16,6 +17,7 @@ import type {
   MovementRecord,
   ProductRecord,
   ReplayedBalance,
+  SalesDayRecord,
   SentinelRecord,
   UniqueRecord,
   WarehouseRecord,
@@ -118,8 +120,20 @@ export const readMovements = (tenantId: string, productId: string, warehouseId: 
     quantity: scaledFrom(item.quantity, QUANTITY_PLACES),
     ...(item.unitCost === null || item.unitCost === undefined ? {} : { unitCost: scaledFrom(item.unitCost, UNIT_COST_PLACES) }),
     createdAt: String(item.createdAt),
+    day: String(item.day),
     balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
     averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
+  }));
+
+/** The tenant's daily sales counters, page by page (a movement's counter has no `type`: the partition holds nothing else). */
+export const readSalesDays = (tenantId: string): Promise<SalesDayRecord[]> =>
+  readAll(keys.salesDaysOf(tenantId).pk, keys.salesDaysOf(tenantId).skPrefix, undefined, (item) => ({
+    ...keyOf(item),
+    tenantId: String(item.tenantId),
+    day: String(item.day),
+    productId: String(item.productId),
+    units: scaledFrom(item.units, QUANTITY_PLACES),
+    seeded: item.seeded === true,
   }));
 
 export const readProductSkus = (tenantId: string): Promise<SentinelRecord[]> =>
@@ -151,6 +165,25 @@ async function readCounter(key: ItemKey, attribute: string): Promise<CounterReco
 export const readSupplierCount = (tenantId: string): Promise<CounterRecord> => readCounter(keys.supplierStats(tenantId), 'count');
 export const readAdminCount = (tenantId: string): Promise<CounterRecord> => readCounter(keys.tenantAdmins(tenantId), 'n');
 export const readEndpointCount = (tenantId: string): Promise<CounterRecord> => readCounter(keys.webhookEndpointCount(tenantId), 'n');
+
+/** Each user's session count (its item's `sessionCount`), with how many session items the user holds. */
+export async function readSessionCounts(tenantId: string): Promise<{ counter: CounterRecord; sessions: number }[]> {
+  const { pk, skPrefix } = keys.usersOfTenant(tenantId);
+  const users = await readAll(pk, skPrefix, USER_ITEMS.user, (item) => ({
+    counter: {
+      ...keyOf(item),
+      attribute: 'sessionCount',
+      count: item.sessionCount === undefined || item.sessionCount === null ? undefined : Number(item.sessionCount),
+    },
+    id: String(item.id),
+  }));
+  return Promise.all(
+    users.map(async ({ counter, id }) => {
+      const sessions = keys.sessionsOfUser(tenantId, id);
+      return { counter, sessions: (await readAll(sessions.pk, sessions.skPrefix, undefined, () => 1)).length };
+    }),
+  );
+}
 
 /** How many of the tenant's users are administrators (what its administrator count counts). */
 export async function countAdministrators(tenantId: string): Promise<number> {
@@ -239,6 +272,42 @@ export const repairCount = (counter: CounterRecord, count: number): Promise<bool
         ConditionExpression: counter.count === undefined ? 'attribute_not_exists(#count)' : '#count = :read',
         ExpressionAttributeNames: { '#count': counter.attribute },
         ExpressionAttributeValues: { ':count': count, ...(counter.count === undefined ? {} : { ':read': counter.count }) },
+      }),
+    ),
+  );
+
+/**
+ * A daily sales counter set to the sum of its day's SALE movements, and marked pending again
+ * so that the roll-up folds the difference into the product's series (it adds units less
+ * rolledUnits); while it still holds the units the check read (absent: not yet written).
+ */
+export const repairSalesDay = (
+  counter: ItemKey & { day: string; productId: string; units: bigint | undefined },
+  tenantId: string,
+  units: bigint,
+): Promise<boolean> =>
+  conditioned(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: counter.pk, sk: counter.sk },
+        // As a SALE leaves it (lib/inventory/repository), with the units its movements sum to.
+        UpdateExpression: 'SET units = :units, tenantId = :tenant, productId = :product, #day = :day, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk',
+        ConditionExpression: counter.units === undefined ? 'attribute_not_exists(pk)' : 'units = :read',
+        ExpressionAttributeNames: { '#day': 'day' },
+        ExpressionAttributeValues: {
+          ':units': storedDecimal(units, QUANTITY_PLACES),
+          ':tenant': tenantId,
+          ':product': counter.productId,
+          ':day': counter.day,
+          ...Object.fromEntries(
+            Object.entries(gsi1.salesPending(shardOf(tenantId, counter.productId), counter.day, tenantId, counter.productId)).map(([name, value]) => [
+              `:${name}`,
+              value,
+            ]),
+          ),
+          ...(counter.units === undefined ? {} : { ':read': storedDecimal(counter.units, QUANTITY_PLACES) }),
+        },
       }),
     ),
   );

@@ -220,7 +220,8 @@ export async function rollUpProduct(tenantId: string, productId: string, days: s
 /**
  * Daily sales totals written directly, marked pending for the roll-up: what a day's SALE
  * movements leave behind, for the seed and the benchmarks (which need a year of sales in
- * seconds). Overwrites any counter of the same day and product.
+ * seconds). Overwrites any counter of the same day and product. Each is marked `seeded`:
+ * history without its movements, which `verify` does not hold against them.
  */
 export async function writeDailySalesTotals(entries: SalesDay[], onProgress?: (written: number) => void): Promise<void> {
   await putAll(
@@ -228,6 +229,7 @@ export async function writeDailySalesTotals(entries: SalesDay[], onProgress?: (w
       ...keys.salesDay(entry.tenantId, entry.day, entry.productId),
       type: INVENTORY_ITEMS.salesDay,
       ...pick<SalesDay>(entry, SALES_DAY_FIELDS),
+      seeded: true,
       ...gsi1.salesPending(shardOf(entry.tenantId, entry.productId), entry.day, entry.tenantId, entry.productId),
     })),
     onProgress,

@@ -81,4 +81,15 @@ export const jobs = {
     schedule: { hour: 4, minute: 0 },
     summary: 'Start the deletion of each closed tenant whose grace period is over',
   },
+  integrityCheck: {
+    name: 'integrity-check',
+    handler: 'functions/jobs/integrity-check.ts',
+    // verify without --fix: each tenant's records and derived items (Query, Get, BatchGet), the tenants' name index (gsi1).
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } satisfies TableAccess,
+    /** After the roll-up and the deletions, once the night's writes are done. */
+    schedule: { hour: 5, minute: 0 },
+    /** Deployed with its rule disabled: a stage turns it on (context `enableJobs=integrityCheck`); `npm start` runs it only on demand. */
+    optional: true,
+    summary: "Check every tenant's maintained numbers against what is recorded (npm run verify --all), to a metric and an alarm",
+  },
 } as const;

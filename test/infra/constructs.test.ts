@@ -48,6 +48,15 @@ describe('resolveStage', () => {
     expect(resolveStage(context({ stage: 'prod' })).priceClass).toBe(PriceClass.PRICE_CLASS_ALL);
   });
 
+  it('turns an optional job on only when context enableJobs names it, and refuses a job that is not optional or not known', () => {
+    expect(resolveStage(context({})).enabledJobs).toEqual([]);
+    expect(resolveStage(context({ enableJobs: ' integrityCheck ' })).enabledJobs).toEqual(['integrityCheck']);
+    expect(() => resolveStage(context({ enableJobs: 'salesRollup' }))).toThrow(
+      'Context "enableJobs": "salesRollup" is not an optional job; the optional jobs are integrityCheck',
+    );
+    expect(() => resolveStage(context({ enableJobs: 'nightly' }))).toThrow('Context "enableJobs": "nightly" is not an optional job');
+  });
+
   it('retains and protects the data in prod, keeps logs longer, throttles higher and creates an alarm topic', () => {
     const dev = resolveStage(context({ stage: 'dev' }));
     const prod = resolveStage(context({ stage: 'prod' }));

@@ -685,7 +685,16 @@ describe('IAM', () => {
 
   it('grants Query on the index only to the functions that declare it', () => {
     const indexQueriers = bound.filter((entry) => dynamoPermissionsOf(entry.functionId()).some((line) => line.includes(' index/'))).map((entry) => entry.name);
-    expect(indexQueriers).toEqual(['listTenants', 'withdrawInvitation', 'updateCompanyStatus', 'listAuditEvents', 'listEvents', 'job salesRollup']);
+    // The integrity check walks the tenants by their name index, as listTenants does.
+    expect(indexQueriers).toEqual([
+      'listTenants',
+      'withdrawInvitation',
+      'updateCompanyStatus',
+      'listAuditEvents',
+      'listEvents',
+      'job salesRollup',
+      'job integrityCheck',
+    ]);
   });
 
   it('gives a function that declares no write no table write beyond its rate-limit counters and, for a searching list, the search partitions', () => {
@@ -850,9 +859,9 @@ describe('IAM', () => {
       const named = invokers.find(([id]) => id === credentials)?.[1];
       expect(JSON.stringify(named?.Properties.Policies), route.id).toContain(`"${routeFunction(route)}"`);
     }
-    // The authorizer and the scheduled job keep a resource-based permission, from this API and the rule.
+    // The authorizer and the scheduled jobs keep a resource-based permission, from this API and their rules.
     const permissions = ofType('AWS::Lambda::Permission');
-    expect(permissions.length).toBeLessThanOrEqual(3);
+    expect(permissions.length).toBeLessThanOrEqual(1 + Object.keys(jobs).length);
     for (const [id, permission] of permissions) {
       if (permission.Properties.Principal === 'events.amazonaws.com') continue;
       expect(permission.Properties.Principal, id).toBe('apigateway.amazonaws.com');
@@ -1097,9 +1106,11 @@ describe('scheduled jobs', () => {
         `rules of ${job.id}`,
       );
       expect(rule.Properties.ScheduleExpression).toBe(`cron(${job.schedule.minute} ${job.schedule.hour} * * ? *)`);
-      expect(rule.Properties.State).toBe('ENABLED');
+      // An optional job is deployed with its schedule off; the default stage enables none.
+      expect(rule.Properties.State, job.id).toBe('optional' in job && job.optional ? 'DISABLED' : 'ENABLED');
     }
     expect(jobs.salesRollup.schedule).toEqual({ hour: 3, minute: 15 });
+    expect(jobList.filter((job) => 'optional' in job && job.optional).map((job) => job.id)).toEqual(['integrityCheck']);
   });
 
   it('retries a failed delivery and a failed run twice, then parks the event in the dead-letter queue', () => {
@@ -1300,6 +1311,14 @@ describe('alarms', () => {
           Threshold: DEFAULT_LOGIN_FAILURE_ALARM_THRESHOLD,
         }),
         expect.objectContaining({ ...own, MetricName: METRICS.refreshReuse.name, Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }], Threshold: 1 }),
+        // The nightly integrity check reports once a day: a day's sum, so the alarm holds until the next run.
+        expect.objectContaining({
+          ...own,
+          Period: 86_400,
+          MetricName: METRICS.integrityDrift.name,
+          Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }],
+          Threshold: 1,
+        }),
       ]),
     );
   });

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { codeAt } from '../../lib/auth/totp';
+import { markPlanted } from './store-verification';
 import { createContractValidator, type ContractValidator, type ObservedResponse } from '../../tools/openapi/contract';
 
 /** A response as the tests assert it: status, headers, the Set-Cookie lines and the parsed body. */
@@ -32,6 +33,9 @@ export interface CallOptions {
 export const randomLoopback = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 export const apiUrl = () => inject('apiUrl');
+
+/** This test corrupts the tenant on purpose: the final verification of the store leaves it out. */
+export const plantsFaults = (tenantId: string) => markPlanted(inject('dataDir'), tenantId);
 export const allowedOrigin = () => inject('allowedOrigin');
 
 /** One HTTP call to the local API. */

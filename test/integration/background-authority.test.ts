@@ -182,6 +182,7 @@ describe('every background job', () => {
       'a platform job: exports a closed tenant (the point of an export before the deletion) and deletes it; stops an export once the deletion started',
     tenantDeletion: 'a platform job: starts the deletion of closed tenants that are due',
     salesRollup: 'rolls up the sales recorded while the tenant was active; writes no coverage marker for a tenant being deleted',
+    integrityCheck: 'a platform job that only reads: checks every tenant, closed ones included, whose records must stay consistent until deleted',
   };
 
   it('has a decided rule for a closed tenant', () => {

@@ -5,11 +5,13 @@ import type { TestProject } from 'vitest/node';
 import { startLocalApi, type LocalApi } from '../../tools/local-api';
 import { buildOpenApiDocument } from '../../tools/openapi/document';
 import type { OpenApiDocument } from '../../tools/openapi/types';
+import { verifySharedStore } from './store-verification';
 
 /**
  * Starts the local API exactly as `npm start` does (emulator + DynamoDB Local), on free
  * ports, with an in-memory store and a temporary data folder, once for all integration
  * test files; and builds the OpenAPI document their responses are checked against, once.
+ * At the end, `verify` checks every tenant the files left in the store (./store-verification).
  */
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -58,7 +60,15 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  // Every tenant the files left behind, through verify, before the in-memory store goes.
+  const verified = dataDir ? await verifySharedStore(dataDir).catch((error: unknown) => ({ error })) : undefined;
   await api?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   if (denials.length > 0) throw new Error(`${denials.length} DynamoDB call(s) outside a function's IAM grants:\n${denials.join('\n')}`);
+  if (verified && 'error' in verified) throw verified.error;
+  if (verified) {
+    console.warn(`verify: ${verified.tenants} tenants of the shared store checked (${verified.skipped} with faults planted on purpose left out)`);
+    if (verified.drift.length > 0)
+      throw new Error(`verify found ${verified.drift.length} drift(s) in the shared store:\n${verified.drift.slice(0, 50).join('\n')}`);
+  }
 }

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkCount,
+  checkReferences,
+  checkSalesDays,
+  checkSessionCount,
   checkCoverage,
   checkSearch,
   checkSentinels,
   expectedEntry,
   replayBalance,
+  salesByDay,
   warehouseTotals,
   type BalanceRecord,
   type MovementRecord,
@@ -24,10 +28,10 @@ const balance = (fields: Partial<BalanceRecord>): BalanceRecord => ({
   ...fields,
 });
 let sequence = 0;
-const movement = (fields: Omit<MovementRecord, 'pk' | 'sk' | 'id'> & { id?: string }): MovementRecord => {
+const movement = (fields: Omit<MovementRecord, 'pk' | 'sk' | 'id' | 'day'> & { id?: string; day?: string }): MovementRecord => {
   sequence += 1;
   const id = fields.id ?? `m${sequence}`;
-  return { pk: 'TENANT#t#MOVEMENTS#p#w', sk: `${fields.createdAt}#${id}`, id, ...fields };
+  return { pk: 'TENANT#t#MOVEMENTS#p#w', sk: `${fields.createdAt}#${id}`, id, day: fields.createdAt.slice(0, 10), ...fields };
 };
 
 describe('the replay of a balance', () => {
@@ -153,6 +157,82 @@ describe('a count written lazily', () => {
     expect(checkCount('admin-count', { ...counter, count: undefined }, 2, 'administrator', false)).toEqual([]);
     expect(checkCount('admin-count', { ...counter, count: 3 }, 2, 'administrator', false).map((drift) => drift.detail)).toEqual([
       'the administrator count is 3; there are 2',
+    ]);
+  });
+});
+
+describe('the daily sales counters', () => {
+  const counterKey = (day: string, productId: string) => ({ pk: 'TENANT#t#SALES', sk: `DAY#${day}#${productId}` });
+  const counter = (day: string, productId: string, units: bigint, seeded = false) => ({
+    ...counterKey(day, productId),
+    tenantId: 't',
+    day,
+    productId,
+    units,
+    seeded,
+  });
+  const sold = salesByDay([
+    { productId: 'p', type: 'SALE', quantity: 1_500n, day: '2026-11-27' },
+    { productId: 'p', type: 'SALE', quantity: 250n, day: '2026-11-27' },
+    { productId: 'p', type: 'IN', quantity: 9_000n, day: '2026-11-27' },
+    { productId: 'q', type: 'SALE', quantity: 1_000n, day: '2026-11-28' },
+    { productId: 'r', type: 'SALE', quantity: 2_000n, day: '2026-11-28' },
+  ]);
+
+  it('sums the SALE movements of each day and product, nothing else', () => {
+    expect(sold).toEqual(
+      new Map([
+        ['2026-11-27#p', 1_750n],
+        ['2026-11-28#q', 1_000n],
+        ['2026-11-28#r', 2_000n],
+      ]),
+    );
+  });
+
+  it('names a counter off its movements and a day of sales without its counter; a seeded counter is history without movements', () => {
+    const counters = [counter('2026-11-27', 'p', 1_750n), counter('2026-11-28', 'q', 1_001n), counter('2026-11-01', 's', 5_000n, true)];
+    expect(checkSalesDays(counters, sold, counterKey)).toEqual([
+      {
+        invariant: 'sales-days',
+        keys: [counterKey('2026-11-28', 'q')],
+        detail: 'product q sold 1.001 on 2026-11-28 by its counter; its SALE movements of that day sum to 1',
+        fixable: true,
+      },
+      {
+        invariant: 'sales-days',
+        keys: [counterKey('2026-11-28', 'r')],
+        detail: 'product r has SALE movements of 2 on 2026-11-28 and no counter for that day',
+        fixable: true,
+      },
+    ]);
+  });
+});
+
+describe("the tenant's references", () => {
+  it("names a balance of a product or a warehouse that is not the tenant's, and a counter of another tenant or an unknown product; none is fixable", () => {
+    const stock = balance({ productId: 'p', warehouseId: 'w' });
+    const stray = { ...balance({ productId: 'x', warehouseId: 'y' }), sk: 'x#y' };
+    const counter = { pk: 'TENANT#t#SALES', sk: 'DAY#2026-11-28#p', tenantId: 't', day: '2026-11-28', productId: 'p', units: 1n, seeded: false };
+    const foreign = { ...counter, sk: 'DAY#2026-11-28#z', tenantId: 'other', productId: 'z' };
+    expect(
+      checkReferences('t', [stock, stray], [counter, foreign], new Set(['p']), new Set(['w'])).map((drift) => [drift.keys[0]?.sk, drift.detail, drift.fixable]),
+    ).toEqual([
+      ['x#y', "a balance names product x, which is not the tenant's", false],
+      ['x#y', "a balance names warehouse y, which is not the tenant's", false],
+      ['DAY#2026-11-28#z', "a daily sales counter in the tenant's partition says it is tenant other's", false],
+      ['DAY#2026-11-28#z', "a daily sales counter names product z, which is not the tenant's", false],
+    ]);
+  });
+});
+
+describe("a user's session count", () => {
+  const user = { pk: 'TENANT#t', sk: 'USER#u' };
+  it('may stay above the sessions held (a sign-out or an expiry does not lower it), and is drift below them', () => {
+    expect(checkSessionCount({ ...user, count: 3 }, 3)).toEqual([]);
+    expect(checkSessionCount({ ...user, count: 5 }, 2)).toEqual([]);
+    expect(checkSessionCount({ ...user, count: undefined }, 4)).toEqual([]);
+    expect(checkSessionCount({ ...user, count: 1 }, 2)).toEqual([
+      { invariant: 'session-count', keys: [user], detail: 'the session count is 1; the user holds 2 sessions', fixable: true },
     ]);
   });
 });

@@ -1,6 +1,12 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as integrityCheck from '../../functions/jobs/integrity-check';
 import * as salesRollup from '../../functions/jobs/sales-rollup';
+import { allTenantIds, verifyTenant } from '../../lib/integrity/engine';
+import type { Drift, TenantReport } from '../../lib/integrity/model';
+import { logger } from '../../lib/log';
+import { countIntegrityDrift } from '../../lib/metrics';
+import type * as Metrics from '../../lib/metrics';
 import { runSalesRollup } from '../../lib/jobs/sales-rollup';
 import type * as SalesRollupJob from '../../lib/jobs/sales-rollup';
 import { jobs } from '../../lib/routes';
@@ -9,6 +15,9 @@ import { startSchedules } from '../../local/scheduler';
 
 // The roll-up itself runs against DynamoDB Local in test/integration; here its result is given.
 vi.mock('../../lib/jobs/sales-rollup', async (importOriginal) => ({ ...(await importOriginal<typeof SalesRollupJob>()), runSalesRollup: vi.fn() }));
+// The checker runs against DynamoDB Local in test/integration/verify.test.ts; here its reports are given.
+vi.mock('../../lib/integrity/engine', () => ({ allTenantIds: vi.fn(), verifyTenant: vi.fn() }));
+vi.mock('../../lib/metrics', async (importOriginal) => ({ ...(await importOriginal<typeof Metrics>()), countIntegrityDrift: vi.fn() }));
 
 /** Two jobs, as a manifest with a second scheduled job would list them. */
 const rollup: LocalJob = { name: 'rollup', handler: 'functions/jobs/rollup.ts', schedule: { hour: 3, minute: 15 }, summary: 'Roll up' };
@@ -76,6 +85,16 @@ describe('local scheduler', () => {
     await vi.advanceTimersByTimeAsync(48 * 3600_000);
     expect(ran.rollup).toHaveLength(2);
     expect(ran.digest).toHaveLength(2);
+  });
+
+  it('leaves an optional job to `npm run job`: it is deployed disabled unless a stage turns it on', async () => {
+    const { ran, load } = fakeJobFiles();
+    const stop = startSchedules(() => undefined, { jobs: [rollup, { ...digest, optional: true }], loadJob: load });
+    await vi.advanceTimersByTimeAsync(48 * 3600_000);
+    stop();
+    expect(ran.rollup).toHaveLength(3);
+    expect(ran.digest).toEqual([]);
+    expect(manifestJobs.filter((job) => job.optional).map((job) => job.name)).toEqual(['integrity-check']);
   });
 
   it('logs a failed job and keeps the others on schedule', async () => {
@@ -213,5 +232,66 @@ describe('the sales roll-up job over skipped bad records', () => {
 
     await expect(runJobOnce(job, load, ['--date', '2026-11-20'], NOW)).rejects.toThrow(new Error(skippedMessage));
     expect(vi.mocked(runSalesRollup).mock.calls).toEqual([[{ nowMs: NOW }], [{ nowMs: NOW, day: '2026-11-20' }]]);
+  });
+});
+
+describe('the scheduled integrity check', () => {
+  const event = { time: '2026-11-23T05:00:00Z' } as ScheduledEvent;
+  const tenants = (...ids: string[]) =>
+    vi.mocked(allTenantIds).mockImplementation(async function* () {
+      yield* ids;
+    });
+  const drift = (detail: string): Drift => ({ invariant: 'warehouse-totals', keys: [{ pk: 'TENANT#b', sk: 'WAREHOUSE#w' }], detail, fixable: true });
+  const report = (tenantId: string, found: Drift[]): TenantReport => ({
+    tenantId,
+    invariants: [{ invariant: 'warehouse-totals', checked: 1, drift: found }],
+    fixed: [],
+  });
+  beforeEach(() => {
+    vi.mocked(verifyTenant).mockReset();
+    vi.mocked(countIntegrityDrift).mockReset();
+  });
+
+  it('checks every tenant without fixing, and reports a clean run as 0 drift', async () => {
+    tenants('a', 'b');
+    vi.mocked(verifyTenant).mockImplementation(async (tenantId) => report(tenantId, []));
+    await expect(integrityCheck.handler(event)).resolves.toEqual({ tenants: 2, drifted: 0, drift: 0, complete: true });
+    expect(vi.mocked(verifyTenant).mock.calls).toEqual([['a'], ['b']]);
+    expect(vi.mocked(countIntegrityDrift).mock.calls).toEqual([[0]]);
+  });
+
+  it('fails on drift, after checking every tenant, each drift logged with its keys and the total in the metric', async () => {
+    tenants('a', 'b', 'c');
+    vi.mocked(verifyTenant).mockImplementation(async (tenantId) =>
+      report(tenantId, tenantId === 'b' ? [drift('total off by 0.01'), drift('count 3, 2 found')] : []),
+    );
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    try {
+      await expect(integrityCheck.handler(event)).rejects.toThrow(
+        new Error('integrity check: 2 drifts in 1 tenant of 3 tenants checked (each logged with its keys)'),
+      );
+      expect(errors.mock.calls).toEqual([
+        [
+          'integrity drift',
+          { tenantId: 'b', invariant: 'warehouse-totals', detail: 'total off by 0.01', keys: [{ pk: 'TENANT#b', sk: 'WAREHOUSE#w' }], fixable: true },
+        ],
+        [
+          'integrity drift',
+          { tenantId: 'b', invariant: 'warehouse-totals', detail: 'count 3, 2 found', keys: [{ pk: 'TENANT#b', sk: 'WAREHOUSE#w' }], fixable: true },
+        ],
+      ]);
+    } finally {
+      errors.mockRestore();
+    }
+    expect(vi.mocked(verifyTenant).mock.calls).toEqual([['a'], ['b'], ['c']]);
+    expect(vi.mocked(countIntegrityDrift).mock.calls).toEqual([[2]]);
+  });
+
+  it('stops starting tenants a minute before its timeout and says the run was cut short', async () => {
+    tenants('a', 'b', 'c');
+    vi.mocked(verifyTenant).mockImplementation(async (tenantId) => report(tenantId, []));
+    const remaining = [120_000, 90_000, 30_000];
+    const context = { getRemainingTimeInMillis: () => remaining.shift() ?? 0 } as unknown as Parameters<typeof integrityCheck.handler>[1];
+    await expect(integrityCheck.handler(event, context)).resolves.toEqual({ tenants: 2, drifted: 0, drift: 0, complete: false });
   });
 });
