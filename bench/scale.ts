@@ -23,6 +23,8 @@ import { writeDailySalesTotals, writeRolledUpSales } from '../lib/jobs/sales-rol
 import { queryAll } from '../lib/db/query';
 import { DEFAULT_COVERAGE_PAGE } from '../lib/inventory/schemas';
 import { coveragePage, stockByWarehouse, stockCoverage } from '../lib/inventory/dashboards';
+import { verifyTenant } from '../lib/integrity/engine';
+import { driftOf } from '../lib/integrity/model';
 import { addDays, dayOf } from '../lib/domain/days';
 import { addMovement, createProduct, createWarehouse, listProducts } from '../lib/inventory/service';
 import { createTenant, listTenants } from '../lib/tenants/service';
@@ -248,8 +250,41 @@ async function supplierFigures(tenThousand: Principal, nowMs: number, log: (line
       met: big.capacityUnits <= target,
     });
   }
+  figures.push(await verifyFigure('suppliers', [10_000, tenThousand], [100_000, large], log));
   search.push(...(await supplierSearchFigures(large, 100_000, '0001', log)));
   return figures;
+}
+
+/**
+ * `npm run verify -- --tenant` (lib/integrity) on a small and a large tenant of one kind: its
+ * cost must grow no faster than what it checks (target: the size ratio, plus a tenth), and a
+ * tenant the loaders built as the service does must be clean.
+ */
+async function verifyFigure(
+  what: string,
+  [smallCount, small]: [number, Principal],
+  [largeCount, large]: [number, Principal],
+  log: (line: string) => void,
+): Promise<ScaleFigure> {
+  const run = async (principal: Principal) => {
+    const start = performance.now();
+    const measured = await measureCapacity(() => verifyTenant(principal.tenantId));
+    return { ...measured, ms: Math.round(performance.now() - start), drift: driftOf(measured.result).length };
+  };
+  const [few, many] = [await run(small), await run(large)];
+  log(`scale: verify ${largeCount} ${what}: ${many.capacityUnits} CU, ${many.requests} requests, ${many.ms} ms, ${many.drift} drift`);
+  const target = Math.round((largeCount / smallCount) * 1.1 * 1000) / 1000;
+  const ratio = many.capacityUnits / few.capacityUnits;
+  return {
+    name: `npm run verify of a tenant: ${largeCount.toLocaleString('en')} ${what} vs ${smallCount.toLocaleString('en')} (target: no faster than the size, ratio <= ${target})`,
+    small: { label: `${smallCount.toLocaleString('en')} (${few.ms} ms, ${few.drift} drift)`, capacityUnits: few.capacityUnits, requests: few.requests },
+    large: { label: `${largeCount.toLocaleString('en')} (${many.ms} ms, ${many.drift} drift)`, capacityUnits: many.capacityUnits, requests: many.requests },
+    ratio: Math.round(ratio * 1000) / 1000,
+    target,
+    targetOf: 'ratio',
+    // A tenant the loaders built as the service does is clean: drift here is a loader's bug or the service's.
+    met: ratio <= target && few.drift + many.drift === 0,
+  };
 }
 
 /** The time, capacity and answer size of one page read, and how many DynamoDB requests it made. */
@@ -299,6 +334,7 @@ async function listFigures(nowMs: number, log: (line: string) => void): Promise<
   const fewProducts = await productsOf(150);
   const manyProducts = await productsOf(20_000);
   figures.push(...(await coverageFigures(fewProducts, manyProducts, nowMs, log)));
+  figures.push(await verifyFigure('stocked, indexed products', [150, fewProducts], [20_000, manyProducts], log));
   const [smallProducts, largeProducts] = [
     await pageCost(() => listProducts(fewProducts, page, nowMs, undefined)),
     await pageCost(() => listProducts(manyProducts, page, nowMs, undefined)),

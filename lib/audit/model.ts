@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'tenant.deletion_started',
   'tenant.deleted',
   'tenant.exported',
+  'tenant.repaired',
   'platform.admin_promoted',
   'company.created',
   'company.updated',

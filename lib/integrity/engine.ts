@@ -22,6 +22,8 @@ import { productSearchSource } from '../inventory/repository';
 import { rebuildSearchList, type SearchSource } from '../search/engine';
 import { supplierSearchSource } from '../suppliers/repository';
 import { listTenantPage } from '../tenants/repository';
+import type { AuditRecord } from '../audit/model';
+import { auditRecord, SYSTEM_ACTOR } from '../audit/record';
 import type { Drift, Invariant, InvariantReport, TenantReport } from './model';
 import {
   readBalances,
@@ -46,6 +48,7 @@ import {
   repairBalance,
   repairCount,
   repairSalesDay,
+  repaired,
   repairOnHand,
   repairWarehouseTotals,
 } from './repository';
@@ -57,6 +60,24 @@ import {
  * (./repository). A recorded movement is never changed. The derived numbers are checked
  * against the balances as replayed, so one `fix` mends a balance and the totals above it.
  */
+
+/** The audit entry of a repair: `tenant.repaired` by the system, naming the invariant, the item and what was wrong. */
+export function repairRecord(tenantId: string, drift: Drift, nowMs: number): AuditRecord {
+  return auditRecord(
+    {
+      scope: { tenantId },
+      action: 'tenant.repaired',
+      resource: { type: 'tenant', id: tenantId },
+      actor: SYSTEM_ACTOR,
+      changes: [
+        { field: 'invariant', before: null, after: drift.invariant },
+        { field: 'items', before: null, after: drift.keys.map((key) => `${key.pk} / ${key.sk}`).join(', ') },
+        { field: 'drift', before: drift.detail, after: null },
+      ],
+    },
+    nowMs,
+  );
+}
 
 export interface VerifyOptions {
   fix?: boolean;
@@ -100,8 +121,9 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     report.push({ invariant, checked, drift });
     options.progress?.(`${tenantId} ${invariant}: ${checked} checked, ${drift.length} drift`);
   };
-  const mend = async (drift: Drift, write: () => Promise<boolean>) => {
-    if (options.fix && drift.fixable && (await write())) fixed.push(drift);
+  // Each repair commits with its audit entry, by the system (lib/integrity/repository `repaired`).
+  const mend = async (drift: Drift, write: (audit: AuditRecord) => Promise<boolean>) => {
+    if (options.fix && drift.fixable && (await write(repairRecord(tenantId, drift, Date.now())))) fixed.push(drift);
   };
 
   const [warehouses, products, balances, skus, suppliers, documents, supplierCount, coverage] = await Promise.all([
@@ -120,7 +142,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   for (const drift of replays.drift) {
     const balance = balances.find((candidate) => candidate.pk === drift.keys[0]?.pk && candidate.sk === drift.keys[0]?.sk);
     const replayed = balance && replays.replayed.get(balance);
-    if (balance && replayed) await mend(drift, () => repairBalance(balance, replayed));
+    if (balance && replayed) await mend(drift, (audit) => repairBalance(balance, replayed, audit));
   }
   // The totals above the balances, from the balances as their movements leave them.
   const asReplayed = balances.map((balance) => {
@@ -134,7 +156,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   for (const drift of warehouseDrift) {
     const warehouse = warehouses.find((candidate) => candidate.sk === drift.keys[0]?.sk);
     const expected = warehouse && totals.get(warehouse.id);
-    if (warehouse) await mend(drift, () => repairWarehouseTotals(warehouse, expected ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n }));
+    if (warehouse) await mend(drift, (audit) => repairWarehouseTotals(warehouse, expected ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n }, audit));
   }
 
   const sums = onHandOf(asReplayed);
@@ -142,7 +164,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   record('product-on-hand', products.length, onHandDrift);
   for (const drift of onHandDrift) {
     const product = products.find((candidate) => candidate.sk === drift.keys[0]?.sk);
-    if (product) await mend(drift, () => repairOnHand(product, sums.get(product.id) ?? 0n));
+    if (product) await mend(drift, (audit) => repairOnHand(product, sums.get(product.id) ?? 0n, audit));
   }
 
   // The entries against each product's true on-hand (its balances'), so a drifted on-hand is one drift, not four.
@@ -155,13 +177,13 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
       (entry) => entry.pk === where?.pk && entry.sk === where.sk && !current.some((product) => expectedEntry(product, entry.days)?.sk === entry.sk),
     );
     if (stray) {
-      await mend(drift, () => removeCoverageEntry(stray));
+      await mend(drift, (audit) => removeCoverageEntry(stray, audit));
       continue;
     }
     const days = Number(where?.pk.split('#COVERAGE#')[1]);
     const product = current.find((candidate) => expectedEntry(candidate, days)?.sk === where?.sk);
     const expected = product && expectedEntry(product, days);
-    if (product && expected) await mend(drift, () => putCoverageEntry(tenantId, product, days, expected));
+    if (product && expected) await mend(drift, (audit) => putCoverageEntry(tenantId, product, days, expected, audit));
   }
 
   const salesDays = await readSalesDays(tenantId);
@@ -171,12 +193,12 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     const counter = salesDays.find((candidate) => candidate.sk === drift.keys[0]?.sk);
     const [, day = '', productId = ''] = (drift.keys[0]?.sk ?? '').split('#');
     const units = replays.sales.get(`${day}#${productId}`) ?? 0n;
-    await mend(drift, () => repairSalesDay({ ...(drift.keys[0] as ItemKey), day, productId, units: counter?.units }, tenantId, units));
+    await mend(drift, (audit) => repairSalesDay({ ...(drift.keys[0] as ItemKey), day, productId, units: counter?.units }, tenantId, units, audit));
   }
 
   const countDrift = checkCount('supplier-count', supplierCount, suppliers.length, 'supplier');
   record('supplier-count', 1, countDrift);
-  for (const drift of countDrift) await mend(drift, () => repairCount(supplierCount, suppliers.length));
+  for (const drift of countDrift) await mend(drift, (audit) => repairCount(supplierCount, suppliers.length, audit));
 
   const [adminCount, admins, endpointCount, endpoints] = await Promise.all([
     readAdminCount(tenantId),
@@ -186,24 +208,24 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   ]);
   const adminDrift = checkCount('admin-count', adminCount, admins, 'administrator', false);
   record('admin-count', admins, adminDrift);
-  for (const drift of adminDrift) await mend(drift, () => repairCount(adminCount, admins));
+  for (const drift of adminDrift) await mend(drift, (audit) => repairCount(adminCount, admins, audit));
   const endpointDrift = checkCount('endpoint-count', endpointCount, endpoints, 'webhook endpoint');
   record('endpoint-count', 1, endpointDrift);
-  for (const drift of endpointDrift) await mend(drift, () => repairCount(endpointCount, endpoints));
+  for (const drift of endpointDrift) await mend(drift, (audit) => repairCount(endpointCount, endpoints, audit));
 
   const sessionCounts = await readSessionCounts(tenantId);
   const sessionDrift = sessionCounts.flatMap(({ counter, sessions }) => checkSessionCount(counter, sessions));
   record('session-count', sessionCounts.length, sessionDrift);
   for (const drift of sessionDrift) {
     const found = sessionCounts.find(({ counter }) => counter.sk === drift.keys[0]?.sk);
-    if (found) await mend(drift, () => repairCount(found.counter, found.sessions));
+    if (found) await mend(drift, (audit) => repairCount(found.counter, found.sessions, audit));
   }
 
   const documentDrift = checkSentinels('supplier-documents', 'document', documents, suppliers);
   record('supplier-documents', documents.length + suppliers.length, documentDrift);
   for (const drift of documentDrift) {
     const sentinel = documents.find((candidate) => candidate.sk === drift.keys[0]?.sk);
-    if (sentinel) await mend(drift, () => removeSentinel(sentinel, 'supplierId'));
+    if (sentinel) await mend(drift, (audit) => removeSentinel(sentinel, 'supplierId', audit));
   }
 
   const productRecords = products.map((product) => ({ pk: product.pk, sk: product.sk, id: product.id, value: product.sku }));
@@ -211,7 +233,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   record('product-skus', skus.length + products.length, skuDrift);
   for (const drift of skuDrift) {
     const sentinel = skus.find((candidate) => candidate.sk === drift.keys[0]?.sk);
-    if (sentinel) await mend(drift, () => removeSentinel(sentinel, 'productId'));
+    if (sentinel) await mend(drift, (audit) => removeSentinel(sentinel, 'productId', audit));
   }
 
   const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [
@@ -222,7 +244,8 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     const indexed = await readIndexedIds(tenantId, list);
     const drift = indexed ? checkSearch(invariant, keys.searchManifest(tenantId, list), indexed, live, what) : [];
     record(invariant, indexed?.size ?? 0, drift);
-    for (const found of drift) await mend(found, () => rebuildSearchList(source, tenantId));
+    // A rebuild is many writes: its entry is recorded once it is done.
+    for (const found of drift) await mend(found, async (audit) => (await rebuildSearchList(source, tenantId)) && (await repaired(audit, [])));
   }
 
   const referenceDrift = checkReferences(

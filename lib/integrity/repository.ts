@@ -1,6 +1,8 @@
-import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../audit/model';
+import { auditItems } from '../audit/repository';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
-import { db, tableName } from '../db/client';
+import { db, tableName, type TransactItem } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
 import { COVERAGE_MARKER_SK, gsi1, keys } from '../db/keys';
@@ -197,10 +199,14 @@ export async function countEndpoints(tenantId: string): Promise<number> {
   return (await readAll(pk, skPrefix, WEBHOOK_ITEMS.endpoint, () => 1)).length;
 }
 
-/** Whether a conditioned repair found the item as the check read it. */
-async function conditioned(write: () => Promise<unknown>): Promise<boolean> {
+/**
+ * A repair: its conditioned writes and its audit entry (`tenant.repaired`, by the system) in
+ * one transaction, so no repair commits unrecorded. False when a condition failed: the item
+ * no longer holds what the check read (a write meanwhile), and nothing was changed.
+ */
+export async function repaired(audit: AuditRecord, writes: TransactItem[]): Promise<boolean> {
   try {
-    await write();
+    await db().send(new TransactWriteCommand({ TransactItems: [...writes, ...auditItems(audit)] }));
     return true;
   } catch (error) {
     const name = (error as Error).name;
@@ -210,10 +216,10 @@ async function conditioned(write: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** The balance set to its replay, while it is still the version the check read. */
-export const repairBalance = (balance: BalanceRecord, replayed: ReplayedBalance): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new UpdateCommand({
+export const repairBalance = (balance: BalanceRecord, replayed: ReplayedBalance, audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Update: {
         TableName: tableName(),
         Key: { pk: balance.pk, sk: balance.sk },
         UpdateExpression: 'SET quantity = :quantity, totalCost = :cost, averageCost = :average, version = :version',
@@ -225,15 +231,15 @@ export const repairBalance = (balance: BalanceRecord, replayed: ReplayedBalance)
           ':version': replayed.version,
           ':read': balance.version,
         },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
 /** The warehouse's totals set to its balances' sums, while they are still what the check read. */
-export const repairWarehouseTotals = (warehouse: WarehouseRecord, totals: WarehouseTotals): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new UpdateCommand({
+export const repairWarehouseTotals = (warehouse: WarehouseRecord, totals: WarehouseTotals, audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Update: {
         TableName: tableName(),
         Key: { pk: warehouse.pk, sk: warehouse.sk },
         UpdateExpression: 'SET totalItems = :items, totalProducts = :products, totalValue = :value',
@@ -245,36 +251,36 @@ export const repairWarehouseTotals = (warehouse: WarehouseRecord, totals: Wareho
           ':readItems': storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
           ':readValue': storedDecimal(warehouse.totalValue, VALUE_PLACES),
         },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
-export const repairOnHand = (product: ProductRecord, onHand: bigint): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new UpdateCommand({
+export const repairOnHand = (product: ProductRecord, onHand: bigint, audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Update: {
         TableName: tableName(),
         Key: { pk: product.pk, sk: product.sk },
         UpdateExpression: 'SET onHand = :onHand',
         ConditionExpression: 'attribute_exists(pk) AND onHand = :read',
         ExpressionAttributeValues: { ':onHand': storedDecimal(onHand, QUANTITY_PLACES), ':read': storedDecimal(product.onHand, QUANTITY_PLACES) },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
-export const repairCount = (counter: CounterRecord, count: number): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new UpdateCommand({
+export const repairCount = (counter: CounterRecord, count: number, audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Update: {
         TableName: tableName(),
         Key: { pk: counter.pk, sk: counter.sk },
         UpdateExpression: 'SET #count = :count',
         ConditionExpression: counter.count === undefined ? 'attribute_not_exists(#count)' : '#count = :read',
         ExpressionAttributeNames: { '#count': counter.attribute },
         ExpressionAttributeValues: { ':count': count, ...(counter.count === undefined ? {} : { ':read': counter.count }) },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
 /**
  * A daily sales counter set to the sum of its day's SALE movements, and marked pending again
@@ -285,10 +291,11 @@ export const repairSalesDay = (
   counter: ItemKey & { day: string; productId: string; units: bigint | undefined },
   tenantId: string,
   units: bigint,
+  audit: AuditRecord,
 ): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new UpdateCommand({
+  repaired(audit, [
+    {
+      Update: {
         TableName: tableName(),
         Key: { pk: counter.pk, sk: counter.sk },
         // As a SALE leaves it (lib/inventory/repository), with the units its movements sum to.
@@ -308,23 +315,23 @@ export const repairSalesDay = (
           ),
           ...(counter.units === undefined ? {} : { ':read': storedDecimal(counter.units, QUANTITY_PLACES) }),
         },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
 /** An orphaned sentinel removed, while it still points where the check read. */
-export const removeSentinel = (sentinel: SentinelRecord, pointer: 'supplierId' | 'productId'): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new DeleteCommand({
+export const removeSentinel = (sentinel: SentinelRecord, pointer: 'supplierId' | 'productId', audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Delete: {
         TableName: tableName(),
         Key: { pk: sentinel.pk, sk: sentinel.sk },
         ConditionExpression: '#pointer = :read',
         ExpressionAttributeNames: { '#pointer': pointer },
         ExpressionAttributeValues: { ':read': sentinel.pointsTo },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
 /** A product's entry in a window written from the product, while its coverage state is the version the check read. */
 export const putCoverageEntry = (
@@ -332,47 +339,42 @@ export const putCoverageEntry = (
   product: ProductRecord,
   days: number,
   entry: { sk: string; onHand: bigint; sold: bigint },
+  audit: AuditRecord,
 ): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.coverageEntry(tenantId, days, entry.sk),
-                name: product.name,
-                onHand: storedDecimal(entry.onHand, QUANTITY_PLACES),
-                sold: storedDecimal(entry.sold, 0),
-              },
-            },
-          },
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: { pk: product.pk, sk: product.sk },
-              ConditionExpression: 'coverageVersion = :version',
-              ExpressionAttributeValues: { ':version': product.coverageVersion },
-            },
-          },
-        ],
-      }),
-    ),
-  );
+  repaired(audit, [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.coverageEntry(tenantId, days, entry.sk),
+          name: product.name,
+          onHand: storedDecimal(entry.onHand, QUANTITY_PLACES),
+          sold: storedDecimal(entry.sold, 0),
+        },
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: { pk: product.pk, sk: product.sk },
+        ConditionExpression: 'coverageVersion = :version',
+        ExpressionAttributeValues: { ':version': product.coverageVersion },
+      },
+    },
+  ]);
 
 /** An entry that is no product's place removed, while it holds what the check read. */
-export const removeCoverageEntry = (entry: CoverageEntryRecord): Promise<boolean> =>
-  conditioned(() =>
-    db().send(
-      new DeleteCommand({
+export const removeCoverageEntry = (entry: CoverageEntryRecord, audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Delete: {
         TableName: tableName(),
         Key: { pk: entry.pk, sk: entry.sk },
         ConditionExpression: 'onHand = :onHand AND sold = :sold',
         ExpressionAttributeValues: { ':onHand': storedDecimal(entry.onHand, QUANTITY_PLACES), ':sold': storedDecimal(entry.sold, 0) },
-      }),
-    ),
-  );
+      },
+    },
+  ]);
 
 /**
  * The ids a searchable list finds: its chunks' records with every later delta applied (a

@@ -9,6 +9,7 @@ import { keys } from '../../lib/db/keys';
 import { verifyTenant } from '../../lib/integrity/engine';
 import { driftOf, INVARIANTS, type TenantReport } from '../../lib/integrity/model';
 import { searchDeltaPut } from '../../lib/search/repository';
+import { readAuditPage } from '../../lib/audit/repository';
 import { call, newTenantWithAdmin, plantsFaults, uniqueName, useLocalStoreInProcess, type Account } from './api';
 
 /**
@@ -181,6 +182,19 @@ describe('verify', () => {
       'supplier-search',
     ]);
     expect(driftOf(await verifyTenant(tenantId))).toEqual([]);
+    // Each repair committed with its audit entry, by the system, naming what it mended.
+    const repairs = (await readAuditPage({ tenantId }, { filter: { action: 'tenant.repaired' }, fromSk: '0', toSk: '~', limit: 50 })).entries;
+    expect(repairs.map((entry) => String(entry.changes?.[0]?.after)).sort()).toEqual(fixed.fixed.map((drift) => drift.invariant).sort());
+    for (const entry of repairs)
+      expect([entry.actor, entry.resource]).toEqual([
+        { type: 'system', id: null, name: null },
+        { type: 'tenant', id: tenantId },
+      ]);
+    expect(repairs.find((entry) => entry.changes?.[0]?.after === 'supplier-count')?.changes).toEqual([
+      { field: 'invariant', before: null, after: 'supplier-count' },
+      { field: 'items', before: null, after: `${counter.pk} / ${counter.sk}` },
+      { field: 'drift', before: 'the supplier count is 4; there are 3', after: null },
+    ]);
 
     // A movement's record is what is recorded: found, never rewritten.
     const history =
