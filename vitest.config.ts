@@ -36,6 +36,7 @@ export const FILES_THAT_MOCK_MODULES = [
   'test/handlers/password-reset.test.ts',
   'test/handlers/register.test.ts',
   'test/handlers/export-worker.test.ts',
+  'test/unit/local-imports.test.ts',
 ];
 
 /**

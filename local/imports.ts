@@ -1,15 +1,17 @@
 import { config } from '../lib/config';
 import { findImportJob, scanRunningImportJobs } from '../lib/imports/repository';
 import { runImport, type ImportFiles } from '../lib/imports/engine';
+import { IMPORT_MAX_RECEIVES } from '../lib/imports/model';
 import { importOfKey, importStorageAt } from '../lib/imports/storage';
 import type { LocalFilesOptions } from './files';
 
 /**
  * npm start's imports: which uploads the local files take (local/files.ts), and each job run
- * in this process once its file came, step after step, by the deployed worker's code. A job
- * whose run fails is logged and stays `running`: uploading its file again does not restart it
- * (a job starts once), so start a new import. A job that npm start stopping interrupted goes on
- * from its next row when npm start starts again (`resumeImports`).
+ * in this process once its file came, step after step, by the deployed worker's code. A failed
+ * step is sent again as the deployed queue does (`runRedelivered`); one that fails every time
+ * is logged and its job stays `running`: uploading its file again does not restart it (a job
+ * starts once), so start a new import. A job that npm start stopping interrupted goes on from
+ * its next row when npm start starts again (`resumeImports`).
  */
 export function localImportUploads(log: (line: string) => void): LocalFilesOptions {
   const { IMPORT_UPLOAD_SECRET, IMPORT_UPLOAD_DIR } = config();
@@ -30,11 +32,43 @@ export function localImportUploads(log: (line: string) => void): LocalFilesOptio
       const ref = importOfKey(key);
       if (!ref) return;
       const started = Date.now();
-      runImport(ref, { now: Date.now, files })
-        .then(() => log(`[imports] ${ref.id} done in ${Date.now() - started} ms`))
-        .catch((error: unknown) => log(`[imports] ${ref.id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+      void runRedelivered(ref, 0, files, log).then((done) => {
+        if (done) log(`[imports] ${ref.id} done in ${Date.now() - started} ms`);
+      });
     },
   };
+}
+
+/**
+ * A job's steps from `fromRow`, each failed step sent again as the deployed queue redelivers
+ * its message: from the job's next row as stored, after a pause, up to IMPORT_MAX_RECEIVES
+ * runs; then, as the dead-letter queue would hold it, the job stays `running` and the error is
+ * logged. Resolves to whether the run got to its end.
+ */
+export async function runRedelivered(
+  ref: { tenantId: string; id: string },
+  fromRow: number,
+  files: ImportFiles,
+  log: (line: string) => void,
+  pauseMs = 1_000,
+): Promise<boolean> {
+  let next = fromRow;
+  for (let receive = 1; ; receive += 1) {
+    try {
+      await runImport(ref, { now: Date.now, files }, next);
+      return true;
+    } catch (error) {
+      const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      if (receive >= IMPORT_MAX_RECEIVES) {
+        log(`[imports] ${ref.id} failed ${receive} times, left running as in the dead-letter queue: ${reason}`);
+        return false;
+      }
+      log(`[imports] ${ref.id} failed (receive ${receive} of ${IMPORT_MAX_RECEIVES}), sent again: ${reason}`);
+      await new Promise((resume) => setTimeout(resume, pauseMs * receive));
+      const job = await findImportJob(ref.tenantId, ref.id).catch(() => undefined);
+      next = job?.nextRow ?? next;
+    }
+  }
 }
 
 /**
@@ -50,9 +84,7 @@ export async function resumeImports(files: ImportFiles, log: (line: string) => v
   await Promise.all(
     jobs.map(async (job) => {
       log(`[imports] ${job.id} goes on from row ${job.nextRow}`);
-      await runImport(job, { now: Date.now, files }, job.nextRow)
-        .then(() => log(`[imports] ${job.id} done`))
-        .catch((error: unknown) => log(`[imports] ${job.id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+      if (await runRedelivered(job, job.nextRow, files, log)) log(`[imports] ${job.id} done`);
     }),
   );
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run chaos [-- --rates 0.05,0.2 --seconds 30 --connections 8 --seed N]`: parallel writes
  * of every kind the service has (stock movements, supplier creates, edits and deletes,
- * product creates, sign-ins) against a fresh local API whose DynamoDB client fails a share of
+ * product creates and CSV imports, sign-ins) against a fresh local API whose DynamoDB client fails a share of
  * its calls the way DynamoDB does (local/faults.ts), one run per rate. The client retries as a
  * client would: a 5xx, a 429, a lost answer or a key still in use again after a pause, with
  * the same Idempotency-Key. Then, with the faults still on for the API but not for the checker:
@@ -10,6 +10,7 @@
  * - every write either succeeded once or failed with no effect: the movements stored are
  *   exactly those acknowledged, and the live suppliers exactly those created and not deleted;
  * - no Idempotency-Key stays in use once every attempt with it has ended;
+ * - every CSV import (products) ends, succeeded or failed saying why;
  * - `verify` (lib/integrity) finds no drift on any tenant of the store.
  *
  * Exits 1 when a check fails, printing the seed to run it again.
@@ -47,6 +48,8 @@ const SEED = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : N
 /** How many times a client sends one request before it gives up, and its first pause. */
 const ATTEMPTS = 8;
 const FIRST_PAUSE_MS = 50;
+/** Rows of each CSV import: a small file, one step of the import worker. */
+const IMPORT_ROWS = 60;
 
 interface Answer {
   status: number;
@@ -62,6 +65,8 @@ interface Run {
   deleted: Set<string>;
   /** Writes that ended in a failure after every retry: they must have left nothing. */
   givenUp: number;
+  /** Imports by how they ended. */
+  imports: Record<string, number>;
   faults: string;
 }
 
@@ -74,7 +79,7 @@ const pause = (ms: number) => new Promise((resolvePause) => setTimeout(resolvePa
 async function chaosRun(rate: number, seed: number): Promise<Run> {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const run: Run = { failures: [], statuses: new Map(), movements: new Set(), created: new Set(), deleted: new Set(), givenUp: 0, faults: '' };
+  const run: Run = { failures: [], statuses: new Map(), movements: new Set(), created: new Set(), deleted: new Set(), givenUp: 0, imports: {}, faults: '' };
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-chaos-'));
   let output = '';
   const api = await startLocalApi({
@@ -127,6 +132,35 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
       if (String(answer.json.type).endsWith('/idempotency-key-in-use'))
         run.failures.push(`${method} ${path}: its Idempotency-Key stayed in use after ${ATTEMPTS} tries, held by no running request`);
       return answer;
+    };
+
+    /**
+     * A CSV import of products, as the console runs one: POST /imports, the file PUT where it
+     * says, then GET /imports/{id} until it ends. Under faults a step may fail and the job say
+     * so (`failed`, with why); what it created must still leave verify clean.
+     */
+    const importProducts = async (cookie: string) => {
+      const prefix = random().toString(36).slice(2, 8).toUpperCase();
+      const lines = ['Código;Descrição', ...Array.from({ length: IMPORT_ROWS }, (_, index) => `IMP-${prefix}-${index};Importado ${index}`)];
+      const file = Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
+      const created = await send('POST', '/imports', { kind: 'products', fileName: 'chaos.csv', size: file.byteLength }, cookie);
+      if (created.status !== 201) return;
+      const upload = created.json.upload as { url: string; headers: Record<string, string> };
+      for (let tries = 0; tries < ATTEMPTS; tries += 1) {
+        const put = await fetch(`${api.url}${upload.url}`, { method: 'PUT', headers: upload.headers, body: file }).catch(() => undefined);
+        if (put?.status === 200) break;
+        await pause(FIRST_PAUSE_MS * 2 ** tries);
+      }
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const job = await send('GET', `/imports/${String(created.json.id)}`, undefined, cookie);
+        if (job.json.status === 'succeeded' || job.json.status === 'failed') {
+          run.imports[String(job.json.status)] = (run.imports[String(job.json.status)] ?? 0) + 1;
+          return;
+        }
+        await pause(200);
+      }
+      run.failures.push(`import ${String(created.json.id)} had not ended 30 s after its upload`);
     };
 
     // The accounts: sign-up is itself under faults, so a failed one is tried again under another name.
@@ -201,6 +235,8 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
           } else if (roll < 0.84) {
             const answer = await write('POST', '/inventory/products', { sku: `CHAOS-${random().toString(36).slice(2, 10)}`, name: 'Produto' }, cookie);
             if (answer.status === 201) tenant.products.push(String(answer.json.id));
+          } else if (roll < 0.86) {
+            await importProducts(cookie);
           } else if (roll < 0.88) {
             await send('POST', '/auth/login', { email: tenant.account.email, password: tenant.account.password });
           } else {
@@ -242,7 +278,7 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
     if (extra) run.failures.push(`${extra} live suppliers were never acknowledged, or were deleted`);
     if (missing) run.failures.push(`${missing} acknowledged suppliers are missing`);
     console.log(
-      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.givenUp} writes given up after ${ATTEMPTS} tries`,
+      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.givenUp} writes given up after ${ATTEMPTS} tries; imports ${JSON.stringify(run.imports)}`,
     );
   } finally {
     await api.stop();

@@ -7,7 +7,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, EventType, HttpMethods, Ob
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
-import { IMPORT_RETENTION_DAYS } from '../../lib/imports/model';
+import { IMPORT_MAX_RECEIVES, IMPORT_RETENTION_DAYS } from '../../lib/imports/model';
 import { workers } from '../../lib/routes';
 import { acknowledgeFunctionOutsideVpc, bucketArnInFinding } from '../acknowledgments';
 import { type ServiceFunction } from './functions';
@@ -19,8 +19,6 @@ export const IMPORT_WORKER_FUNCTION_ID = 'ImportWorkerFunction';
 export const IMPORT_WORKER_TIMEOUT = Duration.seconds(60);
 /** At most this many import steps run at once, whatever the number of jobs: the API's own traffic keeps the table's capacity. */
 export const IMPORT_MAX_CONCURRENCY = 2;
-/** A step received this many times without being done goes to the dead-letter queue (its job stays `running`). */
-export const IMPORT_MAX_RECEIVES = 5;
 /** Where the files are, in the bucket (lib/imports/storage `importFileKey`). */
 const FILE_PREFIX = 'imports/';
 

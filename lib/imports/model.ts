@@ -75,3 +75,10 @@ export const MAX_REPORTED_ERRORS = 1_000;
 export const UPLOAD_LINK_SECONDS = 15 * 60;
 /** Jobs (and their files) are kept this long, then expire. */
 export const IMPORT_RETENTION_DAYS = 30;
+
+/**
+ * A step received this many times without being done goes to the dead-letter queue and its job
+ * stays `running` (the import queue's redrive, infra/constructs/imports.ts); npm start sends a
+ * failed step again as many times (local/imports.ts).
+ */
+export const IMPORT_MAX_RECEIVES = 5;
