@@ -31,7 +31,7 @@ export interface FaultOptions {
   onFault?: (kind: FaultKind, command: string) => void;
 }
 
-/** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
+/** mulberry32: a small seeded generator: one seed, one sequence of draws (which call meets which depends on timing under load). */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

@@ -13,7 +13,8 @@
  * - every CSV import (products) ends, succeeded or failed saying why;
  * - `verify` (lib/integrity) finds no drift on any tenant of the store.
  *
- * Exits 1 when a check fails, printing the seed to run it again.
+ * Exits 1 when a check fails, printing the seed: run again with it for the same draws of faults
+ * (under parallel load which request meets which depends on timing).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
