@@ -27,6 +27,10 @@ export interface FaultOptions {
   seed: number;
   /** Only these kinds (all by default). */
   kinds?: FaultKind[];
+  /** Only calls of these commands (`PutItemCommand`; all by default). */
+  commands?: string[];
+  /** For a test: these kinds, one per faulted attempt in this order, then none (instead of drawing them). */
+  plan?: Exclude<FaultKind, 'partial'>[];
   /** Called for each fault injected (counts for the chaos report). */
   onFault?: (kind: FaultKind, command: string) => void;
 }
@@ -139,6 +143,7 @@ type Next = (args: Args) => Promise<Answer>;
 export function injectFaults(client: DynamoDBDocumentClient, options: FaultOptions): () => void {
   if (!(options.rate >= 0 && options.rate <= 1)) throw new Error(`The fault rate must be between 0 and 1, not ${options.rate}`);
   const random = seededRandom(options.seed);
+  const plan = options.plan && [...options.plan];
   const stack = client.middlewareStack as unknown as {
     add(middleware: (next: Next, context: { commandName?: string }) => Next, options: { step: string; name: string; priority?: string }): void;
     remove(name: string): boolean;
@@ -148,10 +153,12 @@ export function injectFaults(client: DynamoDBDocumentClient, options: FaultOptio
   stack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? '';
-      if (random() >= options.rate) return next(args);
+      if ((options.commands && !options.commands.includes(command)) || random() >= options.rate) return next(args);
       const kinds = faultKindsOf(command).filter((kind) => options.kinds?.includes(kind) ?? true);
       if (kinds.length === 0) return next(args);
-      const kind = kinds[Math.floor(random() * kinds.length)] as Exclude<FaultKind, 'partial'>;
+      const planned = plan?.shift();
+      if (plan && planned === undefined) return next(args);
+      const kind = planned ?? (kinds[Math.floor(random() * kinds.length)] as Exclude<FaultKind, 'partial'>);
       options.onFault?.(kind, command);
       if (kind === 'timeout') await next(args);
       throw faultError(kind, args.input, random());
@@ -162,7 +169,7 @@ export function injectFaults(client: DynamoDBDocumentClient, options: FaultOptio
   stack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? '';
-      if (!BATCHES.has(command) || options.kinds?.includes('partial') === false || random() >= options.rate) return next(args);
+      if (!BATCHES.has(command) || options.plan || options.kinds?.includes('partial') === false || random() >= options.rate) return next(args);
       options.onFault?.('partial', command);
       let answer: Answer = { output: {} };
       const output = await partially(command, args.input, async (input) => {

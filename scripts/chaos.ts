@@ -9,7 +9,7 @@
  * - every answer of 400 or more is a problem+json document;
  * - every write either succeeded once or failed with no effect: the movements stored are
  *   exactly those acknowledged, and the live suppliers exactly those created and not deleted;
- * - no Idempotency-Key stays in use once every attempt with it has ended;
+ * - no Idempotency-Key stays in use past its lease once every attempt with it has ended;
  * - every CSV import (products) ends, succeeded or failed saying why;
  * - `verify` (lib/integrity) finds no drift on any tenant of the store.
  *
@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cnpj } from 'cpf-cnpj-validator';
 import { resetConfig } from '../lib/config';
+import { IDEMPOTENCY_LEASE_SECONDS } from '../lib/idempotency/service';
 import { allTenantIds, verifyTenant } from '../lib/integrity/engine';
 import { driftOf } from '../lib/integrity/model';
 import { readBalances, readMovements, readSuppliers } from '../lib/integrity/repository';
@@ -49,6 +50,8 @@ const SEED = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : N
 /** How many times a client sends one request before it gives up, and its first pause. */
 const ATTEMPTS = 8;
 const FIRST_PAUSE_MS = 50;
+/** How long a key stays held by a request that could not give it back (lib/idempotency), and a second more. */
+const KEY_LEASE_MS = (IDEMPOTENCY_LEASE_SECONDS + 1) * 1000;
 /** Rows of each CSV import: a small file, one step of the import worker. */
 const IMPORT_ROWS = 60;
 
@@ -68,19 +71,31 @@ interface Run {
   givenUp: number;
   /** Imports by how they ended. */
   imports: Record<string, number>;
+  /** Keys a client waited on until their lease ended: a failed request that could not give its key back. */
+  leaseWaits: number;
   faults: string;
 }
 
 /** What a client sends again: a lost answer, a 5xx, a 429, and a key whose first request still runs (409 with Retry-After). */
-const retryable = (answer: Answer) =>
-  answer.status === 0 || answer.status === 429 || answer.status >= 500 || String(answer.json.type).endsWith('/idempotency-key-in-use');
+const keyInUse = (answer: Answer) => String(answer.json.type).endsWith('/idempotency-key-in-use');
+const retryable = (answer: Answer) => answer.status === 0 || answer.status === 429 || answer.status >= 500 || keyInUse(answer);
 
 const pause = (ms: number) => new Promise((resolvePause) => setTimeout(resolvePause, ms));
 
 async function chaosRun(rate: number, seed: number): Promise<Run> {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const run: Run = { failures: [], statuses: new Map(), movements: new Set(), created: new Set(), deleted: new Set(), givenUp: 0, imports: {}, faults: '' };
+  const run: Run = {
+    failures: [],
+    statuses: new Map(),
+    movements: new Set(),
+    created: new Set(),
+    deleted: new Set(),
+    givenUp: 0,
+    imports: {},
+    leaseWaits: 0,
+    faults: '',
+  };
   const dataDir = mkdtempSync(join(tmpdir(), 'backoffice-chaos-'));
   let output = '';
   const api = await startLocalApi({
@@ -119,19 +134,26 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
     /** A request as a client sends it: again after a pause while the answer says to retry, with the same key. */
     const send = async (method: string, path: string, body?: unknown, cookie?: string, key?: string): Promise<Answer> => {
       let answer: Answer = { status: 0, json: {} };
+      const started = Date.now();
       for (let tries = 0; tries < ATTEMPTS; tries += 1) {
         answer = await attempt(method, path, body, cookie, key);
         if (!retryable(answer)) return answer;
         await pause(FIRST_PAUSE_MS * 2 ** tries * (0.5 + random()));
+      }
+      // A key whose request failed and could not give it back (its release met faults past the
+      // SDK's retries) is held until its lease ends: a client goes on as Retry-After says, that long.
+      if (keyInUse(answer)) run.leaseWaits += 1;
+      while (keyInUse(answer) && Date.now() - started < KEY_LEASE_MS) {
+        await pause(1_000);
+        answer = await attempt(method, path, body, cookie, key);
       }
       return answer;
     };
     const write = async (method: string, path: string, body: unknown, cookie: string): Promise<Answer> => {
       const answer = await send(method, path, body, cookie, crypto.randomUUID());
       if (retryable(answer)) run.givenUp += 1;
-      // Every attempt of this client has ended: nothing runs that could hold the key.
-      if (String(answer.json.type).endsWith('/idempotency-key-in-use'))
-        run.failures.push(`${method} ${path}: its Idempotency-Key stayed in use after ${ATTEMPTS} tries, held by no running request`);
+      // Every attempt of this client has ended and the lease of any has run out: nothing holds the key.
+      if (keyInUse(answer)) run.failures.push(`${method} ${path}: its Idempotency-Key stayed in use past its lease, held by no running request`);
       return answer;
     };
 
@@ -279,7 +301,7 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
     if (extra) run.failures.push(`${extra} live suppliers were never acknowledged, or were deleted`);
     if (missing) run.failures.push(`${missing} acknowledged suppliers are missing`);
     console.log(
-      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.givenUp} writes given up after ${ATTEMPTS} tries; imports ${JSON.stringify(run.imports)}`,
+      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.givenUp} writes given up after ${ATTEMPTS} tries; ${run.leaseWaits} keys waited on until their lease ended; imports ${JSON.stringify(run.imports)}`,
     );
   } finally {
     await api.stop();

@@ -47,7 +47,7 @@ export async function startIdempotent(
   const claim = { caller, keyHash: sha256Hex(key), owner: randomUUID() };
   // A record released between our refused claim and our read is gone: claim again (twice at most).
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const outcome = await claimKey(
+    const outcome = await claimOrGiveBack(
       claim,
       {
         fingerprint,
@@ -69,6 +69,20 @@ export async function startIdempotent(
     throw new IdempotencyKeyInUse(1);
   }
   throw new IdempotencyKeyInUse(1);
+}
+
+/**
+ * The claim, given back when it fails: its Put may have applied before the error reached us
+ * (its answer lost, then the SDK's retries failing), and a claim nobody holds would turn the
+ * client's retries away until its lease ends. The release removes only this request's own claim.
+ */
+async function claimOrGiveBack(...args: Parameters<typeof claimKey>): ReturnType<typeof claimKey> {
+  try {
+    return await claimKey(...args);
+  } catch (error) {
+    await releaseKey(args[0]).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** After the handler answered: a write path that wrote nothing records the answer now. */

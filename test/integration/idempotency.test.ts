@@ -282,6 +282,32 @@ describe('a request that dies holding its key', () => {
     expect(claimed.kind === 'claimed' && (await completeKey(claimed.write, { id: 'answer' }))).toBe(true);
     expect(await startIdempotent(caller, key, request, Date.now())).toEqual({ kind: 'replay', status: 201, body: JSON.stringify({ id: 'answer' }) });
   });
+
+  it("gives back a claim whose Put applied but whose request failed after (its answer lost, then the SDK's retries failed): the retry takes the key", async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await place(admin);
+    const key = randomUUID();
+    const request = { method: 'POST', path: '/inventory/movements', body: { ...at, type: 'IN' as const, quantity: 1, unitCost: 1 }, successStatus: 201 };
+    const caller = { tenantId: admin.tenantId, userId: admin.userId };
+    const faults: string[] = [];
+    const removeFaults = injectFaults(db(), {
+      rate: 1,
+      seed: 1,
+      commands: ['PutItemCommand'],
+      plan: ['timeout', ...Array.from({ length: 8 }, () => 'internal' as const)],
+      onFault: (kind) => faults.push(kind),
+    });
+    try {
+      await expect(startIdempotent(caller, key, request, Date.now())).rejects.toMatchObject({ name: 'InternalServerError' });
+    } finally {
+      removeFaults();
+    }
+    // The claim applied on its first attempt; every later one met a 500 until the SDK gave up.
+    expect(faults[0]).toBe('timeout');
+    expect(faults.slice(1).every((kind) => kind === 'internal')).toBe(true);
+    // Without the give-back the key would be held by nobody until its lease ends (409 meanwhile).
+    expect((await startIdempotent(caller, key, request, Date.now())).kind).toBe('claimed');
+  });
 });
 
 describe('the audit entry of an inventory create', () => {
