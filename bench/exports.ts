@@ -128,7 +128,11 @@ export async function runExportBench(log: (line: string) => void, sizes: { suppl
       Array.from({ length: sizes.products }, (_, index) => index),
       16,
       async (index) => {
-        const product = await createProduct(productsTenant, { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de teste ${index}` }, Date.now());
+        const product = await createProduct(
+          productsTenant,
+          { sku: `SKU-${String(index).padStart(6, '0')}`, name: `Produto de teste ${index}`, unit: 'KG' },
+          Date.now(),
+        );
         if (index % 10 === 0) {
           for (const warehouse of warehouses)
             await addMovement(productsTenant, { productId: product.id, warehouseId: warehouse.id, type: 'IN', quantity: 12.5, unitCost: 3.25 }, Date.now());

@@ -19,7 +19,7 @@ import type { Principal } from '../lib/auth/principal';
 import { keys } from '../lib/db/keys';
 import { queryAll } from '../lib/db/query';
 import { putAll } from '../lib/db/bulk';
-import { productSearchSource } from '../lib/inventory/repository';
+import { productSearchSource } from '../lib/inventory/product-repository';
 import { readSearchLog } from '../lib/search/repository';
 import { findSupplier, searchSupplierPage, supplierSearchSource } from '../lib/suppliers/repository';
 import { supplierMatcher } from '../lib/suppliers/search';

@@ -82,6 +82,13 @@ export class Conflict extends AppError {
   readonly title = 'Conflict';
 }
 
+/** An `If-Match` names a version the resource no longer has: someone changed it since it was read. */
+export class PreconditionFailed extends AppError {
+  readonly status = 412;
+  readonly type = 'precondition-failed';
+  readonly title = 'Precondition failed';
+}
+
 /** The same Idempotency-Key is being used by a request that has not finished yet. */
 export class IdempotencyKeyInUse extends AppError {
   readonly status = 409;

@@ -77,7 +77,7 @@ export const MAX_METHOD_ARN_BYTES = 1_600;
 export const NODE_MAX_HEADER_SIZE = 1024 * 1024;
 /** Request targets are logged up to this length. */
 const LOGGED_URL_LENGTH = 200;
-const PREFLIGHT_HEADERS = 'Content-Type,Authorization,X-Requested-With,Idempotency-Key';
+const PREFLIGHT_HEADERS = 'Content-Type,Authorization,X-Requested-With,Idempotency-Key,If-Match';
 
 interface CompiledRoute {
   route: Route & { id: string };

@@ -207,7 +207,7 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
           if (answer.status === 201) warehouses.push(String(answer.json.id));
         }
         for (let index = 0; index < 3; index += 1) {
-          const answer = await write('POST', '/inventory/products', { sku: `CHAOS-${index}`, name: `Product ${index}` }, account.cookie);
+          const answer = await write('POST', '/inventory/products', { sku: `CHAOS-${index}`, name: `Product ${index}`, unit: 'KG' }, account.cookie);
           if (answer.status === 201) products.push(String(answer.json.id));
         }
         return { account, warehouses, products, suppliers: [] as string[] };

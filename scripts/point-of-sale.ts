@@ -583,7 +583,8 @@ export async function playPointOfSale(options: PointOfSaleOptions): Promise<Poin
     const made = await client.expect(201, 'POST', '/inventory/products', {
       as: key,
       idempotencyKey: randomUUID(),
-      body: JSON.stringify({ sku, name: item.name }),
+      // Sold to the gram (SALE_QUANTITIES): counted in kilos, which take 3 decimals.
+      body: JSON.stringify({ sku, name: item.name, unit: 'KG' }),
     });
     products.push({
       id: text(made.body, 'id', 'POST /inventory/products'),

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const products: string[] = [];
     for (let index = 0; index < 3; index += 1) warehouses.push(String((await send('POST', '/inventory/warehouses', { name: `W${index}` }, cookie)).json.id));
     for (let index = 0; index < 5; index += 1)
-      products.push(String((await send('POST', '/inventory/products', { sku: `SOAK-${index}`, name: `Product ${index}` }, cookie)).json.id));
+      products.push(String((await send('POST', '/inventory/products', { sku: `SOAK-${index}`, name: `Product ${index}`, unit: 'KG' }, cookie)).json.id));
 
     const acknowledged: Acknowledged = { suppliers: [], movements: [], divergentReplays: 0 };
     /** A write with a fresh key, sent twice at once a third of the time; the ids its 201 answers named (one, if all is well). */

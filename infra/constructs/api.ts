@@ -76,7 +76,7 @@ export class Api extends Construct {
       allowOrigins: props.allowedOrigins,
       allowCredentials: true,
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Idempotency-Key'],
+      allowHeaders: ['Content-Type', 'Idempotency-Key', 'If-Match'],
       maxAge: Duration.minutes(10),
     };
     this.restApi = new RestApi(this, 'RestApi', {

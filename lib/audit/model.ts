@@ -56,6 +56,8 @@ export const AUDIT_ACTIONS = [
   'supplier.deleted',
   'warehouse.created',
   'product.created',
+  'product.updated',
+  'product.deleted',
   'movement.created',
   'api_key.created',
   'api_key.rolled',

@@ -41,6 +41,10 @@ export const INVENTORY_ITEMS = {
   product: 'Product',
   /** The tenant-wide SKU sentinel of a product. */
   productSku: 'ProductSku',
+  /** A product's entry in the list of its status. */
+  productStatusEntry: 'ProductStatusEntry',
+  /** The tenant-wide GTIN sentinel of a product. */
+  productGtin: 'ProductGtin',
   /** The balance of one product in one warehouse. */
   stock: 'Stock',
   movement: 'Movement',

@@ -188,11 +188,18 @@ export const keys = {
   productSales: (tenantId: string, productId: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT#${productId}#SALES` }),
   productsOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT#' }),
   /**
-   * Sentinel that makes a SKU unique within its tenant; it holds the product's view (a product
-   * never changes), so the SKU-ordered sentinels are also the product list.
+   * Sentinel that makes a SKU unique within its tenant; it holds the product's listing (every
+   * change of the product rewrites it), so the SKU-ordered sentinels are also the list of
+   * every product (`status=ALL`).
    */
   productSku: (tenantId: string, sku: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_SKU#${sku}` }),
   productSkusOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT_SKU#' }),
+  /** A product's entry in the list of its status, by SKU: the same listing as its SKU sentinel. */
+  productStatusEntry: (tenantId: string, status: string, sku: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_STATUS#${status}#${sku}` }),
+  productStatusList: (tenantId: string, status: string) => ({ pk: tenantPk(tenantId), skPrefix: `PRODUCT_STATUS#${status}#` }),
+  /** Sentinel that makes a GTIN unique within its tenant, holding the product's listing: a barcode finds its product in one read. */
+  productGtin: (tenantId: string, gtin: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_GTIN#${gtin}` }),
+  productGtinsOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT_GTIN#' }),
 
   /**
    * The coverage dashboard's precomputed order for one indexed `days` window

@@ -32,7 +32,7 @@ export async function queryAll(pk: string, options: { skPrefix?: string; consist
  */
 export async function queryPage(
   pk: string,
-  options: { skPrefix?: string; limit: number; afterSk?: string },
+  options: { skPrefix?: string; limit: number; afterSk?: string; consistent?: boolean },
 ): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
   const { Items = [] } = await db().send(
     new QueryCommand({
@@ -40,6 +40,7 @@ export async function queryPage(
       KeyConditionExpression: options.skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
       ExpressionAttributeValues: options.skPrefix ? { ':pk': pk, ':prefix': options.skPrefix } : { ':pk': pk },
       Limit: options.limit + 1,
+      ...(options.consistent ? { ConsistentRead: true } : {}),
       ...(options.afterSk === undefined ? {} : { ExclusiveStartKey: { pk, sk: options.afterSk } }),
     }),
   );

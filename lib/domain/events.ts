@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'supplier.updated',
   'supplier.deleted',
   'product.created',
+  'product.updated',
+  'product.deleted',
   'product.stock_low',
   'warehouse.created',
   'stock_movement.created',

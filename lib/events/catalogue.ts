@@ -10,6 +10,8 @@ export const EVENT_OF_ACTION: Partial<Record<AuditAction, EventType>> = {
   'supplier.updated': 'supplier.updated',
   'supplier.deleted': 'supplier.deleted',
   'product.created': 'product.created',
+  'product.updated': 'product.updated',
+  'product.deleted': 'product.deleted',
   'warehouse.created': 'warehouse.created',
   'movement.created': 'stock_movement.created',
   'invitation.created': 'user.invited',

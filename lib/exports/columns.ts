@@ -1,8 +1,8 @@
 import type { AuditEntry } from '../audit/model';
-import { formatScaled, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
+import { formatScaled, MONEY_PLACES, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { formatDocument } from '../domain/documents';
 import { formatDecimal } from '../csv/write';
-import type { MovementType, StoredMovement } from '../inventory/model';
+import type { MovementType, Product, StoredMovement } from '../inventory/model';
 import type { Supplier } from '../suppliers/model';
 import type { ExportJob, ExportKind } from './model';
 
@@ -39,17 +39,33 @@ export const supplierCells = (supplier: Supplier): Cells => [
 /** An exact count of 10^-places units as the cell writes it: "1234,5". */
 export const decimalCell = (units: bigint, places: number): string => formatDecimal(formatScaled(units, places));
 
-/** The products' header: one column per warehouse after the total, named after it. */
+/** The products' header: every field of the product, then one column per warehouse after the total, named after it. */
 export const productHeader = (warehouseNames: readonly string[]): Cells => [
   'Código',
   'Descrição',
+  'Unidade',
+  'GTIN/EAN',
+  'NCM',
+  'CEST',
+  'Preço de venda',
+  'Marca',
+  'Situação',
+  'Descrição complementar',
   'Saldo total',
   ...warehouseNames.map((name) => `Saldo em ${name}`),
 ];
 
-export const productCells = (product: { sku: string; name: string; onHand: bigint }, perWarehouse: readonly bigint[]): Cells => [
+export const productCells = (product: Product, perWarehouse: readonly bigint[]): Cells => [
   product.sku,
   product.name,
+  product.unit,
+  product.gtin,
+  product.ncm,
+  product.cest,
+  product.salePrice === null ? null : decimalCell(product.salePrice, MONEY_PLACES),
+  product.brand,
+  product.status === 'ACTIVE' ? 'Ativo' : 'Inativo',
+  product.description,
   decimalCell(product.onHand, QUANTITY_PLACES),
   ...perWarehouse.map((quantity) => decimalCell(quantity, QUANTITY_PLACES)),
 ];

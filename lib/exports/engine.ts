@@ -13,7 +13,8 @@ import {
   recordExportRows,
   startExportJob,
 } from './repository';
-import { listProductPage, listWarehouses, readHistoryPage } from '../inventory/repository';
+import { listWarehouses, readHistoryPage } from '../inventory/repository';
+import { listProductPage } from '../inventory/product-repository';
 import { addDays, dayStartMs } from '../domain/days';
 import type { Warehouse } from '../inventory/model';
 import { AUDIT_HEADER, auditCells, MOVEMENT_HEADER, movementCells, productCells, productHeader, SUPPLIER_HEADER, supplierCells, type Cells } from './columns';
@@ -109,12 +110,12 @@ async function productSource(tenantId: string): Promise<Source> {
   }
   async function* pages(): AsyncIterable<Cells[]> {
     // The next page's listing is read while this page's products and balances are.
-    let listing = await listProductPage(tenantId, { limit: PRODUCT_PAGE });
+    let listing = await listProductPage(tenantId, 'ALL', { limit: PRODUCT_PAGE });
     for (;;) {
       const after = listing.lastSk;
       const [rows, next] = await Promise.all([
         rowsOf(listing.items),
-        after === undefined ? undefined : listProductPage(tenantId, { limit: PRODUCT_PAGE, afterSk: after }),
+        after === undefined ? undefined : listProductPage(tenantId, 'ALL', { limit: PRODUCT_PAGE, afterSk: after }),
       ]);
       yield rows;
       if (!next) return;

@@ -13,6 +13,7 @@ import { keys } from '../db/keys';
 import { pendingJobPut } from '../background/pending-jobs-repository';
 import { writeWithEntry } from '../audit/repository';
 import { toSupplier } from '../suppliers/repository';
+import { toProduct } from '../inventory/product-repository';
 
 /**
  * CSV export jobs (lib/exports): one item per job in its tenant's partition, expiring
@@ -151,20 +152,9 @@ export async function readSupplierRun(tenantId: string, page: { limit: number; a
 }
 
 /** Products by id (consistent BatchGetItem, 100 keys a call); a missing one is left out. */
-export async function readProductsById(tenantId: string, productIds: readonly string[]): Promise<Map<string, Pick<Product, 'id' | 'sku' | 'name' | 'onHand'>>> {
+export async function readProductsById(tenantId: string, productIds: readonly string[]): Promise<Map<string, Product>> {
   const items = await getMany(productIds.map((id) => keys.product(tenantId, id)));
-  return new Map(
-    items.flatMap((item) =>
-      item
-        ? [
-            [
-              String(item.id),
-              { id: String(item.id), sku: String(item.sku), name: String(item.name), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) },
-            ] as const,
-          ]
-        : [],
-    ),
-  );
+  return new Map(items.flatMap((item) => (item ? [[String(item.id), toProduct(item)] as const] : [])));
 }
 
 /**

@@ -38,6 +38,8 @@ export interface RequestInfo {
   ip: string;
   userAgent: string;
   cookies: Record<string, string>;
+  /** The `If-Match` header, as given (a route that honours it parses it). */
+  ifMatch: string | undefined;
 }
 
 type Output<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
@@ -101,6 +103,7 @@ function requestInfo(event: APIGatewayProxyEvent, context: Context): RequestInfo
     // The client's to choose, and stored (sessions, the audit trail): the stored-text rule, cut to a length.
     userAgent: storedHeaderText(header(event, 'user-agent') ?? '', MAX_USER_AGENT),
     cookies: cookies(event),
+    ifMatch: header(event, 'if-match'),
   };
 }
 
@@ -225,7 +228,9 @@ export function httpHandler<
       .use(securityHeaders())
       // One CORS answer for every route: a browser script may read Idempotent-Replayed (idempotent
       // routes send it), Link (the list routes' next page) and the coverage dashboard's day.
-      .use(httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale' }))
+      .use(
+        httpCors({ origins: [...ALLOWED_ORIGINS], credentials: true, exposeHeaders: 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale, ETag' }),
+      )
       .use(problemHandler(routeName))
       .use(csrfGuard(ALLOWED_ORIGINS))
       .use(rateLimitGuard(route));

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { RouteHandler } from './handler';
 
 /** Error statuses a route can answer (docs/api.md, "Errors"). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /** What a success response does to the session cookies (documented as Set-Cookie). */
 export type CookieEffect = 'issued' | 'cleared' | 'cleared-if-current';
@@ -33,6 +33,8 @@ export interface RouteDocs {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** A list answering an array page, with the next page in a `Link` header (lib/pages). */
   linkPages?: boolean;
+  /** Request headers the route reads beyond those every route takes (an `If-Match`). */
+  requestHeaders?: Record<string, { description: string; required?: boolean; schema: { type: 'string'; examples?: string[] } }>;
   /** Headers of the success answer beyond those the document builder adds (Link, cookies, rate limits, replays). */
   responseHeaders?: Record<string, { description: string; schema: { type: 'string'; format?: string; enum?: string[] } }>;
   /** Longer prose than the manifest's summary, where the rules need saying. */

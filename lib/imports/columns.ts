@@ -41,6 +41,27 @@ export function brazilianPhone(cell: string): string {
 /** A CPF or CNPJ as spreadsheets punctuate it, "12.345.678/0001-95", without its dots, slash, dash and spaces, as the API takes it. */
 export const bareDocument = (cell: string): string => cell.replace(/[.\-/\s]/g, '');
 
+/**
+ * A decimal as a Brazilian spreadsheet writes it, "1.234,56" or "18,90" (or "18.90"), as the
+ * number the API takes: the thousands dots dropped, the comma a point. Anything else is left as
+ * it is, for the API's rule to refuse with its message.
+ */
+export function brazilianDecimal(cell: string): unknown {
+  const text = cell.trim().replace(/^R\$\s*/, '');
+  if (/^\d{1,3}(?:\.\d{3})+(?:,\d+)?$/.test(text)) return Number(text.replace(/\./g, '').replace(',', '.'));
+  if (/^\d+(?:[.,]\d+)?$/.test(text)) return Number(text.replace(',', '.'));
+  return cell;
+}
+
+/** A code spreadsheets punctuate ("0901.21.00", "789 1000 31550 7") as its digits; anything with other characters is left for the API's rule. */
+export const bareDigits = (cell: string): string => (/^[\d.\s-]+$/.test(cell.trim()) ? cell.replace(/[.\s-]/g, '') : cell.trim());
+
+/** A product's status as a spreadsheet writes it (`Ativo`, `Inativo`, `sim`, `não`, …); anything else is left for the API's rule. */
+export function productStatus(cell: string): unknown {
+  const flag = yesOrNo(cell);
+  return flag === true ? 'ACTIVE' : flag === false ? 'INACTIVE' : cell.trim().toUpperCase();
+}
+
 export const IMPORT_COLUMNS: Record<ImportKind, readonly Column[]> = {
   suppliers: [
     { field: 'name', required: true, headers: ['name', 'nome', 'nome fantasia', 'fantasia', 'trade name'] },
@@ -58,6 +79,19 @@ export const IMPORT_COLUMNS: Record<ImportKind, readonly Column[]> = {
   products: [
     { field: 'sku', required: true, headers: ['sku', 'codigo', 'codigo sku', 'cod', 'referencia', 'code', 'product code'] },
     { field: 'name', required: true, headers: ['name', 'nome', 'descricao', 'produto', 'description', 'product'] },
+    { field: 'unit', required: false, headers: ['unit', 'unidade', 'un', 'und', 'unid', 'unidade de medida'], value: (cell) => cell.trim().toUpperCase() },
+    { field: 'gtin', required: false, headers: ['gtin', 'ean', 'gtin/ean', 'gtin ean', 'codigo de barras', 'cod barras', 'barcode'], value: bareDigits },
+    { field: 'ncm', required: false, headers: ['ncm', 'classificacao fiscal'], value: bareDigits },
+    { field: 'cest', required: false, headers: ['cest'], value: bareDigits },
+    {
+      field: 'salePrice',
+      required: false,
+      headers: ['salePrice', 'preco', 'preco de venda', 'preco venda', 'valor de venda', 'sale price', 'price'],
+      value: brazilianDecimal,
+    },
+    { field: 'brand', required: false, headers: ['brand', 'marca'] },
+    { field: 'status', required: false, headers: ['status', 'situacao', 'ativo'], value: productStatus },
+    { field: 'description', required: false, headers: ['descricao complementar', 'descricao detalhada', 'long description', 'details'] },
   ],
 };
 

@@ -6,7 +6,7 @@ import { withRequestOrigin } from '../audit/context';
 import { CsvError } from '../csv/errors';
 import { decodeCsv, parseCsv } from '../csv/read';
 import { failImportJob, findImportJob, recordImportStep, startImportJob, type StepOutcome } from './repository';
-import { takenProductSkus } from '../inventory/repository';
+import { takenProductSkus } from '../inventory/product-repository';
 import { takenSupplierDocuments } from '../suppliers/repository';
 import { mapConcurrently } from '../domain/concurrency';
 import { Conflict } from '../errors';

@@ -57,6 +57,8 @@ export interface ProductRecord extends ItemKey {
   id: string;
   sku: string;
   name: string;
+  gtin: string | null;
+  status: 'ACTIVE' | 'INACTIVE';
   onHand: bigint;
   /** The coverage state its entries are written under: the version, and units sold per indexed window (absent: never indexed). */
   coverageVersion: number;

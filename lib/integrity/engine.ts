@@ -16,9 +16,11 @@ import {
   type BalanceRecord,
   type ItemKey,
   type ReplayedBalance,
+  type SentinelRecord,
+  type UniqueRecord,
 } from './checks';
 import { keys, type SearchList } from '../db/keys';
-import { productSearchSource } from '../inventory/repository';
+import { productSearchSource } from '../inventory/product-repository';
 import { rebuildSearchList, type SearchSource } from '../search/engine';
 import { supplierSearchSource } from '../suppliers/repository';
 import { listTenantPage } from '../tenants/repository';
@@ -31,6 +33,8 @@ import {
   readMovements,
   readProducts,
   readProductSkus,
+  readProductGtins,
+  readProductStatusEntries,
   readSupplierCount,
   readAdminCount,
   readEndpointCount,
@@ -234,6 +238,26 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   for (const drift of skuDrift) {
     const sentinel = skus.find((candidate) => candidate.sk === drift.keys[0]?.sk);
     if (sentinel) await mend(drift, (audit) => removeSentinel(sentinel, 'productId', audit));
+  }
+
+  // A product's other copies: its GTIN sentinel and its entry in its status's list.
+  const [gtins, statusEntries] = await Promise.all([readProductGtins(tenantId), readProductStatusEntries(tenantId)]);
+  const copies: [Invariant, string, SentinelRecord[], UniqueRecord[]][] = [
+    ['product-gtins', 'GTIN', gtins, products.flatMap((product) => (product.gtin === null ? [] : [{ ...product, value: product.gtin }]))],
+    ['product-status-lists', 'status list entry', statusEntries, products.map((product) => ({ ...product, value: `${product.status}#${product.sku}` }))],
+  ];
+  for (const [invariant, what, sentinels, records] of copies) {
+    const drift = checkSentinels(
+      invariant,
+      what,
+      sentinels,
+      records.map(({ pk, sk, id, value }) => ({ pk, sk, id, value })),
+    );
+    record(invariant, sentinels.length + records.length, drift);
+    for (const found of drift) {
+      const sentinel = sentinels.find((candidate) => candidate.sk === found.keys[0]?.sk);
+      if (sentinel) await mend(found, (audit) => removeSentinel(sentinel, 'productId', audit));
+    }
   }
 
   const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [

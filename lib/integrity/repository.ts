@@ -80,6 +80,8 @@ export const readProducts = (tenantId: string): Promise<ProductRecord[]> =>
       id: String(item.id),
       sku: String(item.sku),
       name: String(item.name),
+      gtin: typeof item.gtin === 'string' ? item.gtin : null,
+      status: item.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE',
       onHand: scaledFrom(item.onHand, QUANTITY_PLACES),
       coverageVersion: coverage.version,
       ...(coverage.sold ? { sold: coverage.sold } : {}),
@@ -143,6 +145,21 @@ export const readProductSkus = (tenantId: string): Promise<SentinelRecord[]> =>
     ...keyOf(item),
     value: String(item.sk).slice('PRODUCT_SKU#'.length),
     pointsTo: String(item.productId ?? item.id),
+  }));
+
+export const readProductGtins = (tenantId: string): Promise<SentinelRecord[]> =>
+  readAll(keys.productGtinsOfTenant(tenantId).pk, keys.productGtinsOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.productGtin, (item) => ({
+    ...keyOf(item),
+    value: String(item.sk).slice('PRODUCT_GTIN#'.length),
+    pointsTo: String(item.productId),
+  }));
+
+/** Every entry of the status lists: its value is `<status>#<SKU>`, as its key says. */
+export const readProductStatusEntries = (tenantId: string): Promise<SentinelRecord[]> =>
+  readAll(keys.tenant(tenantId).pk, 'PRODUCT_STATUS#', INVENTORY_ITEMS.productStatusEntry, (item) => ({
+    ...keyOf(item),
+    value: String(item.sk).slice('PRODUCT_STATUS#'.length),
+    pointsTo: String(item.productId),
   }));
 
 export const readSuppliers = (tenantId: string): Promise<UniqueRecord[]> =>

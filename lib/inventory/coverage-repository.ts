@@ -59,18 +59,19 @@ export function coverageVersionCondition(version: number): { condition: string; 
 /**
  * The writes that move a product's entries from what `before` computes to what `after`
  * computes: per window, a put of the new entry, and a delete of the old one when its place
- * changed. `before.sold` absent: the product had no entries yet.
+ * changed. `before.sold` absent: the product had no entries yet; `before.product`: the SKU
+ * and name the old entries were written with, when a change of the product moves them.
  */
 export function coverageEntryWrites(
   tenantId: string,
   product: Omit<CoverageSource, 'onHand'>,
-  before: { onHand: bigint; sold?: SoldByDays },
+  before: { onHand: bigint; sold?: SoldByDays; product?: Omit<CoverageSource, 'onHand'> },
   after: { onHand: bigint; sold: SoldByDays },
 ): TransactItem[] {
   return INDEXED_COVERAGE_DAYS.flatMap((days): TransactItem[] => {
     const sold = after.sold.get(days) ?? 0n;
     const next = coverageOrder({ ...product, onHand: after.onHand }, sold, days);
-    const previous = before.sold && coverageOrder({ ...product, onHand: before.onHand }, before.sold.get(days) ?? 0n, days);
+    const previous = before.sold && coverageOrder({ ...(before.product ?? product), onHand: before.onHand }, before.sold.get(days) ?? 0n, days);
     // Small on purpose (a walk of the dashboard reads every entry): the SKU and the id are in
     // the sort key, so the entry holds only the name and the two figures, and no `type`.
     const entry = {

@@ -32,21 +32,59 @@ export type Warehouse = z.infer<typeof warehouseSchema>;
 export const warehouseInputSchema = /* @__PURE__ */ schema(() => z.pick(warehouseSchema, { name: true }));
 export type WarehouseInput = z.infer<typeof warehouseInputSchema>;
 
+/**
+ * The units a product is counted in (the NF-e's commercial units a merchant meets most). Those
+ * of FRACTIONAL_UNITS take quantities of up to 3 decimals; the others whole quantities only.
+ */
+export const PRODUCT_UNITS = ['UN', 'CX', 'PC', 'PCT', 'DZ', 'FD', 'SC', 'KIT', 'KG', 'G', 'L', 'ML', 'M', 'M2', 'M3'] as const;
+export type ProductUnit = (typeof PRODUCT_UNITS)[number];
+export const FRACTIONAL_UNITS: readonly ProductUnit[] = ['KG', 'G', 'L', 'ML', 'M', 'M2', 'M3'];
+export const DEFAULT_UNIT: ProductUnit = 'UN';
+
+/** Whether a quantity (thousandths) can be counted in `unit`: whole units unless the unit is fractional. */
+export const quantityFitsUnit = (thousandths: bigint, unit: ProductUnit): boolean => FRACTIONAL_UNITS.includes(unit) || thousandths % 1000n === 0n;
+
+/** An INACTIVE product takes no IN or SALE (its stock can still leave or be adjusted) and leaves the default lists. */
+export const PRODUCT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/** The movement types an INACTIVE product refuses: those that bring or sell stock. */
+export const REFUSED_WHEN_INACTIVE: readonly MovementType[] = ['IN', 'SALE'];
+
 export const productSchema = /* @__PURE__ */ schema(() =>
   z.object({
     id: z.uuid(),
     sku: z.string(),
     name: z.string(),
+    description: z.nullable(z.string()),
+    brand: z.nullable(z.string()),
+    unit: z.enum(PRODUCT_UNITS),
+    /** GTIN-8, -12, -13 or -14 with a valid check digit (./gtin); unique in the tenant. */
+    gtin: z.nullable(z.string()),
+    /** Mercosur Common Nomenclature, 8 digits. */
+    ncm: z.nullable(z.string()),
+    /** Tax substitution code, 7 digits. */
+    cest: z.nullable(z.string()),
+    /** In cents, exact. */
+    salePrice: z.nullable(z.bigint()),
+    status: z.enum(PRODUCT_STATUSES),
     createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    /** One at creation, one more per change of the fields above: the product's ETag. */
+    version: z.number().check(z.int()),
     /** Units on hand over every warehouse in thousandths, maintained by every movement. */
     onHand: z.bigint(),
   }),
 );
 export type Product = z.infer<typeof productSchema>;
 
-/** What a caller gives to create a product (the rest is the service's). */
-export const productInputSchema = /* @__PURE__ */ schema(() => z.pick(productSchema, { sku: true, name: true }));
-export type ProductInput = z.infer<typeof productInputSchema>;
+/** The fields a caller sets on a product (create and change); the rest is the service's. */
+export const PRODUCT_MASTER_FIELDS = ['sku', 'name', 'description', 'brand', 'unit', 'gtin', 'ncm', 'cest', 'salePrice', 'status'] as const;
+export type ProductMasterField = (typeof PRODUCT_MASTER_FIELDS)[number];
+export type ProductMaster = Pick<Product, ProductMasterField>;
+
+/** What a caller gives to create a product: a SKU and a name; every other field has its default (none, UN, ACTIVE); the price in currency. */
+export type ProductInput = Pick<Product, 'sku' | 'name'> & Partial<Omit<ProductMaster, 'sku' | 'name' | 'salePrice'>> & { salePrice?: number };
 
 export const movementSchema = /* @__PURE__ */ schema(() =>
   z.object({

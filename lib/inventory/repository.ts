@@ -17,25 +17,21 @@ import { INVENTORY_ITEMS } from '../db/item-types';
 import { auditItems, eventPut } from '../audit/repository';
 import { completionItem, completionItems, keyTakenOver, type KeyCompletion } from '../idempotency/repository';
 
-import { settleAll } from '../domain/concurrency';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { getMany } from '../db/batch';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { db, tableName, type TransactItem } from '../db/client';
-import { failedConditions } from '../db/conditions';
 import { fieldsOf, pick } from '../db/items';
 import { gsi1, keys, stringShard, type HistoryScope } from '../db/keys';
 import { queryAll, queryPage } from '../db/query';
-import { normalizeText, sortName } from '../db/name-order';
-import { FIELD_SEPARATOR, type SearchRecord } from '../search/model';
-import { searchDeltaPut } from '../search/repository';
+import { sortName } from '../db/name-order';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
 import { seriesOf } from './sales-series';
-import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage-repository';
+import { coverageEntryWrites, coverageStateOf, coverageVersionCondition } from './coverage-repository';
 import { stockLowThresholdOf } from '../tenants/repository';
+import { toProduct } from './product-repository';
 
 const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue']);
-const PRODUCT_FIELDS = fieldsOf<Product>()(['id', 'sku', 'name', 'createdAt', 'onHand']);
 const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
   'id',
   'tenantId',
@@ -92,15 +88,9 @@ const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
   totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
 });
 
-/** What a product's SKU sentinel holds to list it (a product never changes). */
-export type ProductListing = Pick<Product, 'id' | 'sku' | 'name' | 'createdAt'>;
-const PRODUCT_LISTING_FIELDS = fieldsOf<ProductListing>()(['id', 'sku', 'name', 'createdAt']);
-
 /** What a warehouse's listing entry holds (a warehouse never changes name). */
 export type WarehouseListing = Pick<Warehouse, 'id' | 'name' | 'createdAt'>;
 const WAREHOUSE_LISTING_FIELDS = fieldsOf<WarehouseListing>()(['id', 'name', 'createdAt']);
-
-const toProduct = (item: Record<string, unknown>): Product => ({ ...pick<Product>(item, PRODUCT_FIELDS), onHand: scaledFrom(item.onHand, QUANTITY_PLACES) });
 
 /** The stored balance, or all zeros (version 0) before the first movement. */
 const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
@@ -161,104 +151,11 @@ export async function findWarehouse(tenantId: string, warehouseId: string): Prom
   return Item ? toWarehouse(Item) : undefined;
 }
 
-/** One product of a tenant (consistent), or none. */
-export async function findProduct(tenantId: string, productId: string): Promise<Product | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.product(tenantId, productId), ConsistentRead: true }));
-  return Item ? toProduct(Item) : undefined;
-}
-
 /** Every warehouse of a tenant, with its maintained totals (no stock item is read). */
 export async function listWarehouses(tenantId: string): Promise<Warehouse[]> {
   const { pk, skPrefix } = keys.warehousesOfTenant(tenantId);
   return (await queryAll(pk, { skPrefix })).map(toWarehouse);
 }
-
-/**
- * A product, its SKU sentinel, its coverage entries (./coverage) and its audit entry in one
- * transaction: 409 when the tenant already has the SKU. The tenant is registered for the coverage job beside
- * it (the same item for every product, so not in the transaction, where concurrent creates
- * would conflict on it; a registration left by a create that then fails is harmless).
- */
-export async function insertProduct(tenantId: string, product: Product, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
-  const coverage = newProductCoverage(tenantId, product);
-  try {
-    // In parallel, but settled both before answering: the transaction's error first (its
-    // conditions name a taken SKU or key), the registry's otherwise.
-    await settleAll([
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...keys.product(tenantId, product.id),
-                  type: INVENTORY_ITEMS.product,
-                  ...product,
-                  onHand: storedDecimal(product.onHand, QUANTITY_PLACES),
-                  ...coverage.attributes,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...keys.productSku(tenantId, product.sku),
-                  type: INVENTORY_ITEMS.productSku,
-                  productId: product.id,
-                  ...pick<ProductListing>(product, PRODUCT_LISTING_FIELDS),
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            ...coverage.writes,
-            ...completionItems(key),
-            searchDeltaPut(tenantId, 'products', productSearchRecord(product)),
-            ...auditItems(audit),
-          ],
-        }),
-      ),
-      registerCoverageTenant(tenantId),
-    ]);
-  } catch (error) {
-    keyTakenOver(error, 2 + coverage.writes.length);
-    if (failedConditions(error)?.includes(1)) throw new Conflict(`The SKU '${product.sku}' is already used in this tenant`);
-    throw error;
-  }
-}
-
-/**
- * A product as the in-memory search holds it (lib/search): by SKU, the SKU and the name
- * normalized as the text a query matches, its name and creation time as the view (the SKU
- * is the key). A product never changes, so it has one version.
- */
-function productSearchRecord(product: ProductListing): SearchRecord {
-  return {
-    id: product.id,
-    version: 1,
-    key: product.sku,
-    words: [normalizeText(product.sku), normalizeText(product.name)].join(FIELD_SEPARATOR),
-    digits: '',
-    view: JSON.stringify([product.name, product.createdAt]),
-  };
-}
-
-/** A product's listing from its search record. */
-export function productListingOf(record: SearchRecord): ProductListing {
-  const [name, createdAt] = JSON.parse(record.view) as [string, string];
-  return { id: record.id, sku: record.key, name, createdAt };
-}
-
-/** Every product of the tenant as the search holds it, from the SKU sentinels (a list's first search builds its chunks from these). */
-async function readAllProductRecords(tenantId: string): Promise<SearchRecord[]> {
-  const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
-  return (await completeListings(tenantId, await queryAll(pk, { skPrefix, consistent: true }))).map(productSearchRecord);
-}
-
-/** The products' list for lib/search/engine. */
-export const productSearchSource = { list: 'products', readAll: readAllProductRecords } as const;
 
 /** A product with its rolled-up sales (null before the first roll-up). */
 export interface ProductWithSales {
@@ -287,29 +184,6 @@ export async function readProductsWithSales(tenantId: string): Promise<ProductWi
 export async function listWarehousePage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: WarehouseListing[]; lastSk?: string }> {
   const { items, more } = await queryPage(keys.warehouseListingOf(tenantId).pk, page);
   return { items: items.map((item) => pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS)), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
-}
-
-/**
- * A page of the tenant's products by SKU (code-point order): one Query of the SKU sentinels,
- * which hold each product's view. A sentinel written before they did (no `name`) is completed
- * from its product item.
- */
-export async function listProductPage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: ProductListing[]; lastSk?: string }> {
-  const { pk, skPrefix } = keys.productSkusOfTenant(tenantId);
-  const { items, more } = await queryPage(pk, { ...page, skPrefix });
-  return { items: await completeListings(tenantId, items), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
-}
-
-/** The listings of SKU sentinels, in their order; a sentinel written before they held the view (no `name`) is completed from its product item. */
-async function completeListings(tenantId: string, items: Record<string, unknown>[]): Promise<ProductListing[]> {
-  const legacy = items.filter((item) => item.name === undefined);
-  const completed = new Map(
-    (await getMany(legacy.map((item) => keys.product(tenantId, String(item.productId))))).flatMap((item) => (item ? [[String(item.id), item]] : [])),
-  );
-  return items.flatMap((item) => {
-    const source = item.name === undefined ? completed.get(String(item.productId)) : item;
-    return source ? [pick<ProductListing>(source, PRODUCT_LISTING_FIELDS)] : [];
-  });
 }
 
 /** What a movement does to a balance; throws Conflict for stock that is not there. */
@@ -406,7 +280,8 @@ export type StockLowRule = (product: Product, reading: CoverageReading) => Domai
  * computed from is exactly the one replaced: of concurrent movements, one crosses. A
  * condition lost to a concurrent movement, or a transaction conflict, re-reads and
  * recomputes; stock can never go below zero because the rule sees the balance it is
- * conditioned on.
+ * conditioned on. `admit` refuses a movement the product does not take (an inactive product,
+ * a quantity its unit does not count in), on the product as the transaction is conditioned on.
  */
 export async function recordMovement(
   movement: Movement,
@@ -414,6 +289,7 @@ export async function recordMovement(
   audit: AuditRecord,
   idempotent?: { write: IdempotentWrite; view: (balance: Balance) => unknown },
   stockLow?: StockLowRule,
+  admit?: (product: Product) => void,
 ): Promise<Balance> {
   const { tenantId, productId, warehouseId } = movement;
   const stockKey = keys.stock(tenantId, productId, warehouseId);
@@ -421,6 +297,9 @@ export async function recordMovement(
   const watched = stockLow !== undefined && movement.type !== 'IN';
   return withOptimisticRetries<Balance>(async () => {
     const [stockItem, productItem, tenantItem] = await getMany([stockKey, keys.product(tenantId, productId), ...(watched ? [keys.tenant(tenantId)] : [])]);
+    // What the product allows (its status, its unit), as read: the product's update below is
+    // conditioned on its coverage version, which every change of the product moves.
+    if (productItem) admit?.(toProduct(productItem));
     const current = toBalance(stockItem);
     const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
     const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
@@ -540,10 +419,4 @@ export async function readHistoryPage(tenantId: string, request: HistoryPageRequ
   );
   const page = Items.slice(0, request.limit);
   return { movements: page.map(toStoredMovement), ...(Items.length > request.limit ? { nextSk: page.at(-1)?.sk as string } : {}) };
-}
-
-/** Which of `skus` a product of the tenant already has (their sentinels), for an import's dry run. */
-export async function takenProductSkus(tenantId: string, skus: readonly string[]): Promise<Set<string>> {
-  const found = await getMany(skus.map((sku) => keys.productSku(tenantId, sku)));
-  return new Set(skus.filter((_, index) => found[index] !== undefined));
 }

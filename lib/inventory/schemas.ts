@@ -1,9 +1,11 @@
 import * as classic from 'zod';
 import * as z from 'zod/mini';
-import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
+import { MONEY_PLACES, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { cursorParam } from '../domain/cursor';
 import { documented, nameField, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
-import { movementSchema, MOVEMENT_TYPES, productInputSchema, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import { movementSchema, MOVEMENT_TYPES, PRODUCT_STATUSES, PRODUCT_UNITS, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import { gtinProblem } from './gtin';
+import { textProblem } from '../domain/text';
 import { schema } from '../domain/schema';
 
 export { MOVEMENT_TYPES, type MovementType } from './model';
@@ -33,14 +35,107 @@ export const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 /** The warehouse input fields (lib/inventory/model) with their input rules. */
 export const warehouseBody = /* @__PURE__ */ schema(() => z.strictObject({ ...warehouseInputSchema.shape, name: nameField }));
 
-/** The product input fields (lib/inventory/model) with their input rules. */
-export const productBody = /* @__PURE__ */ schema(() =>
-  z.strictObject({
-    ...productInputSchema.shape,
-    sku: requiredText(64).check(z.regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only')),
-    name: nameField,
-  }),
+/** A product's SKU: letters, digits and `. _ / -` (they sort and search as themselves). */
+const skuField = /* @__PURE__ */ schema(() => requiredText(64).check(z.regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only')));
+
+/** A description: text of up to 2,000 characters, where line breaks and tabs are data. */
+export const MAX_DESCRIPTION = 2_000;
+const descriptionField = /* @__PURE__ */ schema(() =>
+  z.string().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty (null clears it)'),
+    z.maxLength(MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`),
+    z.superRefine((value, ctx) => {
+      const problem = textProblem(value.replace(/[\n\t]/g, ' '));
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  ),
 );
+
+/** A GTIN as a body or a query takes it: a 400 says which of its rules it breaks. */
+export const gtinField = /* @__PURE__ */ schema(() =>
+  documented(
+    z.string().check(
+      z.superRefine((value, ctx) => {
+        const problem = gtinProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    ),
+    {
+      description: 'The barcode: GTIN-8, -12, -13 or -14, digits only, its check digit verified. Unique in the tenant.',
+      pattern: '^(?:[0-9]{8}|[0-9]{12,14})$',
+      examples: ['7891000315507'],
+    },
+  ),
+);
+
+/** A sale price: exact, at most 2 decimals, never negative, at most a billion. */
+export const MAX_SALE_PRICE = 1e9;
+const salePriceField = /* @__PURE__ */ schema(() =>
+  z.number().check(
+    z.gte(0, 'must not be negative'),
+    z.lte(MAX_SALE_PRICE, 'must be at most 1000000000'),
+    z.refine((value) => parseScaled(value, MONEY_PLACES) !== undefined, `must have at most ${MONEY_PLACES} decimal places`),
+  ),
+);
+
+/** The fields a product takes, each with its input rule; the optional ones may be null in a change (cleared). */
+const productFields = /* @__PURE__ */ schema(() => ({
+  sku: skuField,
+  name: nameField,
+  description: descriptionField,
+  brand: requiredText(120),
+  unit: z.enum(PRODUCT_UNITS, { message: `must be one of ${PRODUCT_UNITS.join(', ')}` }),
+  gtin: gtinField,
+  ncm: documented(z.string().check(z.regex(/^[0-9]{8}$/, 'must be an NCM: 8 digits')), {
+    description: 'The Mercosur Common Nomenclature of the goods, 8 digits (without dots).',
+    examples: ['09012100'],
+  }),
+  cest: documented(z.string().check(z.regex(/^[0-9]{7}$/, 'must be a CEST: 7 digits')), {
+    description: 'The tax substitution code, 7 digits (without dots).',
+    examples: ['1709600'],
+  }),
+  salePrice: salePriceField,
+  status: z.enum(PRODUCT_STATUSES, { message: `must be one of ${PRODUCT_STATUSES.join(', ')}` }),
+}));
+
+/** POST /inventory/products: a SKU and a name; every other field optional (unit UN and status ACTIVE by default). */
+export const productBody = /* @__PURE__ */ schema(() => {
+  const { sku, name, ...optional } = productFields;
+  return z.strictObject({
+    sku,
+    name,
+    description: z.optional(optional.description),
+    brand: z.optional(optional.brand),
+    unit: z.optional(optional.unit),
+    gtin: z.optional(optional.gtin),
+    ncm: z.optional(optional.ncm),
+    cest: z.optional(optional.cest),
+    salePrice: z.optional(optional.salePrice),
+    status: z.optional(optional.status),
+  });
+});
+export type ProductBody = z.output<typeof productBody>;
+
+/** PATCH /inventory/products/{id}: any field (at least one); null clears an optional one. */
+export const updateProductBody = /* @__PURE__ */ schema(() => {
+  const fields = productFields;
+  return z
+    .strictObject({
+      sku: z.optional(fields.sku),
+      name: z.optional(fields.name),
+      description: z.optional(z.nullable(fields.description)),
+      brand: z.optional(z.nullable(fields.brand)),
+      unit: z.optional(fields.unit),
+      gtin: z.optional(z.nullable(fields.gtin)),
+      ncm: z.optional(z.nullable(fields.ncm)),
+      cest: z.optional(z.nullable(fields.cest)),
+      salePrice: z.optional(z.nullable(fields.salePrice)),
+      status: z.optional(fields.status),
+    })
+    .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' }));
+});
+export type UpdateProductBody = z.output<typeof updateProductBody>;
 
 const occurredAtField = /* @__PURE__ */ schema(() =>
   documented(
@@ -128,8 +223,16 @@ export type MovementHistoryInput = z.output<typeof movementHistoryQuery>;
 export const warehouseView = /* @__PURE__ */ schema(() => classic.object(warehouseSchema.shape).pick({ id: true, name: true, createdAt: true }));
 export type WarehouseView = classic.infer<typeof warehouseView>;
 
-/** A product as the API shows it (its on-hand quantity is the coverage dashboard's). */
-export const productView = /* @__PURE__ */ schema(() => classic.object(productSchema.shape).pick({ id: true, sku: true, name: true, createdAt: true }));
+/**
+ * A product as the API shows it: every field a caller sets (the sale price in currency, to the
+ * cent; an optional field not set is null), its timestamps and its `version`, which its ETag
+ * names (its on-hand quantity is the coverage dashboard's).
+ */
+export const productView = /* @__PURE__ */ schema(() =>
+  classic.object(productSchema.shape).omit({ onHand: true }).extend({
+    salePrice: classic.number().nullable(),
+  }),
+);
 export type ProductView = classic.infer<typeof productView>;
 
 /** POST /inventory/movements: the movement as recorded, with the balance it left. */

@@ -4,35 +4,48 @@ import { auditRecord } from '../audit/record';
 import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
 import { countMovement } from '../metrics';
+import { findWarehouse, insertWarehouse, listWarehousePage, readHistoryPage, recordMovement, type BalanceRule, type StockLowRule } from './repository';
 import {
   findProduct,
-  findWarehouse,
+  findProductByGtin,
   insertProduct,
-  insertWarehouse,
   listProductPage,
-  listWarehousePage,
-  productListingOf,
+  modifyProduct,
+  productSearchRecord,
   productSearchSource,
-  readHistoryPage,
-  recordMovement,
-  type BalanceRule,
-  type StockLowRule,
-} from './repository';
+  readProductListings,
+  removeProduct,
+  searchRecordStatus,
+  type ProductListing,
+} from './product-repository';
 import { searchList } from '../search/engine';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { searchQuery } from '../search/query';
-import type { ListProductsInput } from './queries';
-import type { SearchRecord } from '../search/model';
+import type { ListProductsInput, ProductListStatus } from './queries';
+import { FIELD_SEPARATOR, type SearchQuery, type SearchRecord } from '../search/model';
 import { keyOrderedPage, openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
-import { NotFound, ValidationError } from '../errors';
+import { Conflict, NotFound, PreconditionFailed, ValidationError } from '../errors';
 import { cursorRefused } from '../domain/cursor';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
-import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
+import { formatScaled, MONEY_PLACES, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement } from './costing';
 import { stockLowEvent } from './stock-low';
 import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
-import type { Balance, Movement, MovementType, Product, ProductInput, Warehouse, WarehouseInput } from './model';
+import {
+  DEFAULT_UNIT,
+  PRODUCT_MASTER_FIELDS,
+  quantityFitsUnit,
+  REFUSED_WHEN_INACTIVE,
+  type Balance,
+  type Movement,
+  type MovementType,
+  type Product,
+  type ProductInput,
+  type Warehouse,
+  type WarehouseInput,
+} from './model';
+import { changesOf } from '../audit/record';
 import {
   OCCURRED_AT_FLOOR_MS,
   type movementBody,
@@ -40,12 +53,19 @@ import {
   type MovementHistoryPage,
   type MovementView,
   type ProductView,
+  type UpdateProductBody,
   type WarehouseView,
 } from './schemas';
 
-/** The view's fields of a stored warehouse or product. */
+/** The view's fields of a stored warehouse or product (the price in currency, to the cent, from the exact cents). */
 const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
-const productViewOf = ({ id, sku, name, createdAt }: Product): ProductView => ({ id, sku, name, createdAt });
+export const productViewOf = ({ onHand: _onHand, ...listing }: ProductListing & { onHand?: bigint }): ProductView => ({
+  ...listing,
+  salePrice: listing.salePrice === null ? null : moneyOf(listing.salePrice, MONEY_PLACES),
+});
+
+/** The ETag of a product view: its version, quoted (a strong validator: the version changes with every field the view shows). */
+export const productEtag = (product: Pick<ProductView, 'version'>): string => `"${product.version}"`;
 
 export async function createWarehouse(principal: Caller, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
   const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0n, totalProducts: 0, totalValue: 0n };
@@ -73,7 +93,24 @@ export async function createProduct(
   nowMs: number,
   idempotency?: IdempotentWrite,
 ): Promise<ProductView> {
-  const product: Product = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), onHand: 0n };
+  const createdAt = new Date(nowMs).toISOString();
+  const product: Product = {
+    id: randomUUID(),
+    sku: input.sku,
+    name: input.name,
+    description: input.description ?? null,
+    brand: input.brand ?? null,
+    unit: input.unit ?? DEFAULT_UNIT,
+    gtin: input.gtin ?? null,
+    ncm: input.ncm ?? null,
+    cest: input.cest ?? null,
+    salePrice: input.salePrice === undefined ? null : exactly(input.salePrice, MONEY_PLACES),
+    status: input.status ?? 'ACTIVE',
+    createdAt,
+    updatedAt: createdAt,
+    version: 1,
+    onHand: 0n,
+  };
   const view = productViewOf(product);
   const audit = auditRecord(
     { scope: { tenantId: principal.tenantId }, action: 'product.created', resource: { type: 'product', id: product.id }, eventFields: { sku: product.sku } },
@@ -90,25 +127,139 @@ export async function getProduct(principal: Caller, productId: string): Promise<
   return productViewOf(product);
 }
 
+/** The version an `If-Match` names: `"3"` or `W/"3"` (a list of several, or `*`, is not taken: a product has one version). */
+function matchedVersion(ifMatch: string): number {
+  const match = /^\s*(?:W\/)?"([0-9]{1,15})"\s*$/.exec(ifMatch);
+  if (!match) throw ValidationError.of('If-Match', 'must be the ETag of the product as read, e.g. "3"');
+  return Number(match[1]);
+}
+
 /**
- * A page of the tenant's products by SKU (code-point order): one Query of the SKU sentinels,
- * or, with a `search`, the products whose SKU or name holds it (case- and
- * accent-insensitive), from the in-memory search (lib/search/engine). Each user's searches
- * are limited (`searches`: the manifest's; undefined for the benchmarks).
+ * Change a product's fields (any of them, at least one; null clears an optional one). With an
+ * `If-Match`, only the version it names is changed (412 otherwise, nothing written); without,
+ * the change applies to the product as it is. 409 for a SKU or a GTIN another product has,
+ * and for a whole-unit change while a fraction is on hand. One transaction with its audit
+ * entry (each changed field before and after) and its `product.updated` event.
+ */
+export async function updateProduct(
+  principal: Caller,
+  productId: string,
+  changes: UpdateProductBody,
+  ifMatch: string | undefined,
+  nowMs: number,
+): Promise<ProductView> {
+  const expected = ifMatch === undefined ? undefined : matchedVersion(ifMatch);
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as UpdateProductBody;
+  const updated = await modifyProduct(
+    principal.tenantId,
+    productId,
+    (current) => {
+      if (expected !== undefined && expected !== current.version) {
+        throw new PreconditionFailed(
+          `The product changed since it was read: it is at version ${current.version}, the If-Match names ${expected}. Read it again and retry.`,
+        );
+      }
+      const { onHand: _onHand, ...listing } = current;
+      const next: ProductListing = {
+        ...listing,
+        ...given,
+        salePrice: given.salePrice === undefined ? current.salePrice : given.salePrice === null ? null : exactly(given.salePrice, MONEY_PLACES),
+        updatedAt: new Date(nowMs).toISOString(),
+        version: current.version + 1,
+      };
+      if (!quantityFitsUnit(current.onHand, next.unit)) {
+        throw new Conflict(
+          `The product has ${formatScaled(current.onHand, QUANTITY_PLACES)} on hand, which ${next.unit} does not count: adjust the stock to a whole quantity before changing the unit`,
+        );
+      }
+      return next;
+    },
+    (before, after) =>
+      auditRecord(
+        {
+          scope: { tenantId: principal.tenantId },
+          action: 'product.updated',
+          resource: { type: 'product', id: productId },
+          changes: changesOf(productViewOf(before), productViewOf(after), PRODUCT_MASTER_FIELDS),
+          eventFields: { sku: after.sku, status: after.status },
+        },
+        nowMs,
+      ),
+  );
+  return productViewOf(updated);
+}
+
+/** Delete a product that never had a movement (204); 409 for one that did (deactivate it instead), 404 for none. */
+export async function deleteProduct(principal: Caller, productId: string, nowMs: number): Promise<void> {
+  await removeProduct(principal.tenantId, productId, (product) =>
+    auditRecord(
+      { scope: { tenantId: principal.tenantId }, action: 'product.deleted', resource: { type: 'product', id: productId }, eventFields: { sku: product.sku } },
+      nowMs,
+    ),
+  );
+}
+
+/**
+ * A page of the tenant's products by SKU (code-point order), of one status (ACTIVE unless
+ * asked) or all: one Query of the list of that status, or, with a `search`, the products
+ * whose SKU, name, brand or GTIN holds it (case- and accent-insensitive), from the in-memory
+ * search (lib/search/engine), completed from their items. A `gtin` finds the one product that
+ * has it with one read (any status, unless one is asked). Each user's searches are limited
+ * (`searches`: the manifest's; undefined for the benchmarks).
  */
 export async function listProducts(principal: Caller, query: ListProductsInput, nowMs: number, searches: ScopedLimit | undefined): Promise<Page<ProductView>> {
+  if (query.gtin !== undefined) {
+    // One product at most: no page follows, so no cursor was ever sealed for this scope and any is refused.
+    await openPageCursor(query.cursor, { tenantId: principal.tenantId, filters: { list: 'products', gtin: query.gtin } });
+    const found = await findProductByGtin(principal.tenantId, query.gtin);
+    const text = query.search === undefined ? undefined : searchQuery(query.search);
+    const shown =
+      found &&
+      (query.status === undefined || query.status === 'ALL' || query.status === found.status) &&
+      (!text || recordMatches(productSearchRecord(found), text));
+    return { items: shown ? [productViewOf(found)] : [], nextCursor: null };
+  }
+  const status = query.status ?? 'ACTIVE';
   const search = query.search === undefined ? undefined : searchQuery(query.search);
   if (search && searches) await consumeLimit(searches, { ip: '', userId: callerId(principal) }, nowMs);
-  if (!search) return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products' } }, query, (at) => listProductPage(principal.tenantId, at));
-  // The same order and pages, from the in-memory search; a cursor is bound to its search.
-  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text } }, query, async ({ limit, afterSk }) => {
-    const { records } = await searchList(productSearchSource, principal.tenantId, search, {
-      limit: limit + 1,
-      ...(afterSk === undefined ? {} : { afterKey: afterSk }),
+  if (!search) {
+    return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', status } }, query, async (at) => {
+      const page = await listProductPage(principal.tenantId, status, at);
+      return { items: page.items.map(productViewOf), ...(page.lastSk === undefined ? {} : { lastSk: page.lastSk }) };
     });
-    const items = records.slice(0, limit).map(productListingOf);
-    return { items, ...(records.length > limit ? { lastSk: (records[limit - 1] as SearchRecord).key } : {}) };
+  }
+  // The same order and pages, from the in-memory search; a cursor is bound to its search and status.
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text, status } }, query, async ({ limit, afterSk }) => {
+    const matches = await searchMatches(principal.tenantId, search, status, limit + 1, afterSk);
+    const items = await readProductListings(
+      principal.tenantId,
+      matches.slice(0, limit).map((record) => record.id),
+    );
+    return { items: items.map(productViewOf), ...(matches.length > limit ? { lastSk: (matches[limit - 1] as SearchRecord).key } : {}) };
   });
+}
+
+/** Whether a search would find the record: its text in one of its words, or its compact form in one of its digit fields (lib/search/ordered-index). */
+const recordMatches = (record: SearchRecord, query: SearchQuery): boolean =>
+  record.words.split(FIELD_SEPARATOR).some((words) => words.includes(query.text)) ||
+  (query.compact !== '' && record.digits.split(FIELD_SEPARATOR).some((digits) => digits.includes(query.compact)));
+
+/** Up to `count` search matches of `status` after the key `afterKey`, in the list's order: the search's pages, filtered on the status its records hold. */
+async function searchMatches(
+  tenantId: string,
+  search: SearchQuery,
+  status: ProductListStatus,
+  count: number,
+  afterKey: string | undefined,
+): Promise<SearchRecord[]> {
+  const kept: SearchRecord[] = [];
+  let after = afterKey;
+  for (;;) {
+    const { records } = await searchList(productSearchSource, tenantId, search, { limit: count, ...(after === undefined ? {} : { afterKey: after }) });
+    for (const record of records) if (status === 'ALL' || searchRecordStatus(record) === status) kept.push(record);
+    if (kept.length >= count || records.length < count) return kept.slice(0, count);
+    after = (records.at(-1) as SearchRecord).key;
+  }
 }
 
 /** A validated input number as an exact scaled integer (the schema allowed only these places). */
@@ -179,9 +330,23 @@ export async function addMovement(
     audit,
     idempotency && { write: idempotency, view: viewOf },
     stockLow,
+    (product) => admitMovement(product, movement.type, exactly(input.quantity, QUANTITY_PLACES)),
   );
   countMovement(movement.type);
   return viewOf(balance);
+}
+
+/**
+ * What a product takes: an INACTIVE one no IN or SALE (409: its stock can still leave or be
+ * adjusted), and a quantity its unit counts (400: 1.5 UN).
+ */
+function admitMovement(product: Product, type: MovementType, quantity: bigint): void {
+  if (!quantityFitsUnit(quantity, product.unit)) {
+    throw ValidationError.of('quantity', `must be a whole number: the product is counted in ${product.unit}, which takes no fractions`);
+  }
+  if (product.status === 'INACTIVE' && REFUSED_WHEN_INACTIVE.includes(type)) {
+    throw new Conflict(`The product is inactive: it takes no ${type} movement (OUT and ADJUSTMENT still clear its stock). Reactivate it first.`);
+  }
 }
 
 /** The latest instant a history bound can name (a later one sorts wrong as text: `+010000-…`). */

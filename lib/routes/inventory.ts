@@ -51,7 +51,7 @@ export const listProducts = {
   path: '/inventory/products',
   handler: 'functions/inventory/list-products.ts',
   auth: 'protected',
-  table: { actions: ['BatchGetItem', 'Query'] },
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query'] },
   searches: 'products',
   cpu: 'search',
   // A search on a cold function loads the tenant's products: each user's searches are limited.
@@ -69,6 +69,28 @@ export const getProduct = {
   table: { actions: ['GetItem'] },
   apiKey: { resource: 'inventory', access: 'read' },
   summary: 'One product by id',
+} as const satisfies Route;
+
+export const updateProduct = {
+  method: 'PATCH',
+  path: '/inventory/products/{id}',
+  handler: 'functions/inventory/update-product.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['product.updated'],
+  apiKey: { resource: 'inventory', access: 'write' },
+  summary: "Change a product's fields (If-Match: its ETag)",
+} as const satisfies Route;
+
+export const deleteProduct = {
+  method: 'DELETE',
+  path: '/inventory/products/{id}',
+  handler: 'functions/inventory/delete-product.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'DeleteItem'] },
+  audits: ['product.deleted'],
+  apiKey: { resource: 'inventory', access: 'write' },
+  summary: 'Delete a product that never had a movement',
 } as const satisfies Route;
 
 export const createMovement = {

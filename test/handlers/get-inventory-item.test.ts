@@ -46,6 +46,7 @@ const CASES = [
       totalValue: 100.25,
     },
     view: { id, name: 'Central', createdAt: '2026-11-01T00:00:00.000Z' },
+    headers: {},
     missing: 'No such warehouse',
   },
   {
@@ -54,7 +55,24 @@ const CASES = [
     resource: '/inventory/products/{id}',
     key: keys.product(tenantId, id),
     item: { ...keys.product(tenantId, id), type: 'Product', id, sku: 'CAFE-1', name: 'Café 1kg', createdAt: '2026-11-01T00:00:00.000Z', onHand: 7.25 },
-    view: { id, sku: 'CAFE-1', name: 'Café 1kg', createdAt: '2026-11-01T00:00:00.000Z' },
+    // A product stored before products had more fields reads with their defaults, at version 1.
+    view: {
+      id,
+      sku: 'CAFE-1',
+      name: 'Café 1kg',
+      description: null,
+      brand: null,
+      unit: 'UN',
+      gtin: null,
+      ncm: null,
+      cest: null,
+      salePrice: null,
+      status: 'ACTIVE',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+      version: 1,
+    },
+    headers: { ETag: '"1"' },
     missing: 'No such product',
   },
 ];
@@ -63,11 +81,11 @@ beforeEach(() => {
   ddb.reset();
 });
 
-describe.each(CASES)('$name', ({ handler, resource, key, item, view, missing }) => {
+describe.each(CASES)('$name', ({ handler, resource, key, item, view, headers, missing }) => {
   it("returns 200 with the view, from one consistent GetItem of the caller's tenant", async () => {
     ddb.on(GetCommand).resolves({ Item: item });
 
-    expect(parsed(await handler(event(resource, id), lambdaContext()))).toEqual({ statusCode: 200, headers: jsonHeaders(), body: view });
+    expect(parsed(await handler(event(resource, id), lambdaContext()))).toEqual({ statusCode: 200, headers: { ...jsonHeaders(), ...headers }, body: view });
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: TABLE, Key: key, ConsistentRead: true }]);
   });
 

@@ -21,13 +21,13 @@ export const SECURITY_HEADERS = {
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': ALLOWED_ORIGIN,
   'Access-Control-Allow-Credentials': 'true',
-  'Access-Control-Expose-Headers': 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale',
+  'Access-Control-Expose-Headers': 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale, ETag',
 } as const;
 
 /** CORS headers when the Origin is absent or not allowed: no origin is echoed. */
 export const NO_ORIGIN_CORS_HEADERS = {
   'Access-Control-Allow-Credentials': 'true',
-  'Access-Control-Expose-Headers': 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale',
+  'Access-Control-Expose-Headers': 'Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale, ETag',
 } as const;
 
 export function jsonHeaders(cors: Record<string, string> = CORS_HEADERS): Record<string, string> {

@@ -41,6 +41,8 @@ const product = (onHand: number) => ({
   id: productId,
   sku: 'CAFE-500',
   name: 'Café 500 g',
+  // Sold by the kilo: the movements below sell halves.
+  unit: 'KG',
   createdAt: '2026-09-01T00:00:00.000Z',
   onHand,
   coverageVersion: 7,

@@ -42,6 +42,8 @@ interface Fixtures {
   doomedSupplierId: string;
   warehouseId: string;
   productId: string;
+  /** Deleted by DELETE /inventory/products/{id}. */
+  doomedProductId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -78,6 +80,8 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   createProduct: () => ({ method: 'POST', path: '/inventory/products', body: { sku: `SKU-${uniqueName('p')}`, name: 'Café 500 g' }, status: 201 }),
   listProducts: () => ({ method: 'GET', path: '/inventory/products', status: 200 }),
   getProduct: (f) => ({ method: 'GET', path: `/inventory/products/${f.productId}`, status: 200 }),
+  updateProduct: (f) => ({ method: 'PATCH', path: `/inventory/products/${f.productId}`, body: { salePrice: 18.9 }, status: 200 }),
+  deleteProduct: (f) => ({ method: 'DELETE', path: `/inventory/products/${f.doomedProductId}`, status: 204 }),
   createMovement: (f) => ({
     method: 'POST',
     path: '/inventory/movements',
@@ -144,7 +148,7 @@ function keyOf(keys: Map<string, string>, name: string): string {
 
 beforeAll(async () => {
   const [owner, other] = await Promise.all([newTenantWithAdmin(), newTenantWithAdmin()]);
-  const [companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId] = await Promise.all([
+  const [companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId, doomedProductId] = await Promise.all([
     created(owner, '/companies', { name: 'Loja Centro', document: cnpj.generate() }),
     created(owner, '/companies', { name: 'Loja Norte', document: cnpj.generate() }),
     created(owner, '/companies', { name: 'Loja Limitada', document: cnpj.generate() }),
@@ -152,8 +156,9 @@ beforeAll(async () => {
     created(owner, '/suppliers', { name: 'Fornecedor Dois', corporateName: 'Fornecedor Dois Ltda', document: cnpj.generate() }),
     created(owner, '/inventory/warehouses', { name: 'Depósito' }),
     created(owner, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' }),
+    created(owner, '/inventory/products', { sku: 'ENGANO-1', name: 'Criado por engano' }),
   ]);
-  fixtures = { companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId };
+  fixtures = { companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId, doomedProductId };
 
   // The fixtures' tenant: one exact key per grant the routes need (8), the key with everything
   // and the limited key; the other tenant: one short key per grant (8). Below 20 per administrator.
@@ -205,6 +210,7 @@ describe('the manifest', () => {
       doomedSupplierId: 'd',
       warehouseId: 'w',
       productId: 'p',
+      doomedProductId: 'q',
     };
     const strays = keyRoutes.flatMap((route) => {
       const probe = probes[route.id]?.(sample);

@@ -671,6 +671,38 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       }),
     );
   },
+  updateProduct: async () => {
+    const owner = await admin();
+    const productId = idOf(await call('POST', '/inventory/products', as(owner, { body: { sku: `SKU-${uniqueName('p')}`, name: 'Café 500 g' } })));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/inventory/products/${productId}`, as(owner, { body: { name: 'Café 500 g extraforte', salePrice: 21.9 } })),
+      200,
+      () => ({
+        action: 'product.updated',
+        resource: { type: 'product', id: productId },
+        actor: actorOf(owner),
+        changes: [
+          { field: 'name', before: 'Café 500 g', after: 'Café 500 g extraforte' },
+          { field: 'salePrice', before: null, after: 21.9 },
+        ],
+      }),
+    );
+  },
+  deleteProduct: async () => {
+    const owner = await admin();
+    const productId = idOf(await call('POST', '/inventory/products', as(owner, { body: { sku: `SKU-${uniqueName('p')}`, name: 'Por engano' } })));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/inventory/products/${productId}`, as(owner)),
+      204,
+      () => ({
+        action: 'product.deleted',
+        resource: { type: 'product', id: productId },
+        actor: actorOf(owner),
+      }),
+    );
+  },
   createMovement: async () => {
     const owner = await admin();
     const place = await stockPlace(owner);

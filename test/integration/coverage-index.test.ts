@@ -35,7 +35,7 @@ async function catalog(account: Account, stock: Record<string, number>) {
   const warehouseId = (await post(account, '/inventory/warehouses', { name: 'Central' })).id;
   const ids: Record<string, string> = {};
   for (const [sku, quantity] of Object.entries(stock)) {
-    ids[sku] = (await post(account, '/inventory/products', { sku, name: `Produto ${sku}` })).id;
+    ids[sku] = (await post(account, '/inventory/products', { sku, name: `Produto ${sku}`, unit: 'KG' })).id;
     if (quantity > 0) await post(account, '/inventory/movements', { productId: ids[sku], warehouseId, type: 'IN', quantity, unitCost: 2 });
   }
   return { warehouseId, ids };

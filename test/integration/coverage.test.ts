@@ -18,7 +18,9 @@ async function setup(account: Account, stock: Record<string, number>) {
   const w = (await call<{ id: string }>('POST', '/inventory/warehouses', { cookies: account.cookies, body: { name: 'W' } })).body.id;
   const ids: Record<string, string> = {};
   for (const [sku, quantity] of Object.entries(stock)) {
-    ids[sku] = (await call<{ id: string }>('POST', '/inventory/products', { cookies: account.cookies, body: { sku, name: `Product ${sku}` } })).body.id;
+    ids[sku] = (
+      await call<{ id: string }>('POST', '/inventory/products', { cookies: account.cookies, body: { sku, name: `Product ${sku}`, unit: 'KG' } })
+    ).body.id;
     await call('POST', '/inventory/movements', { cookies: account.cookies, body: { productId: ids[sku], warehouseId: w, type: 'IN', quantity, unitCost: 1 } });
   }
   return { warehouseId: w, ids };

@@ -21,7 +21,7 @@ async function stockPlaces(account: Account, warehouses: number, products: numbe
   const productIds: string[] = [];
   for (let index = 0; index < warehouses; index += 1) warehouseIds.push(String((await post(account, '/inventory/warehouses', { name: `W${index}` })).body.id));
   for (let index = 0; index < products; index += 1)
-    productIds.push(String((await post(account, '/inventory/products', { sku: uniqueName('P'), name: `P${index}` })).body.id));
+    productIds.push(String((await post(account, '/inventory/products', { sku: uniqueName('P'), name: `P${index}`, unit: 'KG' })).body.id));
   return { warehouseIds, productIds };
 }
 

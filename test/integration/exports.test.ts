@@ -179,7 +179,7 @@ describe('exporting products and the stock history', () => {
     };
     const north = await post<{ id: string }>('/inventory/warehouses', { name: 'Depósito Norte' });
     const south = await post<{ id: string }>('/inventory/warehouses', { name: 'Central Sul' });
-    const bolt = await post<{ id: string }>('/inventory/products', { sku: 'PAR-001', name: 'Parafuso ½"' });
+    const bolt = await post<{ id: string }>('/inventory/products', { sku: 'PAR-001', name: 'Parafuso ½"', unit: 'KG' });
     await post('/inventory/products', { sku: 'PAR-002', name: '@SUM(A1)' });
     const inside = await post<{ id: string }>('/inventory/movements', {
       productId: bolt.id,
@@ -209,12 +209,26 @@ describe('exporting products and the stock history', () => {
     expect(products).toMatchObject({ status: 'done', rows: 2, from: null, to: null, failure: null });
     expect(text((await download(products)).bytes)).toBe(
       lines(
-        ['Código', 'Descrição', 'Saldo total', 'Saldo em Central Sul', 'Saldo em Depósito Norte'],
-        ['PAR-001', 'Parafuso ½"', '11', '0,75', '10,25'],
-        ['PAR-002', '@SUM(A1)', '0', '0', '0'],
+        [
+          'Código',
+          'Descrição',
+          'Unidade',
+          'GTIN/EAN',
+          'NCM',
+          'CEST',
+          'Preço de venda',
+          'Marca',
+          'Situação',
+          'Descrição complementar',
+          'Saldo total',
+          'Saldo em Central Sul',
+          'Saldo em Depósito Norte',
+        ],
+        ['PAR-001', 'Parafuso ½"', 'KG', null, null, null, null, null, 'Ativo', null, '11', '0,75', '10,25'],
+        ['PAR-002', '@SUM(A1)', 'UN', null, null, null, null, null, 'Ativo', null, '0', '0', '0'],
       ),
     );
-    expect(text((await download(products)).bytes).split('\r\n')[2]).toBe("PAR-002;'@SUM(A1);0;0;0");
+    expect(text((await download(products)).bytes).split('\r\n')[2]).toBe("PAR-002;'@SUM(A1);UN;;;;;;Ativo;;0;0;0");
 
     // January in São Paulo (UTC-3): 31 January 23:30 UTC is 20:30 there, inside; February is not.
     const history = await ended(admin, (await startExport(admin, { kind: 'stock-history', from: '2026-01-01', to: '2026-01-31' })).id);

@@ -85,7 +85,7 @@ describe('POST with an Idempotency-Key', () => {
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(first.body);
       expect(replayed(retry)).toBe('true');
-      expect(retry.headers.get('access-control-expose-headers')).toBe('Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale');
+      expect(retry.headers.get('access-control-expose-headers')).toBe('Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale, ETag');
     }
     expect(await movementsOf(admin, at)).toHaveLength(1);
   });

@@ -30,8 +30,8 @@ async function newJob(admin: Account, kind: ImportKind, dryRun: boolean, bytes: 
 }
 
 const productLines = (count: number) => [
-  'Código;Descrição;Preço de venda',
-  ...Array.from({ length: count }, (_, index) => `SKU-${String(index).padStart(5, '0')};Produto ${index};"12,50"`),
+  'Código;Descrição;Localização',
+  ...Array.from({ length: count }, (_, index) => `SKU-${String(index).padStart(5, '0')};Produto ${index};Corredor ${index % 7}`),
 ];
 
 /** Every item of a list route, page after page. */
@@ -64,7 +64,7 @@ describe('importing products', () => {
       existing: 0,
       refused: 0,
       errors: [],
-      ignoredColumns: ['Preço de venda'],
+      ignoredColumns: ['Localização'],
       finishedAt: expect.any(String) as string,
     });
 
@@ -157,6 +157,45 @@ describe('importing products', () => {
       rowsDone: 0,
     });
     expect(await allProducts(admin)).toEqual([]);
+  });
+});
+
+describe('the columns of a product', () => {
+  it('fills every field from Portuguese headers, decimal commas and punctuated codes, and refuses a bad cell with its line and message', async () => {
+    const admin = await newTenantWithAdmin();
+    const lines = [
+      'Código;Descrição;Unidade;GTIN/EAN;NCM;CEST;Preço de venda;Marca;Situação;Descrição complementar',
+      'CAF-500;Café torrado 500 g;un;7891000315507;0901.21.00;17.096.00;"1.234,56";Pilão;Ativo;"Torra média"', // 2: every field
+      'ARR-5;Arroz 5 kg;KG;;;;"18,9";;Inativo;', // 3: a few
+      'ERR-1;Errado;UN;7891000315508;;;;;;', // 4: a wrong check digit
+      'ERR-2;Errado;LATA;;;;;;;', // 5: an unknown unit
+      'ERR-3;Errado;UN;;;;"-1,00";;;', // 6: a negative price
+    ];
+    const { job, deps } = await newJob(admin, 'products', false, csv(lines));
+    await runImport(job, deps);
+    const report = await findImportJob(admin.tenantId, job.id);
+    expect(report).toMatchObject({ status: 'succeeded', totalRows: 5, created: 2, refused: 3 });
+    expect(report?.errors).toEqual([
+      { line: 4, field: 'GTIN/EAN', message: 'has a wrong check digit: 8 where 7 was expected' },
+      { line: 5, field: 'Unidade', message: expect.stringContaining('must be one of UN') as string },
+      { line: 6, field: 'Preço de venda', message: expect.any(String) as string },
+    ]);
+    const products = await allPages<Record<string, unknown>>(admin, '/inventory/products?status=ALL');
+    expect(products).toEqual([
+      expect.objectContaining({ sku: 'ARR-5', unit: 'KG', gtin: null, salePrice: 18.9, status: 'INACTIVE', description: null }),
+      expect.objectContaining({
+        sku: 'CAF-500',
+        name: 'Café torrado 500 g',
+        unit: 'UN',
+        gtin: '7891000315507',
+        ncm: '09012100',
+        cest: '1709600',
+        salePrice: 1234.56,
+        brand: 'Pilão',
+        status: 'ACTIVE',
+        description: 'Torra média',
+      }),
+    ]);
   });
 });
 
@@ -294,7 +333,7 @@ describe('POST /imports, the upload, and GET /imports/{id} (npm start)', () => {
       existing: 0,
       refused: 0,
       errors: [],
-      ignoredColumns: ['Preço de venda'],
+      ignoredColumns: ['Localização'],
       etaSeconds: null,
     });
 

@@ -10,8 +10,9 @@ async function warehouse(account: Account, name: string): Promise<string> {
   return response.body.id;
 }
 
+/** A product counted in kilos: the movements here take up to 3 decimals. */
 async function product(account: Account, sku: string, name = `Product ${sku}`): Promise<string> {
-  const response = await call<{ id: string }>('POST', '/inventory/products', { cookies: account.cookies, body: { sku, name } });
+  const response = await call<{ id: string }>('POST', '/inventory/products', { cookies: account.cookies, body: { sku, name, unit: 'KG' } });
   expect(response.status).toBe(201);
   return response.body.id;
 }
@@ -37,7 +38,22 @@ describe('warehouses and products', () => {
     const other = await newTenantWithAdmin();
     const created = await call('POST', '/inventory/products', { cookies: admin.cookies, body: { sku: 'SKU-2', name: 'Café 500g' } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), sku: 'SKU-2', name: 'Café 500g', createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      sku: 'SKU-2',
+      name: 'Café 500g',
+      description: null,
+      brand: null,
+      unit: 'UN',
+      gtin: null,
+      ncm: null,
+      cest: null,
+      salePrice: null,
+      status: 'ACTIVE',
+      createdAt: expect.stringMatching(TIMESTAMP),
+      updatedAt: expect.stringMatching(TIMESTAMP),
+      version: 1,
+    });
     await product(admin, 'SKU-1');
     const duplicate = await call('POST', '/inventory/products', { cookies: admin.cookies, body: { sku: 'SKU-2', name: 'Again' } });
     expect(duplicate.status).toBe(409);

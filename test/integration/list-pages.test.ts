@@ -30,7 +30,7 @@ describe.each([
     expect(response.status).toBe(200);
     expect(labels(response.body)).toEqual(order);
     expect(response.headers.get('link')).toBeNull();
-    expect(response.headers.get('access-control-expose-headers')).toBe('Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale');
+    expect(response.headers.get('access-control-expose-headers')).toBe('Idempotent-Replayed, Link, Coverage-Figures-Date, Coverage-Stale, ETag');
   });
 
   it('pages through Link: every item once, in order, full pages, and no Link on the last', async () => {

@@ -31,8 +31,8 @@ beforeAll(async () => {
   const id = async (path: string, body: unknown) => String((await post(admin, path, body)).body.id);
   W0 = await id('/inventory/warehouses', { name: 'W0' });
   W1 = await id('/inventory/warehouses', { name: 'W1' });
-  P0 = await id('/inventory/products', { sku: uniqueName('P0'), name: 'P0' });
-  P1 = await id('/inventory/products', { sku: uniqueName('P1'), name: 'P1' });
+  P0 = await id('/inventory/products', { sku: uniqueName('P0'), name: 'P0', unit: 'KG' });
+  P1 = await id('/inventory/products', { sku: uniqueName('P1'), name: 'P1', unit: 'KG' });
   const movements = [
     { productId: P0, warehouseId: W0, type: 'IN', quantity: 10, unitCost: 2.5, occurredAt: '2026-10-01T10:00:00.000Z' },
     { productId: P0, warehouseId: W1, type: 'IN', quantity: 5, unitCost: 3, occurredAt: '2026-10-02T10:00:00.000Z' },

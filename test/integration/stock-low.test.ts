@@ -30,7 +30,7 @@ const post = async (account: Account, path: string, body: Record<string, unknown
 async function productSellingOneADay() {
   const admin = await newTenantWithAdmin();
   const warehouseId = (await post(admin, '/inventory/warehouses', { name: 'Centro' })).id;
-  const productId = (await post(admin, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' })).id;
+  const productId = (await post(admin, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g', unit: 'KG' })).id;
   await post(admin, '/inventory/movements', { productId, warehouseId, type: 'IN', quantity: 100, unitCost: 2 });
   await post(admin, '/inventory/movements', {
     productId,

@@ -29,8 +29,8 @@ async function stockedTenant() {
     String((await post(admin, '/inventory/warehouses', { name: 'Loja' })).body.id),
   ];
   const products = [
-    String((await post(admin, '/inventory/products', { sku: uniqueName('A'), name: 'Arroz' })).body.id),
-    String((await post(admin, '/inventory/products', { sku: uniqueName('F'), name: 'Feijão' })).body.id),
+    String((await post(admin, '/inventory/products', { sku: uniqueName('A'), name: 'Arroz', unit: 'KG', gtin: '7891000315507' })).body.id),
+    String((await post(admin, '/inventory/products', { sku: uniqueName('F'), name: 'Feijão', unit: 'KG' })).body.id),
   ];
   const at = (product: number, warehouse: number) => ({ productId: products[product], warehouseId: warehouses[warehouse] });
   for (const [place, movement] of [

@@ -42,8 +42,53 @@ describe('cells', () => {
   });
 
   it('writes quantities and costs exactly, with a comma, from the stored units and from stored numbers', () => {
-    expect(productHeader(['Norte'])).toEqual(['Código', 'Descrição', 'Saldo total', 'Saldo em Norte']);
-    expect(productCells({ sku: 'A', name: 'B', onHand: 1234567n }, [1234000n, 567n, 0n])).toEqual(['A', 'B', '1234,567', '1234', '0,567', '0']);
+    expect(productHeader(['Norte'])).toEqual([
+      'Código',
+      'Descrição',
+      'Unidade',
+      'GTIN/EAN',
+      'NCM',
+      'CEST',
+      'Preço de venda',
+      'Marca',
+      'Situação',
+      'Descrição complementar',
+      'Saldo total',
+      'Saldo em Norte',
+    ]);
+    const product = {
+      id: 'p',
+      sku: 'A',
+      name: 'B',
+      description: null,
+      brand: 'Marca',
+      unit: 'KG' as const,
+      gtin: '7891000315507',
+      ncm: '09012100',
+      cest: null,
+      salePrice: 123456n,
+      status: 'INACTIVE' as const,
+      createdAt: '',
+      updatedAt: '',
+      version: 1,
+      onHand: 1234567n,
+    };
+    expect(productCells(product, [1234000n, 567n, 0n])).toEqual([
+      'A',
+      'B',
+      'KG',
+      '7891000315507',
+      '09012100',
+      null,
+      '1234,56',
+      'Marca',
+      'Inativo',
+      null,
+      '1234,567',
+      '1234',
+      '0,567',
+      '0',
+    ]);
     const movement = {
       id: 'm',
       tenantId: 't',

@@ -119,6 +119,8 @@ describe('the coverage index', () => {
     id: 'p1',
     sku: 'ARROZ',
     name: 'Arroz',
+    gtin: null,
+    status: 'ACTIVE' as const,
     onHand: 3_000n,
     coverageVersion: 2,
     sold: new Map([

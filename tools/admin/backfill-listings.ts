@@ -5,7 +5,8 @@ import { gsi1, keys } from '../../lib/db/keys';
 import { sortName } from '../../lib/db/name-order';
 import { registerCoverageTenant } from '../../lib/inventory/coverage-repository';
 import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/suppliers/blocks-repository';
-import { productSearchSource } from '../../lib/inventory/repository';
+import { listingOf, productSearchSource, statusEntryItem } from '../../lib/inventory/product-repository';
+import { conditionally } from '../../lib/db/conditions';
 import { readSearchLog } from '../../lib/search/repository';
 import { supplierSearchSource } from '../../lib/suppliers/repository';
 import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
@@ -19,7 +20,8 @@ import { mapConcurrently } from '../../lib/domain/concurrency';
  * - a warehouse gets its entry in the list by name;
  * - a company gets its entry in the list by creation;
  * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
- * - a product's SKU sentinel without the product's view gets it;
+ * - a product's SKU sentinel without the product's view gets it, and a product without its
+ *   entry in the list of its status (ACTIVE for every product from before statuses) gets it;
  * - a user gets its entry in the tenant's list by name;
  * - a tenant with products is registered for the coverage job, which indexes its products
  *   at its next run (until then its dashboard is read in full, as before);
@@ -41,6 +43,7 @@ export interface BackfillCounts {
   companies: number;
   tenants: number;
   productSentinels: number;
+  productStatusEntries: number;
   coverageTenants: number;
   supplierBlocks: number;
   searchLists: number;
@@ -60,6 +63,7 @@ export async function backfillListings(): Promise<BackfillCounts> {
     companies: 0,
     tenants: 0,
     productSentinels: 0,
+    productStatusEntries: 0,
     coverageTenants: 0,
     supplierBlocks: 0,
     searchLists: 0,
@@ -123,6 +127,26 @@ export async function backfillListings(): Promise<BackfillCounts> {
         registered.add(tenantOf(item.pk));
         await registerCoverageTenant(tenantOf(item.pk));
         counts.coverageTenants += 1;
+      }
+      if (item.type === INVENTORY_ITEMS.productSku && item.status === undefined) {
+        // A product from before the status lists: its entry in its status's list, written as a create would (only where none is).
+        const { Item: product } = await db().send(
+          new GetCommand({ TableName: tableName(), Key: keys.product(tenantOf(item.pk), String(item.productId)), ConsistentRead: true }),
+        );
+        if (
+          product &&
+          (await conditionally(
+            db().send(
+              new PutCommand({
+                TableName: tableName(),
+                Item: statusEntryItem(tenantOf(item.pk), listingOf(product)),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              }),
+            ),
+          ))
+        ) {
+          counts.productStatusEntries += 1;
+        }
       }
       if (item.type === INVENTORY_ITEMS.productSku && item.name === undefined) {
         const { Item: product } = await db().send(

@@ -18,6 +18,7 @@ import {
   MfaEnrolmentRequired,
   NotFound,
   PayloadTooLarge,
+  PreconditionFailed,
   ServiceUnavailable,
   TooManyRequests,
   Unauthorized,
@@ -179,6 +180,11 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; 
     description:
       'A unique value is taken, the change is not allowed in the current state, or a request with the same Idempotency-Key is still running (then with `Retry-After`).',
     errors: [new Conflict(''), new IdempotencyKeyInUse()],
+  },
+  412: {
+    name: 'PreconditionFailed',
+    description: 'The `If-Match` names a version the resource no longer has: someone changed it since it was read. Nothing was changed; read it again.',
+    errors: [new PreconditionFailed('')],
   },
   413: { name: 'PayloadTooLarge', description: `The request body is larger than ${MAX_BODY_BYTES} bytes.`, errors: [new PayloadTooLarge('')] },
   415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`.', errors: [new UnsupportedMediaType('')] },
@@ -622,6 +628,13 @@ function operation(route: Route & { id: RouteId }): OperationObject {
     ...pathParameters(route, spec.request?.path),
     ...(spec.request?.query ? queryParameters(spec.request.query) : []),
     ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ...Object.entries(spec.requestHeaders ?? {}).map(([name, header]): ParameterObject => ({
+      name,
+      in: 'header',
+      required: header.required ?? false,
+      description: header.description,
+      schema: header.schema,
+    })),
   ];
   if (parameters.length) result.parameters = parameters;
 

@@ -41,6 +41,8 @@ export interface OperationSpec {
   linkPages?: boolean;
   /** The route's own headers on its success answer. */
   responseHeaders?: RouteDocs['responseHeaders'];
+  /** The request headers the route reads beyond every route's. */
+  requestHeaders?: RouteDocs['requestHeaders'];
   /** The handler's typical request body, shown as the request body's example. */
   example?: { body?: unknown };
 }
@@ -56,6 +58,7 @@ export function operationOf({ input, docs }: DescribedHandler): OperationSpec {
     ...(docs.refreshCookie ? { refreshCookie: true } : {}),
     ...(docs.linkPages ? { linkPages: true } : {}),
     ...(docs.responseHeaders ? { responseHeaders: docs.responseHeaders } : {}),
+    ...(docs.requestHeaders ? { requestHeaders: docs.requestHeaders } : {}),
     ...(docs.example?.body === undefined ? {} : { example: { body: docs.example.body } }),
   };
 }

@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * The tenant's products, by SKU
-         * @description The products of the caller's tenant, by SKU. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header. `search` (up to 100 characters) keeps the products whose SKU or name holds it, case- and accent-insensitive; searches are limited per user (30 a minute; 429 past them), pages without `search` are not. A cursor only continues the search it came from. Any other query parameter is a 400.
+         * @description The products of the caller's tenant, by SKU, each as GET /inventory/products/{id} shows it. `status` picks ACTIVE (the default), INACTIVE or ALL. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header. `search` (up to 100 characters) keeps the products whose SKU, name or brand holds it, case- and accent-insensitive, or whose GTIN holds its digits; searches are limited per user (30 a minute; 429 past them), pages without `search` are not. `gtin` (a barcode, its check digit verified) finds the one product that has it, whatever its status unless `status` is given, with one read: a page of that product or of none; it takes no `search` or `cursor`. A cursor only continues the list it came from. Any other query parameter is a 400.
          *
          *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -816,7 +816,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product (SKU unique in the tenant)
-         * @description Creates a product in the caller's tenant. The SKU (letters, digits and `. _ / -`) is unique in the tenant: a second product with it is a 409.
+         * @description Creates a product in the caller's tenant. A SKU (letters, digits and `. _ / -`) and a name are required; every other field is optional: `unit` (UN unless given; KG, G, L, ML, M, M2 and M3 count up to 3 decimals, the others whole units), `gtin` (8, 12, 13 or 14 digits, its check digit verified), `ncm` (8 digits), `cest` (7 digits), `salePrice` (at most 2 decimals, never negative), `brand`, `description` (up to 2,000 characters) and `status` (ACTIVE unless given). The SKU and the GTIN are unique in the tenant: 409.
          *
          *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -843,10 +843,22 @@ export interface paths {
         get: operations["getProduct"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a product that never had a movement
+         * @description Deletes a product created by mistake, which never had a stock movement. A product with movements is part of the stock history: deactivate it instead.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a product's fields (If-Match: its ETag)
+         * @description Changes any of a product's fields (at least one): `sku`, `name`, `description`, `brand`, `unit`, `gtin`, `ncm`, `cest`, `salePrice`, `status`; `null` clears an optional one. Each change is one transaction with its audit entry (every changed field, before and after) and a `product.updated` event; the lists, the search, the coverage dashboard and the exports show the new values at once. An INACTIVE product takes no IN or SALE movement. A unit of whole quantities (all but KG, G, L, ML, M, M2, M3) is refused while a fraction is on hand.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/inventory/movements": {
@@ -1451,6 +1463,28 @@ export interface components {
         CreateProductRequest: {
             sku: string & unknown;
             name: string;
+            description?: string;
+            brand?: string;
+            /** @enum {string} */
+            unit?: "UN" | "CX" | "PC" | "PCT" | "DZ" | "FD" | "SC" | "KIT" | "KG" | "G" | "L" | "ML" | "M" | "M2" | "M3";
+            /**
+             * @description The barcode: GTIN-8, -12, -13 or -14, digits only, its check digit verified. Unique in the tenant.
+             * @example 7891000315507
+             */
+            gtin?: string;
+            /**
+             * @description The Mercosur Common Nomenclature of the goods, 8 digits (without dots).
+             * @example 09012100
+             */
+            ncm?: string;
+            /**
+             * @description The tax substitution code, 7 digits (without dots).
+             * @example 1709600
+             */
+            cest?: string;
+            salePrice?: number;
+            /** @enum {string} */
+            status?: "ACTIVE" | "INACTIVE";
         };
         /** @description One shape per `type`: IN needs a `unitCost`, OUT and SALE refuse one (stock leaves at its average cost), ADJUSTMENT sets the counted quantity (0 allowed) with an optional `unitCost`. `occurredAt` defaults to now and may not be in the future. */
         CreateMovementRequest: components["schemas"]["InMovementRequest"] | components["schemas"]["OutMovementRequest"] | components["schemas"]["SaleMovementRequest"] | components["schemas"]["AdjustmentMovementRequest"];
@@ -1598,6 +1632,20 @@ export interface components {
             code?: string;
             recoveryCode?: string;
         } & (unknown | unknown);
+        UpdateProductRequest: {
+            sku?: string & unknown;
+            name?: string;
+            description?: string | null;
+            brand?: string | null;
+            /** @enum {string} */
+            unit?: "UN" | "CX" | "PC" | "PCT" | "DZ" | "FD" | "SC" | "KIT" | "KG" | "G" | "L" | "ML" | "M" | "M2" | "M3";
+            gtin?: string | null;
+            ncm?: string | null;
+            cest?: string | null;
+            salePrice?: number | null;
+            /** @enum {string} */
+            status?: "ACTIVE" | "INACTIVE";
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -1660,7 +1708,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -1670,7 +1718,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -1894,11 +1942,27 @@ export interface components {
             id: string;
             sku: string;
             name: string;
+            description: string | null;
+            brand: string | null;
+            /** @enum {string} */
+            unit: "UN" | "CX" | "PC" | "PCT" | "DZ" | "FD" | "SC" | "KIT" | "KG" | "G" | "L" | "ML" | "M" | "M2" | "M3";
+            gtin: string | null;
+            ncm: string | null;
+            cest: string | null;
+            salePrice: number | null;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+            version: number;
         };
         /** @description By SKU. */
         ProductList: components["schemas"]["Product"][];
@@ -2193,7 +2257,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -2297,7 +2361,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -2319,7 +2383,7 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
@@ -2423,7 +2487,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -2453,7 +2517,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -2484,7 +2548,7 @@ export interface components {
              * @description The event delivered, or `ping` (a test an administrator sent).
              * @enum {string}
              */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -2734,6 +2798,20 @@ export interface components {
                     status?: 409;
                     /** @enum {unknown} */
                     type?: "https://problems.backoffice.dev/conflict" | "https://problems.backoffice.dev/idempotency-key-in-use";
+                };
+            };
+        };
+        /** @description The `If-Match` names a version the resource no longer has: someone changed it since it was read. Nothing was changed; read it again. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 412;
+                    /** @enum {unknown} */
+                    type?: "https://problems.backoffice.dev/precondition-failed";
                 };
             };
         };
@@ -4849,6 +4927,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 search?: string;
+                status?: "ACTIVE" | "INACTIVE" | "ALL";
+                gtin?: string;
             };
             header?: never;
             path?: never;
@@ -4856,7 +4936,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the tenant's products, by SKU, optionally searched. */
+            /** @description A page of the tenant's products, by SKU, optionally searched or found by GTIN. */
             200: {
                 headers: {
                     /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
@@ -4902,16 +4982,22 @@ export interface operations {
                 /**
                  * @example {
                  *       "sku": "CAFE-500G",
-                 *       "name": "Café torrado 500 g"
+                 *       "name": "Café torrado 500 g",
+                 *       "unit": "UN",
+                 *       "gtin": "7891000315507",
+                 *       "ncm": "09012100",
+                 *       "salePrice": 18.9
                  *     }
                  */
                 "application/json": components["schemas"]["CreateProductRequest"];
             };
         };
         responses: {
-            /** @description The product. */
+            /** @description The product, with its `ETag`. */
             201: {
                 headers: {
+                    /** @description The product's version, quoted: a PATCH's `If-Match`. */
+                    ETag?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
@@ -4928,7 +5014,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
-            /** @description The SKU is already used in the tenant. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            /** @description The SKU or the GTIN is already used in the tenant (the detail names the product that has the GTIN). Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -4955,9 +5041,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The product, as POST /inventory/products answers it. */
+            /** @description The product, as POST /inventory/products answers it, with its `ETag`. */
             200: {
                 headers: {
+                    /** @description The product's version, quoted: a PATCH's `If-Match`. */
+                    ETag?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4974,6 +5062,109 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such product in the caller's tenant (unknown or another tenant's: which is not disclosed). */
             404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product was deleted: gone from every list and the search, its SKU and GTIN free again in the tenant. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such product in the caller's tenant, or it was already deleted. */
+            404: components["responses"]["NotFound"];
+            /** @description The product has stock movements: it keeps its history; PATCH it with `status: INACTIVE` instead. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the product as the client read it (`"3"`). The change applies only to that version: if someone changed the product since, 412 and nothing changes. Without it the change applies to the product as it is. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Café torrado 500 g (tradicional)",
+                 *       "salePrice": 18.9
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateProductRequest"];
+            };
+        };
+        responses: {
+            /** @description The product as changed, with its new `ETag`. */
+            200: {
+                headers: {
+                    /** @description The product's version after the change, quoted: the next change's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A field breaks its rule (a GTIN with a wrong check digit, an unknown unit, a negative price, …), or the If-Match is not an ETag. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such product in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description Another product of the tenant has this SKU or GTIN (the detail names it), or the new unit does not count the quantity on hand. */
+            409: components["responses"]["Conflict"];
+            /** @description The product changed since the `If-Match` version was read. */
+            412: components["responses"]["PreconditionFailed"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
@@ -5184,7 +5375,7 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
@@ -5231,7 +5422,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -5760,7 +5951,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
                 limit?: number;
                 cursor?: string;
             };

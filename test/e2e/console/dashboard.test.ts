@@ -51,7 +51,7 @@ async function post<T extends { id: string }>(tenant: Tenant, path: string, body
 async function seed(tenant: Tenant): Promise<void> {
   const north = await post(tenant, '/inventory/warehouses', { name: 'Depósito Norte' });
   const south = await post(tenant, '/inventory/warehouses', { name: 'Depósito Sul' });
-  const product = (sku: string, name: string) => post(tenant, '/inventory/products', { sku, name });
+  const product = (sku: string, name: string) => post(tenant, '/inventory/products', { sku, name, unit: 'KG' });
   const a = await product('A-100', 'Arroz 5 kg');
   const b = await product('B-200', 'Feijão 1 kg');
   const c = await product('C-300', 'Óleo 900 ml');

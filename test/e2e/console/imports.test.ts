@@ -27,7 +27,7 @@ import { SignInPage } from './pages/sign-in-page';
 const FLOW = 'imports';
 
 /** A products file as a spreadsheet writes it: `;`, a column no field claims, a SKU the API refuses on line 3. */
-const WITH_REFUSAL = ['Código;Descrição;Preço', 'CAF-500;Café 500 g;10,00', 'ACU 1;Açúcar 1 kg;5,00', 'ARR-5;Arroz 5 kg;25,90', ''].join('\r\n');
+const WITH_REFUSAL = ['Código;Descrição;Corredor', 'CAF-500;Café 500 g;A1', 'ACU 1;Açúcar 1 kg;A2', 'ARR-5;Arroz 5 kg;B1', ''].join('\r\n');
 const CLEAN = ['Código;Descrição', 'FEI-1;Feijão 1 kg', ''].join('\r\n');
 
 let server: ConsoleServer;
@@ -90,7 +90,7 @@ describe.each(LANGUAGES)('imports (%s)', (language) => {
     expect(await imports.count('produtos.csv', imports.t.existing)).toBe('0');
     expect(await imports.count('produtos.csv', imports.t.refused)).toBe('1');
     expect(await imports.progress('produtos.csv').getAttribute('value')).toBe('100');
-    await report.getByText(imports.t.ignoredColumns('Preço'), { exact: true }).waitFor();
+    await report.getByText(imports.t.ignoredColumns('Corredor'), { exact: true }).waitFor();
     // Rows were refused: no real import offered from the check; it says what to do instead.
     await report.getByText(imports.t.fixAndRetry, { exact: true }).waitFor();
     expect(await imports.realImportButton('produtos.csv').count()).toBe(0);
