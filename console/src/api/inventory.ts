@@ -1,10 +1,15 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { components } from '@backoffice/client';
+import type { components, operations } from '@backoffice/client';
 import { api, linkPage, unwrap, type IdempotencyHeader, type MutationCallbacks } from './client';
+import { isProblem } from './problems';
 
 export type Warehouse = components['schemas']['Warehouse'];
 export type Product = components['schemas']['Product'];
 export type Movement = components['schemas']['Movement'];
+export type CreateProduct = components['schemas']['CreateProductRequest'];
+export type UpdateProduct = components['schemas']['UpdateProductRequest'];
+/** Which products a list shows: ACTIVE (the API's default), INACTIVE or ALL. */
+export type ProductStatusFilter = NonNullable<NonNullable<operations['listProducts']['parameters']['query']>['status']>;
 type CreateMovement = components['schemas']['CreateMovementRequest'];
 
 /** The stock history's filters, each empty when not chosen. */
@@ -17,14 +22,18 @@ export interface HistoryFilters {
 
 /**
  * Inventory's query keys: everything under `all` (a new warehouse or product refreshes it
- * whole), each product's own under `product(id)` (a movement refreshes them), and the
- * dashboard's under `dashboard` (its totals move with every movement).
+ * whole), the product lists under `productLists` (a changed or deleted product refreshes them),
+ * each product's own under `product(id)` (a movement refreshes them), and the dashboard's under
+ * `dashboard` (its totals move with every movement, its names with every product change).
  */
 export const inventoryKeys = {
   all: ['inventory'] as const,
   warehouses: (cursor: string | undefined) => [...inventoryKeys.all, 'warehouses', 'list', cursor ?? null] as const,
   warehousePicker: () => [...inventoryKeys.all, 'warehouses', 'picker'] as const,
-  products: (search: string, cursor: string | undefined) => [...inventoryKeys.all, 'products', 'list', search, cursor ?? null] as const,
+  productLists: ['inventory', 'products'] as const,
+  /** A list page's key holds its query as sent: the status only when not the API's default (ACTIVE). */
+  products: (search: string, cursor: string | undefined, status: ProductStatusFilter = 'ACTIVE') =>
+    [...inventoryKeys.productLists, 'list', search, cursor ?? null, ...(status === 'ACTIVE' ? [] : [status])] as const,
   product: (id: string) => [...inventoryKeys.all, 'product', id] as const,
   productDetails: (id: string) => [...inventoryKeys.product(id), 'details'] as const,
   balance: (productId: string, warehouseId: string) => [...inventoryKeys.product(productId), 'balance', warehouseId] as const,
@@ -55,14 +64,18 @@ export function useAllWarehouses() {
   });
 }
 
-/** GET /inventory/products, one page by SKU, of a search (empty: every product); a stale search is cancelled through the query's signal. */
-export function useProducts(search: string, cursor: string | undefined) {
+/**
+ * GET /inventory/products, one page by SKU of the products of a status (ACTIVE, the API's
+ * default, is not sent), of a search (empty: every product of that status); a stale search is
+ * cancelled through the query's signal.
+ */
+export function useProducts(search: string, cursor: string | undefined, status: ProductStatusFilter = 'ACTIVE') {
   return useQuery({
-    queryKey: inventoryKeys.products(search, cursor),
+    queryKey: inventoryKeys.products(search, cursor, status),
     queryFn: ({ signal }) =>
       linkPage(
         api.GET('/inventory/products', {
-          params: { query: { limit: PAGE_SIZE, ...(search ? { search } : {}), ...(cursor ? { cursor } : {}) } },
+          params: { query: { limit: PAGE_SIZE, ...(status === 'ACTIVE' ? {} : { status }), ...(search ? { search } : {}), ...(cursor ? { cursor } : {}) } },
           signal,
         }),
       ),
@@ -70,6 +83,7 @@ export function useProducts(search: string, cursor: string | undefined) {
   });
 }
 
+/** GET /inventory/products/{id}: the product with every field and its `version` (its ETag, unquoted). */
 export function useProduct(id: string) {
   return useQuery({
     queryKey: inventoryKeys.productDetails(id),
@@ -134,8 +148,72 @@ export function useStockHistory(productId: string, filters: HistoryFilters, curs
 export const createWarehouse = (key: IdempotencyHeader, name: string) => unwrap(api.POST('/inventory/warehouses', { params: { header: key }, body: { name } }));
 
 /** POST /inventory/products with the form's Idempotency-Key. */
-export const createProduct = (key: IdempotencyHeader, body: { sku: string; name: string }) =>
-  unwrap(api.POST('/inventory/products', { params: { header: key }, body }));
+export const createProduct = (key: IdempotencyHeader, body: CreateProduct) => unwrap(api.POST('/inventory/products', { params: { header: key }, body }));
+
+/** A product's `If-Match`: the version it was read at, quoted as its ETag is (`"3"`). */
+export const ifMatchOf = (version: number) => `"${version}"`;
+
+/**
+ * GET /inventory/products?gtin=…: the one product with this barcode, of any status, or
+ * undefined. A lookup the user makes (a scan, then Enter), so a mutation: each scan reads again,
+ * nothing is kept in the cache.
+ */
+export function useProductByGtin({ onSuccess }: MutationCallbacks<Product | undefined, string> = {}) {
+  return useMutation({
+    mutationFn: async (gtin: string) => {
+      const page = await unwrap(api.GET('/inventory/products', { params: { query: { gtin } } }));
+      return page[0];
+    },
+    onSuccess: (product, gtin) => onSuccess?.(product, gtin),
+  });
+}
+
+/** A change of a product: what changed, and the version the form loaded (sent as If-Match). */
+export interface ChangeProduct {
+  version: number;
+  body: UpdateProduct;
+}
+
+/**
+ * PATCH /inventory/products/{id} with `If-Match` the version the form loaded: someone else's
+ * change since is a 412 and nothing is written. The answer becomes the product's cached view
+ * (its new version included); the lists and the dashboard, which show its fields, read again.
+ * After a 412 the product is read again, so the page no longer shows the old version.
+ */
+export function useUpdateProduct(id: string, { onSuccess }: MutationCallbacks<Product, ChangeProduct> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ version, body }: ChangeProduct) =>
+      unwrap(api.PATCH('/inventory/products/{id}', { params: { path: { id }, header: { 'If-Match': ifMatchOf(version) } }, body })),
+    onSuccess: async (product, change) => {
+      queryClient.setQueryData(inventoryKeys.productDetails(id), product);
+      onSuccess?.(product, change);
+      await queryClient.invalidateQueries({ queryKey: inventoryKeys.productLists });
+      await queryClient.invalidateQueries({ queryKey: inventoryKeys.dashboard });
+    },
+    // Someone changed it since: what the page shows of it is old too.
+    onError: (error) => (isProblem(error, 412) ? queryClient.invalidateQueries({ queryKey: inventoryKeys.productDetails(id) }) : undefined),
+  });
+}
+
+/**
+ * DELETE /inventory/products/{id}: only a product that never had a movement (409 otherwise:
+ * deactivate it). Its queries are dropped; the lists and the dashboard read again.
+ */
+export function useDeleteProduct(id: string, { onSuccess }: MutationCallbacks<void, void> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await unwrap(api.DELETE('/inventory/products/{id}', { params: { path: { id } } }));
+    },
+    onSuccess: async () => {
+      onSuccess?.(undefined, undefined);
+      queryClient.removeQueries({ queryKey: inventoryKeys.product(id) });
+      await queryClient.invalidateQueries({ queryKey: inventoryKeys.productLists });
+      await queryClient.invalidateQueries({ queryKey: inventoryKeys.dashboard });
+    },
+  });
+}
 
 /** A small create (a warehouse, a product: `create` above); everything of inventory read again afterwards. */
 export function useCreateInInventory<T>(create: () => Promise<T>, { onSuccess }: MutationCallbacks<T, void> = {}) {

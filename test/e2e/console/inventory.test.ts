@@ -85,6 +85,8 @@ describe.each(LANGUAGES)('inventory (%s)', (language) => {
 
     await inventory.createWarehouse('Depósito Centro');
     await expect.poll(() => inventory.warehousesTable.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Depósito Centro')]);
+    // Sold by weight: its quantities take decimals (a unit like UN takes whole ones only).
+    await inventory.productForm.getByLabel(inventory.t.unit, { exact: true }).selectOption('KG');
     await inventory.createProduct('CAFE-500', 'Café torrado 500 g');
     await inventory.createProduct('CHA-100', 'Chá verde 100 g');
     await expect.poll(() => inventory.productsTable.locator('tbody tr').count()).toBe(2);
@@ -95,7 +97,9 @@ describe.each(LANGUAGES)('inventory (%s)', (language) => {
     await expect.poll(() => inventory.productsTable.locator('tbody tr td:first-child').allTextContents()).toEqual(['CAFE-500']);
     await checkpoint(page, language, FLOW, '3-searched');
 
-    await inventory.productLink('CAFE-500').click();
+    // Opened from the keyboard: the page is now taller than the window, and the full-page
+    // screenshot above leaves it scrolled past its end, so a click's coordinates go stale.
+    await inventory.productLink('CAFE-500').press('Enter');
     await page.waitForURL(/\/console\/inventory\/products\/[0-9a-f-]+$/);
     const productId = page.url().split('/').pop() ?? '';
     const product = new ProductPage(page, language, server.consoleUrl);

@@ -1,22 +1,43 @@
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
+import { useAllWarehouses, useProduct } from '../../api/inventory';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
-import { formatDateTime } from '../../format/date';
-import { useLocale, useMessages } from '../../i18n';
+import { useMessages } from '../../i18n';
 import { Balances } from './Balances';
+import { DeleteProduct } from './DeleteProduct';
 import { inventoryMessages } from './messages';
 import { MovementForm } from './MovementForm';
-import { useAllWarehouses, useProduct } from '../../api/inventory';
+import { ProductDetails } from './ProductDetails';
+import { ProductForm } from './ProductForm';
 import { StockHistory } from './StockHistory';
+import './inventory.css';
 
-/** /inventory/products/:id — the product, its balance per warehouse, the movement form and its stock history. */
+/**
+ * /inventory/products/:id — the product with every field, edited in place or deleted; its
+ * balance per warehouse, the movement form and its stock history.
+ */
 export default function ProductPage() {
   const t = useMessages(inventoryMessages);
-  const { locale } = useLocale();
   const { id = '' } = useParams<{ id: string }>();
   const product = useProduct(id);
   const warehouses = useAllWarehouses();
+  const [editing, setEditing] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
+  // Closing the form puts the keyboard back on the button that opened it.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  useEffect(() => {
+    if (editing || !returnFocus.current) return;
+    returnFocus.current = false;
+    editButton.current?.focus();
+  }, [editing]);
+  const closeForm = (message?: string) => {
+    returnFocus.current = true;
+    setEditing(false);
+    setNotice(message);
+  };
   const back = <Link href="/inventory">{t.backToInventory}</Link>;
   if (product.isPending) {
     return (
@@ -36,15 +57,33 @@ export default function ProductPage() {
   return (
     <Page title={t.productTitle(product.data.sku, product.data.name)} actions={back}>
       <section className="card" aria-labelledby="details-title">
-        <h2 id="details-title">{t.details}</h2>
-        <dl>
-          <dt>{t.sku}</dt>
-          <dd>{product.data.sku}</dd>
-          <dt>{t.name}</dt>
-          <dd>{product.data.name}</dd>
-          <dt>{t.createdAt}</dt>
-          <dd>{formatDateTime(product.data.createdAt, locale)}</dd>
-        </dl>
+        <div className="product-card-header">
+          <h2 id="details-title">{t.details}</h2>
+          {editing ? null : (
+            <div className="product-actions">
+              <button
+                ref={editButton}
+                type="button"
+                className="button secondary"
+                onClick={() => {
+                  setNotice(undefined);
+                  setEditing(true);
+                }}
+              >
+                {t.editProduct}
+              </button>
+              <DeleteProduct product={product.data} />
+            </div>
+          )}
+        </div>
+        {editing ? (
+          <ProductForm product={product.data} reload={async () => (await product.refetch()).data} onDone={closeForm} onCancel={() => closeForm()} />
+        ) : (
+          <ProductDetails product={product.data} />
+        )}
+        <p role="status" className={notice ? 'alert alert-ok' : 'visually-hidden'}>
+          {notice ?? ''}
+        </p>
       </section>
       {warehouses.isError ? <ProblemAlert error={warehouses.error} onRetry={() => void warehouses.refetch()} /> : null}
       {warehouses.isPending ? (

@@ -1,67 +1,73 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { createProduct, useProducts } from '../../api/inventory';
-import { fieldErrors } from '../../api/problems';
-import { TextField } from '../../components/Field';
+import { useHistoryState } from 'wouter/use-browser-location';
+import { useProducts, type ProductStatusFilter } from '../../api/inventory';
+import { SelectField, TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
+import { useDebounced } from '../../components/useDebounced';
 import { formatDate } from '../../format/date';
 import { useLocale, useMessages } from '../../i18n';
-import { CreateForm } from './CreateForm';
+import { BarcodeLookup } from './BarcodeLookup';
+import { CreateProduct } from './CreateProduct';
+import type { DeletedProductState } from './DeleteProduct';
 import { inventoryMessages } from './messages';
-import { useDebounced } from '../../components/useDebounced';
+import './inventory.css';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
+const STATUS_FILTERS: readonly ProductStatusFilter[] = ['ACTIVE', 'INACTIVE', 'ALL'];
+
 /**
- * The tenant's products (by SKU, Link-header pages), searched as the user types (debounced; a
- * stale search is cancelled through the query's signal), each linking to its page; and the form
- * that creates one.
+ * The tenant's products of a status (active by default; inactive; all), by SKU in Link-header
+ * pages, searched as the user types (debounced; a stale search is cancelled through the query's
+ * signal), each linking to its page; a barcode field a scanner types into, which opens the
+ * product it finds; and the form that creates one.
  */
 export function Products() {
   const t = useMessages(inventoryMessages);
   const { locale } = useLocale();
-  const [sku, setSku] = useState('');
-  const [name, setName] = useState('');
+  const deleted = useHistoryState<Partial<DeletedProductState> | null>()?.deletedProduct;
+  const [status, setStatus] = useState<ProductStatusFilter>('ACTIVE');
   const [search, setSearch] = useState('');
   const settled = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [paging, setPaging] = useState<{ search: string; page: number; cursors: (string | undefined)[] }>({ search: '', page: 1, cursors: [undefined] });
-  // A cursor only continues the search it came from: a new search starts at page 1.
-  const current = paging.search === settled ? paging : { search: settled, page: 1, cursors: [undefined] };
+  const [paging, setPaging] = useState<{ status: ProductStatusFilter; search: string; page: number; cursors: (string | undefined)[] }>({
+    status: 'ACTIVE',
+    search: '',
+    page: 1,
+    cursors: [undefined],
+  });
+  // A cursor only continues the list it came from: a new status or search starts at page 1.
+  const current = paging.search === settled && paging.status === status ? paging : { status, search: settled, page: 1, cursors: [undefined] };
   const cursor = cursorAt(current.cursors, current.page);
-  const list = useProducts(settled, cursor);
+  const list = useProducts(settled, cursor, status);
   const onPage = (next: number) => {
     const nextCursor = list.data?.nextCursor;
     const cursors = next > current.page && nextCursor ? [...current.cursors.slice(0, current.page), nextCursor] : current.cursors;
-    setPaging({ search: settled, page: next, cursors });
+    setPaging({ status, search: settled, page: next, cursors });
   };
   return (
     <section className="card" aria-labelledby="products-title">
       <h2 id="products-title">{t.products}</h2>
+      <p role="status" className={deleted ? 'alert alert-ok' : 'visually-hidden'}>
+        {deleted ? t.productDeleted(deleted) : ''}
+      </p>
       <p>
         <Link href="/imports?kind=products">{t.importProducts}</Link>
       </p>
-      <CreateForm
-        title={t.newProduct}
-        submitLabel={t.createProduct}
-        canSubmit
-        create={(key) => createProduct(key, { sku: sku.trim(), name: name.trim() })}
-        done={(created) => t.productCreated(created.sku)}
-        onCreated={() => {
-          setSku('');
-          setName('');
-        }}
-      >
-        {(error) => (
-          <>
-            <TextField label={t.sku} value={sku} onValueChange={setSku} required autoComplete="off" error={fieldErrors(error).sku} />
-            <TextField label={t.productName} value={name} onValueChange={setName} required autoComplete="off" error={fieldErrors(error).name} />
-          </>
-        )}
-      </CreateForm>
-      <div className="toolbar">
-        <TextField label={t.searchProducts} type="search" value={search} onValueChange={setSearch} hint={t.searchHint} autoComplete="off" maxLength={100} />
+      <CreateProduct />
+      <div className="product-filters">
+        <BarcodeLookup />
+        <SelectField
+          label={t.statusFilter}
+          value={status}
+          onValueChange={(value) => setStatus(value as ProductStatusFilter)}
+          options={STATUS_FILTERS.map((value) => ({ value, label: t.statusFilterNames(value) }))}
+        />
+        <div className="product-search">
+          <TextField label={t.searchProducts} type="search" value={search} onValueChange={setSearch} hint={t.searchHint} autoComplete="off" maxLength={100} />
+        </div>
       </div>
       {list.isError ? <ProblemAlert error={list.error} onRetry={() => void list.refetch()} /> : null}
       {list.isPending ? (
@@ -69,8 +75,10 @@ export function Products() {
       ) : list.data && list.data.items.length === 0 && current.page === 1 ? (
         settled ? (
           <EmptyState title={t.noMatches(settled)} hint={t.noMatchesHint} />
-        ) : (
+        ) : status === 'ALL' ? (
           <EmptyState title={t.noProducts} hint={t.noProductsHint} />
+        ) : (
+          <EmptyState title={t.noProductsOfStatus(status)} hint={t.noProductsOfStatusHint} />
         )
       ) : list.data ? (
         <>
@@ -81,6 +89,8 @@ export function Products() {
                 <tr>
                   <th scope="col">{t.sku}</th>
                   <th scope="col">{t.name}</th>
+                  <th scope="col">{t.unit}</th>
+                  <th scope="col">{t.status}</th>
                   <th scope="col">{t.createdAt}</th>
                 </tr>
               </thead>
@@ -91,6 +101,8 @@ export function Products() {
                       <Link href={`/inventory/products/${product.id}`}>{product.sku}</Link>
                     </td>
                     <td>{product.name}</td>
+                    <td>{product.unit}</td>
+                    <td>{t.statusNames(product.status)}</td>
                     <td>{formatDate(product.createdAt, locale)}</td>
                   </tr>
                 ))}
