@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     console.log(`Recovery codes counted on the user item: ${counted} users with a second factor.`);
     const counts = await backfillListings();
     console.log(
-      `List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.productStatusEntries} products in their status's list, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`,
+      `List entries written: ${counts.warehouses} warehouses, ${counts.companies} companies, ${counts.productSentinels} product SKU sentinels, ${counts.productStatusEntries} products in their status's list, ${counts.warehouseCompanies} warehouses given their tenant's oldest company, ${counts.warehouseValues} warehouses valued at last cost, ${counts.users} users; ${counts.tenants} tenants moved to their name shard; ${counts.coverageTenants} tenants with products registered for the coverage job; ${counts.supplierBlocks} supplier index blocks built; ${counts.searchLists} supplier and product lists given their search chunks.`,
     );
     // After the tenants moved to their name shards: the origins are moved trail by trail, tenant by tenant.
     const origins = await moveEntryOrigins(Date.now());

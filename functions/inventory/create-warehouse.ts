@@ -11,7 +11,9 @@ export const handler = httpHandler(routes.createWarehouse, { body: warehouseBody
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 201, description: 'The warehouse.', body: warehouseView },
-  description: "Creates a warehouse in the caller's tenant. Its stock totals start at zero and follow every movement.",
-  notes: '201 `{ id, name, createdAt }`',
+  errors: { 404: "No such company in the caller's tenant.", 409: 'The company is not ACTIVE.' },
+  description:
+    "Creates a warehouse in the caller's tenant, holding the stock of one of its companies (fiscal entities): `companyId`, an ACTIVE company of the tenant; by default the tenant's oldest ACTIVE company, or none when the tenant has no company. Its stock totals start at zero and follow every movement.",
+  notes: '201 `{ id, name, companyId, createdAt }`; `companyId` ACTIVE (default: the oldest)',
   example: { body: { name: 'Depósito Centro' } },
 });

@@ -115,6 +115,30 @@ export async function listCompanyPage(tenantId: string, page: { limit: number; a
   return { items: companies, ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
+/** The tenant's oldest ACTIVE company (the listing is in creation order), or none: a few pages at most, a tenant has few companies. */
+export async function oldestActiveCompany(tenantId: string): Promise<Company | undefined> {
+  let afterSk: string | undefined;
+  do {
+    const page = await listCompanyPage(tenantId, { limit: 25, ...(afterSk === undefined ? {} : { afterSk }) });
+    const active = page.items.find((company) => company.status === 'ACTIVE');
+    if (active) return active;
+    afterSk = page.lastSk;
+  } while (afterSk !== undefined);
+  return undefined;
+}
+
+/** Every company of the tenant, oldest first. */
+export async function listAllCompanies(tenantId: string): Promise<Company[]> {
+  const companies: Company[] = [];
+  let afterSk: string | undefined;
+  do {
+    const page = await listCompanyPage(tenantId, { limit: 100, ...(afterSk === undefined ? {} : { afterSk }) });
+    companies.push(...page.items);
+    afterSk = page.lastSk;
+  } while (afterSk !== undefined);
+  return companies;
+}
+
 export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' | 'settings' | 'taxRegime' | 'costMethod'>>;
 
 /** The audit record of a change, from the company as it was and as it becomes (lib/companies/service). */

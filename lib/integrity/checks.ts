@@ -1,5 +1,5 @@
 import { formatScaled, QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
-import { applyMovement, EMPTY_BALANCE, type ExactBalance } from '../inventory/costing';
+import { applyMovement, EMPTY_BALANCE, lastCostAfter, valueAt, type ExactBalance } from '../inventory/costing';
 import { coverageOrder, INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type { Drift, Invariant } from './model';
 
@@ -19,6 +19,8 @@ export interface BalanceRecord extends ItemKey {
   quantity: bigint;
   totalCost: bigint;
   averageCost: bigint;
+  /** The last cost it keeps (10^-4); undefined for a balance written before balances kept one. */
+  lastCost: bigint | undefined;
   version: number;
 }
 
@@ -34,6 +36,8 @@ export interface MovementRecord extends ItemKey {
   day: string;
   balanceAfter: bigint;
   averageCostAfter: bigint;
+  /** Undefined for a movement recorded before balances kept a last cost. */
+  lastCostAfter?: bigint;
 }
 
 /** A product's daily sales counter: units sold that business day, in thousandths (`seeded`: written by the seed, without movements). */
@@ -51,6 +55,7 @@ export interface WarehouseRecord extends ItemKey {
   totalItems: bigint;
   totalProducts: number;
   totalValue: bigint;
+  totalReplacementValue: bigint;
 }
 
 export interface ProductRecord extends ItemKey {
@@ -92,6 +97,7 @@ const cost = (value: bigint) => formatScaled(value, UNIT_COST_PLACES);
 
 /** A balance as its movements leave it: what `--fix` writes back. */
 export interface ReplayedBalance extends ExactBalance {
+  lastCost: bigint;
   version: number;
 }
 
@@ -112,6 +118,8 @@ export function replayBalance(balance: BalanceRecord, movements: readonly Moveme
   const drift: Drift[] = [];
   const remaining = [...movements].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
   let state: ExactBalance = EMPTY_BALANCE;
+  // The last cost along the chain; a movement from before balances kept it starts from the average it left.
+  let last = 0n;
   let steps = 0;
   const apply = (from: ExactBalance, movement: MovementRecord): ExactBalance | undefined => {
     try {
@@ -168,10 +176,24 @@ export function replayBalance(balance: BalanceRecord, movements: readonly Moveme
         detail: `movement ${movement.id} records balanceAfter ${quantity(movement.balanceAfter)} at average ${cost(movement.averageCostAfter)}; the replay leaves ${quantity(next.quantity)} at ${cost(next.averageCost)}`,
         fixable: false,
       });
+    last = movement.lastCostAfter === undefined ? next.averageCost : lastCostAfter(last, movement);
+    if (matched && movement.lastCostAfter !== undefined && movement.lastCostAfter !== last)
+      drift.push({
+        invariant: 'balance-replay',
+        keys: [key(movement)],
+        detail: `movement ${movement.id} records lastCostAfter ${cost(movement.lastCostAfter)}; the replay leaves ${cost(last)}`,
+        fixable: false,
+      });
     state = next;
   }
-  const replayed = { ...state, version: steps };
-  if (balance.quantity !== state.quantity || balance.totalCost !== state.value || balance.averageCost !== state.averageCost || balance.version !== steps)
+  const replayed = { ...state, lastCost: last, version: steps };
+  if (
+    balance.quantity !== state.quantity ||
+    balance.totalCost !== state.value ||
+    balance.averageCost !== state.averageCost ||
+    (balance.lastCost !== undefined && balance.lastCost !== last) ||
+    balance.version !== steps
+  )
     drift.push({
       invariant: 'balance-replay',
       keys: [key(balance)],
@@ -185,31 +207,44 @@ export interface WarehouseTotals {
   totalItems: bigint;
   totalProducts: number;
   totalValue: bigint;
+  /** Σ quantity x last cost (a balance from before last costs: its average cost). */
+  totalReplacementValue: bigint;
 }
 
 /** Each warehouse's totals from its balances: units, products with a non-zero balance, value. */
-export function warehouseTotals(balances: readonly Pick<BalanceRecord, 'warehouseId' | 'quantity' | 'totalCost'>[]): Map<string, WarehouseTotals> {
+export function warehouseTotals(
+  balances: readonly Pick<BalanceRecord, 'warehouseId' | 'quantity' | 'totalCost' | 'averageCost' | 'lastCost'>[],
+): Map<string, WarehouseTotals> {
   const totals = new Map<string, WarehouseTotals>();
   for (const balance of balances) {
-    const sum = totals.get(balance.warehouseId) ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n };
+    const sum = totals.get(balance.warehouseId) ?? { ...NO_STOCK };
     sum.totalItems += balance.quantity;
     sum.totalValue += balance.totalCost;
+    sum.totalReplacementValue += valueAt(balance.quantity, balance.lastCost ?? balance.averageCost);
     if (balance.quantity !== 0n) sum.totalProducts += 1;
     totals.set(balance.warehouseId, sum);
   }
   return totals;
 }
 
+/** A warehouse without balances. */
+export const NO_STOCK: Readonly<WarehouseTotals> = Object.freeze({ totalItems: 0n, totalProducts: 0, totalValue: 0n, totalReplacementValue: 0n });
+
 export function checkWarehouseTotals(warehouses: readonly WarehouseRecord[], totals: ReadonlyMap<string, WarehouseTotals>): Drift[] {
   return warehouses.flatMap((warehouse) => {
-    const expected = totals.get(warehouse.id) ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n };
-    if (warehouse.totalItems === expected.totalItems && warehouse.totalProducts === expected.totalProducts && warehouse.totalValue === expected.totalValue)
+    const expected = totals.get(warehouse.id) ?? NO_STOCK;
+    if (
+      warehouse.totalItems === expected.totalItems &&
+      warehouse.totalProducts === expected.totalProducts &&
+      warehouse.totalValue === expected.totalValue &&
+      warehouse.totalReplacementValue === expected.totalReplacementValue
+    )
       return [];
     return [
       {
         invariant: 'warehouse-totals' as const,
         keys: [key(warehouse)],
-        detail: `warehouse ${warehouse.id} holds ${quantity(warehouse.totalItems)} units of ${warehouse.totalProducts} products worth ${money(warehouse.totalValue)}; its balances sum to ${quantity(expected.totalItems)} units of ${expected.totalProducts} products worth ${money(expected.totalValue)}`,
+        detail: `warehouse ${warehouse.id} holds ${quantity(warehouse.totalItems)} units of ${warehouse.totalProducts} products worth ${money(warehouse.totalValue)} (${money(warehouse.totalReplacementValue)} at last cost); its balances sum to ${quantity(expected.totalItems)} units of ${expected.totalProducts} products worth ${money(expected.totalValue)} (${money(expected.totalReplacementValue)} at last cost)`,
         fixable: true,
       },
     ];

@@ -16,6 +16,7 @@ import {
   type BalanceRecord,
   type ItemKey,
   type ReplayedBalance,
+  NO_STOCK,
   type SentinelRecord,
   type UniqueRecord,
 } from './checks';
@@ -151,7 +152,9 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   // The totals above the balances, from the balances as their movements leave them.
   const asReplayed = balances.map((balance) => {
     const replayed = replays.replayed.get(balance);
-    return replayed ? { ...balance, quantity: replayed.quantity, totalCost: replayed.value } : balance;
+    return replayed
+      ? { ...balance, quantity: replayed.quantity, totalCost: replayed.value, averageCost: replayed.averageCost, lastCost: replayed.lastCost }
+      : balance;
   });
 
   const totals = warehouseTotals(asReplayed);
@@ -160,7 +163,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   for (const drift of warehouseDrift) {
     const warehouse = warehouses.find((candidate) => candidate.sk === drift.keys[0]?.sk);
     const expected = warehouse && totals.get(warehouse.id);
-    if (warehouse) await mend(drift, (audit) => repairWarehouseTotals(warehouse, expected ?? { totalItems: 0n, totalProducts: 0, totalValue: 0n }, audit));
+    if (warehouse) await mend(drift, (audit) => repairWarehouseTotals(warehouse, expected ?? NO_STOCK, audit));
   }
 
   const sums = onHandOf(asReplayed);

@@ -70,6 +70,7 @@ export const readWarehouses = (tenantId: string): Promise<WarehouseRecord[]> =>
     totalItems: scaledFrom(item.totalItems, QUANTITY_PLACES),
     totalProducts: Number(item.totalProducts ?? 0),
     totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
+    totalReplacementValue: scaledFrom(item.totalReplacementValue, VALUE_PLACES),
   }));
 
 export const readProducts = (tenantId: string): Promise<ProductRecord[]> =>
@@ -112,6 +113,7 @@ export const readBalances = (tenantId: string): Promise<BalanceRecord[]> =>
     quantity: scaledFrom(item.quantity, QUANTITY_PLACES),
     totalCost: scaledFrom(item.totalCost, VALUE_PLACES),
     averageCost: scaledFrom(item.averageCost, UNIT_COST_PLACES),
+    lastCost: item.lastCost === undefined ? undefined : scaledFrom(item.lastCost, UNIT_COST_PLACES),
     version: Number(item.version ?? 0),
   }));
 
@@ -127,6 +129,7 @@ export const readMovements = (tenantId: string, productId: string, warehouseId: 
     day: String(item.day),
     balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
     averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
+    ...(item.lastCostAfter === undefined ? {} : { lastCostAfter: scaledFrom(item.lastCostAfter, UNIT_COST_PLACES) }),
   }));
 
 /** The tenant's daily sales counters, page by page (a movement's counter has no `type`: the partition holds nothing else). */
@@ -239,12 +242,13 @@ export const repairBalance = (balance: BalanceRecord, replayed: ReplayedBalance,
       Update: {
         TableName: tableName(),
         Key: { pk: balance.pk, sk: balance.sk },
-        UpdateExpression: 'SET quantity = :quantity, totalCost = :cost, averageCost = :average, version = :version',
+        UpdateExpression: 'SET quantity = :quantity, totalCost = :cost, averageCost = :average, lastCost = :last, version = :version',
         ConditionExpression: 'version = :read',
         ExpressionAttributeValues: {
           ':quantity': storedDecimal(replayed.quantity, QUANTITY_PLACES),
           ':cost': storedDecimal(replayed.value, VALUE_PLACES),
           ':average': storedDecimal(replayed.averageCost, UNIT_COST_PLACES),
+          ':last': storedDecimal(replayed.lastCost, UNIT_COST_PLACES),
           ':version': replayed.version,
           ':read': balance.version,
         },
@@ -259,12 +263,13 @@ export const repairWarehouseTotals = (warehouse: WarehouseRecord, totals: Wareho
       Update: {
         TableName: tableName(),
         Key: { pk: warehouse.pk, sk: warehouse.sk },
-        UpdateExpression: 'SET totalItems = :items, totalProducts = :products, totalValue = :value',
+        UpdateExpression: 'SET totalItems = :items, totalProducts = :products, totalValue = :value, totalReplacementValue = :replacement',
         ConditionExpression: 'attribute_exists(pk) AND totalItems = :readItems AND totalValue = :readValue',
         ExpressionAttributeValues: {
           ':items': storedDecimal(totals.totalItems, QUANTITY_PLACES),
           ':products': totals.totalProducts,
           ':value': storedDecimal(totals.totalValue, VALUE_PLACES),
+          ':replacement': storedDecimal(totals.totalReplacementValue, VALUE_PLACES),
           ':readItems': storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
           ':readValue': storedDecimal(warehouse.totalValue, VALUE_PLACES),
         },

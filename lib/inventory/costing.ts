@@ -71,6 +71,17 @@ export function applyMovement(balance: ExactBalance, movement: ExactMovement): E
   }
 }
 
+/**
+ * The last cost after a movement (the replacement cost a REPLACEMENT company values stock at,
+ * 10^-4 per unit): the unit cost of an IN, or of an ADJUSTMENT that gave one; else unchanged.
+ */
+export function lastCostAfter(previous: bigint, movement: ExactMovement): bigint {
+  return movement.unitCost !== undefined && (movement.type === 'IN' || movement.type === 'ADJUSTMENT') ? movement.unitCost : previous;
+}
+
+/** Stock valued at a unit cost, exactly: thousandths x 10^-4 = 10^-7 of the currency (the value's own places). */
+export const valueAt = (quantity: bigint, unitCost: bigint): bigint => quantity * unitCost;
+
 /** OUT, SALE and a downward ADJUSTMENT: the units leave at the balance's own value per unit. */
 function takeOut(balance: ExactBalance, q: bigint): ExactBalance {
   if (q > balance.quantity) {

@@ -1,6 +1,7 @@
 import { callerId, type Caller } from '../auth/principal';
 import { config } from '../config';
 import { listWarehouses, readProductsWithSales } from './repository';
+import { listAllCompanies } from '../companies/repository';
 import { addDays, dayOf } from '../domain/days';
 import { unitsBetween } from './sales-series';
 import { divideRounded, QUANTITY_PLACES, scaledToNumber, VALUE_PLACES } from '../domain/decimal';
@@ -108,14 +109,23 @@ export async function coveragePage(principal: Caller, input: CoverageInput, nowM
 const COVERAGE_ORDER = /^(F\d{2}\d+|N)#[^#]+#[0-9a-f-]{36}$/;
 
 /** Stock per warehouse from the totals every movement maintains; no stock item is read. */
-export async function stockByWarehouse(principal: Caller): Promise<WarehouseSummary[]> {
-  return (await listWarehouses(principal.tenantId))
+export async function stockByWarehouse(principal: Caller, companyId?: string): Promise<WarehouseSummary[]> {
+  const [warehouses, companies] = await Promise.all([listWarehouses(principal.tenantId), listAllCompanies(principal.tenantId)]);
+  const methods = new Map(companies.map((company) => [company.id, company.costMethod]));
+  return warehouses
+    .filter((warehouse) => companyId === undefined || warehouse.companyId === companyId)
     .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id.localeCompare(b.id))
-    .map((warehouse): WarehouseSummary => ({
-      warehouseId: warehouse.id,
-      warehouseName: warehouse.name,
-      totalItems: dashboardQuantity(warehouse.totalItems),
-      totalProducts: warehouse.totalProducts,
-      totalValue: moneyOf(warehouse.totalValue, VALUE_PLACES),
-    }));
+    .map((warehouse): WarehouseSummary => {
+      // Both values are maintained with every movement: the company's method picks which one it shows.
+      const costMethod = (warehouse.companyId === null ? undefined : methods.get(warehouse.companyId)) ?? 'WEIGHTED_AVERAGE';
+      return {
+        warehouseId: warehouse.id,
+        warehouseName: warehouse.name,
+        companyId: warehouse.companyId,
+        costMethod,
+        totalItems: dashboardQuantity(warehouse.totalItems),
+        totalProducts: warehouse.totalProducts,
+        totalValue: moneyOf(costMethod === 'REPLACEMENT' ? warehouse.totalReplacementValue : warehouse.totalValue, VALUE_PLACES),
+      };
+    });
 }

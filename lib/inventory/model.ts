@@ -24,12 +24,16 @@ export const warehouseSchema = /* @__PURE__ */ schema(() =>
     totalItems: z.bigint(),
     totalProducts: z.number().check(z.int()),
     totalValue: z.bigint(),
+    /** The same stock valued at each balance's last cost (Σ quantity x lastCost), 10^-7: what a REPLACEMENT company's dashboard shows. */
+    totalReplacementValue: z.bigint(),
+    /** The company (fiscal entity) whose stock it holds; null for a warehouse of a tenant that had no company when it was made. */
+    companyId: z.nullable(z.uuid()),
   }),
 );
 export type Warehouse = z.infer<typeof warehouseSchema>;
 
 /** What a caller gives to create a warehouse (the rest is the service's). */
-export const warehouseInputSchema = /* @__PURE__ */ schema(() => z.pick(warehouseSchema, { name: true }));
+export const warehouseInputSchema = /* @__PURE__ */ schema(() => z.extend(z.pick(warehouseSchema, { name: true }), { companyId: z.optional(z.uuid()) }));
 export type WarehouseInput = z.infer<typeof warehouseInputSchema>;
 
 /**
@@ -109,7 +113,13 @@ export type Movement = z.infer<typeof movementSchema>;
  * everywhere, so the movement's own type is `movementType`; with the balance it left in its
  * warehouse, exact: quantity in thousandths, average unit cost in 10^-4.
  */
-export type StoredMovement = Omit<Movement, 'type'> & { movementType: MovementType; balanceAfter: bigint; averageCostAfter: bigint };
+export type StoredMovement = Omit<Movement, 'type'> & {
+  movementType: MovementType;
+  balanceAfter: bigint;
+  averageCostAfter: bigint;
+  /** The last cost it left (10^-4); undefined for a movement recorded before balances kept one. */
+  lastCostAfter?: bigint;
+};
 
 /**
  * The stock of one product in one warehouse, exact (lib/inventory/costing): quantity in
@@ -121,6 +131,8 @@ export const balanceSchema = /* @__PURE__ */ schema(() =>
     quantity: z.bigint(),
     totalCost: z.bigint(),
     averageCost: z.bigint(),
+    /** The unit cost of the latest IN, or of an ADJUSTMENT that gave one, in 10^-4 (./costing `lastCostAfter`). */
+    lastCost: z.bigint(),
     version: z.number().check(z.int()),
   }),
 );

@@ -21,18 +21,20 @@ import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decim
 import { getMany } from '../db/batch';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { db, tableName, type TransactItem } from '../db/client';
-import { fieldsOf, pick } from '../db/items';
+import { fieldsOf, pick, withoutNulls } from '../db/items';
 import { gsi1, keys, stringShard, type HistoryScope } from '../db/keys';
 import { queryAll, queryPage } from '../db/query';
 import { sortName } from '../db/name-order';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
 import { seriesOf } from './sales-series';
+import { valueAt } from './costing';
 import { coverageEntryWrites, coverageStateOf, coverageVersionCondition } from './coverage-repository';
 import { stockLowThresholdOf } from '../tenants/repository';
 import { toProduct } from './product-repository';
 
-const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue']);
-const STORED_MOVEMENT_FIELDS = fieldsOf<StoredMovement>()([
+const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue', 'totalReplacementValue', 'companyId']);
+/** The fields every movement's record has (`lastCostAfter`, only those recorded since balances kept it, is read apart). */
+const STORED_MOVEMENT_FIELDS = fieldsOf<Omit<StoredMovement, 'lastCostAfter'>>()([
   'id',
   'tenantId',
   'productId',
@@ -57,6 +59,7 @@ function historyItem(movement: Movement, after: Balance): Record<string, unknown
     movementType,
     balanceAfter: storedDecimal(after.quantity, QUANTITY_PLACES),
     averageCostAfter: storedDecimal(after.averageCost, UNIT_COST_PLACES),
+    lastCostAfter: storedDecimal(after.lastCost, UNIT_COST_PLACES),
   };
 }
 
@@ -75,9 +78,10 @@ function historyEntries(movement: Movement, after: Balance): TransactItem[] {
 }
 
 const toStoredMovement = (item: Record<string, unknown>): StoredMovement => ({
-  ...pick<StoredMovement>(item, STORED_MOVEMENT_FIELDS),
+  ...pick<Omit<StoredMovement, 'lastCostAfter'>>(item, STORED_MOVEMENT_FIELDS),
   balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
   averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
+  ...(item.lastCostAfter === undefined ? {} : { lastCostAfter: scaledFrom(item.lastCostAfter, UNIT_COST_PLACES) }),
 });
 
 /** The maintained totals are exact decimals (../decimals); one never written reads as 0. */
@@ -86,24 +90,37 @@ const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
   totalItems: scaledFrom(item.totalItems, QUANTITY_PLACES),
   totalProducts: Number(item.totalProducts ?? 0),
   totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
+  totalReplacementValue: scaledFrom(item.totalReplacementValue, VALUE_PLACES),
+  companyId: typeof item.companyId === 'string' ? item.companyId : null,
 });
 
 /** What a warehouse's listing entry holds (a warehouse never changes name). */
-export type WarehouseListing = Pick<Warehouse, 'id' | 'name' | 'createdAt'>;
-const WAREHOUSE_LISTING_FIELDS = fieldsOf<WarehouseListing>()(['id', 'name', 'createdAt']);
+export type WarehouseListing = Pick<Warehouse, 'id' | 'name' | 'createdAt' | 'companyId'>;
+const WAREHOUSE_LISTING_FIELDS = fieldsOf<WarehouseListing>()(['id', 'name', 'createdAt', 'companyId']);
+/** A listing entry's fields (one written before warehouses had a company has none: null). */
+const toWarehouseListing = (item: Record<string, unknown>): WarehouseListing => ({
+  ...pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS),
+  companyId: typeof item.companyId === 'string' ? item.companyId : null,
+});
 
-/** The stored balance, or all zeros (version 0) before the first movement. */
+/**
+ * The stored balance, or all zeros (version 0) before the first movement. A balance written
+ * before balances kept a last cost reads its average cost as one (lib/integrity: the same rule).
+ */
 const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
   quantity: scaledFrom(item?.quantity, QUANTITY_PLACES),
   totalCost: scaledFrom(item?.totalCost, VALUE_PLACES),
   averageCost: scaledFrom(item?.averageCost, UNIT_COST_PLACES),
+  lastCost: scaledFrom(item?.lastCost ?? item?.averageCost, UNIT_COST_PLACES),
   version: Number(item?.version ?? 0),
 });
 
-const warehouseAttributes = (warehouse: Warehouse) => ({
+const warehouseAttributes = ({ companyId, ...warehouse }: Warehouse) => ({
   ...warehouse,
+  ...(companyId === null ? {} : { companyId }),
   totalItems: storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
   totalValue: storedDecimal(warehouse.totalValue, VALUE_PLACES),
+  totalReplacementValue: storedDecimal(warehouse.totalReplacementValue, VALUE_PLACES),
 });
 
 /** A balance as its item stores it: exact decimals (every field: a new one is a compile error here). */
@@ -111,6 +128,7 @@ const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => 
   quantity: storedDecimal(balance.quantity, QUANTITY_PLACES),
   totalCost: storedDecimal(balance.totalCost, VALUE_PLACES),
   averageCost: storedDecimal(balance.averageCost, UNIT_COST_PLACES),
+  lastCost: storedDecimal(balance.lastCost, UNIT_COST_PLACES),
   version: balance.version,
 });
 
@@ -130,7 +148,7 @@ export async function insertWarehouse(tenantId: string, warehouse: Warehouse, au
         Item: {
           ...keys.warehouseListing(tenantId, sortName(warehouse.name), warehouse.id),
           type: INVENTORY_ITEMS.warehouseListing,
-          ...pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS),
+          ...withoutNulls(pick<WarehouseListing>(warehouse, WAREHOUSE_LISTING_FIELDS)),
         },
       },
     },
@@ -183,7 +201,7 @@ export async function readProductsWithSales(tenantId: string): Promise<ProductWi
 /** A page of the tenant's warehouses by name (one Query), after the entry `afterSk`. */
 export async function listWarehousePage(tenantId: string, page: { limit: number; afterSk?: string }): Promise<{ items: WarehouseListing[]; lastSk?: string }> {
   const { items, more } = await queryPage(keys.warehouseListingOf(tenantId).pk, page);
-  return { items: items.map((item) => pick<WarehouseListing>(item, WAREHOUSE_LISTING_FIELDS)), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
+  return { items: items.map(toWarehouseListing), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
 
 /** What a movement does to a balance; throws Conflict for stock that is not there. */
@@ -319,11 +337,12 @@ export async function recordMovement(
         Update: {
           TableName: tableName(),
           Key: keys.warehouse(tenantId, warehouseId),
-          UpdateExpression: 'ADD totalItems :items, totalValue :value, totalProducts :products',
+          UpdateExpression: 'ADD totalItems :items, totalValue :value, totalReplacementValue :replacement, totalProducts :products',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: {
             ':items': itemsDelta,
             ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
+            ':replacement': storedDecimal(valueAt(next.quantity, next.lastCost) - valueAt(current.quantity, current.lastCost), VALUE_PLACES),
             ':products': productsDelta,
           },
         },

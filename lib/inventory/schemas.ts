@@ -5,6 +5,7 @@ import { cursorParam } from '../domain/cursor';
 import { documented, nameField, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
 import { movementSchema, MOVEMENT_TYPES, PRODUCT_STATUSES, PRODUCT_UNITS, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 import { gtinProblem } from './gtin';
+import { COST_METHODS } from '../companies/model';
 import { textProblem } from '../domain/text';
 import { schema } from '../domain/schema';
 
@@ -33,7 +34,17 @@ export const OCCURRED_AT_FLOOR = '2000-01-01T00:00:00.000Z';
 export const OCCURRED_AT_FLOOR_MS = Date.parse(OCCURRED_AT_FLOOR);
 
 /** The warehouse input fields (lib/inventory/model) with their input rules. */
-export const warehouseBody = /* @__PURE__ */ schema(() => z.strictObject({ ...warehouseInputSchema.shape, name: nameField }));
+export const warehouseBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    ...warehouseInputSchema.shape,
+    name: nameField,
+    companyId: z.optional(
+      documented(uuidField, {
+        description: "The company (an ACTIVE one of the tenant) whose stock the warehouse holds; by default the tenant's oldest ACTIVE company.",
+      }),
+    ),
+  }),
+);
 
 /** A product's SKU: letters, digits and `. _ / -` (they sort and search as themselves). */
 const skuField = /* @__PURE__ */ schema(() => requiredText(64).check(z.regex(/^[A-Za-z0-9._/-]+$/, 'must be letters, digits and . _ / - only')));
@@ -196,6 +207,9 @@ export const coverageQuery = /* @__PURE__ */ schema(() =>
 );
 export type CoverageInput = z.output<typeof coverageQuery>;
 
+/** GET /inventory/dashboard/by-warehouse: one company's warehouses, or all. */
+export const stockByWarehouseQuery = /* @__PURE__ */ schema(() => z.strictObject({ companyId: z.optional(uuidField) }));
+
 /** GET /inventory/movements: page sizes. */
 export const MAX_HISTORY_PAGE = 100;
 export const DEFAULT_HISTORY_PAGE = 50;
@@ -220,7 +234,9 @@ export type MovementHistoryInput = z.output<typeof movementHistoryQuery>;
  */
 
 /** A warehouse as the API shows it (its maintained totals are the by-warehouse dashboard's). */
-export const warehouseView = /* @__PURE__ */ schema(() => classic.object(warehouseSchema.shape).pick({ id: true, name: true, createdAt: true }));
+export const warehouseView = /* @__PURE__ */ schema(() =>
+  classic.object(warehouseSchema.shape).pick({ id: true, name: true, companyId: true, createdAt: true }),
+);
 export type WarehouseView = classic.infer<typeof warehouseView>;
 
 /**
@@ -241,8 +257,12 @@ export const movementView = /* @__PURE__ */ schema(() =>
     .object(movementSchema.shape)
     .omit({ tenantId: true, day: true })
     .extend({
-      /** The balance after it: its quantity (3 decimals) and its average unit cost in cents. */
-      balance: classic.object({ quantity: classic.number(), averageCost: classic.number() }),
+      /**
+       * The balance after it: its quantity (3 decimals), its average unit cost and its last
+       * unit cost (of the latest IN, or ADJUSTMENT that gave one) in cents; the last cost is
+       * null for a movement recorded before balances kept it.
+       */
+      balance: classic.object({ quantity: classic.number(), averageCost: classic.number(), lastCost: classic.number().nullable() }),
     }),
 );
 export type MovementView = classic.infer<typeof movementView>;
@@ -276,10 +296,14 @@ export const warehouseSummaryView = /* @__PURE__ */ schema(() =>
   classic.object({
     warehouseId: warehouseSchema.shape.id,
     warehouseName: warehouseSchema.shape.name,
+    /** null: a warehouse of a tenant that had no company when it was made. */
+    companyId: classic.string().uuid().nullable(),
+    /** The cost method its value follows: its company's (WEIGHTED_AVERAGE for a warehouse without one). */
+    costMethod: classic.enum(COST_METHODS),
     /** Units on hand, to 2 decimals. */
     totalItems: classic.number(),
     totalProducts: warehouseSchema.shape.totalProducts,
-    /** In cents. */
+    /** In cents: Σ value at average cost (WEIGHTED_AVERAGE), or Σ quantity x last cost (REPLACEMENT). */
     totalValue: classic.number(),
   }),
 );

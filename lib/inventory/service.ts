@@ -28,7 +28,8 @@ import { Conflict, NotFound, PreconditionFailed, ValidationError } from '../erro
 import { cursorRefused } from '../domain/cursor';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { formatScaled, MONEY_PLACES, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
-import { applyMovement } from './costing';
+import { applyMovement, lastCostAfter } from './costing';
+import { getCompany, oldestActiveCompany } from '../companies/repository';
 import { stockLowEvent } from './stock-low';
 import { moneyOf, quantityOf } from './rounding';
 import type { IdempotentWrite } from '../idempotency/model';
@@ -58,7 +59,12 @@ import {
 } from './schemas';
 
 /** The view's fields of a stored warehouse or product (the price in currency, to the cent, from the exact cents). */
-const warehouseViewOf = ({ id, name, createdAt }: Warehouse): WarehouseView => ({ id, name, createdAt });
+const warehouseViewOf = ({ id, name, createdAt, companyId }: Pick<Warehouse, 'id' | 'name' | 'createdAt' | 'companyId'>): WarehouseView => ({
+  id,
+  name,
+  companyId,
+  createdAt,
+});
 export const productViewOf = ({ onHand: _onHand, ...listing }: ProductListing & { onHand?: bigint }): ProductView => ({
   ...listing,
   salePrice: listing.salePrice === null ? null : moneyOf(listing.salePrice, MONEY_PLACES),
@@ -67,8 +73,32 @@ export const productViewOf = ({ onHand: _onHand, ...listing }: ProductListing & 
 /** The ETag of a product view: its version, quoted (a strong validator: the version changes with every field the view shows). */
 export const productEtag = (product: Pick<ProductView, 'version'>): string => `"${product.version}"`;
 
+/**
+ * The company a new warehouse's stock belongs to: the one given, which must be the tenant's
+ * (404) and ACTIVE (409); else the tenant's oldest ACTIVE company; else none (a tenant
+ * without companies keeps an unassigned warehouse, as the dashboard lists it).
+ */
+async function owningCompany(tenantId: string, companyId: string | undefined): Promise<string | null> {
+  if (companyId !== undefined) {
+    const company = await getCompany(tenantId, companyId);
+    if (!company) throw new NotFound('No such company');
+    if (company.status !== 'ACTIVE') throw new Conflict(`The company is ${company.status}: a warehouse can only be made for an ACTIVE company`);
+    return company.id;
+  }
+  return (await oldestActiveCompany(tenantId))?.id ?? null;
+}
+
 export async function createWarehouse(principal: Caller, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
-  const warehouse: Warehouse = { id: randomUUID(), ...input, createdAt: new Date(nowMs).toISOString(), totalItems: 0n, totalProducts: 0, totalValue: 0n };
+  const warehouse: Warehouse = {
+    id: randomUUID(),
+    name: input.name,
+    companyId: await owningCompany(principal.tenantId, input.companyId),
+    createdAt: new Date(nowMs).toISOString(),
+    totalItems: 0n,
+    totalProducts: 0,
+    totalValue: 0n,
+    totalReplacementValue: 0n,
+  };
   const view = warehouseViewOf(warehouse);
   const audit = auditRecord({ scope: { tenantId: principal.tenantId }, action: 'warehouse.created', resource: { type: 'warehouse', id: warehouse.id } }, nowMs);
   await insertWarehouse(principal.tenantId, warehouse, audit, idempotency && { write: idempotency, view });
@@ -277,14 +307,27 @@ export function balanceRule(type: MovementType, quantity: number, unitCost: numb
   const movement = { type, quantity: exactly(quantity, QUANTITY_PLACES), ...(unitCost === undefined ? {} : { unitCost: exactly(unitCost, UNIT_COST_PLACES) }) };
   return (current: Balance): Balance => {
     const next = applyMovement({ quantity: current.quantity, value: current.totalCost, averageCost: current.averageCost }, movement);
-    return { quantity: next.quantity, totalCost: next.value, averageCost: next.averageCost, version: current.version };
+    return {
+      quantity: next.quantity,
+      totalCost: next.value,
+      averageCost: next.averageCost,
+      lastCost: lastCostAfter(current.lastCost, movement),
+      version: current.version,
+    };
   };
 }
 
-/** A movement as the API shows it, with the balance it left (quantity and average unit cost). */
-function movementViewOf(movement: Movement, after: Pick<Balance, 'quantity' | 'averageCost'>): MovementView {
+/** A movement as the API shows it, with the balance it left (quantity, average and last unit cost; the last unknown for a movement recorded before balances kept it). */
+function movementViewOf(movement: Movement, after: Pick<Balance, 'quantity' | 'averageCost'> & { lastCost: bigint | undefined }): MovementView {
   const { tenantId: _tenant, day: _day, ...recorded } = movement;
-  return { ...recorded, balance: { quantity: quantityOf(after.quantity), averageCost: moneyOf(after.averageCost, UNIT_COST_PLACES) } };
+  return {
+    ...recorded,
+    balance: {
+      quantity: quantityOf(after.quantity),
+      averageCost: moneyOf(after.averageCost, UNIT_COST_PLACES),
+      lastCost: after.lastCost === undefined ? null : moneyOf(after.lastCost, UNIT_COST_PLACES),
+    },
+  };
 }
 
 /**
@@ -387,8 +430,8 @@ export async function listMovementHistory(principal: Caller, input: MovementHist
           ...(after ? { afterSk: after } : {}),
         });
   return {
-    items: movements.map(({ movementType, balanceAfter, averageCostAfter, ...movement }) =>
-      movementViewOf({ ...movement, type: movementType }, { quantity: balanceAfter, averageCost: averageCostAfter }),
+    items: movements.map(({ movementType, balanceAfter, averageCostAfter, lastCostAfter, ...movement }) =>
+      movementViewOf({ ...movement, type: movementType }, { quantity: balanceAfter, averageCost: averageCostAfter, lastCost: lastCostAfter }),
     ),
     nextCursor: await sealPageCursor(nextSk === undefined ? undefined : { sk: nextSk }, cursorScope),
   };

@@ -6,7 +6,7 @@ export const createWarehouse = {
   path: '/inventory/warehouses',
   handler: 'functions/inventory/create-warehouse.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['warehouse.created'],
   idempotent: { status: 201 },
   apiKey: { resource: 'inventory', access: 'write' },
@@ -134,7 +134,7 @@ export const stockByWarehouse = {
   path: '/inventory/dashboard/by-warehouse',
   handler: 'functions/inventory/stock-by-warehouse.ts',
   auth: 'protected',
-  table: { actions: ['Query'] },
+  table: { actions: ['BatchGetItem', 'Query'] },
   apiKey: { resource: 'dashboards', access: 'read' },
   summary: 'Stock totals per warehouse',
 } as const satisfies Route;

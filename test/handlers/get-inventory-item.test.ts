@@ -45,7 +45,8 @@ const CASES = [
       totalProducts: 2,
       totalValue: 100.25,
     },
-    view: { id, name: 'Central', createdAt: '2026-11-01T00:00:00.000Z' },
+    // A warehouse stored before warehouses had a company reads with none.
+    view: { id, name: 'Central', companyId: null, createdAt: '2026-11-01T00:00:00.000Z' },
     headers: {},
     missing: 'No such warehouse',
   },

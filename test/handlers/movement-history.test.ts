@@ -48,7 +48,8 @@ const view = {
   unitCost: null,
   occurredAt: stored.occurredAt,
   createdAt: stored.createdAt,
-  balance: { quantity: 7.5, averageCost: 2.33 },
+  // Recorded before balances kept a last cost: unknown.
+  balance: { quantity: 7.5, averageCost: 2.33, lastCost: null },
 };
 
 beforeEach(() => ddb.reset());
@@ -149,6 +150,7 @@ describe('POST /inventory/movements', () => {
       day: '2026-10-01',
       balanceAfter: 3,
       averageCostAfter: 2,
+      lastCostAfter: 2,
     });
   });
 

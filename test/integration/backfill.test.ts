@@ -97,7 +97,10 @@ it(
       id: warehouse.id,
       name: 'Depósito Antigo',
       createdAt: warehouse.createdAt,
+      // Made before the tenant had a company: it gets the tenant's oldest.
+      companyId: company.id,
     });
+    expect(await item(keys.warehouse(admin.tenantId, warehouse.id))).toMatchObject({ companyId: company.id, totalReplacementValue: 0 });
     expect(await item(companyEntry)).toEqual({ ...companyEntry, type: 'CompanyListing', companyId: company.id });
   },
   WHOLE_TABLE_SCANS_MS,

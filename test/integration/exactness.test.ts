@@ -45,10 +45,12 @@ describe('decimal quantities', () => {
     const first = await post(admin, '/inventory/movements', { ...at, type: 'OUT', quantity: 0.1 });
     const second = await post(admin, '/inventory/movements', { ...at, type: 'OUT', quantity: 0.2 });
 
-    expect(first.body.balance).toEqual({ quantity: 0.2, averageCost: 0.1 });
+    expect(first.body.balance).toEqual({ quantity: 0.2, averageCost: 0.1, lastCost: 0.1 });
     expect(second.status).toBe(201);
-    expect(second.body.balance).toEqual({ quantity: 0, averageCost: 0.1 });
-    expect(await byWarehouse(admin)).toEqual([{ warehouseId: at.warehouseId, warehouseName: 'W0', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+    expect(second.body.balance).toEqual({ quantity: 0, averageCost: 0.1, lastCost: 0.1 });
+    expect(await byWarehouse(admin)).toEqual([
+      { warehouseId: at.warehouseId, warehouseName: 'W0', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+    ]);
   });
 
   it('counts a warehouse left by IN 0.1, IN 0.2, OUT 0.3 as holding no product', async () => {
@@ -59,7 +61,9 @@ describe('decimal quantities', () => {
     await post(admin, '/inventory/movements', { ...at, type: 'IN', quantity: 0.2, unitCost: 3 });
     expect((await post(admin, '/inventory/movements', { ...at, type: 'OUT', quantity: 0.3 })).status).toBe(201);
 
-    expect(await byWarehouse(admin)).toEqual([{ warehouseId: at.warehouseId, warehouseName: 'W0', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+    expect(await byWarehouse(admin)).toEqual([
+      { warehouseId: at.warehouseId, warehouseName: 'W0', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+    ]);
   });
 
   it.each([

@@ -80,7 +80,7 @@ describe('POST with an Idempotency-Key', () => {
 
     expect(first.status).toBe(201);
     expect(replayed(first)).toBeNull();
-    expect(first.body).toEqual(expect.objectContaining({ type: 'IN', quantity: 3, balance: { quantity: 3, averageCost: 1.5 } }));
+    expect(first.body).toEqual(expect.objectContaining({ type: 'IN', quantity: 3, balance: { quantity: 3, averageCost: 1.5, lastCost: 1.5 } }));
     for (const retry of [again, reordered]) {
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(first.body);
@@ -122,7 +122,7 @@ describe('POST with an Idempotency-Key', () => {
     const retried = await withKey(admin, key, out);
     expect(retried.status).toBe(201);
     expect(replayed(retried)).toBeNull();
-    expect(retried.body).toEqual(expect.objectContaining({ type: 'OUT', quantity: 2, balance: { quantity: 3, averageCost: 1 } }));
+    expect(retried.body).toEqual(expect.objectContaining({ type: 'OUT', quantity: 2, balance: { quantity: 3, averageCost: 1, lastCost: 1 } }));
   });
 
   it('scopes keys to their user: another user with the same key makes their own write', async () => {

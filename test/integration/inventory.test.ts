@@ -26,7 +26,7 @@ describe('warehouses and products', () => {
     const admin = await newTenantWithAdmin();
     const created = await call('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Zona Sul' } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), name: 'Zona Sul', createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(created.body).toEqual({ id: expect.any(String), name: 'Zona Sul', companyId: null, createdAt: expect.stringMatching(TIMESTAMP) });
     await warehouse(admin, 'Armazém Central');
     const list = await call<{ name: string }[]>('GET', '/inventory/warehouses', { cookies: admin.cookies });
     expect(list.status).toBe(200);
@@ -95,19 +95,21 @@ describe('POST /inventory/movements', () => {
       unitCost: 5,
       occurredAt: expect.stringMatching(TIMESTAMP),
       createdAt: expect.stringMatching(TIMESTAMP),
-      balance: { quantity: 10, averageCost: 5 },
+      balance: { quantity: 10, averageCost: 5, lastCost: 5 },
     });
     const second = await move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 30, unitCost: 7 });
-    expect(second.body.balance).toEqual({ quantity: 40, averageCost: 6.5 });
+    expect(second.body.balance).toEqual({ quantity: 40, averageCost: 6.5, lastCost: 7 });
     const out = await move(admin, { productId: p, warehouseId: w, type: 'OUT', quantity: 15 });
-    expect(out.body.balance).toEqual({ quantity: 25, averageCost: 6.5 });
+    expect(out.body.balance).toEqual({ quantity: 25, averageCost: 6.5, lastCost: 7 });
     const sale = await move(admin, { productId: p, warehouseId: w, type: 'SALE', quantity: 5 });
-    expect(sale.body).toEqual(expect.objectContaining({ type: 'SALE', unitCost: null, balance: { quantity: 20, averageCost: 6.5 } }));
+    expect(sale.body).toEqual(expect.objectContaining({ type: 'SALE', unitCost: null, balance: { quantity: 20, averageCost: 6.5, lastCost: 7 } }));
     const third = await move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 20, unitCost: 9.5 });
-    expect(third.body.balance).toEqual({ quantity: 40, averageCost: 8 });
+    expect(third.body.balance).toEqual({ quantity: 40, averageCost: 8, lastCost: 9.5 });
 
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
-    expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 40, totalProducts: 1, totalValue: 320 }]);
+    expect(summary.body).toEqual([
+      { warehouseId: w, warehouseName: 'W', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 40, totalProducts: 1, totalValue: 320 },
+    ]);
   });
 
   it('sets the counted quantity with ADJUSTMENT (0 allowed) and values added units at unitCost', async () => {
@@ -115,13 +117,15 @@ describe('POST /inventory/movements', () => {
     const [w, p] = [await warehouse(admin, 'W'), await product(admin, 'P')];
     await move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 10, unitCost: 4 });
     const down = await move(admin, { productId: p, warehouseId: w, type: 'ADJUSTMENT', quantity: 8 });
-    expect(down.body.balance).toEqual({ quantity: 8, averageCost: 4 });
+    expect(down.body.balance).toEqual({ quantity: 8, averageCost: 4, lastCost: 4 });
     const up = await move(admin, { productId: p, warehouseId: w, type: 'ADJUSTMENT', quantity: 10, unitCost: 10 });
-    expect(up.body.balance).toEqual({ quantity: 10, averageCost: 5.2 });
+    expect(up.body.balance).toEqual({ quantity: 10, averageCost: 5.2, lastCost: 10 });
     const zero = await move(admin, { productId: p, warehouseId: w, type: 'ADJUSTMENT', quantity: 0 });
-    expect(zero.body.balance).toEqual({ quantity: 0, averageCost: 5.2 });
+    expect(zero.body.balance).toEqual({ quantity: 0, averageCost: 5.2, lastCost: 10 });
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
-    expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+    expect(summary.body).toEqual([
+      { warehouseId: w, warehouseName: 'W', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+    ]);
   });
 
   it('answers 409 when OUT or SALE would take the balance below zero, and changes nothing', async () => {
@@ -134,7 +138,9 @@ describe('POST /inventory/movements', () => {
       expect(response.body).toEqual(problem(409, 'conflict'));
     }
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
-    expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 3, totalProducts: 1, totalValue: 6 }]);
+    expect(summary.body).toEqual([
+      { warehouseId: w, warehouseName: 'W', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 3, totalProducts: 1, totalValue: 6 },
+    ]);
   });
 
   it('lets exactly as many of 20 parallel sales succeed as there is stock', async () => {
@@ -147,7 +153,9 @@ describe('POST /inventory/movements', () => {
     const balances = responses.filter((response) => response.status === 201).map((response) => (response.body.balance as { quantity: number }).quantity);
     expect(balances.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
-    expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+    expect(summary.body).toEqual([
+      { warehouseId: w, warehouseName: 'W', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+    ]);
   });
 
   it('keeps totals exact under parallel movements of several products in one warehouse', async () => {
@@ -158,7 +166,9 @@ describe('POST /inventory/movements', () => {
       products.flatMap((p) => Array.from({ length: 5 }, () => move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 2, unitCost: 3 }))),
     );
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
-    expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 40, totalProducts: 4, totalValue: 120 }]);
+    expect(summary.body).toEqual([
+      { warehouseId: w, warehouseName: 'W', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 40, totalProducts: 4, totalValue: 120 },
+    ]);
   });
 
   it.each([
@@ -183,7 +193,9 @@ describe('POST /inventory/movements', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual(problem(400, 'validation', { errors: expect.arrayContaining([expect.objectContaining({ field })]) }));
     const summary = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
-    expect(summary.body).toEqual([{ warehouseId: w, warehouseName: 'W', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+    expect(summary.body).toEqual([
+      { warehouseId: w, warehouseName: 'W', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+    ]);
   });
 
   it("answers 404 for an unknown product or warehouse, and for another tenant's", async () => {
@@ -202,7 +214,9 @@ describe('POST /inventory/movements', () => {
       expect(response.body).toEqual(problem(404, 'not-found'));
     }
     const theirs = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: other.cookies });
-    expect(theirs.body).toEqual([{ warehouseId: ow, warehouseName: 'OW', totalItems: 0, totalProducts: 0, totalValue: 0 }]);
+    expect(theirs.body).toEqual([
+      { warehouseId: ow, warehouseName: 'OW', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+    ]);
   });
   it.each(['OUT', 'SALE', 'ADJUSTMENT'])('answers 404 before 409 for %s on an unknown product or warehouse', async (type) => {
     const admin = await newTenantWithAdmin();
@@ -242,9 +256,9 @@ describe('GET /inventory/dashboard/by-warehouse', () => {
     const response = await call('GET', '/inventory/dashboard/by-warehouse', { cookies: admin.cookies });
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { warehouseId: empty, warehouseName: 'Leste', totalItems: 0, totalProducts: 0, totalValue: 0 },
-      { warehouseId: north, warehouseName: 'Norte', totalItems: 13, totalProducts: 2, totalValue: 55 },
-      { warehouseId: south, warehouseName: 'Sul', totalItems: 1.5, totalProducts: 1, totalValue: 5 },
+      { warehouseId: empty, warehouseName: 'Leste', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 0, totalProducts: 0, totalValue: 0 },
+      { warehouseId: north, warehouseName: 'Norte', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 13, totalProducts: 2, totalValue: 55 },
+      { warehouseId: south, warehouseName: 'Sul', companyId: null, costMethod: 'WEIGHTED_AVERAGE', totalItems: 1.5, totalProducts: 1, totalValue: 5 },
     ]);
   });
 

@@ -164,7 +164,7 @@ describe('verify', () => {
     ]);
     expect(driftOf(found).at(-1)?.detail).toBe(`finds 1 suppliers that no longer exist (${ghost})`);
     expect(driftOf(found).find((drift) => drift.invariant === 'warehouse-totals')?.detail).toBe(
-      `warehouse ${warehouses[0]} holds 7.8 units of 1 products worth 26.00974; its balances sum to 7.8 units of 1 products worth 25.99974`,
+      `warehouse ${warehouses[0]} holds 7.8 units of 1 products worth 26.00974 (25.99974 at last cost); its balances sum to 7.8 units of 1 products worth 25.99974 (25.99974 at last cost)`,
     );
     expect(driftOf(found).find((drift) => drift.invariant === 'supplier-count')?.detail).toBe('the supplier count is 4; there are 3');
 

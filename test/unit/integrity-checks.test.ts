@@ -24,6 +24,8 @@ const balance = (fields: Partial<BalanceRecord>): BalanceRecord => ({
   quantity: 0n,
   totalCost: 0n,
   averageCost: 0n,
+  // As a balance written before balances kept a last cost (the movements below record none either).
+  lastCost: undefined,
   version: 0,
   ...fields,
 });
@@ -50,9 +52,47 @@ describe('the replay of a balance', () => {
 
   it('follows the chain the movements recorded, not their createdAt: a movement that lost a race applies after a later one', () => {
     expect(replayBalance(kept, [appliedSecond, inflow, appliedFirst])).toEqual({
-      replayed: { quantity: 4_000n, value: 80_000_000n, averageCost: 20_000n, version: 3 },
+      replayed: { quantity: 4_000n, value: 80_000_000n, averageCost: 20_000n, lastCost: 20_000n, version: 3 },
       drift: [],
     });
+  });
+
+  it('replays the last cost: the unit cost of the latest IN or ADJUSTMENT that gave one, kept through OUTs', () => {
+    const at = (second: number) => `2026-11-29T10:00:0${second}.000Z`;
+    const chain = [
+      movement({
+        type: 'IN',
+        quantity: 10_000n,
+        unitCost: 20_000n,
+        createdAt: at(0),
+        balanceAfter: 10_000n,
+        averageCostAfter: 20_000n,
+        lastCostAfter: 20_000n,
+      }),
+      movement({
+        type: 'IN',
+        quantity: 10_000n,
+        unitCost: 30_000n,
+        createdAt: at(1),
+        balanceAfter: 20_000n,
+        averageCostAfter: 25_000n,
+        lastCostAfter: 30_000n,
+      }),
+      movement({ type: 'ADJUSTMENT', quantity: 25_000n, createdAt: at(2), balanceAfter: 25_000n, averageCostAfter: 25_000n, lastCostAfter: 30_000n }),
+      movement({ type: 'SALE', quantity: 5_000n, createdAt: at(3), balanceAfter: 20_000n, averageCostAfter: 25_000n, lastCostAfter: 30_000n }),
+    ];
+    const stored = balance({ quantity: 20_000n, totalCost: 500_000_000n, averageCost: 25_000n, lastCost: 30_000n, version: 4 });
+    expect(replayBalance(stored, chain)).toEqual({
+      replayed: { quantity: 20_000n, value: 500_000_000n, averageCost: 25_000n, lastCost: 30_000n, version: 4 },
+      drift: [],
+    });
+    expect(replayBalance({ ...stored, lastCost: 20_000n }, chain).drift.map(({ keys, fixable }) => ({ keys, fixable }))).toEqual([
+      { keys: [balanceKey], fixable: true },
+    ]);
+    const wrong = chain.map((step, index) => (index === 3 ? { ...step, lastCostAfter: 25_000n } : step));
+    expect(replayBalance(stored, wrong).drift.map(({ detail, fixable }) => ({ detail, fixable }))).toEqual([
+      { detail: expect.stringContaining('records lastCostAfter 2.5; the replay leaves 3') as string, fixable: false },
+    ]);
   });
 
   it('names a balance that is not its replay, fixable, and a movement whose record differs, not fixable', () => {
@@ -75,13 +115,14 @@ describe('the replay of a balance', () => {
 describe('the sums, counts and sentinels', () => {
   it('sums each warehouse, counting the products whose balance is not zero', () => {
     const totals = warehouseTotals([
-      { warehouseId: 'a', quantity: 1_500n, totalCost: 3n },
-      { warehouseId: 'a', quantity: 0n, totalCost: 0n },
-      { warehouseId: 'b', quantity: 2n, totalCost: 5n },
+      { warehouseId: 'a', quantity: 1_500n, totalCost: 3n, averageCost: 2n, lastCost: 7n },
+      { warehouseId: 'a', quantity: 0n, totalCost: 0n, averageCost: 9n, lastCost: 9n },
+      // A balance from before last costs: valued at its average.
+      { warehouseId: 'b', quantity: 2n, totalCost: 5n, averageCost: 3n, lastCost: undefined },
     ]);
     expect(Object.fromEntries(totals)).toEqual({
-      a: { totalItems: 1_500n, totalProducts: 1, totalValue: 3n },
-      b: { totalItems: 2n, totalProducts: 1, totalValue: 5n },
+      a: { totalItems: 1_500n, totalProducts: 1, totalValue: 3n, totalReplacementValue: 10_500n },
+      b: { totalItems: 2n, totalProducts: 1, totalValue: 5n, totalReplacementValue: 6n },
     });
   });
 

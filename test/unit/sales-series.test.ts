@@ -75,18 +75,18 @@ describe('sales series', () => {
 });
 
 describe('weighted average costing', () => {
-  const start = { quantity: 0n, totalCost: 0n, averageCost: 0n, version: 3 };
+  const start = { quantity: 0n, totalCost: 0n, averageCost: 0n, lastCost: 0n, version: 3 };
   it('averages INs and takes OUTs at the average, in exact scaled units (thousandths, 10^-7, 10^-4)', () => {
     const afterIn = balanceRule('IN', 10, 5)(start);
     const afterSecond = balanceRule('IN', 30, 7)(afterIn);
-    expect(afterSecond).toEqual({ quantity: 40_000n, totalCost: 2_600_000_000n, averageCost: 65_000n, version: 3 });
-    expect(balanceRule('SALE', 40, undefined)(afterSecond)).toEqual({ quantity: 0n, totalCost: 0n, averageCost: 65_000n, version: 3 });
+    expect(afterSecond).toEqual({ quantity: 40_000n, totalCost: 2_600_000_000n, averageCost: 65_000n, lastCost: 70_000n, version: 3 });
+    expect(balanceRule('SALE', 40, undefined)(afterSecond)).toEqual({ quantity: 0n, totalCost: 0n, averageCost: 65_000n, lastCost: 70_000n, version: 3 });
   });
 
   it('is exact with decimals: IN 0.3 then OUT 0.1 and OUT 0.2 leaves nothing', () => {
     const afterIn = balanceRule('IN', 0.3, 1)(start);
     const afterOut = balanceRule('OUT', 0.1, undefined)(afterIn);
-    expect(balanceRule('OUT', 0.2, undefined)(afterOut)).toEqual({ quantity: 0n, totalCost: 0n, averageCost: 10_000n, version: 3 });
+    expect(balanceRule('OUT', 0.2, undefined)(afterOut)).toEqual({ quantity: 0n, totalCost: 0n, averageCost: 10_000n, lastCost: 10_000n, version: 3 });
   });
 
   it('refuses to go below zero', () => {

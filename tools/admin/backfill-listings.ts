@@ -6,7 +6,12 @@ import { sortName } from '../../lib/db/name-order';
 import { registerCoverageTenant } from '../../lib/inventory/coverage-repository';
 import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/suppliers/blocks-repository';
 import { listingOf, productSearchSource, statusEntryItem } from '../../lib/inventory/product-repository';
-import { conditionally } from '../../lib/db/conditions';
+import { conditionally, isConditionFailure } from '../../lib/db/conditions';
+import { listAllCompanies } from '../../lib/companies/repository';
+import { readBalances } from '../../lib/integrity/repository';
+import { warehouseTotals } from '../../lib/integrity/checks';
+import { storedDecimal } from '../../lib/db/decimals';
+import { VALUE_PLACES } from '../../lib/domain/decimal';
 import { readSearchLog } from '../../lib/search/repository';
 import { supplierSearchSource } from '../../lib/suppliers/repository';
 import { rebuildSearchList, type SearchSource } from '../../lib/search/engine';
@@ -17,7 +22,10 @@ import { mapConcurrently } from '../../lib/domain/concurrency';
  * written before it are listed once this ran. Idempotent: it writes each entry as the
  * create would have, so a second run changes nothing.
  *
- * - a warehouse gets its entry in the list by name;
+ * - a warehouse gets its entry in the list by name; one from before warehouses had a company
+ *   gets the tenant's oldest company (none for a tenant without companies), and one from
+ *   before its stock was also valued at last cost gets that total from its balances (written
+ *   only while its totals are still those read, so a movement meanwhile leaves it for the next run);
  * - a company gets its entry in the list by creation;
  * - a tenant on the old single gsi1 partition (`TENANTS`) moves to its name's shard;
  * - a product's SKU sentinel without the product's view gets it, and a product without its
@@ -44,6 +52,8 @@ export interface BackfillCounts {
   tenants: number;
   productSentinels: number;
   productStatusEntries: number;
+  warehouseCompanies: number;
+  warehouseValues: number;
   coverageTenants: number;
   supplierBlocks: number;
   searchLists: number;
@@ -57,6 +67,37 @@ export const SEARCH_BUILD_FROM = 1_000;
 /** Lists built at once. */
 const BUILD_CONCURRENCY = 8;
 
+const ignoreConditionFailure = (error: unknown): void => {
+  if (!isConditionFailure(error)) throw error;
+};
+
+/**
+ * A warehouse's stock valued at each balance's last cost (its average for a balance from
+ * before last costs), written while its totals are still those read: true when written.
+ */
+async function valueAtLastCost(tenantId: string, warehouseId: string, item: Record<string, unknown>): Promise<boolean> {
+  const balances = (await readBalances(tenantId)).filter((balance) => balance.warehouseId === warehouseId);
+  const total = warehouseTotals(balances).get(warehouseId)?.totalReplacementValue ?? 0n;
+  const names = { '#items': 'totalItems', '#value': 'totalValue' };
+  return conditionally(
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: String(item.pk), sk: String(item.sk) },
+        UpdateExpression: 'SET totalReplacementValue = :replacement',
+        // Still the totals read: no movement came between (an absent one was never written).
+        ConditionExpression: `${item.totalItems === undefined ? 'attribute_not_exists(#items)' : '#items = :items'} AND ${item.totalValue === undefined ? 'attribute_not_exists(#value)' : '#value = :value'}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: {
+          ':replacement': storedDecimal(total, VALUE_PLACES),
+          ...(item.totalItems === undefined ? {} : { ':items': item.totalItems }),
+          ...(item.totalValue === undefined ? {} : { ':value': item.totalValue }),
+        },
+      }),
+    ),
+  );
+}
+
 export async function backfillListings(): Promise<BackfillCounts> {
   const counts: BackfillCounts = {
     warehouses: 0,
@@ -64,6 +105,8 @@ export async function backfillListings(): Promise<BackfillCounts> {
     tenants: 0,
     productSentinels: 0,
     productStatusEntries: 0,
+    warehouseCompanies: 0,
+    warehouseValues: 0,
     coverageTenants: 0,
     supplierBlocks: 0,
     searchLists: 0,
@@ -75,6 +118,11 @@ export async function backfillListings(): Promise<BackfillCounts> {
     sizes.set(key, { source, tenantId, count: (sizes.get(key)?.count ?? 0) + added });
   };
   const registered = new Set<string>();
+  const companies = new Map<string, Promise<{ id: string }[]>>();
+  const companiesOf = (tenantId: string) => {
+    if (!companies.has(tenantId)) companies.set(tenantId, listAllCompanies(tenantId));
+    return companies.get(tenantId) as Promise<{ id: string }[]>;
+  };
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
@@ -96,7 +144,31 @@ export async function backfillListings(): Promise<BackfillCounts> {
     for (const item of page.Items ?? []) {
       if (item.type === INVENTORY_ITEMS.warehouse) {
         const { id, name, createdAt } = item as { id: string; name: string; createdAt: string };
-        await put({ ...keys.warehouseListing(tenantOf(item.pk), sortName(name), id), type: INVENTORY_ITEMS.warehouseListing, id, name, createdAt });
+        const tenantId = tenantOf(item.pk);
+        const companyId = typeof item.companyId === 'string' ? item.companyId : (await companiesOf(tenantId))[0]?.id;
+        if (companyId !== undefined && item.companyId === undefined) {
+          await db()
+            .send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: { pk: String(item.pk), sk: String(item.sk) },
+                UpdateExpression: 'SET companyId = :company',
+                ConditionExpression: 'attribute_not_exists(companyId)',
+                ExpressionAttributeValues: { ':company': companyId },
+              }),
+            )
+            .catch(ignoreConditionFailure);
+          counts.warehouseCompanies += 1;
+        }
+        if (item.totalReplacementValue === undefined && (await valueAtLastCost(tenantId, id, item))) counts.warehouseValues += 1;
+        await put({
+          ...keys.warehouseListing(tenantId, sortName(name), id),
+          type: INVENTORY_ITEMS.warehouseListing,
+          id,
+          name,
+          createdAt,
+          ...(companyId === undefined ? {} : { companyId }),
+        });
         counts.warehouses += 1;
       } else if (item.type === COMPANY_ITEMS.company) {
         const { id, tenantId, createdAt } = item as { id: string; tenantId: string; createdAt: string };

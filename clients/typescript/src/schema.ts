@@ -766,7 +766,7 @@ export interface paths {
         put?: never;
         /**
          * Create a warehouse
-         * @description Creates a warehouse in the caller's tenant. Its stock totals start at zero and follow every movement.
+         * @description Creates a warehouse in the caller's tenant, holding the stock of one of its companies (fiscal entities): `companyId`, an ACTIVE company of the tenant; by default the tenant's oldest ACTIVE company, or none when the tenant has no company. Its stock totals start at zero and follow every movement.
          *
          *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -920,7 +920,7 @@ export interface paths {
         };
         /**
          * Stock totals per warehouse
-         * @description Stock totals per warehouse of the caller's tenant, by warehouse name: units on hand (2 decimals), products with stock, and the stock's value at average cost. A warehouse without stock shows zeros.
+         * @description Stock totals per warehouse of the caller's tenant, by warehouse name: its company, units on hand (2 decimals), products with stock, and the stock's value by its company's cost method (`costMethod`): at average cost (WEIGHTED_AVERAGE), or each balance's quantity at its last cost, the unit cost of its latest IN or ADJUSTMENT that gave one (REPLACEMENT). A warehouse without a company values at average cost. Both values are kept with every movement, so changing a company's cost method revalues its warehouses at once. `companyId` keeps one company's warehouses. A warehouse without stock shows zeros.
          *
          *     **API keys:** a key holding `read` or `write` of `dashboards` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -1459,6 +1459,12 @@ export interface components {
         };
         CreateWarehouseRequest: {
             name: string;
+            /**
+             * Format: uuid
+             * @description The company (an ACTIVE one of the tenant) whose stock the warehouse holds; by default the tenant's oldest ACTIVE company.
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            companyId?: string;
         };
         CreateProductRequest: {
             sku: string & unknown;
@@ -1926,6 +1932,7 @@ export interface components {
              */
             id: string;
             name: string;
+            companyId: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -1999,6 +2006,7 @@ export interface components {
             balance: {
                 quantity: number;
                 averageCost: number;
+                lastCost: number | null;
             };
         };
         /** @description Numbers rounded to 2 decimals; `estimatedCoverageDays` is null without sales. */
@@ -2024,6 +2032,9 @@ export interface components {
              */
             warehouseId: string;
             warehouseName: string;
+            companyId: string | null;
+            /** @enum {string} */
+            costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
             totalItems: number;
             totalProducts: number;
             totalValue: number;
@@ -4863,7 +4874,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
-            /** @description A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            /** @description No such company in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The company is not ACTIVE. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -5335,7 +5348,9 @@ export interface operations {
     };
     stockByWarehouse: {
         parameters: {
-            query?: never;
+            query?: {
+                companyId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5353,7 +5368,7 @@ export interface operations {
                     "application/json": components["schemas"]["WarehouseSummaryList"];
                 };
             };
-            /** @description Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
             400: components["responses"]["BadRequest"];
             /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
             401: components["responses"]["Unauthorized"];
