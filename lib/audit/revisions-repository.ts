@@ -28,8 +28,11 @@ export function reviseItem<T>(
   next: (before: T) => Revision<T>,
   audit: (before: T, after: T) => AuditRecord,
   missing: string,
-  /** Writes that belong to the change and commit with it (a tenant's base-account invitation). */
-  alongside: TransactItem[] = [],
+  /**
+   * Writes that belong to the change and commit with it (a tenant's base-account invitation),
+   * or how to make them from the item as each attempt reads it (a company's warehouses).
+   */
+  alongside: TransactItem[] | ((before: T) => Promise<TransactItem[]>) = [],
 ): Promise<T> {
   return withOptimisticRetries<T>(async () => {
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -38,6 +41,7 @@ export function reviseItem<T>(
     const revision = typeof Item.revision === 'number' ? Item.revision : 0;
     const { after, fields } = next(before);
     const update = setOrRemove({ ...fields, revision: revision + 1 });
+    const along = typeof alongside === 'function' ? await alongside(before) : alongside;
     try {
       await db().send(
         new TransactWriteCommand({
@@ -52,7 +56,7 @@ export function reviseItem<T>(
                 ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':read': revision },
               },
             },
-            ...alongside,
+            ...along,
             ...auditItems(audit(before, after)),
           ],
         }),

@@ -7,9 +7,10 @@ import { schema } from '../domain/schema';
  * the OpenAPI document all start here.
  */
 
-export const COMPANY_STATUSES = ['ACTIVE', 'DISABLED', 'BLOCKED', 'SUSPENDED'] as const;
+import { COMPANY_STATUSES, COST_METHODS } from '../domain/companies';
+
+export { COMPANY_STATUSES, COST_METHODS };
 export const TAX_REGIMES = ['SIMPLES_NACIONAL', 'LUCRO_PRESUMIDO', 'LUCRO_REAL'] as const;
-export const COST_METHODS = ['REPLACEMENT', 'WEIGHTED_AVERAGE'] as const;
 
 export const companySchema = /* @__PURE__ */ schema(() =>
   z.object({

@@ -4,7 +4,7 @@ import type { Company, CompanyStatus } from './model';
 import { COMPANY_ITEMS } from '../db/item-types';
 
 import { Conflict } from '../errors';
-import { db, tableName } from '../db/client';
+import { db, tableName, type TransactItem } from '../db/client';
 import { auditItems } from '../audit/repository';
 import { completionItems, keyTakenOver, type KeyCompletion } from '../idempotency/repository';
 import { failedConditions } from '../db/conditions';
@@ -145,8 +145,13 @@ export type CompanyChanges = Partial<Pick<Company, 'name' | 'email' | 'address' 
 export type CompanyAudit = (before: Company, after: Company) => AuditRecord;
 
 /** A change to a company, with its entry, conditioned on the revision read (lib/audit/revisions-repository). */
-const changeCompany = (tenantId: string, companyId: string, next: (company: Company) => Revision<Company>, audit: CompanyAudit): Promise<Company> =>
-  reviseItem(keys.company(tenantId, companyId), toCompany, next, audit, 'No such company');
+const changeCompany = (
+  tenantId: string,
+  companyId: string,
+  next: (company: Company) => Revision<Company>,
+  audit: CompanyAudit,
+  alongside?: (company: Company) => Promise<TransactItem[]>,
+): Promise<Company> => reviseItem(keys.company(tenantId, companyId), toCompany, next, audit, 'No such company', alongside);
 
 /** Apply profile changes (null clears email or address); 404 when the company is not there. */
 export function updateCompanyProfile(tenantId: string, companyId: string, changes: CompanyChanges, now: string, audit: CompanyAudit): Promise<Company> {
@@ -174,6 +179,7 @@ export function transitionCompanyStatus(
   to: CompanyStatus,
   now: string,
   audit: CompanyAudit,
+  alongside?: (company: Company) => Promise<TransactItem[]>,
 ): Promise<Company> {
   return changeCompany(
     tenantId,
@@ -183,5 +189,6 @@ export function transitionCompanyStatus(
       return { after: { ...company, status: to, updatedAt: now }, fields: { status: to, updatedAt: now } };
     },
     audit,
+    alongside,
   );
 }

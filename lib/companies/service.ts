@@ -16,6 +16,7 @@ import {
   type CompanyChanges,
 } from './repository';
 import { Conflict, Forbidden, NotFound } from '../errors';
+import { companyStatusWrites } from '../inventory/repository';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import type { CompanyStatus, createCompanyBody } from './schemas';
 
@@ -121,5 +122,7 @@ export async function changeCompanyStatus(principal: Caller, companyId: string, 
     to,
     new Date(nowMs).toISOString(),
     companyChange('company.status_changed', ['status'], nowMs),
+    // Its warehouses take the status with it: their movements are conditioned on it.
+    () => companyStatusWrites(company.tenantId, company.id, to),
   );
 }

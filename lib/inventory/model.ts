@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { divideRounded } from '../domain/decimal';
 import { schema } from '../domain/schema';
+import { COMPANY_STATUSES } from '../domain/companies';
 
 /**
  * The inventory: warehouses, products, stock movements and the balances and sales they
@@ -28,6 +29,11 @@ export const warehouseSchema = /* @__PURE__ */ schema(() =>
     totalReplacementValue: z.bigint(),
     /** The company (fiscal entity) whose stock it holds; null for a warehouse of a tenant that had no company when it was made. */
     companyId: z.nullable(z.uuid()),
+    /**
+     * Its company's status, kept by every status change of the company in the same
+     * transaction: a movement is conditioned on it (BLOCKED and SUSPENDED refuse), reading nothing more.
+     */
+    companyStatus: z.nullable(z.enum(COMPANY_STATUSES)),
   }),
 );
 export type Warehouse = z.infer<typeof warehouseSchema>;
@@ -51,6 +57,9 @@ export const quantityFitsUnit = (thousandths: bigint, unit: ProductUnit): boolea
 /** An INACTIVE product takes no IN or SALE (its stock can still leave or be adjusted) and leaves the default lists. */
 export const PRODUCT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/** A warehouse of a company in one of these takes no movement. */
+export const HALTED_COMPANY_STATUSES = ['BLOCKED', 'SUSPENDED'] as const;
 
 /** The movement types an INACTIVE product refuses: those that bring or sell stock. */
 export const REFUSED_WHEN_INACTIVE: readonly MovementType[] = ['IN', 'SALE'];

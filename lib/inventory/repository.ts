@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import type { AuditRecord } from '../audit/model';
 import { Conflict, NotFound } from '../errors';
 import {
+  HALTED_COMPANY_STATUSES,
   STOCK_LOW_WINDOW_DAYS,
   type Balance,
   type CoverageReading,
@@ -32,7 +33,17 @@ import { coverageEntryWrites, coverageStateOf, coverageVersionCondition } from '
 import { stockLowThresholdOf } from '../tenants/repository';
 import { toProduct } from './product-repository';
 
-const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()(['id', 'name', 'createdAt', 'totalItems', 'totalProducts', 'totalValue', 'totalReplacementValue', 'companyId']);
+const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()([
+  'id',
+  'name',
+  'createdAt',
+  'totalItems',
+  'totalProducts',
+  'totalValue',
+  'totalReplacementValue',
+  'companyId',
+  'companyStatus',
+]);
 /** The fields every movement's record has (`lastCostAfter`, only those recorded since balances kept it, is read apart). */
 const STORED_MOVEMENT_FIELDS = fieldsOf<Omit<StoredMovement, 'lastCostAfter'>>()([
   'id',
@@ -92,6 +103,7 @@ const toWarehouse = (item: Record<string, unknown>): Warehouse => ({
   totalValue: scaledFrom(item.totalValue, VALUE_PLACES),
   totalReplacementValue: scaledFrom(item.totalReplacementValue, VALUE_PLACES),
   companyId: typeof item.companyId === 'string' ? item.companyId : null,
+  companyStatus: typeof item.companyStatus === 'string' ? (item.companyStatus as Warehouse['companyStatus']) : null,
 });
 
 /** What a warehouse's listing entry holds (a warehouse never changes name). */
@@ -115,9 +127,10 @@ const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
   version: Number(item?.version ?? 0),
 });
 
-const warehouseAttributes = ({ companyId, ...warehouse }: Warehouse) => ({
+const warehouseAttributes = ({ companyId, companyStatus, ...warehouse }: Warehouse) => ({
   ...warehouse,
   ...(companyId === null ? {} : { companyId }),
+  ...(companyStatus === null ? {} : { companyStatus }),
   totalItems: storedDecimal(warehouse.totalItems, QUANTITY_PLACES),
   totalValue: storedDecimal(warehouse.totalValue, VALUE_PLACES),
   totalReplacementValue: storedDecimal(warehouse.totalReplacementValue, VALUE_PLACES),
@@ -132,8 +145,29 @@ const balanceAttributes = (balance: Balance): Record<keyof Balance, unknown> => 
   version: balance.version,
 });
 
-/** A new warehouse and its audit entry; with an Idempotency-Key, the key's answer (`view`) commits with it. */
+/**
+ * A new warehouse and its audit entry; with an Idempotency-Key, the key's answer (`view`)
+ * commits with it. A warehouse of a company is made only while the company is ACTIVE, and
+ * moves the company's revision: a status change that listed the company's warehouses before
+ * this one existed then reads again, so no warehouse misses its company's status (409 when
+ * the company left ACTIVE meanwhile).
+ */
 export async function insertWarehouse(tenantId: string, warehouse: Warehouse, audit: AuditRecord, key?: KeyCompletion): Promise<void> {
+  const guard: TransactItem[] =
+    warehouse.companyId === null
+      ? []
+      : [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.company(tenantId, warehouse.companyId),
+              UpdateExpression: 'ADD #revision :one',
+              ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+              ExpressionAttributeNames: { '#revision': 'revision', '#status': 'status' },
+              ExpressionAttributeValues: { ':one': 1, ':active': 'ACTIVE' },
+            },
+          },
+        ];
   const items: TransactItem[] = [
     {
       Put: {
@@ -152,15 +186,37 @@ export async function insertWarehouse(tenantId: string, warehouse: Warehouse, au
         },
       },
     },
+    ...guard,
     ...completionItems(key),
     ...auditItems(audit),
   ];
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    keyTakenOver(error, 2);
+    keyTakenOver(error, 2 + guard.length);
+    if (guard.length > 0 && cancellationCodes(error)[2] === 'ConditionalCheckFailed') {
+      throw new Conflict('The company left ACTIVE while the warehouse was being made: a warehouse can only be made for an ACTIVE company');
+    }
     throw error;
   }
+}
+
+/**
+ * The writes a status change of a company makes beside it: each of its warehouses takes the
+ * new status, which its movements are conditioned on.
+ */
+export async function companyStatusWrites(tenantId: string, companyId: string, status: NonNullable<Warehouse['companyStatus']>): Promise<TransactItem[]> {
+  return (await listWarehouses(tenantId))
+    .filter((warehouse) => warehouse.companyId === companyId)
+    .map((warehouse) => ({
+      Update: {
+        TableName: tableName(),
+        Key: keys.warehouse(tenantId, warehouse.id),
+        UpdateExpression: 'SET companyStatus = :status',
+        ConditionExpression: 'attribute_exists(pk) AND companyId = :company',
+        ExpressionAttributeValues: { ':status': status, ':company': companyId },
+      },
+    }));
 }
 
 /** One warehouse of a tenant (consistent: a GET right after the create finds it), or none. */
@@ -338,8 +394,11 @@ export async function recordMovement(
           TableName: tableName(),
           Key: keys.warehouse(tenantId, warehouseId),
           UpdateExpression: 'ADD totalItems :items, totalValue :value, totalReplacementValue :replacement, totalProducts :products',
-          ConditionExpression: 'attribute_exists(pk)',
+          // A warehouse of a BLOCKED or SUSPENDED company takes no movement (its status is kept on the warehouse).
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(companyStatus) OR NOT companyStatus IN (:blocked, :suspended))',
           ExpressionAttributeValues: {
+            ':blocked': HALTED_COMPANY_STATUSES[0],
+            ':suspended': HALTED_COMPANY_STATUSES[1],
             ':items': itemsDelta,
             ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
             ':replacement': storedDecimal(valueAt(next.quantity, next.lastCost) - valueAt(current.quantity, current.lastCost), VALUE_PLACES),
@@ -392,7 +451,7 @@ export async function recordMovement(
     } catch (error) {
       keyTakenOver(error, keyIndex);
       const codes = cancellationCodes(error);
-      if (codes[1] === 'ConditionalCheckFailed') throw new NotFound('No such warehouse');
+      if (codes[1] === 'ConditionalCheckFailed') throw await warehouseRefusal(tenantId, warehouseId);
       // The product's condition is also its coverage version: a product read and then changed is a retry.
       if (codes[2] === 'ConditionalCheckFailed' && !productItem) throw new NotFound('No such product');
       if (codes[2] === 'ConditionalCheckFailed') return { retry: true };
@@ -400,6 +459,13 @@ export async function recordMovement(
       throw error;
     }
   });
+}
+
+/** Why a warehouse refused a movement: it is not the tenant's (404), or its company is halted (409). */
+async function warehouseRefusal(tenantId: string, warehouseId: string): Promise<NotFound | Conflict> {
+  const warehouse = await findWarehouse(tenantId, warehouseId);
+  if (!warehouse) return new NotFound('No such warehouse');
+  return new Conflict(`The warehouse's company is ${warehouse.companyStatus ?? 'halted'}: its stock takes no movements until the company is ACTIVE again`);
 }
 
 /** Movements of a product in a warehouse, oldest first (the soak check sums them). */

@@ -5,7 +5,7 @@ import { cursorParam } from '../domain/cursor';
 import { documented, nameField, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
 import { movementSchema, MOVEMENT_TYPES, PRODUCT_STATUSES, PRODUCT_UNITS, productSchema, warehouseInputSchema, warehouseSchema } from './model';
 import { gtinProblem } from './gtin';
-import { COST_METHODS } from '../companies/model';
+import { COST_METHODS } from '../domain/companies';
 import { textProblem } from '../domain/text';
 import { schema } from '../domain/schema';
 

@@ -89,10 +89,13 @@ async function owningCompany(tenantId: string, companyId: string | undefined): P
 }
 
 export async function createWarehouse(principal: Caller, input: WarehouseInput, nowMs: number, idempotency?: IdempotentWrite): Promise<WarehouseView> {
+  const companyId = await owningCompany(principal.tenantId, input.companyId);
   const warehouse: Warehouse = {
     id: randomUUID(),
     name: input.name,
-    companyId: await owningCompany(principal.tenantId, input.companyId),
+    companyId,
+    // Only an ACTIVE company gets a warehouse (insertWarehouse holds it so until the warehouse is written).
+    companyStatus: companyId === null ? null : 'ACTIVE',
     createdAt: new Date(nowMs).toISOString(),
     totalItems: 0n,
     totalProducts: 0,

@@ -42,7 +42,7 @@ export const updateCompanyStatus = {
   handler: 'functions/companies/update-company-status.ts',
   auth: 'protected',
   admin: 'tenant',
-  table: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
+  table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
   audits: ['company.status_changed'],
   apiKey: { resource: 'companies', access: 'write' },
   summary: 'Move a company through its status lifecycle (administrators)',

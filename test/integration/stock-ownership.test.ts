@@ -69,6 +69,63 @@ describe('a warehouse belongs to a company', () => {
   });
 });
 
+describe('a halted company', () => {
+  it('refuses every movement in its warehouses while BLOCKED or SUSPENDED, and takes them again once ACTIVE', async () => {
+    const admin = await newTenantWithAdmin();
+    const owner = await company(admin, 'Loja');
+    const other = await company(admin, 'Outra loja');
+    const warehouseId = (await post(admin, '/inventory/warehouses', { name: 'Loja', companyId: owner.id })).id;
+    const elsewhere = (await post(admin, '/inventory/warehouses', { name: 'Outra', companyId: other.id })).id;
+    const productId = (await post(admin, '/inventory/products', { sku: 'CAFE', name: 'Café' })).id;
+    const move = (at: string, body: Record<string, unknown>) =>
+      call('POST', '/inventory/movements', { cookies: admin.cookies, body: { productId, warehouseId: at, ...body } });
+    expect((await move(warehouseId, { type: 'IN', quantity: 10, unitCost: 5 })).status).toBe(201);
+
+    for (const status of ['SUSPENDED', 'BLOCKED'] as const) {
+      expect((await call('PATCH', `/companies/${owner.id}/status`, { cookies: admin.cookies, body: { status } })).status).toBe(200);
+      for (const body of [
+        { type: 'IN', quantity: 1, unitCost: 5 },
+        { type: 'SALE', quantity: 1 },
+        { type: 'ADJUSTMENT', quantity: 0 },
+      ]) {
+        expect(await move(warehouseId, body), `${status} ${body.type}`).toMatchObject({
+          status: 409,
+          body: problem(409, 'conflict', { detail: expect.stringContaining(status) }),
+        });
+      }
+      // Another company's warehouse is not concerned.
+      expect((await move(elsewhere, { type: 'IN', quantity: 1, unitCost: 5 })).status).toBe(201);
+      if (status === 'SUSPENDED')
+        expect((await call('PATCH', `/companies/${owner.id}/status`, { cookies: admin.cookies, body: { status: 'ACTIVE' } })).status).toBe(200);
+    }
+    // Nothing was recorded while it was halted.
+    const history = await call<{ items: unknown[] }>('GET', `/inventory/movements?warehouseId=${warehouseId}`, { cookies: admin.cookies });
+    expect(history.body.items).toHaveLength(1);
+    // An unknown warehouse is still a 404, not a 409.
+    expect((await move('00000000-0000-4000-8000-000000000000', { type: 'SALE', quantity: 1 })).status).toBe(404);
+  });
+
+  it('of a warehouse made while its company is blocked at once, never leaves one that takes movements', async () => {
+    const admin = await newTenantWithAdmin();
+    const owner = await company(admin, 'Loja');
+    const [made, blocked] = await Promise.all([
+      call<{ id: string }>('POST', '/inventory/warehouses', { cookies: admin.cookies, body: { name: 'Nova', companyId: owner.id } }),
+      call('PATCH', `/companies/${owner.id}/status`, { cookies: admin.cookies, body: { status: 'BLOCKED' } }),
+    ]);
+    expect(blocked.status).toBe(200);
+    if (made.status === 201) {
+      const productId = (await post(admin, '/inventory/products', { sku: 'X', name: 'X' })).id;
+      const answer = await call('POST', '/inventory/movements', {
+        cookies: admin.cookies,
+        body: { productId, warehouseId: made.body.id, type: 'IN', quantity: 1, unitCost: 1 },
+      });
+      expect(answer.status).toBe(409);
+    } else {
+      expect(made.status).toBe(409);
+    }
+  });
+});
+
 describe("the warehouse's value follows its company's cost method", () => {
   it('is Σ quantity x last cost for REPLACEMENT and the weighted total for WEIGHTED_AVERAGE after 200 mixed movements, to the cent', async () => {
     const admin = await newTenantWithAdmin();

@@ -7,7 +7,7 @@ import { registerCoverageTenant } from '../../lib/inventory/coverage-repository'
 import { readSupplierBlocks, rebuildSupplierBlocks } from '../../lib/suppliers/blocks-repository';
 import { listingOf, productSearchSource, statusEntryItem } from '../../lib/inventory/product-repository';
 import { conditionally, isConditionFailure } from '../../lib/db/conditions';
-import { listAllCompanies } from '../../lib/companies/repository';
+import { listAllCompanies, type Company } from '../../lib/companies/repository';
 import { readBalances } from '../../lib/integrity/repository';
 import { warehouseTotals } from '../../lib/integrity/checks';
 import { storedDecimal } from '../../lib/db/decimals';
@@ -23,7 +23,7 @@ import { mapConcurrently } from '../../lib/domain/concurrency';
  * create would have, so a second run changes nothing.
  *
  * - a warehouse gets its entry in the list by name; one from before warehouses had a company
- *   gets the tenant's oldest company (none for a tenant without companies), and one from
+ *   gets the tenant's oldest company and its status (none for a tenant without companies), and one from
  *   before its stock was also valued at last cost gets that total from its balances (written
  *   only while its totals are still those read, so a movement meanwhile leaves it for the next run);
  * - a company gets its entry in the list by creation;
@@ -118,10 +118,10 @@ export async function backfillListings(): Promise<BackfillCounts> {
     sizes.set(key, { source, tenantId, count: (sizes.get(key)?.count ?? 0) + added });
   };
   const registered = new Set<string>();
-  const companies = new Map<string, Promise<{ id: string }[]>>();
+  const companies = new Map<string, Promise<Company[]>>();
   const companiesOf = (tenantId: string) => {
     if (!companies.has(tenantId)) companies.set(tenantId, listAllCompanies(tenantId));
-    return companies.get(tenantId) as Promise<{ id: string }[]>;
+    return companies.get(tenantId) as Promise<Company[]>;
   };
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -145,16 +145,18 @@ export async function backfillListings(): Promise<BackfillCounts> {
       if (item.type === INVENTORY_ITEMS.warehouse) {
         const { id, name, createdAt } = item as { id: string; name: string; createdAt: string };
         const tenantId = tenantOf(item.pk);
-        const companyId = typeof item.companyId === 'string' ? item.companyId : (await companiesOf(tenantId))[0]?.id;
-        if (companyId !== undefined && item.companyId === undefined) {
+        const oldest = (await companiesOf(tenantId))[0];
+        const companyId = typeof item.companyId === 'string' ? item.companyId : oldest?.id;
+        if (oldest && item.companyId === undefined) {
+          // With the company's status, which the warehouse's movements are conditioned on.
           await db()
             .send(
               new UpdateCommand({
                 TableName: tableName(),
                 Key: { pk: String(item.pk), sk: String(item.sk) },
-                UpdateExpression: 'SET companyId = :company',
+                UpdateExpression: 'SET companyId = :company, companyStatus = :status',
                 ConditionExpression: 'attribute_not_exists(companyId)',
-                ExpressionAttributeValues: { ':company': companyId },
+                ExpressionAttributeValues: { ':company': oldest.id, ':status': oldest.status },
               }),
             )
             .catch(ignoreConditionFailure);
