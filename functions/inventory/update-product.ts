@@ -16,7 +16,7 @@ ROUTE_DOCS: describeRoute(handler, {
   requestHeaders: {
     'If-Match': {
       description:
-        'The `ETag` of the product as the client read it (`"3"`). The change applies only to that version: if someone changed the product since, 412 and nothing changes. Without it the change applies to the product as it is.',
+        'The `ETag` of the product as the client read it (`"3"`; several, comma-separated, match any). The change applies only to that version: if someone changed the product since, 412 and nothing changes. Without it, or with `*`, the change applies to the product as it is.',
       schema: { type: 'string', examples: ['"3"'] },
     },
   },

@@ -6,7 +6,7 @@ import { INVENTORY_ITEMS } from '../db/item-types';
 import { auditItems } from '../audit/repository';
 import { completionItems, keyTakenOver, type KeyCompletion } from '../idempotency/repository';
 import { settleAll } from '../domain/concurrency';
-import { MONEY_PLACES, QUANTITY_PLACES } from '../domain/decimal';
+import { formatScaled, MONEY_PLACES, QUANTITY_PLACES } from '../domain/decimal';
 import { getMany } from '../db/batch';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { db, tableName, type TransactItem } from '../db/client';
@@ -118,26 +118,52 @@ function listingPuts(
 }
 
 /**
+ * The characters of a description a search record keeps: enough for a list, short enough
+ * that a chunk of a few hundred records stays far under DynamoDB's 400 KB item limit. A
+ * longer description is cut and marked, and a search page reads those products' items.
+ */
+export const SEARCH_DESCRIPTION_CHARACTERS = 160;
+
+/**
  * A product as the in-memory search holds it (lib/search): by SKU; the SKU, the name and the
- * brand normalized as the text a query matches, the GTIN as digits; its view only the status,
- * which a list filters on (a page's products are read from their items: a description of
- * 2,000 characters has no place in the search's memory).
+ * brand normalized as the text a query matches, the GTIN as digits; its view the listing as
+ * items store it (the price an exact decimal text), the description cut to
+ * SEARCH_DESCRIPTION_CHARACTERS and marked `descriptionCut` when it was longer. A search page
+ * is then one read of the log, plus one BatchGetItem only for the cut ones.
  */
 export function productSearchRecord(listing: ProductListing): SearchRecord {
+  const { salePrice, description } = listing;
+  const cut = description !== null && description.length > SEARCH_DESCRIPTION_CHARACTERS;
+  const view: Record<string, unknown> = {
+    ...listingAttributes({ ...listing, salePrice: null, description: cut ? description.slice(0, SEARCH_DESCRIPTION_CHARACTERS) : description }),
+    ...(salePrice === null ? {} : { salePrice: formatScaled(salePrice, MONEY_PLACES) }),
+    ...(cut ? { descriptionCut: true } : {}),
+  };
   return {
     id: listing.id,
     version: listing.version,
     key: listing.sku,
     words: [normalizeText(listing.sku), normalizeText(listing.name), normalizeText(listing.brand ?? '')].join(FIELD_SEPARATOR),
     digits: listing.gtin ?? '',
-    view: JSON.stringify([listing.status]),
+    view: JSON.stringify(view),
   };
 }
 
-/** The status a search record's view holds (a record written before it held one: ACTIVE). */
+/** The view a search record holds: an object from the listing; a record written before it held one holds `[status]`. */
+const searchView = (record: SearchRecord): unknown => JSON.parse(record.view) as unknown;
+
+/** The status a search record holds (a record written before it held one: ACTIVE unless it says INACTIVE). */
 export function searchRecordStatus(record: SearchRecord): ProductStatus {
-  const view = JSON.parse(record.view) as unknown;
-  return Array.isArray(view) && view[0] === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE';
+  const view = searchView(record);
+  const status: unknown = Array.isArray(view) ? (view as unknown[])[0] : (view as { status?: unknown }).status;
+  return status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE';
+}
+
+/** The whole listing a search record holds; undefined when its description was cut, or it is from before records held listings (read its item). */
+export function searchRecordListing(record: SearchRecord): ProductListing | undefined {
+  const view = searchView(record);
+  if (Array.isArray(view) || (view as { descriptionCut?: unknown }).descriptionCut === true) return undefined;
+  return listingOf(view as Record<string, unknown>);
 }
 
 /** Every product of the tenant as the search holds it, from the SKU sentinels (a list's first search builds its chunks from these). */

@@ -15,17 +15,19 @@ import {
   productSearchSource,
   readProductListings,
   removeProduct,
+  searchRecordListing,
   searchRecordStatus,
   type ProductListing,
 } from './product-repository';
 import { searchList } from '../search/engine';
 import { consumeLimit, type ScopedLimit } from '../rate-limit';
 import { searchQuery } from '../search/query';
-import type { ListProductsInput, ProductListStatus } from './queries';
+import type { ListProductsInput } from './queries';
 import { FIELD_SEPARATOR, type SearchQuery, type SearchRecord } from '../search/model';
 import { keyOrderedPage, openPageCursor, sealPageCursor, type Page, type PageRequest } from '../pages';
-import { Conflict, NotFound, PreconditionFailed, ValidationError } from '../errors';
+import { Conflict, NotFound, ValidationError } from '../errors';
 import { cursorRefused } from '../domain/cursor';
+import { matchedVersions, requireMatch, versionEtag } from '../domain/etag';
 import { addDays, dayOf, dayStartMs, isDay } from '../domain/days';
 import { formatScaled, MONEY_PLACES, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { applyMovement, lastCostAfter } from './costing';
@@ -71,7 +73,7 @@ export const productViewOf = ({ onHand: _onHand, ...listing }: ProductListing & 
 });
 
 /** The ETag of a product view: its version, quoted (a strong validator: the version changes with every field the view shows). */
-export const productEtag = (product: Pick<ProductView, 'version'>): string => `"${product.version}"`;
+export const productEtag = versionEtag;
 
 /**
  * The company a new warehouse's stock belongs to: the one given, which must be the tenant's
@@ -160,13 +162,6 @@ export async function getProduct(principal: Caller, productId: string): Promise<
   return productViewOf(product);
 }
 
-/** The version an `If-Match` names: `"3"` or `W/"3"` (a list of several, or `*`, is not taken: a product has one version). */
-function matchedVersion(ifMatch: string): number {
-  const match = /^\s*(?:W\/)?"([0-9]{1,15})"\s*$/.exec(ifMatch);
-  if (!match) throw ValidationError.of('If-Match', 'must be the ETag of the product as read, e.g. "3"');
-  return Number(match[1]);
-}
-
 /**
  * Change a product's fields (any of them, at least one; null clears an optional one). With an
  * `If-Match`, only the version it names is changed (412 otherwise, nothing written); without,
@@ -181,17 +176,13 @@ export async function updateProduct(
   ifMatch: string | undefined,
   nowMs: number,
 ): Promise<ProductView> {
-  const expected = ifMatch === undefined ? undefined : matchedVersion(ifMatch);
+  const expected = matchedVersions(ifMatch, 'product');
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as UpdateProductBody;
   const updated = await modifyProduct(
     principal.tenantId,
     productId,
     (current) => {
-      if (expected !== undefined && expected !== current.version) {
-        throw new PreconditionFailed(
-          `The product changed since it was read: it is at version ${current.version}, the If-Match names ${expected}. Read it again and retry.`,
-        );
-      }
+      requireMatch(expected, current.version, 'product');
       const { onHand: _onHand, ...listing } = current;
       const next: ProductListing = {
         ...listing,
@@ -261,14 +252,17 @@ export async function listProducts(principal: Caller, query: ListProductsInput, 
       return { items: page.items.map(productViewOf), ...(page.lastSk === undefined ? {} : { lastSk: page.lastSk }) };
     });
   }
-  // The same order and pages, from the in-memory search; a cursor is bound to its search and status.
+  // The same order and pages, from the in-memory search (filtered on the status its records
+  // hold); a cursor is bound to its search and status.
+  const where = status === 'ALL' ? undefined : (record: SearchRecord) => searchRecordStatus(record) === status;
   return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text, status } }, query, async ({ limit, afterSk }) => {
-    const matches = await searchMatches(principal.tenantId, search, status, limit + 1, afterSk);
-    const items = await readProductListings(
-      principal.tenantId,
-      matches.slice(0, limit).map((record) => record.id),
-    );
-    return { items: items.map(productViewOf), ...(matches.length > limit ? { lastSk: (matches[limit - 1] as SearchRecord).key } : {}) };
+    const { records } = await searchList(productSearchSource, principal.tenantId, search, {
+      limit: limit + 1,
+      ...(afterSk === undefined ? {} : { afterKey: afterSk }),
+      ...(where ? { where } : {}),
+    });
+    const items = await searchPageListings(principal.tenantId, records.slice(0, limit));
+    return { items: items.map(productViewOf), ...(records.length > limit ? { lastSk: (records[limit - 1] as SearchRecord).key } : {}) };
   });
 }
 
@@ -277,22 +271,18 @@ const recordMatches = (record: SearchRecord, query: SearchQuery): boolean =>
   record.words.split(FIELD_SEPARATOR).some((words) => words.includes(query.text)) ||
   (query.compact !== '' && record.digits.split(FIELD_SEPARATOR).some((digits) => digits.includes(query.compact)));
 
-/** Up to `count` search matches of `status` after the key `afterKey`, in the list's order: the search's pages, filtered on the status its records hold. */
-async function searchMatches(
-  tenantId: string,
-  search: SearchQuery,
-  status: ProductListStatus,
-  count: number,
-  afterKey: string | undefined,
-): Promise<SearchRecord[]> {
-  const kept: SearchRecord[] = [];
-  let after = afterKey;
-  for (;;) {
-    const { records } = await searchList(productSearchSource, tenantId, search, { limit: count, ...(after === undefined ? {} : { afterKey: after }) });
-    for (const record of records) if (status === 'ALL' || searchRecordStatus(record) === status) kept.push(record);
-    if (kept.length >= count || records.length < count) return kept.slice(0, count);
-    after = (records.at(-1) as SearchRecord).key;
-  }
+/**
+ * The listings of a search page, in its order: from the records, and for those whose record
+ * cut the description (or predates listings in records) from their items, in one BatchGetItem.
+ */
+async function searchPageListings(tenantId: string, records: SearchRecord[]): Promise<ProductListing[]> {
+  const held = records.map(searchRecordListing);
+  const missing = records.filter((_, index) => held[index] === undefined).map((record) => record.id);
+  const read = new Map((await readProductListings(tenantId, missing)).map((listing) => [listing.id, listing]));
+  return records.flatMap((record, index) => {
+    const listing = held[index] ?? read.get(record.id);
+    return listing ? [listing] : [];
+  });
 }
 
 /** A validated input number as an exact scaled integer (the schema allowed only these places). */

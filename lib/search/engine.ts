@@ -269,6 +269,8 @@ export interface SearchPageRequest {
   limit: number;
   /** Only records after this key (a cursor's position). */
   afterKey?: string;
+  /** Only records this keeps (a filter on what the record's view holds, such as a status), applied in memory beside the text. */
+  where?: (record: SearchRecord) => boolean;
 }
 
 /**

@@ -193,12 +193,17 @@ export class OrderedIndex {
 
   /**
    * Every record matching `query` after `afterKey` (from the start without it), in order:
-   * `offset` of them skipped, up to `limit` returned, and how many there are in all.
+   * `offset` of them skipped, up to `limit` returned, and how many there are in all; with
+   * `where`, only the records it keeps.
    */
-  page(query: SearchQuery | undefined, { offset = 0, limit, afterKey }: { offset?: number; limit: number; afterKey?: string }): IndexPage {
+  page(
+    query: SearchQuery | undefined,
+    { offset = 0, limit, afterKey, where }: { offset?: number; limit: number; afterKey?: string; where?: (record: SearchRecord) => boolean },
+  ): IndexPage {
     const records: SearchRecord[] = [];
     let total = 0;
     const take = (record: SearchRecord) => {
+      if (where && !where(record)) return;
       if (total >= offset && records.length < limit) records.push(record);
       total += 1;
     };

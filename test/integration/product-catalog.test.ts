@@ -160,6 +160,11 @@ describe('PATCH /inventory/products/{id}', () => {
     expect((await get(admin, created.id)).body).toMatchObject({ name: 'Sabão em pó', version: 2 });
     expect((await patch(admin, created.id, { name: 'Sabão' }, 'not an etag')).status).toBe(400);
     expect((await patch(admin, created.id, { name: 'Sabão líquido' })).body).toMatchObject({ name: 'Sabão líquido', version: 3 });
+    // `*` is any current version (it applies as without If-Match); a list matches any of its tags.
+    expect((await patch(admin, created.id, { brand: 'Limpo' }, '*')).body).toMatchObject({ brand: 'Limpo', version: 4 });
+    expect((await patch(admin, created.id, { brand: 'Brilho' }, '"1", W/"4"')).body).toMatchObject({ brand: 'Brilho', version: 5 });
+    expect((await patch(admin, created.id, { brand: 'Nada' }, '"3", "4"')).status).toBe(412);
+    expect((await get(admin, created.id)).body).toMatchObject({ brand: 'Brilho', version: 5 });
   });
 
   it('moves the SKU: the old one is free and the lists show the new one', async () => {

@@ -107,6 +107,43 @@ describe('GET /inventory/products?search=', () => {
     expect((await search(admin, 'café')).body).toEqual(['CAF-1000', 'CAF-500'].map((sku) => products.get(sku)));
   });
 
+  it('shows every field of a found product, a long description whole, and filters on the status in memory', async () => {
+    const admin = await newTenantWithAdmin();
+    const long = `${'Café especial de origem única, torra média. '.repeat(40)}Fim.`;
+    const body = (sku: string, description: string) => ({ sku, name: `Café ${sku}`, description, brand: 'Serra', unit: 'KG', salePrice: 12.5 });
+    const made = [];
+    for (const [sku, description] of [
+      ['CAF-LONGO', long],
+      ['CAF-CURTO', 'Torra média.'],
+    ] as const) {
+      const response = await call<ProductView>('POST', '/inventory/products', { cookies: admin.cookies, body: body(sku, description) });
+      expect(response.status).toBe(201);
+      made.push(response.body);
+    }
+    const [longOne, shortOne] = made as [ProductView, ProductView];
+    expect(longOne).toMatchObject({ description: long, salePrice: 12.5, brand: 'Serra', unit: 'KG' });
+    const inactive = [];
+    for (let index = 0; index < 30; index += 1) {
+      const sku = `CAF-X${String(index).padStart(2, '0')}`;
+      const response = await call<ProductView>('POST', '/inventory/products', {
+        cookies: admin.cookies,
+        body: { sku, name: `Café ${sku}`, status: index % 10 === 0 ? 'INACTIVE' : 'ACTIVE' },
+      });
+      expect(response.status).toBe(201);
+      if (index % 10 === 0) inactive.push(response.body);
+    }
+    // Before and after a fold (the records hold the listing in both the log and the chunks).
+    for (let round = 0; round < 2; round += 1) {
+      const found = await search(admin, 'serra');
+      expect(found.body).toEqual([shortOne, longOne]);
+      expect((await search(admin, 'cafe', '&status=INACTIVE&limit=2')).body).toEqual(inactive.slice(0, 2));
+      const next = nextLink(await search(admin, 'cafe', '&status=INACTIVE&limit=2'));
+      expect(next).not.toBeNull();
+      expect((await call<ProductView[]>('GET', next as string, { cookies: admin.cookies })).body).toEqual(inactive.slice(2));
+      expect((await search(admin, 'cafe', '&status=ALL&limit=100')).body).toHaveLength(32);
+    }
+  });
+
   it("folds the log into its chunks once it holds enough writes, within the function's grant, and answers the same", async () => {
     const admin = await newTenantWithAdmin();
     await createProducts(admin, CATALOG.slice(0, 1));

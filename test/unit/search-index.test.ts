@@ -155,6 +155,21 @@ describe('OrderedIndex', () => {
     }
   });
 
+  it('keeps only the records a `where` keeps, in the same order, counted and paged among themselves', () => {
+    const records = Array.from({ length: 600 }, (_, index) =>
+      record(`k${String(index).padStart(4, '0')}#${index}`, index % 7 === 0 ? 'rare' : 'common', '', String(index)),
+    );
+    const index = OrderedIndex.of(records);
+    const where = (entry: SearchRecord) => entry.words === 'rare';
+    const rare = records.filter(where).map((entry) => entry.id);
+    expect(index.page(undefined, { limit: 1_000, where }).total).toBe(rare.length);
+    expect(index.page(searchQuery('r'), { limit: 10, where }).records.map((entry) => entry.id)).toEqual(rare.slice(0, 10));
+    expect(index.page(searchQuery('r'), { limit: 10, offset: 5, where }).records.map((entry) => entry.id)).toEqual(rare.slice(5, 15));
+    const afterKey = (records[300] as SearchRecord).key;
+    expect(index.page(undefined, { limit: 3, afterKey, where }).records.map((entry) => entry.id)).toEqual(['301', '308', '315']);
+    expect(index.page(searchQuery('common'), { limit: 10, where }).total).toBe(0);
+  });
+
   it('never matches a query across two fields or two records', () => {
     const index = OrderedIndex.of([record('a#1', 'abc\u001fdef', '123\u001f456', '1'), record('b#2', 'ghi', '789', '2')]);
     expect(index.page(searchQuery('cd'), { limit: 10 }).total).toBe(0);

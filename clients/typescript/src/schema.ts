@@ -5133,7 +5133,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the product as the client read it (`"3"`). The change applies only to that version: if someone changed the product since, 412 and nothing changes. Without it the change applies to the product as it is. */
+                /** @description The `ETag` of the product as the client read it (`"3"`; several, comma-separated, match any). The change applies only to that version: if someone changed the product since, 412 and nothing changes. Without it, or with `*`, the change applies to the product as it is. */
                 "If-Match"?: string;
             };
             path: {
