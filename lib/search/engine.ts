@@ -271,6 +271,8 @@ export interface SearchPageRequest {
   afterKey?: string;
   /** Only records this keeps (a filter on what the record's view holds, such as a status), applied in memory beside the text. */
   where?: (record: SearchRecord) => boolean;
+  /** False: stop at the page's last record rather than count every match (the page's `total` is then partial). */
+  count?: boolean;
 }
 
 /**

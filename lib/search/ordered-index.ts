@@ -194,14 +194,23 @@ export class OrderedIndex {
   /**
    * Every record matching `query` after `afterKey` (from the start without it), in order:
    * `offset` of them skipped, up to `limit` returned, and how many there are in all; with
-   * `where`, only the records it keeps.
+   * `where`, only the records it keeps; with `count: false`, the walk stops once the page is
+   * full and `total` counts only what it walked (a page that needs no total reads no further).
    */
   page(
     query: SearchQuery | undefined,
-    { offset = 0, limit, afterKey, where }: { offset?: number; limit: number; afterKey?: string; where?: (record: SearchRecord) => boolean },
+    {
+      offset = 0,
+      limit,
+      afterKey,
+      where,
+      count = true,
+    }: { offset?: number; limit: number; afterKey?: string; where?: (record: SearchRecord) => boolean; count?: boolean },
   ): IndexPage {
     const records: SearchRecord[] = [];
     let total = 0;
+    // Without `count`, the walk stops at the page's last record (total is then what was walked).
+    const done = () => !count && records.length >= limit;
     const take = (record: SearchRecord) => {
       if (where && !where(record)) return;
       if (total >= offset && records.length < limit) records.push(record);
@@ -215,18 +224,18 @@ export class OrderedIndex {
       startAt = this.position(segment.records, afterKey);
       if (segment.records[startAt]?.key === afterKey) startAt += 1;
     }
-    for (let segmentIndex = first; segmentIndex < this.segments.length; segmentIndex += 1) {
+    for (let segmentIndex = first; segmentIndex < this.segments.length && !done(); segmentIndex += 1) {
       const segment = this.segments[segmentIndex] as Segment;
       const from = segmentIndex === first ? startAt : 0;
       if (!query) {
-        for (let at = from; at < segment.records.length; at += 1) take(segment.records[at] as SearchRecord);
+        for (let at = from; at < segment.records.length && !done(); at += 1) take(segment.records[at] as SearchRecord);
         continue;
       }
       const texts = segment.texts();
       const hits = new Uint8Array(segment.records.length);
       Segment.mark(texts.words, texts.wordStarts, query.text, hits);
       if (query.compact !== '') Segment.mark(texts.digits, texts.digitStarts, query.compact, hits);
-      for (let at = from; at < hits.length; at += 1) if (hits[at] === 1) take(segment.records[at] as SearchRecord);
+      for (let at = from; at < hits.length && !done(); at += 1) if (hits[at] === 1) take(segment.records[at] as SearchRecord);
     }
     return { records, total };
   }

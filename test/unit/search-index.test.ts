@@ -168,6 +168,13 @@ describe('OrderedIndex', () => {
     const afterKey = (records[300] as SearchRecord).key;
     expect(index.page(undefined, { limit: 3, afterKey, where }).records.map((entry) => entry.id)).toEqual(['301', '308', '315']);
     expect(index.page(searchQuery('common'), { limit: 10, where }).total).toBe(0);
+    // Without counting, the walk stops once the page is full: the same page, a partial total.
+    const calls: string[] = [];
+    const counted = (entry: SearchRecord) => (calls.push(entry.id), where(entry));
+    const page = index.page(undefined, { limit: 3, where: counted, count: false });
+    expect(page.records.map((entry) => entry.id)).toEqual(rare.slice(0, 3));
+    expect(page.total).toBe(3);
+    expect(calls).toHaveLength(15);
   });
 
   it('never matches a query across two fields or two records', () => {
