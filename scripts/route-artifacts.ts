@@ -1,7 +1,7 @@
 /**
  * What the repository derives from each route's manifest entry and its handler's docs, besides the
  * OpenAPI document (tools/openapi): the `sam local invoke` sample event of every route, the
- * README's route table and docs/deploy.md's list of invoke commands. `npm run routes` writes
+ * route table of docs/routes.md and docs/deploy.md's list of invoke commands. `npm run routes` writes
  * them; `test/unit/route-artifacts.test.ts` fails, naming that command, when a file is stale.
  *
  * The authorizer's and the scheduled job's sample events are not routes: they stay written
@@ -144,14 +144,14 @@ export function sampleEvent(route: Route, spec: Spec): Record<string, unknown> {
   };
 }
 
-/** Who may call a route, as the README says it: the caller, and the scope an API key needs when one may. */
+/** Who may call a route, as the route table says it: the caller, and the scope an API key needs when one may. */
 function accessOf(route: Route, spec: Spec): string {
   const caller = spec.access ?? (spec.refreshCookie ? 'refresh cookie' : route.auth === 'public' ? 'public' : 'session');
   return route.apiKey ? `${caller} or API key (${route.apiKey.resource}: ${route.apiKey.access})` : caller;
 }
 
-/** The README's route table (section "Routes"). */
-export function readmeRouteTable(routes: ListedRoute[], specOf: (id: RouteId) => Spec): string {
+/** The route table of docs/routes.md. */
+export function routeTable(routes: ListedRoute[], specOf: (id: RouteId) => Spec): string {
   const rows = routes.map(
     (route) => `| ${route.method} | ${route.path} | ${accessOf(route, specOf(route.id))} | ${route.handler} | ${specOf(route.id).notes} |`,
   );
@@ -191,8 +191,8 @@ export function generatedFiles(): Map<string, string> {
   const specOf = (id: RouteId): Spec => routeHandlers[id].docs;
   const files = new Map<string, string>();
   for (const route of routes) files.set(eventFileOf(route.handler), json(sampleEvent(route, specOf(route.id))));
-  const readme = readFileSync(fromRoot('README.md'), 'utf8');
-  files.set('README.md', replaceBetweenMarkers(readme, 'routes', readmeRouteTable(routes, specOf), 'README.md'));
+  const table = readFileSync(fromRoot('docs/routes.md'), 'utf8');
+  files.set('docs/routes.md', replaceBetweenMarkers(table, 'routes', routeTable(routes, specOf), 'docs/routes.md'));
   const deploy = readFileSync(fromRoot('docs/deploy.md'), 'utf8');
   files.set('docs/deploy.md', replaceBetweenMarkers(deploy, 'sam-invoke', samInvokeList(routes), 'docs/deploy.md'));
   return files;

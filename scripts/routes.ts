@@ -1,7 +1,7 @@
 /**
  * `npm run routes`: write what is derived from the route manifest and the handlers' specs
- * (scripts/route-artifacts.ts): each route's sample event under events/, the README's route
- * table and docs/deploy.md's `sam local invoke` list. Run it after adding or changing a route.
+ * (scripts/route-artifacts.ts): each route's sample event under events/, the route
+ * table of docs/routes.md and docs/deploy.md's `sam local invoke` list. Run it after adding or changing a route.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fromRoot } from '../infra/paths';

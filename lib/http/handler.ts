@@ -249,7 +249,7 @@ export function httpHandler<
 
   const handler: Handler = (event, context) => (built ??= build())(event, context);
   // Tooling reads both, with the route's docs: the OpenAPI document, the sample events, the
-  // default bench scenario and the README's route table are derived from them.
+  // default bench scenario and the route table of docs/routes.md are derived from them.
   return Object.assign(handler, { route, input: spec });
 }
 

@@ -11,7 +11,7 @@ export type CookieEffect = 'issued' | 'cleared' | 'cleared-if-current';
  * Everything about a route that is neither the manifest's nor what the handler validates:
  * what it answers, and the words and the sample request the tooling derives from it. The
  * OpenAPI document (tools/openapi), the sample events of `sam local invoke`, the default
- * benchmark scenario and the README's route table all read it; nothing of it is restated
+ * benchmark scenario and the route table of docs/routes.md all read it; nothing of it is restated
  * elsewhere.
  *
  * It is stated in the handler's file, in a statement labelled `ROUTE_DOCS:`, which the
@@ -41,9 +41,9 @@ export interface RouteDocs {
   description?: string;
   /** A public route that reads the refresh cookie instead of the access cookie. */
   refreshCookie?: boolean;
-  /** Who may call it, for the README's route table; `public`, `refresh cookie` or `session` by default. */
+  /** Who may call it, for the route table of docs/routes.md; `public`, `refresh cookie` or `session` by default. */
   access?: string;
-  /** The README route table's last column: the answer and the rules in a line. */
+  /** The route table's last column (docs/routes.md): the answer and the rules in a line. */
   notes: string;
   /** A typical request (the sample event, the default benchmark scenario): what its schemas accept. */
   example?: {

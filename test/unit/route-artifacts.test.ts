@@ -6,8 +6,8 @@ import { exampleRequest, FIX_COMMAND, generatedFiles, replaceBetweenMarkers, sam
 import { routeHandlers } from '../../tools/openapi/handlers';
 
 /**
- * The files derived from the manifest and the handlers' specs (sample events, the README's
- * route table, docs/deploy.md's invoke list) are what `npm run routes` writes now: a route
+ * The files derived from the manifest and the handlers' specs (sample events, the route
+ * table of docs/routes.md, docs/deploy.md's invoke list) are what `npm run routes` writes now: a route
  * added or changed without running it fails here, and the failure says what to run.
  */
 describe('generated route files', () => {
@@ -18,9 +18,9 @@ describe('generated route files', () => {
     expect(present === content, `${file} is ${present === undefined ? 'missing' : 'stale'}: run \`${FIX_COMMAND}\``).toBe(true);
   });
 
-  it('covers every route with a sample event, plus the README and docs/deploy.md', () => {
+  it('covers every route with a sample event, plus docs/routes.md and docs/deploy.md', () => {
     expect(files.map(([file]) => file).sort()).toEqual(
-      [...routeList().map((route) => `events/${route.handler.split('/').pop()?.replace(/\.ts$/, '.json')}`), 'README.md', 'docs/deploy.md'].sort(),
+      [...routeList().map((route) => `events/${route.handler.split('/').pop()?.replace(/\.ts$/, '.json')}`), 'docs/routes.md', 'docs/deploy.md'].sort(),
     );
   });
 
