@@ -3,7 +3,7 @@ import { ProblemError } from '@backoffice/client';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TextField } from '../src/components/Field';
+import { TextAreaField, TextField } from '../src/components/Field';
 import { ProblemAlert } from '../src/components/ProblemAlert';
 import { maskDocument } from '../src/format/masks';
 import { I18nProvider, type Locale } from '../src/i18n';
@@ -58,5 +58,23 @@ describe('TextField', () => {
     expect(input.getAttribute('aria-invalid')).toBe('true');
     const described = input.getAttribute('aria-describedby') ?? '';
     expect(document.getElementById(described)?.textContent).toBe('document: check digits do not match');
+  });
+});
+
+function NotesField({ error }: { error?: string }) {
+  const [value, setValue] = useState('');
+  return <TextAreaField label="Description" value={value} onValueChange={setValue} hint="Up to 2,000 characters." error={error} />;
+}
+
+describe('TextAreaField', () => {
+  it('keeps line breaks, and is described by its hint and error as every field is', () => {
+    render(<NotesField error="description: too long" />);
+    const area = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Description' });
+    expect(area.tagName).toBe('TEXTAREA');
+    fireEvent.change(area, { target: { value: 'Medium roast.\nPadded pack.' } });
+    expect(area.value).toBe('Medium roast.\nPadded pack.');
+    expect(area.getAttribute('aria-invalid')).toBe('true');
+    const described = (area.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(described).toEqual(['Up to 2,000 characters.', 'description: too long']);
   });
 });

@@ -32,12 +32,12 @@ const movement = (type: string) => ({
 });
 const notEnough = { type: 'https://problems.backoffice.dev/conflict', title: 'Conflict', status: 409, detail: 'Not enough stock: 1 on hand, 2 requested' };
 
-function renderForm(locale: Locale) {
+function renderForm(locale: Locale, status: 'ACTIVE' | 'INACTIVE' = 'ACTIVE') {
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
       <I18nProvider locale={locale}>
-        <MovementForm productId={PRODUCT} warehouses={[WAREHOUSE]} />
+        <MovementForm productId={PRODUCT} status={status} warehouses={[WAREHOUSE]} />
       </I18nProvider>
     </QueryClientProvider>,
   );
@@ -137,5 +137,26 @@ describe('the movement form', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Unit cost' }), { target: { value: '1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Record movement' }));
     await screen.findByText('must be at most 1000000000');
+  });
+
+  it('warns that an inactive product takes no IN or SALE, and offers only OUT and ADJUSTMENT', async () => {
+    post.mockResolvedValueOnce(json(201, movement('OUT')));
+    renderForm('en', 'INACTIVE');
+    expect(screen.getByText(/This product is inactive: it takes no IN or SALE movements\./)).toBeTruthy();
+    const type = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Type' });
+    expect(Array.from(type.options, (option) => option.value)).toEqual(['OUT', 'ADJUSTMENT']);
+    expect(type.value).toBe('OUT');
+    expect(document.getElementById(type.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Inactive product: OUT or ADJUSTMENT only.');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity' }), { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Record movement' }));
+    await screen.findByText('OUT movement recorded; balances and history refreshed.');
+    expect(sent().map(({ body }) => body)).toEqual([{ productId: PRODUCT, warehouseId: WAREHOUSE.id, type: 'OUT', quantity: 2 }]);
+  });
+
+  it('says nothing of it for an active product, which takes every type', () => {
+    renderForm('pt-BR');
+    expect(screen.queryByText(/Este produto está inativo/)).toBeNull();
+    const type = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Tipo' });
+    expect(Array.from(type.options, (option) => option.value)).toEqual(['IN', 'OUT', 'SALE', 'ADJUSTMENT']);
   });
 });

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { checkMovement, unitCostRule, type MovementInput } from '../src/pages/inventory/movement';
+import { checkMovement, movementTypesFor, unitCostRule, type MovementInput } from '../src/pages/inventory/movement';
 
 const PRODUCT = '11111111-1111-4111-8111-111111111111';
 const WAREHOUSE = '22222222-2222-4222-8222-222222222222';
 const input = (over: Partial<MovementInput>): MovementInput => ({ type: 'IN', warehouseId: WAREHOUSE, quantity: '', unitCost: '', occurredAt: '', ...over });
 
 describe('the movement form: fields per type', () => {
+  it('offers every type to an active product, only OUT and ADJUSTMENT to an inactive one', () => {
+    expect(movementTypesFor('ACTIVE')).toEqual(['IN', 'OUT', 'SALE', 'ADJUSTMENT']);
+    expect(movementTypesFor('INACTIVE')).toEqual(['OUT', 'ADJUSTMENT']);
+  });
+
   it('asks a unit cost for IN, refuses it for OUT and SALE, takes it optionally for ADJUSTMENT', () => {
     expect(unitCostRule('IN')).toBe('required');
     expect(unitCostRule('OUT')).toBe('refused');

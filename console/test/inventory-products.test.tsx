@@ -18,7 +18,8 @@ const answer = (body: unknown) => ({
 const product = (sku: string) => ({ id: `id-${sku}`, sku, name: `Product ${sku}`, createdAt: '2026-11-20T10:00:00.000Z' });
 
 type Call = [string, { params: { query: Record<string, unknown> }; signal: AbortSignal }];
-const calls = () => get.mock.calls as Call[];
+/** The product list's reads (the category filter reads the categories too). */
+const calls = () => (get.mock.calls as Call[]).filter(([path]) => path === '/inventory/products');
 
 beforeEach(() => {
   get.mockReset();
@@ -27,7 +28,8 @@ afterEach(cleanup);
 
 describe('the product search', () => {
   it('asks once the typing pauses (~300 ms), and cancels a search overtaken by a newer one', async () => {
-    get.mockImplementation((_path: string, { params, signal }: Call[1]) => {
+    get.mockImplementation((path: string, { params, signal }: Call[1]) => {
+      if (path === '/inventory/categories') return Promise.resolve(answer([]));
       const search = params.query.search as string | undefined;
       if (search === 'caf') return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
       return Promise.resolve(answer(search ? [product('CAFE-500')] : [product('CAFE-500'), product('CHA-100')]));

@@ -22,7 +22,7 @@ export interface HistoryFilters {
 
 /**
  * Inventory's query keys: everything under `all` (a new warehouse or product refreshes it
- * whole), the product lists under `productLists` (a changed or deleted product refreshes them),
+ * whole, the categories' counts with it), the product lists under `productLists` (a changed or deleted product refreshes them),
  * each product's own under `product(id)` (a movement refreshes them), and the dashboard's under
  * `dashboard` (its totals move with every movement, its names with every product change).
  */
@@ -31,9 +31,11 @@ export const inventoryKeys = {
   warehouses: (cursor: string | undefined) => [...inventoryKeys.all, 'warehouses', 'list', cursor ?? null] as const,
   warehousePicker: () => [...inventoryKeys.all, 'warehouses', 'picker'] as const,
   productLists: ['inventory', 'products'] as const,
-  /** A list page's key holds its query as sent: the status only when not the API's default (ACTIVE). */
-  products: (search: string, cursor: string | undefined, status: ProductStatusFilter = 'ACTIVE') =>
-    [...inventoryKeys.productLists, 'list', search, cursor ?? null, ...(status === 'ACTIVE' ? [] : [status])] as const,
+  /** A list page's key holds its query as sent: the status only when not the API's default (ACTIVE), the category only when chosen. */
+  products: (search: string, cursor: string | undefined, status: ProductStatusFilter = 'ACTIVE', categoryId = '') =>
+    [...inventoryKeys.productLists, 'list', search, cursor ?? null, ...(status === 'ACTIVE' ? [] : [status]), ...(categoryId ? [{ categoryId }] : [])] as const,
+  /** The categories (api/categories.ts): their product counts move with every product created, changed or deleted. */
+  categories: ['inventory', 'categories'] as const,
   product: (id: string) => [...inventoryKeys.all, 'product', id] as const,
   productDetails: (id: string) => [...inventoryKeys.product(id), 'details'] as const,
   balance: (productId: string, warehouseId: string) => [...inventoryKeys.product(productId), 'balance', warehouseId] as const,
@@ -66,16 +68,24 @@ export function useAllWarehouses() {
 
 /**
  * GET /inventory/products, one page by SKU of the products of a status (ACTIVE, the API's
- * default, is not sent), of a search (empty: every product of that status); a stale search is
- * cancelled through the query's signal.
+ * default, is not sent), of a category (empty: any), of a search (empty: every product of that
+ * status); a stale search is cancelled through the query's signal.
  */
-export function useProducts(search: string, cursor: string | undefined, status: ProductStatusFilter = 'ACTIVE') {
+export function useProducts(search: string, cursor: string | undefined, status: ProductStatusFilter = 'ACTIVE', categoryId = '') {
   return useQuery({
-    queryKey: inventoryKeys.products(search, cursor, status),
+    queryKey: inventoryKeys.products(search, cursor, status, categoryId),
     queryFn: ({ signal }) =>
       linkPage(
         api.GET('/inventory/products', {
-          params: { query: { limit: PAGE_SIZE, ...(status === 'ACTIVE' ? {} : { status }), ...(search ? { search } : {}), ...(cursor ? { cursor } : {}) } },
+          params: {
+            query: {
+              limit: PAGE_SIZE,
+              ...(status === 'ACTIVE' ? {} : { status }),
+              ...(categoryId ? { categoryId } : {}),
+              ...(search ? { search } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
           signal,
         }),
       ),
@@ -150,7 +160,7 @@ export const createWarehouse = (key: IdempotencyHeader, name: string) => unwrap(
 /** POST /inventory/products with the form's Idempotency-Key. */
 export const createProduct = (key: IdempotencyHeader, body: CreateProduct) => unwrap(api.POST('/inventory/products', { params: { header: key }, body }));
 
-/** A product's `If-Match`: the version it was read at, quoted as its ETag is (`"3"`). */
+/** A product's or a category's `If-Match`: the version it was read at, quoted as its ETag is (`"3"`). */
 export const ifMatchOf = (version: number) => `"${version}"`;
 
 /**
@@ -190,6 +200,8 @@ export function useUpdateProduct(id: string, { onSuccess }: MutationCallbacks<Pr
       onSuccess?.(product, change);
       await queryClient.invalidateQueries({ queryKey: inventoryKeys.productLists });
       await queryClient.invalidateQueries({ queryKey: inventoryKeys.dashboard });
+      // A product moved between categories changes both counts.
+      if (change.body.categoryId !== undefined) await queryClient.invalidateQueries({ queryKey: inventoryKeys.categories });
     },
     // Someone changed it since: what the page shows of it is old too.
     onError: (error) => (isProblem(error, 412) ? queryClient.invalidateQueries({ queryKey: inventoryKeys.productDetails(id) }) : undefined),
@@ -198,7 +210,7 @@ export function useUpdateProduct(id: string, { onSuccess }: MutationCallbacks<Pr
 
 /**
  * DELETE /inventory/products/{id}: only a product that never had a movement (409 otherwise:
- * deactivate it). Its queries are dropped; the lists and the dashboard read again.
+ * deactivate it). Its queries are dropped; the lists, the dashboard and the category counts read again.
  */
 export function useDeleteProduct(id: string, { onSuccess }: MutationCallbacks<void, void> = {}) {
   const queryClient = useQueryClient();
@@ -211,6 +223,7 @@ export function useDeleteProduct(id: string, { onSuccess }: MutationCallbacks<vo
       queryClient.removeQueries({ queryKey: inventoryKeys.product(id) });
       await queryClient.invalidateQueries({ queryKey: inventoryKeys.productLists });
       await queryClient.invalidateQueries({ queryKey: inventoryKeys.dashboard });
+      await queryClient.invalidateQueries({ queryKey: inventoryKeys.categories });
     },
   });
 }

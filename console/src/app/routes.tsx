@@ -24,6 +24,7 @@ export const ROUTES: readonly PageRoute[] = [
   { path: '/suppliers', access: 'signed-in', page: lazy(() => import('../pages/suppliers/SuppliersPage')) },
   { path: '/inventory', access: 'signed-in', page: lazy(() => import('../pages/inventory/InventoryPage')) },
   { path: '/inventory/products/:id', access: 'signed-in', page: lazy(() => import('../pages/inventory/ProductPage')) },
+  { path: '/inventory/categories', access: 'signed-in', page: lazy(() => import('../pages/categories/CategoriesPage')) },
   { path: '/imports', access: 'signed-in', page: lazy(() => import('../pages/imports/ImportsPage')) },
   { path: '/exports', access: 'signed-in', page: lazy(() => import('../pages/exports/ExportsPage')) },
   { path: '/administration', access: 'signed-in', page: lazy(() => import('../pages/settings/AdministrationPage')) },

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 interface FieldFrame {
   label: string;
@@ -48,6 +48,29 @@ export function TextField({ label, error, hint, value, onValueChange, mask, id: 
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, { label, error, hint })}
         {...input}
+      />
+    </Frame>
+  );
+}
+
+type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'> & {
+  value: string;
+  onValueChange: (value: string) => void;
+};
+
+/** A labelled multi-line field (a product's description keeps its line breaks, which an input would drop). */
+export function TextAreaField({ label, error, hint, value, onValueChange, id: givenId, ...textarea }: FieldFrame & TextAreaProps) {
+  const generated = useId();
+  const id = givenId ?? generated;
+  return (
+    <Frame id={id} label={label} error={error} hint={hint}>
+      <textarea
+        id={id}
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, error, hint })}
+        {...textarea}
       />
     </Frame>
   );

@@ -15,15 +15,16 @@ import {
   type Tenant,
 } from './harness';
 import { ConsolePage } from './pages/console-page';
-import { InventoryPage } from './pages/inventory-page';
+import { InventoryPage, ProductPage } from './pages/inventory-page';
 import { SignInPage } from './pages/sign-in-page';
 
 /**
  * The product catalog by hand: every field of a product edited on its page and saved; a save
  * after someone else changed the product refused (412) with what to do, then reloaded; the list
  * filtered by status; a barcode scanner's digits and Enter opening the product; a product
- * without movements deleted, one with movements kept with the advice to deactivate it; and the
- * pages on a 360-px-wide phone.
+ * without movements deleted, one with movements kept with the advice to deactivate it; the
+ * movement form of an inactive product, which says what it takes before anything is sent; and
+ * the pages on a 360-px-wide phone.
  */
 const FLOW = 'products';
 
@@ -69,7 +70,7 @@ class ProductCatalogPage extends ConsolePage {
 
   /** The values the details show, in their order (SKU … status), without the dates. */
   async shownValues(): Promise<string[]> {
-    return (await this.details.getByRole('definition').allTextContents()).slice(0, 10);
+    return (await this.details.getByRole('definition').allTextContents()).slice(0, 11);
   }
 
   get editButton() {
@@ -146,6 +147,7 @@ describe.each(LANGUAGES)('product catalog (%s)', (language) => {
       'Café torrado 500 g',
       t.notSet,
       t.notSet,
+      t.notSet,
       t.unitOption('UN'),
       t.notSet,
       t.notSet,
@@ -205,6 +207,7 @@ describe.each(LANGUAGES)('product catalog (%s)', (language) => {
       'Café torrado 1 kg',
       'Torra média.\nPacote almofadado.',
       'Pilão',
+      t.notSet,
       t.unitOption('KG'),
       '7891234567802',
       '09012100',
@@ -323,6 +326,54 @@ describe.each(LANGUAGES)('product catalog (%s)', (language) => {
     await expect.poll(() => view.deleteDialog.count()).toBe(0);
   });
 
+  it('warns on the movement form of an inactive product that it takes no IN or SALE, and offers only OUT and ADJUSTMENT', async () => {
+    const product = await create({ sku: 'FORA-DE-LINHA', name: 'Saiu de linha' });
+    const warehouse = await apiCall<{ id: string }>(server, 'POST', '/inventory/warehouses', { name: 'Depósito Norte' }, tenant.cookie);
+    expect(warehouse.status).toBe(201);
+    const stocked = await apiCall(
+      server,
+      'POST',
+      '/inventory/movements',
+      { productId: product.id, warehouseId: warehouse.body.id, type: 'IN', quantity: 3, unitCost: 4 },
+      tenant.cookie,
+    );
+    expect(stocked.status).toBe(201);
+    const view = new ProductPage(page, language, server.consoleUrl);
+    await view.open(`/inventory/products/${product.id}`);
+    await view.title('FORA-DE-LINHA', 'Saiu de linha').waitFor();
+    const options = () => view.type.locator('option').evaluateAll((list) => list.map((option) => (option as HTMLOptionElement).value));
+    expect(await options()).toEqual(['IN', 'OUT', 'SALE', 'ADJUSTMENT']);
+    expect(await view.form.getByText(t.inactiveMovements).count()).toBe(0);
+
+    // Deactivated on its page: the form says at once what an inactive product takes.
+    const catalog = new ProductCatalogPage(page, language, server.consoleUrl);
+    await catalog.editButton.click();
+    await catalog.field(t.status).selectOption('INACTIVE');
+    await catalog.save.click();
+    await catalog.status.getByText(t.productSaved).waitFor();
+    await view.form.getByText(t.inactiveMovements, { exact: true }).waitFor();
+    await expect.poll(options).toEqual(['OUT', 'ADJUSTMENT']);
+    expect(await view.type.inputValue()).toBe('OUT');
+    expect(await view.form.getByText(t.inactiveTypesHint, { exact: true }).isVisible()).toBe(true);
+    await checkpoint(page, language, FLOW, '7-inactive-movement');
+
+    // What it still takes: its stock leaves.
+    await view.fill({ type: 'OUT', warehouse: 'Depósito Norte', quantity: '3' });
+    await view.record.click();
+    await view.status.getByText(t.movementRecorded('OUT')).waitFor();
+    const moved = await apiCall<{ items: { type: string; quantity: number }[] }>(
+      server,
+      'GET',
+      `/inventory/movements?productId=${product.id}`,
+      undefined,
+      tenant.cookie,
+    );
+    expect(moved.body.items.map((movement) => [movement.type, movement.quantity])).toEqual([
+      ['OUT', 3],
+      ['IN', 3],
+    ]);
+  });
+
   it('fits a 360-px-wide phone: the product page, its form and the list', async () => {
     const product = await create({ sku: 'TELEFONE-360', name: 'Produto visto num telefone', brand: 'Marca com um nome bem comprido' });
     await page.setViewportSize({ width: 360, height: 780 });
@@ -333,13 +384,13 @@ describe.each(LANGUAGES)('product catalog (%s)', (language) => {
       await view.editButton.click();
       await view.field(t.salePrice).waitFor();
       expect(await overflow()).toBeLessThanOrEqual(0);
-      await checkpoint(page, language, FLOW, '7-phone-form');
+      await checkpoint(page, language, FLOW, '8-phone-form');
 
       const inventory = new InventoryPage(page, language, server.consoleUrl);
       await inventory.open('/inventory');
       await inventory.productLink('TELEFONE-360').waitFor();
       expect(await overflow()).toBeLessThanOrEqual(0);
-      await checkpoint(page, language, FLOW, '8-phone-list');
+      await checkpoint(page, language, FLOW, '9-phone-list');
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }

@@ -1,13 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { idempotencyKey } from '../../api/client';
-import { useRecordMovement } from '../../api/inventory';
+import { useRecordMovement, type Product } from '../../api/inventory';
 import { fieldErrors } from '../../api/problems';
 import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useLocale, useMessages } from '../../i18n';
 import {
   checkMovement,
-  MOVEMENT_TYPES,
+  movementTypesFor,
   QUANTITY_PLACES,
   UNIT_COST_PLACES,
   unitCostRule,
@@ -46,12 +46,17 @@ function problemText(t: InventoryTexts, problem: MovementProblem | undefined, pl
  * Records a movement of one product (POST /inventory/movements). One Idempotency-Key per open
  * form: kept across a failed submit, a retry and a double click, renewed only after success, so
  * the server records each submit once. After success the balances and the history are
- * refreshed and a status line says so.
+ * refreshed and a status line says so. An INACTIVE product is offered only the types it takes
+ * (OUT and ADJUSTMENT), with a warning that says why before anything is sent.
  */
-export function MovementForm({ productId, warehouses }: { productId: string; warehouses: readonly WarehouseOption[] }) {
+export function MovementForm({ productId, status, warehouses }: { productId: string; status: Product['status']; warehouses: readonly WarehouseOption[] }) {
   const t = useMessages(inventoryMessages);
   const { locale } = useLocale();
-  const [type, setType] = useState<MovementType>('IN');
+  const [chosen, setType] = useState<MovementType>('IN');
+  // The product may become inactive while the form is open (edited above): a type it no longer takes gives way to the first it does.
+  const types = movementTypesFor(status);
+  const type = types.includes(chosen) ? chosen : (types[0] ?? chosen);
+  const inactive = status === 'INACTIVE';
   const [warehouseId, setWarehouseId] = useState(warehouses.length === 1 ? (warehouses[0]?.id ?? '') : '');
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<MovementErrors>({});
@@ -93,15 +98,16 @@ export function MovementForm({ productId, warehouses }: { productId: string; war
     <form className="form" onSubmit={onSubmit} noValidate aria-labelledby="movement-form-title">
       <h2 id="movement-form-title">{t.newMovement}</h2>
       {warehouses.length === 0 ? <p className="alert alert-warn">{t.needWarehouse}</p> : null}
+      {inactive ? <p className="alert alert-warn">{t.inactiveMovements}</p> : null}
       {record.error ? <ProblemAlert error={record.error} /> : null}
       <div className="form-row">
         <SelectField
           label={t.type}
           value={type}
           onValueChange={(value) => edit(() => setType(value as MovementType))}
-          options={MOVEMENT_TYPES.map((value) => ({ value, label: t.typeNames(value) }))}
+          options={types.map((value) => ({ value, label: t.typeNames(value) }))}
           error={server.type}
-          hint={type === 'ADJUSTMENT' ? t.adjustmentHint : undefined}
+          hint={[inactive ? t.inactiveTypesHint : '', type === 'ADJUSTMENT' ? t.adjustmentHint : ''].filter(Boolean).join(' ') || undefined}
         />
         <SelectField
           label={t.warehouse}

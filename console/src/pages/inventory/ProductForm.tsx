@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useUpdateProduct, type Product } from '../../api/inventory';
 import { fieldErrors, isProblem } from '../../api/problems';
-import { SelectField, TextField } from '../../components/Field';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useLocale, useMessages } from '../../i18n';
+import { CategoryField } from './CategoryField';
 import { inventoryMessages, type InventoryTexts } from './messages';
 import {
   PRICE_PLACES,
@@ -16,7 +17,6 @@ import {
   type ProductProblems,
   type ProductStatus,
 } from './product';
-import { TextAreaField } from './TextAreaField';
 import { UnitField } from './UnitField';
 
 function problemText(t: InventoryTexts, problem: ProductProblem | undefined): string | undefined {
@@ -111,6 +111,8 @@ export function ProductForm({
   const stale = isProblem(update.error, 412);
   const server = fieldErrors(update.error);
   const errorOf = (field: ProductField) => server[field] ?? problemText(t, problems[field]);
+  // A 404 of a change that names a category: that category was deleted meanwhile (the product's own 404 names none).
+  const categoryGone = isProblem(update.error, 404) && Boolean(update.variables?.body.categoryId);
 
   return (
     <form className="form product-form" onSubmit={onSubmit} noValidate aria-label={t.editProduct}>
@@ -140,6 +142,7 @@ export function ProductForm({
       <div className="form-row">
         <TextField label={t.brand} value={form.brand} onValueChange={set('brand')} error={errorOf('brand')} autoComplete="off" maxLength={120} />
         <UnitField value={form.unit} onValueChange={set('unit')} error={errorOf('unit')} />
+        <CategoryField value={form.categoryId} onValueChange={set('categoryId')} error={errorOf('categoryId') ?? (categoryGone ? t.categoryGone : undefined)} />
         <SelectField
           label={t.status}
           value={form.status}

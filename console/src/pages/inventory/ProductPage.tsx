@@ -92,7 +92,7 @@ export default function ProductPage() {
         <>
           <Balances productId={id} warehouses={list} />
           <section className="card">
-            <MovementForm productId={id} warehouses={list} />
+            <MovementForm productId={id} status={product.data.status} warehouses={list} />
           </section>
           <StockHistory productId={id} warehouses={list} />
         </>

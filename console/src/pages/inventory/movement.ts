@@ -10,6 +10,19 @@ import type { Locale } from '../../i18n';
  */
 export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
+type ProductStatus = components['schemas']['Product']['status'];
+
+/** The types an INACTIVE product refuses (409): those that bring or sell stock. */
+const REFUSED_WHEN_INACTIVE: readonly MovementType[] = ['IN', 'SALE'];
+
+/**
+ * The types a product of this status takes: every one when ACTIVE; OUT and ADJUSTMENT only
+ * when INACTIVE (its stock can still leave or be counted down to zero), so the form offers
+ * only what the API would accept.
+ */
+export function movementTypesFor(status: ProductStatus): readonly MovementType[] {
+  return status === 'INACTIVE' ? MOVEMENT_TYPES.filter((type) => !REFUSED_WHEN_INACTIVE.includes(type)) : MOVEMENT_TYPES;
+}
 export type CreateMovement = components['schemas']['CreateMovementRequest'];
 
 export const QUANTITY_PLACES = 3;

@@ -33,6 +33,8 @@ export interface ProductForm {
   cest: string;
   salePrice: string;
   status: ProductStatus;
+  /** The category's id; empty for none. */
+  categoryId: string;
 }
 
 export type ProductField = keyof ProductForm;
@@ -52,6 +54,7 @@ export function productFormOf(product: Product, locale: Locale): ProductForm {
     cest: product.cest ?? '',
     salePrice: product.salePrice === null ? '' : formatDecimal(product.salePrice, locale, { minFractionDigits: PRICE_PLACES }),
     status: product.status,
+    categoryId: product.categoryId ?? '',
   };
 }
 
@@ -83,6 +86,7 @@ function normalise(form: ProductForm, locale: Locale): { value: Normalised; prob
       cest: digitsOf(form.cest),
       salePrice,
       status: form.status,
+      categoryId: form.categoryId,
     },
     problems,
   };
@@ -110,5 +114,6 @@ export function productChange(form: ProductForm, product: Product, locale: Local
   if (orNull(value.cest) !== product.cest) body.cest = orNull(value.cest);
   if (value.salePrice !== product.salePrice) body.salePrice = value.salePrice;
   if (value.status !== product.status) body.status = value.status;
+  if (orNull(value.categoryId) !== product.categoryId) body.categoryId = orNull(value.categoryId);
   return { ok: true, body: Object.keys(body).length > 0 ? body : undefined };
 }
