@@ -33,6 +33,9 @@ export const INVITATION_ITEMS = { invitation: 'Invitation' } as const;
 /** The `type` attribute of the company's items: the company, its service-wide document sentinel and its entry in the tenant's list. */
 export const COMPANY_ITEMS = { company: 'Company', document: 'CompanyDocument', listing: 'CompanyListing' } as const;
 
+/** The `type` attribute of a product category's items: the category and its name sentinel (the list by name). */
+export const CATEGORY_ITEMS = { category: 'Category', name: 'CategoryName' } as const;
+
 /** The `type` attribute of every inventory item. */
 export const INVENTORY_ITEMS = {
   warehouse: 'Warehouse',
@@ -43,6 +46,8 @@ export const INVENTORY_ITEMS = {
   productSku: 'ProductSku',
   /** A product's entry in the list of its status. */
   productStatusEntry: 'ProductStatusEntry',
+  /** A product's entry in a list of its category (every status, or its own). */
+  productCategoryEntry: 'ProductCategoryEntry',
   /** The tenant-wide GTIN sentinel of a product. */
   productGtin: 'ProductGtin',
   /** The balance of one product in one warehouse. */

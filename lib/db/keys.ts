@@ -200,6 +200,22 @@ export const keys = {
   /** Sentinel that makes a GTIN unique within its tenant, holding the product's listing: a barcode finds its product in one read. */
   productGtin: (tenantId: string, gtin: string): Key => ({ pk: tenantPk(tenantId), sk: `PRODUCT_GTIN#${gtin}` }),
   productGtinsOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT_GTIN#' }),
+  /** A product's entries in its category's lists, by SKU: every status (`ALL`) and its own status; the same listing as its SKU sentinel. */
+  productCategoryEntry: (tenantId: string, categoryId: string, status: string, sku: string): Key => ({
+    pk: tenantPk(tenantId),
+    sk: `PRODUCT_CATEGORY#${categoryId}#${status}#${sku}`,
+  }),
+  productCategoryList: (tenantId: string, categoryId: string, status: string) => ({
+    pk: tenantPk(tenantId),
+    skPrefix: `PRODUCT_CATEGORY#${categoryId}#${status}#`,
+  }),
+  productCategoryEntriesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'PRODUCT_CATEGORY#' }),
+  /** A product category: its name and the count of the products in it. */
+  category: (tenantId: string, categoryId: string): Key => ({ pk: tenantPk(tenantId), sk: `CATEGORY#${categoryId}` }),
+  categoriesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'CATEGORY#' }),
+  /** Sentinel that makes a category's name unique in its tenant (case- and accent-insensitive), keyed by the normalized name: in key order, the list by name. */
+  categoryName: (tenantId: string, normalizedName: string): Key => ({ pk: tenantPk(tenantId), sk: `CATEGORY_NAME#${normalizedName}` }),
+  categoryNamesOfTenant: (tenantId: string) => ({ pk: tenantPk(tenantId), skPrefix: 'CATEGORY_NAME#' }),
 
   /**
    * The coverage dashboard's precomputed order for one indexed `days` window

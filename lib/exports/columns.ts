@@ -49,13 +49,14 @@ export const productHeader = (warehouseNames: readonly string[]): Cells => [
   'CEST',
   'Preço de venda',
   'Marca',
+  'Categoria',
   'Situação',
   'Descrição complementar',
   'Saldo total',
   ...warehouseNames.map((name) => `Saldo em ${name}`),
 ];
 
-export const productCells = (product: Product, perWarehouse: readonly bigint[]): Cells => [
+export const productCells = (product: Product, perWarehouse: readonly bigint[], categoryName: string | null = null): Cells => [
   product.sku,
   product.name,
   product.unit,
@@ -64,6 +65,7 @@ export const productCells = (product: Product, perWarehouse: readonly bigint[]):
   product.cest,
   product.salePrice === null ? null : decimalCell(product.salePrice, MONEY_PLACES),
   product.brand,
+  categoryName,
   product.status === 'ACTIVE' ? 'Ativo' : 'Inativo',
   product.description,
   decimalCell(product.onHand, QUANTITY_PLACES),

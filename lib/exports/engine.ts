@@ -17,6 +17,7 @@ import { listWarehouses, readHistoryPage } from '../inventory/repository';
 import { listProductPage } from '../inventory/product-repository';
 import { addDays, dayStartMs } from '../domain/days';
 import type { Warehouse } from '../inventory/model';
+import { readCategoryNames } from '../categories/repository';
 import { AUDIT_HEADER, auditCells, MOVEMENT_HEADER, movementCells, productCells, productHeader, SUPPLIER_HEADER, supplierCells, type Cells } from './columns';
 import { exportRole, MAX_EXPORT_ROWS, type ExportJob } from './model';
 
@@ -88,6 +89,7 @@ async function productSource(tenantId: string): Promise<Source> {
   if (warehouses.length > MAX_WAREHOUSE_COLUMNS)
     throw new ExportRefused(`The tenant has ${warehouses.length} warehouses: a products export has one column per warehouse, ${MAX_WAREHOUSE_COLUMNS} at most`);
   const warehouseIds = warehouses.map((warehouse) => warehouse.id);
+  const categories = await readCategoryNames(tenantId);
   /** A page's rows: its products, then the balances of those that have stock (a product with none on hand has none in any warehouse). */
   async function rowsOf(listings: readonly { id: string }[]): Promise<Cells[]> {
     const products = await readProductsById(
@@ -103,6 +105,7 @@ async function productSource(tenantId: string): Promise<Source> {
             productCells(
               product,
               warehouseIds.map((warehouseId) => stock.get(`${listing.id}#${warehouseId}`) ?? 0n),
+              product.categoryId === null ? null : (categories.get(product.categoryId) ?? null),
             ),
           ]
         : [];

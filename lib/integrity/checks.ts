@@ -64,6 +64,7 @@ export interface ProductRecord extends ItemKey {
   name: string;
   gtin: string | null;
   status: 'ACTIVE' | 'INACTIVE';
+  categoryId: string | null;
   onHand: bigint;
   /** The coverage state its entries are written under: the version, and units sold per indexed window (absent: never indexed). */
   coverageVersion: number;
@@ -462,4 +463,45 @@ export function checkSearch(invariant: Invariant, manifest: ItemKey, indexed: Re
       fixable: true,
     },
   ];
+}
+
+/** A category as the checks read it: its name and its product count. */
+export interface CategoryRecord extends ItemKey {
+  id: string;
+  name: string;
+  productCount: number;
+}
+
+/**
+ * Each category's product count against the products that name it (fixable: set from them),
+ * and each product naming a category that does not exist (not fixable: which category it
+ * belonged to is not recorded elsewhere).
+ */
+export function checkCategoryCounts(
+  categories: readonly CategoryRecord[],
+  products: readonly Pick<ProductRecord, 'pk' | 'sk' | 'id' | 'categoryId'>[],
+): Drift[] {
+  const counts = new Map<string, number>();
+  for (const product of products) if (product.categoryId !== null) counts.set(product.categoryId, (counts.get(product.categoryId) ?? 0) + 1);
+  const drift: Drift[] = [];
+  for (const category of categories) {
+    const actual = counts.get(category.id) ?? 0;
+    counts.delete(category.id);
+    if (category.productCount !== actual)
+      drift.push({
+        invariant: 'category-counts',
+        keys: [key(category)],
+        detail: `the category ${category.id} counts ${category.productCount} products; ${actual} are in it`,
+        fixable: true,
+      });
+  }
+  for (const product of products)
+    if (product.categoryId !== null && counts.has(product.categoryId))
+      drift.push({
+        invariant: 'category-counts',
+        keys: [key(product)],
+        detail: `the product ${product.id} is in category ${product.categoryId}, which does not exist`,
+        fixable: false,
+      });
+  return drift;
 }

@@ -1,4 +1,5 @@
 import {
+  checkCategoryCounts,
   checkCount,
   checkReferences,
   checkSalesDays,
@@ -21,6 +22,7 @@ import {
   type UniqueRecord,
 } from './checks';
 import { keys, type SearchList } from '../db/keys';
+import { normalizeText } from '../db/name-order';
 import { productSearchSource } from '../inventory/product-repository';
 import { rebuildSearchList, type SearchSource } from '../search/engine';
 import { supplierSearchSource } from '../suppliers/repository';
@@ -36,6 +38,10 @@ import {
   readProductSkus,
   readProductGtins,
   readProductStatusEntries,
+  readProductCategoryEntries,
+  readCategories,
+  readCategoryNames,
+  repairCategoryCount,
   readSupplierCount,
   readAdminCount,
   readEndpointCount,
@@ -261,6 +267,45 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
       const sentinel = sentinels.find((candidate) => candidate.sk === found.keys[0]?.sk);
       if (sentinel) await mend(found, (audit) => removeSentinel(sentinel, 'productId', audit));
     }
+  }
+
+  // A product's entries in its category's lists (every status, and its own), the categories' name sentinels and counts.
+  const [categoryEntries, categories, categoryNames] = await Promise.all([
+    readProductCategoryEntries(tenantId),
+    readCategories(tenantId),
+    readCategoryNames(tenantId),
+  ]);
+  const categorized = products.filter((product) => product.categoryId !== null);
+  const entryDrift = (['ALL', 'STATUS'] as const).flatMap((list) =>
+    checkSentinels(
+      'product-category-lists',
+      'category list entry',
+      categoryEntries.filter((entry) => (entry.value.split('#')[1] === 'ALL') === (list === 'ALL')),
+      categorized.map(({ pk, sk, id, categoryId, status, sku }) => ({ pk, sk, id, value: `${categoryId}#${list === 'ALL' ? 'ALL' : status}#${sku}` })),
+    ),
+  );
+  record('product-category-lists', categoryEntries.length + categorized.length, entryDrift);
+  for (const found of entryDrift) {
+    const sentinel = categoryEntries.find((candidate) => candidate.sk === found.keys[0]?.sk);
+    if (sentinel) await mend(found, (audit) => removeSentinel(sentinel, 'productId', audit));
+  }
+  const nameDrift = checkSentinels(
+    'category-names',
+    'name',
+    categoryNames,
+    categories.map(({ pk, sk, id, name }) => ({ pk, sk, id, value: normalizeText(name) })),
+  );
+  record('category-names', categoryNames.length + categories.length, nameDrift);
+  for (const found of nameDrift) {
+    const sentinel = categoryNames.find((candidate) => candidate.sk === found.keys[0]?.sk);
+    if (sentinel) await mend(found, (audit) => removeSentinel(sentinel, 'categoryId', audit));
+  }
+  const categoryCountDrift = checkCategoryCounts(categories, products);
+  record('category-counts', categories.length + categorized.length, categoryCountDrift);
+  for (const found of categoryCountDrift) {
+    const category = categories.find((candidate) => candidate.sk === found.keys[0]?.sk);
+    if (category)
+      await mend(found, (audit) => repairCategoryCount(category, categorized.filter((product) => product.categoryId === category.id).length, audit));
   }
 
   const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [

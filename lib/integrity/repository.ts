@@ -4,7 +4,7 @@ import { auditItems } from '../audit/repository';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { db, tableName, type TransactItem } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
-import { INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
+import { CATEGORY_ITEMS, INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
 import { COVERAGE_MARKER_SK, gsi1, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
 import { shardOf } from '../inventory/repository';
@@ -14,6 +14,7 @@ import type { SearchList } from '../db/keys';
 import { INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type {
   BalanceRecord,
+  CategoryRecord,
   CoverageEntryRecord,
   ItemKey,
   MovementRecord,
@@ -83,6 +84,7 @@ export const readProducts = (tenantId: string): Promise<ProductRecord[]> =>
       name: String(item.name),
       gtin: typeof item.gtin === 'string' ? item.gtin : null,
       status: item.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE',
+      categoryId: typeof item.categoryId === 'string' ? item.categoryId : null,
       onHand: scaledFrom(item.onHand, QUANTITY_PLACES),
       coverageVersion: coverage.version,
       ...(coverage.sold ? { sold: coverage.sold } : {}),
@@ -164,6 +166,45 @@ export const readProductStatusEntries = (tenantId: string): Promise<SentinelReco
     value: String(item.sk).slice('PRODUCT_STATUS#'.length),
     pointsTo: String(item.productId),
   }));
+
+/** Every entry of the category lists: its value is `<categoryId>#<ALL or status>#<SKU>`, as its key says. */
+export const readProductCategoryEntries = (tenantId: string): Promise<SentinelRecord[]> =>
+  readAll(keys.tenant(tenantId).pk, keys.productCategoryEntriesOfTenant(tenantId).skPrefix, INVENTORY_ITEMS.productCategoryEntry, (item) => ({
+    ...keyOf(item),
+    value: String(item.sk).slice(keys.productCategoryEntriesOfTenant(tenantId).skPrefix.length),
+    pointsTo: String(item.productId),
+  }));
+
+/** Every category: its id, name and product count. */
+export const readCategories = (tenantId: string): Promise<CategoryRecord[]> =>
+  readAll(keys.categoriesOfTenant(tenantId).pk, keys.categoriesOfTenant(tenantId).skPrefix, CATEGORY_ITEMS.category, (item) => ({
+    ...keyOf(item),
+    id: String(item.id),
+    name: String(item.name),
+    productCount: Number(item.productCount ?? 0),
+  }));
+
+/** Every category name sentinel: its value is the normalized name its key holds. */
+export const readCategoryNames = (tenantId: string): Promise<SentinelRecord[]> =>
+  readAll(keys.categoryNamesOfTenant(tenantId).pk, keys.categoryNamesOfTenant(tenantId).skPrefix, CATEGORY_ITEMS.name, (item) => ({
+    ...keyOf(item),
+    value: String(item.sk).slice(keys.categoryNamesOfTenant(tenantId).skPrefix.length),
+    pointsTo: String(item.categoryId),
+  }));
+
+/** A category's product count set to the number of products in it, while it still holds the count the check read. */
+export const repairCategoryCount = (category: CategoryRecord, count: number, audit: AuditRecord): Promise<boolean> =>
+  repaired(audit, [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: { pk: category.pk, sk: category.sk },
+        UpdateExpression: 'SET productCount = :count',
+        ConditionExpression: 'attribute_exists(pk) AND (productCount = :read OR (attribute_not_exists(productCount) AND :read = :zero))',
+        ExpressionAttributeValues: { ':count': count, ':read': category.productCount, ':zero': 0 },
+      },
+    },
+  ]);
 
 export const readSuppliers = (tenantId: string): Promise<UniqueRecord[]> =>
   readAll(keys.tenant(tenantId).pk, 'SUPPLIER#', SUPPLIER_ITEMS.supplier, (item) => ({ ...keyOf(item), id: String(item.id), value: String(item.document) }));
@@ -342,7 +383,7 @@ export const repairSalesDay = (
   ]);
 
 /** An orphaned sentinel removed, while it still points where the check read. */
-export const removeSentinel = (sentinel: SentinelRecord, pointer: 'supplierId' | 'productId', audit: AuditRecord): Promise<boolean> =>
+export const removeSentinel = (sentinel: SentinelRecord, pointer: 'supplierId' | 'productId' | 'categoryId', audit: AuditRecord): Promise<boolean> =>
   repaired(audit, [
     {
       Delete: {

@@ -81,6 +81,8 @@ export const productSchema = /* @__PURE__ */ schema(() =>
     /** In cents, exact. */
     salePrice: z.nullable(z.bigint()),
     status: z.enum(PRODUCT_STATUSES),
+    /** The product's category (lib/categories), or none. */
+    categoryId: z.nullable(z.uuid()),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     /** One at creation, one more per change of the fields above: the product's ETag. */
@@ -92,7 +94,7 @@ export const productSchema = /* @__PURE__ */ schema(() =>
 export type Product = z.infer<typeof productSchema>;
 
 /** The fields a caller sets on a product (create and change); the rest is the service's. */
-export const PRODUCT_MASTER_FIELDS = ['sku', 'name', 'description', 'brand', 'unit', 'gtin', 'ncm', 'cest', 'salePrice', 'status'] as const;
+export const PRODUCT_MASTER_FIELDS = ['sku', 'name', 'description', 'brand', 'unit', 'gtin', 'ncm', 'cest', 'salePrice', 'status', 'categoryId'] as const;
 export type ProductMasterField = (typeof PRODUCT_MASTER_FIELDS)[number];
 export type ProductMaster = Pick<Product, ProductMasterField>;
 

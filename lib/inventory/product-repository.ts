@@ -17,6 +17,7 @@ import { normalizeText } from '../db/name-order';
 import { FIELD_SEPARATOR, type SearchRecord } from '../search/model';
 import { searchDeltaPut } from '../search/repository';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
+import { categoryCountChange } from '../categories/repository';
 import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage-repository';
 
 /**
@@ -31,7 +32,7 @@ import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProd
 export type ProductListing = Omit<Product, 'onHand'>;
 
 /** The product's optional fields: stored only when set (null is absent). */
-const OPTIONAL_TEXT = ['description', 'brand', 'gtin', 'ncm', 'cest'] as const;
+const OPTIONAL_TEXT = ['description', 'brand', 'gtin', 'ncm', 'cest', 'categoryId'] as const;
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -54,6 +55,7 @@ export function listingOf(item: Record<string, unknown>): ProductListing {
     cest: text(item.cest),
     salePrice: item.salePrice === undefined || item.salePrice === null ? null : scaledFrom(item.salePrice, MONEY_PLACES),
     status: item.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE',
+    categoryId: text(item.categoryId),
     createdAt,
     updatedAt: typeof item.updatedAt === 'string' ? item.updatedAt : createdAt,
     version: typeof item.version === 'number' ? item.version : 1,
@@ -88,7 +90,27 @@ export const statusEntryItem = (tenantId: string, listing: ProductListing): Reco
   productId: listing.id,
 });
 
-/** The puts of the listing's copies: its SKU sentinel, its status list entry and its GTIN sentinel (each conditioned as `conditions` says). */
+/** A product's entries in its category's lists, every status (`ALL`) and its own (none without a category). */
+export const categoryEntryItems = (tenantId: string, listing: ProductListing): Record<string, unknown>[] =>
+  listing.categoryId === null
+    ? []
+    : ['ALL', listing.status].map((list) => ({
+        ...keys.productCategoryEntry(tenantId, listing.categoryId as string, list, listing.sku),
+        type: INVENTORY_ITEMS.productCategoryEntry,
+        ...listingAttributes(listing),
+        productId: listing.id,
+      }));
+
+/** The keys of the category entries `before` had and `after` no longer has at the same place. */
+function movedCategoryEntries(tenantId: string, before: ProductListing, after: ProductListing): TransactItem[] {
+  if (before.categoryId === null) return [];
+  const kept = new Set(after.categoryId === null ? [] : ['ALL', after.status].map((list) => `${after.categoryId}#${list}#${after.sku}`));
+  return ['ALL', before.status]
+    .filter((list) => !kept.has(`${before.categoryId}#${list}#${before.sku}`))
+    .map((list) => ({ Delete: { TableName: tableName(), Key: keys.productCategoryEntry(tenantId, before.categoryId as string, list, before.sku) } }));
+}
+
+/** The puts of the listing's copies: its SKU sentinel, its status list entry, its category list entries and its GTIN sentinel (each conditioned as `conditions` says). */
 function listingPuts(
   tenantId: string,
   listing: ProductListing,
@@ -105,6 +127,7 @@ function listingPuts(
       },
     },
     { Put: { TableName: tableName(), Item: statusEntryItem(tenantId, listing) } },
+    ...categoryEntryItems(tenantId, listing).map((Item) => ({ Put: { TableName: tableName(), Item } })),
   ];
   if (listing.gtin === null) return { items, skuAt: 0 };
   items.push({
@@ -114,7 +137,7 @@ function listingPuts(
       ...(conditions.gtin ? { ConditionExpression: fresh } : {}),
     },
   });
-  return { items, skuAt: 0, gtinAt: 2 };
+  return { items, skuAt: 0, gtinAt: items.length - 1 };
 }
 
 /**
@@ -152,11 +175,11 @@ export function productSearchRecord(listing: ProductListing): SearchRecord {
 /** The view a search record holds: an object from the listing; a record written before it held one holds `[status]`. */
 const searchView = (record: SearchRecord): unknown => JSON.parse(record.view) as unknown;
 
-/** The status a search record holds (a record written before it held one: ACTIVE unless it says INACTIVE). */
-export function searchRecordStatus(record: SearchRecord): ProductStatus {
+/** What a list filters a search record on: its status and category (a record written before it held them: ACTIVE unless it says INACTIVE, no category). */
+export function searchRecordFilters(record: SearchRecord): { status: ProductStatus; categoryId: string | null } {
   const view = searchView(record);
-  const status: unknown = Array.isArray(view) ? (view as unknown[])[0] : (view as { status?: unknown }).status;
-  return status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE';
+  const held: { status?: unknown; categoryId?: unknown } = Array.isArray(view) ? { status: (view as unknown[])[0] } : (view as object);
+  return { status: held.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE', categoryId: typeof held.categoryId === 'string' ? held.categoryId : null };
 }
 
 /** The whole listing a search record holds; undefined when its description was cut, or it is from before records held listings (read its item). */
@@ -212,17 +235,31 @@ export async function insertProduct(tenantId: string, product: Product, audit: A
     },
     ...listing.items,
   ];
+  const categoryAt = product.categoryId === null ? undefined : items.length;
+  if (product.categoryId !== null) items.push(categoryCountChange(tenantId, product.categoryId, 1));
   const keyAt = items.length + coverage.writes.length;
   items.push(...coverage.writes, ...completionItems(key), searchDeltaPut(tenantId, 'products', productSearchRecord(product)), ...auditItems(audit));
+  const write = () =>
+    // Products put in one category at once meet on its count: a transaction that lost that race is tried again.
+    withOptimisticRetries<undefined>(async () => {
+      try {
+        await db().send(new TransactWriteCommand({ TransactItems: items }));
+        return { retry: false, value: undefined };
+      } catch (error) {
+        if (cancellationCodes(error).includes('TransactionConflict')) return { retry: true };
+        throw error;
+      }
+    });
   try {
     // In parallel, but settled both before answering: the transaction's error first (its
     // conditions name a taken SKU, GTIN or key), the registry's otherwise.
-    await settleAll([db().send(new TransactWriteCommand({ TransactItems: items })), registerCoverageTenant(tenantId)]);
+    await settleAll([write(), registerCoverageTenant(tenantId)]);
   } catch (error) {
     keyTakenOver(error, keyAt);
     const failed = failedConditions(error);
     if (failed?.includes(1 + listing.skuAt)) throw new Conflict(`The SKU '${product.sku}' is already used in this tenant`);
     if (listing.gtinAt !== undefined && product.gtin !== null && failed?.includes(1 + listing.gtinAt)) throw await gtinTaken(tenantId, product.gtin);
+    if (categoryAt !== undefined && failed?.includes(categoryAt)) throw new NotFound('No such category');
     throw error;
   }
 }
@@ -252,15 +289,22 @@ export async function readProductListings(tenantId: string, ids: readonly string
 
 /**
  * A page of the tenant's products by SKU (code-point order), after the entry `afterSk`: one
- * Query of the SKU sentinels (every product) or of the list of one status. A sentinel written
+ * Query of the SKU sentinels (every product), of the list of one status, or of one of a
+ * category's lists (every status, or one). A sentinel written
  * before sentinels held the listing (no `name`) is completed from its product item.
  */
 export async function listProductPage(
   tenantId: string,
   status: ProductStatus | 'ALL',
   page: { limit: number; afterSk?: string },
+  categoryId?: string,
 ): Promise<{ items: ProductListing[]; lastSk?: string }> {
-  const { pk, skPrefix } = status === 'ALL' ? keys.productSkusOfTenant(tenantId) : keys.productStatusList(tenantId, status);
+  const { pk, skPrefix } =
+    categoryId !== undefined
+      ? keys.productCategoryList(tenantId, categoryId, status)
+      : status === 'ALL'
+        ? keys.productSkusOfTenant(tenantId)
+        : keys.productStatusList(tenantId, status);
   const { items, more } = await queryPage(pk, { ...page, skPrefix });
   return { items: await completeListings(tenantId, items), ...(more ? { lastSk: items.at(-1)?.sk as string } : {}) };
 }
@@ -337,6 +381,15 @@ export async function modifyProduct(
       items.push({ Delete: { TableName: tableName(), Key: keys.productStatusEntry(tenantId, before.status, before.sku) } });
     }
     if (before.gtin !== null && after.gtin !== before.gtin) items.push({ Delete: { TableName: tableName(), Key: keys.productGtin(tenantId, before.gtin) } });
+    items.push(...movedCategoryEntries(tenantId, before, after));
+    let categoryAt: number | undefined;
+    if (after.categoryId !== before.categoryId) {
+      if (before.categoryId !== null) items.push(categoryCountChange(tenantId, before.categoryId, -1));
+      if (after.categoryId !== null) {
+        categoryAt = items.length;
+        items.push(categoryCountChange(tenantId, after.categoryId, 1));
+      }
+    }
     if (state.sold && (after.sku !== before.sku || after.name !== before.name)) {
       items.push(
         ...coverageEntryWrites(tenantId, after, { onHand: before.onHand, sold: state.sold, product: before }, { onHand: before.onHand, sold: state.sold }),
@@ -353,6 +406,7 @@ export async function modifyProduct(
       if (listing.gtinAt !== undefined && after.gtin !== null && codes[listingAt + listing.gtinAt] === 'ConditionalCheckFailed') {
         throw await gtinTaken(tenantId, after.gtin);
       }
+      if (categoryAt !== undefined && codes[categoryAt] === 'ConditionalCheckFailed') throw new NotFound('No such category');
       throw error;
     }
   });
@@ -400,6 +454,10 @@ export async function removeProduct(tenantId: string, productId: string, audit: 
       { Delete: { TableName: tableName(), Key: keys.productSku(tenantId, product.sku) } },
       { Delete: { TableName: tableName(), Key: keys.productStatusEntry(tenantId, product.status, product.sku) } },
       ...(product.gtin === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.productGtin(tenantId, product.gtin) } }]),
+      ...categoryEntryItems(tenantId, product).map((entry) => ({
+        Delete: { TableName: tableName(), Key: { pk: entry.pk as string, sk: entry.sk as string } },
+      })),
+      ...(product.categoryId === null ? [] : [categoryCountChange(tenantId, product.categoryId, -1)]),
       ...entries.map((Key) => ({ Delete: { TableName: tableName(), Key } })),
       searchDeltaPut(tenantId, 'products', { id: productId, version: product.version + 1, gone: true }),
       ...auditItems(audit(product)),

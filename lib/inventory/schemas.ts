@@ -108,6 +108,10 @@ const productFields = /* @__PURE__ */ schema(() => ({
   }),
   salePrice: salePriceField,
   status: z.enum(PRODUCT_STATUSES, { message: `must be one of ${PRODUCT_STATUSES.join(', ')}` }),
+  categoryId: documented(uuidField, {
+    description: "The product's category (GET /inventory/categories): one of the tenant's, else 404.",
+    examples: ['5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f'],
+  }),
 }));
 
 /** POST /inventory/products: a SKU and a name; every other field optional (unit UN and status ACTIVE by default). */
@@ -124,6 +128,7 @@ export const productBody = /* @__PURE__ */ schema(() => {
     cest: z.optional(optional.cest),
     salePrice: z.optional(optional.salePrice),
     status: z.optional(optional.status),
+    categoryId: z.optional(optional.categoryId),
   });
 });
 export type ProductBody = z.output<typeof productBody>;
@@ -143,6 +148,7 @@ export const updateProductBody = /* @__PURE__ */ schema(() => {
       cest: z.optional(z.nullable(fields.cest)),
       salePrice: z.optional(z.nullable(fields.salePrice)),
       status: z.optional(fields.status),
+      categoryId: z.optional(z.nullable(fields.categoryId)),
     })
     .check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' }));
 });

@@ -16,7 +16,7 @@ import {
   readProductListings,
   removeProduct,
   searchRecordListing,
-  searchRecordStatus,
+  searchRecordFilters,
   type ProductListing,
 } from './product-repository';
 import { searchList } from '../search/engine';
@@ -141,6 +141,7 @@ export async function createProduct(
     cest: input.cest ?? null,
     salePrice: input.salePrice === undefined ? null : exactly(input.salePrice, MONEY_PLACES),
     status: input.status ?? 'ACTIVE',
+    categoryId: input.categoryId ?? null,
     createdAt,
     updatedAt: createdAt,
     version: 1,
@@ -232,6 +233,7 @@ export async function deleteProduct(principal: Caller, productId: string, nowMs:
  * (`searches`: the manifest's; undefined for the benchmarks).
  */
 export async function listProducts(principal: Caller, query: ListProductsInput, nowMs: number, searches: ScopedLimit | undefined): Promise<Page<ProductView>> {
+  const categoryId = query.categoryId;
   if (query.gtin !== undefined) {
     // One product at most: no page follows, so no cursor was ever sealed for this scope and any is refused.
     await openPageCursor(query.cursor, { tenantId: principal.tenantId, filters: { list: 'products', gtin: query.gtin } });
@@ -240,24 +242,33 @@ export async function listProducts(principal: Caller, query: ListProductsInput, 
     const shown =
       found &&
       (query.status === undefined || query.status === 'ALL' || query.status === found.status) &&
+      (categoryId === undefined || categoryId === found.categoryId) &&
       (!text || recordMatches(productSearchRecord(found), text));
     return { items: shown ? [productViewOf(found)] : [], nextCursor: null };
   }
   const status = query.status ?? 'ACTIVE';
   const search = query.search === undefined ? undefined : searchQuery(query.search);
   if (search && searches) await consumeLimit(searches, { ip: '', userId: callerId(principal) }, nowMs);
+  const filters = { list: 'products', status, ...(categoryId === undefined ? {} : { categoryId }) };
   if (!search) {
-    return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', status } }, query, async (at) => {
-      const page = await listProductPage(principal.tenantId, status, at);
+    return keyOrderedPage({ tenantId: principal.tenantId, filters }, query, async (at) => {
+      const page = await listProductPage(principal.tenantId, status, at, categoryId);
       return { items: page.items.map(productViewOf), ...(page.lastSk === undefined ? {} : { lastSk: page.lastSk }) };
     });
   }
-  // The same order and pages, from the in-memory search (filtered on the status its records
-  // hold); a cursor is bound to its search and status.
-  const where = status === 'ALL' ? undefined : (record: SearchRecord) => searchRecordStatus(record) === status;
-  return keyOrderedPage({ tenantId: principal.tenantId, filters: { list: 'products', search: search.text, status } }, query, async ({ limit, afterSk }) => {
+  // The same order and pages, from the in-memory search (filtered in memory on the status and
+  // the category its records hold); a cursor is bound to its search, status and category.
+  const where =
+    status === 'ALL' && categoryId === undefined
+      ? undefined
+      : (record: SearchRecord) => {
+          const held = searchRecordFilters(record);
+          return (status === 'ALL' || held.status === status) && (categoryId === undefined || held.categoryId === categoryId);
+        };
+  return keyOrderedPage({ tenantId: principal.tenantId, filters: { ...filters, search: search.text } }, query, async ({ limit, afterSk }) => {
     const { records } = await searchList(productSearchSource, principal.tenantId, search, {
       limit: limit + 1,
+      count: false,
       ...(afterSk === undefined ? {} : { afterKey: afterSk }),
       ...(where ? { where } : {}),
     });

@@ -50,6 +50,7 @@ import {
   stockCoverage,
   stockByWarehouse,
 } from './inventory';
+import { createCategory, listCategories, getCategory, updateCategory, deleteCategory } from './categories';
 import { listAuditEvents } from './audit';
 import { listEvents } from './events';
 import { createApiKey, listApiKeys, rollApiKey, deleteApiKey } from './api-keys';
@@ -74,6 +75,7 @@ export * from './users';
 export * from './companies';
 export * from './suppliers';
 export * from './inventory';
+export * from './categories';
 export * from './audit';
 export * from './events';
 export * from './api-keys';
@@ -137,6 +139,11 @@ export const routes = {
   getProduct,
   updateProduct,
   deleteProduct,
+  createCategory,
+  listCategories,
+  getCategory,
+  updateCategory,
+  deleteCategory,
   createMovement,
   listMovements,
   stockCoverage,

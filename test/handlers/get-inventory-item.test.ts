@@ -69,6 +69,7 @@ const CASES = [
       cest: null,
       salePrice: null,
       status: 'ACTIVE',
+      categoryId: null,
       createdAt: '2026-11-01T00:00:00.000Z',
       updatedAt: '2026-11-01T00:00:00.000Z',
       version: 1,

@@ -934,6 +934,7 @@ describe('IAM', () => {
       'listCompanies',
       'listWarehouses',
       'listProducts',
+      'listCategories',
       'listMovements',
       'stockCoverage',
       'listAuditEvents',

@@ -88,8 +88,9 @@ describe('stacks by area', () => {
   });
 
   it('creates a path two areas share in the parent, and every other in its area', () => {
-    expect(sharedPaths(doubled, routeArea)).toEqual(['/copy']);
-    expect(sharedPaths(routeList(), routeArea)).toEqual([]);
+    // /inventory holds the inventory area's routes and the categories area's.
+    expect(sharedPaths(doubled, routeArea)).toEqual(['/copy', '/copy/inventory', '/inventory']);
+    expect(sharedPaths(routeList(), routeArea)).toEqual(['/inventory']);
     expect(
       sharedPaths(
         [

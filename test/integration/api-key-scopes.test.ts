@@ -44,6 +44,9 @@ interface Fixtures {
   productId: string;
   /** Deleted by DELETE /inventory/products/{id}. */
   doomedProductId: string;
+  categoryId: string;
+  /** Deleted by DELETE /inventory/categories/{id}. */
+  doomedCategoryId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -82,6 +85,11 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   getProduct: (f) => ({ method: 'GET', path: `/inventory/products/${f.productId}`, status: 200 }),
   updateProduct: (f) => ({ method: 'PATCH', path: `/inventory/products/${f.productId}`, body: { salePrice: 18.9 }, status: 200 }),
   deleteProduct: (f) => ({ method: 'DELETE', path: `/inventory/products/${f.doomedProductId}`, status: 204 }),
+  createCategory: () => ({ method: 'POST', path: '/inventory/categories', body: { name: uniqueName('Categoria') }, status: 201 }),
+  listCategories: () => ({ method: 'GET', path: '/inventory/categories', status: 200 }),
+  getCategory: (f) => ({ method: 'GET', path: `/inventory/categories/${f.categoryId}`, status: 200 }),
+  updateCategory: (f) => ({ method: 'PATCH', path: `/inventory/categories/${f.categoryId}`, body: { name: uniqueName('Mercearia') }, status: 200 }),
+  deleteCategory: (f) => ({ method: 'DELETE', path: `/inventory/categories/${f.doomedCategoryId}`, status: 204 }),
   createMovement: (f) => ({
     method: 'POST',
     path: '/inventory/movements',
@@ -148,17 +156,31 @@ function keyOf(keys: Map<string, string>, name: string): string {
 
 beforeAll(async () => {
   const [owner, other] = await Promise.all([newTenantWithAdmin(), newTenantWithAdmin()]);
-  const [companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId, doomedProductId] = await Promise.all([
-    created(owner, '/companies', { name: 'Loja Centro', document: cnpj.generate() }),
-    created(owner, '/companies', { name: 'Loja Norte', document: cnpj.generate() }),
-    created(owner, '/companies', { name: 'Loja Limitada', document: cnpj.generate() }),
-    created(owner, '/suppliers', { name: 'Fornecedor Um', corporateName: 'Fornecedor Um Ltda', document: cnpj.generate() }),
-    created(owner, '/suppliers', { name: 'Fornecedor Dois', corporateName: 'Fornecedor Dois Ltda', document: cnpj.generate() }),
-    created(owner, '/inventory/warehouses', { name: 'Depósito' }),
-    created(owner, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' }),
-    created(owner, '/inventory/products', { sku: 'ENGANO-1', name: 'Criado por engano' }),
-  ]);
-  fixtures = { companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId, doomedProductId };
+  const [companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId, doomedProductId, categoryId, doomedCategoryId] =
+    await Promise.all([
+      created(owner, '/companies', { name: 'Loja Centro', document: cnpj.generate() }),
+      created(owner, '/companies', { name: 'Loja Norte', document: cnpj.generate() }),
+      created(owner, '/companies', { name: 'Loja Limitada', document: cnpj.generate() }),
+      created(owner, '/suppliers', { name: 'Fornecedor Um', corporateName: 'Fornecedor Um Ltda', document: cnpj.generate() }),
+      created(owner, '/suppliers', { name: 'Fornecedor Dois', corporateName: 'Fornecedor Dois Ltda', document: cnpj.generate() }),
+      created(owner, '/inventory/warehouses', { name: 'Depósito' }),
+      created(owner, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' }),
+      created(owner, '/inventory/products', { sku: 'ENGANO-1', name: 'Criado por engano' }),
+      created(owner, '/inventory/categories', { name: 'Mercearia' }),
+      created(owner, '/inventory/categories', { name: 'Criada por engano' }),
+    ]);
+  fixtures = {
+    companyId,
+    lifecycleCompanyId,
+    limitedCompanyId,
+    supplierId,
+    doomedSupplierId,
+    warehouseId,
+    productId,
+    doomedProductId,
+    categoryId,
+    doomedCategoryId,
+  };
 
   // The fixtures' tenant: one exact key per grant the routes need (8), the key with everything
   // and the limited key; the other tenant: one short key per grant (8). Below 20 per administrator.
@@ -211,6 +233,8 @@ describe('the manifest', () => {
       warehouseId: 'w',
       productId: 'p',
       doomedProductId: 'q',
+      categoryId: 'g',
+      doomedCategoryId: 'h',
     };
     const strays = keyRoutes.flatMap((route) => {
       const probe = probes[route.id]?.(sample);

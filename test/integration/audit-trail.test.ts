@@ -703,6 +703,48 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       }),
     );
   },
+  createCategory: async () => {
+    const owner = await admin();
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/inventory/categories', as(owner, { body: { name: 'Mercearia' } })),
+      201,
+      (response) => ({
+        action: 'category.created',
+        resource: { type: 'category', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
+  },
+  updateCategory: async () => {
+    const owner = await admin();
+    const categoryId = idOf(await call('POST', '/inventory/categories', as(owner, { body: { name: 'Mercearia' } })));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/inventory/categories/${categoryId}`, as(owner, { body: { name: 'Mercearia seca' } })),
+      200,
+      () => ({
+        action: 'category.updated',
+        resource: { type: 'category', id: categoryId },
+        actor: actorOf(owner),
+        changes: [{ field: 'name', before: 'Mercearia', after: 'Mercearia seca' }],
+      }),
+    );
+  },
+  deleteCategory: async () => {
+    const owner = await admin();
+    const categoryId = idOf(await call('POST', '/inventory/categories', as(owner, { body: { name: 'Por engano' } })));
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/inventory/categories/${categoryId}`, as(owner)),
+      204,
+      () => ({
+        action: 'category.deleted',
+        resource: { type: 'category', id: categoryId },
+        actor: actorOf(owner),
+      }),
+    );
+  },
   createMovement: async () => {
     const owner = await admin();
     const place = await stockPlace(owner);

@@ -51,6 +51,7 @@ describe('cells', () => {
       'CEST',
       'Preço de venda',
       'Marca',
+      'Categoria',
       'Situação',
       'Descrição complementar',
       'Saldo total',
@@ -68,12 +69,13 @@ describe('cells', () => {
       cest: null,
       salePrice: 123456n,
       status: 'INACTIVE' as const,
+      categoryId: 'c',
       createdAt: '',
       updatedAt: '',
       version: 1,
       onHand: 1234567n,
     };
-    expect(productCells(product, [1234000n, 567n, 0n])).toEqual([
+    expect(productCells(product, [1234000n, 567n, 0n], 'Mercearia')).toEqual([
       'A',
       'B',
       'KG',
@@ -82,6 +84,7 @@ describe('cells', () => {
       null,
       '1234,56',
       'Marca',
+      'Mercearia',
       'Inativo',
       null,
       '1234,567',

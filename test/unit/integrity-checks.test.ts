@@ -7,6 +7,7 @@ import {
   checkCoverage,
   checkSearch,
   checkSentinels,
+  checkCategoryCounts,
   expectedEntry,
   replayBalance,
   salesByDay,
@@ -153,6 +154,26 @@ describe('the sums, counts and sentinels', () => {
   });
 });
 
+describe("a category's product count", () => {
+  it('is the number of products naming it; a product naming no category is reported, not fixable', () => {
+    const category = (id: string, productCount: number) => ({ pk: 'T', sk: `CATEGORY#${id}`, id, name: id, productCount });
+    const product = (id: string, categoryId: string | null) => ({ pk: 'T', sk: `PRODUCT#${id}`, id, categoryId });
+    const products = [product('p1', 'a'), product('p2', 'a'), product('p3', null), product('p4', 'gone'), product('p5', 'b')];
+    expect(checkCategoryCounts([category('a', 2), category('b', 1), category('c', 0)], products)).toEqual([
+      {
+        invariant: 'category-counts',
+        keys: [{ pk: 'T', sk: 'PRODUCT#p4' }],
+        detail: 'the product p4 is in category gone, which does not exist',
+        fixable: false,
+      },
+    ]);
+    expect(checkCategoryCounts([category('a', 3), category('b', 1), category('c', 1), category('gone', 1)], products)).toEqual([
+      { invariant: 'category-counts', keys: [{ pk: 'T', sk: 'CATEGORY#a' }], detail: 'the category a counts 3 products; 2 are in it', fixable: true },
+      { invariant: 'category-counts', keys: [{ pk: 'T', sk: 'CATEGORY#c' }], detail: 'the category c counts 1 products; 0 are in it', fixable: true },
+    ]);
+  });
+});
+
 describe('the coverage index', () => {
   const product = {
     pk: 'TENANT#t',
@@ -161,6 +182,7 @@ describe('the coverage index', () => {
     sku: 'ARROZ',
     name: 'Arroz',
     gtin: null,
+    categoryId: null,
     status: 'ACTIVE' as const,
     onHand: 3_000n,
     coverageVersion: 2,

@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * The tenant's products, by SKU
-         * @description The products of the caller's tenant, by SKU, each as GET /inventory/products/{id} shows it. `status` picks ACTIVE (the default), INACTIVE or ALL. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header. `search` (up to 100 characters) keeps the products whose SKU, name or brand holds it, case- and accent-insensitive, or whose GTIN holds its digits; searches are limited per user (30 a minute; 429 past them), pages without `search` are not. `gtin` (a barcode, its check digit verified) finds the one product that has it, whatever its status unless `status` is given, with one read: a page of that product or of none; it takes no `search` or `cursor`. A cursor only continues the list it came from. Any other query parameter is a 400.
+         * @description The products of the caller's tenant, by SKU, each as GET /inventory/products/{id} shows it. `status` picks ACTIVE (the default), INACTIVE or ALL. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header. `search` (up to 100 characters) keeps the products whose SKU, name or brand holds it, case- and accent-insensitive, or whose GTIN holds its digits; searches are limited per user (30 a minute; 429 past them), pages without `search` are not. `categoryId` keeps one category's products (of the `status` asked), one Query of that category's list. `gtin` (a barcode, its check digit verified) finds the one product that has it, whatever its status unless `status` is given, with one read: a page of that product or of none; it takes no `search` or `cursor`. A cursor only continues the list it came from. Any other query parameter is a 400.
          *
          *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -816,7 +816,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product (SKU unique in the tenant)
-         * @description Creates a product in the caller's tenant. A SKU (letters, digits and `. _ / -`) and a name are required; every other field is optional: `unit` (UN unless given; KG, G, L, ML, M, M2 and M3 count up to 3 decimals, the others whole units), `gtin` (8, 12, 13 or 14 digits, its check digit verified), `ncm` (8 digits), `cest` (7 digits), `salePrice` (at most 2 decimals, never negative), `brand`, `description` (up to 2,000 characters) and `status` (ACTIVE unless given). The SKU and the GTIN are unique in the tenant: 409.
+         * @description Creates a product in the caller's tenant. A SKU (letters, digits and `. _ / -`) and a name are required; every other field is optional: `unit` (UN unless given; KG, G, L, ML, M, M2 and M3 count up to 3 decimals, the others whole units), `gtin` (8, 12, 13 or 14 digits, its check digit verified), `ncm` (8 digits), `cest` (7 digits), `salePrice` (at most 2 decimals, never negative), `brand`, `description` (up to 2,000 characters), `categoryId` (one of the tenant's categories, else 404) and `status` (ACTIVE unless given). The SKU and the GTIN are unique in the tenant: 409.
          *
          *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -854,11 +854,73 @@ export interface paths {
         head?: never;
         /**
          * Change a product's fields (If-Match: its ETag)
-         * @description Changes any of a product's fields (at least one): `sku`, `name`, `description`, `brand`, `unit`, `gtin`, `ncm`, `cest`, `salePrice`, `status`; `null` clears an optional one. Each change is one transaction with its audit entry (every changed field, before and after) and a `product.updated` event; the lists, the search, the coverage dashboard and the exports show the new values at once. An INACTIVE product takes no IN or SALE movement. A unit of whole quantities (all but KG, G, L, ML, M, M2, M3) is refused while a fraction is on hand.
+         * @description Changes any of a product's fields (at least one): `sku`, `name`, `description`, `brand`, `unit`, `gtin`, `ncm`, `cest`, `salePrice`, `status`, `categoryId`; `null` clears an optional one. Each change is one transaction with its audit entry (every changed field, before and after) and a `product.updated` event; the lists, the search, the coverage dashboard and the exports show the new values at once. An INACTIVE product takes no IN or SALE movement. A unit of whole quantities (all but KG, G, L, ML, M, M2, M3) is refused while a fraction is on hand.
          *
          *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
         patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/inventory/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's product categories, by name
+         * @description The product categories of the caller's tenant, by name (case- and accent-insensitive), each with the count of its products. Pages of `limit` (1 to 100, default 100); the next page's address is in the `Link` header.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        /**
+         * Create a product category (name unique in the tenant)
+         * @description Creates a product category in the caller's tenant: a name of up to 120 characters, unique in the tenant whatever its case and accents (`Bebidas` and `BEBÍDAS` are one name). Products join it with `categoryId`; its `productCount` counts them.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One product category by id
+         * @description One product category of the caller's tenant, with the count of its products.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a product category no product is in
+         * @description Deletes a category no product is in. A product put in it meanwhile makes the delete fail with 409: the count is checked in the same transaction.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        delete: operations["deleteCategory"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a product category (If-Match: its ETag)
+         * @description Renames a category. Its products keep it (they hold its id): every view of them shows the new name's category at once. One transaction with its audit entry (the name before and after).
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        patch: operations["updateCategory"];
         trace?: never;
     };
     "/inventory/movements": {
@@ -1491,6 +1553,12 @@ export interface components {
             salePrice?: number;
             /** @enum {string} */
             status?: "ACTIVE" | "INACTIVE";
+            /**
+             * Format: uuid
+             * @description The product's category (GET /inventory/categories): one of the tenant's, else 404.
+             * @example 5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f
+             */
+            categoryId?: string;
         };
         /** @description One shape per `type`: IN needs a `unitCost`, OUT and SALE refuse one (stock leaves at its average cost), ADJUSTMENT sets the counted quantity (0 allowed) with an optional `unitCost`. `occurredAt` defaults to now and may not be in the future. */
         CreateMovementRequest: components["schemas"]["InMovementRequest"] | components["schemas"]["OutMovementRequest"] | components["schemas"]["SaleMovementRequest"] | components["schemas"]["AdjustmentMovementRequest"];
@@ -1651,6 +1719,10 @@ export interface components {
             salePrice?: number | null;
             /** @enum {string} */
             status?: "ACTIVE" | "INACTIVE";
+            categoryId?: string | null;
+        };
+        CreateCategoryRequest: {
+            name: string;
         };
         CreateApiKeyRequest: {
             name: string;
@@ -1959,6 +2031,7 @@ export interface components {
             salePrice: number | null;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE";
+            categoryId: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -2268,10 +2341,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -2349,6 +2422,27 @@ export interface components {
             /** @enum {string} */
             role: "ADMIN" | "MEMBER";
         }[];
+        CreateCategoryResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            name: string;
+            productCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+            version: number;
+        };
+        ListCategoriesResponse: components["schemas"]["CreateCategoryResponse"][];
         ListMovementsResponse: {
             items: components["schemas"]["Movement"][];
             nextCursor: string | null;
@@ -2372,10 +2466,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -4942,6 +5036,7 @@ export interface operations {
                 search?: string;
                 status?: "ACTIVE" | "INACTIVE" | "ALL";
                 gtin?: string;
+                categoryId?: string;
             };
             header?: never;
             path?: never;
@@ -5027,6 +5122,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
+            /** @description No such category (`categoryId`) in the tenant. */
+            404: components["responses"]["NotFound"];
             /** @description The SKU or the GTIN is already used in the tenant (the detail names the product that has the GTIN). Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
@@ -5172,11 +5269,258 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
             403: components["responses"]["Forbidden"];
-            /** @description No such product in the caller's tenant. */
+            /** @description No such product in the caller's tenant, or no such category (`categoryId`). */
             404: components["responses"]["NotFound"];
             /** @description Another product of the tenant has this SKU or GTIN (the detail names it), or the new unit does not count the quantity on hand. */
             409: components["responses"]["Conflict"];
             /** @description The product changed since the `If-Match` version was read. */
+            412: components["responses"]["PreconditionFailed"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenant's categories, by name. */
+            200: {
+                headers: {
+                    /** @description Present when another page follows: `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same list's next page. Absent on the last page. */
+                    Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCategoriesResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Mercearia"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCategoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The category, with its `ETag`. */
+            201: {
+                headers: {
+                    /** @description The category's version, quoted: a PATCH's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCategoryResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description Another category of the tenant has this name, whatever its case and accents (the detail names it). Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category, with its `ETag`. */
+            200: {
+                headers: {
+                    /** @description The category's version, quoted: a PATCH's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCategoryResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such category in the caller's tenant (unknown or another tenant's: which is not disclosed). */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category was deleted; its name is free again in the tenant. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such category in the caller's tenant, or it was already deleted. */
+            404: components["responses"]["NotFound"];
+            /** @description Products are in the category: move them to another category (PATCH their `categoryId`, or null) first. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the category as the client read it (`"3"`; several, comma-separated, match any). The change applies only to that version: if someone changed the category since, 412 and nothing changes. Without it, or with `*`, the change applies to the category as it is. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Mercearia seca"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCategoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The category as renamed, with its new `ETag`. */
+            200: {
+                headers: {
+                    /** @description The category's version after the change, quoted: the next change's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCategoryResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The name breaks its rule, or the If-Match is not an ETag. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such category in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description Another category of the tenant has this name, whatever its case and accents. */
+            409: components["responses"]["Conflict"];
+            /** @description The category changed since the `If-Match` version was read. */
             412: components["responses"]["PreconditionFailed"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -5390,8 +5734,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
                 to?: string;
