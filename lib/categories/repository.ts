@@ -68,6 +68,12 @@ export async function insertCategory(tenantId: string, category: Category, audit
   }
 }
 
+/** The id of the tenant's category of that name (its sentinel, one consistent read), or none. */
+export async function findCategoryIdByName(tenantId: string, name: string): Promise<string | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.categoryName(tenantId, nameKey(name)), ConsistentRead: true }));
+  return typeof Item?.categoryId === 'string' ? Item.categoryId : undefined;
+}
+
 /** One category of the tenant (consistent), or none. */
 export async function findCategory(tenantId: string, categoryId: string): Promise<Category | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.category(tenantId, categoryId), ConsistentRead: true }));

@@ -3,10 +3,10 @@ import { auditRecord, changesOf } from '../audit/record';
 import type { Caller } from '../auth/principal';
 import { matchedVersions, requireMatch } from '../domain/etag';
 import type { IdempotentWrite } from '../idempotency/model';
-import { NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { keyOrderedPage, type Page, type PageRequest } from '../pages';
 import type { Category } from './model';
-import { findCategory, insertCategory, listCategoryPage, modifyCategory, removeCategory } from './repository';
+import { findCategory, findCategoryIdByName, insertCategory, listCategoryPage, modifyCategory, removeCategory } from './repository';
 import type { CategoryBody, CategoryView } from './schemas';
 
 /**
@@ -83,4 +83,22 @@ export async function renameCategory(
 /** Delete a category no product is in (204); 409 while products are in it, 404 for none. */
 export async function deleteCategory(principal: Caller, categoryId: string, nowMs: number): Promise<void> {
   await removeCategory(principal.tenantId, categoryId, (category) => audited(principal, 'category.deleted', category, nowMs));
+}
+
+/**
+ * The id of the tenant's category of that name (case- and accent-insensitive), made when there
+ * is none: a products import names categories by name. Of two rows making one at once, one
+ * makes it and the other finds it.
+ */
+export async function categoryNamed(principal: Pick<Caller, 'tenantId'>, name: string, nowMs: number): Promise<string> {
+  const found = await findCategoryIdByName(principal.tenantId, name);
+  if (found) return found;
+  try {
+    return (await createCategory(principal, { name }, nowMs)).id;
+  } catch (error) {
+    if (!(error instanceof Conflict)) throw error;
+    const made = await findCategoryIdByName(principal.tenantId, name);
+    if (!made) throw error;
+    return made;
+  }
 }

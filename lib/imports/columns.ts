@@ -90,6 +90,7 @@ export const IMPORT_COLUMNS: Record<ImportKind, readonly Column[]> = {
       value: brazilianDecimal,
     },
     { field: 'brand', required: false, headers: ['brand', 'marca'] },
+    { field: 'category', required: false, headers: ['category', 'categoria', 'grupo', 'grupo de produtos', 'departamento'] },
     { field: 'status', required: false, headers: ['status', 'situacao', 'ativo'], value: productStatus },
     { field: 'description', required: false, headers: ['descricao complementar', 'descricao detalhada', 'long description', 'details'] },
   ],

@@ -11,6 +11,7 @@ import { takenSupplierDocuments } from '../suppliers/repository';
 import { mapConcurrently } from '../domain/concurrency';
 import { Conflict } from '../errors';
 import { createProduct } from '../inventory/service';
+import { categoryNamed } from '../categories/service';
 import { createSupplier } from '../suppliers/service';
 import { mapHeader } from './columns';
 import { MAX_IMPORT_ROWS, MAX_REPORTED_ERRORS, type ImportJob, type RowError } from './model';
@@ -105,7 +106,10 @@ async function create(job: ImportJob, request: RowInput, nowMs: number): Promise
   try {
     await withRequestOrigin(origin, async () => {
       if (request.kind === 'suppliers') await createSupplier(job, request.input, nowMs);
-      else await createProduct(job, request.input, nowMs);
+      else {
+        const categoryId = request.category === undefined ? undefined : await categoryNamed(job, request.category, nowMs);
+        await createProduct(job, { ...request.input, ...(categoryId === undefined ? {} : { categoryId }) }, nowMs);
+      }
     });
     return 'created';
   } catch (error) {

@@ -3,13 +3,14 @@ import { undefuseFormula } from '../csv/write';
 import { ValidationError } from '../errors';
 import { parseWith } from '../domain/validation';
 import { productBody } from '../inventory/schemas';
+import { categoryBody } from '../categories/schemas';
 import type { ProductInput } from '../inventory/model';
 import { createSupplierBody, type CreateSupplierInput } from '../suppliers/schemas';
 import { IMPORT_COLUMNS, mapHeader, type HeaderMap } from './columns';
 import type { ImportKind, RowError } from './model';
 
 /** What a valid row asks for, by kind: the body the API's create route would take. */
-export type RowInput = { kind: 'suppliers'; input: CreateSupplierInput } | { kind: 'products'; input: ProductInput };
+export type RowInput = { kind: 'suppliers'; input: CreateSupplierInput } | { kind: 'products'; input: ProductInput; category?: string };
 
 /** A data row checked: valid with its input and its unique key (the document, the SKU), or refused with every problem. */
 export type CheckedRow = { line: number; ok: true; request: RowInput; key: string } | { line: number; ok: false; errors: RowError[] };
@@ -44,7 +45,13 @@ export function checkRows(kind: ImportKind, table: CsvTable, header: HeaderMap =
     }
     let request: RowInput | undefined;
     try {
-      request = kind === 'suppliers' ? { kind, input: parseWith(createSupplierBody, body) } : { kind, input: parseWith(productBody, body) };
+      if (kind === 'suppliers') request = { kind, input: parseWith(createSupplierBody, body) };
+      else {
+        // The category by its name (made when the tenant has none of that name: lib/imports/engine).
+        const { category, ...fields } = body;
+        const named = category === undefined ? undefined : parseWith(categoryBody, { name: category }, 'category').name;
+        request = { kind, input: parseWith(productBody, fields), ...(named === undefined ? {} : { category: named }) };
+      }
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       for (const problem of error.errors) errors.push({ line: row.line, field: headerOf(problem.field.split('.')[0] ?? ''), message: problem.message });

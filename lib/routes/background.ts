@@ -24,7 +24,8 @@ export const workers = {
     handler: 'functions/imports/import-worker.ts',
     // The job (Get, steps by Update); each row created as its route creates it: a supplier (its
     // count, block and search delta by Update, document and block reads by Get and Query) or a
-    // product (Put in a transaction, its coverage tenant registered by Update); a dry run's
+    // product (Put in a transaction, its coverage tenant registered by Update, its category's
+    // count by Update, a category it names found by Get or made by Put); a dry run's
     // lookups of documents and SKUs (BatchGet).
     table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
     summary: 'Run the steps of CSV imports: check every row, create a batch of them, send the next step',

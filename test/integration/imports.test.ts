@@ -197,6 +197,37 @@ describe('the columns of a product', () => {
       }),
     ]);
   });
+
+  it('puts a product in the category its Categoria names, the one of that name whatever its case and accents, made when there is none', async () => {
+    const admin = await newTenantWithAdmin();
+    const existing = await call<{ id: string }>('POST', '/inventory/categories', { cookies: admin.cookies, body: { name: 'Mercearia' } });
+    expect(existing.status).toBe(201);
+    const lines = [
+      'Código;Descrição;Categoria',
+      'CAF-500;Café torrado 500 g;MERCEARIA',
+      'SUC-1;Suco de uva;Bebidas',
+      'SUC-2;Suco de laranja;bebídas',
+      'SEM-1;Sem categoria;',
+      `ERR-1;Errado;${'x'.repeat(121)}`,
+    ];
+    const { job, deps } = await newJob(admin, 'products', false, csv(lines));
+    await runImport(job, deps);
+    const report = await findImportJob(admin.tenantId, job.id);
+    expect(report).toMatchObject({ status: 'succeeded', totalRows: 5, created: 4, refused: 1 });
+    expect(report?.errors).toEqual([{ line: 6, field: 'Categoria', message: 'must be at most 120 characters' }]);
+    const categories = (await call<{ id: string; name: string; productCount: number }[]>('GET', '/inventory/categories', { cookies: admin.cookies })).body;
+    expect(categories.map(({ name, productCount }) => [name, productCount])).toEqual([
+      ['Bebidas', 2],
+      ['Mercearia', 1],
+    ]);
+    const products = await allPages<{ sku: string; categoryId: string | null }>(admin, '/inventory/products');
+    expect(Object.fromEntries(products.map((product) => [product.sku, product.categoryId]))).toEqual({
+      'CAF-500': existing.body.id,
+      'SEM-1': null,
+      'SUC-1': categories[0]?.id,
+      'SUC-2': categories[0]?.id,
+    });
+  });
 });
 
 describe('a dry run of suppliers', () => {
