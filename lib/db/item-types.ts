@@ -36,6 +36,9 @@ export const COMPANY_ITEMS = { company: 'Company', document: 'CompanyDocument', 
 /** The `type` attribute of a product category's items: the category and its name sentinel (the list by name). */
 export const CATEGORY_ITEMS = { category: 'Category', name: 'CategoryName' } as const;
 
+/** The `type` attribute of a transfer's entries in the lists of transfers. */
+export const TRANSFER_ITEMS = { entry: 'TransferEntry' } as const;
+
 /** The `type` attribute of every inventory item. */
 export const INVENTORY_ITEMS = {
   warehouse: 'Warehouse',

@@ -253,6 +253,23 @@ export const keys = {
     sk: `${occurredAt}#${movementId}`,
   }),
   historyOf: (tenantId: string, scope: HistoryScope) => ({ pk: historyPk(tenantId, scope) }),
+  /**
+   * A transfer's entry in a list of the tenant's transfers, newest last in key order
+   * (`occurredAt#id`): every transfer (`*#*`), of a product, of a warehouse (each side has its
+   * entry), or of both. Each entry holds the whole transfer.
+   */
+  transferEntry: (
+    tenantId: string,
+    scope: { productId?: string | undefined; warehouseId?: string | undefined },
+    occurredAt: string,
+    transferId: string,
+  ): Key => ({
+    pk: `${tenantPk(tenantId)}#TRANSFERS#${scope.productId ?? '*'}#${scope.warehouseId ?? '*'}`,
+    sk: `${occurredAt}#${transferId}`,
+  }),
+  transfersOf: (tenantId: string, scope: { productId?: string | undefined; warehouseId?: string | undefined }) => ({
+    pk: `${tenantPk(tenantId)}#TRANSFERS#${scope.productId ?? '*'}#${scope.warehouseId ?? '*'}`,
+  }),
   /** Units sold of one product on one business day, as the movements recorded them. */
   salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
   /** Query prefix for every daily sales counter of a tenant. */

@@ -4,3 +4,4 @@
  */
 export const COMPANY_STATUSES = ['ACTIVE', 'DISABLED', 'BLOCKED', 'SUSPENDED'] as const;
 export const COST_METHODS = ['REPLACEMENT', 'WEIGHTED_AVERAGE'] as const;
+export type CostMethod = (typeof COST_METHODS)[number];

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'product.stock_low',
   'warehouse.created',
   'stock_movement.created',
+  'stock_transfer.created',
   'user.invited',
   'user.removed',
 ] as const;

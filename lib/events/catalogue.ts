@@ -14,6 +14,7 @@ export const EVENT_OF_ACTION: Partial<Record<AuditAction, EventType>> = {
   'product.deleted': 'product.deleted',
   'warehouse.created': 'warehouse.created',
   'movement.created': 'stock_movement.created',
+  'transfer.created': 'stock_transfer.created',
   'invitation.created': 'user.invited',
   'user.removed': 'user.removed',
 };

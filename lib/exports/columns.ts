@@ -72,7 +72,14 @@ export const productCells = (product: Product, perWarehouse: readonly bigint[], 
   ...perWarehouse.map((quantity) => decimalCell(quantity, QUANTITY_PLACES)),
 ];
 
-export const MOVEMENT_TYPE_NAMES: Record<MovementType, string> = { IN: 'Entrada', OUT: 'Saída', SALE: 'Venda', ADJUSTMENT: 'Ajuste' };
+export const MOVEMENT_TYPE_NAMES: Record<MovementType, string> = {
+  IN: 'Entrada',
+  OUT: 'Saída',
+  SALE: 'Venda',
+  ADJUSTMENT: 'Ajuste',
+  TRANSFER_OUT: 'Transferência (saída)',
+  TRANSFER_IN: 'Transferência (entrada)',
+};
 
 export const MOVEMENT_HEADER: Cells = [
   'Data',

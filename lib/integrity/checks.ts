@@ -38,6 +38,8 @@ export interface MovementRecord extends ItemKey {
   averageCostAfter: bigint;
   /** Undefined for a movement recorded before balances kept a last cost. */
   lastCostAfter?: bigint;
+  /** A TRANSFER_IN's exact value, 10^-7 (what left its source). */
+  transferValue?: bigint;
 }
 
 /** A product's daily sales counter: units sold that business day, in thousandths (`seeded`: written by the seed, without movements). */
@@ -128,6 +130,7 @@ export function replayBalance(balance: BalanceRecord, movements: readonly Moveme
         type: movement.type,
         quantity: movement.quantity,
         ...(movement.unitCost === undefined ? {} : { unitCost: movement.unitCost }),
+        ...(movement.transferValue === undefined ? {} : { value: movement.transferValue }),
       });
     } catch {
       return undefined;

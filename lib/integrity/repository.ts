@@ -132,6 +132,7 @@ export const readMovements = (tenantId: string, productId: string, warehouseId: 
     balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
     averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
     ...(item.lastCostAfter === undefined ? {} : { lastCostAfter: scaledFrom(item.lastCostAfter, UNIT_COST_PLACES) }),
+    ...(item.transferValue === undefined ? {} : { transferValue: scaledFrom(item.transferValue, VALUE_PLACES) }),
   }));
 
 /** The tenant's daily sales counters, page by page (a movement's counter has no `type`: the partition holds nothing else). */

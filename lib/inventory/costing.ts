@@ -18,6 +18,9 @@ import type { MovementType } from './model';
  *   (d × unitCost), else at the current average: divideRounded(value × d, quantity) when
  *   quantity > 0, else d × averageCost (the average kept from before it reached zero).
  *   d = 0 changes nothing.
+ * - TRANSFER_OUT leaves as an OUT. TRANSFER_IN of q carrying the exact value v (what left the
+ *   source: lib/transfers) adds q and v, no rounding: the value a transfer moves is the same on
+ *   both sides to the 10^-7.
  * - After every movement: averageCost = divideRounded(value, quantity) when quantity > 0
  *   (10^-7 / 10^-3 = 10^-4 per unit), else the previous averageCost is kept.
  *
@@ -35,11 +38,12 @@ export interface ExactBalance {
 
 export const EMPTY_BALANCE: ExactBalance = Object.freeze({ quantity: 0n, value: 0n, averageCost: 0n });
 
-/** quantity in thousandths of a unit, unitCost in 10^-4 currency per unit. */
+/** quantity in thousandths of a unit, unitCost in 10^-4 currency per unit, value (a TRANSFER_IN's) in 10^-7. */
 export interface ExactMovement {
   type: MovementType;
   quantity: bigint;
   unitCost?: bigint;
+  value?: bigint;
 }
 
 /** The balance after `movement` (see the rule above); `balance` is not changed. */
@@ -53,8 +57,13 @@ export function applyMovement(balance: ExactBalance, movement: ExactMovement): E
       return settle(balance, balance.quantity + q, balance.value + q * unitCost);
     case 'OUT':
     case 'SALE':
+    case 'TRANSFER_OUT':
       if (q <= 0n) throw new Error(`${type} quantity must be positive, got ${q}`);
       return takeOut(balance, q);
+    case 'TRANSFER_IN':
+      if (q <= 0n) throw new Error(`TRANSFER_IN quantity must be positive, got ${q}`);
+      if (movement.value === undefined || movement.value < 0n) throw new Error('TRANSFER_IN requires the value it carries');
+      return settle(balance, balance.quantity + q, balance.value + movement.value);
     case 'ADJUSTMENT': {
       if (q < 0n) throw new Error(`ADJUSTMENT quantity must not be negative, got ${q}`);
       const difference = q - balance.quantity;
@@ -73,10 +82,28 @@ export function applyMovement(balance: ExactBalance, movement: ExactMovement): E
 
 /**
  * The last cost after a movement (the replacement cost a REPLACEMENT company values stock at,
- * 10^-4 per unit): the unit cost of an IN, or of an ADJUSTMENT that gave one; else unchanged.
+ * 10^-4 per unit): the unit cost of an IN, of an ADJUSTMENT that gave one, or the source's last
+ * cost a TRANSFER_IN carries; else unchanged.
  */
 export function lastCostAfter(previous: bigint, movement: ExactMovement): bigint {
-  return movement.unitCost !== undefined && (movement.type === 'IN' || movement.type === 'ADJUSTMENT') ? movement.unitCost : previous;
+  return movement.unitCost !== undefined && (movement.type === 'IN' || movement.type === 'ADJUSTMENT' || movement.type === 'TRANSFER_IN')
+    ? movement.unitCost
+    : previous;
+}
+
+/**
+ * What a transfer of q carries out of its source balance: the value that leaves it by the
+ * weighted-average rule (exact), or, for a source whose company values at REPLACEMENT, q at the
+ * source's last cost (when it has one). With the source balance after the TRANSFER_OUT.
+ */
+export function transferOut(
+  source: ExactBalance & { lastCost: bigint },
+  q: bigint,
+  method: 'WEIGHTED_AVERAGE' | 'REPLACEMENT',
+): { after: ExactBalance; value: bigint } {
+  const after = applyMovement(source, { type: 'TRANSFER_OUT', quantity: q });
+  const value = method === 'REPLACEMENT' && source.lastCost > 0n ? valueAt(q, source.lastCost) : source.value - after.value;
+  return { after, value };
 }
 
 /** Stock valued at a unit cost, exactly: thousandths x 10^-4 = 10^-7 of the currency (the value's own places). */

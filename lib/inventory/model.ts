@@ -10,7 +10,11 @@ import { COMPANY_STATUSES } from '../domain/companies';
  * and the OpenAPI document all start here.
  */
 
-export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
+/** What a person or a system records with POST /inventory/movements. */
+export const MANUAL_MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
+export type ManualMovementType = (typeof MANUAL_MOVEMENT_TYPES)[number];
+/** Every type the stock history holds: the manual ones and the two sides of a transfer (lib/transfers). */
+export const MOVEMENT_TYPES = [...MANUAL_MOVEMENT_TYPES, 'TRANSFER_OUT', 'TRANSFER_IN'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
 export const warehouseSchema = /* @__PURE__ */ schema(() =>
@@ -109,8 +113,11 @@ export const movementSchema = /* @__PURE__ */ schema(() =>
     warehouseId: z.uuid(),
     type: z.enum(MOVEMENT_TYPES),
     quantity: z.number(),
-    /** Given for IN (and optionally ADJUSTMENT); null for OUT and SALE, which leave at the average. */
+    /** Given for IN (and optionally ADJUSTMENT); a TRANSFER_IN's is the source's last cost it carries; null for OUT, SALE and TRANSFER_OUT, which leave at the average. */
     unitCost: z.nullable(z.number()),
+    /** The transfer a TRANSFER_OUT or TRANSFER_IN is a side of, and the warehouse of its other side; null for the others. */
+    transferId: z.nullable(z.uuid()),
+    counterpartWarehouseId: z.nullable(z.uuid()),
     occurredAt: z.iso.datetime(),
     createdAt: z.iso.datetime(),
     /** The business day of `occurredAt` (daily sales counter). */
@@ -130,6 +137,8 @@ export type StoredMovement = Omit<Movement, 'type'> & {
   averageCostAfter: bigint;
   /** The last cost it left (10^-4); undefined for a movement recorded before balances kept one. */
   lastCostAfter?: bigint;
+  /** A TRANSFER_IN's exact value (10^-7): what left the source (lib/transfers). */
+  transferValue?: bigint;
 };
 
 /**

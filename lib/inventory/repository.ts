@@ -44,8 +44,8 @@ const WAREHOUSE_FIELDS = fieldsOf<Warehouse>()([
   'companyId',
   'companyStatus',
 ]);
-/** The fields every movement's record has (`lastCostAfter`, only those recorded since balances kept it, is read apart). */
-const STORED_MOVEMENT_FIELDS = fieldsOf<Omit<StoredMovement, 'lastCostAfter'>>()([
+/** The fields every movement's record has (`lastCostAfter`, only those recorded since balances kept it, and the transfer's, are read apart). */
+const STORED_MOVEMENT_FIELDS = fieldsOf<Omit<StoredMovement, 'lastCostAfter' | 'transferId' | 'counterpartWarehouseId' | 'transferValue'>>()([
   'id',
   'tenantId',
   'productId',
@@ -62,9 +62,11 @@ const STORED_MOVEMENT_FIELDS = fieldsOf<Omit<StoredMovement, 'lastCostAfter'>>()
 
 /** A movement as its stock-history entries store it (the same item in each of its eight lists). */
 function historyItem(movement: Movement, after: Balance): Record<string, unknown> {
-  const { type: movementType, ...fields } = movement;
+  const { type: movementType, transferId, counterpartWarehouseId, ...fields } = movement;
   return {
     ...fields,
+    // Only a transfer's two sides name it (the others read them as null).
+    ...(transferId === null ? {} : { transferId, counterpartWarehouseId }),
     // `type` names the item kind everywhere; the movement's own type is `movementType`.
     type: INVENTORY_ITEMS.movement,
     movementType,
@@ -75,7 +77,7 @@ function historyItem(movement: Movement, after: Balance): Record<string, unknown
 }
 
 /** The movement's put into each stock-history list it belongs to (keys.history). */
-function historyEntries(movement: Movement, after: Balance): TransactItem[] {
+export function historyEntries(movement: Movement, after: Balance): TransactItem[] {
   const item = historyItem(movement, after);
   const { productId, warehouseId, type } = movement;
   const scopes: HistoryScope[] = [];
@@ -89,7 +91,10 @@ function historyEntries(movement: Movement, after: Balance): TransactItem[] {
 }
 
 const toStoredMovement = (item: Record<string, unknown>): StoredMovement => ({
-  ...pick<Omit<StoredMovement, 'lastCostAfter'>>(item, STORED_MOVEMENT_FIELDS),
+  ...pick<Omit<StoredMovement, 'lastCostAfter' | 'transferId' | 'counterpartWarehouseId' | 'transferValue'>>(item, STORED_MOVEMENT_FIELDS),
+  transferId: typeof item.transferId === 'string' ? item.transferId : null,
+  counterpartWarehouseId: typeof item.counterpartWarehouseId === 'string' ? item.counterpartWarehouseId : null,
+  ...(item.transferValue === undefined ? {} : { transferValue: scaledFrom(item.transferValue, VALUE_PLACES) }),
   balanceAfter: scaledFrom(item.balanceAfter, QUANTITY_PLACES),
   averageCostAfter: scaledFrom(item.averageCostAfter, UNIT_COST_PLACES),
   ...(item.lastCostAfter === undefined ? {} : { lastCostAfter: scaledFrom(item.lastCostAfter, UNIT_COST_PLACES) }),
@@ -119,7 +124,7 @@ const toWarehouseListing = (item: Record<string, unknown>): WarehouseListing => 
  * The stored balance, or all zeros (version 0) before the first movement. A balance written
  * before balances kept a last cost reads its average cost as one (lib/integrity: the same rule).
  */
-const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
+export const toBalance = (item: Record<string, unknown> | undefined): Balance => ({
   quantity: scaledFrom(item?.quantity, QUANTITY_PLACES),
   totalCost: scaledFrom(item?.totalCost, VALUE_PLACES),
   averageCost: scaledFrom(item?.averageCost, UNIT_COST_PLACES),
@@ -278,7 +283,7 @@ async function applyRule(rule: BalanceRule, current: Balance, place: { tenantId:
 }
 
 /** 404 when the product or the warehouse is not the tenant's (one consistent BatchGetItem). */
-async function assertPlaceExists(place: { tenantId: string; productId: string; warehouseId: string }): Promise<void> {
+export async function assertPlaceExists(place: { tenantId: string; productId: string; warehouseId: string }): Promise<void> {
   const [product, warehouse] = await getMany([keys.product(place.tenantId, place.productId), keys.warehouse(place.tenantId, place.warehouseId)]);
   if (!warehouse) throw new NotFound('No such warehouse');
   if (!product) throw new NotFound('No such product');
@@ -334,6 +339,43 @@ function productMove(
   };
 }
 
+/** A balance written over the one read, conditioned on its version (a concurrent movement makes the writer read again). */
+export function balancePut(tenantId: string, productId: string, warehouseId: string, current: Balance, next: Balance): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.stock(tenantId, productId, warehouseId), type: INVENTORY_ITEMS.stock, productId, warehouseId, ...balanceAttributes(next) },
+      ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
+      ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
+    },
+  };
+}
+
+/**
+ * A warehouse's totals moved by one balance's change, by exact deltas (units, value at average,
+ * value at last cost, products with stock); conditioned on the warehouse existing and its
+ * company not being BLOCKED or SUSPENDED (its status is kept on the warehouse).
+ */
+export function warehouseTotalsUpdate(tenantId: string, warehouseId: string, current: Balance, next: Balance): TransactItem {
+  const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.warehouse(tenantId, warehouseId),
+      UpdateExpression: 'ADD totalItems :items, totalValue :value, totalReplacementValue :replacement, totalProducts :products',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(companyStatus) OR NOT companyStatus IN (:blocked, :suspended))',
+      ExpressionAttributeValues: {
+        ':blocked': HALTED_COMPANY_STATUSES[0],
+        ':suspended': HALTED_COMPANY_STATUSES[1],
+        ':items': storedDecimal(next.quantity - current.quantity, QUANTITY_PLACES),
+        ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
+        ':replacement': storedDecimal(valueAt(next.quantity, next.lastCost) - valueAt(current.quantity, current.lastCost), VALUE_PLACES),
+        ':products': productsDelta,
+      },
+    },
+  };
+}
+
 /**
  * The `product.stock_low` rule a movement applies to its product (lib/inventory/stock-low):
  * the event to write in its transaction when it crossed its tenant's threshold, else none.
@@ -376,36 +418,11 @@ export async function recordMovement(
     if (productItem) admit?.(toProduct(productItem));
     const current = toBalance(stockItem);
     const next = { ...(await applyRule(rule, current, { tenantId, productId, warehouseId })), version: current.version + 1 };
-    const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
-    const itemsDelta = storedDecimal(next.quantity - current.quantity, QUANTITY_PLACES);
     const product = productMove(tenantId, productId, productItem, next.quantity - current.quantity);
 
     const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...stockKey, type: INVENTORY_ITEMS.stock, productId, warehouseId, ...balanceAttributes(next) },
-          ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
-          ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
-        },
-      },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.warehouse(tenantId, warehouseId),
-          UpdateExpression: 'ADD totalItems :items, totalValue :value, totalReplacementValue :replacement, totalProducts :products',
-          // A warehouse of a BLOCKED or SUSPENDED company takes no movement (its status is kept on the warehouse).
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(companyStatus) OR NOT companyStatus IN (:blocked, :suspended))',
-          ExpressionAttributeValues: {
-            ':blocked': HALTED_COMPANY_STATUSES[0],
-            ':suspended': HALTED_COMPANY_STATUSES[1],
-            ':items': itemsDelta,
-            ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
-            ':replacement': storedDecimal(valueAt(next.quantity, next.lastCost) - valueAt(current.quantity, current.lastCost), VALUE_PLACES),
-            ':products': productsDelta,
-          },
-        },
-      },
+      balancePut(tenantId, productId, warehouseId, current, next),
+      warehouseTotalsUpdate(tenantId, warehouseId, current, next),
       product.update,
       ...historyEntries(movement, next),
       ...product.coverage,
@@ -462,7 +479,7 @@ export async function recordMovement(
 }
 
 /** Why a warehouse refused a movement: it is not the tenant's (404), or its company is halted (409). */
-async function warehouseRefusal(tenantId: string, warehouseId: string): Promise<NotFound | Conflict> {
+export async function warehouseRefusal(tenantId: string, warehouseId: string): Promise<NotFound | Conflict> {
   const warehouse = await findWarehouse(tenantId, warehouseId);
   if (!warehouse) return new NotFound('No such warehouse');
   return new Conflict(`The warehouse's company is ${warehouse.companyStatus ?? 'halted'}: its stock takes no movements until the company is ACTIVE again`);

@@ -3,13 +3,22 @@ import * as z from 'zod/mini';
 import { MONEY_PLACES, parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
 import { cursorParam } from '../domain/cursor';
 import { documented, nameField, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
-import { movementSchema, MOVEMENT_TYPES, PRODUCT_STATUSES, PRODUCT_UNITS, productSchema, warehouseInputSchema, warehouseSchema } from './model';
+import {
+  MANUAL_MOVEMENT_TYPES,
+  movementSchema,
+  MOVEMENT_TYPES,
+  PRODUCT_STATUSES,
+  PRODUCT_UNITS,
+  productSchema,
+  warehouseInputSchema,
+  warehouseSchema,
+} from './model';
 import { gtinProblem } from './gtin';
 import { COST_METHODS } from '../domain/companies';
 import { textProblem } from '../domain/text';
 import { schema } from '../domain/schema';
 
-export { MOVEMENT_TYPES, type MovementType } from './model';
+export { MANUAL_MOVEMENT_TYPES, MOVEMENT_TYPES, type ManualMovementType, type MovementType } from './model';
 
 /**
  * Quantities (3 decimal places) and unit costs (4): at most a billion, and exactly a decimal
@@ -169,7 +178,7 @@ const occurredAtField = /* @__PURE__ */ schema(() =>
 export const movementFields = /* @__PURE__ */ schema(() => ({
   productId: uuidField,
   warehouseId: uuidField,
-  type: z.enum(MOVEMENT_TYPES, { message: `must be one of ${MOVEMENT_TYPES.join(', ')}` }),
+  type: z.enum(MANUAL_MOVEMENT_TYPES, { message: `must be one of ${MANUAL_MOVEMENT_TYPES.join(', ')}` }),
   quantity: quantityField,
   unitCost: z.optional(unitCostField),
   occurredAt: z.optional(occurredAtField),

@@ -355,6 +355,8 @@ export async function addMovement(
     type: input.type,
     quantity: input.quantity,
     unitCost: input.unitCost ?? null,
+    transferId: null,
+    counterpartWarehouseId: null,
     occurredAt: new Date(occurredMs).toISOString(),
     createdAt: new Date(nowMs).toISOString(),
     day: dayOf(occurredMs, config().BUSINESS_TIME_ZONE),
@@ -406,15 +408,25 @@ const toMs = (bound: string, timeZone: string): number =>
   isDay(bound) ? (bound === '9999-12-31' ? LAST_MS : dayStartMs(addDays(bound, 1), timeZone) - 1) : Date.parse(bound);
 
 /**
+ * The instants a history's `from` and `to` bound (a business day or a date-time each), as
+ * epoch ms, within what a movement may carry; `first > last` for a range nothing is in. 400
+ * for a `to` before its `from`. The stock history and the transfers read their lists so.
+ */
+export function historyRange(input: { from?: string | undefined; to?: string | undefined }): { first: number; last: number } {
+  const { BUSINESS_TIME_ZONE } = config();
+  const first = Math.max(input.from ? fromMs(input.from, BUSINESS_TIME_ZONE) : OCCURRED_AT_FLOOR_MS, OCCURRED_AT_FLOOR_MS);
+  const last = Math.min(input.to ? toMs(input.to, BUSINESS_TIME_ZONE) : LAST_MS, LAST_MS);
+  if (input.from && input.to && fromMs(input.from, BUSINESS_TIME_ZONE) > last) throw ValidationError.of('to', 'must not be before from');
+  return { first, last };
+}
+
+/**
  * A page of the stock history (kardex), newest first: one Query on the list of exactly the
  * filters given (lib/db/keys `history`). The cursor is sealed for the tenant and the filters;
  * one from another list or tenant, or edited, is a 400.
  */
 export async function listMovementHistory(principal: Caller, input: MovementHistoryInput): Promise<MovementHistoryPage> {
-  const { BUSINESS_TIME_ZONE } = config();
-  const first = Math.max(input.from ? fromMs(input.from, BUSINESS_TIME_ZONE) : OCCURRED_AT_FLOOR_MS, OCCURRED_AT_FLOOR_MS);
-  const last = Math.min(input.to ? toMs(input.to, BUSINESS_TIME_ZONE) : LAST_MS, LAST_MS);
-  if (input.from && input.to && fromMs(input.from, BUSINESS_TIME_ZONE) > last) throw ValidationError.of('to', 'must not be before from');
+  const { first, last } = historyRange(input);
 
   const scope = { productId: input.productId, warehouseId: input.warehouseId, type: input.type };
   const cursorScope = { tenantId: principal.tenantId, filters: { list: 'movements', ...scope, from: input.from, to: input.to } };
@@ -434,7 +446,7 @@ export async function listMovementHistory(principal: Caller, input: MovementHist
           ...(after ? { afterSk: after } : {}),
         });
   return {
-    items: movements.map(({ movementType, balanceAfter, averageCostAfter, lastCostAfter, ...movement }) =>
+    items: movements.map(({ movementType, balanceAfter, averageCostAfter, lastCostAfter, transferValue: _value, ...movement }) =>
       movementViewOf({ ...movement, type: movementType }, { quantity: balanceAfter, averageCost: averageCostAfter, lastCost: lastCostAfter }),
     ),
     nextCursor: await sealPageCursor(nextSk === undefined ? undefined : { sk: nextSk }, cursorScope),

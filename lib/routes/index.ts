@@ -51,6 +51,7 @@ import {
   stockByWarehouse,
 } from './inventory';
 import { createCategory, listCategories, getCategory, updateCategory, deleteCategory } from './categories';
+import { createTransfer, listTransfers } from './transfers';
 import { listAuditEvents } from './audit';
 import { listEvents } from './events';
 import { createApiKey, listApiKeys, rollApiKey, deleteApiKey } from './api-keys';
@@ -76,6 +77,7 @@ export * from './companies';
 export * from './suppliers';
 export * from './inventory';
 export * from './categories';
+export * from './transfers';
 export * from './audit';
 export * from './events';
 export * from './api-keys';
@@ -146,6 +148,8 @@ export const routes = {
   deleteCategory,
   createMovement,
   listMovements,
+  createTransfer,
+  listTransfers,
   stockCoverage,
   stockByWarehouse,
   listAuditEvents,

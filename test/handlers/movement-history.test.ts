@@ -46,6 +46,8 @@ const view = {
   type: 'SALE',
   quantity: 2.5,
   unitCost: null,
+  transferId: null,
+  counterpartWarehouseId: null,
   occurredAt: stored.occurredAt,
   createdAt: stored.createdAt,
   // Recorded before balances kept a last cost: unknown.

@@ -47,6 +47,8 @@ interface Fixtures {
   categoryId: string;
   /** Deleted by DELETE /inventory/categories/{id}. */
   doomedCategoryId: string;
+  /** Where POST /inventory/transfers moves `productId`'s stock from `warehouseId` (stocked with plenty). */
+  otherWarehouseId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -97,6 +99,13 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
     status: 201,
   }),
   listMovements: (f) => ({ method: 'GET', path: `/inventory/movements?productId=${f.productId}`, status: 200 }),
+  createTransfer: (f) => ({
+    method: 'POST',
+    path: '/inventory/transfers',
+    body: { productId: f.productId, fromWarehouseId: f.warehouseId, toWarehouseId: f.otherWarehouseId, quantity: 1 },
+    status: 201,
+  }),
+  listTransfers: (f) => ({ method: 'GET', path: `/inventory/transfers?productId=${f.productId}`, status: 200 }),
   stockCoverage: () => ({ method: 'GET', path: '/inventory/dashboard/coverage?days=30', status: 200 }),
   stockByWarehouse: () => ({ method: 'GET', path: '/inventory/dashboard/by-warehouse', status: 200 }),
   listAuditEvents: () => ({ method: 'GET', path: '/audit-events?limit=20', status: 200 }),
@@ -156,19 +165,32 @@ function keyOf(keys: Map<string, string>, name: string): string {
 
 beforeAll(async () => {
   const [owner, other] = await Promise.all([newTenantWithAdmin(), newTenantWithAdmin()]);
-  const [companyId, lifecycleCompanyId, limitedCompanyId, supplierId, doomedSupplierId, warehouseId, productId, doomedProductId, categoryId, doomedCategoryId] =
-    await Promise.all([
-      created(owner, '/companies', { name: 'Loja Centro', document: cnpj.generate() }),
-      created(owner, '/companies', { name: 'Loja Norte', document: cnpj.generate() }),
-      created(owner, '/companies', { name: 'Loja Limitada', document: cnpj.generate() }),
-      created(owner, '/suppliers', { name: 'Fornecedor Um', corporateName: 'Fornecedor Um Ltda', document: cnpj.generate() }),
-      created(owner, '/suppliers', { name: 'Fornecedor Dois', corporateName: 'Fornecedor Dois Ltda', document: cnpj.generate() }),
-      created(owner, '/inventory/warehouses', { name: 'Depósito' }),
-      created(owner, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' }),
-      created(owner, '/inventory/products', { sku: 'ENGANO-1', name: 'Criado por engano' }),
-      created(owner, '/inventory/categories', { name: 'Mercearia' }),
-      created(owner, '/inventory/categories', { name: 'Criada por engano' }),
-    ]);
+  const [
+    companyId,
+    lifecycleCompanyId,
+    limitedCompanyId,
+    supplierId,
+    doomedSupplierId,
+    warehouseId,
+    productId,
+    doomedProductId,
+    categoryId,
+    doomedCategoryId,
+    otherWarehouseId,
+  ] = await Promise.all([
+    created(owner, '/companies', { name: 'Loja Centro', document: cnpj.generate() }),
+    created(owner, '/companies', { name: 'Loja Norte', document: cnpj.generate() }),
+    created(owner, '/companies', { name: 'Loja Limitada', document: cnpj.generate() }),
+    created(owner, '/suppliers', { name: 'Fornecedor Um', corporateName: 'Fornecedor Um Ltda', document: cnpj.generate() }),
+    created(owner, '/suppliers', { name: 'Fornecedor Dois', corporateName: 'Fornecedor Dois Ltda', document: cnpj.generate() }),
+    created(owner, '/inventory/warehouses', { name: 'Depósito' }),
+    created(owner, '/inventory/products', { sku: 'CAFE-500', name: 'Café 500 g' }),
+    created(owner, '/inventory/products', { sku: 'ENGANO-1', name: 'Criado por engano' }),
+    created(owner, '/inventory/categories', { name: 'Mercearia' }),
+    created(owner, '/inventory/categories', { name: 'Criada por engano' }),
+    created(owner, '/inventory/warehouses', { name: 'Loja' }),
+  ]);
+  await created(owner, '/inventory/movements', { productId, warehouseId, type: 'IN', quantity: 1000, unitCost: 2 });
   fixtures = {
     companyId,
     lifecycleCompanyId,
@@ -180,6 +202,7 @@ beforeAll(async () => {
     doomedProductId,
     categoryId,
     doomedCategoryId,
+    otherWarehouseId,
   };
 
   // The fixtures' tenant: one exact key per grant the routes need (8), the key with everything
@@ -235,6 +258,7 @@ describe('the manifest', () => {
       doomedProductId: 'q',
       categoryId: 'g',
       doomedCategoryId: 'h',
+      otherWarehouseId: 'o',
     };
     const strays = keyRoutes.flatMap((route) => {
       const probe = probes[route.id]?.(sample);

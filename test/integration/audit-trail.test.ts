@@ -745,6 +745,27 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       }),
     );
   },
+  createTransfer: async () => {
+    const owner = await admin();
+    const place = await stockPlace(owner);
+    const other = idOf(await call('POST', '/inventory/warehouses', as(owner, { body: { name: 'Loja' } })));
+    expect((await call('POST', '/inventory/movements', as(owner, { body: { ...place, type: 'IN', quantity: 10, unitCost: 3.5 } }))).status).toBe(201);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () =>
+        call(
+          'POST',
+          '/inventory/transfers',
+          as(owner, { body: { productId: place.productId, fromWarehouseId: place.warehouseId, toWarehouseId: other, quantity: 4 } }),
+        ),
+      201,
+      (response) => ({
+        action: 'transfer.created',
+        resource: { type: 'transfer', id: idOf(response) },
+        actor: actorOf(owner),
+      }),
+    );
+  },
   createMovement: async () => {
     const owner = await admin();
     const place = await stockPlace(owner);

@@ -177,7 +177,7 @@ describe('GET /inventory/movements', () => {
     ['limit 0', { limit: '0' }, 'limit', 'must be an integer from 1 to 100'],
     ['limit 101', { limit: '101' }, 'limit', 'must be an integer from 1 to 100'],
     ['a decimal limit', { limit: '1.5' }, 'limit', 'must be an integer from 1 to 100'],
-    ['an unknown type', { type: 'RETURN' }, 'type', 'must be one of IN, OUT, SALE, ADJUSTMENT'],
+    ['an unknown type', { type: 'RETURN' }, 'type', 'must be one of IN, OUT, SALE, ADJUSTMENT, TRANSFER_OUT, TRANSFER_IN'],
     ['a product id that is not a UUID', { productId: '42' }, 'productId', 'must be a UUID'],
     ['a day that does not exist', { from: '2026-02-30' }, 'from', 'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time'],
     ['a date-time without its offset', { to: '2026-10-01T10:00:00' }, 'to', 'must be a day (YYYY-MM-DD, in the business time zone) or an ISO 8601 date-time'],

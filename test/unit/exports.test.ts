@@ -100,6 +100,8 @@ describe('cells', () => {
       movementType: 'ADJUSTMENT' as const,
       quantity: -0.001,
       unitCost: 0.1234,
+      transferId: null,
+      counterpartWarehouseId: null,
       occurredAt: '2026-01-01T00:00:00.000Z',
       createdAt: '',
       day: '2026-01-01',

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { QUANTITY_PLACES, UNIT_COST_PLACES } from '../../lib/domain/decimal';
 import { documented } from '../../lib/domain/fields';
-import { movementFields, quantityField, unitCostField, type MovementType } from '../../lib/inventory/schemas';
+import { movementFields, quantityField, unitCostField, type ManualMovementType } from '../../lib/inventory/schemas';
 
 /**
  * The movement request as the OpenAPI document shows it. Tooling only: built here rather than
@@ -52,7 +52,7 @@ export const movementBodyByType = {
     unitCost: z.optional(cost('Optional: the unit cost of the counted stock; at most 4 decimal places.')),
     occurredAt,
   }),
-} as const satisfies Record<MovementType, z.ZodType>;
+} as const satisfies Record<ManualMovementType, z.ZodType>;
 export const movementBodyDocs = z.discriminatedUnion('type', [
   movementBodyByType.IN,
   movementBodyByType.OUT,

@@ -951,6 +951,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inventory/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transfers between warehouses, newest first
+         * @description The tenant's transfers between warehouses, newest first. Filters combine: `productId`, `warehouseId` (out of it or into it), and `from`/`to` (inclusive; a day `YYYY-MM-DD` is the whole business day, or an ISO 8601 date-time). `limit` is 1 to 100 (default 50); `nextCursor` is null on the last page, else pass it as `cursor` with the same filters. Each is one Query. Any other query parameter is a 400.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listTransfers"];
+        put?: never;
+        /**
+         * Move stock of a product from one warehouse to another, in one transaction
+         * @description Moves `quantity` of a product from `fromWarehouseId` to `toWarehouseId` in one transaction: the source balance goes down and the destination's up, with the value that leaves the source (at its average cost, or at its last cost when the source's company values stock at REPLACEMENT; `costMethod` says which), both warehouses' totals, and two entries in the stock history (TRANSFER_OUT and TRANSFER_IN, each naming the other warehouse). The product's total on hand does not change; an inactive product can be transferred. Warehouses of two companies of the tenant are allowed and both companies are recorded: between two CNPJs a transfer is a fiscal operation, and its invoice is issued outside this service. With an `Idempotency-Key`, a retry records it once. Publishes `stock_transfer.created`.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/dashboard/coverage": {
         parameters: {
             query?: never;
@@ -1724,6 +1752,38 @@ export interface components {
         CreateCategoryRequest: {
             name: string;
         };
+        CreateTransferRequest: {
+            /**
+             * Format: uuid
+             * @description The product to move.
+             * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+             */
+            productId: string;
+            /**
+             * Format: uuid
+             * @description The warehouse the units leave.
+             * @example 5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f
+             */
+            fromWarehouseId: string;
+            /**
+             * Format: uuid
+             * @description The warehouse the units arrive in: another one of the tenant (400 for the same).
+             * @example 6c1d9a5f-3e2b-4d4c-8f9a-8b7c6d5e4f3a
+             */
+            toWarehouseId: string;
+            /**
+             * @description Units to move, greater than 0; at most 3 decimal places, and whole for a product of a whole unit.
+             * @example 12
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the goods moved; defaults to now. Not before 2000-01-01T00:00:00.000Z and not in the future (both 400).
+             * @example 2026-11-20T14:30:00.000Z
+             */
+            occurredAt?: string;
+            note?: string;
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -1786,7 +1846,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -1796,7 +1856,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -2063,9 +2123,11 @@ export interface components {
              */
             warehouseId: string;
             /** @enum {string} */
-            type: "IN" | "OUT" | "SALE" | "ADJUSTMENT";
+            type: "IN" | "OUT" | "SALE" | "ADJUSTMENT" | "TRANSFER_OUT" | "TRANSFER_IN";
             quantity: number;
             unitCost: number | null;
+            transferId: string | null;
+            counterpartWarehouseId: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -2341,10 +2403,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -2447,6 +2509,73 @@ export interface components {
             items: components["schemas"]["Movement"][];
             nextCursor: string | null;
         };
+        CreateTransferResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            productId: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            fromWarehouseId: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            toWarehouseId: string;
+            fromCompanyId: string | null;
+            toCompanyId: string | null;
+            quantity: number;
+            value: number;
+            /** @enum {string} */
+            costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            from: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                movementId: string;
+                balance: {
+                    quantity: number;
+                    averageCost: number;
+                    lastCost: number;
+                };
+            };
+            to: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                movementId: string;
+                balance: {
+                    quantity: number;
+                    averageCost: number;
+                    lastCost: number;
+                };
+            };
+        };
+        ListTransfersResponse: {
+            items: components["schemas"]["CreateTransferResponse"][];
+            nextCursor: string | null;
+        };
         ListAuditEventsResponse: {
             items: {
                 /**
@@ -2466,10 +2595,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -2488,7 +2617,7 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
@@ -2592,7 +2721,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -2622,7 +2751,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -2653,7 +2782,7 @@ export interface components {
              * @description The event delivered, or `ping` (a test an administrator sent).
              * @enum {string}
              */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed" | "ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -5539,7 +5668,7 @@ export interface operations {
             query?: {
                 productId?: string;
                 warehouseId?: string;
-                type?: "IN" | "OUT" | "SALE" | "ADJUSTMENT";
+                type?: "IN" | "OUT" | "SALE" | "ADJUSTMENT" | "TRANSFER_OUT" | "TRANSFER_IN";
                 from?: string;
                 to?: string;
                 limit?: number;
@@ -5627,6 +5756,113 @@ export interface operations {
             /** @description No such product or warehouse in the tenant. */
             404: components["responses"]["NotFound"];
             /** @description OUT or SALE would take the quantity below zero. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                productId?: string;
+                warehouseId?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transfers, newest first. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTransfersResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "productId": "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+                 *       "fromWarehouseId": "5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f",
+                 *       "toWarehouseId": "6c1d9a5f-3e2b-4d4c-8f9a-8b7c6d5e4f3a",
+                 *       "quantity": 12,
+                 *       "note": "Reposição da loja"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The transfer, with the balance it left on each side. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTransferResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: Same warehouse on both sides, a quantity that is not positive, a fraction of a product counted in whole units, or an occurredAt in the future. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such product or warehouse in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description Not enough stock in the source warehouse, or a warehouse's company is BLOCKED or SUSPENDED. Nothing is written. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -5734,8 +5970,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "api_key" | "webhook_endpoint" | "import" | "export";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
                 to?: string;
@@ -5781,7 +6017,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -6310,7 +6546,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "user.invited" | "user.removed" | "ping";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed" | "ping";
                 limit?: number;
                 cursor?: string;
             };

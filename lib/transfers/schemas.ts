@@ -1,0 +1,93 @@
+import * as classic from 'zod';
+import * as z from 'zod/mini';
+import { cursorParam } from '../domain/cursor';
+import { documented, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
+import { schema } from '../domain/schema';
+import { OCCURRED_AT_FLOOR, OCCURRED_AT_FLOOR_MS, quantityField } from '../inventory/schemas';
+import { COST_METHODS } from '../domain/companies';
+import { MAX_TRANSFER_NOTE } from './model';
+
+/** POST /inventory/transfers: one product, two different warehouses, a positive quantity. */
+export const transferBody = /* @__PURE__ */ schema(() =>
+  z
+    .strictObject({
+      productId: documented(uuidField, { description: 'The product to move.', examples: ['1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b'] }),
+      fromWarehouseId: documented(uuidField, { description: 'The warehouse the units leave.', examples: ['5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f'] }),
+      toWarehouseId: documented(uuidField, {
+        description: 'The warehouse the units arrive in: another one of the tenant (400 for the same).',
+        examples: ['6c1d9a5f-3e2b-4d4c-8f9a-8b7c6d5e4f3a'],
+      }),
+      quantity: documented(quantityField.check(z.gt(0, 'must be greater than 0')), {
+        description: 'Units to move, greater than 0; at most 3 decimal places, and whole for a product of a whole unit.',
+        examples: [12],
+      }),
+      occurredAt: z.optional(
+        documented(
+          z.iso
+            .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
+            .check(z.refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)),
+          {
+            description: `When the goods moved; defaults to now. Not before ${OCCURRED_AT_FLOOR} and not in the future (both 400).`,
+            examples: ['2026-11-20T14:30:00.000Z'],
+          },
+        ),
+      ),
+      note: z.optional(requiredText(MAX_TRANSFER_NOTE)),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if (body.fromWarehouseId === body.toWarehouseId)
+          ctx.addIssue({ code: 'custom', path: ['toWarehouseId'], message: 'must not be the warehouse the units leave' });
+      }),
+    ),
+);
+export type TransferBody = z.output<typeof transferBody>;
+
+export const MAX_TRANSFER_PAGE = 100;
+export const DEFAULT_TRANSFER_PAGE = 50;
+
+/** GET /inventory/transfers: newest first, of a product and/or a warehouse (either side), within `from`/`to`. */
+export const listTransfersQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    productId: z.optional(uuidField),
+    warehouseId: z.optional(
+      documented(uuidField, { description: 'Transfers out of or into this warehouse.', examples: ['5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f'] }),
+    ),
+    from: z.optional(timeBound),
+    to: z.optional(timeBound),
+    limit: z._default(queryInteger(1, MAX_TRANSFER_PAGE, `must be an integer from 1 to ${MAX_TRANSFER_PAGE}`), DEFAULT_TRANSFER_PAGE),
+    cursor: cursorParam,
+  }),
+);
+export type ListTransfersInput = z.output<typeof listTransfersQuery>;
+
+const balanceView = () => classic.object({ quantity: classic.number(), averageCost: classic.number(), lastCost: classic.number() });
+
+/** A transfer as the API shows it: quantity to 3 decimals, the value moved in cents, each side's movement and the balance it left. */
+export const transferView = /* @__PURE__ */ schema(() =>
+  classic.object({
+    id: classic.uuid(),
+    productId: classic.uuid(),
+    fromWarehouseId: classic.uuid(),
+    toWarehouseId: classic.uuid(),
+    fromCompanyId: classic.uuid().nullable(),
+    toCompanyId: classic.uuid().nullable(),
+    quantity: classic.number(),
+    value: classic.number(),
+    costMethod: classic.enum(COST_METHODS),
+    note: classic.string().nullable(),
+    occurredAt: classic.iso.datetime(),
+    createdAt: classic.iso.datetime(),
+    from: classic.object({ movementId: classic.uuid(), balance: balanceView() }),
+    to: classic.object({ movementId: classic.uuid(), balance: balanceView() }),
+  }),
+);
+export type TransferView = classic.infer<typeof transferView>;
+
+export const transferPageView = /* @__PURE__ */ schema(() =>
+  classic.object({
+    items: classic.array(transferView),
+    /** Pass as `cursor` (with the same filters) for the next page; null on the last page. */
+    nextCursor: classic.string().nullable(),
+  }),
+);
