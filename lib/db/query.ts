@@ -46,3 +46,27 @@ export async function queryPage(
   );
   return { items: Items.slice(0, options.limit), more: Items.length > options.limit };
 }
+
+/**
+ * A page of a time-ordered list (sort keys `occurredAt#id`), newest first, within `[fromSk,
+ * toSk]`, after the entry `afterSk`: one consistent Query, one item past the page to know
+ * whether another follows (the stock history and the transfers).
+ */
+export async function queryNewestFirst(
+  pk: string,
+  request: { fromSk: string; toSk: string; limit: number; afterSk?: string | undefined },
+): Promise<{ items: Record<string, unknown>[]; nextSk?: string }> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': request.fromSk, ':to': request.toSk },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: request.limit + 1,
+      ...(request.afterSk ? { ExclusiveStartKey: { pk, sk: request.afterSk } } : {}),
+    }),
+  );
+  const items = Items.slice(0, request.limit);
+  return { items, ...(Items.length > request.limit ? { nextSk: items.at(-1)?.sk as string } : {}) };
+}

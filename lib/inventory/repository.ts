@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../audit/model';
 import { Conflict, NotFound } from '../errors';
 import {
@@ -24,7 +24,7 @@ import { scaledFrom, storedDecimal } from '../db/decimals';
 import { db, tableName, type TransactItem } from '../db/client';
 import { fieldsOf, pick, withoutNulls } from '../db/items';
 import { gsi1, keys, stringShard, type HistoryScope } from '../db/keys';
-import { queryAll, queryPage } from '../db/query';
+import { queryAll, queryNewestFirst, queryPage } from '../db/query';
 import { sortName } from '../db/name-order';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
 import { seriesOf } from './sales-series';
@@ -507,18 +507,6 @@ export interface HistoryPageRequest {
  * page never ends in an empty one.
  */
 export async function readHistoryPage(tenantId: string, request: HistoryPageRequest): Promise<{ movements: StoredMovement[]; nextSk?: string }> {
-  const { pk } = keys.historyOf(tenantId, request.scope);
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': pk, ':from': request.fromSk, ':to': request.toSk },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-      Limit: request.limit + 1,
-      ...(request.afterSk ? { ExclusiveStartKey: { pk, sk: request.afterSk } } : {}),
-    }),
-  );
-  const page = Items.slice(0, request.limit);
-  return { movements: page.map(toStoredMovement), ...(Items.length > request.limit ? { nextSk: page.at(-1)?.sk as string } : {}) };
+  const { items, nextSk } = await queryNewestFirst(keys.historyOf(tenantId, request.scope).pk, request);
+  return { movements: items.map(toStoredMovement), ...(nextSk === undefined ? {} : { nextSk }) };
 }

@@ -163,7 +163,7 @@ export const updateProductBody = /* @__PURE__ */ schema(() => {
 });
 export type UpdateProductBody = z.output<typeof updateProductBody>;
 
-const occurredAtField = /* @__PURE__ */ schema(() =>
+export const occurredAtField = /* @__PURE__ */ schema(() =>
   documented(
     z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })

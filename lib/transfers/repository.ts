@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../audit/model';
 import { auditItems } from '../audit/repository';
 import { getMany } from '../db/batch';
@@ -6,6 +6,7 @@ import { db, tableName, type TransactItem } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
 import { TRANSFER_ITEMS } from '../db/item-types';
 import { keys } from '../db/keys';
+import { queryNewestFirst } from '../db/query';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
 import type { CostMethod } from '../domain/companies';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
@@ -213,18 +214,6 @@ export async function readTransferPage(
   tenantId: string,
   request: { scope: { productId?: string | undefined; warehouseId?: string | undefined }; fromSk: string; toSk: string; limit: number; afterSk?: string },
 ): Promise<{ transfers: Transfer[]; nextSk?: string }> {
-  const { pk } = keys.transfersOf(tenantId, request.scope);
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': pk, ':from': request.fromSk, ':to': request.toSk },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-      Limit: request.limit + 1,
-      ...(request.afterSk ? { ExclusiveStartKey: { pk, sk: request.afterSk } } : {}),
-    }),
-  );
-  const page = Items.slice(0, request.limit);
-  return { transfers: page.map(toTransfer), ...(Items.length > request.limit ? { nextSk: page.at(-1)?.sk as string } : {}) };
+  const { items, nextSk } = await queryNewestFirst(keys.transfersOf(tenantId, request.scope).pk, request);
+  return { transfers: items.map(toTransfer), ...(nextSk === undefined ? {} : { nextSk }) };
 }

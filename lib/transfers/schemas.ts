@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { cursorParam } from '../domain/cursor';
 import { documented, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
 import { schema } from '../domain/schema';
-import { OCCURRED_AT_FLOOR, OCCURRED_AT_FLOOR_MS, quantityField } from '../inventory/schemas';
+import { occurredAtField, quantityField } from '../inventory/schemas';
 import { COST_METHODS } from '../domain/companies';
 import { MAX_TRANSFER_NOTE } from './model';
 
@@ -21,17 +21,7 @@ export const transferBody = /* @__PURE__ */ schema(() =>
         description: 'Units to move, greater than 0; at most 3 decimal places, and whole for a product of a whole unit.',
         examples: [12],
       }),
-      occurredAt: z.optional(
-        documented(
-          z.iso
-            .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z' })
-            .check(z.refine((value) => Date.parse(value) >= OCCURRED_AT_FLOOR_MS, `must not be before ${OCCURRED_AT_FLOOR}`)),
-          {
-            description: `When the goods moved; defaults to now. Not before ${OCCURRED_AT_FLOOR} and not in the future (both 400).`,
-            examples: ['2026-11-20T14:30:00.000Z'],
-          },
-        ),
-      ),
+      occurredAt: z.optional(occurredAtField),
       note: z.optional(requiredText(MAX_TRANSFER_NOTE)),
     })
     .check(

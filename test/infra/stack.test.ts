@@ -936,6 +936,7 @@ describe('IAM', () => {
       'listProducts',
       'listCategories',
       'listMovements',
+      'listTransfers',
       'stockCoverage',
       'listAuditEvents',
       'listEvents',
@@ -1054,17 +1055,18 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
   });
 
-  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password and the sales roll-up", () => {
+  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers and the sales roll-up", () => {
     // PATCH /users/{id} checks the role it read when nothing changes; the refresh's rotation and the
     // step-up's pending secret are conditioned on the user's credential version (a ConditionCheck
     // on the user item: credentialsCheck, putPendingTotp). The roll-up checks the tenant's item
     // before it writes a coverage marker, and a password reset that the tenant is still active;
-    // IAM keys on the partition, which the tenant's users share.
+    // IAM keys on the partition, which the tenant's users share. A transfer checks the product
+    // is as read (its coverage version) without writing it.
     const checkers = new Set([
-      ...routes.filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword'].includes(route.id)).map(routeFunction),
+      ...routes.filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword', 'createTransfer'].includes(route.id)).map(routeFunction),
       jobFunction('salesRollup'),
     ]);
-    expect(checkers.size).toBe(5);
+    expect(checkers.size).toBe(6);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
       const batchWrite = decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } });

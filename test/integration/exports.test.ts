@@ -218,17 +218,18 @@ describe('exporting products and the stock history', () => {
           'CEST',
           'Preço de venda',
           'Marca',
+          'Categoria',
           'Situação',
           'Descrição complementar',
           'Saldo total',
           'Saldo em Central Sul',
           'Saldo em Depósito Norte',
         ],
-        ['PAR-001', 'Parafuso ½"', 'KG', null, null, null, null, null, 'Ativo', null, '11', '0,75', '10,25'],
-        ['PAR-002', '@SUM(A1)', 'UN', null, null, null, null, null, 'Ativo', null, '0', '0', '0'],
+        ['PAR-001', 'Parafuso ½"', 'KG', null, null, null, null, null, null, 'Ativo', null, '11', '0,75', '10,25'],
+        ['PAR-002', '@SUM(A1)', 'UN', null, null, null, null, null, null, 'Ativo', null, '0', '0', '0'],
       ),
     );
-    expect(text((await download(products)).bytes).split('\r\n')[2]).toBe("PAR-002;'@SUM(A1);UN;;;;;;Ativo;;0;0;0");
+    expect(text((await download(products)).bytes).split('\r\n')[2]).toBe("PAR-002;'@SUM(A1);UN;;;;;;;Ativo;;0;0;0");
 
     // January in São Paulo (UTC-3): 31 January 23:30 UTC is 20:30 there, inside; February is not.
     const history = await ended(admin, (await startExport(admin, { kind: 'stock-history', from: '2026-01-01', to: '2026-01-31' })).id);

@@ -49,8 +49,10 @@ const FULL = {
 describe('a product with every field', () => {
   it('round-trips every field through the create, the get (with its ETag), the list, the GTIN lookup and the search', async () => {
     const admin = await newTenantWithAdmin();
-    const created = await createProduct(admin, FULL);
-    expect(created).toEqual({ ...FULL, id: expect.any(String), createdAt: expect.any(String), updatedAt: created.createdAt, version: 1 });
+    const category = await call<{ id: string }>('POST', '/inventory/categories', as(admin, { body: { name: 'Mercearia' } }));
+    const full = { ...FULL, categoryId: category.body.id };
+    const created = await createProduct(admin, full);
+    expect(created).toEqual({ ...full, id: expect.any(String), createdAt: expect.any(String), updatedAt: created.createdAt, version: 1 });
 
     const read = await get(admin, created.id);
     expect(read).toMatchObject({ status: 200, body: created });
@@ -79,6 +81,7 @@ describe('a product with every field', () => {
       cest: null,
       salePrice: null,
       status: 'ACTIVE',
+      categoryId: null,
       createdAt: expect.any(String),
       updatedAt: created.createdAt,
       version: 1,
@@ -213,7 +216,7 @@ describe('PATCH /inventory/products/{id}', () => {
     }
     expect(job.status).toBe('done');
     const file = await (await fetch(`${apiUrl()}${job.download?.url ?? ''}`)).text();
-    expect(file).toContain('ARROZ-AG-5;Arroz agulhinha 5 kg;UN;;;;;;Ativo;;10;10');
+    expect(file).toContain('ARROZ-AG-5;Arroz agulhinha 5 kg;UN;;;;;;;Ativo;;10;10');
   });
 });
 

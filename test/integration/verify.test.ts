@@ -67,7 +67,12 @@ const update = (key: { pk: string; sk: string }, expression: string, values: Rec
 
 describe('verify', () => {
   it('finds a tenant clean as the API leaves it, every invariant checked', async () => {
-    const { admin, tenantId } = await stockedTenant();
+    const { admin, tenantId, products } = await stockedTenant();
+    // A category with a product in it, so its invariants have something to check.
+    const category = await post(admin, '/inventory/categories', { name: 'Mercearia' });
+    expect(category.status).toBe(201);
+    const joined = await call('PATCH', `/inventory/products/${String(products[0])}`, { cookies: admin.cookies, body: { categoryId: category.body.id } });
+    expect(joined.status).toBe(200);
     // A search builds each list's index (before it, a search reads the records themselves, and nothing can drift).
     expect((await call('GET', '/suppliers?search=um', { cookies: admin.cookies })).status).toBe(200);
     expect((await call('GET', '/inventory/products?search=arroz', { cookies: admin.cookies })).status).toBe(200);
