@@ -10,6 +10,7 @@ import { invitationKeys } from '../src/api/invitations';
 import { settingsKeys } from '../src/api/settings';
 import { supplierKeys } from '../src/api/suppliers';
 import { tenantKeys } from '../src/api/tenants';
+import { transferKeys } from '../src/api/transfers';
 import { userKeys } from '../src/api/users';
 import { webhookKeys } from '../src/api/webhooks';
 
@@ -46,6 +47,7 @@ describe('the query keys of api/', () => {
     expect(reaches(userKeys.admin, auditKeys.list({ action: '', resourceType: '', actorId: '', from: '', to: '' }, undefined))).toBe(true);
     expect(reaches(webhookKeys.deliveries('e'), webhookKeys.deliveryLog('e', { status: '', eventType: '' }))).toBe(true);
     expect(reaches(inventoryKeys.product('p'), inventoryKeys.history('p', { warehouseId: '', type: '', from: '', to: '' }, undefined))).toBe(true);
+    expect(reaches(inventoryKeys.product('p'), transferKeys.list('p', undefined))).toBe(true);
     expect(reaches(inventoryKeys.dashboard, dashboardKeys.byWarehouse())).toBe(true);
     expect(reaches(inventoryKeys.all, dashboardKeys.byWarehouse())).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, skipToken, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components, operations } from '@backoffice/client';
 import { api, linkPage, unwrap, type IdempotencyHeader, type MutationCallbacks } from './client';
 import { isProblem } from './problems';
@@ -112,21 +112,34 @@ export function latestRecorded(movements: readonly Movement[]): Movement | undef
   return latest;
 }
 
+/** One warehouse's balance of a product, read from its newest movements there; the balance table and the transfer form share it. */
+const balanceQuery = (productId: string, warehouse: Warehouse | undefined) =>
+  queryOptions({
+    queryKey: inventoryKeys.balance(productId, warehouse?.id ?? ''),
+    queryFn:
+      productId && warehouse
+        ? async ({ signal }) => {
+            const page = await unwrap(api.GET('/inventory/movements', { params: { query: { productId, warehouseId: warehouse.id, limit: 10 } }, signal }));
+            return { warehouse, movement: latestRecorded(page.items) };
+          }
+        : skipToken,
+  });
+
 /**
  * The product's balance in each warehouse. GET /inventory/products/{id} answers the product
  * only (no balances), so each warehouse's balance is read from its newest movements of the
  * product (GET /inventory/movements?productId&warehouseId), one small query per warehouse.
  */
 export function useBalances(productId: string, warehouses: readonly Warehouse[]) {
-  return useQueries({
-    queries: warehouses.map((warehouse) => ({
-      queryKey: inventoryKeys.balance(productId, warehouse.id),
-      queryFn: async ({ signal }: { signal: AbortSignal }) => {
-        const page = await unwrap(api.GET('/inventory/movements', { params: { query: { productId, warehouseId: warehouse.id, limit: 10 } }, signal }));
-        return { warehouse, movement: latestRecorded(page.items) };
-      },
-    })),
-  });
+  return useQueries({ queries: warehouses.map((warehouse) => balanceQuery(productId, warehouse)) });
+}
+
+/**
+ * The product's balance in one warehouse (the same query as the balance table's: on the product
+ * page it is already read); nothing is read until both are chosen.
+ */
+export function useBalance(productId: string, warehouse: Warehouse | undefined) {
+  return useQuery(balanceQuery(productId, warehouse));
 }
 
 /** The product's stock history (GET /inventory/movements), newest first, filtered, paged by `nextCursor`; the previous page stays shown while the next loads. */

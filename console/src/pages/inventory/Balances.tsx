@@ -1,5 +1,6 @@
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
+import { TableWrap } from '../../components/TableWrap';
 import { formatDecimal, formatMoney } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
 import { inventoryMessages } from './messages';
@@ -21,7 +22,7 @@ export function Balances({ productId, warehouses }: { productId: string; warehou
       ) : rows.length === 0 ? (
         <EmptyState title={t.noBalances} hint={t.noBalancesHint} />
       ) : (
-        <div className="table-wrap">
+        <TableWrap label={t.balancesCaption}>
           <table>
             <caption className="visually-hidden">{t.balancesCaption}</caption>
             <thead>
@@ -45,7 +46,7 @@ export function Balances({ productId, warehouses }: { productId: string; warehou
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

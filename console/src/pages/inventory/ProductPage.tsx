@@ -11,12 +11,15 @@ import { inventoryMessages } from './messages';
 import { MovementForm } from './MovementForm';
 import { ProductDetails } from './ProductDetails';
 import { ProductForm } from './ProductForm';
+import { RecentTransfers } from './RecentTransfers';
 import { StockHistory } from './StockHistory';
+import { TransferForm } from './TransferForm';
 import './inventory.css';
 
 /**
  * /inventory/products/:id — the product with every field, edited in place or deleted; its
- * balance per warehouse, the movement form and its stock history.
+ * balance per warehouse, the movement form, the transfer form and its recent transfers, and
+ * its stock history.
  */
 export default function ProductPage() {
   const t = useMessages(inventoryMessages);
@@ -94,6 +97,10 @@ export default function ProductPage() {
           <section className="card">
             <MovementForm productId={id} status={product.data.status} warehouses={list} />
           </section>
+          <section className="card">
+            <TransferForm product={product.data} warehouses={list} />
+          </section>
+          <RecentTransfers productId={id} warehouses={list} />
           <StockHistory productId={id} warehouses={list} />
         </>
       )}

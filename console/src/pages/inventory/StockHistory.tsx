@@ -1,18 +1,19 @@
 import { useState } from 'react';
-import { useStockHistory, type HistoryFilters, type Warehouse } from '../../api/inventory';
+import { useStockHistory, type HistoryFilters, type Movement, type Warehouse } from '../../api/inventory';
 import { SelectField, TextField } from '../../components/Field';
 import { cursorAt, Pager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { EmptyState, SkeletonRows } from '../../components/States';
+import { TableWrap } from '../../components/TableWrap';
 import { formatDateTime } from '../../format/date';
 import { formatDecimal, formatMoney } from '../../format/decimal';
 import { useLocale, useMessages } from '../../i18n';
-import { MOVEMENT_TYPES, type MovementType } from './movement';
+import { HISTORY_TYPES } from './movement';
 import { inventoryMessages } from './messages';
 
 const NO_FILTERS: HistoryFilters = { warehouseId: '', type: '', from: '', to: '' };
 
-/** The product's stock history (kardex): newest first, filtered by warehouse, type and days, paged by `nextCursor`. */
+/** The product's stock history (kardex): newest first, filtered by warehouse, type and days, paged by `nextCursor`; each side of a transfer names the other warehouse. */
 export function StockHistory({ productId, warehouses }: { productId: string; warehouses: readonly Warehouse[] }) {
   const t = useMessages(inventoryMessages);
   const { locale } = useLocale();
@@ -33,6 +34,12 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
     setPage(next);
   };
   const names = new Map(warehouses.map((warehouse) => [warehouse.id, warehouse.name]));
+  // A side of a transfer names the other warehouse: "para Loja" on the way out, "de Central" on the way in.
+  const counterpart = ({ type, counterpartWarehouseId }: Movement) => {
+    if (!counterpartWarehouseId || (type !== 'TRANSFER_OUT' && type !== 'TRANSFER_IN')) return null;
+    const other = names.get(counterpartWarehouseId) ?? counterpartWarehouseId;
+    return <span className="history-counterpart"> {type === 'TRANSFER_OUT' ? t.counterpartTo(other) : t.counterpartFrom(other)}</span>;
+  };
   const filtered = filters !== NO_FILTERS;
   return (
     <section className="card" aria-labelledby="history-title">
@@ -47,8 +54,8 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
         <SelectField
           label={t.type}
           value={filters.type}
-          onValueChange={(type) => filter({ type: type as MovementType | '' })}
-          options={[{ value: '', label: t.allTypes }, ...MOVEMENT_TYPES.map((value) => ({ value, label: t.typeNames(value) }))]}
+          onValueChange={(type) => filter({ type: type as HistoryFilters['type'] })}
+          options={[{ value: '', label: t.allTypes }, ...HISTORY_TYPES.map((value) => ({ value, label: t.typeNames(value) }))]}
         />
         <TextField label={t.fromDay} type="date" value={filters.from} onValueChange={(from) => filter({ from })} />
         <TextField label={t.toDay} type="date" value={filters.to} onValueChange={(to) => filter({ to })} />
@@ -64,7 +71,7 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
         )
       ) : history.data ? (
         <>
-          <div className="table-wrap">
+          <TableWrap label={t.historyCaption}>
             <table>
               <caption className="visually-hidden">{t.historyCaption}</caption>
               <thead>
@@ -87,7 +94,10 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
                 {history.data.items.map((movement) => (
                   <tr key={movement.id} data-type={movement.type}>
                     <td>{formatDateTime(movement.occurredAt, locale)}</td>
-                    <td>{t.typeNames(movement.type)}</td>
+                    <td>
+                      {t.typeNames(movement.type)}
+                      {counterpart(movement)}
+                    </td>
                     <td>{names.get(movement.warehouseId) ?? movement.warehouseId}</td>
                     <td className="number">{formatDecimal(movement.quantity, locale)}</td>
                     <td className="number">{movement.unitCost === null ? '—' : formatMoney(movement.unitCost, locale)}</td>
@@ -96,7 +106,7 @@ export function StockHistory({ productId, warehouses }: { productId: string; war
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager page={page} hasNext={Boolean(history.data.nextCursor)} onPage={onPage} label={t.historyPager} />
         </>
       ) : null}

@@ -10,6 +10,8 @@ import type { Locale } from '../../i18n';
  */
 export const MOVEMENT_TYPES = ['IN', 'OUT', 'SALE', 'ADJUSTMENT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
+/** The types the stock history shows and filters by: the form's, and the two sides of a transfer (recorded by the transfer form). */
+export const HISTORY_TYPES = [...MOVEMENT_TYPES, 'TRANSFER_OUT', 'TRANSFER_IN'] as const satisfies readonly components['schemas']['Movement']['type'][];
 type ProductStatus = components['schemas']['Product']['status'];
 
 /** The types an INACTIVE product refuses (409): those that bring or sell stock. */
@@ -51,7 +53,13 @@ export type MovementErrors = Partial<Record<MovementField, MovementProblem>>;
 
 export type MovementCheck = { ok: true; body: CreateMovement } | { ok: false; errors: MovementErrors };
 
-function amount(input: string, locale: Locale, places: number, allowZero: boolean): { ok: true; value: number } | { ok: false; problem: MovementProblem } {
+/** A typed amount in the user's language: at most `places` decimals, positive (or also zero), at most 1,000,000,000. */
+export function parseAmount(
+  input: string,
+  locale: Locale,
+  places: number,
+  allowZero: boolean,
+): { ok: true; value: number } | { ok: false; problem: MovementProblem } {
   const parsed = parseDecimal(input, locale, places);
   if (!parsed.ok) return { ok: false, problem: parsed.reason === 'empty' ? 'required' : parsed.reason };
   if (parsed.text.startsWith('-')) return { ok: false, problem: allowZero ? 'negative' : 'positive' };
@@ -66,12 +74,12 @@ function amount(input: string, locale: Locale, places: number, allowZero: boolea
 export function checkMovement(productId: string, input: MovementInput, locale: Locale): MovementCheck {
   const errors: MovementErrors = {};
   if (!input.warehouseId) errors.warehouseId = 'required';
-  const quantity = amount(input.quantity, locale, QUANTITY_PLACES, input.type === 'ADJUSTMENT');
+  const quantity = parseAmount(input.quantity, locale, QUANTITY_PLACES, input.type === 'ADJUSTMENT');
   if (!quantity.ok) errors.quantity = quantity.problem;
   const rule = unitCostRule(input.type);
   let unitCost: number | undefined;
   if (rule !== 'refused' && !(rule === 'optional' && input.unitCost.trim() === '')) {
-    const cost = amount(input.unitCost, locale, UNIT_COST_PLACES, true);
+    const cost = parseAmount(input.unitCost, locale, UNIT_COST_PLACES, true);
     if (cost.ok) unitCost = cost.value;
     else errors.unitCost = cost.problem;
   }

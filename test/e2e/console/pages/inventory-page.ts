@@ -52,9 +52,57 @@ export class InventoryPage extends ConsolePage {
   productLink(sku: string) {
     return this.productsTable.getByRole('link', { name: sku, exact: true });
   }
+
+  /** The transfer form, with its product picker. */
+  get transfer() {
+    return new TransferFormPart(this.page, this.t);
+  }
 }
 
-/** /console/inventory/products/:id: balances, the movement form, the stock history. */
+/** The transfer form, on the product page and (with its product picker) on the inventory page. */
+export class TransferFormPart {
+  constructor(
+    readonly page: Page,
+    readonly t: (typeof inventoryMessages)[Language],
+  ) {}
+
+  get form() {
+    return this.page.getByRole('form', { name: this.t.transferTitle });
+  }
+
+  field(label: string) {
+    return this.form.getByLabel(label, { exact: true });
+  }
+
+  get submit() {
+    return this.form.getByRole('button', { name: this.t.transferSubmit, exact: true });
+  }
+
+  get status() {
+    return this.form.getByRole('status');
+  }
+
+  get alert() {
+    return this.form.getByRole('alert');
+  }
+
+  /** Finds the product by part of its SKU or name, then chooses it (inventory page only). */
+  async pickProduct(search: string, label: string): Promise<void> {
+    await this.form.getByRole('searchbox', { name: this.t.findProduct }).fill(search);
+    const select = this.field(this.t.product);
+    await select.locator('option', { hasText: label }).waitFor({ state: 'attached' });
+    await select.selectOption({ label });
+  }
+
+  async fill({ from, to, quantity, note }: { from: string; to: string; quantity: string; note?: string }): Promise<void> {
+    await this.field(this.t.fromWarehouse).selectOption({ label: from });
+    await this.field(this.t.toWarehouse).selectOption({ label: to });
+    await this.field(this.t.quantity).fill(quantity);
+    if (note !== undefined) await this.field(this.t.note).fill(note);
+  }
+}
+
+/** /console/inventory/products/:id: balances, the movement and transfer forms, the recent transfers, the stock history. */
 export class ProductPage extends ConsolePage {
   readonly t;
 
@@ -109,9 +157,18 @@ export class ProductPage extends ConsolePage {
     return this.page.getByRole('table', { name: this.t.historyCaption });
   }
 
+  get transfersTable() {
+    return this.page.getByRole('table', { name: this.t.recentTransfersCaption });
+  }
+
+  /** The transfer form, the product fixed. */
+  get transfer() {
+    return new TransferFormPart(this.page, this.t);
+  }
+
   /** The cells of each body row of a table, as text. */
-  async rows(table: 'balances' | 'history'): Promise<string[][]> {
-    const locator = table === 'balances' ? this.balancesTable : this.historyTable;
+  async rows(table: 'balances' | 'history' | 'transfers'): Promise<string[][]> {
+    const locator = table === 'balances' ? this.balancesTable : table === 'history' ? this.historyTable : this.transfersTable;
     return locator
       .locator('tbody tr')
       .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())));
