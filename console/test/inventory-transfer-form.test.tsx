@@ -85,11 +85,11 @@ describe('the transfer form', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Depósito de origem' }), { target: { value: CENTRAL.id } });
     await screen.findByText('Em estoque aqui: 2');
     fireEvent.change(screen.getByRole('combobox', { name: 'Depósito de destino' }), { target: { value: LOJA.id } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'Quantidade' }), { target: { value: '3' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantidade a transferir' }), { target: { value: '3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Transferir' }));
 
     expect((await screen.findByRole('alert')).textContent).toBe('Nada foi transferido: o depósito de origem não tem estoque suficiente.');
-    const quantity = screen.getByRole('textbox', { name: 'Quantidade' });
+    const quantity = screen.getByRole('textbox', { name: 'Quantidade a transferir' });
     expect(quantity.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText('Central tem 2 em estoque e foram pedidos 3: transfira no máximo 2.')).toBeTruthy();
 
@@ -111,7 +111,7 @@ describe('the transfer form', () => {
     renderForm('en');
     fireEvent.change(screen.getByRole('combobox', { name: 'From warehouse' }), { target: { value: CENTRAL.id } });
     fireEvent.change(screen.getByRole('combobox', { name: 'To warehouse' }), { target: { value: CENTRAL.id } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity' }), { target: { value: '1.5' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity to transfer' }), { target: { value: '1.5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
     await screen.findByText('Choose a warehouse other than the source');
     expect(screen.getByText('This product is counted in UN: whole quantities only')).toBeTruthy();
@@ -131,7 +131,7 @@ describe('the transfer form', () => {
     renderForm('en');
     fireEvent.change(screen.getByRole('combobox', { name: 'From warehouse' }), { target: { value: CENTRAL.id } });
     fireEvent.change(screen.getByRole('combobox', { name: 'To warehouse' }), { target: { value: LOJA.id } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity' }), { target: { value: '1' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity to transfer' }), { target: { value: '1' } });
     fireEvent.change(screen.getByRole('textbox', { name: 'Note' }), { target: { value: 'x' } });
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
     await screen.findByText('must be at most 500 characters');

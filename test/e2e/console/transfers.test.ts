@@ -145,7 +145,7 @@ describe.each(LANGUAGES)('transfers between warehouses (%s)', (language) => {
     await transfer.submit.click();
 
     await transfer.alert.getByText(t.notEnoughStock, { exact: true }).waitFor();
-    const quantity = transfer.field(t.quantity);
+    const quantity = transfer.field(t.transferQuantity);
     await expect.poll(() => quantity.getAttribute('aria-invalid')).toBe('true');
     await transfer.form.getByText(t.notEnoughStockField('Central', '6', '7'), { exact: true }).waitFor();
     expect(await transfers()).toHaveLength(1);

@@ -140,7 +140,7 @@ export function TransferForm({ product: fixed, warehouses }: { product?: Product
       </div>
       <div className="form-row">
         <TextField
-          label={t.quantity}
+          label={t.transferQuantity}
           value={values.quantity}
           onValueChange={(quantity) => edit(() => setValues((current) => ({ ...current, quantity })))}
           inputMode="decimal"

@@ -97,7 +97,7 @@ export class TransferFormPart {
   async fill({ from, to, quantity, note }: { from: string; to: string; quantity: string; note?: string }): Promise<void> {
     await this.field(this.t.fromWarehouse).selectOption({ label: from });
     await this.field(this.t.toWarehouse).selectOption({ label: to });
-    await this.field(this.t.quantity).fill(quantity);
+    await this.field(this.t.transferQuantity).fill(quantity);
     if (note !== undefined) await this.field(this.t.note).fill(note);
   }
 }
