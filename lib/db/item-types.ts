@@ -39,6 +39,16 @@ export const CATEGORY_ITEMS = { category: 'Category', name: 'CategoryName' } as 
 /** The `type` attribute of a transfer's entries in the lists of transfers. */
 export const TRANSFER_ITEMS = { entry: 'TransferEntry' } as const;
 
+/** The `type` attribute of a stock count's items (lib/counts). */
+export const COUNT_ITEMS = {
+  count: 'Count',
+  entry: 'CountEntry',
+  line: 'CountLine',
+  rank: 'CountLineRank',
+  lock: 'CountLock',
+  productLock: 'CountProductLock',
+} as const;
+
 /** The `type` attribute of every inventory item. */
 export const INVENTORY_ITEMS = {
   warehouse: 'Warehouse',

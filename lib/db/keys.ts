@@ -270,6 +270,37 @@ export const keys = {
   transfersOf: (tenantId: string, scope: { productId?: string | undefined; warehouseId?: string | undefined }) => ({
     pk: `${tenantPk(tenantId)}#TRANSFERS#${scope.productId ?? '*'}#${scope.warehouseId ?? '*'}`,
   }),
+  /** A stock count's record (lib/counts): its status, scope and maintained totals. */
+  count: (tenantId: string, countId: string): Key => ({ pk: tenantPk(tenantId), sk: `COUNT#${countId}` }),
+  /**
+   * A count's entry in a list of the tenant's counts, newest last in key order
+   * (`createdAt#id`): every count (`*`), a warehouse's, or the ACTIVE ones (OPEN or CLOSING:
+   * its entry there is removed when it ends). An entry holds only the id.
+   */
+  countEntry: (tenantId: string, list: string, createdAt: string, countId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#COUNTS#${list}`,
+    sk: `${createdAt}#${countId}`,
+  }),
+  countsOf: (tenantId: string, list: string) => ({ pk: `${tenantPk(tenantId)}#COUNTS#${list}` }),
+  /** A count's line of one product, in the count's own partition (by product id). */
+  countLine: (tenantId: string, countId: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#COUNT#${countId}`, sk: `LINE#${productId}` }),
+  countLinesOf: (tenantId: string, countId: string) => ({ pk: `${tenantPk(tenantId)}#COUNT#${countId}`, skPrefix: 'LINE#' }),
+  /** A line's copy in the count's list by the value of its difference, largest first (`rank`: lib/counts/repository). */
+  countLineRank: (tenantId: string, countId: string, rank: string, productId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#COUNT#${countId}#BY_DIFFERENCE`,
+    sk: `${rank}#${productId}`,
+  }),
+  countLineRanksOf: (tenantId: string, countId: string) => ({ pk: `${tenantPk(tenantId)}#COUNT#${countId}#BY_DIFFERENCE` }),
+  /**
+   * Which counts are open in a warehouse: the count of the whole warehouse (`wholeCountId`) and
+   * how many counts of some of its products (`scoped`). A count of products also takes one
+   * `countProductLock` per product. Written in each count's opening and ending transactions.
+   */
+  countLock: (tenantId: string, warehouseId: string): Key => ({ pk: tenantPk(tenantId), sk: `COUNT_LOCK#${warehouseId}` }),
+  countProductLock: (tenantId: string, warehouseId: string, productId: string): Key => ({
+    pk: tenantPk(tenantId),
+    sk: `COUNT_LOCK#${warehouseId}#${productId}`,
+  }),
   /** Units sold of one product on one business day, as the movements recorded them. */
   salesDay: (tenantId: string, day: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#SALES`, sk: `DAY#${day}#${productId}` }),
   /** Query prefix for every daily sales counter of a tenant. */
@@ -443,4 +474,13 @@ export const gsi1 = {
     gsi1sk: `${dueAt}#${deliveryId}`,
   }),
   webhookDueShard: (shard: number) => ({ gsi1pk: `WEBHOOK_DUE#${shard}` }),
+  /**
+   * A balance with stock (sparse: a balance at 0 has none), in its warehouse's list by product
+   * id: what a count of the whole warehouse has in scope (lib/counts).
+   */
+  warehouseStock: (tenantId: string, warehouseId: string, productId: string) => ({
+    gsi1pk: `${tenantPk(tenantId)}#WAREHOUSE_STOCK#${warehouseId}`,
+    gsi1sk: productId,
+  }),
+  warehouseStockOf: (tenantId: string, warehouseId: string) => ({ gsi1pk: `${tenantPk(tenantId)}#WAREHOUSE_STOCK#${warehouseId}` }),
 };

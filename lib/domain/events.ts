@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'warehouse.created',
   'stock_movement.created',
   'stock_transfer.created',
+  'stock_count.closed',
   'user.invited',
   'user.removed',
 ] as const;

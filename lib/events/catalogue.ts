@@ -15,6 +15,7 @@ export const EVENT_OF_ACTION: Partial<Record<AuditAction, EventType>> = {
   'warehouse.created': 'warehouse.created',
   'movement.created': 'stock_movement.created',
   'transfer.created': 'stock_transfer.created',
+  'count.closed': 'stock_count.closed',
   'invitation.created': 'user.invited',
   'user.removed': 'user.removed',
 };

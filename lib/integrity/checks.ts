@@ -1,6 +1,7 @@
 import { formatScaled, QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { applyMovement, EMPTY_BALANCE, lastCostAfter, valueAt, type ExactBalance } from '../inventory/costing';
 import { coverageOrder, INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
+import { differenceRank, differenceValueOf, lineTotals, type Count, type CountLine } from '../counts/model';
 import type { Drift, Invariant } from './model';
 
 /**
@@ -22,6 +23,8 @@ export interface BalanceRecord extends ItemKey {
   /** The last cost it keeps (10^-4); undefined for a balance written before balances kept one. */
   lastCost: bigint | undefined;
   version: number;
+  /** Whether it is in its warehouse's index of balances with stock (lib/db/keys gsi1 `warehouseStock`). */
+  indexed: boolean;
 }
 
 export interface MovementRecord extends ItemKey {
@@ -507,4 +510,73 @@ export function checkCategoryCounts(
         fixable: false,
       });
   return drift;
+}
+
+/** A stock count as the checks read it: the count, its lines and its list by difference. */
+export interface CountRecord extends ItemKey {
+  count: Count;
+  lines: CountLine[];
+  ranks: (ItemKey & { productId: string })[];
+}
+
+/** Each count's totals against its lines, and its list by difference against them (not fixable: the check says what to look at). */
+export function checkCountTotals(counts: readonly CountRecord[]): Drift[] {
+  const drift: Drift[] = [];
+  for (const { pk, sk, count, lines, ranks } of counts) {
+    const sums = { lines: 0, linesWithDifference: 0, surplusValue: 0n, shortageValue: 0n };
+    for (const line of lines) {
+      const added = lineTotals(line);
+      sums.lines += added.lines;
+      sums.linesWithDifference += added.linesWithDifference;
+      sums.surplusValue += added.surplusValue;
+      sums.shortageValue += added.shortageValue;
+    }
+    const stored = count.totals;
+    if (
+      stored.lines !== sums.lines ||
+      stored.linesWithDifference !== sums.linesWithDifference ||
+      stored.surplusValue !== sums.surplusValue ||
+      stored.shortageValue !== sums.shortageValue
+    ) {
+      drift.push({
+        invariant: 'count-totals',
+        keys: [{ pk, sk }],
+        detail: `the count ${count.id} holds ${stored.lines} lines, ${stored.linesWithDifference} with a difference, surplus ${stored.surplusValue}, shortage ${stored.shortageValue} (10^-7); its lines sum to ${sums.lines}, ${sums.linesWithDifference}, ${sums.surplusValue}, ${sums.shortageValue}`,
+        fixable: false,
+      });
+    }
+    const expected = new Set(lines.map((line) => `${differenceRank(differenceValueOf(line))}#${line.productId}`));
+    for (const rank of ranks) {
+      const at = String(rank.sk);
+      if (!expected.delete(at))
+        drift.push({
+          invariant: 'count-totals',
+          keys: [rank],
+          detail: `the count ${count.id} lists ${rank.productId} by difference at ${at}, where no line of it is`,
+          fixable: false,
+        });
+    }
+    for (const missing of expected)
+      drift.push({
+        invariant: 'count-totals',
+        keys: [{ pk, sk }],
+        detail: `the count ${count.id} does not list its line ${missing} by difference`,
+        fixable: false,
+      });
+  }
+  return drift;
+}
+
+/** Each balance with stock is in its warehouse's index, and no other (fixable: the next movement writes it right; `--fix` does not). */
+export function checkWarehouseStockIndex(balances: readonly BalanceRecord[]): Drift[] {
+  return balances
+    .filter((balance) => balance.indexed !== balance.quantity > 0n)
+    .map((balance) => ({
+      invariant: 'warehouse-stock-index' as const,
+      keys: [{ pk: balance.pk, sk: balance.sk }],
+      detail: balance.indexed
+        ? `the balance of ${balance.productId} in ${balance.warehouseId} is 0 and still in its warehouse's index of balances with stock`
+        : `the balance of ${balance.productId} in ${balance.warehouseId} has stock and is not in its warehouse's index of balances with stock`,
+      fixable: false,
+    }));
 }

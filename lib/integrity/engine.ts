@@ -1,6 +1,8 @@
 import {
   checkCategoryCounts,
   checkCount,
+  checkCountTotals,
+  checkWarehouseStockIndex,
   checkReferences,
   checkSalesDays,
   checkSessionCount,
@@ -41,6 +43,7 @@ import {
   readProductCategoryEntries,
   readCategories,
   readCategoryNames,
+  readCounts,
   repairCategoryCount,
   readSupplierCount,
   readAdminCount,
@@ -307,6 +310,10 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     if (category)
       await mend(found, (audit) => repairCategoryCount(category, categorized.filter((product) => product.categoryId === category.id).length, audit));
   }
+
+  const counts = await readCounts(tenantId);
+  record('count-totals', counts.length, checkCountTotals(counts));
+  record('warehouse-stock-index', balances.length, checkWarehouseStockIndex(balances));
 
   const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [
     ['supplier-search', 'suppliers', supplierSearchSource, new Set(suppliers.map((supplier) => supplier.id)), 'suppliers'],

@@ -4,9 +4,10 @@ import { auditItems } from '../audit/repository';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { db, tableName, type TransactItem } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
-import { CATEGORY_ITEMS, INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
+import { CATEGORY_ITEMS, COUNT_ITEMS, INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
 import { COVERAGE_MARKER_SK, gsi1, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
+import { readAllLines, toCount } from '../counts/repository';
 import { shardOf } from '../inventory/repository';
 import { later, isTombstone, type VersionedRecord } from '../search/model';
 import { readSearchChunks, readSearchLog } from '../search/repository';
@@ -15,6 +16,7 @@ import { INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type {
   BalanceRecord,
   CategoryRecord,
+  CountRecord,
   CoverageEntryRecord,
   ItemKey,
   MovementRecord,
@@ -117,7 +119,23 @@ export const readBalances = (tenantId: string): Promise<BalanceRecord[]> =>
     averageCost: scaledFrom(item.averageCost, UNIT_COST_PLACES),
     lastCost: item.lastCost === undefined ? undefined : scaledFrom(item.lastCost, UNIT_COST_PLACES),
     version: Number(item.version ?? 0),
+    indexed: item.gsi1pk === gsi1.warehouseStock(tenantId, String(item.warehouseId), String(item.productId)).gsi1pk && item.gsi1sk === item.productId,
   }));
+
+/** Every stock count of the tenant with its lines and the entries of its list by difference (the ranks they hold). */
+export async function readCounts(tenantId: string): Promise<CountRecord[]> {
+  const counts = await readAll(keys.tenant(tenantId).pk, 'COUNT#', COUNT_ITEMS.count, (item) => ({ ...keyOf(item), count: toCount(item) }));
+  return Promise.all(
+    counts.map(async ({ pk, sk, count }) => {
+      const lines = await readAllLines(tenantId, count.id);
+      const ranks = await readAll(keys.countLineRanksOf(tenantId, count.id).pk, undefined, COUNT_ITEMS.rank, (item) => ({
+        ...keyOf(item),
+        productId: String(item.productId),
+      }));
+      return { pk, sk, count, lines, ranks };
+    }),
+  );
+}
 
 /** The movements of one product in one warehouse: their record list (every type), page by page. */
 export const readMovements = (tenantId: string, productId: string, warehouseId: string): Promise<MovementRecord[]> =>

@@ -281,6 +281,12 @@ export async function findProductByGtin(tenantId: string, gtin: string): Promise
   return Item ? listingOf(Item) : undefined;
 }
 
+/** The product that has `sku` in the tenant, from its sentinel: one consistent read. */
+export async function findProductBySku(tenantId: string, sku: string): Promise<ProductListing | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.productSku(tenantId, sku), ConsistentRead: true }));
+  return Item && typeof Item.name === 'string' ? listingOf(Item) : Item ? findProduct(tenantId, String(Item.productId ?? Item.id)) : undefined;
+}
+
 /** Products by id, read from their items in one consistent BatchGetItem per 100 (a search page's products), in the order of `ids`; one gone meanwhile is left out. */
 export async function readProductListings(tenantId: string, ids: readonly string[]): Promise<ProductListing[]> {
   const items = await getMany(ids.map((id) => keys.product(tenantId, id)));

@@ -299,7 +299,7 @@ export const shardOf = (tenantId: string, productId: string): number => stringSh
  * in different warehouses cannot both move its entries from the same place. A product that
  * was not found keeps the plain conditional update, whose failure answers 404.
  */
-function productMove(
+export function productMove(
   tenantId: string,
   productId: string,
   productItem: Record<string, unknown> | undefined,
@@ -344,7 +344,15 @@ export function balancePut(tenantId: string, productId: string, warehouseId: str
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.stock(tenantId, productId, warehouseId), type: INVENTORY_ITEMS.stock, productId, warehouseId, ...balanceAttributes(next) },
+      Item: {
+        ...keys.stock(tenantId, productId, warehouseId),
+        type: INVENTORY_ITEMS.stock,
+        productId,
+        warehouseId,
+        ...balanceAttributes(next),
+        // In its warehouse's list of balances with stock (what a count of the warehouse has in scope) while it has any.
+        ...(next.quantity > 0n ? gsi1.warehouseStock(tenantId, warehouseId, productId) : {}),
+      },
       ConditionExpression: current.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
       ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ':version': current.version } }),
     },
@@ -357,7 +365,21 @@ export function balancePut(tenantId: string, productId: string, warehouseId: str
  * company not being BLOCKED or SUSPENDED (its status is kept on the warehouse).
  */
 export function warehouseTotalsUpdate(tenantId: string, warehouseId: string, current: Balance, next: Balance): TransactItem {
-  const productsDelta = current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
+  return warehouseTotalsOfChanges(tenantId, warehouseId, [{ current, next }]);
+}
+
+/** The same for several balances of the warehouse changed in one transaction (a count's close): their deltas summed. */
+export function warehouseTotalsOfChanges(tenantId: string, warehouseId: string, changes: readonly { current: Balance; next: Balance }[]): TransactItem {
+  let items = 0n;
+  let value = 0n;
+  let replacement = 0n;
+  let products = 0;
+  for (const { current, next } of changes) {
+    items += next.quantity - current.quantity;
+    value += next.totalCost - current.totalCost;
+    replacement += valueAt(next.quantity, next.lastCost) - valueAt(current.quantity, current.lastCost);
+    products += current.quantity === 0n && next.quantity > 0n ? 1 : current.quantity > 0n && next.quantity === 0n ? -1 : 0;
+  }
   return {
     Update: {
       TableName: tableName(),
@@ -367,10 +389,10 @@ export function warehouseTotalsUpdate(tenantId: string, warehouseId: string, cur
       ExpressionAttributeValues: {
         ':blocked': HALTED_COMPANY_STATUSES[0],
         ':suspended': HALTED_COMPANY_STATUSES[1],
-        ':items': storedDecimal(next.quantity - current.quantity, QUANTITY_PLACES),
-        ':value': storedDecimal(next.totalCost - current.totalCost, VALUE_PLACES),
-        ':replacement': storedDecimal(valueAt(next.quantity, next.lastCost) - valueAt(current.quantity, current.lastCost), VALUE_PLACES),
-        ':products': productsDelta,
+        ':items': storedDecimal(items, QUANTITY_PLACES),
+        ':value': storedDecimal(value, VALUE_PLACES),
+        ':replacement': storedDecimal(replacement, VALUE_PLACES),
+        ':products': products,
       },
     },
   };

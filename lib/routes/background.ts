@@ -46,15 +46,18 @@ export const workers = {
     // The whole table's Scan (a closed tenant's items are under many keys), its items deleted
     // in batches (BatchWrite), the progress on the tenant's or the export's item (Get, Update),
     // the last transaction (Delete, Put of the entries). A deletion removes the tenant's
-    // credentials and webhook secrets, and a Scan reads them.
+    // credentials and webhook secrets, and a Scan reads them. A count's close (lib/counts/close)
+    // reads its lines and the warehouse's balances with stock (BatchGet, Query, the index) and
+    // applies them in transactions (ConditionCheck-free: Put, Update, Delete).
     table: {
-      actions: ['GetItem', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      actions: ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      indexes: ['gsi1'],
       credentials: 'read-write',
       webhookSecrets: 'read-write',
     } satisfies TableAccess,
     /** In the platform's trail: the count before, then the counts at the end. */
-    audits: ['tenant.deletion_started', 'tenant.deleted'] satisfies AuditAction[],
-    summary: "Run the steps of the tenant jobs: a closed tenant's deletion, a tenant's export",
+    audits: ['tenant.deletion_started', 'tenant.deleted', 'count.closed'] satisfies AuditAction[],
+    summary: "Run the steps of the tenant jobs: a closed tenant's deletion, a tenant's export, a large stock count's close",
   },
 } as const;
 

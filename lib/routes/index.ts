@@ -52,6 +52,7 @@ import {
 } from './inventory';
 import { createCategory, listCategories, getCategory, updateCategory, deleteCategory } from './categories';
 import { createTransfer, listTransfers } from './transfers';
+import { createCount, listCounts, getCount, listUncounted, setCountLine, scanCount, closeCount, cancelCount } from './counts';
 import { listAuditEvents } from './audit';
 import { listEvents } from './events';
 import { createApiKey, listApiKeys, rollApiKey, deleteApiKey } from './api-keys';
@@ -78,6 +79,7 @@ export * from './suppliers';
 export * from './inventory';
 export * from './categories';
 export * from './transfers';
+export * from './counts';
 export * from './audit';
 export * from './events';
 export * from './api-keys';
@@ -150,6 +152,14 @@ export const routes = {
   listMovements,
   createTransfer,
   listTransfers,
+  createCount,
+  listCounts,
+  getCount,
+  listUncounted,
+  setCountLine,
+  scanCount,
+  closeCount,
+  cancelCount,
   stockCoverage,
   stockByWarehouse,
   listAuditEvents,

@@ -18,6 +18,7 @@ import {
 import { getTenant } from '../tenants/repository';
 import { logger } from '../log';
 import type { TenantJobFiles } from './files';
+import { continueClose } from '../counts/close';
 import {
   EXPORT_EXCLUDED_ATTRIBUTES,
   EXPORT_EXCLUDED_ITEMS,
@@ -58,9 +59,14 @@ export interface TenantJobDeps {
 }
 
 export type TenantJobMessage =
-  { type: 'tenant-deletion'; tenantId: string; step: number } | { type: 'tenant-export'; tenantId: string; exportId: string; step: number };
+  | { type: 'tenant-deletion'; tenantId: string; step: number }
+  | { type: 'tenant-export'; tenantId: string; exportId: string; step: number }
+  | { type: 'count-close'; tenantId: string; countId: string; step: number };
 
 export type SendTenantJob = (message: TenantJobMessage) => Promise<void>;
+
+/** Transactions of a count's close one step runs (about 8 lines each: seconds on DynamoDB) before it sends the next. */
+const COUNT_CLOSE_STEP_TRANSACTIONS = 1_000;
 
 /** Deletions the daily job starts at most per run (the rest the next day). */
 const DELETIONS_PER_RUN = 100;
@@ -313,7 +319,11 @@ export async function runTenantJobStep(message: TenantJobMessage, deps: TenantJo
   const next =
     message.type === 'tenant-deletion'
       ? await runDeletionStep(message.tenantId, message.step, deps)
-      : await runExportStep(message.tenantId, message.exportId, message.step, deps);
+      : message.type === 'tenant-export'
+        ? await runExportStep(message.tenantId, message.exportId, message.step, deps)
+        : (await continueClose(message.tenantId, message.countId, deps.now(), COUNT_CLOSE_STEP_TRANSACTIONS))
+          ? null
+          : message.step + 1;
   return next === null ? null : { ...message, step: next };
 }
 

@@ -685,11 +685,14 @@ describe('IAM', () => {
 
   it('grants Query on the index only to the functions that declare it', () => {
     const indexQueriers = bound.filter((entry) => dynamoPermissionsOf(entry.functionId()).some((line) => line.includes(' index/'))).map((entry) => entry.name);
-    // The integrity check walks the tenants by their name index, as listTenants does.
+    // The integrity check walks the tenants by their name index, as listTenants does; a count's
+    // uncounted products and its close read the warehouse's index of balances with stock.
     expect(indexQueriers).toEqual([
       'listTenants',
       'withdrawInvitation',
       'updateCompanyStatus',
+      'listUncounted',
+      'closeCount',
       'listAuditEvents',
       'listEvents',
       'job salesRollup',
@@ -937,6 +940,9 @@ describe('IAM', () => {
       'listCategories',
       'listMovements',
       'listTransfers',
+      'listCounts',
+      'getCount',
+      'listUncounted',
       'stockCoverage',
       'listAuditEvents',
       'listEvents',
@@ -1055,18 +1061,21 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
   });
 
-  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers and the sales roll-up", () => {
+  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line and the sales roll-up", () => {
     // PATCH /users/{id} checks the role it read when nothing changes; the refresh's rotation and the
     // step-up's pending secret are conditioned on the user's credential version (a ConditionCheck
     // on the user item: credentialsCheck, putPendingTotp). The roll-up checks the tenant's item
     // before it writes a coverage marker, and a password reset that the tenant is still active;
     // IAM keys on the partition, which the tenant's users share. A transfer checks the product
-    // is as read (its coverage version) without writing it.
+    // is as read (its coverage version) without writing it; a count's line that the balance it
+    // read the system's quantity from is still that version.
     const checkers = new Set([
-      ...routes.filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword', 'createTransfer'].includes(route.id)).map(routeFunction),
+      ...routes
+        .filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword', 'createTransfer', 'setCountLine', 'scanCount'].includes(route.id))
+        .map(routeFunction),
       jobFunction('salesRollup'),
     ]);
-    expect(checkers.size).toBe(6);
+    expect(checkers.size).toBe(8);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
       const batchWrite = decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } });

@@ -49,6 +49,13 @@ interface Fixtures {
   doomedCategoryId: string;
   /** Where POST /inventory/transfers moves `productId`'s stock from `warehouseId` (stocked with plenty). */
   otherWarehouseId: string;
+  /** A warehouse without a count, which POST /inventory/counts opens one of. */
+  countWarehouseId: string;
+  /** An OPEN count of `otherWarehouseId` (read, counted by hand and by scan). */
+  openCountId: string;
+  /** An OPEN count that POST .../close closes, and one that POST .../cancel cancels. */
+  closableCountId: string;
+  cancellableCountId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -106,6 +113,14 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
     status: 201,
   }),
   listTransfers: (f) => ({ method: 'GET', path: `/inventory/transfers?productId=${f.productId}`, status: 200 }),
+  createCount: (f) => ({ method: 'POST', path: '/inventory/counts', body: { warehouseId: f.countWarehouseId }, status: 201 }),
+  listCounts: () => ({ method: 'GET', path: '/inventory/counts?status=OPEN', status: 200 }),
+  getCount: (f) => ({ method: 'GET', path: `/inventory/counts/${f.openCountId}`, status: 200 }),
+  listUncounted: (f) => ({ method: 'GET', path: `/inventory/counts/${f.openCountId}/uncounted`, status: 200 }),
+  setCountLine: (f) => ({ method: 'PUT', path: `/inventory/counts/${f.openCountId}/lines/${f.productId}`, body: { counted: 2 }, status: 200 }),
+  scanCount: (f) => ({ method: 'POST', path: `/inventory/counts/${f.openCountId}/scans`, body: { sku: 'CAFE-500' }, status: 200 }),
+  closeCount: (f) => ({ method: 'POST', path: `/inventory/counts/${f.closableCountId}/close`, body: { uncounted: 'ignore' }, status: 200 }),
+  cancelCount: (f) => ({ method: 'POST', path: `/inventory/counts/${f.cancellableCountId}/cancel`, status: 200 }),
   stockCoverage: () => ({ method: 'GET', path: '/inventory/dashboard/coverage?days=30', status: 200 }),
   stockByWarehouse: () => ({ method: 'GET', path: '/inventory/dashboard/by-warehouse', status: 200 }),
   listAuditEvents: () => ({ method: 'GET', path: '/audit-events?limit=20', status: 200 }),
@@ -191,6 +206,15 @@ beforeAll(async () => {
     created(owner, '/inventory/warehouses', { name: 'Loja' }),
   ]);
   await created(owner, '/inventory/movements', { productId, warehouseId, type: 'IN', quantity: 1000, unitCost: 2 });
+  const [countWarehouseId, closeWarehouseId] = await Promise.all([
+    created(owner, '/inventory/warehouses', { name: 'Contagem' }),
+    created(owner, '/inventory/warehouses', { name: 'Balanço' }),
+  ]);
+  const [openCountId, closableCountId, cancellableCountId] = await Promise.all([
+    created(owner, '/inventory/counts', { warehouseId: otherWarehouseId }),
+    created(owner, '/inventory/counts', { warehouseId: closeWarehouseId }),
+    created(owner, '/inventory/counts', { warehouseId, productIds: [productId] }),
+  ]);
   fixtures = {
     companyId,
     lifecycleCompanyId,
@@ -203,6 +227,10 @@ beforeAll(async () => {
     categoryId,
     doomedCategoryId,
     otherWarehouseId,
+    countWarehouseId,
+    openCountId,
+    closableCountId,
+    cancellableCountId,
   };
 
   // The fixtures' tenant: one exact key per grant the routes need (8), the key with everything
@@ -259,6 +287,10 @@ describe('the manifest', () => {
       categoryId: 'g',
       doomedCategoryId: 'h',
       otherWarehouseId: 'o',
+      countWarehouseId: 'cw',
+      openCountId: 'oc',
+      closableCountId: 'cc',
+      cancellableCountId: 'xc',
     };
     const strays = keyRoutes.flatMap((route) => {
       const probe = probes[route.id]?.(sample);

@@ -185,6 +185,15 @@ async function stockPlace(owner: Account): Promise<{ productId: string; warehous
   return { productId: idOf(product), warehouseId: idOf(warehouse) };
 }
 
+/** An open count of a new warehouse holding a product (its SKU for a scan). */
+async function openCount(owner: Account): Promise<{ countId: string; place: { productId: string; warehouseId: string }; sku: string }> {
+  const place = await stockPlace(owner);
+  const product = await call<{ sku: string }>('GET', `/inventory/products/${place.productId}`, { cookies: owner.cookies });
+  const count = await call('POST', '/inventory/counts', { cookies: owner.cookies, body: { warehouseId: place.warehouseId } });
+  expect(count.status).toBe(201);
+  return { countId: idOf(count), place, sku: product.body.sku };
+}
+
 /** An API key made with the owner's cookie: its id and its text (shown this once). */
 async function apiKey(owner: Account, name = 'PDV Loja Centro'): Promise<{ id: string; key: string }> {
   const created = await call<{ id: string; key: string }>('POST', '/api-keys', {
@@ -764,6 +773,57 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
         resource: { type: 'transfer', id: idOf(response) },
         actor: actorOf(owner),
       }),
+    );
+  },
+  createCount: async () => {
+    const owner = await admin();
+    const place = await stockPlace(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/inventory/counts', as(owner, { body: { warehouseId: place.warehouseId } })),
+      201,
+      (response) => ({ action: 'count.created', resource: { type: 'count', id: idOf(response) }, actor: actorOf(owner) }),
+    );
+  },
+  setCountLine: async () => {
+    const owner = await admin();
+    const { countId, place } = await openCount(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PUT', `/inventory/counts/${countId}/lines/${place.productId}`, as(owner, { body: { counted: 3 } })),
+      200,
+      () => ({ action: 'count.line_counted', resource: { type: 'count', id: countId }, actor: actorOf(owner) }),
+    );
+  },
+  scanCount: async () => {
+    const owner = await admin();
+    const { countId, sku } = await openCount(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/inventory/counts/${countId}/scans`, as(owner, { body: { sku } })),
+      200,
+      () => ({ action: 'count.line_counted', resource: { type: 'count', id: countId }, actor: actorOf(owner) }),
+    );
+  },
+  closeCount: async () => {
+    const owner = await admin();
+    const { countId, place } = await openCount(owner);
+    expect((await call('PUT', `/inventory/counts/${countId}/lines/${place.productId}`, as(owner, { body: { counted: 3 } }))).status).toBe(200);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/inventory/counts/${countId}/close`, as(owner, { body: { uncounted: 'ignore' } })),
+      200,
+      () => ({ action: 'count.closed', resource: { type: 'count', id: countId }, actor: actorOf(owner) }),
+    );
+  },
+  cancelCount: async () => {
+    const owner = await admin();
+    const { countId } = await openCount(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/inventory/counts/${countId}/cancel`, as(owner)),
+      200,
+      () => ({ action: 'count.cancelled', resource: { type: 'count', id: countId }, actor: actorOf(owner) }),
     );
   },
   createMovement: async () => {

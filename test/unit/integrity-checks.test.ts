@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { differenceRank, type Count, type CountLine } from '../../lib/counts/model';
 import {
   checkCount,
   checkReferences,
@@ -8,6 +9,8 @@ import {
   checkSearch,
   checkSentinels,
   checkCategoryCounts,
+  checkCountTotals,
+  checkWarehouseStockIndex,
   expectedEntry,
   replayBalance,
   salesByDay,
@@ -28,6 +31,7 @@ const balance = (fields: Partial<BalanceRecord>): BalanceRecord => ({
   // As a balance written before balances kept a last cost (the movements below record none either).
   lastCost: undefined,
   version: 0,
+  indexed: false,
   ...fields,
 });
 let sequence = 0;
@@ -314,5 +318,80 @@ describe('a searchable list', () => {
         fixable: true,
       },
     ]);
+  });
+});
+
+describe("a stock count's totals and its list by difference", () => {
+  const line = (productId: string, counted: bigint, systemAtCount: bigint, unitCost: bigint): CountLine => ({
+    productId,
+    sku: productId,
+    name: productId,
+    gtin: null,
+    unit: 'UN',
+    counted,
+    systemAtCount,
+    unitCost,
+    addedUnitCost: null,
+    countedAt: '2026-11-29T10:00:00.000Z',
+    zeroed: false,
+    appliedAt: null,
+    movementId: null,
+    appliedDelta: null,
+    version: 1,
+  });
+  // 8 counted of 10 at 2.5 (−2 × 25,000 = −50,000 at 10^-7), 5 of 4 at 3.
+  const lines = [line('a', 8000n, 10000n, 25_000n), line('b', 5000n, 4000n, 30_000n)];
+  const count = (totals: Count['totals']): Count => ({
+    id: 'c',
+    warehouseId: 'w',
+    companyId: null,
+    status: 'OPEN',
+    scope: 'WAREHOUSE',
+    productIds: null,
+    costMethod: 'WEIGHTED_AVERAGE',
+    note: null,
+    totals,
+    uncounted: null,
+    applied: 0,
+    createdAt: '2026-11-29T09:00:00.000Z',
+    createdBy: null,
+    closedAt: null,
+    cancelledAt: null,
+  });
+  const ranks = [
+    { pk: 'P', sk: `${differenceRank(-50_000_000n)}#a`, productId: 'a' },
+    { pk: 'P', sk: `${differenceRank(30_000_000n)}#b`, productId: 'b' },
+  ];
+  const right = { lines: 2, linesWithDifference: 2, surplusValue: 30_000_000n, shortageValue: -50_000_000n };
+
+  it('finds nothing when the totals are the sums of the lines and each line is listed once at its place', () => {
+    expect(checkCountTotals([{ pk: 'T', sk: 'COUNT#c', count: count(right), lines, ranks }])).toEqual([]);
+    // The largest value of a difference, either sign, sorts first.
+    expect(ranks.map((rank) => rank.sk).sort()).toEqual([ranks[0]?.sk, ranks[1]?.sk]);
+  });
+
+  it('names a count whose totals drifted, a stale entry and a missing one', () => {
+    const drift = checkCountTotals([
+      {
+        pk: 'T',
+        sk: 'COUNT#c',
+        count: count({ ...right, surplusValue: 0n }),
+        lines,
+        ranks: [ranks[0] as (typeof ranks)[0], { ...(ranks[1] as (typeof ranks)[0]), sk: `${differenceRank(1n)}#b` }],
+      },
+    ]);
+    expect(drift.map((found) => found.detail)).toEqual([
+      expect.stringContaining('surplus 0'),
+      expect.stringContaining('lists b by difference'),
+      expect.stringContaining('does not list its line'),
+    ]);
+    expect(drift.every((found) => found.invariant === 'count-totals' && !found.fixable)).toBe(true);
+  });
+
+  it("names a balance with stock missing from its warehouse's index, and one at 0 still in it", () => {
+    expect(checkWarehouseStockIndex([balance({ quantity: 1000n, indexed: true }), balance({ quantity: 0n, indexed: false })])).toEqual([]);
+    expect(
+      checkWarehouseStockIndex([balance({ quantity: 1000n, indexed: false }), balance({ quantity: 0n, indexed: true })]).map((found) => found.detail),
+    ).toEqual([expect.stringContaining('has stock and is not in'), expect.stringContaining('is 0 and still in')]);
   });
 });

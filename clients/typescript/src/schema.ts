@@ -979,6 +979,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inventory/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock counts, newest first
+         * @description The tenant's stock counts, newest first: every one, a warehouse's (`warehouseId`), or of one `status` (OPEN and CLOSING read the short list of active counts). A page may hold fewer than `limit` counts when a status is asked of the long lists; `nextCursor` is null on the last page, else pass it as `cursor` with the same filters.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listCounts"];
+        put?: never;
+        /**
+         * Open a stock count of a warehouse, or of some of its products
+         * @description Opens a stock count (inventário) of a warehouse. Without `productIds`, every product with stock in the warehouse is in scope, and any product counted there; with them (1 to 80), only those. While it is OPEN (or CLOSING), no other count of the same warehouse and product can be opened. Lines are counted with PUT /inventory/counts/{id}/lines/{productId} or POST /inventory/counts/{id}/scans; POST /inventory/counts/{id}/close applies the differences. With an `Idempotency-Key`, a retry opens it once.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["createCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/counts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stock count with its totals and a page of its lines
+         * @description A stock count with its totals (lines, lines with a difference, the value of the surplus, of the shortage and the net, in cents at the count's cost) and a page of its lines: each with what was counted, the system's quantity at the moment it was counted, the difference and its value. `order=difference` lists the largest value of a difference first (the review); `order=product` (default) by product id. `limit` 1 to 500 (100); `nextCursor` pages the lines. The products in scope not counted yet: GET /inventory/counts/{id}/uncounted.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["getCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/counts/{id}/uncounted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products in scope of a stock count that nobody counted yet
+         * @description The products in the count's scope that nobody counted yet, by product id, each with its quantity in the warehouse now: of a count of products, those named; of a count of the warehouse, those with stock there. A page reads `limit` products of the scope and leaves out the counted ones, so it may hold fewer than `limit` (even none) while `nextCursor` is not null. The close's `uncounted: "zero"` counts these as 0.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listUncounted"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/counts/{id}/lines/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a product's counted quantity in an open stock count
+         * @description Sets what was counted of a product in an OPEN count. The line records the system's quantity in the warehouse at this moment (the balance the write is conditioned on), so the close applies only the difference seen now: sales recorded after this are kept. Setting it again counts the shelf again (both quantities taken anew). Its difference is valued at the balance's average cost, or its last cost when the warehouse's company values stock at REPLACEMENT.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        put: operations["setCountLine"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/counts/{id}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add scanned units (by GTIN or SKU) to a line of an open stock count
+         * @description Adds `quantity` (default 1) to the line of the product a barcode (`gtin`) or a `sku` names: what a scanner that reads one unit at a time sends. The line's first scan records the system's quantity at that moment; later scans add to what was counted. A negative `quantity` takes units back (an undo). Parallel scans of one product all count.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["scanCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/counts/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a stock count: each line's difference applied as an adjustment, once
+         * @description Closes a count: each line's difference (counted − system at count) is applied as an ADJUSTMENT to the balance as it is now, so sales recorded after a shelf was counted are kept (a balance never goes below 0). `uncounted: "zero"` also counts every product in scope without a line as 0. The lines are applied in bounded transactions, each line once: closing again, or two closes at once, applies each difference once. A count that closes within the request answers CLOSED; a larger one answers CLOSING and ends in the background (GET it to follow `applied`). Writes one audit entry and publishes `stock_count.closed` when it ends.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["closeCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/counts/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an open stock count (nothing is adjusted)
+         * @description Cancels an OPEN count: nothing is adjusted, its lines stay as they were, and its warehouse and products can be counted again.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["cancelCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/dashboard/coverage": {
         parameters: {
             query?: never;
@@ -1784,6 +1944,54 @@ export interface components {
             occurredAt?: string;
             note?: string;
         };
+        CreateCountRequest: {
+            /**
+             * Format: uuid
+             * @description The warehouse counted.
+             * @example 5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f
+             */
+            warehouseId: string;
+            /**
+             * @description The products to count, 1 to 80. Left out: every product with stock in the warehouse, and any product counted there.
+             * @example [
+             *       "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b"
+             *     ]
+             */
+            productIds?: string[];
+            note?: string;
+        };
+        SetCountLineRequest: {
+            /**
+             * @description Units on the shelf: 0 or more, at most 3 decimal places, whole for a product of a whole unit.
+             * @example 12
+             */
+            counted: number;
+        };
+        ScanCountRequest: {
+            /**
+             * @description The barcode: GTIN-8, -12, -13 or -14, digits only, its check digit verified. Unique in the tenant.
+             * @example 7891000315507
+             */
+            gtin?: string;
+            /**
+             * @description The product's SKU, when it has no barcode.
+             * @example CAF-500
+             */
+            sku?: string;
+            /**
+             * @description Units to add to the line (default 1); a negative quantity takes units back (an undo). Optional; `1` when absent.
+             * @example 1
+             */
+            quantity?: number;
+        } & (unknown | unknown);
+        CloseCountRequest: {
+            /**
+             * @description What the close does to a product in scope nobody counted: `ignore` leaves its stock, `zero` counts it as 0.
+             * @example ignore
+             * @enum {string}
+             */
+            uncounted: "ignore" | "zero";
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -1846,7 +2054,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -1856,7 +2064,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -2403,10 +2611,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -2576,6 +2784,128 @@ export interface components {
             items: components["schemas"]["CreateTransferResponse"][];
             nextCursor: string | null;
         };
+        CreateCountResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            warehouseId: string;
+            companyId: string | null;
+            /** @enum {string} */
+            status: "OPEN" | "CLOSING" | "CLOSED" | "CANCELLED";
+            /** @enum {string} */
+            scope: "WAREHOUSE" | "PRODUCTS";
+            productIds: string[] | null;
+            /** @enum {string} */
+            costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
+            note: string | null;
+            uncounted: ("ignore" | "zero") | null;
+            totals: {
+                lines: number;
+                linesWithDifference: number;
+                surplusValue: number;
+                shortageValue: number;
+                differenceValue: number;
+            };
+            applied: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            createdBy: string | null;
+            closedAt: string | null;
+            cancelledAt: string | null;
+        };
+        ListCountsResponse: {
+            items: components["schemas"]["CreateCountResponse"][];
+            nextCursor: string | null;
+        };
+        GetCountResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            warehouseId: string;
+            companyId: string | null;
+            /** @enum {string} */
+            status: "OPEN" | "CLOSING" | "CLOSED" | "CANCELLED";
+            /** @enum {string} */
+            scope: "WAREHOUSE" | "PRODUCTS";
+            productIds: string[] | null;
+            /** @enum {string} */
+            costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
+            note: string | null;
+            uncounted: ("ignore" | "zero") | null;
+            totals: {
+                lines: number;
+                linesWithDifference: number;
+                surplusValue: number;
+                shortageValue: number;
+                differenceValue: number;
+            };
+            applied: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            createdBy: string | null;
+            closedAt: string | null;
+            cancelledAt: string | null;
+            lines: components["schemas"]["SetCountLineResponse"][];
+            nextCursor: string | null;
+        };
+        ListUncountedResponse: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                productId: string;
+                sku: string;
+                name: string;
+                gtin: string | null;
+                unit: string;
+                quantity: number;
+            }[];
+            nextCursor: string | null;
+        };
+        SetCountLineResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            productId: string;
+            sku: string;
+            name: string;
+            gtin: string | null;
+            unit: string;
+            counted: number;
+            systemAtCount: number;
+            difference: number;
+            unitCost: number;
+            differenceValue: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            countedAt: string;
+            zeroed: boolean;
+            appliedAt: string | null;
+            movementId: string | null;
+            appliedDifference: number | null;
+        };
         ListAuditEventsResponse: {
             items: {
                 /**
@@ -2595,10 +2925,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -2617,7 +2947,7 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
@@ -2721,7 +3051,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -2751,7 +3081,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -2782,7 +3112,7 @@ export interface components {
              * @description The event delivered, or `ping` (a test an administrator sent).
              * @enum {string}
              */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed" | "ping";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed" | "ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -5878,6 +6208,403 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listCounts: {
+        parameters: {
+            query?: {
+                status?: "OPEN" | "CLOSING" | "CLOSED" | "CANCELLED";
+                warehouseId?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of counts, newest first. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCountsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "warehouseId": "5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f",
+                 *       "note": "Balanço de novembro"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCountRequest"];
+            };
+        };
+        responses: {
+            /** @description The count, OPEN, with no lines yet. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCountResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such warehouse, or a product named is not the caller's tenant's. */
+            404: components["responses"]["NotFound"];
+            /** @description A count of the same warehouse and product is already open (a count of the whole warehouse holds every product of it). Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCount: {
+        parameters: {
+            query?: {
+                order?: "product" | "difference";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count, its totals and a page of its lines. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCountResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such count in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUncounted: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the products in scope without a line, with their quantity in the warehouse. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListUncountedResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such count in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setCountLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "counted": 12
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetCountLineRequest"];
+            };
+        };
+        responses: {
+            /** @description The line. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetCountLineResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A counted quantity that is negative, or a fraction of a product counted in whole units. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such count or product in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The count is not OPEN, the product is not one of a count of products, or the count has 5,000 lines. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scanCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gtin": "7891000315507"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScanCountRequest"];
+            };
+        };
+        responses: {
+            /** @description The line of the product scanned, with its running count. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetCountLineResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: Neither or both of gtin and sku, a quantity of 0, or a fraction of a product counted in whole units. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such count, or no product with that GTIN or SKU (the problem names the code). */
+            404: components["responses"]["NotFound"];
+            /** @description The count is not OPEN, the product is not one of a count of products, more units taken back than were counted, or the count has 5,000 lines. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "uncounted": "ignore"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CloseCountRequest"];
+            };
+        };
+        responses: {
+            /** @description The count: CLOSED with its totals, or CLOSING while the rest of its lines are applied in the background (GET it to follow `applied`). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCountResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such count in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The count was cancelled, it is closing or closed with the other `uncounted` rule, or the warehouse's company is BLOCKED or SUSPENDED. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count, CANCELLED. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCountResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such count in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The count is not OPEN (closing, closed or cancelled). */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     stockCoverage: {
         parameters: {
             query?: {
@@ -5970,8 +6697,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "api_key" | "webhook_endpoint" | "import" | "export";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
                 to?: string;
@@ -6017,7 +6744,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -6546,7 +7273,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "user.invited" | "user.removed" | "ping";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed" | "ping";
                 limit?: number;
                 cursor?: string;
             };
