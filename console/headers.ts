@@ -24,11 +24,11 @@ export function consoleCsp(uploadOrigins: readonly string[] = []): string {
 /** The policy where the console calls its own origin only (npm start, whose upload links are on it). */
 export const CONSOLE_CSP = consoleCsp();
 
-/** Browser features the console never uses, turned off for it and anything it could load. */
+/** Browser features the console never uses, turned off for it and anything it could load; the camera for its own pages only (a count's barcode reader). */
 export const CONSOLE_PERMISSIONS_POLICY = [
   'accelerometer=()',
   'autoplay=()',
-  'camera=()',
+  'camera=(self)',
   'display-capture=()',
   'geolocation=()',
   'gyroscope=()',

@@ -511,16 +511,11 @@ export async function applyLines(
           ...(isNew ? {} : { ExpressionAttributeValues: { ':version': line.version } }),
         },
       });
-      if (isNew) {
-        const rank = differenceRank((line.counted - line.systemAtCount) * line.unitCost);
-        ownItems.push({
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.countLineRank(tenantId, count.id, rank, line.productId), type: COUNT_ITEMS.rank, ...lineAttributes(line) },
-          },
-        });
-      }
-      // The rest waits for the next transaction.
+      // Its copy in the list by difference shows what the close applied too (its place does not change).
+      const rank = differenceRank((done.counted - done.systemAtCount) * done.unitCost);
+      ownItems.push({
+        Put: { TableName: tableName(), Item: { ...keys.countLineRank(tenantId, count.id, rank, done.productId), type: COUNT_ITEMS.rank, ...lineAttributes(done) } },
+      });      // The rest waits for the next transaction.
       if (items.length + ownItems.length > TRANSACTION_ITEMS - CHUNK_SHARED_ITEMS) break;
       items.push(...ownItems);
       if (change) changes.push(change);

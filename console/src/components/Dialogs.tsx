@@ -14,6 +14,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel,
   onConfirm,
   busy = false,
   children,
@@ -23,6 +24,8 @@ export function ConfirmDialog({
   title: string;
   description: string;
   confirmLabel: string;
+  /** The button that keeps things as they are ("Cancel" unless the action is itself a cancel). */
+  cancelLabel?: string;
   onConfirm: () => void;
   busy?: boolean;
   children?: ReactNode;
@@ -37,7 +40,7 @@ export function ConfirmDialog({
           <AlertDialog.Description>{description}</AlertDialog.Description>
           {children}
           <div className="dialog-actions">
-            <AlertDialog.Cancel className="button secondary">{t.cancel}</AlertDialog.Cancel>
+            <AlertDialog.Cancel className="button secondary">{cancelLabel ?? t.cancel}</AlertDialog.Cancel>
             <button
               type="button"
               className="button danger"
@@ -63,19 +66,22 @@ export function FormDialog({
   onOpenChange,
   title,
   description,
+  onCloseAutoFocus,
   children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   description?: string;
+  /** Where the keyboard goes when it closes (Radix's default: the button that opened it); `preventDefault()` and focus elsewhere. */
+  onCloseAutoFocus?: (event: Event) => void;
   children: ReactNode;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="overlay" />
-        <Dialog.Content className="dialog" aria-describedby={description ? undefined : undefined}>
+        <Dialog.Content className="dialog" aria-describedby={description ? undefined : undefined} onCloseAutoFocus={onCloseAutoFocus}>
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>
           {description ? <Dialog.Description>{description}</Dialog.Description> : <Dialog.Description className="visually-hidden">{title}</Dialog.Description>}
           {children}

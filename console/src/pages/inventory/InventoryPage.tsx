@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { useAllWarehouses } from '../../api/inventory';
 import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -8,12 +9,12 @@ import { Products } from './Products';
 import { TransferForm } from './TransferForm';
 import { Warehouses } from './Warehouses';
 
-/** /inventory — the warehouses and the products, each listed, paged and created here; a transfer of any product between warehouses. */
+/** /inventory — the warehouses and the products, each listed, paged and created here; a transfer of any product between warehouses; a link to the stock counts. */
 export default function InventoryPage() {
   const t = useMessages(inventoryMessages);
   const warehouses = useAllWarehouses();
   return (
-    <Page title={t.title}>
+    <Page title={t.title} actions={<Link href="/inventory/counts">{t.stockCounts}</Link>}>
       <Warehouses />
       <Products />
       <section className="card">

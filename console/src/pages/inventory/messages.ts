@@ -4,6 +4,7 @@ import { defineMessages } from '../../i18n/messages';
 export const inventoryMessages = defineMessages({
   'pt-BR': {
     title: 'Estoque',
+    stockCounts: 'Inventários (contagem de estoque)',
     warehouses: 'Depósitos',
     warehousesCaption: 'Depósitos da empresa, por nome',
     warehousesPager: 'Páginas de depósitos',
@@ -203,6 +204,7 @@ export const inventoryMessages = defineMessages({
   },
   en: {
     title: 'Inventory',
+    stockCounts: 'Stock counts',
     warehouses: 'Warehouses',
     warehousesCaption: 'The company’s warehouses, by name',
     warehousesPager: 'Warehouse pages',
