@@ -12,6 +12,8 @@
  *                                 bcrypt on the event loop and in the local worker pool (docs/performance.md)
  *   npm run bench -- imports      a CSV import of 20,000 products: the dry run, the real run against creating them
  *                                 one by one, the same file again (not in the default run: about 10 minutes)
+ *   npm run bench -- counts       the close of a stock count of 5,000 lines against adjustments one by one
+ *                                 (not in the default run: about 3 minutes)
  *   npm run bench -- exports      CSV exports of 100,000 suppliers and 20,000 products against reading them page
  *                                 after page (not in the default run: about 6 minutes)
  */
@@ -19,6 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { runBurstBench } from './burst';
 import { printExportFigures, runExportBench } from './exports';
 import { runImportBench } from './imports';
+import { runCountCloseBench } from './counts';
 import { runColdStartBench, TARGETS } from './cold-start';
 import { CONSOLE_BUDGETS, runConsoleBench } from './console';
 import { runBcryptBench, runLoadBench } from './load';
@@ -27,7 +30,7 @@ import { runScaleBench } from './scale';
 import { runTracingBench } from './tracing';
 import { benchStore } from './support/store';
 
-const PARTS = ['cold', 'cold-start', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports', 'exports'] as const;
+const PARTS = ['cold', 'cold-start', 'routes', 'load', 'scale', 'bcrypt', 'burst', 'tracing', 'console', 'imports', 'exports', 'counts'] as const;
 const DEFAULT_PARTS: readonly Part[] = ['cold', 'routes', 'load', 'scale', 'bcrypt', 'burst'];
 type Part = (typeof PARTS)[number];
 
@@ -96,9 +99,27 @@ async function main(): Promise<void> {
     );
   }
 
-  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt') || parts.has('imports') || parts.has('exports')) {
+  if (parts.has('routes') || parts.has('scale') || parts.has('bcrypt') || parts.has('imports') || parts.has('exports') || parts.has('counts')) {
     const store = await benchStore();
     try {
+      if (parts.has('counts')) {
+        const counts = await runCountCloseBench(log);
+        results.counts = counts;
+        console.log(`\nStock counts: the close of ${counts.lines} lines (DynamoDB Local, in process as the close route and the worker run it)`);
+        console.table([
+          { figure: 'counting (PUT of each line, 4 at once)', lines: counts.lines, seconds: counts.countingSeconds, target: '', met: '' },
+          {
+            figure: 'close',
+            lines: counts.lines,
+            seconds: counts.closeSeconds,
+            'lines/s': counts.closeLinesPerSecond,
+            target: counts.target,
+            met: yes(counts.met),
+          },
+          { figure: 'baseline: ADJUSTMENT one by one', lines: counts.baselineLines, 'lines/s': counts.baselineLinesPerSecond, target: '', met: '' },
+        ]);
+        console.log(`pace over the baseline ${counts.paceRatio}x`);
+      }
       if (parts.has('imports')) {
         const imports = await runImportBench(log);
         results.imports = imports;

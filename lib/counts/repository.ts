@@ -446,20 +446,42 @@ const TRANSACTION_ITEMS = 100;
  * made meanwhile likewise. As many lines as fit one transaction, in order: returns how many it
  * applied and how many of `chunk` it went through (the rest is the caller's next call).
  */
+/** What a chunk's application reads: its lines, balances and products, in the chunk's order. */
+export interface ChunkReads {
+  productIds: string[];
+  lineItems: (Record<string, unknown> | undefined)[];
+  stockItems: (Record<string, unknown> | undefined)[];
+  productItems: (Record<string, unknown> | undefined)[];
+}
+
+/** A chunk's reads, in one consistent BatchGetItem: a close reads the next chunk's while the current one's transaction runs. */
+export async function readChunk(tenantId: string, count: Pick<Count, 'id' | 'warehouseId'>, chunk: readonly Application[]): Promise<ChunkReads> {
+  const productIds = chunk.map(({ line }) => line.productId);
+  const found = await getMany([
+    ...productIds.map((productId) => keys.countLine(tenantId, count.id, productId)),
+    ...productIds.map((productId) => keys.stock(tenantId, productId, count.warehouseId)),
+    ...productIds.map((productId) => keys.product(tenantId, productId)),
+  ]);
+  const size = productIds.length;
+  return { productIds, lineItems: found.slice(0, size), stockItems: found.slice(size, 2 * size), productItems: found.slice(2 * size) };
+}
+
 export async function applyLines(
   tenantId: string,
   count: Count,
   chunk: readonly Application[],
   movementOf: (line: CountLine, target: bigint) => Movement,
   nowIso: string,
+  prefetched?: Promise<ChunkReads>,
 ): Promise<{ applied: number; consumed: number }> {
+  let first = prefetched;
   return withOptimisticRetries<{ applied: number; consumed: number }>(async () => {
-    const productIds = chunk.map(({ line }) => line.productId);
-    const [lineItems, stockItems, productItems] = await Promise.all([
-      getMany(productIds.map((productId) => keys.countLine(tenantId, count.id, productId))),
-      getMany(productIds.map((productId) => keys.stock(tenantId, productId, count.warehouseId))),
-      getMany(productIds.map((productId) => keys.product(tenantId, productId))),
-    ]);
+    // The reads made ahead serve the first try only when they are of this very chunk; a retry reads again.
+    const ahead = first && (await first);
+    first = undefined;
+    const sameChunk =
+      ahead !== undefined && ahead.productIds.length === chunk.length && ahead.productIds.every((id, index) => id === chunk[index]?.line.productId);
+    const { lineItems, stockItems, productItems } = sameChunk ? ahead : await readChunk(tenantId, count, chunk);
     const items: TransactItem[] = [];
     const changes: { current: Balance; next: Balance }[] = [];
     const totals = { lines: 0, linesWithDifference: 0, surplusValue: 0n, shortageValue: 0n };
@@ -514,8 +536,11 @@ export async function applyLines(
       // Its copy in the list by difference shows what the close applied too (its place does not change).
       const rank = differenceRank((done.counted - done.systemAtCount) * done.unitCost);
       ownItems.push({
-        Put: { TableName: tableName(), Item: { ...keys.countLineRank(tenantId, count.id, rank, done.productId), type: COUNT_ITEMS.rank, ...lineAttributes(done) } },
-      });      // The rest waits for the next transaction.
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.countLineRank(tenantId, count.id, rank, done.productId), type: COUNT_ITEMS.rank, ...lineAttributes(done) },
+        },
+      }); // The rest waits for the next transaction.
       if (items.length + ownItems.length > TRANSACTION_ITEMS - CHUNK_SHARED_ITEMS) break;
       items.push(...ownItems);
       if (change) changes.push(change);

@@ -1,11 +1,12 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 
-/** Several items by key, consistent, in order; missing ones are undefined. */
+/** Several items by key, consistent, in order; missing ones are undefined. A key given twice is read once (DynamoDB refuses a batch that repeats one). */
 export async function getMany(keyList: { pk: string; sk: string }[]): Promise<(Record<string, unknown> | undefined)[]> {
   const found = new Map<string, Record<string, unknown>>();
-  for (let start = 0; start < keyList.length; start += 100) {
-    let pending = keyList.slice(start, start + 100);
+  const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, { pk: key.pk, sk: key.sk }])).values()];
+  for (let start = 0; start < unique.length; start += 100) {
+    let pending = unique.slice(start, start + 100);
     for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
       const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
       for (const item of result.Responses?.[tableName()] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
