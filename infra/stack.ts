@@ -224,6 +224,8 @@ export class BackofficeStack extends Stack {
       observed.push({ name: `job ${jobId}`, function: service.function });
     }
     tenantJobs.bindStarter(jobs.functions.tenantDeletion.function);
+    // An import of opening stock closes its counts as the close route does: a large one ends on the tenant jobs' queue.
+    tenantJobs.bindStarter(imports.worker.function);
 
     const webhooks = new Webhooks(this, 'Webhooks', { table, environment, mail, ...functionDefaults });
     observed.push({ name: 'webhook delivery', function: webhooks.function.function });

@@ -91,16 +91,43 @@ export const lineViewOf = (line: CountLine): CountLineView => ({
 
 /** Open a count of a warehouse (every product with stock there, and any counted), or of some of its products. */
 export async function createCount(principal: Caller, input: CreateCountBody, nowMs: number, idempotency?: IdempotentWrite): Promise<CountView> {
-  const warehouse = await findWarehouse(principal.tenantId, input.warehouseId);
+  return countViewOf(await openCount(principal.tenantId, { id: randomUUID(), createdBy: callerId(principal), ...input }, nowMs, idempotency));
+}
+
+/**
+ * Open a count of the id given, unless it is open already: an import of opening stock
+ * (lib/imports/stock) opens one per warehouse, with an id of its own making, so a step run
+ * again finds the count its first run opened.
+ */
+export async function openCountOnce(tenantId: string, input: CreateCountBody & { id: string; createdBy: string }, nowMs: number): Promise<Count> {
+  const found = await findCount(tenantId, input.id);
+  if (found) return found;
+  try {
+    return await openCount(tenantId, input, nowMs);
+  } catch (error) {
+    // Opened by a run of the same step at the same moment: that count is this one.
+    const opened = error instanceof Conflict ? await findCount(tenantId, input.id) : undefined;
+    if (opened) return opened;
+    throw error;
+  }
+}
+
+async function openCount(
+  tenantId: string,
+  input: CreateCountBody & { id: string; createdBy: string },
+  nowMs: number,
+  idempotency?: IdempotentWrite,
+): Promise<Count> {
+  const warehouse = await findWarehouse(tenantId, input.warehouseId);
   if (!warehouse) throw new NotFound('No such warehouse');
   if (input.productIds) {
-    const found = new Set((await readProductListings(principal.tenantId, input.productIds)).map((product) => product.id));
+    const found = new Set((await readProductListings(tenantId, input.productIds)).map((product) => product.id));
     const missing = input.productIds.find((productId) => !found.has(productId));
     if (missing) throw new NotFound(`No such product: ${missing}`);
   }
-  const company = warehouse.companyId === null ? undefined : await getCompany(principal.tenantId, warehouse.companyId);
+  const company = warehouse.companyId === null ? undefined : await getCompany(tenantId, warehouse.companyId);
   const count: Count = {
-    id: randomUUID(),
+    id: input.id,
     warehouseId: warehouse.id,
     companyId: warehouse.companyId,
     status: 'OPEN',
@@ -112,25 +139,19 @@ export async function createCount(principal: Caller, input: CreateCountBody, now
     uncounted: null,
     applied: 0,
     createdAt: new Date(nowMs).toISOString(),
-    createdBy: callerId(principal),
+    createdBy: input.createdBy,
     closedAt: null,
     cancelledAt: null,
   };
-  const view = countViewOf(count);
   const audit = auditRecord(
-    {
-      scope: { tenantId: principal.tenantId },
-      action: 'count.created',
-      resource: { type: 'count', id: count.id },
-      eventFields: { warehouseId: count.warehouseId },
-    },
+    { scope: { tenantId }, action: 'count.created', resource: { type: 'count', id: count.id }, eventFields: { warehouseId: count.warehouseId } },
     nowMs,
   );
-  await insertCount(principal.tenantId, count, audit, idempotency && { write: idempotency, view });
-  return view;
+  await insertCount(tenantId, count, audit, idempotency && { write: idempotency, view: countViewOf(count) });
+  return count;
 }
 
-async function requireCount(principal: Caller, countId: string): Promise<Count> {
+async function requireCount(principal: Pick<Caller, 'tenantId'>, countId: string): Promise<Count> {
   const count = await findCount(principal.tenantId, countId);
   if (!count) throw new NotFound('No such count');
   return count;
@@ -244,7 +265,7 @@ function admitLine(
   return listing;
 }
 
-function lineAudit(principal: Caller, countId: string, productId: string, nowMs: number) {
+function lineAudit(principal: Pick<Caller, 'tenantId'>, countId: string, productId: string, nowMs: number) {
   return () =>
     auditRecord(
       { scope: { tenantId: principal.tenantId }, action: 'count.line_counted', resource: { type: 'count', id: countId }, eventFields: { productId } },
@@ -260,8 +281,18 @@ const freshLine = (listing: ReturnType<typeof listingOf>, count: Count, balance:
     version: (previous?.version ?? 0) + 1,
   });
 
-/** Set a line's counted quantity: it records the system's quantity at this moment (a count again of the shelf). */
-export async function setLine(principal: Caller, countId: string, productId: string, input: CountLineBody, nowMs: number): Promise<CountLineView> {
+/**
+ * Set a line's counted quantity: it records the system's quantity at this moment (a count again
+ * of the shelf). `addedUnitCost`: the unit cost of the units the close adds (an opening stock's).
+ */
+export async function setLine(
+  principal: Pick<Caller, 'tenantId'>,
+  countId: string,
+  productId: string,
+  input: CountLineBody,
+  nowMs: number,
+  addedUnitCost?: bigint,
+): Promise<CountLineView> {
   const counted = parseScaled(input.counted, QUANTITY_PLACES) ?? 0n;
   const nowIso = new Date(nowMs).toISOString();
   const { line } = await writeLine(
@@ -270,7 +301,8 @@ export async function setLine(principal: Caller, countId: string, productId: str
     {
       decide: ({ count, line: previous, balance, product }) => {
         const listing = admitLine(count, productId, product, counted, 'counted');
-        return { line: freshLine(listing, count, balance, counted, previous, nowIso), readsBalance: true };
+        const line = freshLine(listing, count, balance, counted, previous, nowIso);
+        return { line: addedUnitCost === undefined ? line : { ...line, addedUnitCost }, readsBalance: true };
       },
     },
     lineAudit(principal, countId, productId, nowMs),
@@ -319,7 +351,7 @@ export const INLINE_CLOSE_TRANSACTIONS = 60;
  * already answers again; a second close while one runs joins it (each line applies once).
  */
 export async function closeCount(
-  principal: Caller,
+  principal: Pick<Caller, 'tenantId'>,
   countId: string,
   input: CloseCountBody,
   nowMs: number,

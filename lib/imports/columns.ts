@@ -94,6 +94,24 @@ export const IMPORT_COLUMNS: Record<ImportKind, readonly Column[]> = {
     { field: 'status', required: false, headers: ['status', 'situacao', 'ativo'], value: productStatus },
     { field: 'description', required: false, headers: ['descricao complementar', 'descricao detalhada', 'long description', 'details'] },
   ],
+  // Opening stock: the product by SKU or GTIN (one of them: lib/imports/rows), the warehouse by name.
+  stock: [
+    { field: 'sku', required: false, headers: ['sku', 'codigo', 'codigo sku', 'cod', 'referencia', 'code', 'product code'] },
+    { field: 'gtin', required: false, headers: ['gtin', 'ean', 'gtin/ean', 'gtin ean', 'codigo de barras', 'cod barras', 'barcode'], value: bareDigits },
+    { field: 'warehouse', required: true, headers: ['warehouse', 'deposito', 'almoxarifado', 'local de estoque', 'local'] },
+    {
+      field: 'quantity',
+      required: true,
+      headers: ['quantity', 'quantidade', 'qtd', 'qtde', 'saldo', 'estoque', 'saldo em estoque', 'estoque atual', 'stock'],
+      value: brazilianDecimal,
+    },
+    {
+      field: 'unitCost',
+      required: false,
+      headers: ['unitCost', 'custo unitario', 'custo', 'preco de custo', 'custo medio', 'unit cost', 'cost'],
+      value: brazilianDecimal,
+    },
+  ],
 };
 
 /** Where each field's column is in the header, the header cells no column claims, and the required columns that are missing. */

@@ -16,6 +16,7 @@ import { createSupplier } from '../suppliers/service';
 import { mapHeader } from './columns';
 import { MAX_IMPORT_ROWS, MAX_REPORTED_ERRORS, type ImportJob, type RowError } from './model';
 import { checkRows, type CheckedRow, type RowInput } from './rows';
+import { closeStockCounts, stockStep, type StockOutcome } from './stock';
 
 /**
  * The import's steps: the same code in the deployed worker (an SQS message per step,
@@ -53,7 +54,7 @@ export const STEP_ROWS = 500;
  * Creates in flight at once, by kind. Products only contend on their own SKU; suppliers share
  * their tenant's count and search block, so more at once would only retry.
  */
-const CREATE_WIDTH = { suppliers: 4, products: 16 } as const;
+const CREATE_WIDTH = { suppliers: 4, products: 16, stock: 4 } as const;
 
 /** A file read and checked, kept for the job's next steps while this process lives (a step reads the next rows of the same file). */
 interface CheckedFile {
@@ -61,6 +62,8 @@ interface CheckedFile {
   ignoredColumns: string[];
   /** The SHA-256 of its bytes (base64url): every step reads the file its job started with. */
   digest: string;
+  /** Each field's column as the file names it (a refusal found by the step names it so). */
+  columns: Map<string, string>;
 }
 const checkedFiles = new Map<string, CheckedFile>();
 const KEPT_FILES = 2;
@@ -88,7 +91,8 @@ async function checkedFile(job: ImportJob, deps: ImportDeps): Promise<CheckedFil
     const names = header.missing.map((column) => `${column.field} (e.g. "${column.headers[1] ?? column.headers[0]}")`).join(', ');
     throw new UnreadableFile(`The header has no column for ${names}`);
   }
-  const file = { rows: checkRows(job.kind, table, header), ignoredColumns: header.ignored, digest };
+  const columns = new Map([...header.fields].map(([field, at]) => [field, at.header]));
+  const file = { rows: checkRows(job.kind, table, header), ignoredColumns: header.ignored, digest, columns };
   checkedFiles.set(job.id, file);
   while (checkedFiles.size > KEPT_FILES) checkedFiles.delete(checkedFiles.keys().next().value as string);
   return file;
@@ -97,6 +101,7 @@ async function checkedFile(job: ImportJob, deps: ImportDeps): Promise<CheckedFil
 /** Whether each valid row's record would be new, for a dry run: one BatchGetItem per 100 keys. */
 async function takenKeys(job: ImportJob, rows: Extract<CheckedRow, { ok: true }>[]): Promise<Set<string>> {
   const keyList = rows.map((row) => row.key);
+  if (job.kind === 'stock') return new Set();
   return job.kind === 'suppliers' ? takenSupplierDocuments(job.tenantId, keyList) : takenProductSkus(job.tenantId, keyList);
 }
 
@@ -106,7 +111,7 @@ async function create(job: ImportJob, request: RowInput, nowMs: number): Promise
   try {
     await withRequestOrigin(origin, async () => {
       if (request.kind === 'suppliers') await createSupplier(job, request.input, nowMs);
-      else {
+      else if (request.kind === 'products') {
         const categoryId = request.category === undefined ? undefined : await categoryNamed(job, request.category, nowMs);
         await createProduct(job, { ...request.input, ...(categoryId === undefined ? {} : { categoryId }) }, nowMs);
       }
@@ -163,22 +168,33 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
   // transactions (which DynamoDB bills as writes). A create that still finds its key taken (a
   // concurrent one) counts as already there.
   const taken = await takenKeys(job, valid);
-  const outcomes: ('created' | 'existing')[] = job.dryRun
-    ? valid.map((row) => (taken.has(row.key) ? 'existing' : 'created'))
-    : await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) =>
-        taken.has(row.key) ? Promise.resolve('existing' as const) : create(job, row.request, deps.now()),
-      );
-  const room = Math.max(0, MAX_REPORTED_ERRORS - job.errors.length);
   const toRow = fromRow + rows.length;
+  const last = toRow >= file.rows.length;
+  const stepped: (StockOutcome | 'created' | 'existing')[] =
+    job.kind === 'stock'
+      ? await withRequestOrigin({ ...job.origin, actor: userActor(job.createdBy) }, () => stockRows(job, valid, deps.now(), last))
+      : job.dryRun
+        ? valid.map((row) => (taken.has(row.key) ? 'existing' : 'created'))
+        : await mapConcurrently(valid, CREATE_WIDTH[job.kind], (row) =>
+            taken.has(row.key) ? Promise.resolve('existing' as const) : create(job, row.request, deps.now()),
+          );
+  // Rows refused by what the step read (opening stock: an unknown warehouse or product).
+  const outcomes = stepped.filter((outcome): outcome is 'created' | 'existing' => typeof outcome === 'string');
+  const readRefusals = stepped
+    .filter((outcome): outcome is RowError => typeof outcome !== 'string')
+    .map((error) => ({ ...error, field: file.columns.get(error.field) ?? error.field }));
+  refused.push(...readRefusals);
+  refused.sort((a, b) => a.line - b.line);
+  const room = Math.max(0, MAX_REPORTED_ERRORS - job.errors.length);
   const step: StepOutcome = {
     toRow,
     rowsDone: rows.length,
     created: outcomes.filter((outcome) => outcome === 'created').length,
     existing: outcomes.filter((outcome) => outcome === 'existing').length,
-    refused: refusedRows,
+    refused: refusedRows + readRefusals.length,
     errors: refused.slice(0, room),
     errorsTruncated: job.errorsTruncated || refused.length > room,
-    finishedAt: toRow >= file.rows.length ? nowIso() : null,
+    finishedAt: last ? nowIso() : null,
   };
   const recorded = await recordImportStep(job, fromRow, step);
   if (recorded && step.finishedAt !== null) {
@@ -186,6 +202,20 @@ export async function runImportStep(ref: { tenantId: string; id: string }, fromR
     await endPendingJob(job.tenantId, job.id);
   }
   return recorded && step.finishedAt === null ? toRow : null;
+}
+
+/**
+ * Opening stock's rows (./stock): set in their warehouses' counts (a dry run reads the balances);
+ * the last step then closes the counts, before it is recorded, so a failed close runs again.
+ */
+async function stockRows(job: ImportJob, rows: Extract<CheckedRow, { ok: true }>[], nowMs: number, last: boolean): Promise<StockOutcome[]> {
+  const outcomes = await stockStep(
+    job,
+    rows.flatMap((row) => (row.request.kind === 'stock' ? [{ row: row.request.input, line: row.line }] : [])),
+    nowMs,
+  );
+  if (last && !job.dryRun) await closeStockCounts(job, nowMs);
+  return outcomes;
 }
 
 /** Forget the files this process has read (a step that runs in a fresh process reads its file again). */

@@ -1,11 +1,11 @@
 /**
- * Bulk import of suppliers and products from a spreadsheet's CSV (lib/csv), as a job: the file
+ * Bulk import of suppliers, products and opening stock from a spreadsheet's CSV (lib/csv), as a job: the file
  * is uploaded, then read in steps that each validate every row with the API's own rules and
  * write a batch of them through the same repositories the API writes with (uniqueness, audit
  * entries, domain events, the supplier blocks and the coverage entries come with them).
  */
 
-export const IMPORT_KINDS = ['suppliers', 'products'] as const;
+export const IMPORT_KINDS = ['suppliers', 'products', 'stock'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /**
@@ -27,9 +27,9 @@ export interface RowError {
 export interface ImportCounts {
   /** Rows read so far (created, already there or refused). */
   rowsDone: number;
-  /** Rows that made a new record (a dry run: that would). */
+  /** Rows that made a new record, or (stock) changed a balance (a dry run: that would). */
   created: number;
-  /** Rows whose record was already there (same SKU or document): nothing was written for them. */
+  /** Rows whose record was already there (same SKU or document), or (stock) whose balance already was that: nothing was written for them. */
   existing: number;
   /** Rows refused, each in `errors` (up to MAX_REPORTED_ERRORS). */
   refused: number;

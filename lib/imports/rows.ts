@@ -6,11 +6,14 @@ import { productBody } from '../inventory/schemas';
 import { categoryBody } from '../categories/schemas';
 import type { ProductInput } from '../inventory/model';
 import { createSupplierBody, type CreateSupplierInput } from '../suppliers/schemas';
+import { normalizeText } from '../db/name-order';
+import { stockRowBody, type StockRow } from './schemas';
 import { IMPORT_COLUMNS, mapHeader, type HeaderMap } from './columns';
 import type { ImportKind, RowError } from './model';
 
 /** What a valid row asks for, by kind: the body the API's create route would take. */
-export type RowInput = { kind: 'suppliers'; input: CreateSupplierInput } | { kind: 'products'; input: ProductInput; category?: string };
+export type RowInput =
+  { kind: 'suppliers'; input: CreateSupplierInput } | { kind: 'products'; input: ProductInput; category?: string } | { kind: 'stock'; input: StockRow };
 
 /** A data row checked: valid with its input and its unique key (the document, the SKU), or refused with every problem. */
 export type CheckedRow = { line: number; ok: true; request: RowInput; key: string } | { line: number; ok: false; errors: RowError[] };
@@ -19,7 +22,11 @@ export type CheckedRow = { line: number; ok: true; request: RowInput; key: strin
 const UNIQUE_FIELD: Record<ImportKind, { field: 'document' | 'sku'; name: string }> = {
   suppliers: { field: 'document', name: 'document' },
   products: { field: 'sku', name: 'SKU' },
+  stock: { field: 'sku', name: 'product in the same warehouse' },
 };
+
+/** A stock row's key: its warehouse (as names compare) and its product's code. */
+const stockKey = (row: StockRow) => `${normalizeText(row.warehouse)}#${row.sku === undefined ? `GTIN:${row.gtin ?? ''}` : `SKU:${row.sku}`}`;
 
 /**
  * Check every data row of `table` with the rules of the API's create route for `kind`
@@ -46,6 +53,7 @@ export function checkRows(kind: ImportKind, table: CsvTable, header: HeaderMap =
     let request: RowInput | undefined;
     try {
       if (kind === 'suppliers') request = { kind, input: parseWith(createSupplierBody, body) };
+      else if (kind === 'stock') request = { kind, input: parseWith(stockRowBody, body) };
       else {
         // The category by its name (made when the tenant has none of that name: lib/imports/engine).
         const { category, ...fields } = body;
@@ -57,7 +65,7 @@ export function checkRows(kind: ImportKind, table: CsvTable, header: HeaderMap =
       for (const problem of error.errors) errors.push({ line: row.line, field: headerOf(problem.field.split('.')[0] ?? ''), message: problem.message });
     }
     if (!request || errors.length > 0) return { line: row.line, ok: false, errors };
-    const key = request.kind === 'suppliers' ? request.input.document : request.input.sku;
+    const key = request.kind === 'suppliers' ? request.input.document : request.kind === 'stock' ? stockKey(request.input) : request.input.sku;
     const earlier = firstLine.get(key);
     if (earlier !== undefined) {
       return {

@@ -1,6 +1,7 @@
 import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { documented, requiredText } from '../domain/fields';
+import { gtinField, quantityField, unitCostField } from '../inventory/schemas';
 import { schema } from '../domain/schema';
 import { IMPORT_KINDS, IMPORT_STATUSES, MAX_IMPORT_BYTES } from './model';
 
@@ -26,6 +27,20 @@ export const createImportBody = /* @__PURE__ */ schema(() =>
   }),
 );
 export type CreateImportInput = z.output<typeof createImportBody>;
+
+/** A row of opening stock (kind `stock`): the product by SKU or GTIN, the warehouse by name, the quantity and its unit cost. */
+export const stockRowBody = /* @__PURE__ */ schema(() =>
+  z
+    .strictObject({
+      sku: z.optional(requiredText(64)),
+      gtin: z.optional(gtinField),
+      warehouse: requiredText(200),
+      quantity: quantityField,
+      unitCost: z.optional(unitCostField),
+    })
+    .check(z.refine((row) => row.sku !== undefined || row.gtin !== undefined, { message: 'give the SKU or the GTIN of the product', path: ['sku'] })),
+);
+export type StockRow = z.output<typeof stockRowBody>;
 
 const rowError = /* @__PURE__ */ schema(() =>
   classic.object({

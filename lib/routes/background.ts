@@ -26,9 +26,13 @@ export const workers = {
     // count, block and search delta by Update, document and block reads by Get and Query) or a
     // product (Put in a transaction, its coverage tenant registered by Update, its category's
     // count by Update, a category it names found by Get or made by Put); a dry run's
-    // lookups of documents and SKUs (BatchGet).
-    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
-    summary: 'Run the steps of CSV imports: check every row, create a batch of them, send the next step',
+    // lookups of documents and SKUs (BatchGet). Opening stock: a count per warehouse opened
+    // (a transaction of Put and Update), each row's line written conditioned on its balance
+    // (ConditionCheck), then the counts closed as POST /inventory/counts/{id}/close closes them
+    // (its lines by Query, its rest sent to the tenant jobs' queue: infra/stack.ts binds it).
+    table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } satisfies TableAccess,
+    audits: ['count.created', 'count.line_counted', 'count.closed'] satisfies AuditAction[],
+    summary: 'Run the steps of CSV imports: check every row, create a batch of them (or count opening stock), send the next step',
   },
   exportWorker: {
     name: 'export-worker',

@@ -1061,7 +1061,7 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
   });
 
-  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line and the sales roll-up", () => {
+  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line (and the import worker's opening stock) and the sales roll-up", () => {
     // PATCH /users/{id} checks the role it read when nothing changes; the refresh's rotation and the
     // step-up's pending secret are conditioned on the user's credential version (a ConditionCheck
     // on the user item: credentialsCheck, putPendingTotp). The roll-up checks the tenant's item
@@ -1074,8 +1074,9 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
         .filter((route) => ['updateUser', 'refresh', 'startTotpEnrolment', 'resetPassword', 'createTransfer', 'setCountLine', 'scanCount'].includes(route.id))
         .map(routeFunction),
       jobFunction('salesRollup'),
+      IMPORT_WORKER_FUNCTION_ID,
     ]);
-    expect(checkers.size).toBe(8);
+    expect(checkers.size).toBe(9);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
       const batchWrite = decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } });

@@ -383,7 +383,7 @@ describe('POST /imports, the upload, and GET /imports/{id} (npm start)', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([
-      { field: 'kind', message: 'must be one of suppliers, products' },
+      { field: 'kind', message: 'must be one of suppliers, products, stock' },
       { field: 'fileName', message: 'must not be empty' },
       { field: 'size', message: 'must be at most 10485760 bytes (10 MB)' },
     ]);

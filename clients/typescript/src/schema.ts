@@ -2070,7 +2070,7 @@ export interface components {
         };
         CreateImportRequest: {
             /** @enum {string} */
-            kind: "suppliers" | "products";
+            kind: "suppliers" | "products" | "stock";
             /** @description Optional; `false` when absent. */
             dryRun?: boolean;
             fileName: string;
@@ -3143,7 +3143,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            kind: "suppliers" | "products";
+            kind: "suppliers" | "products" | "stock";
             dryRun: boolean;
             /** @enum {string} */
             status: "awaiting_upload" | "running" | "succeeded" | "failed";
@@ -3210,7 +3210,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            kind: "suppliers" | "products";
+            kind: "suppliers" | "products" | "stock";
             dryRun: boolean;
             /** @enum {string} */
             status: "awaiting_upload" | "running" | "succeeded" | "failed";

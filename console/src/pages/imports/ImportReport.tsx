@@ -145,7 +145,9 @@ function NextStep({ job, file, busy, onImportForReal }: { job: ImportJob; file: 
   if (!job.dryRun)
     return (
       <p>
-        <Link href={job.kind === 'suppliers' ? '/suppliers' : '/inventory'}>{job.kind === 'suppliers' ? t.seeSuppliers : t.seeProducts}</Link>
+        <Link href={job.kind === 'suppliers' ? '/suppliers' : job.kind === 'stock' ? '/inventory/counts' : '/inventory'}>
+          {job.kind === 'suppliers' ? t.seeSuppliers : job.kind === 'stock' ? t.seeCounts : t.seeProducts}
+        </Link>
       </p>
     );
   if (canImportForReal(job, file))

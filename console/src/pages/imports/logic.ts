@@ -12,7 +12,7 @@ export type ImportKind = ImportJob['kind'];
 export type ImportStatus = ImportJob['status'];
 export type UploadLink = CreatedImport['upload'];
 
-export const IMPORT_KINDS: readonly ImportKind[] = ['suppliers', 'products'];
+export const IMPORT_KINDS: readonly ImportKind[] = ['suppliers', 'products', 'stock'];
 /** POST /imports' limits (lib/imports/model.ts): checked here too, to say so in the user's language before any request. */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 const MAX_FILE_NAME = 200;

@@ -8,12 +8,14 @@ export const importMessages = defineMessages({
       'Cadastre fornecedores ou produtos de uma vez a partir de um arquivo CSV, como o Excel, o Bling, o Tiny ou o Omie o exportam. Só administradores da empresa podem importar.',
     formTitle: 'Arquivo',
     kind: 'O que importar',
-    kindNames: (kind: string) => ({ suppliers: 'Fornecedores', products: 'Produtos' })[kind] ?? kind,
+    kindNames: (kind: string) => ({ suppliers: 'Fornecedores', products: 'Produtos', stock: 'Estoque inicial' })[kind] ?? kind,
     file: 'Arquivo CSV',
     fileHint: (kind: string): string =>
       kind === 'suppliers'
         ? 'Colunas: Nome, Razão Social e CNPJ/CPF; opcionais: E-mail, Telefone e Ativo. Separado por ; ou vírgula, até 10 MB e 50.000 linhas.'
-        : 'Colunas: Código (SKU) e Descrição (nome). Separado por ; ou vírgula, até 10 MB e 50.000 linhas.',
+        : kind === 'stock'
+          ? 'Colunas: Código (SKU) ou GTIN, Depósito e Quantidade; opcional: Custo unitário (com vírgula decimal). Cada depósito vira um inventário fechado: importar o mesmo arquivo de novo não muda nada.'
+          : 'Colunas: Código (SKU) e Descrição (nome). Separado por ; ou vírgula, até 10 MB e 50.000 linhas.',
     fileMissing: 'Escolha um arquivo CSV.',
     fileEmpty: 'O arquivo está vazio.',
     fileTooLarge: 'O arquivo passa de 10 MB.',
@@ -55,18 +57,21 @@ export const importMessages = defineMessages({
     chooseAgain: 'Para importar de verdade, escolha o arquivo de novo e desmarque “Só verificar”.',
     seeSuppliers: 'Ver fornecedores',
     seeProducts: 'Ver produtos',
+    seeCounts: 'Ver os inventários',
   },
   en: {
     title: 'Import a spreadsheet',
     intro: 'Add suppliers or products in one go from a CSV file, as Excel, Bling, Tiny or Omie export it. Only the company’s administrators may import.',
     formTitle: 'File',
     kind: 'What to import',
-    kindNames: (kind: string) => ({ suppliers: 'Suppliers', products: 'Products' })[kind] ?? kind,
+    kindNames: (kind: string) => ({ suppliers: 'Suppliers', products: 'Products', stock: 'Opening stock' })[kind] ?? kind,
     file: 'CSV file',
     fileHint: (kind: string): string =>
       kind === 'suppliers'
         ? 'Columns: Name, Corporate name and CNPJ/CPF; optional: E-mail, Phone and Active. Separated by ; or comma, up to 10 MB and 50,000 rows.'
-        : 'Columns: Code (SKU) and Description (name). Separated by ; or comma, up to 10 MB and 50,000 rows.',
+        : kind === 'stock'
+          ? 'Columns: Code (SKU) or GTIN, Warehouse and Quantity; optional: Unit cost (decimal comma or point). Each warehouse becomes a closed stock count: importing the same file again changes nothing.'
+          : 'Columns: Code (SKU) and Description (name). Separated by ; or comma, up to 10 MB and 50,000 rows.',
     fileMissing: 'Choose a CSV file.',
     fileEmpty: 'The file is empty.',
     fileTooLarge: 'The file is over 10 MB.',
@@ -107,5 +112,6 @@ export const importMessages = defineMessages({
     chooseAgain: 'To import for real, choose the file again and untick “Only check”.',
     seeSuppliers: 'See the suppliers',
     seeProducts: 'See the products',
+    seeCounts: 'See the stock counts',
   },
 });
