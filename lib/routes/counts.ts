@@ -86,7 +86,7 @@ export const cancelCount = {
   path: '/inventory/counts/{id}/cancel',
   handler: 'functions/counts/cancel-count.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'UpdateItem', 'DeleteItem'] },
+  table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['count.cancelled'],
   apiKey: { resource: 'inventory', access: 'write' },
   summary: 'Cancel an open stock count (nothing is adjusted)',
