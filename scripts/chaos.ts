@@ -1,14 +1,15 @@
 /**
  * `npm run chaos [-- --rates 0.05,0.2 --seconds 30 --connections 8 --seed N]`: parallel writes
- * of every kind the service has (stock movements, supplier creates, edits and deletes,
- * product creates and CSV imports, sign-ins) against a fresh local API whose DynamoDB client fails a share of
+ * of every kind the service has (stock movements, transfers, stock counts, supplier creates,
+ * edits and deletes, product creates and CSV imports, sign-ins) against a fresh local API whose DynamoDB client fails a share of
  * its calls the way DynamoDB does (local/faults.ts), one run per rate. The client retries as a
  * client would: a 5xx, a 429, a lost answer or a key still in use again after a pause, with
  * the same Idempotency-Key. Then, with the faults still on for the API but not for the checker:
  *
  * - every answer of 400 or more is a problem+json document;
  * - every write either succeeded once or failed with no effect: the movements stored are
- *   exactly those acknowledged, and the live suppliers exactly those created and not deleted;
+ *   exactly those acknowledged (a transfer's two, and a count's adjustments, which its lines
+ *   name), and the live suppliers exactly those created and not deleted;
  * - no Idempotency-Key stays in use past its lease once every attempt with it has ended;
  * - every CSV import (products) ends, succeeded or failed saying why;
  * - `verify` (lib/integrity) finds no drift on any tenant of the store.
@@ -26,7 +27,8 @@ import { resetConfig } from '../lib/config';
 import { IDEMPOTENCY_LEASE_SECONDS } from '../lib/idempotency/service';
 import { allTenantIds, verifyTenant } from '../lib/integrity/engine';
 import { driftOf } from '../lib/integrity/model';
-import { readBalances, readMovements, readSuppliers } from '../lib/integrity/repository';
+import { readBalances, readCounts, readMovements, readSuppliers } from '../lib/integrity/repository';
+import { continueClose } from '../lib/counts/close';
 import { applyLocalEnvironment } from '../local/environment';
 import { seededRandom } from '../local/faults';
 import { readRuntimeInfo } from '../local/runtime';
@@ -71,6 +73,10 @@ interface Run {
   givenUp: number;
   /** Imports by how they ended. */
   imports: Record<string, number>;
+  /** Transfers acknowledged, counts opened and counts closed. */
+  transfers: number;
+  counts: number;
+  countsClosed: number;
   /** Keys a client waited on until their lease ended: a failed request that could not give its key back. */
   leaseWaits: number;
   faults: string;
@@ -93,6 +99,9 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
     deleted: new Set(),
     givenUp: 0,
     imports: {},
+    transfers: 0,
+    counts: 0,
+    countsClosed: 0,
     leaseWaits: 0,
     faults: '',
   };
@@ -186,6 +195,40 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
       run.failures.push(`import ${String(created.json.id)} had not ended 30 s after its upload`);
     };
 
+    type Tenant = { account: SignedUp; warehouses: string[]; products: string[]; skus: string[]; suppliers: string[] };
+
+    /** A transfer between the tenant's two warehouses: its two movements are acknowledged with it (409 when the source has too little). */
+    const transfer = async (tenant: Tenant) => {
+      const [from, to] = random() < 0.5 ? tenant.warehouses : [...tenant.warehouses].reverse();
+      const answer = await write(
+        'POST',
+        '/inventory/transfers',
+        { productId: pick(tenant.products), fromWarehouseId: from, toWarehouseId: to, quantity: Number((0.001 + random()).toFixed(3)) },
+        tenant.account.cookie,
+      );
+      if (answer.status !== 201) return;
+      run.transfers += 1;
+      for (const side of ['from', 'to'] as const) run.movements.add(String((answer.json[side] as { movementId: string }).movementId));
+    };
+
+    /**
+     * A stock count as a person runs one: opened (409 while another is open there), a line typed
+     * and a product scanned (with an Idempotency-Key: a scan sent again counts once), then closed.
+     * Its adjustments are acknowledged by the count's lines (read by the checker); a close cut
+     * short is finished as the tenant jobs would before the checks.
+     */
+    const countRound = async (tenant: Tenant) => {
+      const { cookie } = tenant.account;
+      const opened = await write('POST', '/inventory/counts', { warehouseId: pick(tenant.warehouses) }, cookie);
+      if (opened.status !== 201) return;
+      const countId = String(opened.json.id);
+      run.counts += 1;
+      await send('PUT', `/inventory/counts/${countId}/lines/${pick(tenant.products)}`, { counted: Number((random() * 5).toFixed(3)) }, cookie);
+      await write('POST', `/inventory/counts/${countId}/scans`, { sku: pick(tenant.skus) }, cookie);
+      const closed = await send('POST', `/inventory/counts/${countId}/close`, { uncounted: random() < 0.5 ? 'ignore' : 'zero' }, cookie);
+      if (closed.json.status === 'CLOSED') run.countsClosed += 1;
+    };
+
     // The accounts: sign-up is itself under faults, so a failed one is tried again under another name.
     const accounts: SignedUp[] = [];
     for (let index = 0; accounts.length < 2; index += 1) {
@@ -206,11 +249,15 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
           const answer = await write('POST', '/inventory/warehouses', { name: `W${index}` }, account.cookie);
           if (answer.status === 201) warehouses.push(String(answer.json.id));
         }
+        const skus: string[] = [];
         for (let index = 0; index < 3; index += 1) {
           const answer = await write('POST', '/inventory/products', { sku: `CHAOS-${index}`, name: `Product ${index}`, unit: 'KG' }, account.cookie);
-          if (answer.status === 201) products.push(String(answer.json.id));
+          if (answer.status === 201) {
+            products.push(String(answer.json.id));
+            skus.push(`CHAOS-${index}`);
+          }
         }
-        return { account, warehouses, products, suppliers: [] as string[] };
+        return { account, warehouses, products, skus, suppliers: [] as string[] };
       }),
     );
 
@@ -262,6 +309,10 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
             await importProducts(cookie);
           } else if (roll < 0.88) {
             await send('POST', '/auth/login', { email: tenant.account.email, password: tenant.account.password });
+          } else if (roll < 0.93 && tenant.products.length > 0 && tenant.warehouses.length > 1) {
+            await transfer(tenant);
+          } else if (roll < 0.96 && tenant.products.length > 0 && tenant.warehouses.length > 0) {
+            await countRound(tenant);
           } else {
             await send(
               'GET',
@@ -284,6 +335,12 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
     let tenants = 0;
     for await (const id of allTenantIds()) {
       tenants += 1;
+      // A close cut short (every try met faults) is finished as the tenant jobs' queue would; each
+      // count's lines then name the adjustments it made, which the count acknowledges.
+      for (const count of await readCounts(id)) {
+        if (count.count.status === 'CLOSING') await continueClose(id, count.count.id, Date.now());
+      }
+      for (const count of await readCounts(id)) for (const line of count.lines) if (line.movementId) run.movements.add(line.movementId);
       for (const balance of await readBalances(id))
         for (const movement of await readMovements(id, balance.productId, balance.warehouseId)) storedMovements.add(movement.id);
       for (const supplier of await readSuppliers(id)) liveSuppliers.add(supplier.id);
@@ -301,7 +358,7 @@ async function chaosRun(rate: number, seed: number): Promise<Run> {
     if (extra) run.failures.push(`${extra} live suppliers were never acknowledged, or were deleted`);
     if (missing) run.failures.push(`${missing} acknowledged suppliers are missing`);
     console.log(
-      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.givenUp} writes given up after ${ATTEMPTS} tries; ${run.leaseWaits} keys waited on until their lease ended; imports ${JSON.stringify(run.imports)}`,
+      `chaos ${rate * 100} %: ${tenants} tenants verified; ${run.movements.size} movements, ${run.created.size} suppliers created, ${run.deleted.size} deleted; ${run.transfers} transfers; ${run.countsClosed} of ${run.counts} counts closed; ${run.givenUp} writes given up after ${ATTEMPTS} tries; ${run.leaseWaits} keys waited on until their lease ended; imports ${JSON.stringify(run.imports)}`,
     );
   } finally {
     await api.stop();

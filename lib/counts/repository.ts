@@ -299,13 +299,16 @@ export interface LinePlan {
 
 /**
  * Write a line (see the file's comment): the count, the line, the balance and the product are
- * read in one BatchGetItem; a condition lost to a concurrent scan or movement reads again.
+ * read in one BatchGetItem; a condition lost to a concurrent scan or movement reads again. With
+ * an Idempotency-Key (a scan), the key's answer commits with the line: a scan sent again after
+ * a lost answer counts once.
  */
 export async function writeLine(
   tenantId: string,
   place: { countId: string; productId: string },
   plan: LinePlan,
   audit: (line: CountLine) => AuditRecord,
+  idempotent?: { write: IdempotentWrite; view: (line: CountLine) => unknown },
 ): Promise<{ count: Count; line: CountLine }> {
   return withOptimisticRetries<{ count: Count; line: CountLine }>(async () => {
     const [countItem] = await getMany([keys.count(tenantId, place.countId)]);
@@ -352,10 +355,13 @@ export async function writeLine(
         },
       });
     }
+    const keyIndex = items.length;
+    if (idempotent) items.push(completionItem(idempotent.write, idempotent.view(line)));
     items.push(...auditItems(audit(line)));
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
+      if (idempotent) keyTakenOver(error, keyIndex);
       const codes = cancellationCodes(error);
       if (codes[0] === 'ConditionalCheckFailed') {
         const now = await findCount(tenantId, count.id);

@@ -314,7 +314,7 @@ export async function setLine(
  * Add scanned units to the line of the product a GTIN or SKU names (404 naming the code). The
  * line's first scan records the system's quantity; later scans add to what was counted since.
  */
-export async function scan(principal: Caller, countId: string, input: ScanBody, nowMs: number): Promise<CountLineView> {
+export async function scan(principal: Caller, countId: string, input: ScanBody, nowMs: number, idempotency?: IdempotentWrite): Promise<CountLineView> {
   const byGtin = input.gtin !== undefined;
   const code = input.gtin ?? input.sku ?? '';
   const found = byGtin ? await findProductByGtin(principal.tenantId, code) : await findProductBySku(principal.tenantId, code);
@@ -338,6 +338,7 @@ export async function scan(principal: Caller, countId: string, input: ScanBody, 
       },
     },
     lineAudit(principal, countId, found.id, nowMs),
+    idempotency && { write: idempotency, view: lineViewOf },
   );
   return lineViewOf(line);
 }

@@ -64,6 +64,7 @@ export const scanCount = {
   auth: 'protected',
   table: { actions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['count.line_counted'],
+  idempotent: { status: 200 },
   apiKey: { resource: 'inventory', access: 'write' },
   summary: 'Add scanned units (by GTIN or SKU) to a line of an open stock count',
 } as const satisfies Route;

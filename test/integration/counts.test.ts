@@ -225,6 +225,26 @@ describe('a stock count of a warehouse', () => {
   });
 });
 
+describe('a scan sent again', () => {
+  it('with its Idempotency-Key counts once (a scanner on a flaky network), and without one counts again', async () => {
+    const admin = await newTenantWithAdmin();
+    const { id: warehouseId } = await warehouse(admin);
+    const product = await stockedProduct(admin, warehouseId, 5, 1);
+    const opened = await post<CountView>(admin, '/inventory/counts', { warehouseId });
+    const key = randomUUID();
+    const send = () =>
+      call<CountLineView>('POST', `/inventory/counts/${opened.id}/scans`, as(admin, { body: { gtin: product.gtin }, headers: { 'Idempotency-Key': key } }));
+    const first = await send();
+    const again = await send();
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await getCount(admin, opened.id)).lines.map((line) => line.counted)).toEqual([1]);
+    expect((await scan(admin, opened.id, { gtin: product.gtin })).body.counted).toBe(2);
+  });
+});
+
 describe('the close', () => {
   it('applies each difference once when two closes run at once, and parallel scans all count', async () => {
     const admin = await newTenantWithAdmin();

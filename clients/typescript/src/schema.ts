@@ -1084,7 +1084,7 @@ export interface paths {
         put?: never;
         /**
          * Add scanned units (by GTIN or SKU) to a line of an open stock count
-         * @description Adds `quantity` (default 1) to the line of the product a barcode (`gtin`) or a `sku` names: what a scanner that reads one unit at a time sends. The line's first scan records the system's quantity at that moment; later scans add to what was counted. A negative `quantity` takes units back (an undo). Parallel scans of one product all count.
+         * @description Adds `quantity` (default 1) to the line of the product a barcode (`gtin`) or a `sku` names: what a scanner that reads one unit at a time sends. The line's first scan records the system's quantity at that moment; later scans add to what was counted. A negative `quantity` takes units back (an undo). Parallel scans of one product all count. With an `Idempotency-Key`, a scan sent again after a lost answer counts once.
          *
          *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -6458,7 +6458,10 @@ export interface operations {
     scanCount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6480,6 +6483,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6494,12 +6499,14 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such count, or no product with that GTIN or SKU (the problem names the code). */
             404: components["responses"]["NotFound"];
-            /** @description The count is not OPEN, the product is not one of a count of products, more units taken back than were counted, or the count has 5,000 lines. */
+            /** @description The count is not OPEN, the product is not one of a count of products, more units taken back than were counted, or the count has 5,000 lines. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
+            422: components["responses"]["IdempotencyKeyReused"];
             /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */

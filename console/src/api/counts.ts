@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@backoffice/client';
 import { useCallback } from 'react';
-import { api, unwrap, type IdempotencyHeader, type MutationCallbacks } from './client';
+import { api, idempotencyKey, unwrap, type IdempotencyHeader, type MutationCallbacks } from './client';
 import { inventoryKeys } from './inventory';
 
 /** A stock count (inventário) as the API answers it: its status, scope and totals (money in reais). */
@@ -172,7 +172,11 @@ export function useScan(countId: string, { onSuccess, onError }: ScanCallbacks =
     scope: { id: `count-writes-${countId}` },
     mutationFn: ({ code, quantity }: Scan) =>
       unwrap(
-        api.POST('/inventory/counts/{id}/scans', { params: { path: { id: countId } }, body: { ...code, ...(quantity === undefined ? {} : { quantity }) } }),
+        api.POST('/inventory/counts/{id}/scans', {
+          // Each scan its own key: were it sent again (a lost answer), it would count once.
+          params: { path: { id: countId }, header: idempotencyKey() },
+          body: { ...code, ...(quantity === undefined ? {} : { quantity }) },
+        }),
       ),
     onSuccess: async (line, scan) => {
       onSuccess?.(line, scan);
