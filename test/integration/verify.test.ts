@@ -67,7 +67,7 @@ const update = (key: { pk: string; sk: string }, expression: string, values: Rec
 
 describe('verify', () => {
   it('finds a tenant clean as the API leaves it, every invariant checked', async () => {
-    const { admin, tenantId, products } = await stockedTenant();
+    const { admin, tenantId, warehouses, products } = await stockedTenant();
     // A category with a product in it, so its invariants have something to check.
     const category = await post(admin, '/inventory/categories', { name: 'Mercearia' });
     expect(category.status).toBe(201);
@@ -76,6 +76,12 @@ describe('verify', () => {
     // A search builds each list's index (before it, a search reads the records themselves, and nothing can drift).
     expect((await call('GET', '/suppliers?search=um', { cookies: admin.cookies })).status).toBe(200);
     expect((await call('GET', '/inventory/products?search=arroz', { cookies: admin.cookies })).status).toBe(200);
+    // A stock count, one line counted and closed, so the counts' totals have something to check.
+    const count = await post(admin, '/inventory/counts', { warehouseId: warehouses[0] });
+    expect(count.status).toBe(201);
+    const line = await call('PUT', `/inventory/counts/${String(count.body.id)}/lines/${String(products[0])}`, { cookies: admin.cookies, body: { counted: 7 } });
+    expect(line.status).toBe(200);
+    expect((await post(admin, `/inventory/counts/${String(count.body.id)}/close`, { uncounted: 'ignore' })).status).toBe(200);
     const report = await verifyTenant(tenantId);
     expect(report.invariants.map((entry) => [entry.invariant, entry.checked > 0, entry.drift])).toEqual(INVARIANTS.map((name) => [name, true, []]));
     expect(report.fixed).toEqual([]);
