@@ -25,24 +25,31 @@ const CANDIDATES = 7;
 /** Products with stock read at a time when zeroing the uncounted ones. */
 const STOCK_PAGE = 100;
 
-/** The ADJUSTMENT a line records: to `target`, at the close's instant. */
+/**
+ * The ADJUSTMENT a line records: to `target`, at the instant its transaction is made (never before
+ * the close began). Not the close's own instant: an ADJUSTMENT sets a quantity, so the stock
+ * history's order (and verify's replay of it) must put it after every movement its target was
+ * computed on, and a close of many lines, or one resumed later, applies them over time.
+ */
 function adjustmentOf(tenantId: string, count: Count, nowMs: number) {
-  const occurredAt = new Date(nowMs).toISOString();
-  const day = dayOf(nowMs, config().BUSINESS_TIME_ZONE);
-  return (line: CountLine, target: bigint): Movement => ({
-    id: randomUUID(),
-    tenantId,
-    productId: line.productId,
-    warehouseId: count.warehouseId,
-    type: 'ADJUSTMENT',
-    quantity: scaledToNumber(target, QUANTITY_PLACES),
-    unitCost: line.addedUnitCost === null ? null : scaledToNumber(line.addedUnitCost, UNIT_COST_PLACES),
-    transferId: null,
-    counterpartWarehouseId: null,
-    occurredAt,
-    createdAt: occurredAt,
-    day,
-  });
+  return (line: CountLine, target: bigint): Movement => {
+    const atMs = Math.max(nowMs, Date.now());
+    const occurredAt = new Date(atMs).toISOString();
+    return {
+      id: randomUUID(),
+      tenantId,
+      productId: line.productId,
+      warehouseId: count.warehouseId,
+      type: 'ADJUSTMENT',
+      quantity: scaledToNumber(target, QUANTITY_PLACES),
+      unitCost: line.addedUnitCost === null ? null : scaledToNumber(line.addedUnitCost, UNIT_COST_PLACES),
+      transferId: null,
+      counterpartWarehouseId: null,
+      occurredAt,
+      createdAt: occurredAt,
+      day: dayOf(atMs, config().BUSINESS_TIME_ZONE),
+    };
+  };
 }
 
 /**
