@@ -94,6 +94,17 @@ function assertMatchesContract(observed: ObservedResponse): void {
 }
 
 /** The cookies a response set, by name (value only). */
+/**
+ * A write sent as a client sends it under load: again, with the same request (and so the same
+ * Idempotency-Key), while the service answers 503 (a contended write out of retries: "busy").
+ * The parallel-write tests count outcomes on what a client ends with.
+ */
+export async function settled<T>(send: () => Promise<ApiResponse<T>>, tries = 5): Promise<ApiResponse<T>> {
+  let response = await send();
+  for (let attempt = 1; attempt < tries && response.status === 503; attempt += 1) response = await send();
+  return response;
+}
+
 export function cookiesFrom(response: ApiResponse): Record<string, string> {
   const jar: Record<string, string> = {};
   for (const line of response.setCookies) {

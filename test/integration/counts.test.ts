@@ -6,7 +6,7 @@ import { closeCount } from '../../lib/counts/service';
 import { verifyTenant } from '../../lib/integrity/engine';
 import { gtinCheckDigit } from '../../lib/inventory/gtin';
 import type { MovementView, WarehouseSummary } from '../../lib/inventory/schemas';
-import { call, newTenantWithAdmin, problem, useLocalStoreInProcess, type Account } from './api';
+import { call, newTenantWithAdmin, problem, settled, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * Stock counts over HTTP: lines counted by hand and by scanner record the system's quantity at
@@ -193,7 +193,12 @@ describe('a stock count of a warehouse', () => {
 
     // Ten opens of one whole warehouse at once: exactly one.
     const { id: fresh } = await warehouse(admin);
-    const opens = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/inventory/counts', as(admin, { body: { warehouseId: fresh } }))));
+    const opens = await Promise.all(
+      Array.from({ length: 10 }, () => {
+        const headers = { 'Idempotency-Key': randomUUID() };
+        return settled(() => call('POST', '/inventory/counts', as(admin, { body: { warehouseId: fresh }, headers })));
+      }),
+    );
     expect(opens.map((response) => response.status).sort()).toEqual([201, ...Array.from({ length: 9 }, () => 409)]);
     const open = await call<{ items: CountView[] }>('GET', '/inventory/counts?status=OPEN', as(admin));
     expect(open.body.items.map((count) => count.warehouseId).sort()).toEqual([warehouseId, fresh].sort());
@@ -252,9 +257,16 @@ describe('the close', () => {
     const products = await Promise.all(Array.from({ length: 12 }, (_, index) => stockedProduct(admin, warehouseId, 5 + index, 2)));
     const opened = await post<CountView>(admin, '/inventory/counts', { warehouseId });
     const first = products[0] as { id: string; gtin: string };
-    const scans = await Promise.all(Array.from({ length: 6 }, () => scan(admin, opened.id, { gtin: first.gtin })));
-    expect(scans.every((response) => response.status === 200)).toBe(true);
-    await Promise.all(products.slice(1).map((product) => setLine(admin, opened.id, product.id, 3)));
+    // Each as a client sends it under load: a 503 (busy) again, a scan with its Idempotency-Key.
+    const scans = await Promise.all(
+      Array.from({ length: 6 }, () => {
+        const headers = { 'Idempotency-Key': randomUUID() };
+        return settled(() => call<CountLineView>('POST', `/inventory/counts/${opened.id}/scans`, as(admin, { body: { gtin: first.gtin }, headers })));
+      }),
+    );
+    expect(scans.map((response) => response.status)).toEqual(Array.from({ length: 6 }, () => 200));
+    const lines = await Promise.all(products.slice(1).map((product) => settled(() => setLine(admin, opened.id, product.id, 3))));
+    expect(lines.map((response) => response.status)).toEqual(Array.from({ length: 11 }, () => 200));
     expect((await getCount(admin, opened.id)).lines.find((line) => line.productId === first.id)?.counted).toBe(6);
 
     const [one, two] = await Promise.all([close(admin, opened.id, 'ignore'), close(admin, opened.id, 'ignore')]);
@@ -275,7 +287,8 @@ describe('the close', () => {
     const { id: warehouseId } = await warehouse(admin);
     const products = await Promise.all(Array.from({ length: 30 }, () => stockedProduct(admin, warehouseId, 4, 1.5)));
     const opened = await post<CountView>(admin, '/inventory/counts', { warehouseId });
-    await Promise.all(products.map((product) => setLine(admin, opened.id, product.id, 1)));
+    const lines = await Promise.all(products.map((product) => settled(() => setLine(admin, opened.id, product.id, 1))));
+    expect(lines.map((response) => response.status)).toEqual(Array.from({ length: 30 }, () => 200));
     const principal = { kind: 'user', tenantId: admin.tenantId, userId: randomUUID(), role: 'ADMIN' } as Parameters<typeof closeCount>[0];
 
     // One transaction within the request: the rest is left for the background.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, newTenantWithAdmin, problem, type Account } from './api';
+import { call, newTenantWithAdmin, problem, settled, type Account } from './api';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -150,7 +150,14 @@ describe('POST /inventory/movements', () => {
     const admin = await newTenantWithAdmin();
     const [w, p] = [await warehouse(admin, 'W'), await product(admin, 'P')];
     await move(admin, { productId: p, warehouseId: w, type: 'IN', quantity: 7, unitCost: 1 });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => move(admin, { productId: p, warehouseId: w, type: 'SALE', quantity: 1 })));
+    // Each as a client sends it: a 503 (busy under load) again with its Idempotency-Key.
+    const sale = () => {
+      const headers = { 'Idempotency-Key': randomUUID() };
+      return settled(() =>
+        call('POST', '/inventory/movements', { cookies: admin.cookies, headers, body: { productId: p, warehouseId: w, type: 'SALE', quantity: 1 } }),
+      );
+    };
+    const responses = await Promise.all(Array.from({ length: 20 }, sale));
     expect(responses.filter((response) => response.status === 201)).toHaveLength(7);
     expect(responses.filter((response) => response.status === 409)).toHaveLength(13);
     const balances = responses.filter((response) => response.status === 201).map((response) => (response.body.balance as { quantity: number }).quantity);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyTenant } from '../../lib/integrity/engine';
 import type { MovementView, WarehouseSummary } from '../../lib/inventory/schemas';
 import type { TransferView } from '../../lib/transfers/schemas';
-import { call, newTenantWithAdmin, problem, useLocalStoreInProcess, type Account } from './api';
+import { call, newTenantWithAdmin, problem, settled, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * Transfers between warehouses over HTTP: one transaction moves the units and their exact
@@ -140,7 +140,13 @@ describe('POST /inventory/transfers', () => {
     expect((await transfers(admin)).items).toHaveLength(1);
     // Back to 7 at the source, then 20 at once.
     expect((await transfer(admin, { ...at, fromWarehouseId: at.toWarehouseId, toWarehouseId: at.fromWarehouseId, quantity: 2 })).status).toBe(201);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => transfer(admin, { ...at, quantity: 1 })));
+    // Each as a client sends it: a 503 (busy under load) again with its Idempotency-Key.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => {
+        const key = { 'Idempotency-Key': randomUUID() };
+        return settled(() => transfer(admin, { ...at, quantity: 1 }, key));
+      }),
+    );
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(7);
     expect(answers.filter((answer) => answer.status === 409)).toHaveLength(13);
     const summaries = await byWarehouse(admin);
