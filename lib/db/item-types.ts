@@ -36,8 +36,8 @@ export const COMPANY_ITEMS = { company: 'Company', document: 'CompanyDocument', 
 /** The `type` attribute of a product category's items: the category and its name sentinel (the list by name). */
 export const CATEGORY_ITEMS = { category: 'Category', name: 'CategoryName' } as const;
 
-/** The `type` attribute of a transfer's entries in the lists of transfers. */
-export const TRANSFER_ITEMS = { entry: 'TransferEntry' } as const;
+/** The `type` attribute of a transfer's entries in the lists of transfers, of a transfer of several products, and of its entry while in transit. */
+export const TRANSFER_ITEMS = { entry: 'TransferEntry', batch: 'TransferBatch', inTransit: 'TransferInTransit' } as const;
 
 /** The `type` attribute of a stock count's items (lib/counts). */
 export const COUNT_ITEMS = {

@@ -270,6 +270,11 @@ export const keys = {
   transfersOf: (tenantId: string, scope: { productId?: string | undefined; warehouseId?: string | undefined }) => ({
     pk: `${tenantPk(tenantId)}#TRANSFERS#${scope.productId ?? '*'}#${scope.warehouseId ?? '*'}`,
   }),
+  /** A transfer of several products (lib/transfers `TransferBatch`): its lines and how many have arrived. */
+  transferBatch: (tenantId: string, batchId: string): Key => ({ pk: tenantPk(tenantId), sk: `TRANSFER_BATCH#${batchId}` }),
+  /** A transfer of several products still IN_TRANSIT: its entry in the tenant's list of them (what lib/integrity counts in transit). */
+  transferInTransit: (tenantId: string, batchId: string): Key => ({ pk: `${tenantPk(tenantId)}#TRANSFERS_IN_TRANSIT`, sk: batchId }),
+  transfersInTransitOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#TRANSFERS_IN_TRANSIT` }),
   /** A stock count's record (lib/counts): its status, scope and maintained totals. */
   count: (tenantId: string, countId: string): Key => ({ pk: tenantPk(tenantId), sk: `COUNT#${countId}` }),
   /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Count } from '../counts/model';
 import { findCount, toLine } from '../counts/repository';
 import { closeCount, openCountOnce, setLine } from '../counts/service';
@@ -7,6 +6,7 @@ import { keys } from '../db/keys';
 import { normalizeText } from '../db/name-order';
 import { mapConcurrently } from '../domain/concurrency';
 import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
+import { uuidOf } from '../domain/hash';
 import { AppError } from '../errors';
 import { quantityFitsUnit, type Warehouse } from '../inventory/model';
 import { listingOf, type ProductListing } from '../inventory/product-repository';
@@ -31,11 +31,7 @@ export type StockOutcome = 'created' | 'existing' | RowError;
 const LINE_WIDTH = 4;
 
 /** The count an import opens in a warehouse: a UUID made from the job's id and the warehouse's. */
-export function importCountId(jobId: string, warehouseId: string): string {
-  const hex = createHash('sha256').update(`${jobId}:${warehouseId}`).digest('hex');
-  const variant = (8 | (Number.parseInt(hex.charAt(16), 16) & 3)).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+export const importCountId = (jobId: string, warehouseId: string): string => uuidOf(`${jobId}:${warehouseId}`);
 
 interface Resolved {
   row: StockRow;

@@ -18,6 +18,7 @@ import {
   warehouseTotals,
   type BalanceRecord,
   type ItemKey,
+  type MovementRecord,
   type ReplayedBalance,
   NO_STOCK,
   type SentinelRecord,
@@ -31,6 +32,8 @@ import { supplierSearchSource } from '../suppliers/repository';
 import { listTenantPage } from '../tenants/repository';
 import type { AuditRecord } from '../audit/model';
 import { auditRecord, SYSTEM_ACTOR } from '../audit/record';
+import { readBatchesInTransit } from '../transfers/batch-repository';
+import type { TransferBatch } from '../transfers/model';
 import type { Drift, Invariant, InvariantReport, TenantReport } from './model';
 import {
   readBalances,
@@ -102,9 +105,40 @@ export interface VerifyOptions {
 /** How many balances are replayed at once: each reads its own movement list. */
 const REPLAYS_AT_ONCE = 8;
 
+/**
+ * What a transfer of several products still in transit (lib/transfers `TransferBatch`) has
+ * recorded but not yet written where verify reads: each line not arrived took its units out of
+ * the source, whose TRANSFER_OUT entries it writes on arrival, and those units are still the
+ * product's on hand. Its departure names that movement exactly (the balance it left), so it is
+ * replayed with the source's own.
+ */
+export function inTransitOf(tenantId: string, batches: readonly TransferBatch[]): { departures: Map<string, MovementRecord[]>; units: Map<string, bigint> } {
+  const departures = new Map<string, MovementRecord[]>();
+  const units = new Map<string, bigint>();
+  for (const batch of batches)
+    for (const line of batch.lines.slice(batch.arrived)) {
+      const place = `${line.productId}|${batch.fromWarehouseId}`;
+      const movement: MovementRecord = {
+        ...keys.history(tenantId, { productId: line.productId, warehouseId: batch.fromWarehouseId }, batch.occurredAt, line.outMovementId),
+        id: line.outMovementId,
+        type: 'TRANSFER_OUT',
+        quantity: line.quantity,
+        createdAt: batch.createdAt,
+        day: batch.day,
+        balanceAfter: line.fromAfter.quantity,
+        averageCostAfter: line.fromAfter.averageCost,
+        lastCostAfter: line.fromAfter.lastCost,
+      };
+      departures.set(place, [...(departures.get(place) ?? []), movement]);
+      units.set(line.productId, (units.get(line.productId) ?? 0n) + line.quantity);
+    }
+  return { departures, units };
+}
+
 async function replayAll(
   tenantId: string,
   balances: readonly BalanceRecord[],
+  departures: ReadonlyMap<string, MovementRecord[]> = new Map(),
 ): Promise<{ replayed: Map<BalanceRecord, ReplayedBalance>; drift: Drift[]; sales: Map<string, bigint> }> {
   const replayed = new Map<BalanceRecord, ReplayedBalance>();
   const drift: Drift[] = [];
@@ -114,7 +148,12 @@ async function replayAll(
     const slice = balances.slice(start, start + REPLAYS_AT_ONCE);
     const results = await Promise.all(
       slice.map(async (balance) => {
-        const movements = await readMovements(tenantId, balance.productId, balance.warehouseId);
+        const written = await readMovements(tenantId, balance.productId, balance.warehouseId);
+        // A departure whose line arrived while verify read is in the history already: once.
+        const pending = (departures.get(`${balance.productId}|${balance.warehouseId}`) ?? []).filter(
+          (departure) => !written.some((movement) => movement.id === departure.id),
+        );
+        const movements = [...written, ...pending];
         for (const [at, units] of salesByDay(movements.map((movement) => ({ ...movement, productId: balance.productId }))))
           sales.set(at, (sales.get(at) ?? 0n) + units);
         return replayBalance(balance, movements);
@@ -140,6 +179,8 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     if (options.fix && drift.fixable && (await write(repairRecord(tenantId, drift, Date.now())))) fixed.push(drift);
   };
 
+  // Read first: a batch arriving while the balances are read is then counted in transit or in the history, never in neither.
+  const inTransit = inTransitOf(tenantId, await readBatchesInTransit(tenantId));
   const [warehouses, products, balances, skus, suppliers, documents, supplierCount, coverage] = await Promise.all([
     readWarehouses(tenantId),
     readProducts(tenantId),
@@ -151,7 +192,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
     readCoverageEntries(tenantId),
   ]);
 
-  const replays = await replayAll(tenantId, balances);
+  const replays = await replayAll(tenantId, balances, inTransit.departures);
   record('balance-replay', balances.length, replays.drift);
   for (const drift of replays.drift) {
     const balance = balances.find((candidate) => candidate.pk === drift.keys[0]?.pk && candidate.sk === drift.keys[0]?.sk);
@@ -176,6 +217,7 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   }
 
   const sums = onHandOf(asReplayed);
+  for (const [productId, units] of inTransit.units) sums.set(productId, (sums.get(productId) ?? 0n) + units);
   const onHandDrift = checkOnHand(products, sums);
   record('product-on-hand', products.length, onHandDrift);
   for (const drift of onHandDrift) {

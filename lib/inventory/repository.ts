@@ -368,8 +368,17 @@ export function warehouseTotalsUpdate(tenantId: string, warehouseId: string, cur
   return warehouseTotalsOfChanges(tenantId, warehouseId, [{ current, next }]);
 }
 
-/** The same for several balances of the warehouse changed in one transaction (a count's close): their deltas summed. */
-export function warehouseTotalsOfChanges(tenantId: string, warehouseId: string, changes: readonly { current: Balance; next: Balance }[]): TransactItem {
+/**
+ * The same for several balances of the warehouse changed in one transaction (a count's close):
+ * their deltas summed. `whateverItsCompany`: conditioned only on the warehouse existing, for
+ * units admitted before (a transfer of several products arriving after its departure).
+ */
+export function warehouseTotalsOfChanges(
+  tenantId: string,
+  warehouseId: string,
+  changes: readonly { current: Balance; next: Balance }[],
+  options: { whateverItsCompany?: boolean } = {},
+): TransactItem {
   let items = 0n;
   let value = 0n;
   let replacement = 0n;
@@ -385,10 +394,11 @@ export function warehouseTotalsOfChanges(tenantId: string, warehouseId: string, 
       TableName: tableName(),
       Key: keys.warehouse(tenantId, warehouseId),
       UpdateExpression: 'ADD totalItems :items, totalValue :value, totalReplacementValue :replacement, totalProducts :products',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(companyStatus) OR NOT companyStatus IN (:blocked, :suspended))',
+      ConditionExpression: options.whateverItsCompany
+        ? 'attribute_exists(pk)'
+        : 'attribute_exists(pk) AND (attribute_not_exists(companyStatus) OR NOT companyStatus IN (:blocked, :suspended))',
       ExpressionAttributeValues: {
-        ':blocked': HALTED_COMPANY_STATUSES[0],
-        ':suspended': HALTED_COMPANY_STATUSES[1],
+        ...(options.whateverItsCompany ? {} : { ':blocked': HALTED_COMPANY_STATUSES[0], ':suspended': HALTED_COMPANY_STATUSES[1] }),
         ':items': storedDecimal(items, QUANTITY_PLACES),
         ':value': storedDecimal(value, VALUE_PLACES),
         ':replacement': storedDecimal(replacement, VALUE_PLACES),

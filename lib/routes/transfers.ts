@@ -9,8 +9,11 @@ export const createTransfer = {
   table: { actions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['transfer.created'],
   idempotent: { status: 201 },
+  // A transfer of several products whose request fails after its units left hands their arrival to the tenant jobs' queue.
+  uses: ['tenant-job-queue'],
+  timeoutSeconds: 20,
   apiKey: { resource: 'inventory', access: 'write' },
-  summary: 'Move stock of a product from one warehouse to another, in one transaction',
+  summary: 'Move stock of one product, or of several all or none, from one warehouse to another',
 } as const satisfies Route;
 
 export const listTransfers = {

@@ -19,6 +19,7 @@ import { getTenant } from '../tenants/repository';
 import { logger } from '../log';
 import type { TenantJobFiles } from './files';
 import { continueClose } from '../counts/close';
+import { arriveAll } from '../transfers/arrival';
 import {
   EXPORT_EXCLUDED_ATTRIBUTES,
   EXPORT_EXCLUDED_ITEMS,
@@ -61,7 +62,8 @@ export interface TenantJobDeps {
 export type TenantJobMessage =
   | { type: 'tenant-deletion'; tenantId: string; step: number }
   | { type: 'tenant-export'; tenantId: string; exportId: string; step: number }
-  | { type: 'count-close'; tenantId: string; countId: string; step: number };
+  | { type: 'count-close'; tenantId: string; countId: string; step: number }
+  | { type: 'transfer-arrival'; tenantId: string; batchId: string; step: number };
 
 export type SendTenantJob = (message: TenantJobMessage) => Promise<void>;
 
@@ -321,9 +323,11 @@ export async function runTenantJobStep(message: TenantJobMessage, deps: TenantJo
       ? await runDeletionStep(message.tenantId, message.step, deps)
       : message.type === 'tenant-export'
         ? await runExportStep(message.tenantId, message.exportId, message.step, deps)
-        : (await continueClose(message.tenantId, message.countId, deps.now(), COUNT_CLOSE_STEP_TRANSACTIONS))
-          ? null
-          : message.step + 1;
+        : message.type === 'transfer-arrival'
+          ? await arriveAll(message.tenantId, message.batchId, deps.now()).then(() => null)
+          : (await continueClose(message.tenantId, message.countId, deps.now(), COUNT_CLOSE_STEP_TRANSACTIONS))
+            ? null
+            : message.step + 1;
   return next === null ? null : { ...message, step: next };
 }
 

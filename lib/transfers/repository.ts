@@ -43,14 +43,15 @@ export interface TransferPlan {
   };
 }
 
-const exactBalance = (balance: Balance) => ({
+export const exactBalance = (balance: Balance) => ({
   quantity: balance.quantity,
   value: balance.totalCost,
   averageCost: balance.averageCost,
   lastCost: balance.lastCost,
 });
 
-const costMethodOf = (company: Record<string, unknown> | undefined): CostMethod => (company?.costMethod === 'REPLACEMENT' ? 'REPLACEMENT' : 'WEIGHTED_AVERAGE');
+export const costMethodOf = (company: Record<string, unknown> | undefined): CostMethod =>
+  company?.costMethod === 'REPLACEMENT' ? 'REPLACEMENT' : 'WEIGHTED_AVERAGE';
 
 export async function recordTransfer(
   tenantId: string,
@@ -144,7 +145,7 @@ export async function recordTransfer(
 }
 
 /** A TRANSFER_IN's history entries carry the exact value it brought (the replay of its balance reads it). */
-function withTransferValue(entry: TransactItem, value: bigint | undefined): TransactItem {
+export function withTransferValue(entry: TransactItem, value: bigint | undefined): TransactItem {
   if (value === undefined || !entry.Put) return entry;
   return { Put: { ...entry.Put, Item: { ...entry.Put.Item, transferValue: storedDecimal(value, VALUE_PLACES) } } };
 }
@@ -161,15 +162,17 @@ function scopesOf(transfer: Pick<Transfer, 'productId' | 'fromWarehouseId' | 'to
   ];
 }
 
-const balanceAttributes = (balance: Transfer['fromAfter']) => ({
+export const balanceAttributes = (balance: Transfer['fromAfter']) => ({
   quantity: storedDecimal(balance.quantity, QUANTITY_PLACES),
   averageCost: storedDecimal(balance.averageCost, UNIT_COST_PLACES),
   lastCost: storedDecimal(balance.lastCost, UNIT_COST_PLACES),
 });
 
-function transferEntries(tenantId: string, transfer: Transfer): TransactItem[] {
+export function transferEntries(tenantId: string, transfer: Transfer): TransactItem[] {
+  const { batchId, ...fields } = transfer;
   const item = {
-    ...transfer,
+    ...fields,
+    ...(batchId === null ? {} : { batchId }),
     type: TRANSFER_ITEMS.entry,
     quantity: storedDecimal(transfer.quantity, QUANTITY_PLACES),
     value: storedDecimal(transfer.value, VALUE_PLACES),
@@ -181,7 +184,7 @@ function transferEntries(tenantId: string, transfer: Transfer): TransactItem[] {
   }));
 }
 
-const balanceOf = (stored: unknown): Transfer['fromAfter'] => {
+export const balanceOf = (stored: unknown): Transfer['fromAfter'] => {
   const fields = (stored ?? {}) as Record<string, unknown>;
   return {
     quantity: scaledFrom(fields.quantity, QUANTITY_PLACES),
@@ -201,6 +204,7 @@ const toTransfer = (item: Record<string, unknown>): Transfer => ({
   value: scaledFrom(item.value, VALUE_PLACES),
   costMethod: item.costMethod === 'REPLACEMENT' ? 'REPLACEMENT' : 'WEIGHTED_AVERAGE',
   note: typeof item.note === 'string' ? item.note : null,
+  batchId: typeof item.batchId === 'string' ? item.batchId : null,
   occurredAt: String(item.occurredAt),
   createdAt: String(item.createdAt),
   outMovementId: String(item.outMovementId),

@@ -4,16 +4,17 @@ import type { Caller } from '../auth/principal';
 import { config } from '../config';
 import { cursorRefused } from '../domain/cursor';
 import { dayOf } from '../domain/days';
-import { parseScaled, QUANTITY_PLACES, scaledToNumber, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
+import { parseScaled, QUANTITY_PLACES, scaledToNumber, UNIT_COST_PLACES } from '../domain/decimal';
 import { ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { quantityFitsUnit, type Movement } from '../inventory/model';
-import { moneyOf, quantityOf } from '../inventory/rounding';
 import { historyRange } from '../inventory/service';
 import { openPageCursor, sealPageCursor } from '../pages';
 import type { Transfer } from './model';
 import { readTransferPage, recordTransfer } from './repository';
-import type { ListTransfersInput, TransferBody, TransferView } from './schemas';
+import { createTransferBatch } from './batch-service';
+import { transferViewOf } from './views';
+import type { ListTransfersInput, TransferBatchView, TransferBody, TransferView } from './schemas';
 
 /**
  * Transfers between warehouses: one transaction moves the units and their value (./repository),
@@ -21,31 +22,24 @@ import type { ListTransfersInput, TransferBody, TransferView } from './schemas';
  * first, by product and/or warehouse.
  */
 
-const balanceView = (balance: Transfer['fromAfter']) => ({
-  quantity: quantityOf(balance.quantity),
-  averageCost: moneyOf(balance.averageCost, UNIT_COST_PLACES),
-  lastCost: moneyOf(balance.lastCost, UNIT_COST_PLACES),
-});
+/** POST /inventory/transfers: one product (`productId` and `quantity`), or several (`items`) all or none. */
+export async function createTransfers(
+  principal: Caller,
+  input: TransferBody,
+  nowMs: number,
+  idempotency?: IdempotentWrite,
+): Promise<TransferView | TransferBatchView> {
+  const { items, productId, quantity, ...place } = input;
+  if (items) return createTransferBatch(principal, { ...place, items }, nowMs, idempotency);
+  // The body's schema admits exactly one of the two shapes.
+  if (productId === undefined || quantity === undefined) throw ValidationError.of('items', 'give productId and quantity, or items');
+  return createTransfer(principal, { ...place, productId, quantity }, nowMs, idempotency);
+}
 
-export const transferViewOf = (transfer: Transfer): TransferView => ({
-  id: transfer.id,
-  productId: transfer.productId,
-  fromWarehouseId: transfer.fromWarehouseId,
-  toWarehouseId: transfer.toWarehouseId,
-  fromCompanyId: transfer.fromCompanyId,
-  toCompanyId: transfer.toCompanyId,
-  quantity: quantityOf(transfer.quantity),
-  value: moneyOf(transfer.value, VALUE_PLACES),
-  costMethod: transfer.costMethod,
-  note: transfer.note,
-  occurredAt: transfer.occurredAt,
-  createdAt: transfer.createdAt,
-  from: { movementId: transfer.outMovementId, balance: balanceView(transfer.fromAfter) },
-  to: { movementId: transfer.inMovementId, balance: balanceView(transfer.toAfter) },
-});
+type SingleTransfer = Omit<TransferBody, 'items' | 'productId' | 'quantity'> & { productId: string; quantity: number };
 
 /** Move `quantity` of a product between two warehouses of the tenant: 201, 409 not enough stock, 404 product or warehouse, 400 a fraction of a whole unit. */
-export async function createTransfer(principal: Caller, input: TransferBody, nowMs: number, idempotency?: IdempotentWrite): Promise<TransferView> {
+export async function createTransfer(principal: Caller, input: SingleTransfer, nowMs: number, idempotency?: IdempotentWrite): Promise<TransferView> {
   const occurredMs = input.occurredAt ? Date.parse(input.occurredAt) : nowMs;
   if (occurredMs > nowMs) throw ValidationError.of('occurredAt', 'must not be in the future');
   const quantity = parseScaled(input.quantity, QUANTITY_PLACES);
@@ -101,6 +95,7 @@ export async function createTransfer(principal: Caller, input: TransferBody, now
           value,
           costMethod,
           note: input.note ?? null,
+          batchId: null,
           occurredAt,
           createdAt,
           outMovementId: out.id,

@@ -66,6 +66,7 @@ describe('POST /inventory/transfers', () => {
       value: 10,
       costMethod: 'WEIGHTED_AVERAGE',
       note: 'Reposição',
+      batchId: null,
       occurredAt: expect.any(String),
       createdAt: response.body.occurredAt,
       from: { movementId: expect.any(String), balance: { quantity: 7, averageCost: 3.33, lastCost: 3.33 } },

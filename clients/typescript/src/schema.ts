@@ -967,8 +967,10 @@ export interface paths {
         get: operations["listTransfers"];
         put?: never;
         /**
-         * Move stock of a product from one warehouse to another, in one transaction
+         * Move stock of one product, or of several all or none, from one warehouse to another
          * @description Moves `quantity` of a product from `fromWarehouseId` to `toWarehouseId` in one transaction: the source balance goes down and the destination's up, with the value that leaves the source (at its average cost, or at its last cost when the source's company values stock at REPLACEMENT; `costMethod` says which), both warehouses' totals, and two entries in the stock history (TRANSFER_OUT and TRANSFER_IN, each naming the other warehouse). The product's total on hand does not change; an inactive product can be transferred. Warehouses of two companies of the tenant are allowed and both companies are recorded: between two CNPJs a transfer is a fiscal operation, and its invoice is issued outside this service. With an `Idempotency-Key`, a retry records it once. Publishes `stock_transfer.created`.
+         *
+         *     Several products at once: `items` (up to 50, each product once) instead of `productId` and `quantity`, moved all or none. One transaction takes every line out of the source (one line short: 409 naming it, nothing written), then the lines arrive at the destination in transactions of 4, each applied once; the answer comes when all arrived, with each line a transfer of its own (its `batchId` is the answer's `id`, and GET /inventory/transfers lists it). Should the request fail after the units left, they arrive in the background, and a retry with the same `Idempotency-Key` waits for them and answers the same. One `stock_transfer.created` event for the whole (`items`: how many products).
          *
          *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -1915,10 +1917,37 @@ export interface components {
         CreateTransferRequest: {
             /**
              * Format: uuid
-             * @description The product to move.
+             * @description The product to move (or `items` for several).
              * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
              */
-            productId: string;
+            productId?: string;
+            /**
+             * @description Units to move, greater than 0; at most 3 decimal places, and whole for a product of a whole unit.
+             * @example 12
+             */
+            quantity?: number;
+            /**
+             * @description Several products to move at once, all or none (instead of `productId` and `quantity`): up to 50, each product once.
+             * @example [
+             *       {
+             *         "productId": "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+             *         "quantity": 12
+             *       }
+             *     ]
+             */
+            items?: {
+                /**
+                 * Format: uuid
+                 * @description A product to move (each at most once).
+                 * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+                 */
+                productId: string;
+                /**
+                 * @description Units to move, greater than 0; at most 3 decimal places, and whole for a product of a whole unit.
+                 * @example 12
+                 */
+                quantity: number;
+            }[];
             /**
              * Format: uuid
              * @description The warehouse the units leave.
@@ -1932,18 +1961,13 @@ export interface components {
              */
             toWarehouseId: string;
             /**
-             * @description Units to move, greater than 0; at most 3 decimal places, and whole for a product of a whole unit.
-             * @example 12
-             */
-            quantity: number;
-            /**
              * Format: date-time
              * @description When the goods moved; defaults to now. Not before 2000-01-01T00:00:00.000Z and not in the future (both 400).
              * @example 2026-11-20T14:30:00.000Z
              */
             occurredAt?: string;
             note?: string;
-        };
+        } & (unknown | unknown);
         CreateCountRequest: {
             /**
              * Format: uuid
@@ -2745,6 +2769,7 @@ export interface components {
             /** @enum {string} */
             costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
             note: string | null;
+            batchId: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -2779,9 +2804,171 @@ export interface components {
                     lastCost: number;
                 };
             };
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            /** @enum {string} */
+            status: "IN_TRANSIT" | "COMPLETED";
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            fromWarehouseId: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            toWarehouseId: string;
+            fromCompanyId: string | null;
+            toCompanyId: string | null;
+            /** @enum {string} */
+            costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
+            value: number;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            completedAt: string | null;
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                productId: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                fromWarehouseId: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                toWarehouseId: string;
+                fromCompanyId: string | null;
+                toCompanyId: string | null;
+                quantity: number;
+                value: number;
+                /** @enum {string} */
+                costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
+                note: string | null;
+                batchId: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                occurredAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                createdAt: string;
+                from: {
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    movementId: string;
+                    balance: {
+                        quantity: number;
+                        averageCost: number;
+                        lastCost: number;
+                    };
+                };
+                to: {
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    movementId: string;
+                    balance: {
+                        quantity: number;
+                        averageCost: number;
+                        lastCost: number;
+                    };
+                };
+            }[];
         };
         ListTransfersResponse: {
-            items: components["schemas"]["CreateTransferResponse"][];
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                productId: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                fromWarehouseId: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                toWarehouseId: string;
+                fromCompanyId: string | null;
+                toCompanyId: string | null;
+                quantity: number;
+                value: number;
+                /** @enum {string} */
+                costMethod: "REPLACEMENT" | "WEIGHTED_AVERAGE";
+                note: string | null;
+                batchId: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                occurredAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                createdAt: string;
+                from: {
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    movementId: string;
+                    balance: {
+                        quantity: number;
+                        averageCost: number;
+                        lastCost: number;
+                    };
+                };
+                to: {
+                    /**
+                     * Format: uuid
+                     * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                     */
+                    movementId: string;
+                    balance: {
+                        quantity: number;
+                        averageCost: number;
+                        lastCost: number;
+                    };
+                };
+            }[];
             nextCursor: string | null;
         };
         CreateCountResponse: {
@@ -6171,7 +6358,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer, with the balance it left on each side. */
+            /** @description The transfer, with the balance it left on each side; for `items`, the transfer of several products with each line a transfer of its own. */
             201: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6192,7 +6379,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such product or warehouse in the caller's tenant. */
             404: components["responses"]["NotFound"];
-            /** @description Not enough stock in the source warehouse, or a warehouse's company is BLOCKED or SUSPENDED. Nothing is written. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            /** @description Not enough stock in the source warehouse (for `items`, of any one of them, named by its index), or a warehouse's company is BLOCKED or SUSPENDED. Nothing is written. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
