@@ -10,6 +10,7 @@ import { IdempotencyKeyInUse, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { IDEMPOTENCY_TTL_SECONDS } from '../idempotency/service';
 import { quantityFitsUnit } from '../inventory/model';
+import { enqueueTenantJob } from '../tenant-jobs/queue';
 import { logger } from '../log';
 import { arriveAll } from './arrival';
 import { departBatch, findBatch, type DepartingLine } from './batch-repository';
@@ -133,8 +134,5 @@ export async function createTransferBatch(
   }
 }
 
-/** The arrival handed to the tenant jobs' queue (loaded only then: the route's cold start does not load the SQS client). */
-async function sendArrival(tenantId: string, batchId: string): Promise<void> {
-  const { enqueueTenantJob } = await import('../tenant-jobs/queue');
-  await enqueueTenantJob({ type: 'transfer-arrival', tenantId, batchId, step: 0 });
-}
+/** The arrival handed to the tenant jobs' queue (imported statically, as a count's close does: a dynamic import would bundle the whole jobs' engine). */
+const sendArrival = (tenantId: string, batchId: string): Promise<void> => enqueueTenantJob({ type: 'transfer-arrival', tenantId, batchId, step: 0 });
