@@ -4,8 +4,16 @@ import { api, unwrap, type IdempotencyHeader, type MutationCallbacks } from './c
 import { inventoryKeys } from './inventory';
 import { isProblem } from './problems';
 
-export type Transfer = components['schemas']['CreateTransferResponse'];
-export type CreateTransfer = components['schemas']['CreateTransferRequest'];
+/** The console's form moves one product: its answer is one transfer (`items`, several products, answers a batch). */
+export type Transfer = Extract<components['schemas']['CreateTransferResponse'], { productId: string }>;
+export type CreateTransfer = components['schemas']['CreateTransferRequest'] & { productId: string; quantity: number };
+
+/** The answer to a transfer of one product (the batch shape answers only `items`, which the console does not send). */
+async function oneTransfer(answer: Promise<components['schemas']['CreateTransferResponse']>): Promise<Transfer> {
+  const transfer = await answer;
+  if (!('productId' in transfer)) throw new Error('Expected the transfer of one product');
+  return transfer;
+}
 
 /**
  * Transfers' query keys: a product's under its own (`inventoryKeys.product`), so that a
@@ -43,7 +51,7 @@ export interface RecordTransfer {
 export function useCreateTransfer({ onSuccess }: MutationCallbacks<Transfer, RecordTransfer> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ key, body }: RecordTransfer) => unwrap(api.POST('/inventory/transfers', { params: { header: key }, body })),
+    mutationFn: ({ key, body }: RecordTransfer) => oneTransfer(unwrap(api.POST('/inventory/transfers', { params: { header: key }, body }))),
     onSuccess: async (transfer, recorded) => {
       onSuccess?.(transfer, recorded);
       await queryClient.invalidateQueries({ queryKey: inventoryKeys.product(transfer.productId) });
