@@ -10,7 +10,8 @@ import { IdempotencyKeyInUse, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
 import { IDEMPOTENCY_TTL_SECONDS } from '../idempotency/service';
 import { quantityFitsUnit } from '../inventory/model';
-import { enqueueTenantJob } from '../tenant-jobs/queue';
+import { enqueue, type SendMessage } from '../background/queue';
+import type { TenantJobMessage } from '../tenant-jobs/engine';
 import { logger } from '../log';
 import { arriveAll } from './arrival';
 import { departBatch, findBatch, type DepartingLine } from './batch-repository';
@@ -134,5 +135,16 @@ export async function createTransferBatch(
   }
 }
 
-/** The arrival handed to the tenant jobs' queue (imported statically, as a count's close does: a dynamic import would bundle the whole jobs' engine). */
-const sendArrival = (tenantId: string, batchId: string): Promise<void> => enqueueTenantJob({ type: 'transfer-arrival', tenantId, batchId, step: 0 });
+/**
+ * The arrival handed to the tenant jobs' queue. Only a failed request sends, so the SQS client is
+ * loaded then (`import()`: in the bundle, not evaluated at its cold start); under npm start the
+ * local queue folder; in a test without either, the arrival runs in this process.
+ */
+async function sendArrival(tenantId: string, batchId: string): Promise<void> {
+  const message: TenantJobMessage = { type: 'transfer-arrival', tenantId, batchId, step: 0 };
+  const send: SendMessage = async (url, body) => (await import('../background/sqs')).sendMessage(url, body);
+  if (await enqueue('tenant-jobs', `${tenantId}.transfer-arrival.${batchId}`, message, send)) return;
+  IN_PROCESS: {
+    void arriveAll(tenantId, batchId, Date.now()).catch((error: unknown) => logger.error('transfer arrival failed in process', { error: error as Error, tenantId, batchId }));
+  }
+}
