@@ -13,7 +13,7 @@ ROUTE_DOCS: describeRoute(handler, {
   success: { status: 204, description: 'The product was deleted: gone from every list and the search, its SKU and GTIN free again in the tenant.' },
   errors: {
     404: "No such product in the caller's tenant, or it was already deleted.",
-    409: 'The product has stock movements: it keeps its history; PATCH it with `status: INACTIVE` instead.',
+    409: 'The product has stock movements: it keeps its history; PATCH it with `status: INACTIVE` instead. Or suppliers sell it (GET /inventory/products/{id}/suppliers): remove it from them first.',
   },
   description:
     'Deletes a product created by mistake, which never had a stock movement. A product with movements is part of the stock history: deactivate it instead.',

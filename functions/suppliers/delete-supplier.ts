@@ -11,7 +11,10 @@ export const handler = httpHandler(routes.deleteSupplier, { path: idPath }, asyn
 
 ROUTE_DOCS: describeRoute(handler, {
   success: { status: 204, description: 'The supplier was deleted: gone from the list and from `total`, its document free again in the tenant.' },
-  errors: { 404: "No such supplier in the caller's tenant, or it was already deleted." },
+  errors: {
+    404: "No such supplier in the caller's tenant, or it was already deleted.",
+    409: 'The supplier sells products here (GET /suppliers/{id}/products): remove them from it first.',
+  },
   description: 'A hard delete. To stop using a supplier but keep it listed, PATCH it with `active: false`.',
   notes: "204, no body; the document is free again in the tenant; 404 unknown, already deleted or another tenant's",
   example: { path: { id: '7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d' } },

@@ -39,6 +39,14 @@ export const CATEGORY_ITEMS = { category: 'Category', name: 'CategoryName' } as 
 /** The `type` attribute of a transfer's entries in the lists of transfers, of a transfer of several products, and of its entry while in transit. */
 export const TRANSFER_ITEMS = { entry: 'TransferEntry', batch: 'TransferBatch', inTransit: 'TransferInTransit' } as const;
 
+/** The `type` attribute of what a supplier sells (lib/supplier-products): the link (in each side's list), the code sentinel, the preferred marker, the counts. */
+export const SUPPLIER_PRODUCT_ITEMS = {
+  link: 'SupplierProduct',
+  code: 'SupplierCode',
+  preferred: 'PreferredSupplier',
+  count: 'SupplierLinkCount',
+} as const;
+
 /** The `type` attribute of a stock count's items (lib/counts). */
 export const COUNT_ITEMS = {
   count: 'Count',

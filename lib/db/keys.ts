@@ -275,6 +275,27 @@ export const keys = {
   /** A transfer of several products still IN_TRANSIT: its entry in the tenant's list of them (what lib/integrity counts in transit). */
   transferInTransit: (tenantId: string, batchId: string): Key => ({ pk: `${tenantPk(tenantId)}#TRANSFERS_IN_TRANSIT`, sk: batchId }),
   transfersInTransitOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#TRANSFERS_IN_TRANSIT` }),
+  /** What a supplier sells (lib/supplier-products): the link in the supplier's list, by product id. */
+  supplierProduct: (tenantId: string, supplierId: string, productId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#SUPPLIER_PRODUCTS#${supplierId}`,
+    sk: productId,
+  }),
+  supplierProductsOf: (tenantId: string, supplierId: string) => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_PRODUCTS#${supplierId}` }),
+  /** The same link in the product's list of suppliers, by supplier id. */
+  productSupplier: (tenantId: string, productId: string, supplierId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#PRODUCT_SUPPLIERS#${productId}`,
+    sk: supplierId,
+  }),
+  productSuppliersOf: (tenantId: string, productId: string) => ({ pk: `${tenantPk(tenantId)}#PRODUCT_SUPPLIERS#${productId}` }),
+  /** Sentinel that makes a supplier's code for a product unique per supplier (lib/supplier-products `supplierCodeKey`); it names the product. */
+  supplierCode: (tenantId: string, supplierId: string, codeKey: string): Key => ({ pk: `${tenantPk(tenantId)}#SUPPLIER_CODES#${supplierId}`, sk: codeKey }),
+  /** The product's preferred supplier, if any: at most one, by this one item. */
+  preferredSupplier: (tenantId: string, productId: string): Key => ({ pk: tenantPk(tenantId), sk: `PREFERRED_SUPPLIER#${productId}` }),
+  /** How many products a supplier sells, and how many suppliers sell a product: neither is deleted while it has any. */
+  supplierLinkCount: (tenantId: string, side: 'supplier' | 'product', id: string): Key => ({
+    pk: tenantPk(tenantId),
+    sk: `LINKS#${side === 'supplier' ? 'SUPPLIER' : 'PRODUCT'}#${id}`,
+  }),
   /** A stock count's record (lib/counts): its status, scope and maintained totals. */
   count: (tenantId: string, countId: string): Key => ({ pk: tenantPk(tenantId), sk: `COUNT#${countId}` }),
   /**

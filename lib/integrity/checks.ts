@@ -1,6 +1,7 @@
 import { formatScaled, QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { applyMovement, EMPTY_BALANCE, lastCostAfter, valueAt, type ExactBalance } from '../inventory/costing';
 import { coverageOrder, INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
+import type { SupplierProduct } from '../supplier-products/model';
 import { differenceRank, differenceValueOf, lineTotals, type Count, type CountLine } from '../counts/model';
 import type { Drift, Invariant } from './model';
 
@@ -579,4 +580,108 @@ export function checkWarehouseStockIndex(balances: readonly BalanceRecord[]): Dr
         : `the balance of ${balance.productId} in ${balance.warehouseId} has stock and is not in its warehouse's index of balances with stock`,
       fixable: false,
     }));
+}
+
+/** What the tenant's suppliers sell, as verify reads it (./repository `readSupplierLinks`). */
+export interface SupplierLinksRecord {
+  counts: (ItemKey & { side: 'supplier' | 'product'; id: string; count: number })[];
+  /** The links in the suppliers' lists, and in the products'. */
+  bySupplier: (ItemKey & { link: SupplierProduct })[];
+  byProduct: (ItemKey & { link: SupplierProduct })[];
+  codes: (ItemKey & { supplierId: string; productId: string; code: string })[];
+  preferred: (ItemKey & { productId: string; supplierId: string })[];
+}
+
+/**
+ * Each link is in both lists with the same terms; each side's count is the number of its links;
+ * each code sentinel names a link of that code and each link with a code has its sentinel; each
+ * preferred marker names a preferred link and each preferred link has its marker.
+ */
+export function checkSupplierLinks(record: SupplierLinksRecord): Drift[] {
+  const drift: Drift[] = [];
+  const pair = (link: SupplierProduct) => `${link.supplierId}|${link.productId}`;
+  const mirror = new Map(record.byProduct.map((entry) => [pair(entry.link), entry]));
+  const same = (a: SupplierProduct, b: SupplierProduct) =>
+    JSON.stringify(a, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)) ===
+    JSON.stringify(b, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  for (const entry of record.bySupplier) {
+    const other = mirror.get(pair(entry.link));
+    mirror.delete(pair(entry.link));
+    if (!other)
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [key(entry)],
+        detail: `supplier ${entry.link.supplierId} sells product ${entry.link.productId}, which is not in the product's list`,
+        fixable: false,
+      });
+    else if (!same(entry.link, other.link))
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [key(entry), key(other)],
+        detail: `the two copies of the link of supplier ${entry.link.supplierId} and product ${entry.link.productId} differ`,
+        fixable: false,
+      });
+  }
+  for (const entry of mirror.values())
+    drift.push({
+      invariant: 'supplier-products',
+      keys: [key(entry)],
+      detail: `product ${entry.link.productId} names supplier ${entry.link.supplierId}, whose list does not have it`,
+      fixable: false,
+    });
+  for (const count of record.counts) {
+    const actual =
+      count.side === 'supplier'
+        ? record.bySupplier.filter((entry) => entry.link.supplierId === count.id).length
+        : record.byProduct.filter((entry) => entry.link.productId === count.id).length;
+    if (actual !== count.count)
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [key(count)],
+        detail: `the ${count.side} ${count.id} counts ${count.count} links; it has ${actual}`,
+        fixable: false,
+      });
+  }
+  const links = new Map(record.bySupplier.map((entry) => [pair(entry.link), entry.link]));
+  const coded = new Set<string>();
+  for (const sentinel of record.codes) {
+    const link = links.get(`${sentinel.supplierId}|${sentinel.productId}`);
+    if (!link || link.supplierCode === null || link.supplierCode.trim().toUpperCase() !== sentinel.sk) {
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [key(sentinel)],
+        detail: `the code sentinel ${sentinel.sk} of supplier ${sentinel.supplierId} names product ${sentinel.productId}, which does not have that code`,
+        fixable: false,
+      });
+    } else coded.add(pair(link));
+  }
+  for (const link of links.values())
+    if (link.supplierCode !== null && !coded.has(pair(link)))
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [],
+        detail: `the code '${link.supplierCode}' of supplier ${link.supplierId} for product ${link.productId} has no sentinel`,
+        fixable: false,
+      });
+  const marked = new Set<string>();
+  for (const marker of record.preferred) {
+    const link = links.get(`${marker.supplierId}|${marker.productId}`);
+    if (!link?.preferred)
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [key(marker)],
+        detail: `product ${marker.productId}'s preferred supplier ${marker.supplierId} does not have it preferred`,
+        fixable: false,
+      });
+    else marked.add(pair(link));
+  }
+  for (const link of links.values())
+    if (link.preferred && !marked.has(pair(link)))
+      drift.push({
+        invariant: 'supplier-products',
+        keys: [],
+        detail: `supplier ${link.supplierId} is preferred for product ${link.productId} without the product's marker`,
+        fixable: false,
+      });
+  return drift;
 }

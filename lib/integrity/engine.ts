@@ -3,6 +3,7 @@ import {
   checkCount,
   checkCountTotals,
   checkWarehouseStockIndex,
+  checkSupplierLinks,
   checkReferences,
   checkSalesDays,
   checkSessionCount,
@@ -47,6 +48,7 @@ import {
   readCategories,
   readCategoryNames,
   readCounts,
+  readSupplierLinks,
   repairCategoryCount,
   readSupplierCount,
   readAdminCount,
@@ -356,6 +358,8 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   const counts = await readCounts(tenantId);
   record('count-totals', counts.length, checkCountTotals(counts));
   record('warehouse-stock-index', balances.length, checkWarehouseStockIndex(balances));
+  const supplierLinks = await readSupplierLinks(tenantId);
+  record('supplier-products', supplierLinks.bySupplier.length + supplierLinks.counts.length, checkSupplierLinks(supplierLinks));
 
   const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [
     ['supplier-search', 'suppliers', supplierSearchSource, new Set(suppliers.map((supplier) => supplier.id)), 'suppliers'],

@@ -22,6 +22,7 @@ export const INVARIANTS = [
   'category-counts',
   'count-totals',
   'warehouse-stock-index',
+  'supplier-products',
   'supplier-search',
   'product-search',
   'references',
@@ -50,6 +51,8 @@ export const INVARIANT_TEXT: Record<Invariant, string> = {
   'category-counts': "each category's product count is the number of products in it, and each product's category exists",
   'count-totals': "each stock count's totals are the sums of its lines, and its list by difference holds each line once, at its place",
   'warehouse-stock-index': "each balance with stock is in its warehouse's index of balances with stock (a count's scope), and no balance at 0 is",
+  'supplier-products':
+    "each supplier's product is in the supplier's and the product's lists with the same terms, each side's count is its number of links, and each code sentinel and preferred marker matches its link",
   'supplier-search': 'the supplier search finds exactly the live suppliers',
   'product-search': 'the product search finds exactly the live products',
   references: 'each balance names a product and a warehouse of the tenant, and each daily sales counter the tenant and one of its products',

@@ -4,7 +4,8 @@ import { auditItems } from '../audit/repository';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { db, tableName, type TransactItem } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
-import { CATEGORY_ITEMS, COUNT_ITEMS, INVENTORY_ITEMS, SUPPLIER_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
+import { CATEGORY_ITEMS, COUNT_ITEMS, INVENTORY_ITEMS, SUPPLIER_ITEMS, SUPPLIER_PRODUCT_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
+import { toSupplierProduct } from '../supplier-products/repository';
 import { COVERAGE_MARKER_SK, gsi1, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
 import { readAllLines, toCount } from '../counts/repository';
@@ -27,6 +28,7 @@ import type {
   UniqueRecord,
   WarehouseRecord,
   WarehouseTotals,
+  SupplierLinksRecord,
 } from './checks';
 
 /**
@@ -135,6 +137,50 @@ export async function readCounts(tenantId: string): Promise<CountRecord[]> {
       return { pk, sk, count, lines, ranks };
     }),
   );
+}
+
+/** What the tenant's suppliers sell (lib/supplier-products): both sides' lists of every supplier and product with a count, the counts, the codes and the preferred markers. */
+export async function readSupplierLinks(tenantId: string): Promise<SupplierLinksRecord> {
+  const counts = await readAll(keys.tenant(tenantId).pk, 'LINKS#', SUPPLIER_PRODUCT_ITEMS.count, (item) => {
+    const [, side, id] = String(item.sk).split('#');
+    return { ...keyOf(item), side: side === 'SUPPLIER' ? ('supplier' as const) : ('product' as const), id: String(id), count: Number(item.count ?? 0) };
+  });
+  const link = (item: Record<string, unknown>) => ({ ...keyOf(item), link: toSupplierProduct(item) });
+  const lists = await Promise.all(
+    counts.map((count) =>
+      readAll(
+        count.side === 'supplier' ? keys.supplierProductsOf(tenantId, count.id).pk : keys.productSuppliersOf(tenantId, count.id).pk,
+        undefined,
+        SUPPLIER_PRODUCT_ITEMS.link,
+        link,
+      ),
+    ),
+  );
+  const suppliers = [...new Set(counts.filter((count) => count.side === 'supplier').map((count) => count.id))];
+  const codes = (
+    await Promise.all(
+      suppliers.map((supplierId) =>
+        readAll(`${keys.tenant(tenantId).pk}#SUPPLIER_CODES#${supplierId}`, undefined, SUPPLIER_PRODUCT_ITEMS.code, (item) => ({
+          ...keyOf(item),
+          supplierId,
+          productId: String(item.productId),
+          code: String(item.code),
+        })),
+      ),
+    )
+  ).flat();
+  const preferred = await readAll(keys.tenant(tenantId).pk, 'PREFERRED_SUPPLIER#', SUPPLIER_PRODUCT_ITEMS.preferred, (item) => ({
+    ...keyOf(item),
+    productId: String(item.productId),
+    supplierId: String(item.supplierId),
+  }));
+  return {
+    counts,
+    bySupplier: lists.filter((_, index) => counts[index]?.side === 'supplier').flat(),
+    byProduct: lists.filter((_, index) => counts[index]?.side === 'product').flat(),
+    codes,
+    preferred,
+  };
 }
 
 /** The movements of one product in one warehouse: their record list (every type), page by page. */

@@ -18,6 +18,7 @@ import { FIELD_SEPARATOR, type SearchRecord } from '../search/model';
 import { searchDeltaPut } from '../search/repository';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
 import { categoryCountChange } from '../categories/repository';
+import { linkCount, noLinksCheck } from '../supplier-products/repository';
 import { coverageEntryWrites, coverageStateOf, coverageVersionCondition, newProductCoverage, registerCoverageTenant } from './coverage-repository';
 
 /**
@@ -442,6 +443,8 @@ export async function removeProduct(tenantId: string, productId: string, audit: 
     if (product.onHand !== 0n || (await hasMovements(tenantId, productId))) {
       throw new Conflict('The product has stock movements, so it keeps its history: deactivate it (status INACTIVE) instead');
     }
+    const links = await linkCount(tenantId, 'product', productId);
+    if (links > 0) throw new Conflict(`${links} supplier${links === 1 ? ' sells' : 's sell'} the product: remove it from them before deleting it`);
     const state = coverageStateOf(item);
     const { condition, values } = coverageVersionCondition(state.version);
     const entries = state.sold
@@ -466,14 +469,17 @@ export async function removeProduct(tenantId: string, productId: string, audit: 
       ...(product.categoryId === null ? [] : [categoryCountChange(tenantId, product.categoryId, -1)]),
       ...entries.map((Key) => ({ Delete: { TableName: tableName(), Key } })),
       searchDeltaPut(tenantId, 'products', { id: productId, version: product.version + 1, gone: true }),
-      ...auditItems(audit(product)),
+      // A supplier linked meanwhile fails the delete, which reads again and refuses.
+      noLinksCheck(tenantId, 'product', productId),
     ];
+    const linksAt = items.length - 1;
+    items.push(...auditItems(audit(product)));
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
       return { retry: false, value: undefined };
     } catch (error) {
       const codes = cancellationCodes(error);
-      if (codes[0] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')) return { retry: true };
+      if (codes[0] === 'ConditionalCheckFailed' || codes[linksAt] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')) return { retry: true };
       throw error;
     }
   });

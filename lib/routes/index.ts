@@ -37,6 +37,14 @@ import { listUsers, updateUser, deleteUser, resetUserMfa, anonymizeUser } from '
 import { createCompany, listCompanies, updateCompany, updateCompanyStatus } from './companies';
 import { createSupplier, listSuppliers, getSupplier, updateSupplier, deleteSupplier } from './suppliers';
 import {
+  createSupplierProduct,
+  listSupplierProducts,
+  getSupplierProduct,
+  updateSupplierProduct,
+  deleteSupplierProduct,
+  listProductSuppliers,
+} from './supplier-products';
+import {
   createWarehouse,
   listWarehouses,
   getWarehouse,
@@ -76,6 +84,7 @@ export * from './auth';
 export * from './users';
 export * from './companies';
 export * from './suppliers';
+export * from './supplier-products';
 export * from './inventory';
 export * from './categories';
 export * from './transfers';
@@ -135,6 +144,12 @@ export const routes = {
   getSupplier,
   updateSupplier,
   deleteSupplier,
+  createSupplierProduct,
+  listSupplierProducts,
+  getSupplierProduct,
+  updateSupplierProduct,
+  deleteSupplierProduct,
+  listProductSuppliers,
   createWarehouse,
   listWarehouses,
   getWarehouse,

@@ -32,6 +32,7 @@ import { fieldsOf, pick, withoutNulls } from '../db/items';
 import { keys, type Key } from '../db/keys';
 import { cancellationCodes, withOptimisticRetries } from '../db/retry';
 import { putAll } from '../db/bulk';
+import { linkCount, noLinksCheck } from '../supplier-products/repository';
 import {
   blockCountWrite,
   findSupplierBlock,
@@ -251,6 +252,11 @@ export async function removeSupplier(tenantId: string, supplierId: string, audit
   await withRetries(async () => {
     const stored = await readStoredSupplier(tenantId, supplierId);
     if (!stored) throw new NotFound('No such supplier');
+    const links = await linkCount(tenantId, 'supplier', supplierId);
+    if (links > 0)
+      throw new Conflict(
+        `The supplier sells ${links} product${links === 1 ? '' : 's'} here: remove them from it (DELETE /suppliers/{id}/products/{productId}) before deleting it`,
+      );
     const entryKey = keys.supplierIndexEntry(tenantId, stored.sortName, supplierId);
     const block = await findSupplierBlock(tenantId, entryKey.sk);
     try {
@@ -279,6 +285,8 @@ export async function removeSupplier(tenantId: string, supplierId: string, audit
             },
             ...(block ? [blockCountWrite(tenantId, block, -1)] : []),
             searchDeltaPut(tenantId, 'suppliers', { id: supplierId, version: stored.version + 1, gone: true }),
+            // A product linked meanwhile fails the delete, which reads again and refuses.
+            noLinksCheck(tenantId, 'supplier', supplierId),
             ...auditItems(audit),
           ],
         }),
@@ -287,7 +295,7 @@ export async function removeSupplier(tenantId: string, supplierId: string, audit
     } catch (error) {
       const failed = failedConditions(error);
       // Item 4 is the block's count when there is a block (the search delta and the audit puts after it have no condition).
-      if (failed?.includes(0) || (block && failed?.includes(4)) || isTransactionConflict(error)) return RETRY;
+      if (failed?.includes(0) || (block && failed?.includes(4)) || failed?.includes(block ? 6 : 5) || isTransactionConflict(error)) return RETRY;
       throw error;
     }
   });

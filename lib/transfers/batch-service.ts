@@ -145,6 +145,8 @@ async function sendArrival(tenantId: string, batchId: string): Promise<void> {
   const send: SendMessage = async (url, body) => (await import('../background/sqs')).sendMessage(url, body);
   if (await enqueue('tenant-jobs', `${tenantId}.transfer-arrival.${batchId}`, message, send)) return;
   IN_PROCESS: {
-    void arriveAll(tenantId, batchId, Date.now()).catch((error: unknown) => logger.error('transfer arrival failed in process', { error: error as Error, tenantId, batchId }));
+    void arriveAll(tenantId, batchId, Date.now()).catch((error: unknown) =>
+      logger.error('transfer arrival failed in process', { error: error as Error, tenantId, batchId }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteSupplier } from '../../functions/suppliers/delete-supplier';
@@ -81,6 +81,16 @@ const deletion = (sortName: string, document: string, version: number) => ({
         Item: { ...keys.searchDelta(tenantId, 'suppliers', supplierId, version + 1), type: 'SearchDelta', r: JSON.stringify([supplierId, version + 1]) },
       },
     },
+    // No product linked to it meanwhile (lib/supplier-products).
+    {
+      ConditionCheck: {
+        TableName: TABLE,
+        Key: keys.supplierLinkCount(tenantId, 'supplier', supplierId),
+        ConditionExpression: 'attribute_not_exists(pk) OR #count = :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':zero': 0 },
+      },
+    },
     // And the audit entry, which commits only with the delete.
     ...auditPuts(),
   ],
@@ -94,6 +104,8 @@ const NO_CONTENT = { statusCode: 204, headers: { 'Cache-Control': 'no-store', ..
 beforeEach(() => {
   ddb.reset();
   ddb.on(QueryCommand).resolves({ Items: [block] });
+  // The supplier's count of products: none.
+  ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] } });
 });
 
 describe('DELETE /suppliers/{id}', () => {
@@ -108,6 +120,26 @@ describe('DELETE /suppliers/{id}', () => {
       { TableName: TABLE, Key: keys.supplier(tenantId, supplierId), ConsistentRead: true },
     ]);
     expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input)).toEqual([deletion('acme', '11222333000181', 3)]);
+  });
+
+  it('returns 409 while the supplier sells products, writing nothing', async () => {
+    ddb.on(GetCommand).resolves({ Item: supplierItem() });
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [{ ...keys.supplierLinkCount(tenantId, 'supplier', supplierId), count: 2 }] } });
+
+    const result = await remove(supplierId);
+
+    expect(parsed(result)).toEqual({
+      statusCode: 409,
+      headers: problemHeaders(),
+      body: problem(
+        'conflict',
+        'Conflict',
+        409,
+        'The supplier sells 2 products here: remove them from it (DELETE /suppliers/{id}/products/{productId}) before deleting it',
+        REQUEST_ID,
+      ),
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
   it("returns 404 when the caller's tenant has no such supplier, writing nothing", async () => {

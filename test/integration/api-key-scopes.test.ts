@@ -56,6 +56,9 @@ interface Fixtures {
   /** An OPEN count that POST .../close closes, and one that POST .../cancel cancels. */
   closableCountId: string;
   cancellableCountId: string;
+  /** A product `supplierId` sells (read and changed), and one whose link DELETE removes; POST links `productId` to it. */
+  linkedProductId: string;
+  unlinkedProductId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -86,6 +89,22 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   getSupplier: (f) => ({ method: 'GET', path: `/suppliers/${f.supplierId}`, status: 200 }),
   updateSupplier: (f) => ({ method: 'PATCH', path: `/suppliers/${f.supplierId}`, body: { email: 'vendas@cafe.example' }, status: 200 }),
   deleteSupplier: (f) => ({ method: 'DELETE', path: `/suppliers/${f.doomedSupplierId}`, status: 204 }),
+  createSupplierProduct: (f) => ({
+    method: 'POST',
+    path: `/suppliers/${f.supplierId}/products`,
+    body: { productId: f.productId, unitsPerPack: 12 },
+    status: 201,
+  }),
+  listSupplierProducts: (f) => ({ method: 'GET', path: `/suppliers/${f.supplierId}/products`, status: 200 }),
+  getSupplierProduct: (f) => ({ method: 'GET', path: `/suppliers/${f.supplierId}/products/${f.linkedProductId}`, status: 200 }),
+  updateSupplierProduct: (f) => ({
+    method: 'PATCH',
+    path: `/suppliers/${f.supplierId}/products/${f.linkedProductId}`,
+    body: { leadTimeDays: 10 },
+    status: 200,
+  }),
+  deleteSupplierProduct: (f) => ({ method: 'DELETE', path: `/suppliers/${f.supplierId}/products/${f.unlinkedProductId}`, status: 204 }),
+  listProductSuppliers: (f) => ({ method: 'GET', path: `/inventory/products/${f.linkedProductId}/suppliers`, status: 200 }),
   createWarehouse: () => ({ method: 'POST', path: '/inventory/warehouses', body: { name: uniqueName('Depósito') }, status: 201 }),
   listWarehouses: () => ({ method: 'GET', path: '/inventory/warehouses', status: 200 }),
   getWarehouse: (f) => ({ method: 'GET', path: `/inventory/warehouses/${f.warehouseId}`, status: 200 }),
@@ -215,7 +234,17 @@ beforeAll(async () => {
     created(owner, '/inventory/counts', { warehouseId: closeWarehouseId }),
     created(owner, '/inventory/counts', { warehouseId, productIds: [productId] }),
   ]);
+  const [linkedProductId, unlinkedProductId] = await Promise.all([
+    created(owner, '/inventory/products', { sku: 'CAFE-1K', name: 'Café 1 kg' }),
+    created(owner, '/inventory/products', { sku: 'CAFE-250', name: 'Café 250 g' }),
+  ]);
+  for (const linked of [linkedProductId, unlinkedProductId]) {
+    const response = await call('POST', `/suppliers/${supplierId}/products`, { cookies: owner.cookies, body: { productId: linked } });
+    if (response.status !== 201) throw new Error(`POST /suppliers/${supplierId}/products: ${response.status} ${JSON.stringify(response.body)}`);
+  }
   fixtures = {
+    linkedProductId,
+    unlinkedProductId,
     companyId,
     lifecycleCompanyId,
     limitedCompanyId,
@@ -291,6 +320,8 @@ describe('the manifest', () => {
       openCountId: 'oc',
       closableCountId: 'cc',
       cancellableCountId: 'xc',
+      linkedProductId: 'lp',
+      unlinkedProductId: 'up',
     };
     const strays = keyRoutes.flatMap((route) => {
       const probe = probes[route.id]?.(sample);

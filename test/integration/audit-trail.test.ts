@@ -179,6 +179,15 @@ async function supplier(owner: Account): Promise<string> {
   return idOf(created);
 }
 
+/** A supplier that sells a new product (lib/supplier-products). */
+async function supplierProduct(owner: Account): Promise<{ supplierId: string; productId: string }> {
+  const supplierId = await supplier(owner);
+  const { productId } = await stockPlace(owner);
+  const linked = await call('POST', `/suppliers/${supplierId}/products`, { cookies: owner.cookies, body: { productId } });
+  expect(linked.status).toBe(201);
+  return { supplierId, productId };
+}
+
 async function stockPlace(owner: Account): Promise<{ productId: string; warehouseId: string }> {
   const warehouse = await call('POST', '/inventory/warehouses', { cookies: owner.cookies, body: { name: 'Depósito' } });
   const product = await call('POST', '/inventory/products', { cookies: owner.cookies, body: { sku: `SKU-${uniqueName('p')}`, name: 'Café 500 g' } });
@@ -652,6 +661,45 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
         resource: { type: 'supplier', id: supplierId },
         actor: actorOf(owner),
       }),
+    );
+  },
+  createSupplierProduct: async () => {
+    const owner = await admin();
+    const supplierId = await supplier(owner);
+    const { productId } = await stockPlace(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/suppliers/${supplierId}/products`, as(owner, { body: { productId, unitsPerPack: 12 } })),
+      201,
+      () => ({ action: 'supplier_product.created', resource: { type: 'supplier_product', id: `${supplierId}:${productId}` }, actor: actorOf(owner) }),
+    );
+  },
+  updateSupplierProduct: async () => {
+    const owner = await admin();
+    const { supplierId, productId } = await supplierProduct(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/suppliers/${supplierId}/products/${productId}`, as(owner, { body: { leadTimeDays: 10, lastCost: 2.5 } })),
+      200,
+      () => ({
+        action: 'supplier_product.updated',
+        resource: { type: 'supplier_product', id: `${supplierId}:${productId}` },
+        actor: actorOf(owner),
+        changes: [
+          { field: 'lastCost', before: null, after: 2.5 },
+          { field: 'leadTimeDays', before: 7, after: 10 },
+        ],
+      }),
+    );
+  },
+  deleteSupplierProduct: async () => {
+    const owner = await admin();
+    const { supplierId, productId } = await supplierProduct(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('DELETE', `/suppliers/${supplierId}/products/${productId}`, as(owner)),
+      204,
+      () => ({ action: 'supplier_product.deleted', resource: { type: 'supplier_product', id: `${supplierId}:${productId}` }, actor: actorOf(owner) }),
     );
   },
   createWarehouse: async () => {

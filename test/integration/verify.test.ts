@@ -67,7 +67,10 @@ const update = (key: { pk: string; sk: string }, expression: string, values: Rec
 
 describe('verify', () => {
   it('finds a tenant clean as the API leaves it, every invariant checked', async () => {
-    const { admin, tenantId, warehouses, products } = await stockedTenant();
+    const { admin, tenantId, warehouses, products, suppliers } = await stockedTenant();
+    // A supplier that sells a product (its preferred one, with a code), so the links have something to check.
+    const linked = await post(admin, `/suppliers/${String(suppliers[0])}/products`, { productId: products[0], supplierCode: 'UM-1', preferred: true });
+    expect(linked.status).toBe(201);
     // A category with a product in it, so its invariants have something to check.
     const category = await post(admin, '/inventory/categories', { name: 'Mercearia' });
     expect(category.status).toBe(201);

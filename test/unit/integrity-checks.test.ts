@@ -11,13 +11,16 @@ import {
   checkCategoryCounts,
   checkCountTotals,
   checkWarehouseStockIndex,
+  checkSupplierLinks,
   expectedEntry,
   replayBalance,
   salesByDay,
   warehouseTotals,
   type BalanceRecord,
   type MovementRecord,
+  type SupplierLinksRecord,
 } from '../../lib/integrity/checks';
+import type { SupplierProduct } from '../../lib/supplier-products/model';
 
 /** The integrity checker's invariants as pure functions: the replay's order, the sums, the counts and the sentinels. */
 const balanceKey = { pk: 'TENANT#t#STOCK', sk: 'p#w' };
@@ -393,5 +396,65 @@ describe("a stock count's totals and its list by difference", () => {
     expect(
       checkWarehouseStockIndex([balance({ quantity: 1000n, indexed: false }), balance({ quantity: 0n, indexed: true })]).map((found) => found.detail),
     ).toEqual([expect.stringContaining('has stock and is not in'), expect.stringContaining('is 0 and still in')]);
+  });
+});
+
+describe('what the suppliers sell', () => {
+  const link = (supplierId: string, productId: string, extra: Partial<SupplierProduct> = {}): SupplierProduct => ({
+    supplierId,
+    productId,
+    supplierCode: null,
+    unit: null,
+    unitsPerPack: 1000n,
+    lastCost: null,
+    leadTimeDays: 7,
+    minimumOrder: null,
+    preferred: false,
+    createdAt: '2026-11-30T10:00:00.000Z',
+    updatedAt: '2026-11-30T10:00:00.000Z',
+    version: 1,
+    ...extra,
+  });
+  const clean = (): SupplierLinksRecord => {
+    const sold = link('s1', 'p1', { supplierCode: 'ab-1', preferred: true });
+    return {
+      counts: [
+        { pk: 'T', sk: 'LINKS#SUPPLIER#s1', side: 'supplier', id: 's1', count: 1 },
+        { pk: 'T', sk: 'LINKS#PRODUCT#p1', side: 'product', id: 'p1', count: 1 },
+      ],
+      bySupplier: [{ pk: 'T#SUPPLIER_PRODUCTS#s1', sk: 'p1', link: sold }],
+      byProduct: [{ pk: 'T#PRODUCT_SUPPLIERS#p1', sk: 's1', link: sold }],
+      codes: [{ pk: 'T#SUPPLIER_CODES#s1', sk: 'AB-1', supplierId: 's1', productId: 'p1', code: 'ab-1' }],
+      preferred: [{ pk: 'T', sk: 'PREFERRED_SUPPLIER#p1', productId: 'p1', supplierId: 's1' }],
+    };
+  };
+
+  it('finds nothing when both copies, the counts, the code and the marker agree', () => {
+    expect(checkSupplierLinks(clean())).toEqual([]);
+  });
+
+  it('names a copy that differs, a count that is off, a stray code and a marker without its link', () => {
+    const record = clean();
+    record.byProduct = [{ ...record.byProduct[0]!, link: { ...record.byProduct[0]!.link, leadTimeDays: 9 } }];
+    record.counts[0] = { ...record.counts[0]!, count: 2 };
+    record.codes.push({ pk: 'T#SUPPLIER_CODES#s1', sk: 'ZZ', supplierId: 's1', productId: 'p1', code: 'zz' });
+    record.preferred.push({ pk: 'T', sk: 'PREFERRED_SUPPLIER#p2', productId: 'p2', supplierId: 's1' });
+    expect(checkSupplierLinks(record).map((drift) => drift.detail)).toEqual([
+      'the two copies of the link of supplier s1 and product p1 differ',
+      'the supplier s1 counts 2 links; it has 1',
+      'the code sentinel ZZ of supplier s1 names product p1, which does not have that code',
+      "product p2's preferred supplier s1 does not have it preferred",
+    ]);
+  });
+
+  it("names a link missing from the product's list, and a preferred link without its marker", () => {
+    const record = clean();
+    record.byProduct = [];
+    record.preferred = [];
+    expect(checkSupplierLinks(record).map((drift) => drift.detail)).toEqual([
+      "supplier s1 sells product p1, which is not in the product's list",
+      'the product p1 counts 1 links; it has 0',
+      "supplier s1 is preferred for product p1 without the product's marker",
+    ]);
   });
 });

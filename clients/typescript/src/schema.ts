@@ -749,6 +749,90 @@ export interface paths {
         patch: operations["updateSupplier"];
         trace?: never;
     };
+    "/suppliers/{id}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a supplier's products
+         * @description The products a supplier sells with its terms for each, and each product's SKU and name as they are now. Pages of `limit` (1–100, 50) with `nextCursor`.
+         *
+         *     **API keys:** a key holding `read` or `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listSupplierProducts"];
+        put?: never;
+        /**
+         * Say that a supplier sells a product, with its code, pack, cost and lead time
+         * @description Records that a supplier sells a product: its own code for it (the `cProd` of its NF-e, unique per supplier whatever its case: what matches its invoices' items), its unit and how many of the product's units one holds (`unitsPerPack`: a box of 12), the last cost of one of the product's units (every receipt from the supplier sets it), the lead time in days (0–365, default 7) and the minimum order. A product may have several suppliers; `preferred: true` makes this one the product's preferred supplier (the one before is no longer), whom purchase suggestions buy from. Neither the supplier nor the product can be deleted while linked. With an `Idempotency-Key`, a retry records it once.
+         *
+         *     **API keys:** a key holding `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["createSupplierProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppliers/{id}/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A supplier's terms for one product, with its ETag
+         * @description A supplier's terms for one product.
+         *
+         *     **API keys:** a key holding `read` or `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["getSupplierProduct"];
+        put?: never;
+        post?: never;
+        /**
+         * The supplier no longer sells the product
+         * @description Removes the link (and, when it was the preferred one, leaves the product without a preferred supplier). Purchase orders already made keep their items.
+         *
+         *     **API keys:** a key holding `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        delete: operations["deleteSupplierProduct"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a supplier's terms for a product (If-Match: its ETag)
+         * @description Changes any of the supplier's terms for the product (`null` clears an optional one). `preferred: true` takes the mark from the product's other preferred supplier in the same transaction (that link's version moves too); `false` leaves the product without one. Audited with each field before and after.
+         *
+         *     **API keys:** a key holding `write` of `suppliers` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        patch: operations["updateSupplierProduct"];
+        trace?: never;
+    };
+    "/inventory/products/{id}/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a product's suppliers
+         * @description The suppliers who sell a product, each with its terms (code, pack, last cost, lead time, minimum order, preferred) and its name as it is now. Pages of `limit` (1–100, 50) with `nextCursor`.
+         *
+         *     **API keys:** a key holding `read` or `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listProductSuppliers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/warehouses": {
         parameters: {
             query?: never;
@@ -1896,6 +1980,54 @@ export interface components {
             code?: string;
             recoveryCode?: string;
         } & (unknown | unknown);
+        CreateSupplierProductRequest: {
+            /**
+             * Format: uuid
+             * @description The product the supplier sells.
+             * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+             */
+            productId: string;
+            supplierCode?: string | null;
+            unit?: string | null;
+            /**
+             * @description The product's units in one of the supplier's units (a box of 12: 12); default 1. Suggestions round up to whole packs.
+             * @example 12
+             */
+            unitsPerPack?: number;
+            lastCost?: number | null;
+            /**
+             * @description Days from the order to the goods, 0–365; default 7.
+             * @example 7
+             */
+            leadTimeDays?: number;
+            minimumOrder?: number | null;
+            /**
+             * @description The product's preferred supplier (at most one: making this one preferred makes the other not), whom suggestions buy from.
+             * @example true
+             */
+            preferred?: boolean;
+        };
+        UpdateSupplierProductRequest: {
+            supplierCode?: string | null;
+            unit?: string | null;
+            /**
+             * @description The product's units in one of the supplier's units (a box of 12: 12); default 1. Suggestions round up to whole packs.
+             * @example 12
+             */
+            unitsPerPack?: number;
+            lastCost?: number | null;
+            /**
+             * @description Days from the order to the goods, 0–365; default 7.
+             * @example 7
+             */
+            leadTimeDays?: number;
+            minimumOrder?: number | null;
+            /**
+             * @description The product's preferred supplier (at most one: making this one preferred makes the other not), whom suggestions buy from.
+             * @example true
+             */
+            preferred?: boolean;
+        };
         UpdateProductRequest: {
             sku?: string & unknown;
             name?: string;
@@ -2635,10 +2767,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -2716,6 +2848,43 @@ export interface components {
             /** @enum {string} */
             role: "ADMIN" | "MEMBER";
         }[];
+        CreateSupplierProductResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            supplierId: string;
+            supplierName: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            productId: string;
+            sku: string;
+            productName: string;
+            supplierCode: string | null;
+            unit: string | null;
+            unitsPerPack: number;
+            lastCost: number | null;
+            leadTimeDays: number;
+            minimumOrder: number | null;
+            preferred: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+            version: number;
+        };
+        ListSupplierProductsResponse: {
+            items: components["schemas"]["CreateSupplierProductResponse"][];
+            nextCursor: string | null;
+        };
         CreateCategoryResponse: {
             /**
              * Format: uuid
@@ -3112,10 +3281,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -5466,6 +5635,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such supplier in the caller's tenant, or it was already deleted. */
             404: components["responses"]["NotFound"];
+            /** @description The supplier sells products here (GET /suppliers/{id}/products): remove them from it first. */
+            409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
@@ -5519,6 +5690,316 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description Another supplier of the tenant already has this document. */
             409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSupplierProducts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the supplier's products, in product id order. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSupplierProductsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A limit outside 1–100, or a cursor not from this list. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `suppliers` ("The API key may not read suppliers"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such supplier in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSupplierProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "productId": "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+                 *       "supplierCode": "CAF-500",
+                 *       "unit": "CX",
+                 *       "unitsPerPack": 12,
+                 *       "lastCost": 8.5,
+                 *       "leadTimeDays": 7,
+                 *       "preferred": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSupplierProductRequest"];
+            };
+        };
+        responses: {
+            /** @description The supplier's terms for the product, with the product's SKU and name and the link's `ETag`. */
+            201: {
+                headers: {
+                    /** @description The link's version, quoted: a PATCH's or DELETE's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSupplierProductResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A field breaks its rule (a lead time outside 0–365, a pack of 0, more than 3 decimal places in a quantity or 4 in a cost). */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such supplier or product in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The supplier already sells the product (change it with PATCH), or its `supplierCode` is the supplier's code for another product. Or: A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSupplierProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier's terms for the product, with its `ETag`. */
+            200: {
+                headers: {
+                    /** @description The link's version, quoted: a PATCH's or DELETE's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSupplierProductResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `suppliers` ("The API key may not read suppliers"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The supplier does not sell the product (or either is not the caller's tenant's). */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSupplierProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the link as the client read it: if it changed since, 412 and nothing is removed. Without it, or with `*`, it is removed as it is. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier no longer sells the product; its code is free for another of its products. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: The If-Match is not an ETag. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The supplier does not sell the product. */
+            404: components["responses"]["NotFound"];
+            /** @description The link changed since the `If-Match` version was read. */
+            412: components["responses"]["PreconditionFailed"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSupplierProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the link as the client read it (`"3"`; several, comma-separated, match any): if someone changed it since, 412 and nothing changes. Without it, or with `*`, the change applies to the link as it is. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "leadTimeDays": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSupplierProductRequest"];
+            };
+        };
+        responses: {
+            /** @description The terms as changed, with the new `ETag`. */
+            200: {
+                headers: {
+                    /** @description The link's version after the change, quoted. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSupplierProductResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A field breaks its rule, no field at all, or the If-Match is not an ETag. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `suppliers` ("The API key may not write suppliers"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The supplier does not sell the product. */
+            404: components["responses"]["NotFound"];
+            /** @description The new `supplierCode` is the supplier's code for another product. */
+            409: components["responses"]["Conflict"];
+            /** @description The link changed since the `If-Match` version was read. */
+            412: components["responses"]["PreconditionFailed"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProductSuppliers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the product's suppliers, in supplier id order. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSupplierProductsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A limit outside 1–100, or a cursor not from this list. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `inventory` ("The API key may not read inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such product in the caller's tenant. */
+            404: components["responses"]["NotFound"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
@@ -5858,7 +6339,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such product in the caller's tenant, or it was already deleted. */
             404: components["responses"]["NotFound"];
-            /** @description The product has stock movements: it keeps its history; PATCH it with `status: INACTIVE` instead. */
+            /** @description The product has stock movements: it keeps its history; PATCH it with `status: INACTIVE` instead. Or suppliers sell it (GET /inventory/products/{id}/suppliers): remove it from them first. */
             409: components["responses"]["Conflict"];
             /** @description The request body is larger than 65536 bytes. */
             413: components["responses"]["PayloadTooLarge"];
@@ -6891,8 +7372,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "api_key" | "webhook_endpoint" | "import" | "export";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
                 to?: string;
