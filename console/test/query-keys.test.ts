@@ -8,6 +8,7 @@ import { dashboardKeys } from '../src/api/dashboard';
 import { inventoryKeys } from '../src/api/inventory';
 import { invitationKeys } from '../src/api/invitations';
 import { settingsKeys } from '../src/api/settings';
+import { supplierProductKeys } from '../src/api/supplier-products';
 import { supplierKeys } from '../src/api/suppliers';
 import { tenantKeys } from '../src/api/tenants';
 import { transferKeys } from '../src/api/transfers';
@@ -50,5 +51,10 @@ describe('the query keys of api/', () => {
     expect(reaches(inventoryKeys.product('p'), transferKeys.list('p', undefined))).toBe(true);
     expect(reaches(inventoryKeys.dashboard, dashboardKeys.byWarehouse())).toBe(true);
     expect(reaches(inventoryKeys.all, dashboardKeys.byWarehouse())).toBe(true);
+    // A supplier's products under the suppliers' (its rename), a product's suppliers under the product's (its movements).
+    expect(reaches(supplierKeys.all, supplierProductKeys.supplierPage('s', undefined))).toBe(true);
+    expect(reaches(supplierProductKeys.ofSuppliers, supplierProductKeys.link('s', 'p'))).toBe(true);
+    expect(reaches(inventoryKeys.product('p'), supplierProductKeys.productPage('p', 'c'))).toBe(true);
+    expect(reaches(supplierKeys.all, supplierKeys.one('s'))).toBe(true);
   });
 });

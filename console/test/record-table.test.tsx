@@ -56,6 +56,23 @@ describe('RecordTable', () => {
     expect(onEdit.mock.calls).toEqual([[rows[0]]]);
   });
 
+  it('draws an action with `href` as a link to the row’s page, named after its row', () => {
+    render(
+      <RecordTable
+        caption="Suppliers"
+        rows={rows}
+        busy={false}
+        columns={[{ header: 'Name', cell: (row) => row.name }]}
+        actionsHeader="Actions"
+        actions={[{ text: 'Products', name: (row) => `Products from ${row.name}`, href: (row) => `/suppliers/${row.id}/products` }]}
+      />,
+    );
+    const link = screen.getByRole('link', { name: 'Products from Bravo' });
+    expect(link.getAttribute('href')).toBe('/suppliers/b/products');
+    expect(link.textContent).toBe('Products');
+    expect(screen.queryAllByRole('button')).toEqual([]);
+  });
+
   it('marks itself busy while a page loads', () => {
     render(<RecordTable caption="Companies" rows={[]} busy columns={[{ header: 'Name', cell: () => '' }]} actionsHeader="Actions" actions={[]} />);
     expect(screen.getByRole('table', { name: 'Companies' }).getAttribute('aria-busy')).toBe('true');

@@ -2,11 +2,11 @@ import { auditRecord, changesOf } from '../audit/record';
 import type { Caller } from '../auth/principal';
 import { getMany } from '../db/batch';
 import { keys } from '../db/keys';
-import { parseScaled, QUANTITY_PLACES, UNIT_COST_PLACES } from '../domain/decimal';
+import { parseScaled, QUANTITY_PLACES, scaledToNumber, UNIT_COST_PLACES } from '../domain/decimal';
 import { matchedVersions, requireMatch, versionEtag } from '../domain/etag';
 import { NotFound, ValidationError } from '../errors';
 import type { IdempotentWrite } from '../idempotency/model';
-import { moneyOf, quantityOf } from '../inventory/rounding';
+import { quantityOf } from '../inventory/rounding';
 import { keyOrderedPage, type Page } from '../pages';
 import { DEFAULT_LEAD_TIME_DAYS, type SupplierProduct } from './model';
 import { findSupplierProduct, insertSupplierProduct, modifySupplierProduct, readLinkPage, removeSupplierProduct } from './repository';
@@ -52,7 +52,7 @@ async function viewsOf(tenantId: string, links: readonly SupplierProduct[]): Pro
       supplierCode: link.supplierCode,
       unit: link.unit,
       unitsPerPack: quantityOf(link.unitsPerPack),
-      lastCost: link.lastCost === null ? null : moneyOf(link.lastCost, UNIT_COST_PLACES),
+      lastCost: link.lastCost === null ? null : scaledToNumber(link.lastCost, UNIT_COST_PLACES),
       leadTimeDays: link.leadTimeDays,
       minimumOrder: link.minimumOrder === null ? null : quantityOf(link.minimumOrder),
       preferred: link.preferred,
@@ -157,7 +157,7 @@ const viewFields = (link: SupplierProduct) => ({
   supplierCode: link.supplierCode,
   unit: link.unit,
   unitsPerPack: quantityOf(link.unitsPerPack),
-  lastCost: link.lastCost === null ? null : moneyOf(link.lastCost, UNIT_COST_PLACES),
+  lastCost: link.lastCost === null ? null : scaledToNumber(link.lastCost, UNIT_COST_PLACES),
   leadTimeDays: link.leadTimeDays,
   minimumOrder: link.minimumOrder === null ? null : quantityOf(link.minimumOrder),
   preferred: link.preferred,

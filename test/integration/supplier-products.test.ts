@@ -149,6 +149,8 @@ describe('/suppliers/{id}/products', () => {
     // N-1 is free again for another of the supplier's products.
     expect((await link(admin, north.id, { productId: (await product(admin)).id, supplierCode: 'n-1' })).status).toBe(201);
     expect((await call('PATCH', path, as(admin, { body: {} }))).status).toBe(400);
+    // A cost of 4 decimal places is shown as given.
+    expect((await call<SupplierProductView>('PATCH', path, as(admin, { body: { lastCost: 3.3333 } }))).body.lastCost).toBe(3.3333);
     await expectVerifyClean(admin.tenantId);
   });
 

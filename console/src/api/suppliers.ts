@@ -16,6 +16,7 @@ export interface SupplierSearch {
 export const supplierKeys = {
   all: ['suppliers'] as const,
   list: ({ search, page }: SupplierSearch) => [...supplierKeys.all, 'list', { search, page }] as const,
+  one: (id: string) => [...supplierKeys.all, 'one', id] as const,
 };
 
 export const SUPPLIERS_PAGE_SIZE = 10;
@@ -26,6 +27,14 @@ export function useSuppliers({ search, page }: SupplierSearch) {
     queryKey: supplierKeys.list({ search, page }),
     queryFn: ({ signal }) => unwrap(api.GET('/suppliers', { params: { query: { search: search || undefined, page, limit: SUPPLIERS_PAGE_SIZE } }, signal })),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /suppliers/{id}: one supplier (a page of its own, as its products' page, names it). */
+export function useSupplier(id: string) {
+  return useQuery({
+    queryKey: supplierKeys.one(id),
+    queryFn: ({ signal }) => unwrap(api.GET('/suppliers/{id}', { params: { path: { id } }, signal })),
   });
 }
 

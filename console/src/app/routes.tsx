@@ -22,6 +22,7 @@ export const ROUTES: readonly PageRoute[] = [
   { path: '/', access: 'signed-in', page: lazy(() => import('../pages/dashboard/DashboardPage')) },
   { path: '/companies', access: 'signed-in', page: lazy(() => import('../pages/companies/CompaniesPage')) },
   { path: '/suppliers', access: 'signed-in', page: lazy(() => import('../pages/suppliers/SuppliersPage')) },
+  { path: '/suppliers/:id/products', access: 'signed-in', page: lazy(() => import('../pages/supplier-products/SupplierProductsPage')) },
   { path: '/inventory', access: 'signed-in', page: lazy(() => import('../pages/inventory/InventoryPage')) },
   { path: '/inventory/products/:id', access: 'signed-in', page: lazy(() => import('../pages/inventory/ProductPage')) },
   { path: '/inventory/categories', access: 'signed-in', page: lazy(() => import('../pages/categories/CategoriesPage')) },

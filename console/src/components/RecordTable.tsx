@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import './record-table.css';
 
 /** A column: its header, and what a row shows in it; `nowrap` keeps it on one line (a document, a phone). */
@@ -8,12 +9,11 @@ export interface RecordColumn<T> {
   nowrap?: boolean;
 }
 
-/** A button of each row: its text, and its accessible name, which names the row (`Edit Acme`). */
-export interface RecordAction<T> {
-  text: string;
-  name: (row: T) => string;
-  onClick: (row: T) => void;
-}
+/**
+ * A button of each row: its text, and its accessible name, which names the row (`Edit Acme`);
+ * what it does, or (`href`) the row's page it opens, as a link drawn as a button.
+ */
+export type RecordAction<T> = { text: string; name: (row: T) => string } & ({ onClick: (row: T) => void } | { href: (row: T) => string });
 
 /**
  * One page of a list as a table (companies, suppliers): a caption, a header per column, a row
@@ -59,11 +59,17 @@ export function RecordTable<T extends { id: string }>({
               ))}
               <td>
                 <div className="record-actions">
-                  {actions.map((action) => (
-                    <button key={action.text} type="button" className="button secondary" aria-label={action.name(row)} onClick={() => action.onClick(row)}>
-                      {action.text}
-                    </button>
-                  ))}
+                  {actions.map((action) =>
+                    'href' in action ? (
+                      <Link key={action.text} href={action.href(row)} className="button secondary" aria-label={action.name(row)}>
+                        {action.text}
+                      </Link>
+                    ) : (
+                      <button key={action.text} type="button" className="button secondary" aria-label={action.name(row)} onClick={() => action.onClick(row)}>
+                        {action.text}
+                      </button>
+                    ),
+                  )}
                 </div>
               </td>
             </tr>

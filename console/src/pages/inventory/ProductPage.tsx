@@ -5,6 +5,7 @@ import { Page } from '../../components/Page';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { SkeletonRows } from '../../components/States';
 import { useMessages } from '../../i18n';
+import { ProductSuppliers } from '../supplier-products/ProductSuppliers';
 import { Balances } from './Balances';
 import { DeleteProduct } from './DeleteProduct';
 import { inventoryMessages } from './messages';
@@ -17,8 +18,8 @@ import { TransferForm } from './TransferForm';
 import './inventory.css';
 
 /**
- * /inventory/products/:id — the product with every field, edited in place or deleted; its
- * balance per warehouse, the movement form, the transfer form and its recent transfers, and
+ * /inventory/products/:id — the product with every field, edited in place or deleted; the
+ * suppliers who sell it, with their terms; its balance per warehouse, the movement form, the transfer form and its recent transfers, and
  * its stock history.
  */
 export default function ProductPage() {
@@ -88,6 +89,7 @@ export default function ProductPage() {
           {notice ?? ''}
         </p>
       </section>
+      <ProductSuppliers productId={id} />
       {warehouses.isError ? <ProblemAlert error={warehouses.error} onRetry={() => void warehouses.refetch()} /> : null}
       {warehouses.isPending ? (
         <SkeletonRows rows={3} columns={3} />

@@ -139,6 +139,8 @@ export const inventoryMessages = defineMessages({
     deleteConfirm: 'Excluir',
     deleteHasMovements:
       'Este produto tem movimentações de estoque e não pode ser excluído: o histórico é mantido. Para tirá-lo das listas, edite-o e mude a situação para Inativo.',
+    deleteHasSuppliers:
+      'Fornecedores vendem este produto e ele não pode ser excluído. Remova-o antes de cada fornecedor (na seção Fornecedores, o nome de cada um abre os produtos dele), ou edite-o e mude a situação para Inativo.',
     productDeleted: (sku: string) => `Produto ${sku} excluído.`,
     statusFilter: 'Situação',
     statusFilterNames: (status: string) => ({ ACTIVE: 'Ativos', INACTIVE: 'Inativos', ALL: 'Todos' })[status] ?? status,
@@ -338,6 +340,8 @@ export const inventoryMessages = defineMessages({
     deleteConfirm: 'Delete',
     deleteHasMovements:
       'This product has stock movements and cannot be deleted: its history is kept. To take it off the lists, edit it and set its status to Inactive.',
+    deleteHasSuppliers:
+      'Suppliers sell this product, so it cannot be deleted. First remove it from each supplier (in the Suppliers section, each one’s name opens its products), or edit it and change its status to Inactive.',
     productDeleted: (sku: string) => `Product ${sku} deleted.`,
     statusFilter: 'Status',
     statusFilterNames: (status: string) => ({ ACTIVE: 'Active', INACTIVE: 'Inactive', ALL: 'All' })[status] ?? status,

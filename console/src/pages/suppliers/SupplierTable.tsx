@@ -5,7 +5,10 @@ import { useMessages } from '../../i18n';
 import type { Supplier } from './form';
 import { supplierMessages } from './messages';
 
-/** One page of suppliers, each with its edit and delete buttons (named after the supplier). */
+/** The page of what a supplier sells (pages/supplier-products). */
+export const supplierProductsPath = (supplier: Pick<Supplier, 'id'>) => `/suppliers/${supplier.id}/products`;
+
+/** One page of suppliers, each with its products link and its edit and delete buttons (named after the supplier). */
 export function SupplierTable({
   suppliers,
   caption,
@@ -39,6 +42,7 @@ export function SupplierTable({
       ]}
       actionsHeader={c.actions}
       actions={[
+        { text: t.products, name: (supplier) => t.productsOf(supplier.name), href: supplierProductsPath },
         { text: c.edit, name: (supplier) => t.editSupplier(supplier.name), onClick: onEdit },
         { text: c.delete, name: (supplier) => t.deleteSupplier(supplier.name), onClick: onDelete },
       ]}

@@ -1,15 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useDeleteSupplier, useSuppliers } from '../../api/suppliers';
-import { ConfirmDialog } from '../../components/Dialogs';
 import { TextField } from '../../components/Field';
 import { Pager } from '../../components/Pager';
-import { ProblemAlert } from '../../components/ProblemAlert';
 import { RecordListPage } from '../../components/RecordListPage';
 import { EmptyState } from '../../components/States';
 import { useDebounced } from '../../components/useDebounced';
 import { useRecordEditor } from '../../components/useRecordEditor';
 import { useMessages } from '../../i18n';
+import { DeleteSupplierDialog } from './DeleteSupplierDialog';
 import type { Supplier } from './form';
 import { supplierMessages } from './messages';
 import { SupplierFormDialog } from './SupplierFormDialog';
@@ -74,21 +73,13 @@ export default function SuppliersPage() {
             onOpenChange={editor.dialog.onOpenChange}
             onSaved={(saved, created) => editor.saved(created ? t.created(saved.name) : t.updated(saved.name))}
           />
-          <ConfirmDialog
-            open={deleting !== undefined}
-            onOpenChange={(open) => {
-              if (!open) setDeleting(undefined);
-            }}
-            title={t.deleteTitle}
-            description={deleting ? t.deleteDescription(deleting.name) : ''}
-            confirmLabel={t.deleteConfirm}
+          <DeleteSupplierDialog
+            supplier={deleting}
+            error={remove.error}
             busy={remove.isPending}
-            onConfirm={() => {
-              if (deleting) remove.mutate(deleting);
-            }}
-          >
-            {remove.error ? <ProblemAlert error={remove.error} /> : null}
-          </ConfirmDialog>
+            onConfirm={(supplier) => remove.mutate(supplier)}
+            onClose={() => setDeleting(undefined)}
+          />
         </>
       }
     >
