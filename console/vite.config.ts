@@ -16,6 +16,7 @@ const API_PATHS = [
   '/users',
   '/companies',
   '/suppliers',
+  '/purchase-orders',
   '/inventory',
   '/audit-events',
   '/api-keys',

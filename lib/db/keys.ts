@@ -296,6 +296,23 @@ export const keys = {
     pk: tenantPk(tenantId),
     sk: `LINKS#${side === 'supplier' ? 'SUPPLIER' : 'PRODUCT'}#${id}`,
   }),
+  /** A purchase order (lib/purchase-orders). */
+  purchaseOrder: (tenantId: string, orderId: string): Key => ({ pk: tenantPk(tenantId), sk: `PURCHASE_ORDER#${orderId}` }),
+  /** A company's purchase order sequence: `last`, the number of its latest order. */
+  purchaseOrderSequence: (tenantId: string, companyId: string): Key => ({ pk: tenantPk(tenantId), sk: `PURCHASE_ORDER_SEQUENCE#${companyId}` }),
+  /**
+   * An order's entry in a list of the tenant's orders, newest last in key order
+   * (`createdAt#id`): every order (`*`), of a status, of a supplier, of a company. An entry
+   * holds only the id; its status entry moves when the status changes.
+   */
+  purchaseOrderEntry: (tenantId: string, list: string, createdAt: string, orderId: string): Key => ({
+    pk: `${tenantPk(tenantId)}#PURCHASE_ORDERS#${list}`,
+    sk: `${createdAt}#${orderId}`,
+  }),
+  purchaseOrdersOf: (tenantId: string, list: string) => ({ pk: `${tenantPk(tenantId)}#PURCHASE_ORDERS#${list}` }),
+  /** What the open purchase orders still expect of a product in a warehouse (`quantity`, thousandths): one partition per warehouse. */
+  onOrder: (tenantId: string, warehouseId: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#ON_ORDER#${warehouseId}`, sk: productId }),
+  onOrdersOf: (tenantId: string, warehouseId: string) => ({ pk: `${tenantPk(tenantId)}#ON_ORDER#${warehouseId}` }),
   /** A stock count's record (lib/counts): its status, scope and maintained totals. */
   count: (tenantId: string, countId: string): Key => ({ pk: tenantPk(tenantId), sk: `COUNT#${countId}` }),
   /**

@@ -18,6 +18,9 @@ export const EVENT_TYPES = [
   'stock_movement.created',
   'stock_transfer.created',
   'stock_count.closed',
+  'purchase_order.created',
+  'purchase_order.updated',
+  'purchase_order.cancelled',
   'user.invited',
   'user.removed',
 ] as const;

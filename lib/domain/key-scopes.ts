@@ -7,7 +7,7 @@
  * can be granted: a key cannot make a key, nor reach anyone's account.
  */
 
-export const API_KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'dashboards', 'audit', 'events'] as const;
+export const API_KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'purchasing', 'dashboards', 'audit', 'events'] as const;
 export type ApiKeyResource = (typeof API_KEY_RESOURCES)[number];
 
 /** What a route needs of its resource: `read` for GET, `write` for the rest. */

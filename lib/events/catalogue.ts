@@ -16,6 +16,9 @@ export const EVENT_OF_ACTION: Partial<Record<AuditAction, EventType>> = {
   'movement.created': 'stock_movement.created',
   'transfer.created': 'stock_transfer.created',
   'count.closed': 'stock_count.closed',
+  'purchase_order.created': 'purchase_order.created',
+  'purchase_order.updated': 'purchase_order.updated',
+  'purchase_order.cancelled': 'purchase_order.cancelled',
   'invitation.created': 'user.invited',
   'user.removed': 'user.removed',
 };

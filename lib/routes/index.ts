@@ -60,6 +60,7 @@ import {
 } from './inventory';
 import { createCategory, listCategories, getCategory, updateCategory, deleteCategory } from './categories';
 import { createTransfer, listTransfers } from './transfers';
+import { createPurchaseOrder, listPurchaseOrders, getPurchaseOrder, updatePurchaseOrder, cancelPurchaseOrder } from './purchase-orders';
 import { createCount, listCounts, getCount, listUncounted, setCountLine, scanCount, closeCount, cancelCount } from './counts';
 import { listAuditEvents } from './audit';
 import { listEvents } from './events';
@@ -89,6 +90,7 @@ export * from './inventory';
 export * from './categories';
 export * from './transfers';
 export * from './counts';
+export * from './purchase-orders';
 export * from './audit';
 export * from './events';
 export * from './api-keys';
@@ -175,6 +177,11 @@ export const routes = {
   scanCount,
   closeCount,
   cancelCount,
+  createPurchaseOrder,
+  listPurchaseOrders,
+  getPurchaseOrder,
+  updatePurchaseOrder,
+  cancelPurchaseOrder,
   stockCoverage,
   stockByWarehouse,
   listAuditEvents,

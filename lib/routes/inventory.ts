@@ -87,7 +87,7 @@ export const deleteProduct = {
   path: '/inventory/products/{id}',
   handler: 'functions/inventory/delete-product.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['product.deleted'],
   apiKey: { resource: 'inventory', access: 'write' },
   summary: 'Delete a product that never had a movement',

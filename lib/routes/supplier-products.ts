@@ -9,7 +9,7 @@ export const createSupplierProduct = {
   handler: 'functions/suppliers/create-supplier-product.ts',
   auth: 'protected',
   // The supplier and the product are checked to exist in the link's transaction.
-  table: { actions: [...WRITES, 'ConditionCheckItem'] },
+  table: { actions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['supplier_product.created'],
   idempotent: { status: 201 },
   apiKey: { resource: 'suppliers', access: 'write' },

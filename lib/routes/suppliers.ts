@@ -53,7 +53,7 @@ export const deleteSupplier = {
   path: '/suppliers/{id}',
   handler: 'functions/suppliers/delete-supplier.ts',
   auth: 'protected',
-  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['supplier.deleted'],
   apiKey: { resource: 'suppliers', access: 'write' },
   summary: 'Delete a supplier for good',

@@ -945,6 +945,7 @@ describe('IAM', () => {
       'listCounts',
       'getCount',
       'listUncounted',
+      'listPurchaseOrders',
       'stockCoverage',
       'listAuditEvents',
       'listEvents',
@@ -1063,7 +1064,7 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
   });
 
-  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line (and the import worker's opening stock), a supplier's product and the deletions of a supplier or product (no link left), and the sales roll-up", () => {
+  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line (and the import worker's opening stock), a supplier's product and the deletions of a supplier or product (no link left), a purchase order, and the sales roll-up", () => {
     // PATCH /users/{id} checks the role it read when nothing changes; the refresh's rotation and the
     // step-up's pending secret are conditioned on the user's credential version (a ConditionCheck
     // on the user item: credentialsCheck, putPendingTotp). The roll-up checks the tenant's item
@@ -1071,7 +1072,8 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     // IAM keys on the partition, which the tenant's users share. A transfer checks the product
     // is as read (its coverage version) without writing it; a count's line that the balance it
     // read the system's quantity from is still that version. A supplier's product checks the
-    // supplier and the product exist; their deletions, that no link was made meanwhile.
+    // supplier and the product exist; their deletions, that no link was made meanwhile. A purchase
+    // order checks its supplier, company and warehouse exist.
     const checkers = new Set([
       ...routes
         .filter((route) =>
@@ -1086,13 +1088,14 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
             'createSupplierProduct',
             'deleteSupplier',
             'deleteProduct',
+            'createPurchaseOrder',
           ].includes(route.id),
         )
         .map(routeFunction),
       jobFunction('salesRollup'),
       IMPORT_WORKER_FUNCTION_ID,
     ]);
-    expect(checkers.size).toBe(12);
+    expect(checkers.size).toBe(13);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
       const batchWrite = decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } });

@@ -59,6 +59,9 @@ interface Fixtures {
   /** A product `supplierId` sells (read and changed), and one whose link DELETE removes; POST links `productId` to it. */
   linkedProductId: string;
   unlinkedProductId: string;
+  /** A DRAFT purchase order (read and changed), and one POST .../cancel cancels. */
+  draftOrderId: string;
+  cancellableOrderId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -104,6 +107,16 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
     status: 200,
   }),
   deleteSupplierProduct: (f) => ({ method: 'DELETE', path: `/suppliers/${f.supplierId}/products/${f.unlinkedProductId}`, status: 204 }),
+  createPurchaseOrder: (f) => ({
+    method: 'POST',
+    path: '/purchase-orders',
+    body: { supplierId: f.supplierId, companyId: f.companyId, warehouseId: f.warehouseId, items: [{ productId: f.productId, quantity: 12, unitCost: 8.5 }] },
+    status: 201,
+  }),
+  listPurchaseOrders: () => ({ method: 'GET', path: '/purchase-orders', status: 200 }),
+  getPurchaseOrder: (f) => ({ method: 'GET', path: `/purchase-orders/${f.draftOrderId}`, status: 200 }),
+  updatePurchaseOrder: (f) => ({ method: 'PATCH', path: `/purchase-orders/${f.draftOrderId}`, body: { notes: uniqueName('Nota') }, status: 200 }),
+  cancelPurchaseOrder: (f) => ({ method: 'POST', path: `/purchase-orders/${f.cancellableOrderId}/cancel`, status: 200 }),
   listProductSuppliers: (f) => ({ method: 'GET', path: `/inventory/products/${f.linkedProductId}/suppliers`, status: 200 }),
   createWarehouse: () => ({ method: 'POST', path: '/inventory/warehouses', body: { name: uniqueName('Depósito') }, status: 201 }),
   listWarehouses: () => ({ method: 'GET', path: '/inventory/warehouses', status: 200 }),
@@ -242,7 +255,11 @@ beforeAll(async () => {
     const response = await call('POST', `/suppliers/${supplierId}/products`, { cookies: owner.cookies, body: { productId: linked } });
     if (response.status !== 201) throw new Error(`POST /suppliers/${supplierId}/products: ${response.status} ${JSON.stringify(response.body)}`);
   }
+  const order = { supplierId, companyId, warehouseId, items: [{ productId, quantity: 12, unitCost: 8.5 }] };
+  const [draftOrderId, cancellableOrderId] = [await created(owner, '/purchase-orders', order), await created(owner, '/purchase-orders', order)];
   fixtures = {
+    draftOrderId,
+    cancellableOrderId,
     linkedProductId,
     unlinkedProductId,
     companyId,
@@ -321,6 +338,8 @@ describe('the manifest', () => {
       closableCountId: 'cc',
       cancellableCountId: 'xc',
       linkedProductId: 'lp',
+      draftOrderId: 'do',
+      cancellableOrderId: 'co',
       unlinkedProductId: 'up',
     };
     const strays = keyRoutes.flatMap((route) => {

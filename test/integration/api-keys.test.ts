@@ -66,7 +66,7 @@ describe('POST /api-keys and GET /api-keys', () => {
     const view = {
       id: created.body.id,
       name: 'PDV Centro',
-      scopes: { companies: 'none', suppliers: 'none', inventory: 'write', dashboards: 'read', audit: 'none', events: 'none' },
+      scopes: { companies: 'none', suppliers: 'none', inventory: 'write', purchasing: 'none', dashboards: 'read', audit: 'none', events: 'none' },
       companyId: null,
       prefix: created.body.key.slice(0, `bo_test_${created.body.id}_`.length + 4),
       createdBy: { id: admin.userId, name: 'Admin' },

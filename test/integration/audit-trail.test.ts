@@ -188,6 +188,21 @@ async function supplierProduct(owner: Account): Promise<{ supplierId: string; pr
   return { supplierId, productId };
 }
 
+/** A purchase order's body: a new supplier, company, warehouse and product of the owner's tenant. */
+async function purchaseOrderBody(owner: Account): Promise<Record<string, unknown>> {
+  const supplierId = await supplier(owner);
+  const { productId, warehouseId } = await stockPlace(owner);
+  const companyId = await company(owner);
+  return { supplierId, companyId, warehouseId, items: [{ productId, quantity: 12, unitCost: 8.5 }] };
+}
+
+/** A DRAFT purchase order of the owner's tenant. */
+async function purchaseOrder(owner: Account): Promise<string> {
+  const created = await call('POST', '/purchase-orders', { cookies: owner.cookies, body: await purchaseOrderBody(owner) });
+  expect(created.status).toBe(201);
+  return idOf(created);
+}
+
 async function stockPlace(owner: Account): Promise<{ productId: string; warehouseId: string }> {
   const warehouse = await call('POST', '/inventory/warehouses', { cookies: owner.cookies, body: { name: 'Depósito' } });
   const product = await call('POST', '/inventory/products', { cookies: owner.cookies, body: { sku: `SKU-${uniqueName('p')}`, name: 'Café 500 g' } });
@@ -700,6 +715,46 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       () => call('DELETE', `/suppliers/${supplierId}/products/${productId}`, as(owner)),
       204,
       () => ({ action: 'supplier_product.deleted', resource: { type: 'supplier_product', id: `${supplierId}:${productId}` }, actor: actorOf(owner) }),
+    );
+  },
+  createPurchaseOrder: async () => {
+    const owner = await admin();
+    const order = await purchaseOrderBody(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', '/purchase-orders', as(owner, { body: order })),
+      201,
+      (response) => ({ action: 'purchase_order.created', resource: { type: 'purchase_order', id: idOf(response) }, actor: actorOf(owner) }),
+    );
+  },
+  updatePurchaseOrder: async () => {
+    const owner = await admin();
+    const orderId = await purchaseOrder(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PATCH', `/purchase-orders/${orderId}`, as(owner, { body: { expectedAt: '2026-12-10' } })),
+      200,
+      () => ({
+        action: 'purchase_order.updated',
+        resource: { type: 'purchase_order', id: orderId },
+        actor: actorOf(owner),
+        changes: [{ field: 'expectedAt', before: null, after: '2026-12-10' }],
+      }),
+    );
+  },
+  cancelPurchaseOrder: async () => {
+    const owner = await admin();
+    const orderId = await purchaseOrder(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/purchase-orders/${orderId}/cancel`, as(owner)),
+      200,
+      () => ({
+        action: 'purchase_order.cancelled',
+        resource: { type: 'purchase_order', id: orderId },
+        actor: actorOf(owner),
+        changes: [{ field: 'status', before: 'DRAFT', after: 'CANCELLED' }],
+      }),
     );
   },
   createWarehouse: async () => {

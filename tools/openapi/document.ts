@@ -110,6 +110,10 @@ const TAGS: Record<string, { name: string; description: string }> = {
   companies: { name: 'Companies', description: "Fiscal entities of the caller's tenant and their status lifecycle." },
   suppliers: { name: 'Suppliers', description: "The tenant's suppliers: create, update, a searchable page." },
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
+  'purchase-orders': {
+    name: 'Purchasing',
+    description: 'Purchase orders to suppliers: numbered per company, DRAFT to SENT to received, and what they keep on order.',
+  },
   'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
   events: { name: 'Events', description: "The tenant's domain events of the last 30 days, for a receiver catching up." },
   'api-keys': {

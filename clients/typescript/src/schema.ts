@@ -1225,6 +1225,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchase orders, newest first, by status, supplier, company and date
+         * @description The tenant's purchase orders, newest first by creation, of a `status`, a `supplierId` and/or a `companyId`, created within `from`/`to` (a day or a date-time). One Query of the list of the most selective filter given (supplier, then company, then status); the other filters apply to that page, so a page may hold fewer than `limit` while `nextCursor` says more follow.
+         *
+         *     **API keys:** a key holding `read` or `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listPurchaseOrders"];
+        put?: never;
+        /**
+         * Create a purchase order (DRAFT), numbered per company
+         * @description Creates a purchase order, DRAFT, for a company of the tenant to buy from a supplier, for one of its warehouses. It takes the company's next number (`PC-000123`): sequential per company, with no gaps and no duplicates however many are created at once. Items, totals (exact: quantity × unit cost, summed, rounded once to the cent), the expected day and the notes can be changed while it is a DRAFT. Publishes `purchase_order.created`. With an `Idempotency-Key`, a retry creates it once.
+         *
+         *     **API keys:** a key holding `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["createPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One purchase order, with its ETag
+         * @description One purchase order: its status, items (ordered, received, each total), total and dates.
+         *
+         *     **API keys:** a key holding `read` or `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["getPurchaseOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a purchase order's items (DRAFT), expected date or notes (If-Match: its ETag)
+         * @description Changes a DRAFT order's `items` (the whole list, replaced), and the `expectedAt` day and `notes` of any order not yet RECEIVED or CANCELLED (`null` clears them). Audited with the fields before and after; publishes `purchase_order.updated`.
+         *
+         *     **API keys:** a key holding `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        patch: operations["updatePurchaseOrder"];
+        trace?: never;
+    };
+    "/purchase-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a DRAFT or SENT purchase order
+         * @description Cancels a DRAFT or SENT order: what a SENT order had on order in its warehouse is no longer expected (purchase suggestions count it no more). Publishes `purchase_order.cancelled`.
+         *
+         *     **API keys:** a key holding `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["cancelPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/dashboard/coverage": {
         parameters: {
             query?: never;
@@ -2148,6 +2226,74 @@ export interface components {
              */
             uncounted: "ignore" | "zero";
         };
+        CreatePurchaseOrderRequest: {
+            /**
+             * Format: uuid
+             * @description The supplier the order is for.
+             * @example 5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f
+             */
+            supplierId: string;
+            /**
+             * Format: uuid
+             * @description The company that buys (its sequence numbers the order).
+             * @example 7d2e0b6a-4f3c-4e5d-9a0b-9c8d7e6f5a4b
+             */
+            companyId: string;
+            /**
+             * Format: uuid
+             * @description Where the goods are to arrive.
+             * @example 6c1d9a5f-3e2b-4d4c-8f9a-8b7c6d5e4f3a
+             */
+            warehouseId: string;
+            /**
+             * @description The day the goods are expected, `YYYY-MM-DD`.
+             * @example 2026-12-10
+             */
+            expectedAt?: string;
+            notes?: string;
+            /** @description What is bought: 1 to 80 products, each once. */
+            items: {
+                /**
+                 * Format: uuid
+                 * @description A product of the tenant (each at most once).
+                 * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+                 */
+                productId: string;
+                /**
+                 * @description Units of the product, greater than 0; at most 3 decimal places, whole for a product of a whole unit.
+                 * @example 84
+                 */
+                quantity: number;
+                /**
+                 * @description The price of one unit, up to 4 decimal places.
+                 * @example 8.5
+                 */
+                unitCost: number;
+            }[];
+        };
+        UpdatePurchaseOrderRequest: {
+            expectedAt?: string | null;
+            notes?: string | null;
+            /** @description What is bought: 1 to 80 products, each once. */
+            items?: {
+                /**
+                 * Format: uuid
+                 * @description A product of the tenant (each at most once).
+                 * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+                 */
+                productId: string;
+                /**
+                 * @description Units of the product, greater than 0; at most 3 decimal places, whole for a product of a whole unit.
+                 * @example 84
+                 */
+                quantity: number;
+                /**
+                 * @description The price of one unit, up to 4 decimal places.
+                 * @example 8.5
+                 */
+                unitCost: number;
+            }[];
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -2165,6 +2311,8 @@ export interface components {
                 /** @enum {string} */
                 inventory?: "none" | "read" | "write";
                 /** @enum {string} */
+                purchasing?: "none" | "read" | "write";
+                /** @enum {string} */
                 dashboards?: "none" | "read";
                 /** @enum {string} */
                 audit?: "none" | "read";
@@ -2179,6 +2327,9 @@ export interface components {
             } | {
                 /** @enum {unknown} */
                 inventory: "read" | "write";
+            } | {
+                /** @enum {unknown} */
+                purchasing: "read" | "write";
             } | {
                 /** @enum {unknown} */
                 dashboards: "read";
@@ -2210,7 +2361,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -2220,7 +2371,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -2767,10 +2918,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -3262,6 +3413,63 @@ export interface components {
             movementId: string | null;
             appliedDifference: number | null;
         };
+        CreatePurchaseOrderResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            id: string;
+            code: string;
+            number: number;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            companyId: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            supplierId: string;
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            warehouseId: string;
+            /** @enum {string} */
+            status: "DRAFT" | "SENT" | "PARTIALLY_RECEIVED" | "RECEIVED" | "CANCELLED";
+            expectedAt: string | null;
+            notes: string | null;
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                productId: string;
+                quantity: number;
+                unitCost: number;
+                total: number;
+                received: number;
+            }[];
+            total: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+            sentAt: string | null;
+            cancelledAt: string | null;
+            version: number;
+        };
+        ListPurchaseOrdersResponse: {
+            items: components["schemas"]["CreatePurchaseOrderResponse"][];
+            nextCursor: string | null;
+        };
         ListAuditEventsResponse: {
             items: {
                 /**
@@ -3281,10 +3489,10 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
-                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "api_key" | "webhook_endpoint" | "import" | "export";
+                    type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
                     id: string | null;
                 };
                 requestId: string;
@@ -3303,7 +3511,7 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
@@ -3333,6 +3541,8 @@ export interface components {
                 suppliers: "none" | "read" | "write";
                 /** @enum {string} */
                 inventory: "none" | "read" | "write";
+                /** @enum {string} */
+                purchasing: "none" | "read" | "write";
                 /** @enum {string} */
                 dashboards: "none" | "read" | "write";
                 /** @enum {string} */
@@ -3373,6 +3583,8 @@ export interface components {
                 /** @enum {string} */
                 inventory: "none" | "read" | "write";
                 /** @enum {string} */
+                purchasing: "none" | "read" | "write";
+                /** @enum {string} */
                 dashboards: "none" | "read" | "write";
                 /** @enum {string} */
                 audit: "none" | "read" | "write";
@@ -3407,7 +3619,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -3437,7 +3649,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -3468,7 +3680,7 @@ export interface components {
              * @description The event delivered, or `ping` (a test an administrator sent).
              * @enum {string}
              */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed" | "ping";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed" | "ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -7280,6 +7492,271 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPurchaseOrders: {
+        parameters: {
+            query?: {
+                status?: "DRAFT" | "SENT" | "PARTIALLY_RECEIVED" | "RECEIVED" | "CANCELLED";
+                supplierId?: string;
+                companyId?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders, newest first. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPurchaseOrdersResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A filter breaks its rule, `to` before `from`, a limit outside 1–100, or a cursor not from this list. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `purchasing` ("The API key may not read purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing; with another request, 422; while the first is still running, 409. Scoped to the signed-in user, or to the API key (the client IP on POST /tenants). An answer that is an error is not kept: the key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "supplierId": "5b0c8f4e-2d1a-4c3b-9e8f-7a6b5c4d3e2f",
+                 *       "companyId": "7d2e0b6a-4f3c-4e5d-9a0b-9c8d7e6f5a4b",
+                 *       "warehouseId": "6c1d9a5f-3e2b-4d4c-8f9a-8b7c6d5e4f3a",
+                 *       "expectedAt": "2026-12-10",
+                 *       "items": [
+                 *         {
+                 *           "productId": "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+                 *           "quantity": 84,
+                 *           "unitCost": 8.5
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePurchaseOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The order, DRAFT, with its number and `ETag`. */
+            201: {
+                headers: {
+                    /** @description The order's version, quoted: a PATCH's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `true` when this is the stored first answer of the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePurchaseOrderResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A field breaks its rule (no items, more than 80, a product twice, a fraction of a product of a whole unit, more decimal places than a quantity (3) or a cost (4) takes). */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `purchasing` ("The API key may not write purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such supplier, company, warehouse or product in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The Idempotency-Key was first used for a different request (method, path or body). */
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, with its `ETag`. */
+            200: {
+                headers: {
+                    /** @description The order's version, quoted: a PATCH's `If-Match`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePurchaseOrderResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `purchasing` ("The API key may not read purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such purchase order in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the order as the client read it (`"3"`; several, comma-separated, match any): if someone changed it since, 412 and nothing changes. Without it, or with `*`, the change applies to the order as it is. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedAt": "2026-12-12",
+                 *       "notes": "Entregar pela manhã"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePurchaseOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The order as changed, with its new `ETag`. */
+            200: {
+                headers: {
+                    /** @description The order's version after the change, quoted. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePurchaseOrderResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A field breaks its rule, no field at all, or the If-Match is not an ETag. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `purchasing` ("The API key may not write purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such purchase order (or a product of the items) in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description Items of an order that is no longer a DRAFT, or any change to a RECEIVED or CANCELLED one. */
+            409: components["responses"]["Conflict"];
+            /** @description The order changed since the `If-Match` version was read. */
+            412: components["responses"]["PreconditionFailed"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, CANCELLED. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePurchaseOrderResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `purchasing` ("The API key may not write purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such purchase order in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The order is PARTIALLY_RECEIVED, RECEIVED or CANCELLED: only a DRAFT or SENT one can be cancelled. */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     stockCoverage: {
         parameters: {
             query?: {
@@ -7372,8 +7849,8 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
-                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "api_key" | "webhook_endpoint" | "import" | "export";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
                 to?: string;
@@ -7419,7 +7896,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -7948,7 +8425,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "user.invited" | "user.removed" | "ping";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed" | "ping";
                 limit?: number;
                 cursor?: string;
             };

@@ -5,7 +5,7 @@
  */
 
 /** The resources a key may be granted, in the order the API lists them. */
-export const KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'dashboards', 'audit', 'events'] as const;
+export const KEY_RESOURCES = ['companies', 'suppliers', 'inventory', 'purchasing', 'dashboards', 'audit', 'events'] as const;
 export type KeyResource = (typeof KEY_RESOURCES)[number];
 export type KeyLevel = 'none' | 'read' | 'write';
 
@@ -14,6 +14,7 @@ export const LEVELS_OF: Record<KeyResource, readonly KeyLevel[]> = {
   companies: ['none', 'read', 'write'],
   suppliers: ['none', 'read', 'write'],
   inventory: ['none', 'read', 'write'],
+  purchasing: ['none', 'read', 'write'],
   dashboards: ['none', 'read'],
   audit: ['none', 'read'],
   events: ['none', 'read'],
@@ -29,7 +30,7 @@ export interface KeyForm {
 
 export const EMPTY_KEY_FORM: KeyForm = {
   name: '',
-  scopes: { companies: 'none', suppliers: 'none', inventory: 'none', dashboards: 'none', audit: 'none', events: 'none' },
+  scopes: { companies: 'none', suppliers: 'none', inventory: 'none', purchasing: 'none', dashboards: 'none', audit: 'none', events: 'none' },
   expiresOn: '',
   companyId: '',
 };
@@ -39,6 +40,7 @@ export interface KeyGrants {
   companies?: 'read' | 'write';
   suppliers?: 'read' | 'write';
   inventory?: 'read' | 'write';
+  purchasing?: 'read' | 'write';
   dashboards?: 'read';
   audit?: 'read';
 }

@@ -108,8 +108,15 @@ export const adminMessages = defineMessages({
     keyLastUse: 'Último uso',
     keyPrevious: 'Segredo anterior',
     resourceName: (resource: string) =>
-      ({ companies: 'Empresas', suppliers: 'Fornecedores', inventory: 'Estoque', dashboards: 'Painéis', audit: 'Auditoria', events: 'Eventos' })[resource] ??
-      resource,
+      ({
+        companies: 'Empresas',
+        suppliers: 'Fornecedores',
+        inventory: 'Estoque',
+        purchasing: 'Compras',
+        dashboards: 'Painéis',
+        audit: 'Auditoria',
+        events: 'Eventos',
+      })[resource] ?? resource,
     levelName: (level: string) => ({ none: 'Nenhum', read: 'Leitura', write: 'Leitura e escrita' })[level] ?? level,
     scopeLine: (resource: string, level: string) => `${resource}: ${level}`,
     allCompanies: 'Todas as empresas',
@@ -288,8 +295,15 @@ export const adminMessages = defineMessages({
     keyLastUse: 'Last use',
     keyPrevious: 'Previous secret',
     resourceName: (resource: string) =>
-      ({ companies: 'Companies', suppliers: 'Suppliers', inventory: 'Inventory', dashboards: 'Dashboards', audit: 'Audit', events: 'Events' })[resource] ??
-      resource,
+      ({
+        companies: 'Companies',
+        suppliers: 'Suppliers',
+        inventory: 'Inventory',
+        purchasing: 'Purchasing',
+        dashboards: 'Dashboards',
+        audit: 'Audit',
+        events: 'Events',
+      })[resource] ?? resource,
     levelName: (level: string) => ({ none: 'None', read: 'Read', write: 'Read and write' })[level] ?? level,
     scopeLine: (resource: string, level: string) => `${resource}: ${level}`,
     allCompanies: 'Every company',

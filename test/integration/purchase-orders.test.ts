@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { cnpj } from 'cpf-cnpj-validator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PurchaseOrderView } from '../../lib/purchase-orders/schemas';
+import { call, newTenantWithAdmin, problem, settled, useLocalStoreInProcess, type Account } from './api';
+
+/**
+ * Purchase orders over HTTP: numbered per company without gaps or duplicates (also 20 at once),
+ * exact totals, items editable only in DRAFT, ETags, cancellation, refusals that write nothing,
+ * and the list's filters.
+ */
+
+beforeAll(useLocalStoreInProcess);
+
+const as = (account: Account, extra: { body?: unknown; headers?: Record<string, string> } = {}) => ({ cookies: account.cookies, ...extra });
+
+async function post<T = { id: string }>(account: Account, path: string, body: unknown): Promise<T> {
+  const response = await call<T>('POST', path, as(account, { body }));
+  expect(response.status, `${path} ${JSON.stringify(response.body)}`).toBe(201);
+  return response.body;
+}
+
+/** A supplier, a company, a warehouse and two products (one sold by the kilo). */
+async function buying(account: Account) {
+  const [supplier, company, warehouse, coffee, beans] = await Promise.all([
+    post(account, '/suppliers', { name: 'Torrefação Sul', corporateName: 'Torrefação Sul Ltda', document: cnpj.generate() }),
+    post(account, '/companies', { name: 'Loja Centro', document: cnpj.generate() }),
+    post(account, '/inventory/warehouses', { name: 'Depósito' }),
+    post(account, '/inventory/products', { sku: `CAF-${randomUUID().slice(0, 6)}`, name: 'Café 500 g' }),
+    post(account, '/inventory/products', { sku: `GRAO-${randomUUID().slice(0, 6)}`, name: 'Café em grão', unit: 'KG' }),
+  ]);
+  return { supplierId: supplier.id, companyId: company.id, warehouseId: warehouse.id, coffee: coffee.id, beans: beans.id };
+}
+
+const create = (account: Account, body: Record<string, unknown>, headers?: Record<string, string>) =>
+  call<PurchaseOrderView>('POST', '/purchase-orders', as(account, { body, ...(headers ? { headers } : {}) }));
+const list = async (account: Account, query = '') =>
+  (await call<{ items: PurchaseOrderView[]; nextCursor: string | null }>('GET', `/purchase-orders${query}`, as(account))).body;
+
+describe('/purchase-orders', () => {
+  it('creates a DRAFT numbered by its company, with exact totals, read back with its ETag', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const order = { supplierId: at.supplierId, companyId: at.companyId, warehouseId: at.warehouseId };
+    const created = await create(admin, {
+      ...order,
+      expectedAt: '2026-12-10',
+      notes: 'Entregar pela manhã',
+      items: [
+        { productId: at.coffee, quantity: 84, unitCost: 8.5 },
+        { productId: at.beans, quantity: 2.5, unitCost: 3.3333 },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('etag')).toBe('"1"');
+    const expected = {
+      id: expect.any(String),
+      code: 'PC-000001',
+      number: 1,
+      ...order,
+      status: 'DRAFT',
+      expectedAt: '2026-12-10',
+      notes: 'Entregar pela manhã',
+      items: [
+        { productId: at.coffee, quantity: 84, unitCost: 8.5, total: 714, received: 0 },
+        // 2.5 × 3.3333 = 8.33325: 8.33 shown, and the order's total sums the exact values.
+        { productId: at.beans, quantity: 2.5, unitCost: 3.3333, total: 8.33, received: 0 },
+      ],
+      total: 722.33,
+      createdAt: expect.any(String),
+      updatedAt: created.body.createdAt,
+      sentAt: null,
+      cancelledAt: null,
+      version: 1,
+    };
+    expect(created.body).toEqual(expected);
+    const read = await call<PurchaseOrderView>('GET', `/purchase-orders/${created.body.id}`, as(admin));
+    expect(read.body).toEqual(expected);
+    expect(read.headers.get('etag')).toBe('"1"');
+    // The company's next number; another company starts at 1.
+    expect((await create(admin, { ...order, items: [{ productId: at.coffee, quantity: 1, unitCost: 1 }] })).body.code).toBe('PC-000002');
+    const other = await post(admin, '/companies', { name: 'Loja Norte', document: cnpj.generate() });
+    expect((await create(admin, { ...order, companyId: other.id, items: [{ productId: at.coffee, quantity: 1, unitCost: 1 }] })).body.code).toBe('PC-000001');
+  });
+
+  it('gives 20 orders created at once in one company 20 distinct consecutive numbers', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => {
+        const key = { 'Idempotency-Key': randomUUID() };
+        return settled(() =>
+          create(
+            admin,
+            { supplierId: at.supplierId, companyId: at.companyId, warehouseId: at.warehouseId, items: [{ productId: at.coffee, quantity: 1, unitCost: 2 }] },
+            key,
+          ),
+        );
+      }),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 201));
+    expect(answers.map((answer) => answer.body.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    // A retry with its key is the same order, not a 21st.
+    const key = { 'Idempotency-Key': randomUUID() };
+    const body = {
+      supplierId: at.supplierId,
+      companyId: at.companyId,
+      warehouseId: at.warehouseId,
+      items: [{ productId: at.coffee, quantity: 1, unitCost: 2 }],
+    };
+    const first = await create(admin, body, key);
+    expect((await create(admin, body, key)).body).toEqual(first.body);
+    expect(first.body.number).toBe(21);
+    expect((await list(admin, '?limit=100')).items).toHaveLength(21);
+  });
+
+  it('changes items only in DRAFT and only at the version read, and cancels a DRAFT or SENT order once', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const created = (
+      await create(admin, {
+        supplierId: at.supplierId,
+        companyId: at.companyId,
+        warehouseId: at.warehouseId,
+        items: [{ productId: at.coffee, quantity: 12, unitCost: 8 }],
+      })
+    ).body;
+    const path = `/purchase-orders/${created.id}`;
+    expect(await call('PATCH', path, as(admin, { body: { notes: 'x' }, headers: { 'If-Match': '"9"' } }))).toMatchObject({
+      status: 412,
+      body: problem(412, 'precondition-failed'),
+    });
+    const changed = await call<PurchaseOrderView>(
+      'PATCH',
+      path,
+      as(admin, { body: { items: [{ productId: at.beans, quantity: 1.5, unitCost: 20 }], expectedAt: '2026-12-01' }, headers: { 'If-Match': '"1"' } }),
+    );
+    expect(changed).toMatchObject({
+      status: 200,
+      body: { items: [{ productId: at.beans, quantity: 1.5, unitCost: 20, total: 30, received: 0 }], total: 30, expectedAt: '2026-12-01', version: 2 },
+    });
+    expect(changed.headers.get('etag')).toBe('"2"');
+    const cancelled = await call<PurchaseOrderView>('POST', `${path}/cancel`, as(admin));
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'CANCELLED', cancelledAt: expect.any(String), version: 3 } });
+    expect(await call('POST', `${path}/cancel`, as(admin))).toMatchObject({ status: 409, body: problem(409, 'conflict') });
+    expect(await call('PATCH', path, as(admin, { body: { notes: 'depois' } }))).toMatchObject({ status: 409, body: problem(409, 'conflict') });
+    expect((await call<PurchaseOrderView>('GET', path, as(admin))).body).toEqual(cancelled.body);
+  });
+
+  it('refuses what it cannot record with a clear problem, writes nothing, and shows no other tenant its orders', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const base = {
+      supplierId: at.supplierId,
+      companyId: at.companyId,
+      warehouseId: at.warehouseId,
+      items: [{ productId: at.coffee, quantity: 1, unitCost: 1 }],
+    };
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ ...base, supplierId: randomUUID() }, 404, 'not-found'],
+      [{ ...base, companyId: randomUUID() }, 404, 'not-found'],
+      [{ ...base, warehouseId: randomUUID() }, 404, 'not-found'],
+      [{ ...base, items: [{ productId: randomUUID(), quantity: 1, unitCost: 1 }] }, 404, 'not-found'],
+      [{ ...base, items: [] }, 400, 'validation'],
+      [{ ...base, items: [{ productId: at.coffee, quantity: 1.5, unitCost: 1 }] }, 400, 'validation'],
+      [{ ...base, items: [{ productId: at.coffee, quantity: 1, unitCost: 1.00001 }] }, 400, 'validation'],
+      [{ ...base, items: [base.items[0], base.items[0]] }, 400, 'validation'],
+      [{ ...base, expectedAt: '10/12/2026' }, 400, 'validation'],
+    ];
+    for (const [body, status, type] of cases) expect(await create(admin, body), JSON.stringify(body)).toMatchObject({ status, body: problem(status, type) });
+    expect((await list(admin)).items).toEqual([]);
+    // Nothing took a number: the first order is still PC-000001.
+    const first = (await create(admin, base)).body;
+    expect(first.code).toBe('PC-000001');
+    const other = await newTenantWithAdmin();
+    expect((await call('GET', `/purchase-orders/${first.id}`, as(other))).status).toBe(404);
+    expect((await call('POST', `/purchase-orders/${first.id}/cancel`, as(other))).status).toBe(404);
+    expect((await create(other, base)).status).toBe(404);
+    expect((await list(other)).items).toEqual([]);
+  });
+
+  it('lists newest first by status, supplier and company', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const second = await buying(admin);
+    const body = (place: typeof at) => ({
+      supplierId: place.supplierId,
+      companyId: place.companyId,
+      warehouseId: place.warehouseId,
+      items: [{ productId: place.coffee, quantity: 1, unitCost: 1 }],
+    });
+    const a = (await create(admin, body(at))).body;
+    const b = (await create(admin, body(second))).body;
+    const c = (await create(admin, body(at))).body;
+    expect((await call('POST', `/purchase-orders/${c.id}/cancel`, as(admin))).status).toBe(200);
+    const ids = (page: { items: PurchaseOrderView[] }) => page.items.map((item) => item.id);
+    expect(ids(await list(admin))).toEqual([c.id, b.id, a.id]);
+    expect(ids(await list(admin, `?supplierId=${at.supplierId}`))).toEqual([c.id, a.id]);
+    expect(ids(await list(admin, `?companyId=${second.companyId}`))).toEqual([b.id]);
+    expect(ids(await list(admin, '?status=DRAFT'))).toEqual([b.id, a.id]);
+    expect(ids(await list(admin, `?status=CANCELLED&supplierId=${at.supplierId}`))).toEqual([c.id]);
+    const paged = await list(admin, '?limit=2');
+    expect(ids(paged)).toEqual([c.id, b.id]);
+    expect(ids(await list(admin, `?limit=2&cursor=${encodeURIComponent(String(paged.nextCursor))}`))).toEqual([a.id]);
+  });
+});
