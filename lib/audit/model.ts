@@ -72,6 +72,7 @@ export const AUDIT_ACTIONS = [
   'supplier_product.deleted',
   'purchase_order.created',
   'purchase_order.updated',
+  'purchase_order.sent',
   'purchase_order.cancelled',
   'api_key.created',
   'api_key.rolled',

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'stock_count.closed',
   'purchase_order.created',
   'purchase_order.updated',
+  'purchase_order.sent',
   'purchase_order.cancelled',
   'user.invited',
   'user.removed',

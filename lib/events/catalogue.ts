@@ -18,6 +18,7 @@ export const EVENT_OF_ACTION: Partial<Record<AuditAction, EventType>> = {
   'count.closed': 'stock_count.closed',
   'purchase_order.created': 'purchase_order.created',
   'purchase_order.updated': 'purchase_order.updated',
+  'purchase_order.sent': 'purchase_order.sent',
   'purchase_order.cancelled': 'purchase_order.cancelled',
   'invitation.created': 'user.invited',
   'user.removed': 'user.removed',

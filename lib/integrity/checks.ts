@@ -2,6 +2,7 @@ import { formatScaled, QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '.
 import { applyMovement, EMPTY_BALANCE, lastCostAfter, valueAt, type ExactBalance } from '../inventory/costing';
 import { coverageOrder, INDEXED_COVERAGE_DAYS, type MovementType } from '../inventory/model';
 import type { SupplierProduct } from '../supplier-products/model';
+import { OPEN_STATUSES, remainingOf, type PurchaseOrder } from '../purchase-orders/model';
 import { differenceRank, differenceValueOf, lineTotals, type Count, type CountLine } from '../counts/model';
 import type { Drift, Invariant } from './model';
 
@@ -683,5 +684,68 @@ export function checkSupplierLinks(record: SupplierLinksRecord): Drift[] {
         detail: `supplier ${link.supplierId} is preferred for product ${link.productId} without the product's marker`,
         fixable: false,
       });
+  return drift;
+}
+
+/** The tenant's purchase orders as verify reads them (./repository `readPurchasing`). */
+export interface PurchasingRecord {
+  orders: (ItemKey & { order: PurchaseOrder })[];
+  /** Each company's sequence: the number of its latest order. */
+  sequences: (ItemKey & { companyId: string; last: number })[];
+  /** What is on order, per warehouse and product (thousandths). */
+  onOrder: (ItemKey & { warehouseId: string; productId: string; quantity: bigint })[];
+}
+
+/**
+ * Each company's orders are numbered 1 to its sequence's `last`, each number once; what is on
+ * order of a product in a warehouse is what the open orders there still expect of it.
+ */
+export function checkPurchasing(record: PurchasingRecord): Drift[] {
+  const drift: Drift[] = [];
+  for (const sequence of record.sequences) {
+    const numbers = record.orders
+      .filter((entry) => entry.order.companyId === sequence.companyId)
+      .map((entry) => entry.order.number)
+      .sort((a, b) => a - b);
+    const expected = Array.from({ length: sequence.last }, (_, index) => index + 1);
+    if (numbers.join(',') !== expected.join(','))
+      drift.push({
+        invariant: 'purchase-orders',
+        keys: [key(sequence)],
+        detail: `company ${sequence.companyId}'s sequence is at ${sequence.last}; its orders are numbered ${numbers.join(', ') || 'none'}`,
+        fixable: false,
+      });
+  }
+  for (const entry of record.orders)
+    if (!record.sequences.some((sequence) => sequence.companyId === entry.order.companyId))
+      drift.push({
+        invariant: 'purchase-orders',
+        keys: [key(entry)],
+        detail: `order ${entry.order.id}'s company ${entry.order.companyId} has no sequence`,
+        fixable: false,
+      });
+  const expected = new Map<string, bigint>();
+  for (const { order } of record.orders) {
+    if (!OPEN_STATUSES.includes(order.status)) continue;
+    for (const item of order.items) {
+      const at = `${order.warehouseId}|${item.productId}`;
+      expected.set(at, (expected.get(at) ?? 0n) + remainingOf(item));
+    }
+  }
+  const stored = new Map(record.onOrder.map((entry) => [`${entry.warehouseId}|${entry.productId}`, entry]));
+  for (const at of new Set([...expected.keys(), ...stored.keys()])) {
+    const want = expected.get(at) ?? 0n;
+    const have = stored.get(at)?.quantity ?? 0n;
+    if (want !== have) {
+      const [warehouseId, productId] = at.split('|');
+      const entry = stored.get(at);
+      drift.push({
+        invariant: 'purchase-orders',
+        keys: entry ? [key(entry)] : [],
+        detail: `on order of product ${productId} in warehouse ${warehouseId}: ${quantity(have)}; the open orders expect ${quantity(want)}`,
+        fixable: false,
+      });
+    }
+  }
   return drift;
 }

@@ -4,6 +4,7 @@ import {
   checkCountTotals,
   checkWarehouseStockIndex,
   checkSupplierLinks,
+  checkPurchasing,
   checkReferences,
   checkSalesDays,
   checkSessionCount,
@@ -49,6 +50,7 @@ import {
   readCategoryNames,
   readCounts,
   readSupplierLinks,
+  readPurchasing,
   repairCategoryCount,
   readSupplierCount,
   readAdminCount,
@@ -360,6 +362,11 @@ export async function verifyTenant(tenantId: string, options: VerifyOptions = {}
   record('warehouse-stock-index', balances.length, checkWarehouseStockIndex(balances));
   const supplierLinks = await readSupplierLinks(tenantId);
   record('supplier-products', supplierLinks.bySupplier.length + supplierLinks.counts.length, checkSupplierLinks(supplierLinks));
+  const purchasing = await readPurchasing(
+    tenantId,
+    warehouses.map((warehouse) => warehouse.id),
+  );
+  record('purchase-orders', purchasing.orders.length + purchasing.onOrder.length, checkPurchasing(purchasing));
 
   const searches: [Invariant, SearchList, SearchSource, ReadonlySet<string>, string][] = [
     ['supplier-search', 'suppliers', supplierSearchSource, new Set(suppliers.map((supplier) => supplier.id)), 'suppliers'],

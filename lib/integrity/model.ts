@@ -23,6 +23,7 @@ export const INVARIANTS = [
   'count-totals',
   'warehouse-stock-index',
   'supplier-products',
+  'purchase-orders',
   'supplier-search',
   'product-search',
   'references',
@@ -53,6 +54,8 @@ export const INVARIANT_TEXT: Record<Invariant, string> = {
   'warehouse-stock-index': "each balance with stock is in its warehouse's index of balances with stock (a count's scope), and no balance at 0 is",
   'supplier-products':
     "each supplier's product is in the supplier's and the product's lists with the same terms, each side's count is its number of links, and each code sentinel and preferred marker matches its link",
+  'purchase-orders':
+    "each company's purchase orders are numbered from 1 to its sequence's last, each number once, and what is on order of a product in a warehouse is what the open orders there still expect",
   'supplier-search': 'the supplier search finds exactly the live suppliers',
   'product-search': 'the product search finds exactly the live products',
   references: 'each balance names a product and a warehouse of the tenant, and each daily sales counter the tenant and one of its products',

@@ -4,7 +4,17 @@ import { auditItems } from '../audit/repository';
 import { QUANTITY_PLACES, UNIT_COST_PLACES, VALUE_PLACES } from '../domain/decimal';
 import { db, tableName, type TransactItem } from '../db/client';
 import { scaledFrom, storedDecimal } from '../db/decimals';
-import { CATEGORY_ITEMS, COUNT_ITEMS, INVENTORY_ITEMS, SUPPLIER_ITEMS, SUPPLIER_PRODUCT_ITEMS, USER_ITEMS, WEBHOOK_ITEMS } from '../db/item-types';
+import {
+  CATEGORY_ITEMS,
+  COUNT_ITEMS,
+  INVENTORY_ITEMS,
+  PURCHASE_ORDER_ITEMS,
+  SUPPLIER_ITEMS,
+  SUPPLIER_PRODUCT_ITEMS,
+  USER_ITEMS,
+  WEBHOOK_ITEMS,
+} from '../db/item-types';
+import { toOrder } from '../purchase-orders/repository';
 import { toSupplierProduct } from '../supplier-products/repository';
 import { COVERAGE_MARKER_SK, gsi1, keys } from '../db/keys';
 import { coverageStateOf } from '../inventory/coverage-repository';
@@ -29,6 +39,7 @@ import type {
   WarehouseRecord,
   WarehouseTotals,
   SupplierLinksRecord,
+  PurchasingRecord,
 } from './checks';
 
 /**
@@ -181,6 +192,29 @@ export async function readSupplierLinks(tenantId: string): Promise<SupplierLinks
     codes,
     preferred,
   };
+}
+
+/** The tenant's purchase orders, its companies' sequences, and what is on order in each of `warehouseIds`. */
+export async function readPurchasing(tenantId: string, warehouseIds: readonly string[]): Promise<PurchasingRecord> {
+  const [orders, sequences, onOrder] = await Promise.all([
+    readAll(keys.tenant(tenantId).pk, 'PURCHASE_ORDER#', PURCHASE_ORDER_ITEMS.order, (item) => ({ ...keyOf(item), order: toOrder(item) })),
+    readAll(keys.tenant(tenantId).pk, 'PURCHASE_ORDER_SEQUENCE#', PURCHASE_ORDER_ITEMS.sequence, (item) => ({
+      ...keyOf(item),
+      companyId: String(item.sk).slice('PURCHASE_ORDER_SEQUENCE#'.length),
+      last: Number(item.last ?? 0),
+    })),
+    Promise.all(
+      warehouseIds.map((warehouseId) =>
+        readAll(keys.onOrdersOf(tenantId, warehouseId).pk, undefined, PURCHASE_ORDER_ITEMS.onOrder, (item) => ({
+          ...keyOf(item),
+          warehouseId,
+          productId: String(item.productId),
+          quantity: scaledFrom(item.quantity, QUANTITY_PLACES),
+        })),
+      ),
+    ),
+  ]);
+  return { orders, sequences, onOrder: onOrder.flat() };
 }
 
 /** The movements of one product in one warehouse: their record list (every type), page by page. */

@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with it (a purchase order's CSV), as text: sent by ./attachment-mailer. */
+  attachments?: { filename: string; contentType: string; content: string }[];
 }
 
 /** The mailer port: SES on AWS, the outbox folder locally. */

@@ -70,6 +70,6 @@ export const remainingOf = (item: Pick<PurchaseOrderItem, 'quantity' | 'received
 
 /** The transitions a caller may ask for, from each status. */
 export const ALLOWED: Record<'send' | 'cancel', readonly PurchaseOrderStatus[]> = {
-  send: ['DRAFT', 'SENT'],
+  send: ['DRAFT'],
   cancel: ['DRAFT', 'SENT'],
 };

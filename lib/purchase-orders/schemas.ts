@@ -2,7 +2,7 @@ import * as classic from 'zod';
 import * as z from 'zod/mini';
 import { cursorParam } from '../domain/cursor';
 import { isDay } from '../domain/days';
-import { documented, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
+import { documented, emailField, queryInteger, requiredText, timeBound, uuidField } from '../domain/fields';
 import { schema } from '../domain/schema';
 import { quantityField, unitCostField } from '../inventory/schemas';
 import { MAX_ORDER_ITEMS, MAX_ORDER_NOTES, PURCHASE_ORDER_STATUSES } from './model';
@@ -123,3 +123,12 @@ export type PurchaseOrderView = classic.infer<typeof purchaseOrderView>;
 export const purchaseOrderPageView = /* @__PURE__ */ schema(() =>
   classic.object({ items: classic.array(purchaseOrderView), nextCursor: classic.string().nullable() }),
 );
+
+/** POST /purchase-orders/{id}/send: to the supplier's e-mail, or to `to`. */
+export const sendPurchaseOrderBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    /** Where to send it instead of the supplier's e-mail. */
+    to: z.optional(emailField),
+  }),
+);
+export type SendPurchaseOrderBody = z.output<typeof sendPurchaseOrderBody>;

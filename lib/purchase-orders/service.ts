@@ -15,7 +15,10 @@ import { historyRange } from '../inventory/service';
 import { openPageCursor, sealPageCursor, type Page } from '../pages';
 import { ALLOWED, itemValue, orderCode, orderTotal, type PurchaseOrder, type PurchaseOrderItem } from './model';
 import { findOrder, insertOrder, listOf, modifyOrder, readOrderPage } from './repository';
-import type { CreatePurchaseOrderBody, ListPurchaseOrdersInput, PurchaseOrderView, UpdatePurchaseOrderBody } from './schemas';
+import type { CreatePurchaseOrderBody, ListPurchaseOrdersInput, PurchaseOrderView, SendPurchaseOrderBody, UpdatePurchaseOrderBody } from './schemas';
+import { purchaseOrderMail } from './mail';
+import { attachmentMailer } from '../mail/attachment-mailer';
+import { formatDocument } from '../domain/documents';
 
 /**
  * Purchase orders: create (numbered per company), read, list, change (items only in DRAFT),
@@ -61,7 +64,7 @@ const auditedFields = (order: PurchaseOrder) => {
   };
 };
 
-type OrderAction = 'purchase_order.created' | 'purchase_order.updated' | 'purchase_order.cancelled';
+type OrderAction = 'purchase_order.created' | 'purchase_order.updated' | 'purchase_order.sent' | 'purchase_order.cancelled';
 
 const audited = (principal: Pick<Caller, 'tenantId'>, action: OrderAction, order: PurchaseOrder, nowMs: number, before?: PurchaseOrder) =>
   auditRecord(
@@ -220,4 +223,67 @@ export async function listPurchaseOrders(principal: Pick<Caller, 'tenantId'>, in
       (!input.companyId || order.companyId === input.companyId),
   );
   return { items: shown.map(purchaseOrderViewOf), nextCursor: await sealPageCursor(nextSk === undefined ? undefined : { sk: nextSk }, cursorScope) };
+}
+
+/**
+ * Send a DRAFT order to its supplier (its e-mail, or `to`): the e-mail in Portuguese with the
+ * items and a CSV of them, then the order SENT, its remaining quantities on order. The e-mail
+ * goes first, of the order as read; the change is conditioned on that version, so what is
+ * recorded as sent is what the supplier received (409 if it changed meanwhile: send again).
+ * 409 for an order that is not a DRAFT, and for a supplier without an e-mail and no `to`.
+ */
+export async function sendPurchaseOrder(
+  principal: Pick<Caller, 'tenantId'>,
+  orderId: string,
+  body: SendPurchaseOrderBody,
+  nowMs: number,
+): Promise<PurchaseOrderView> {
+  const tenantId = principal.tenantId;
+  const order = await findOrder(tenantId, orderId);
+  if (!order) throw new NotFound('No such purchase order');
+  if (!ALLOWED.send.includes(order.status)) throw new Conflict(`The order is ${order.status}: only a DRAFT order is sent`);
+  const [supplierItem, companyItem, warehouseItem, ...rest] = await getMany([
+    keys.supplier(tenantId, order.supplierId),
+    keys.company(tenantId, order.companyId),
+    keys.warehouse(tenantId, order.warehouseId),
+    ...order.items.map((item) => keys.product(tenantId, item.productId)),
+    ...order.items.map((item) => keys.supplierProduct(tenantId, order.supplierId, item.productId)),
+  ]);
+  const to = body.to ?? (typeof supplierItem?.email === 'string' ? supplierItem.email : undefined);
+  if (!to) throw new Conflict("The supplier has no e-mail: give `to`, or set the supplier's e-mail");
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const products = new Map(
+    order.items.map((item, index) => {
+      const product = rest[index];
+      const link = rest[order.items.length + index];
+      return [
+        item.productId,
+        {
+          sku: text(product?.sku),
+          name: text(product?.name),
+          unit: text(product?.unit),
+          supplierCode: typeof link?.supplierCode === 'string' ? link.supplierCode : null,
+        },
+      ] as const;
+    }),
+  );
+  const mail = purchaseOrderMail(order, to, {
+    company: { name: text(companyItem?.name), document: formatDocument(text(companyItem?.document)) },
+    supplier: { name: text(supplierItem?.name) },
+    warehouseName: text(warehouseItem?.name),
+    products,
+  });
+  await (await attachmentMailer()).send(mail);
+  const sent = await modifyOrder(
+    tenantId,
+    orderId,
+    (current) => {
+      if (current.version !== order.version)
+        throw new Conflict('The order changed while it was being sent: the supplier received the version before; send it again');
+      const now = new Date(nowMs).toISOString();
+      return { ...current, status: 'SENT', sentAt: now, updatedAt: now, version: current.version + 1 };
+    },
+    (before, after) => audited(principal, 'purchase_order.sent', after, nowMs, before),
+  );
+  return purchaseOrderViewOf(sent);
 }

@@ -60,7 +60,7 @@ import {
 } from './inventory';
 import { createCategory, listCategories, getCategory, updateCategory, deleteCategory } from './categories';
 import { createTransfer, listTransfers } from './transfers';
-import { createPurchaseOrder, listPurchaseOrders, getPurchaseOrder, updatePurchaseOrder, cancelPurchaseOrder } from './purchase-orders';
+import { createPurchaseOrder, listPurchaseOrders, getPurchaseOrder, updatePurchaseOrder, sendPurchaseOrder, cancelPurchaseOrder } from './purchase-orders';
 import { createCount, listCounts, getCount, listUncounted, setCountLine, scanCount, closeCount, cancelCount } from './counts';
 import { listAuditEvents } from './audit';
 import { listEvents } from './events';
@@ -181,6 +181,7 @@ export const routes = {
   listPurchaseOrders,
   getPurchaseOrder,
   updatePurchaseOrder,
+  sendPurchaseOrder,
   cancelPurchaseOrder,
   stockCoverage,
   stockByWarehouse,

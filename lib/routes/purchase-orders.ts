@@ -56,3 +56,15 @@ export const cancelPurchaseOrder = {
   apiKey: { resource: 'purchasing', access: 'write' },
   summary: 'Cancel a DRAFT or SENT purchase order',
 } as const satisfies Route;
+
+export const sendPurchaseOrder = {
+  method: 'POST',
+  path: '/purchase-orders/{id}/send',
+  handler: 'functions/purchase-orders/send-purchase-order.ts',
+  auth: 'protected',
+  table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  audits: ['purchase_order.sent'],
+  uses: ['mail'],
+  apiKey: { resource: 'purchasing', access: 'write' },
+  summary: 'E-mail a DRAFT purchase order to its supplier (HTML and CSV) and mark it SENT',
+} as const satisfies Route;

@@ -112,6 +112,13 @@ describe('the AWS SDK in the bundles', () => {
     expect(under(inputs, [SECRETS_MANAGER])).toEqual([]);
   });
 
+  it('holds in the function that sends attachments (a purchase order) SendRawEmail alone', async () => {
+    const inputs = await bundledInputs('functions/purchase-orders/send-purchase-order.ts');
+
+    expect(under(inputs, [`${SES}dist-es/commands/`])).toEqual([`${SES}dist-es/commands/SendRawEmailCommand.js`]);
+    expect(inputs).not.toContain(`${SES}dist-es/SES.js`);
+  });
+
   it('holds in a function that reads a key the Secrets Manager client and GetSecretValue alone', async () => {
     const inputs = await bundledInputs('functions/auth/login.ts');
 

@@ -59,9 +59,10 @@ interface Fixtures {
   /** A product `supplierId` sells (read and changed), and one whose link DELETE removes; POST links `productId` to it. */
   linkedProductId: string;
   unlinkedProductId: string;
-  /** A DRAFT purchase order (read and changed), and one POST .../cancel cancels. */
+  /** A DRAFT purchase order (read and changed), one POST .../cancel cancels, and one POST .../send sends. */
   draftOrderId: string;
   cancellableOrderId: string;
+  sendableOrderId: string;
 }
 
 /** A valid request of a route, and what it answers on success. */
@@ -116,6 +117,7 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
   listPurchaseOrders: () => ({ method: 'GET', path: '/purchase-orders', status: 200 }),
   getPurchaseOrder: (f) => ({ method: 'GET', path: `/purchase-orders/${f.draftOrderId}`, status: 200 }),
   updatePurchaseOrder: (f) => ({ method: 'PATCH', path: `/purchase-orders/${f.draftOrderId}`, body: { notes: uniqueName('Nota') }, status: 200 }),
+  sendPurchaseOrder: (f) => ({ method: 'POST', path: `/purchase-orders/${f.sendableOrderId}/send`, body: { to: 'compras@fornecedor.example' }, status: 200 }),
   cancelPurchaseOrder: (f) => ({ method: 'POST', path: `/purchase-orders/${f.cancellableOrderId}/cancel`, status: 200 }),
   listProductSuppliers: (f) => ({ method: 'GET', path: `/inventory/products/${f.linkedProductId}/suppliers`, status: 200 }),
   createWarehouse: () => ({ method: 'POST', path: '/inventory/warehouses', body: { name: uniqueName('Depósito') }, status: 201 }),
@@ -256,10 +258,15 @@ beforeAll(async () => {
     if (response.status !== 201) throw new Error(`POST /suppliers/${supplierId}/products: ${response.status} ${JSON.stringify(response.body)}`);
   }
   const order = { supplierId, companyId, warehouseId, items: [{ productId, quantity: 12, unitCost: 8.5 }] };
-  const [draftOrderId, cancellableOrderId] = [await created(owner, '/purchase-orders', order), await created(owner, '/purchase-orders', order)];
+  const [draftOrderId, cancellableOrderId, sendableOrderId] = [
+    await created(owner, '/purchase-orders', order),
+    await created(owner, '/purchase-orders', order),
+    await created(owner, '/purchase-orders', order),
+  ];
   fixtures = {
     draftOrderId,
     cancellableOrderId,
+    sendableOrderId,
     linkedProductId,
     unlinkedProductId,
     companyId,
@@ -340,6 +347,7 @@ describe('the manifest', () => {
       linkedProductId: 'lp',
       draftOrderId: 'do',
       cancellableOrderId: 'co',
+      sendableOrderId: 'so',
       unlinkedProductId: 'up',
     };
     const strays = keyRoutes.flatMap((route) => {

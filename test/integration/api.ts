@@ -178,6 +178,7 @@ export interface OutboxMessage {
   subject: string;
   text: string;
   html: string;
+  attachments?: { filename: string; contentType: string; content: string }[];
   sentAt: string;
 }
 

@@ -742,6 +742,21 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       }),
     );
   },
+  sendPurchaseOrder: async () => {
+    const owner = await admin();
+    const orderId = await purchaseOrder(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('POST', `/purchase-orders/${orderId}/send`, as(owner, { body: { to: 'compras@fornecedor.example' } })),
+      200,
+      () => ({
+        action: 'purchase_order.sent',
+        resource: { type: 'purchase_order', id: orderId },
+        actor: actorOf(owner),
+        changes: [{ field: 'status', before: 'DRAFT', after: 'SENT' }],
+      }),
+    );
+  },
   cancelPurchaseOrder: async () => {
     const owner = await admin();
     const orderId = await purchaseOrder(owner);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { cnpj } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { verifyTenant } from '../../lib/integrity/engine';
 import type { PurchaseOrderView } from '../../lib/purchase-orders/schemas';
-import { call, newTenantWithAdmin, problem, settled, useLocalStoreInProcess, type Account } from './api';
+import { call, newTenantWithAdmin, outboxFor, problem, settled, useLocalStoreInProcess, type Account } from './api';
 
 /**
  * Purchase orders over HTTP: numbered per company without gaps or duplicates (also 20 at once),
@@ -30,6 +31,11 @@ async function buying(account: Account) {
     post(account, '/inventory/products', { sku: `GRAO-${randomUUID().slice(0, 6)}`, name: 'Café em grão', unit: 'KG' }),
   ]);
   return { supplierId: supplier.id, companyId: company.id, warehouseId: warehouse.id, coffee: coffee.id, beans: beans.id };
+}
+
+async function expectVerifyClean(tenantId: string) {
+  const report = await verifyTenant(tenantId);
+  expect(report.invariants.filter((invariant) => invariant.drift.length > 0)).toEqual([]);
 }
 
 const create = (account: Account, body: Record<string, unknown>, headers?: Record<string, string>) =>
@@ -112,6 +118,7 @@ describe('/purchase-orders', () => {
     expect((await create(admin, body, key)).body).toEqual(first.body);
     expect(first.body.number).toBe(21);
     expect((await list(admin, '?limit=100')).items).toHaveLength(21);
+    await expectVerifyClean(admin.tenantId);
   });
 
   it('changes items only in DRAFT and only at the version read, and cancels a DRAFT or SENT order once', async () => {
@@ -177,6 +184,70 @@ describe('/purchase-orders', () => {
     expect((await call('POST', `/purchase-orders/${first.id}/cancel`, as(other))).status).toBe(404);
     expect((await create(other, base)).status).toBe(404);
     expect((await list(other)).items).toEqual([]);
+  });
+
+  it('e-mails a DRAFT to its supplier in Portuguese with a CSV of the items, then it is SENT; what is not a DRAFT, or has nowhere to go, is refused', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const email = `compras-${randomUUID().slice(0, 8)}@torrefacao.example`;
+    expect((await call('PATCH', `/suppliers/${at.supplierId}`, as(admin, { body: { email } }))).status).toBe(200);
+    expect((await call('POST', `/suppliers/${at.supplierId}/products`, as(admin, { body: { productId: at.coffee, supplierCode: 'TS-500' } }))).status).toBe(
+      201,
+    );
+    const order = (
+      await create(admin, {
+        supplierId: at.supplierId,
+        companyId: at.companyId,
+        warehouseId: at.warehouseId,
+        expectedAt: '2026-12-10',
+        items: [
+          { productId: at.coffee, quantity: 1200, unitCost: 8.5 },
+          { productId: at.beans, quantity: 2.5, unitCost: 3.3333 },
+        ],
+      })
+    ).body;
+    const sent = await call<PurchaseOrderView>('POST', `/purchase-orders/${order.id}/send`, as(admin, { body: {} }));
+    expect(sent).toMatchObject({ status: 200, body: { status: 'SENT', sentAt: expect.any(String), version: 2 } });
+    const [mail, ...more] = outboxFor(email);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe('Pedido de compra PC-000001 — Loja Centro');
+    expect(mail?.text).toContain('- TS-500 Café 500 g: 1.200 UN × R$ 8,50 = R$ 10.200,00');
+    expect(mail?.text).toContain('Total do pedido: R$ 10.208,33');
+    expect(mail?.text).toContain('previsão 10/12/2026');
+    expect(mail?.html).toContain('<td style="text-align:right">R$ 3,3333</td>');
+    expect(mail?.attachments).toEqual([
+      {
+        filename: 'PC-000001.csv',
+        contentType: 'text/csv; charset=UTF-8',
+        content: expect.stringMatching(
+          /^\uFEFFCódigo do fornecedor;SKU;Produto;Unidade;Quantidade;Custo unitário;Total\r\nTS-500;CAF-\w+;Café 500 g;UN;1200;8,5;10200\r\n;GRAO-\w+;Café em grão;KG;2,5;3,3333;8,33\r\n$/,
+        ),
+      },
+    ]);
+    expect(await call('POST', `/purchase-orders/${order.id}/send`, as(admin, { body: {} }))).toMatchObject({ status: 409, body: problem(409, 'conflict') });
+    expect(
+      await call('PATCH', `/purchase-orders/${order.id}`, as(admin, { body: { items: [{ productId: at.coffee, quantity: 1, unitCost: 1 }] } })),
+    ).toMatchObject({ status: 409 });
+    // The expected day still changes after it was sent.
+    expect((await call('PATCH', `/purchase-orders/${order.id}`, as(admin, { body: { expectedAt: '2026-12-12' } }))).status).toBe(200);
+    // A supplier without an e-mail needs `to`.
+    const other = await post(admin, '/suppliers', { name: 'Sem Email', corporateName: 'Sem Email Ltda', document: cnpj.generate() });
+    const quiet = (
+      await create(admin, {
+        supplierId: other.id,
+        companyId: at.companyId,
+        warehouseId: at.warehouseId,
+        items: [{ productId: at.coffee, quantity: 1, unitCost: 1 }],
+      })
+    ).body;
+    expect(await call('POST', `/purchase-orders/${quiet.id}/send`, as(admin, { body: {} }))).toMatchObject({ status: 409, body: problem(409, 'conflict') });
+    expect((await call<PurchaseOrderView>('GET', `/purchase-orders/${quiet.id}`, as(admin))).body.status).toBe('DRAFT');
+    const elsewhere = `outro-${randomUUID().slice(0, 8)}@loja.example`;
+    expect((await call<PurchaseOrderView>('POST', `/purchase-orders/${quiet.id}/send`, as(admin, { body: { to: elsewhere } }))).body.status).toBe('SENT');
+    expect(outboxFor(elsewhere)).toHaveLength(1);
+    // Cancelling a SENT order takes what it had on order back off (verify re-derives it from the orders).
+    expect((await call('POST', `/purchase-orders/${quiet.id}/cancel`, as(admin))).status).toBe(200);
+    await expectVerifyClean(admin.tenantId);
   });
 
   it('lists newest first by status, supplier and company', async () => {

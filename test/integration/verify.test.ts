@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { cpf } from 'cpf-cnpj-validator';
+import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { keys } from '../../lib/db/keys';
@@ -71,6 +71,15 @@ describe('verify', () => {
     // A supplier that sells a product (its preferred one, with a code), so the links have something to check.
     const linked = await post(admin, `/suppliers/${String(suppliers[0])}/products`, { productId: products[0], supplierCode: 'UM-1', preferred: true });
     expect(linked.status).toBe(201);
+    // A purchase order sent (its company's sequence, what it has on order), so purchasing has something to check.
+    const company = await post(admin, '/companies', { name: 'Loja Verificada', document: cnpj.generate() });
+    const order = await post(admin, '/purchase-orders', {
+      supplierId: suppliers[0],
+      companyId: company.body.id,
+      warehouseId: warehouses[0],
+      items: [{ productId: products[0], quantity: 12, unitCost: 2.5 }],
+    });
+    expect((await post(admin, `/purchase-orders/${String(order.body.id)}/send`, { to: 'compras@verificada.example' })).status).toBe(200);
     // A category with a product in it, so its invariants have something to check.
     const category = await post(admin, '/inventory/categories', { name: 'Mercearia' });
     expect(category.status).toBe(201);

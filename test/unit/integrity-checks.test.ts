@@ -12,6 +12,7 @@ import {
   checkCountTotals,
   checkWarehouseStockIndex,
   checkSupplierLinks,
+  checkPurchasing,
   expectedEntry,
   replayBalance,
   salesByDay,
@@ -21,6 +22,7 @@ import {
   type SupplierLinksRecord,
 } from '../../lib/integrity/checks';
 import type { SupplierProduct } from '../../lib/supplier-products/model';
+import type { PurchaseOrder } from '../../lib/purchase-orders/model';
 
 /** The integrity checker's invariants as pure functions: the replay's order, the sums, the counts and the sentinels. */
 const balanceKey = { pk: 'TENANT#t#STOCK', sk: 'p#w' };
@@ -456,5 +458,51 @@ describe('what the suppliers sell', () => {
       'the product p1 counts 1 links; it has 0',
       "supplier s1 is preferred for product p1 without the product's marker",
     ]);
+  });
+});
+
+describe('purchase orders: their numbers and what is on order', () => {
+  const order = (number: number, status: PurchaseOrder['status'], received = 0n): PurchaseOrder => ({
+    id: `o${number}`,
+    number,
+    companyId: 'c1',
+    supplierId: 's1',
+    warehouseId: 'w1',
+    status,
+    expectedAt: null,
+    notes: null,
+    items: [{ productId: 'p1', quantity: 12_000n, unitCost: 85_000n, received }],
+    createdAt: '2026-11-30T10:00:00.000Z',
+    updatedAt: '2026-11-30T10:00:00.000Z',
+    sentAt: null,
+    cancelledAt: null,
+    version: 1,
+  });
+  const at = (sk: string) => ({ pk: 'T', sk });
+
+  it('finds nothing when the numbers run 1 to last and on order is what the open orders expect', () => {
+    expect(
+      checkPurchasing({
+        orders: [
+          { ...at('PURCHASE_ORDER#o1'), order: order(1, 'SENT', 4_000n) },
+          { ...at('PURCHASE_ORDER#o2'), order: order(2, 'DRAFT') },
+        ],
+        sequences: [{ ...at('PURCHASE_ORDER_SEQUENCE#c1'), companyId: 'c1', last: 2 }],
+        onOrder: [{ pk: 'T#ON_ORDER#w1', sk: 'p1', warehouseId: 'w1', productId: 'p1', quantity: 8_000n }],
+      }),
+    ).toEqual([]);
+  });
+
+  it('names a gap in the numbers and on order that the open orders do not expect', () => {
+    expect(
+      checkPurchasing({
+        orders: [
+          { ...at('PURCHASE_ORDER#o1'), order: order(1, 'SENT') },
+          { ...at('PURCHASE_ORDER#o3'), order: order(3, 'CANCELLED') },
+        ],
+        sequences: [{ ...at('PURCHASE_ORDER_SEQUENCE#c1'), companyId: 'c1', last: 3 }],
+        onOrder: [{ pk: 'T#ON_ORDER#w1', sk: 'p1', warehouseId: 'w1', productId: 'p1', quantity: 24_000n }],
+      }).map((drift) => drift.detail),
+    ).toEqual(["company c1's sequence is at 3; its orders are numbered 1, 3", 'on order of product p1 in warehouse w1: 24; the open orders expect 12']);
   });
 });

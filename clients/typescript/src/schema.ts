@@ -1281,6 +1281,28 @@ export interface paths {
         patch: operations["updatePurchaseOrder"];
         trace?: never;
     };
+    "/purchase-orders/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a DRAFT purchase order to its supplier (HTML and CSV) and mark it SENT
+         * @description E-mails a DRAFT order to its supplier's e-mail (or `to`), in Portuguese: the items (the supplier's code for each when it has one), quantities, unit costs, each total and the order's, as HTML and as a CSV attachment (`;`, decimal comma, UTF-8 with BOM). Then the order is SENT and what it expects is on order in its warehouse (purchase suggestions count it). Publishes `purchase_order.sent`.
+         *
+         *     **API keys:** a key holding `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        post: operations["sendPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase-orders/{id}/cancel": {
         parameters: {
             query?: never;
@@ -2294,6 +2316,14 @@ export interface components {
                 unitCost: number;
             }[];
         };
+        SendPurchaseOrderRequest: {
+            /**
+             * Format: email
+             * @description Compared case-insensitively; stored lower-cased.
+             * @example ana@example.com
+             */
+            to?: string;
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -2361,7 +2391,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url: string;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             description?: string;
         };
         UpdateWebhookEndpointRequest: {
@@ -2371,7 +2401,7 @@ export interface components {
              * @example https://erp.example.com/hooks/backoffice
              */
             url?: string;
-            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
+            events?: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -2918,7 +2948,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -3489,7 +3519,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -3511,7 +3541,7 @@ export interface components {
                 /** @description Unique: deduplicate by it. */
                 id: string;
                 /** @enum {string} */
-                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed";
+                type: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:00:00.000Z
@@ -3619,7 +3649,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -3649,7 +3679,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
+            events: ("company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed")[];
             enabled: boolean;
             /** @description Why it is disabled: `gone` (it answered 410), `failing` (every delivery failed for 3 days), `manual` (an administrator); null while enabled. */
             disabledReason: ("gone" | "failing" | "manual") | null;
@@ -3680,7 +3710,7 @@ export interface components {
              * @description The event delivered, or `ping` (a test an administrator sent).
              * @enum {string}
              */
-            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed" | "ping";
+            eventType: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed" | "ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -7713,6 +7743,55 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    sendPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SendPurchaseOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The order, SENT. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePurchaseOrderResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `purchasing` ("The API key may not write purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such purchase order in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The order is not a DRAFT; the supplier has no e-mail and no `to` was given; or the order changed while it was being sent (the supplier received the version before: send again). */
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     cancelPurchaseOrder: {
         parameters: {
             query?: never;
@@ -7849,7 +7928,7 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
@@ -7896,7 +7975,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed";
+                type?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed";
                 from?: string;
                 limit?: number;
                 cursor?: string;
@@ -8425,7 +8504,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "succeeded" | "failed";
-                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.cancelled" | "user.invited" | "user.removed" | "ping";
+                eventType?: "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "product.created" | "product.updated" | "product.deleted" | "product.stock_low" | "warehouse.created" | "stock_movement.created" | "stock_transfer.created" | "stock_count.closed" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "user.invited" | "user.removed" | "ping";
                 limit?: number;
                 cursor?: string;
             };
