@@ -14,6 +14,12 @@ export const API_KEY_CHANGES = { per: 'user', limit: 20, windowSeconds: 3600, sc
 /** Sending to an endpoint on an administrator's word (a ping, a retry), per administrator: each is a request to the receiver of up to 10 s. */
 export const WEBHOOK_SENDS = { per: 'user', limit: 60, windowSeconds: 3600, scope: 'webhook-sends' } as const satisfies RateLimit;
 
+/**
+ * Purchase orders e-mailed on a person's or a key's word, per user (or key): an order goes to any
+ * address given, through the service's own SES identity, so their number is bounded like any mail.
+ */
+export const PURCHASE_ORDER_SENDS = { per: 'user', limit: 30, windowSeconds: 3600, scope: 'purchase-order-sends' } as const satisfies RateLimit;
+
 /** The functions that send to a receiver while the caller waits: the receiver's 10 s and a margin. */
 export const WEBHOOK_SEND_TIMEOUT_SECONDS = 20;
 

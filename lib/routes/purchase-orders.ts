@@ -1,4 +1,5 @@
 /** The routes of purchase orders (functions/purchase-orders/). */
+import { PURCHASE_ORDER_SENDS } from './limits';
 import type { Route } from './types';
 
 export const createPurchaseOrder = {
@@ -65,6 +66,7 @@ export const sendPurchaseOrder = {
   table: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   audits: ['purchase_order.sent'],
   uses: ['mail'],
+  rateLimits: [PURCHASE_ORDER_SENDS],
   apiKey: { resource: 'purchasing', access: 'write' },
   summary: 'E-mail a DRAFT purchase order to its supplier (HTML and CSV) and mark it SENT',
 } as const satisfies Route;

@@ -250,6 +250,29 @@ describe('/purchase-orders', () => {
     await expectVerifyClean(admin.tenantId);
   });
 
+  it('sends at most 30 orders an hour per user: the 31st is 429 and stays a DRAFT', async () => {
+    const admin = await newTenantWithAdmin();
+    const at = await buying(admin);
+    const body = {
+      supplierId: at.supplierId,
+      companyId: at.companyId,
+      warehouseId: at.warehouseId,
+      items: [{ productId: at.coffee, quantity: 1, unitCost: 1 }],
+    };
+    const orders = await Promise.all(
+      Array.from({ length: 31 }, () => {
+        const key = { 'Idempotency-Key': randomUUID() };
+        return settled(() => create(admin, body, key));
+      }),
+    );
+    const to = `limite-${randomUUID().slice(0, 8)}@fornecedor.example`;
+    const statuses: number[] = [];
+    for (const order of orders) statuses.push((await call('POST', `/purchase-orders/${order.body.id}/send`, as(admin, { body: { to } }))).status);
+    expect(statuses).toEqual([...Array.from({ length: 30 }, () => 200), 429]);
+    expect((await call<PurchaseOrderView>('GET', `/purchase-orders/${orders[30]?.body.id}`, as(admin))).body.status).toBe('DRAFT');
+    expect(outboxFor(to)).toHaveLength(30);
+  });
+
   it('lists newest first by status, supplier and company', async () => {
     const admin = await newTenantWithAdmin();
     const at = await buying(admin);

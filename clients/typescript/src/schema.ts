@@ -1292,7 +1292,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a DRAFT purchase order to its supplier (HTML and CSV) and mark it SENT
-         * @description E-mails a DRAFT order to its supplier's e-mail (or `to`), in Portuguese: the items (the supplier's code for each when it has one), quantities, unit costs, each total and the order's, as HTML and as a CSV attachment (`;`, decimal comma, UTF-8 with BOM). Then the order is SENT and what it expects is on order in its warehouse (purchase suggestions count it). Publishes `purchase_order.sent`.
+         * @description E-mails a DRAFT order to its supplier's e-mail (or `to`), in Portuguese: the items (the supplier's code for each when it has one), quantities, unit costs, each total and the order's, as HTML and as a CSV attachment (`;`, decimal comma, UTF-8 with BOM). Then the order is SENT and what it expects is on order in its warehouse (purchase suggestions count it). Publishes `purchase_order.sent`. Each user (or API key) sends at most 30 orders an hour (429 past it).
          *
          *     **API keys:** a key holding `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
          */
@@ -7784,7 +7784,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description The request body is not `application/json`. */
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            /** @description More than 30 requests in 3600 seconds per user (see x-rate-limit). Or: More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
             429: components["responses"]["TooManyRequestsWithRateLimit"];
             /** @description An unexpected error; the body carries no internals. */
             500: components["responses"]["InternalServerError"];
