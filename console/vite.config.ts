@@ -17,6 +17,7 @@ const API_PATHS = [
   '/companies',
   '/suppliers',
   '/purchase-orders',
+  '/purchasing',
   '/inventory',
   '/audit-events',
   '/api-keys',

@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'product.created',
   'product.updated',
   'product.deleted',
+  'product.reorder_set',
   'category.created',
   'category.updated',
   'category.deleted',

@@ -50,6 +50,9 @@ export const SUPPLIER_PRODUCT_ITEMS = {
 /** The `type` attribute of a purchase order's items (lib/purchase-orders): the order, its list entries, the company's sequence, the on-order figures. */
 export const PURCHASE_ORDER_ITEMS = { order: 'PurchaseOrder', entry: 'PurchaseOrderEntry', sequence: 'PurchaseOrderSequence', onOrder: 'OnOrder' } as const;
 
+/** The `type` attribute of a product's reorder settings (lib/purchasing). */
+export const PURCHASING_ITEMS = { reorder: 'ReorderSettings' } as const;
+
 /** The `type` attribute of a stock count's items (lib/counts). */
 export const COUNT_ITEMS = {
   count: 'Count',

@@ -313,6 +313,12 @@ export const keys = {
   /** What the open purchase orders still expect of a product in a warehouse (`quantity`, thousandths): one partition per warehouse. */
   onOrder: (tenantId: string, warehouseId: string, productId: string): Key => ({ pk: `${tenantPk(tenantId)}#ON_ORDER#${warehouseId}`, sk: productId }),
   onOrdersOf: (tenantId: string, warehouseId: string) => ({ pk: `${tenantPk(tenantId)}#ON_ORDER#${warehouseId}` }),
+  /** A product's reorder settings (lib/purchasing), for a warehouse or every one (`*`): all in one partition, which suggestions read whole. */
+  reorderSettings: (tenantId: string, productId: string, warehouseId: string | null): Key => ({
+    pk: `${tenantPk(tenantId)}#REORDER`,
+    sk: `${productId}#${warehouseId ?? '*'}`,
+  }),
+  reorderSettingsOf: (tenantId: string) => ({ pk: `${tenantPk(tenantId)}#REORDER` }),
   /** A stock count's record (lib/counts): its status, scope and maintained totals. */
   count: (tenantId: string, countId: string): Key => ({ pk: tenantPk(tenantId), sk: `COUNT#${countId}` }),
   /**

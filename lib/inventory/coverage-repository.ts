@@ -188,6 +188,38 @@ export async function readCoverageIndexPage(
 }
 
 /**
+ * The entries of the index of `days` whose coverage is below `belowHundredths` days (all of them
+ * with sales, without: `undefined`), with the day their figures are of (undefined for an index no
+ * run ever completed). The index is ordered by coverage, so this is one key-range Query, read
+ * eventually consistent (half the read units: purchase suggestions, not a figure a movement was
+ * just answered with), page after page: it reads only the products short of cover.
+ */
+export async function readShortOfCover(
+  tenantId: string,
+  days: number,
+  belowHundredths: bigint | undefined,
+): Promise<{ rows: { product: CoverageSource; sold: bigint }[]; figuresOf: string | undefined }> {
+  const { pk } = keys.coverageIndexOf(tenantId, days);
+  const upper = belowHundredths === undefined ? 'F~' : `F${String(belowHundredths.toString().length).padStart(2, '0')}${belowHundredths.toString()}`;
+  const rows: { product: CoverageSource; sold: bigint }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': pk, ':low': 'F', ':high': upper },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const entry of page.Items ?? []) rows.push({ product: entrySource(entry), sold: scaledFrom(entry.sold, 0) });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const marker = await db().send(new GetCommand({ TableName: tableName(), Key: keys.coverageMarker(tenantId, days) }));
+  return { rows, figuresOf: figuresDayOf(marker.Item) };
+}
+
+/**
  * The markers' partitions are the only coverage items written without a product's condition
  * (an entry is written only with its product, which a deletion removes). So every marker write
  * is a transaction that also checks the tenant's own item: it exists and is not DELETING. A

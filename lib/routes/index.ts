@@ -60,6 +60,7 @@ import {
 } from './inventory';
 import { createCategory, listCategories, getCategory, updateCategory, deleteCategory } from './categories';
 import { createTransfer, listTransfers } from './transfers';
+import { setReorderSettings, listSuggestions } from './purchasing';
 import { createPurchaseOrder, listPurchaseOrders, getPurchaseOrder, updatePurchaseOrder, sendPurchaseOrder, cancelPurchaseOrder } from './purchase-orders';
 import { createCount, listCounts, getCount, listUncounted, setCountLine, scanCount, closeCount, cancelCount } from './counts';
 import { listAuditEvents } from './audit';
@@ -91,6 +92,7 @@ export * from './categories';
 export * from './transfers';
 export * from './counts';
 export * from './purchase-orders';
+export * from './purchasing';
 export * from './audit';
 export * from './events';
 export * from './api-keys';
@@ -183,6 +185,8 @@ export const routes = {
   updatePurchaseOrder,
   sendPurchaseOrder,
   cancelPurchaseOrder,
+  setReorderSettings,
+  listSuggestions,
   stockCoverage,
   stockByWarehouse,
   listAuditEvents,

@@ -946,6 +946,7 @@ describe('IAM', () => {
       'getCount',
       'listUncounted',
       'listPurchaseOrders',
+      'listSuggestions',
       'stockCoverage',
       'listAuditEvents',
       'listEvents',
@@ -1064,7 +1065,7 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     expect(decide('ChangePasswordFunction', 'BatchGetItem', batchGet(USER, CREDENTIALS))).toMatchObject(allowed);
   });
 
-  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line (and the import worker's opening stock), a supplier's product and the deletions of a supplier or product (no link left), a purchase order, and the sales roll-up", () => {
+  it("refuses every function BatchWriteItem but the tenant jobs' worker (a deletion's batches), and ConditionCheckItem to all but PATCH /users/{id}, POST /auth/refresh, POST /auth/mfa/totp, POST /auth/reset-password, POST /inventory/transfers, a count's line (and the import worker's opening stock), a supplier's product and the deletions of a supplier or product (no link left), a purchase order and a product's reorder settings, and the sales roll-up", () => {
     // PATCH /users/{id} checks the role it read when nothing changes; the refresh's rotation and the
     // step-up's pending secret are conditioned on the user's credential version (a ConditionCheck
     // on the user item: credentialsCheck, putPendingTotp). The roll-up checks the tenant's item
@@ -1073,7 +1074,7 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
     // is as read (its coverage version) without writing it; a count's line that the balance it
     // read the system's quantity from is still that version. A supplier's product checks the
     // supplier and the product exist; their deletions, that no link was made meanwhile. A purchase
-    // order checks its supplier, company and warehouse exist.
+    // order checks its supplier, company and warehouse exist; reorder settings, their product.
     const checkers = new Set([
       ...routes
         .filter((route) =>
@@ -1089,13 +1090,14 @@ describe('least privilege, evaluated as IAM evaluates it (local/bundles/iam.ts) 
             'deleteSupplier',
             'deleteProduct',
             'createPurchaseOrder',
+            'setReorderSettings',
           ].includes(route.id),
         )
         .map(routeFunction),
       jobFunction('salesRollup'),
       IMPORT_WORKER_FUNCTION_ID,
     ]);
-    expect(checkers.size).toBe(13);
+    expect(checkers.size).toBe(14);
     const conditionCheck = { TransactItems: [{ ConditionCheck: { TableName: 'backoffice', Key: USER, ConditionExpression: 'attribute_exists(pk)' } }] };
     for (const functionId of bundles.functions.keys()) {
       const batchWrite = decide(functionId, 'BatchWriteItem', { RequestItems: { backoffice: [{ PutRequest: { Item: USER } }] } });

@@ -108,6 +108,8 @@ const probes: Partial<Record<RouteId, (fixtures: Fixtures) => Probe>> = {
     status: 200,
   }),
   deleteSupplierProduct: (f) => ({ method: 'DELETE', path: `/suppliers/${f.supplierId}/products/${f.unlinkedProductId}`, status: 204 }),
+  setReorderSettings: (f) => ({ method: 'PUT', path: `/inventory/products/${f.productId}/reorder`, body: { reorderPoint: 24 }, status: 200 }),
+  listSuggestions: (f) => ({ method: 'GET', path: `/purchasing/suggestions?supplierId=${f.supplierId}`, status: 200 }),
   createPurchaseOrder: (f) => ({
     method: 'POST',
     path: '/purchase-orders',

@@ -717,6 +717,21 @@ const scenarios: Partial<Record<RouteId, () => Promise<unknown>>> = {
       () => ({ action: 'supplier_product.deleted', resource: { type: 'supplier_product', id: `${supplierId}:${productId}` }, actor: actorOf(owner) }),
     );
   },
+  setReorderSettings: async () => {
+    const owner = await admin();
+    const { productId } = await stockPlace(owner);
+    return expectOneEntry(
+      { tenantId: owner.tenantId },
+      () => call('PUT', `/inventory/products/${productId}/reorder`, as(owner, { body: { reorderPoint: 24 } })),
+      200,
+      (response) => ({
+        action: 'product.reorder_set',
+        resource: { type: 'product', id: productId },
+        actor: actorOf(owner),
+        changes: [{ field: 'reorder', before: null, after: response.body }],
+      }),
+    );
+  },
   createPurchaseOrder: async () => {
     const owner = await admin();
     const order = await purchaseOrderBody(owner);

@@ -110,6 +110,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   companies: { name: 'Companies', description: "Fiscal entities of the caller's tenant and their status lifecycle." },
   suppliers: { name: 'Suppliers', description: "The tenant's suppliers: create, update, a searchable page." },
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
+  purchasing: { name: 'Purchasing', description: "Purchase suggestions from the coverage, the suppliers' terms and what is on order." },
   'purchase-orders': {
     name: 'Purchasing',
     description: 'Purchase orders to suppliers: numbered per company, DRAFT to SENT to received, and what they keep on order.',

@@ -1325,6 +1325,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inventory/products/{id}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a product's reorder point, target days and safety days, for a warehouse or all
+         * @description Sets a product's reorder settings for one warehouse (`warehouseId`) or for every warehouse without its own: `reorderPoint` (buy when available + on order falls below it; null: none), `targetDays` (the days of sales an order should cover, default 30) and `safetyDays` (the margin over the supplier's lead time, default 3). Replaces what was set for that warehouse. Purchase suggestions read them.
+         *
+         *     **API keys:** a key holding `write` of `inventory` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        put: operations["setReorderSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchasing/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What to buy, from whom: the products short of cover or below their reorder point
+         * @description The products of a supplier (or each product's preferred supplier) whose available + on-order quantity falls short of the average daily sales × (the supplier's lead time + safety days), or below its reorder point, with the quantity to buy: targetDays × average − available − on order, raised to the supplier's minimum and rounded up to whole packs; and the numbers that led to it. The averages are the coverage roll-up's of `days` (7, 30 or 90); the stock is the warehouse's, or every warehouse's. Sorted by SKU, pages of `limit` with `nextCursor`.
+         *
+         *     **API keys:** a key holding `read` or `write` of `purchasing` may call it (`x-api-key-scope`); other keys get 403.
+         */
+        get: operations["listSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/dashboard/coverage": {
         parameters: {
             query?: never;
@@ -2324,6 +2368,20 @@ export interface components {
              */
             to?: string;
         };
+        SetReorderSettingsRequest: {
+            warehouseId?: string | null;
+            reorderPoint?: number | null;
+            /**
+             * @description Days of sales an order should cover, 1–365; default 30.
+             * @example 30
+             */
+            targetDays?: number;
+            /**
+             * @description Days of margin over the supplier's lead time, 0–365; default 3.
+             * @example 3
+             */
+            safetyDays?: number;
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -2948,7 +3006,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "product.reorder_set" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -3500,6 +3558,52 @@ export interface components {
             items: components["schemas"]["CreatePurchaseOrderResponse"][];
             nextCursor: string | null;
         };
+        SetReorderSettingsResponse: {
+            /**
+             * Format: uuid
+             * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+             */
+            productId: string;
+            warehouseId: string | null;
+            reorderPoint: number | null;
+            targetDays: number;
+            safetyDays: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        ListSuggestionsResponse: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                productId: string;
+                sku: string;
+                name: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2c9a7e-8b41-4d6a-9c3e-5a7b1d2e4f60
+                 */
+                supplierId: string;
+                suggestedQuantity: number;
+                packs: number;
+                averageDailySales: number;
+                available: number;
+                onOrder: number;
+                leadTimeDays: number;
+                safetyDays: number;
+                targetDays: number;
+                reorderPoint: number | null;
+                unitsPerPack: number;
+                minimumOrder: number | null;
+                lastCost: number | null;
+            }[];
+            salesThrough: string | null;
+            nextCursor: string | null;
+        };
         ListAuditEventsResponse: {
             items: {
                 /**
@@ -3519,7 +3623,7 @@ export interface components {
                     name: string | null;
                 };
                 /** @enum {string} */
-                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "product.reorder_set" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resource: {
                     /** @enum {string} */
                     type: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
@@ -7836,6 +7940,105 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    setReorderSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reorderPoint": 24,
+                 *       "targetDays": 30,
+                 *       "safetyDays": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetReorderSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings as set. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetReorderSettingsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A field breaks its rule (days outside their range, more than 3 decimal places). */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description A cross-origin request: `Origin` not allowed, or `Sec-Fetch-Site: cross-site`. Or: The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `write` on `inventory` ("The API key may not write inventory"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such product or warehouse in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSuggestions: {
+        parameters: {
+            query?: {
+                supplierId?: string;
+                warehouseId?: string;
+                days?: unknown;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suggestions by SKU, with the day the sales averages count through. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSuggestionsResponse"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each field. Or: Both the session cookie and an API key (`Authorization: Bearer`) were sent: send one. Or: A filter breaks its rule, `days` not 7, 30 or 90, or a cursor not from this list. */
+            400: components["responses"]["BadRequest"];
+            /** @description No, invalid, expired or revoked access token: refresh and retry once. Or: With an API key: not a well-formed key (format, checksum), unknown, expired or revoked, of the other environment, of a tenant that is not active, or sent with an `Origin` or `Sec-Fetch-Site` header (keys are for servers). A key is not refreshed. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant requires a second factor the caller has not enrolled yet (`mfa-enrolment-required`): only enrolment is open. Or: An API key without `read` on `purchasing` ("The API key may not read purchasing"). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such supplier or warehouse in the caller's tenant. */
+            404: components["responses"]["NotFound"];
+            /** @description The request body is larger than 65536 bytes. */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request body is not `application/json`. */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description More than 600 requests in 60 seconds per API key, on every operation together (see the RateLimit headers). Or: The stage-wide request throttling of a deployed API was exceeded. */
+            429: components["responses"]["TooManyRequestsWithRateLimit"];
+            /** @description An unexpected error; the body carries no internals. */
+            500: components["responses"]["InternalServerError"];
+            /** @description The data store is busy or unavailable; nothing was half-written. Retry after `Retry-After` seconds. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     stockCoverage: {
         parameters: {
             query?: {
@@ -7928,7 +8131,7 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string | "system";
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.refresh" | "auth.refresh_reuse_detected" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.mfa_enrolment_started" | "auth.mfa_enabled" | "auth.mfa_disabled" | "auth.mfa_challenged" | "auth.mfa_failed" | "auth.mfa_recovery_code_used" | "session.revoked" | "session.revoked_others" | "session.evicted" | "invitation.created" | "invitation.withdrawn" | "invitation.accepted" | "user.registered" | "user.role_changed" | "user.removed" | "user.mfa_reset" | "user.anonymized" | "tenant.created" | "tenant.updated" | "tenant.closed" | "tenant.reopened" | "tenant.deletion_started" | "tenant.deleted" | "tenant.exported" | "tenant.repaired" | "platform.admin_promoted" | "company.created" | "company.updated" | "company.status_changed" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "warehouse.created" | "product.created" | "product.updated" | "product.deleted" | "product.reorder_set" | "category.created" | "category.updated" | "category.deleted" | "movement.created" | "transfer.created" | "count.created" | "count.line_counted" | "count.closed" | "count.cancelled" | "supplier_product.created" | "supplier_product.updated" | "supplier_product.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.sent" | "purchase_order.cancelled" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.tested" | "webhook_endpoint.delivery_retried" | "import.created" | "export.created";
                 resourceType?: "tenant" | "user" | "session" | "invitation" | "company" | "supplier" | "warehouse" | "product" | "category" | "movement" | "transfer" | "count" | "supplier_product" | "purchase_order" | "api_key" | "webhook_endpoint" | "import" | "export";
                 resourceId?: string;
                 from?: string;
