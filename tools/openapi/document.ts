@@ -112,7 +112,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   inventory: { name: 'Inventory', description: 'Warehouses, products, stock movements and the two dashboards.' },
   purchasing: { name: 'Purchasing', description: "Purchase suggestions from the coverage, the suppliers' terms and what is on order." },
   'purchase-orders': {
-    name: 'Purchasing',
+    name: 'Purchase orders',
     description: 'Purchase orders to suppliers: numbered per company, DRAFT to SENT to received, and what they keep on order.',
   },
   'audit-events': { name: 'Audit', description: "Who did what and when: the tenant's audit trail, and the platform's for its administrators." },
